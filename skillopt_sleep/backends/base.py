@@ -1,0 +1,81 @@
+"""The Backend protocol: a request in, a completion out, only ``BackendError`` kinds raised."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal, Protocol, runtime_checkable
+
+Role = Literal["target", "optimizer", "judge"]
+ROLES: tuple[Role, ...] = ("target", "optimizer", "judge")
+
+
+@dataclass(frozen=True)
+class Message:
+    role: Literal["user", "assistant"]
+    content: str
+
+
+@dataclass(frozen=True)
+class Request:
+    """One model call. ``seed`` makes a rollout reproducible where the backend supports it
+    (the simulated backend always; real providers ignore it). ``tag`` says what the call is for
+    (``replay``, ``reflect``, ``judge``, ...), for logs and scripted fakes."""
+
+    role: Role
+    system: str
+    messages: tuple[Message, ...]
+    max_tokens: int = 1024
+    temperature: float | None = None
+    seed: int | None = None
+    tag: str = ""
+
+    @property
+    def prompt(self) -> str:
+        """The last user message (what most fakes look at)."""
+        users = [m.content for m in self.messages if m.role == "user"]
+        return users[-1] if users else ""
+
+
+@dataclass(frozen=True)
+class Completion:
+    """A model's answer. ``cost_usd`` None means: price it from the price table."""
+
+    text: str
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float | None = None
+    model: str = ""
+
+
+@dataclass(frozen=True)
+class Health:
+    """Result of a cheap authenticated probe, for ``doctor`` and the scheduled job."""
+
+    ok: bool
+    detail: str
+    fix: str = ""
+    version: str = ""
+    extra: dict[str, str] = field(default_factory=dict)
+
+
+@runtime_checkable
+class Backend(Protocol):
+    """A model provider.
+
+    Contract:
+    - ``complete`` sends one request and returns one completion. It raises only
+      :class:`~skillopt_sleep.errors.BackendError` subclasses: ``TransientError`` for what a retry
+      may fix (429, 5xx, overload, timeout; ``retry_after`` set when the server said so),
+      ``AuthError``/``BadRequestError``/``BackendUnavailable`` for what it will not. It does not
+      retry by itself: :mod:`~skillopt_sleep.backends.retry` does that, under the budget.
+    - ``check`` is a cheap probe (binary present, key set, one tiny authenticated call) that
+      never raises: it returns a :class:`Health` naming the fix.
+    - ``name`` is the registry name, ``model`` the model it will call.
+    """
+
+    name: str
+    model: str
+
+    async def complete(self, request: Request) -> Completion: ...
+
+    async def check(self) -> Health: ...

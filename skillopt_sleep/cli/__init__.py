@@ -1,0 +1,121 @@
+"""The command line: argparse, one module per command group, errors mapped to exit codes here.
+
+This package is the only place that reads ``os.environ``; it hands a snapshot to everything else.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import importlib
+import os
+import sys
+import traceback
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import TextIO
+
+from .. import __version__
+from ..errors import SleepError, UsageError
+from .context import Ctx
+
+# Each module has ``register(subparsers, common)`` adding its commands with ``func=handler``;
+# a handler is ``handler(args, ctx) -> int``.
+COMMAND_MODULES = (
+    "night_cmds",  # demo, run, dry-run
+    "status_cmd",  # status
+    "review_cmds",  # review, adopt, reject, rollback
+    "tasks_cmds",  # tasks
+    "config_cmd",  # config
+    "harvest_cmds",  # log, harvest
+    "doctor_cmd",  # doctor
+    "schedule_cmds",  # schedule, unschedule
+)
+
+INTERNAL_ERROR_EXIT = 70
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that raises a one-line UsageError instead of printing usage and exiting."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        if "invalid choice" in message and self._commands():
+            bad = message.split("'")[1] if "'" in message else ""
+            choices = sorted(self._commands())
+            close = difflib.get_close_matches(bad, choices, n=1)
+            hint = f"did you mean `{close[0]}`? " if close else ""
+            raise UsageError(f"unknown command {bad!r}", hint=f"{hint}see `skillopt-sleep --help`")
+        raise UsageError(f"{self.prog}: {message}", hint=f"see `{self.prog} --help`")
+
+    def _commands(self) -> list[str]:
+        for action in self._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                return list(action.choices)
+        return []
+
+
+def build_parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--json", action="store_true", help="print one JSON document")
+    common.add_argument("-q", "--quiet", action="store_true", help="no progress output (for cron)")
+    common.add_argument("--debug", action="store_true", help=argparse.SUPPRESS)
+    parser = _Parser(
+        prog="skillopt-sleep",
+        description="A nightly sleep for your coding agent: learn from the day's tasks, safely.",
+    )
+    parser.add_argument("--version", action="version", version=f"skillopt-sleep {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for name in COMMAND_MODULES:
+        importlib.import_module(f"{__name__}.{name}").register(sub, common)
+    return parser
+
+
+def main(
+    argv: Sequence[str] | None = None,
+    *,
+    env: Mapping[str, str] | None = None,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+    stderr: TextIO | None = None,
+    cwd: Path | None = None,
+) -> int:
+    """Run one command; returns the process exit code. Everything outside can be injected."""
+    stdout = stdout or sys.stdout
+    stderr = stderr or sys.stderr
+    argv = list(sys.argv[1:] if argv is None else argv)
+    debug = "--debug" in argv
+    try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        if not getattr(args, "command", None):
+            parser.print_help(stdout)
+            return 0
+        ctx = Ctx(
+            env=dict(os.environ if env is None else env),
+            cwd=cwd or Path.cwd(),
+            stdin=stdin or sys.stdin,
+            out=stdout,
+            err=stderr,
+            json=getattr(args, "json", False),
+            quiet=getattr(args, "quiet", False),
+        )
+        return int(args.func(args, ctx) or 0)
+    except SleepError as exc:
+        stderr.write(f"skillopt-sleep: error: {exc.one_line()}\n")
+        return exc.exit_code
+    except KeyboardInterrupt:
+        stderr.write("skillopt-sleep: interrupted\n")
+        return 130
+    except Exception as exc:  # the last line of defence: one line, and the trace on --debug
+        if debug:
+            traceback.print_exc(file=stderr)
+        stderr.write(
+            f"skillopt-sleep: internal error: {type(exc).__name__}: {exc} "
+            "(rerun with --debug for the trace and report it)\n"
+        )
+        return INTERNAL_ERROR_EXIT
+
+
+def entry() -> None:
+    """Console-script entry point."""
+    sys.exit(main())

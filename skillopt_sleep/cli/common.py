@@ -1,0 +1,29 @@
+"""Flags shared by several commands."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from ..backends.base import ROLES
+
+
+def add_project_flag(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--project", "-p", metavar="DIR", help="project directory (default: current)")
+
+
+def add_backend_flags(parser: argparse.ArgumentParser) -> None:
+    g = parser.add_argument_group("backend (sets target, optimizer and judge at once)")
+    g.add_argument("--backend", metavar="NAME", help="simulated, anthropic, openai, claude-code, codex")
+    g.add_argument("--model", metavar="M", help="model name for all roles")
+    g.add_argument("--base-url", metavar="URL", help="server URL (OpenAI-compatible servers, proxies)")
+
+
+def backend_flags(args: argparse.Namespace) -> dict[str, Any]:
+    """``--backend/--model/--base-url`` as dotted settings keys for every role."""
+    flags: dict[str, Any] = {}
+    for role in ROLES:
+        flags[f"roles.{role}.backend"] = getattr(args, "backend", None)
+        flags[f"roles.{role}.model"] = getattr(args, "model", None)
+        flags[f"roles.{role}.base_url"] = getattr(args, "base_url", None)
+    return flags

@@ -1,0 +1,81 @@
+"""What every command handler gets: the environment snapshot, paths, store, settings, output."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any, TextIO
+
+from pydantic import BaseModel
+
+from ..clock import Clock, SystemClock
+from ..paths import HOME_ENV, Paths, resolve_paths
+from ..settings import LoadedSettings, load_settings, settings_layers
+from ..store import Store
+
+
+@dataclass
+class Ctx:
+    env: Mapping[str, str]
+    cwd: Path
+    stdin: TextIO
+    out: TextIO
+    err: TextIO
+    json: bool = False
+    quiet: bool = False
+    clock: Clock = field(default_factory=SystemClock)
+
+    @cached_property
+    def paths(self) -> Paths:
+        return resolve_paths(self.env.get(HOME_ENV)).ensure()
+
+    @cached_property
+    def store(self) -> Store:
+        return Store.open(self.paths.db)
+
+    def project(self, given: str | None) -> Path:
+        """The project a command is about: ``--project`` or the current directory, absolute."""
+        path = Path(given).expanduser() if given else self.cwd
+        if not path.is_absolute():
+            path = self.cwd / path
+        return path.resolve()
+
+    def settings(self, project: Path | None, flags: Mapping[str, Any] | None = None) -> LoadedSettings:
+        layers = settings_layers(
+            config_file=self.paths.config_file, project=project, env=self.env, flags=flags or {}
+        )
+        return load_settings(layers)
+
+    @property
+    def interactive(self) -> bool:
+        return not self.quiet and not self.json and bool(getattr(self.err, "isatty", lambda: False)())
+
+    def emit(self, payload: Any, text: str) -> None:
+        """Print ``payload`` as JSON under ``--json``, else ``text``."""
+        if self.json:
+            self.out.write(to_json(payload) + "\n")
+        else:
+            self.out.write(text if text.endswith("\n") else text + "\n")
+
+    def say(self, text: str) -> None:
+        """Progress or advice on stderr; silent under --quiet and --json."""
+        if not self.quiet and not self.json:
+            self.err.write(text + "\n")
+
+
+def to_json(payload: Any) -> str:
+    def default(obj: Any) -> Any:
+        if isinstance(obj, BaseModel):
+            return obj.model_dump(mode="json")
+        if isinstance(obj, Path):
+            return str(obj)
+        if hasattr(obj, "isoformat"):
+            return obj.isoformat()
+        raise TypeError(f"not JSON serialisable: {type(obj).__name__}")
+
+    if isinstance(payload, BaseModel):
+        payload = payload.model_dump(mode="json")
+    return json.dumps(payload, indent=2, sort_keys=True, default=default)

@@ -1,0 +1,34 @@
+"""Command: doctor — check every role's backend, the store, the plugins and the schedule."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..doctor import DoctorInput, run_checks
+from .common import add_backend_flags, add_project_flag, backend_flags
+from .context import Ctx
+
+MARK = {"ok": "ok  ", "warn": "warn", "fail": "FAIL", "skip": "skip"}
+
+
+def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser("doctor", parents=[common], help="check backends, store, plugins, schedule")
+    add_project_flag(p)
+    add_backend_flags(p)
+    p.set_defaults(func=doctor)
+
+
+def doctor(args: argparse.Namespace, ctx: Ctx) -> int:
+    project = ctx.project(args.project)
+    loaded = ctx.settings(project, backend_flags(args))
+    findings = run_checks(DoctorInput(ctx.env, ctx.paths, loaded.settings, project))
+    lines = []
+    for f in findings:
+        line = f"{MARK[f.status]}  {f.name}: {f.detail}"
+        if f.fix and f.status in ("warn", "fail"):
+            line += f"\n      fix: {f.fix}"
+        lines.append(line)
+    failed = [f for f in findings if f.status == "fail"]
+    lines.append("all good" if not failed else f"{len(failed)} problem(s) to fix")
+    ctx.emit({"ok": not failed, "checks": [f.__dict__ for f in findings]}, "\n".join(lines))
+    return 1 if failed else 0

@@ -1,0 +1,9 @@
+"""Commands: log harvest."""
+
+from __future__ import annotations
+
+from ._pending import register_pending
+
+
+def register(sub, common) -> None:
+    register_pending(sub, common, ['log', 'harvest'])

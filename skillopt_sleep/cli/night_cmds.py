@@ -1,0 +1,9 @@
+"""Commands: demo run dry-run."""
+
+from __future__ import annotations
+
+from ._pending import register_pending
+
+
+def register(sub, common) -> None:
+    register_pending(sub, common, ['demo', 'run', 'dry-run'])

@@ -1,0 +1,226 @@
+"""Pydantic models for what crosses a trust boundary: task records, checks, edits, proposals.
+
+Everything here is validated when it is made (``extra="forbid"``), so a bad record or check is an
+error at import time, never a silent 0 at night. Inside the pipeline, frozen dataclasses are used.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from datetime import datetime, timezone
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+SCHEMA_VERSION = 1
+
+Source = Literal["claude-code", "codex", "manual", "sample", "import"]
+Outcome = Literal["success", "failure", "mixed", "unknown"]
+CheckKind = Literal[
+    "contains",
+    "not_contains",
+    "regex",
+    "starts_with",
+    "max_chars",
+    "json_valid",
+    "heading",
+    "equals",
+    "rubric",
+]
+EditTarget = Literal["skill", "memory", "CLAUDE.md", "AGENTS.md"]
+EditOp = Literal["add", "replace", "remove"]
+EditStatus = Literal["proposed", "applied", "rejected"]
+Decision = Literal["accept", "reject", "no_evidence", "budget_exhausted"]
+ProposalState = Literal["staged", "adopted", "rejected", "rolled_back", "superseded"]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+def utc(value: datetime) -> datetime:
+    """Return ``value`` as an aware UTC datetime; naive values are refused, not guessed."""
+    if value.tzinfo is None or value.tzinfo.utcoffset(value) is None:
+        raise ValueError("timestamp must be timezone-aware (UTC)")
+    return value.astimezone(timezone.utc)
+
+
+class Check(_Strict):
+    """One way to score a replay. Rule kinds are pure; ``rubric`` asks the judge backend."""
+
+    kind: CheckKind
+    value: str | int | None = None
+    case_sensitive: bool = True
+    weight: float = Field(default=1.0, gt=0, le=100)
+
+    @model_validator(mode="after")
+    def _valid_for_kind(self) -> Check:
+        kind, value = self.kind, self.value
+        if kind == "json_valid":
+            if value is not None:
+                raise ValueError("json_valid takes no value")
+            return self
+        if kind == "max_chars":
+            if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+                raise ValueError("max_chars needs a positive integer value")
+            return self
+        if not isinstance(value, str) or not value.strip():
+            raise ValueError(f"{kind} needs a non-empty text value")
+        if kind == "regex":
+            try:
+                re.compile(value)
+            except re.error as exc:
+                raise ValueError(f"invalid regex {value!r}: {exc}") from exc
+        return self
+
+    def describe(self) -> str:
+        """A short human description of the check (shown to people, never to the optimizer)."""
+        if self.kind == "json_valid":
+            return "json_valid"
+        return f"{self.kind} {self.value!r}"
+
+
+class TaskRecord(_Strict):
+    """One task the agent was given, what it did and what the user said about it."""
+
+    schema_version: int = SCHEMA_VERSION
+    id: str = ""
+    source: Source
+    project: str
+    session_id: str
+    turn: int = 0
+    created_at: datetime
+    intent: str = Field(min_length=1)
+    context: str = ""
+    attempt: str = ""
+    outcome: Outcome = "unknown"
+    feedback: str = ""
+    checks: list[Check] = Field(default_factory=list)
+    skills_used: list[str] = Field(default_factory=list)
+    tools_used: list[str] = Field(default_factory=list)
+    tags: list[str] = Field(default_factory=list)
+    occurrences: int = Field(default=1, ge=1)
+    last_seen_at: datetime | None = None
+
+    @field_validator("created_at", "last_seen_at")
+    @classmethod
+    def _aware_utc(cls, value: datetime | None) -> datetime | None:
+        return None if value is None else utc(value)
+
+    @field_validator("project")
+    @classmethod
+    def _absolute(cls, value: str) -> str:
+        if not (value.startswith("/") or re.match(r"^[A-Za-z]:[\\/]", value)):
+            raise ValueError(f"project must be an absolute path, got {value!r}")
+        return value
+
+    @field_validator("schema_version")
+    @classmethod
+    def _known_schema(cls, value: int) -> int:
+        if value > SCHEMA_VERSION:
+            raise ValueError(
+                f"schema_version {value} is newer than this skillopt-sleep ({SCHEMA_VERSION}); upgrade"
+            )
+        return value
+
+    @model_validator(mode="after")
+    def _stable_id(self) -> TaskRecord:
+        if not self.id:
+            self.id = task_id(self.source, self.session_id, self.turn)
+        return self
+
+
+def task_id(source: str, session_id: str, turn: int) -> str:
+    """Stable id of a task: a hash of where it came from, so re-harvesting never duplicates."""
+    digest = hashlib.sha256(f"{source}\x00{session_id}\x00{turn}".encode()).hexdigest()
+    return f"t_{digest[:16]}"
+
+
+class Edit(_Strict):
+    """A proposed change to a skill or memory file, as the optimizer proposes it.
+
+    ``target`` "memory" means: this rule, once, into every memory file the project has
+    (CLAUDE.md and AGENTS.md), inside the managed block.
+    """
+
+    target: EditTarget
+    op: EditOp = "add"
+    content: str = ""
+    old: str | None = None
+    rationale: str = ""
+    status: EditStatus = "proposed"
+    reason: str = ""
+
+    def key(self) -> str:
+        """Identity used to recognise the same edit across nights."""
+        norm = " ".join(self.content.lower().split())
+        return hashlib.sha256(f"{self.target}|{self.op}|{norm}".encode()).hexdigest()[:16]
+
+
+class ProposalFile(_Strict):
+    """One live file a proposal would change."""
+
+    name: str  # "SKILL.md", "CLAUDE.md", "AGENTS.md"
+    live_path: str  # absolute path of the live file
+    base_sha256: str | None  # hash of the live file when staged; None if it did not exist
+    candidate: str  # path of the candidate, relative to the proposal dir
+    diff: str  # path of the unified diff, relative to the proposal dir
+
+
+class Usage(_Strict):
+    """Calls, tokens and money spent, for one role or a whole night."""
+
+    calls: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float = 0.0
+
+    @property
+    def tokens(self) -> int:
+        return self.input_tokens + self.output_tokens
+
+
+class NightSummary(_Strict):
+    """The stable machine-readable result of one night (``run --json`` prints exactly this)."""
+
+    night_id: str
+    project: str
+    started_at: datetime
+    finished_at: datetime | None = None
+    decision: Decision
+    reason: str = ""
+    dry_run: bool = False
+    holdout_before: float | None = None
+    holdout_after: float | None = None
+    gain: float | None = None
+    ci_low: float | None = None
+    ci_high: float | None = None
+    p_value: float | None = None
+    n_train: int = 0
+    n_holdout: int = 0
+    errored_rollouts: int = 0
+    edits: list[Edit] = Field(default_factory=list)
+    rejected_edits: list[Edit] = Field(default_factory=list)
+    skipped: list[str] = Field(default_factory=list)
+    proposal_dir: str | None = None
+    calls: int = 0
+    tokens: int = 0
+    cost_usd: float = 0.0
+    usage_by_role: dict[str, Usage] = Field(default_factory=dict)
+
+    def to_json(self) -> str:
+        return json.dumps(self.model_dump(mode="json"), indent=2, sort_keys=True)
+
+
+class Proposal(_Strict):
+    """``proposal.json``: what a staged night would change, and how to check it is still safe."""
+
+    schema_version: int = SCHEMA_VERSION
+    night_id: str
+    project: str
+    created_at: datetime
+    state: ProposalState = "staged"
+    files: list[ProposalFile]
+    summary: NightSummary

@@ -1,0 +1,269 @@
+"""Settings: defaults, user TOML, project TOML, environment and flags, validated once.
+
+Layers, lowest first: ``default`` < ``user`` (``<config_dir>/config.toml``) < ``project``
+(``<project>/.skillopt-sleep.toml``) < ``env`` (``SKILLOPT_SLEEP_<SECTION>__<KEY>``, e.g.
+``SKILLOPT_SLEEP_NIGHT__K=2``) < ``flag``. :func:`load_settings` returns the validated
+:class:`Settings` and, for ``config show``, where each value came from.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from .errors import ConfigError
+
+try:  # Python 3.11+
+    import tomllib
+except ModuleNotFoundError:  # pragma: no cover - 3.10
+    import tomli as tomllib  # type: ignore[no-redef]
+
+ENV_PREFIX = "SKILLOPT_SLEEP_"
+PROJECT_FILE = ".skillopt-sleep.toml"
+LayerName = Literal["default", "user", "project", "env", "flag"]
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+
+class RoleSettings(_Section):
+    """Which backend and model serve one role (target, optimizer or judge)."""
+
+    backend: str | None = None  # None: the first usable backend (see backends.registry.detect)
+    model: str | None = None
+    base_url: str | None = None
+    api_key_env: str | None = None
+    temperature: float | None = Field(default=None, ge=0, le=2)
+    max_tokens: int = Field(default=1024, gt=0, le=200_000)
+    timeout_s: float = Field(default=120.0, gt=0, le=3600)
+    max_retries: int = Field(default=4, ge=0, le=20)
+
+
+class RolesSettings(_Section):
+    target: RoleSettings = Field(default_factory=RoleSettings)
+    optimizer: RoleSettings = Field(default_factory=RoleSettings)
+    judge: RoleSettings = Field(default_factory=RoleSettings)
+
+
+class NightSettings(_Section):
+    """How one night replays, reflects, edits and gates."""
+
+    k: int = Field(default=4, ge=1, le=64)
+    concurrency: int = Field(default=8, ge=1, le=256)
+    edit_budget: int = Field(default=3, ge=0, le=50)
+    edit_budget_min: int = Field(default=1, ge=0, le=50)
+    edit_schedule: Literal["constant", "linear", "cosine"] = "constant"
+    schedule_horizon: int = Field(default=10, ge=1, le=1000)
+    min_gain: float = Field(default=0.05, ge=0, le=1)
+    max_task_drop: float = Field(default=0.25, ge=0, le=1)
+    alpha: float = Field(default=0.05, gt=0, lt=1)
+    gate_test: Literal["sign_flip", "bootstrap"] = "sign_flip"
+    holdout_fraction: float = Field(default=0.35, gt=0, lt=1)
+    min_holdout_tasks: int = Field(default=4, ge=1)
+    max_error_rate: float = Field(default=0.3, ge=0, le=1)
+    max_tasks: int = Field(default=200, ge=1)
+    recall: int = Field(default=40, ge=0)
+    reflect_tasks: int = Field(default=6, ge=1, le=100)
+    seed: int = 0
+    auto_adopt: bool = False
+
+
+class Price(_Section):
+    """USD per million tokens."""
+
+    input: float = Field(ge=0)
+    output: float = Field(ge=0)
+
+
+class BudgetSettings(_Section):
+    """Per-night spending limits, checked before every model call. None: no limit."""
+
+    max_calls: int | None = Field(default=2000, ge=1)
+    max_tokens: int | None = Field(default=3_000_000, ge=1)
+    max_cost_usd: float | None = Field(default=5.0, ge=0)
+    prices: dict[str, Price] = Field(default_factory=dict)
+
+
+class FilesSettings(_Section):
+    """Which files a night may change, relative to the project root."""
+
+    skill: str | None = None  # None: the project's single skill, else .claude/skills/project/SKILL.md
+    memory: list[str] = Field(default_factory=lambda: ["CLAUDE.md", "AGENTS.md"])
+    max_bytes: dict[str, int] = Field(
+        default_factory=lambda: {"AGENTS.md": 32 * 1024, "CLAUDE.md": 40 * 1024, "SKILL.md": 24 * 1024}
+    )
+
+
+class HarvestSettings(_Section):
+    lookback_days: int = Field(default=7, ge=1, le=3650)
+    all_projects: bool = False
+    sources: list[Literal["claude-code", "codex"]] = Field(
+        default_factory=lambda: ["claude-code", "codex"]
+    )
+    claude_config_dir: str | None = None  # else $CLAUDE_CONFIG_DIR, else ~/.claude
+    codex_home: str | None = None  # else $CODEX_HOME, else ~/.codex
+
+
+class ScheduleSettings(_Section):
+    cron: str = "17 3 * * *"
+    method: Literal["auto", "crontab", "systemd", "launchd", "schtasks", "loop"] = "auto"
+    projects: list[str] = Field(default_factory=list)
+
+
+class Settings(_Section):
+    """All settings. Build with :func:`load_settings`; ``Settings()`` gives the defaults."""
+
+    night: NightSettings = Field(default_factory=NightSettings)
+    roles: RolesSettings = Field(default_factory=RolesSettings)
+    budget: BudgetSettings = Field(default_factory=BudgetSettings)
+    files: FilesSettings = Field(default_factory=FilesSettings)
+    harvest: HarvestSettings = Field(default_factory=HarvestSettings)
+    schedule: ScheduleSettings = Field(default_factory=ScheduleSettings)
+
+
+@dataclass(frozen=True)
+class Layer:
+    """One source of settings: its name, where it came from, and its nested values."""
+
+    name: LayerName
+    origin: str
+    values: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class LoadedSettings:
+    settings: Settings
+    sources: Mapping[str, str]  # dotted key -> "user (/path/config.toml)" etc.
+
+
+def read_toml(path: Path, name: LayerName) -> Layer | None:
+    """A TOML layer, or None if the file does not exist."""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise ConfigError(f"cannot read {path}: {exc.strerror}", hint="check its permissions") from exc
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path} is not valid TOML: {exc}", hint=f"fix or remove {path}") from exc
+    return Layer(name, str(path), data)
+
+
+def env_layer(env: Mapping[str, str]) -> Layer:
+    """``SKILLOPT_SLEEP_NIGHT__K=2`` -> ``{"night": {"k": "2"}}``; JSON values are decoded."""
+    values: dict[str, Any] = {}
+    for key, raw in env.items():
+        if not key.startswith(ENV_PREFIX) or "__" not in key:
+            continue
+        path = [p.lower() for p in key[len(ENV_PREFIX) :].split("__")]
+        value: Any = raw
+        if raw[:1] in "[{" or raw in ("true", "false"):
+            try:
+                value = json.loads(raw)
+            except json.JSONDecodeError:
+                value = raw
+        _set_dotted(values, path, value)
+    return Layer("env", "environment", values)
+
+
+def flag_layer(flags: Mapping[str, Any]) -> Layer:
+    """Flags as dotted keys (``{"night.k": 2}``); None values are flags not given."""
+    values: dict[str, Any] = {}
+    for dotted, value in flags.items():
+        if value is not None:
+            _set_dotted(values, dotted.split("."), value)
+    return Layer("flag", "command line", values)
+
+
+def _set_dotted(target: dict[str, Any], path: list[str], value: Any) -> None:
+    for part in path[:-1]:
+        target = target.setdefault(part, {})
+    target[path[-1]] = value
+
+
+_DICT_KEYS = {"budget.prices", "files.max_bytes"}  # settings whose value is itself a table
+
+
+def _flatten(values: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
+    flat: dict[str, Any] = {}
+    for key, value in values.items():
+        dotted = f"{prefix}{key}"
+        if isinstance(value, Mapping) and dotted not in _DICT_KEYS:
+            flat.update(_flatten(value, dotted + "."))
+        else:
+            flat[dotted] = value
+    return flat
+
+
+def _deep_merge(base: dict[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
+    out = dict(base)
+    for key, value in over.items():
+        if isinstance(value, Mapping) and isinstance(out.get(key), dict):
+            out[key] = _deep_merge(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+def _known_keys() -> list[str]:
+    return sorted(_flatten(Settings().model_dump()))
+
+
+def load_settings(layers: list[Layer]) -> LoadedSettings:
+    """Merge ``layers`` (lowest first) over the defaults and validate once."""
+    merged: dict[str, Any] = {}
+    sources = {key: "default" for key in _known_keys()}
+    for layer in layers:
+        for dotted in _flatten(layer.values):
+            sources[dotted] = layer.name if layer.name in ("env", "flag") else f"{layer.name} ({layer.origin})"
+        merged = _deep_merge(merged, layer.values)
+    try:
+        settings = Settings.model_validate(merged)
+    except ValidationError as exc:
+        raise _config_error(exc, sources) from exc
+    return LoadedSettings(settings, sources)
+
+
+def _config_error(exc: ValidationError, sources: Mapping[str, str]) -> ConfigError:
+    err = exc.errors()[0]
+    dotted = ".".join(str(p) for p in err["loc"])
+    origin = sources.get(dotted, "default")
+    if err["type"] == "extra_forbidden":
+        close = difflib.get_close_matches(dotted, _known_keys(), n=1)
+        hint = f"did you mean {close[0]}?" if close else "see `skillopt-sleep config show`"
+        return ConfigError(f"unknown setting {dotted} from {origin}", hint=hint)
+    fix = _where_to_fix(dotted, origin)
+    return ConfigError(
+        f"invalid setting {dotted} = {err.get('input')!r} from {origin}: {err['msg']}", hint=fix
+    )
+
+
+def _where_to_fix(dotted: str, origin: str) -> str:
+    if origin == "env":
+        env_name = ENV_PREFIX + "__".join(p.upper() for p in dotted.split("."))
+        return f"fix or unset {env_name}"
+    if origin == "flag":
+        return "fix the command-line flag"
+    if "(" in origin:
+        return f"fix it in {origin[origin.index('(') + 1 : -1]}"
+    return "see `skillopt-sleep config show`"
+
+
+def settings_layers(
+    *, config_file: Path, project: Path | None, env: Mapping[str, str], flags: Mapping[str, Any]
+) -> list[Layer]:
+    """The standard layer stack for a project."""
+    layers = [read_toml(config_file, "user")]
+    if project is not None:
+        layers.append(read_toml(project / PROJECT_FILE, "project"))
+    layers += [env_layer(env), flag_layer(flags)]
+    return [layer for layer in layers if layer is not None]

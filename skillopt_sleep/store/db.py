@@ -1,0 +1,334 @@
+"""The SQLite store: task log, night history, rollout cache, harvest cursors, notices.
+
+One database file in WAL mode, safe for many processes at once (hook calls from sessions that
+end together); every write is a short transaction with a generous busy timeout.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from ..errors import StoreError
+from ..models import Edit, NightSummary, TaskRecord
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS tasks (
+  id TEXT PRIMARY KEY,
+  project TEXT NOT NULL,
+  source TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  record TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS tasks_project ON tasks(project, created_at);
+CREATE TABLE IF NOT EXISTS nights (
+  id TEXT PRIMARY KEY,
+  project TEXT NOT NULL,
+  started_at TEXT NOT NULL,
+  decision TEXT NOT NULL,
+  state TEXT NOT NULL,
+  proposal_dir TEXT,
+  summary TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS nights_project ON nights(project, started_at);
+CREATE TABLE IF NOT EXISTS rollouts (
+  key TEXT PRIMARY KEY,
+  task_id TEXT NOT NULL,
+  result TEXT NOT NULL,
+  created_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS cursors (
+  path TEXT PRIMARY KEY,
+  source TEXT NOT NULL,
+  inode INTEGER NOT NULL,
+  size INTEGER NOT NULL,
+  mtime_ns INTEGER NOT NULL,
+  offset INTEGER NOT NULL,
+  state TEXT NOT NULL DEFAULT '{}'
+);
+CREATE TABLE IF NOT EXISTS notices (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  created_at TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  message TEXT NOT NULL,
+  seen INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS rejected_edits (
+  key TEXT NOT NULL,
+  project TEXT NOT NULL,
+  night_id TEXT NOT NULL,
+  edit TEXT NOT NULL,
+  PRIMARY KEY (key, project)
+);
+CREATE TABLE IF NOT EXISTS meta (
+  key TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+);
+"""
+
+
+@dataclass(frozen=True)
+class Cursor:
+    """How far a transcript file has been read. ``state`` is the harvester's own (JSON) state."""
+
+    path: str
+    source: str
+    inode: int
+    size: int
+    mtime_ns: int
+    offset: int
+    state: str = "{}"
+
+
+@dataclass(frozen=True)
+class Notice:
+    """A failure the user must see (a failed scheduled night, a hook error)."""
+
+    id: int
+    created_at: str
+    kind: str
+    message: str
+    seen: bool
+
+
+@dataclass(frozen=True)
+class NightRow:
+    """One night of the history."""
+
+    id: str
+    project: str
+    started_at: str
+    decision: str
+    state: str
+    proposal_dir: str | None
+    summary: NightSummary
+
+
+class Store:
+    """The one database. Open with ``Store.open(paths.db)``; ``Store.memory()`` for tests."""
+
+    def __init__(self, conn: sqlite3.Connection, path: str) -> None:
+        self._conn = conn
+        self.path = path
+
+    @classmethod
+    def open(cls, path: Path) -> Store:
+        try:
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+            conn = sqlite3.connect(str(path), timeout=60, isolation_level=None, check_same_thread=False)
+            conn.execute("PRAGMA busy_timeout = 60000")
+            conn.execute("PRAGMA journal_mode = WAL")
+            conn.execute("PRAGMA synchronous = NORMAL")
+            conn.executescript(SCHEMA)
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(
+                f"cannot open the store {path}: {exc}",
+                hint="check the disk and permissions, or move it aside to start fresh",
+            ) from exc
+        except OSError as exc:
+            raise StoreError(f"cannot create the store directory for {path}: {exc.strerror}") from exc
+        return cls(conn, str(path))
+
+    @classmethod
+    def memory(cls) -> Store:
+        conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+        conn.executescript(SCHEMA)
+        return cls(conn, ":memory:")
+
+    def close(self) -> None:
+        self._conn.close()
+
+    @contextmanager
+    def _tx(self) -> Iterator[sqlite3.Connection]:
+        try:
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._conn
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+            self._conn.execute("COMMIT")
+        except sqlite3.OperationalError as exc:
+            hint = "free some space and run again" if "full" in str(exc) else "retry; is another process stuck?"
+            raise StoreError(f"the store {self.path} could not be written: {exc}", hint=hint) from exc
+
+    def _rows(self, sql: str, args: Iterable[Any] = ()) -> list[sqlite3.Row]:
+        try:
+            cur = self._conn.execute(sql, tuple(args))
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"the store {self.path} could not be read: {exc}") from exc
+        return cur.fetchall()
+
+    # -- tasks ---------------------------------------------------------------------------------
+
+    def upsert_tasks(self, records: Iterable[TaskRecord], now: datetime) -> tuple[int, int]:
+        """Insert or replace records by id. Returns (new, updated)."""
+        new = updated = 0
+        stamp = now.isoformat()
+        with self._tx() as conn:
+            for rec in records:
+                exists = conn.execute("SELECT 1 FROM tasks WHERE id = ?", (rec.id,)).fetchone()
+                conn.execute(
+                    "INSERT OR REPLACE INTO tasks(id, project, source, created_at, updated_at, record)"
+                    " VALUES (?, ?, ?, ?, ?, ?)",
+                    (rec.id, rec.project, rec.source, rec.created_at.isoformat(), stamp,
+                     rec.model_dump_json()),
+                )
+                if exists:
+                    updated += 1
+                else:
+                    new += 1
+        return new, updated
+
+    def get_task(self, task_id: str) -> TaskRecord | None:
+        rows = self._rows("SELECT record FROM tasks WHERE id = ?", (task_id,))
+        return self._task(rows[0][0]) if rows else None
+
+    def list_tasks(
+        self, project: str | None = None, since: datetime | None = None, limit: int | None = None
+    ) -> list[TaskRecord]:
+        """Tasks, oldest first, optionally for one project and created since a time."""
+        sql, args = "SELECT record FROM tasks WHERE 1=1", []
+        if project is not None:
+            sql += " AND project = ?"
+            args.append(project)
+        if since is not None:
+            sql += " AND created_at >= ?"
+            args.append(since.isoformat())
+        sql += " ORDER BY created_at, id"
+        if limit is not None:
+            sql += f" LIMIT {int(limit)}"
+        return [self._task(r[0]) for r in self._rows(sql, args)]
+
+    def delete_task(self, task_id: str) -> bool:
+        with self._tx() as conn:
+            return conn.execute("DELETE FROM tasks WHERE id = ?", (task_id,)).rowcount > 0
+
+    def projects(self) -> list[str]:
+        return [r[0] for r in self._rows("SELECT DISTINCT project FROM tasks ORDER BY project")]
+
+    @staticmethod
+    def _task(raw: str) -> TaskRecord:
+        try:
+            return TaskRecord.model_validate_json(raw)
+        except ValidationError as exc:
+            raise StoreError(f"a stored task record is invalid: {exc.errors()[0]['msg']}") from exc
+
+    # -- nights --------------------------------------------------------------------------------
+
+    def save_night(self, summary: NightSummary, state: str) -> None:
+        with self._tx() as conn:
+            conn.execute(
+                "INSERT OR REPLACE INTO nights(id, project, started_at, decision, state, proposal_dir,"
+                " summary) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (summary.night_id, summary.project, summary.started_at.isoformat(), summary.decision,
+                 state, summary.proposal_dir, summary.model_dump_json()),
+            )
+
+    def set_night_state(self, night_id: str, state: str) -> None:
+        with self._tx() as conn:
+            conn.execute("UPDATE nights SET state = ? WHERE id = ?", (state, night_id))
+
+    def nights(self, project: str | None = None, limit: int = 50) -> list[NightRow]:
+        """Nights, newest first."""
+        sql, args = "SELECT id, project, started_at, decision, state, proposal_dir, summary FROM nights", []
+        if project is not None:
+            sql += " WHERE project = ?"
+            args.append(project)
+        sql += f" ORDER BY started_at DESC, id DESC LIMIT {int(limit)}"
+        return [
+            NightRow(r[0], r[1], r[2], r[3], r[4], r[5], NightSummary.model_validate_json(r[6]))
+            for r in self._rows(sql, args)
+        ]
+
+    def night(self, night_id: str) -> NightRow | None:
+        rows = [n for n in self.nights(limit=10_000) if n.id == night_id]
+        return rows[0] if rows else None
+
+    # -- rollout cache -------------------------------------------------------------------------
+
+    def cache_get(self, key: str) -> dict[str, Any] | None:
+        rows = self._rows("SELECT result FROM rollouts WHERE key = ?", (key,))
+        return json.loads(rows[0][0]) if rows else None
+
+    def cache_put(self, key: str, task_id: str, result: dict[str, Any], now: datetime) -> None:
+        with self._tx() as conn:
+            conn.execute(
+                "INSERT OR REPLACE INTO rollouts(key, task_id, result, created_at) VALUES (?, ?, ?, ?)",
+                (key, task_id, json.dumps(result, sort_keys=True), now.isoformat()),
+            )
+
+    # -- harvest cursors -----------------------------------------------------------------------
+
+    def cursor(self, path: str) -> Cursor | None:
+        rows = self._rows(
+            "SELECT path, source, inode, size, mtime_ns, offset, state FROM cursors WHERE path = ?", (path,)
+        )
+        return Cursor(*rows[0]) if rows else None
+
+    def cursors(self, source: str | None = None) -> dict[str, Cursor]:
+        sql, args = "SELECT path, source, inode, size, mtime_ns, offset, state FROM cursors", []
+        if source is not None:
+            sql += " WHERE source = ?"
+            args.append(source)
+        return {r[0]: Cursor(*r) for r in self._rows(sql, args)}
+
+    def save_cursors(self, cursors: Iterable[Cursor]) -> None:
+        with self._tx() as conn:
+            conn.executemany(
+                "INSERT OR REPLACE INTO cursors(path, source, inode, size, mtime_ns, offset, state)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [(c.path, c.source, c.inode, c.size, c.mtime_ns, c.offset, c.state) for c in cursors],
+            )
+
+    # -- notices -------------------------------------------------------------------------------
+
+    def add_notice(self, kind: str, message: str, now: datetime) -> None:
+        with self._tx() as conn:
+            conn.execute(
+                "INSERT INTO notices(created_at, kind, message) VALUES (?, ?, ?)",
+                (now.isoformat(), kind, " ".join(message.split())),
+            )
+
+    def notices(self, unseen_only: bool = True) -> list[Notice]:
+        sql = "SELECT id, created_at, kind, message, seen FROM notices"
+        if unseen_only:
+            sql += " WHERE seen = 0"
+        return [Notice(r[0], r[1], r[2], r[3], bool(r[4])) for r in self._rows(sql + " ORDER BY id")]
+
+    def mark_notices_seen(self, ids: Iterable[int]) -> None:
+        with self._tx() as conn:
+            conn.executemany("UPDATE notices SET seen = 1 WHERE id = ?", [(i,) for i in ids])
+
+    # -- rejected edits (shown to the optimizer as "already tried") ------------------------------
+
+    def add_rejected_edits(self, project: str, night_id: str, edits: Iterable[Edit]) -> None:
+        with self._tx() as conn:
+            conn.executemany(
+                "INSERT OR REPLACE INTO rejected_edits(key, project, night_id, edit) VALUES (?, ?, ?, ?)",
+                [(e.key(), project, night_id, e.model_dump_json()) for e in edits],
+            )
+
+    def rejected_edits(self, project: str) -> list[Edit]:
+        rows = self._rows("SELECT edit FROM rejected_edits WHERE project = ? ORDER BY night_id", (project,))
+        return [Edit.model_validate_json(r[0]) for r in rows]
+
+    # -- small key/value state ---------------------------------------------------------------
+
+    def get_meta(self, key: str) -> str | None:
+        rows = self._rows("SELECT value FROM meta WHERE key = ?", (key,))
+        return rows[0][0] if rows else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self._tx() as conn:
+            conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (key, value))
+

@@ -1,0 +1,90 @@
+"""Shared fixtures: every test runs in its own home, and never touches the real one."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from skillopt_sleep.cli import main
+
+REPO = Path(__file__).resolve().parent.parent
+GOLDEN = Path(__file__).resolve().parent / "golden"
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--update-golden", action="store_true", help="rewrite golden files")
+
+
+@pytest.fixture(autouse=True)
+def sandbox_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A fresh SKILLOPT_SLEEP_HOME and HOME per test: the real ~/.claude, ~/.codex stay untouched."""
+    root = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("SKILLOPT_SLEEP_HOME", str(root / "sleep-home"))
+    monkeypatch.setenv("HOME", str(root))
+    for var in ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "ANTHROPIC_API_KEY", "OPENAI_API_KEY", "XDG_CONFIG_HOME",
+                "XDG_DATA_HOME", "XDG_STATE_HOME"):
+        monkeypatch.delenv(var, raising=False)
+    for var in list(os.environ):
+        if var.startswith("SKILLOPT_SLEEP_") and var != "SKILLOPT_SLEEP_HOME":
+            monkeypatch.delenv(var, raising=False)
+    return root
+
+
+@dataclass
+class CliResult:
+    code: int
+    out: str
+    err: str
+
+    def json(self):
+        return json.loads(self.out)
+
+
+@pytest.fixture
+def cli(tmp_path: Path):
+    """Run the CLI in-process: ``cli("status", "--json", cwd=..., env={...}, stdin="...")``."""
+
+    def run(*argv: str, cwd: Path | None = None, env: dict[str, str] | None = None,
+            stdin: str = "") -> CliResult:
+        out, err = io.StringIO(), io.StringIO()
+        full_env = dict(os.environ)
+        full_env.update(env or {})
+        code = main(list(argv), env=full_env, stdin=io.StringIO(stdin), stdout=out, stderr=err,
+                    cwd=cwd or tmp_path)
+        return CliResult(code, out.getvalue(), err.getvalue())
+
+    return run
+
+
+@pytest.fixture
+def subprocess_env() -> dict[str, str]:
+    """Environment for running ``python -m skillopt_sleep`` from this checkout in a subprocess."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
+    env["SKILLOPT_SLEEP_PYTHON"] = sys.executable
+    return env
+
+
+@pytest.fixture
+def golden(request: pytest.FixtureRequest):
+    """``golden("name.md", text)``: compare with tests/golden/name.md (``--update-golden`` rewrites)."""
+    update = request.config.getoption("--update-golden")
+
+    def check(name: str, actual: str) -> None:
+        path = GOLDEN / name
+        if update or not path.exists():
+            if not update:
+                pytest.fail(f"golden file {path} is missing: run pytest --update-golden and review it")
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(actual, encoding="utf-8")
+            return
+        assert actual == path.read_text(encoding="utf-8"), f"differs from golden {name}"
+
+    return check
