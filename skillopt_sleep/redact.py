@@ -2,36 +2,144 @@
 
 ``redact(text)`` replaces each secret with a typed placeholder such as ``[REDACTED:anthropic-key]``;
 ``find_secrets(text)`` lists what it would replace (used by the edit guards).
+
+Why not a detector library: ``detect-secrets`` (Yelp) was measured for this job. It reports
+secret *values* without positions, sometimes only a capture group (``ghp`` for a GitHub token, a
+JWT without its signature), so redacting by value leaks the rest; it has no Anthropic key rule;
+its ad-hoc line scan flags every plain word as "high entropy"; and it scans about 0.2 MB/s. The
+rules below follow the provider formats that ``detect-secrets`` and ``gitleaks`` document, with
+spans, and run at regex speed. Over-redaction is accepted: a false positive costs a little
+readability, a false negative leaks a key.
 """
 
 from __future__ import annotations
 
+import math
 import re
+from collections import Counter
 from dataclasses import dataclass
 
-_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("anthropic-key", re.compile(r"sk-ant-[A-Za-z0-9_\-]{16,}")),
-    ("openai-key", re.compile(r"sk-(?:proj-)?[A-Za-z0-9_\-]{16,}")),
-    ("github-token", re.compile(r"(?:ghp_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})")),
-    ("aws-access-key", re.compile(r"AKIA[0-9A-Z]{16}")),
-    ("slack-token", re.compile(r"xox[abposr]-[A-Za-z0-9\-]{10,}")),
-    ("private-key", re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----")),
+
+def _keywords(*words: str) -> str:
+    """A case-insensitive alternation that starts with a character set: Python's regex engine
+    skips ahead on a leading set, which makes these rules ~3x faster than a plain ``(?i)(a|b)``."""
+    firsts = "".join(sorted({w[0].lower() for w in words}))
+    branches = "|".join(f"(?<=[{w[0].lower()}{w[0].upper()}]){w[1:]}" for w in words)
+    return f"(?i:[{firsts}](?:{branches}))"
+
+
+_PRIVATE_KEY = (r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----"
+                r"(?:[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|[\s\S]*\Z)")
+_ASSIGN = r"[\w.\-]*[\"']?\s*(?::|=|:=|=>)\s*(?P<q>[\"'`]?)(?P<v>(?!\[REDACTED)[^\s\"'`,;)}]"
+
+# (kind, pattern, value group). Earlier rules win where matches overlap. Group 0 redacts the whole
+# match; a named group redacts only the value and keeps the key name ("password = [REDACTED:...]").
+# Patterns start with a literal where they can (fast search) and have no leading ``\b``: a key
+# glued to other text ("xghp_...") is still a key.
+_RULES: tuple[tuple[str, str, int | str], ...] = (
+    # An unterminated block (an excerpt cut inside it) is redacted to the end of the text.
+    ("private-key", _PRIVATE_KEY, 0),
+    ("anthropic-key", r"sk-ant-[A-Za-z0-9_\-]{16,}", 0),
+    ("openai-key", r"sk-(?!ant-)(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}", 0),
+    ("github-token", r"g(?:h[pousr]_[A-Za-z0-9]{20,}|ithub_pat_[A-Za-z0-9_]{20,})", 0),
+    ("aws-access-key", r"A(?:KIA|SIA|BIA|CCA)[0-9A-Z]{16}(?![0-9A-Za-z])", 0),
+    ("slack-token", r"xox[abposre]-[A-Za-z0-9\-]{10,}", 0),
+    ("slack-webhook", r"https://hooks\.slack\.com/services/[A-Za-z0-9/_\-]{16,}", 0),
+    ("google-api-key", r"AIza[0-9A-Za-z_\-]{35}", 0),
+    ("stripe-key", r"[sr]k_(?:live|test)_[0-9A-Za-z]{16,}", 0),
+    ("gitlab-token", r"glpat-[0-9A-Za-z_\-]{20,}", 0),
+    ("huggingface-token", r"hf_[A-Za-z0-9]{30,}", 0),
+    ("npm-token", r"npm_[A-Za-z0-9]{36}", 0),
+    ("pypi-token", r"pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_\-]{50,}", 0),
+    ("sendgrid-key", r"SG\.[A-Za-z0-9_\-]{16,}\.[A-Za-z0-9_\-]{16,}", 0),
+    ("jwt", r"eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}", 0),
+    ("url-password", r"://[^\s:/@\"']+:(?P<v>[^\s@/\"']{3,})@", "v"),
+    ("bearer-token", _keywords("bearer", "token") + r"\s+(?P<v>[A-Za-z0-9._~+/\-]{20,}=*)", "v"),
+    ("password", _keywords("password", "passwd", "passphrase", "pwd") + _ASSIGN + "{3,})", "v"),
+    ("secret", _keywords("secret", "token", r"api[_\-]?key", "apikey", r"access[_\-]?key",
+                         r"auth[_\-]?key", "credential", r"private[_\-]?key", r"client[_\-]?secret")
+     + _ASSIGN + "{6,})", "v"),
 )
+_COMPILED = tuple((kind, re.compile(pat), group) for kind, pat, group in _RULES)
+
+# Values in assignments that are references or placeholders, not secrets.
+_NOT_A_VALUE = re.compile(
+    r"^(?:\$|<|\{|%|os\.|process\.env|env\.|getenv|none$|null$|true$|false$|undefined$|"
+    r"required$|optional$|string$|str$|\*+$|x+$|\.\.\.)",
+    re.IGNORECASE,
+)
+_WORDY = re.compile(r"^[A-Za-z]+$")  # a plain word after "token:" is prose, not a secret
+
+_CANDIDATE = re.compile(r"(?<![A-Za-z0-9+/=_\-])[A-Za-z0-9+/_\-]{24,}={0,2}(?![A-Za-z0-9+/=_\-])")
+_ENTROPY_BITS = 4.2  # bits per character; random base64 is ~6, English identifiers ~3.5-4
 
 
 @dataclass(frozen=True)
 class SecretFinding:
+    """One secret: its kind (the placeholder's type) and where it is in the text."""
+
     kind: str
     start: int
     end: int
 
 
+def shannon_entropy(text: str) -> float:
+    """Bits per character of ``text``."""
+    if not text:
+        return 0.0
+    n = len(text)
+    return -sum(c / n * math.log2(c / n) for c in Counter(text).values())
+
+
+def _looks_random(token: str) -> bool:
+    body = token.rstrip("=")
+    classes = (any(c.islower() for c in body), any(c.isupper() for c in body),
+               any(c.isdigit() for c in body))
+    return all(classes) and shannon_entropy(body) >= _ENTROPY_BITS
+
+
+def _rule_findings(text: str) -> list[tuple[int, SecretFinding]]:
+    found: list[tuple[int, SecretFinding]] = []
+    for rank, (kind, pattern, group) in enumerate(_COMPILED):
+        for match in pattern.finditer(text):
+            start, end = match.span(group)
+            if group != 0:
+                value = match.group(group)
+                if _NOT_A_VALUE.match(value):
+                    continue
+                if kind == "secret" and _WORDY.match(value) and len(value) < 20:
+                    continue
+            found.append((rank, SecretFinding(kind, start, end)))
+    return found
+
+
 def find_secrets(text: str) -> list[SecretFinding]:
-    found = [SecretFinding(kind, m.start(), m.end()) for kind, pat in _PATTERNS for m in pat.finditer(text)]
-    return sorted(found, key=lambda f: f.start)
+    """The secrets in ``text``, in order, without overlaps (the more specific rule wins)."""
+    if not text:
+        return []
+    candidates = _rule_findings(text)
+    rank_entropy = len(_COMPILED)
+    for match in _CANDIDATE.finditer(text):
+        if _looks_random(match.group(0)):
+            candidates.append((rank_entropy, SecretFinding("high-entropy", *match.span())))
+    candidates.sort(key=lambda item: (item[0], item[1].start))
+    chosen: list[SecretFinding] = []
+    for _, finding in candidates:
+        if all(finding.end <= c.start or finding.start >= c.end for c in chosen):
+            chosen.append(finding)
+    return sorted(chosen, key=lambda f: f.start)
 
 
 def redact(text: str) -> str:
-    for kind, pat in _PATTERNS:
-        text = pat.sub(f"[REDACTED:{kind}]", text)
-    return text
+    """``text`` with every secret replaced by ``[REDACTED:<kind>]``."""
+    findings = find_secrets(text)
+    if not findings:
+        return text
+    parts: list[str] = []
+    pos = 0
+    for f in findings:
+        parts.append(text[pos:f.start])
+        parts.append(f"[REDACTED:{f.kind}]")
+        pos = f.end
+    parts.append(text[pos:])
+    return "".join(parts)

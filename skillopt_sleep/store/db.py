@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
@@ -332,3 +332,48 @@ class Store:
         with self._tx() as conn:
             conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (key, value))
 
+
+    # -- harvested tasks: one task per request, however often it is seen ------------------------
+
+    def merge_tasks(
+        self,
+        records: Iterable[TaskRecord],
+        now: datetime,
+        *,
+        key: Callable[[TaskRecord], str],
+        merge: Callable[..., TaskRecord],
+    ) -> tuple[int, int]:
+        """Store harvested records, folding repeats into one task. Returns (new, updated).
+
+        A record is a *sighting* (its id: source, session, turn). A sighting read again updates
+        the task it went into; a new sighting whose ``key`` (the normalised request) is known
+        becomes one more occurrence of that task, via ``merge(existing, new, seen_before=...)``.
+        One transaction for the batch, so concurrent harvests never double-count.
+        """
+        new = updated = 0
+        stamp = now.isoformat()
+        with self._tx() as conn:
+            conn.execute("CREATE TABLE IF NOT EXISTS task_keys (key TEXT PRIMARY KEY, task_id TEXT NOT NULL)")
+            for rec in records:
+                sighting, request = f"s:{rec.id}", f"i:{key(rec)}"
+                seen = conn.execute("SELECT task_id FROM task_keys WHERE key = ?", (sighting,)).fetchone()
+                same = seen or conn.execute("SELECT task_id FROM task_keys WHERE key = ?",
+                                            (request,)).fetchone()
+                row = same and conn.execute("SELECT record FROM tasks WHERE id = ?", (same[0],)).fetchone()
+                if row:
+                    old = self._task(row[0])
+                    result = merge(old, rec, seen_before=seen is not None)
+                    changed = result.model_dump_json() != row[0]
+                else:
+                    result, changed = rec, True
+                if changed:
+                    conn.execute(
+                        "INSERT OR REPLACE INTO tasks(id, project, source, created_at, updated_at, record)"
+                        " VALUES (?, ?, ?, ?, ?, ?)",
+                        (result.id, result.project, result.source, result.created_at.isoformat(), stamp,
+                         result.model_dump_json()),
+                    )
+                    new, updated = (new + 1, updated) if not row else (new, updated + 1)
+                conn.executemany("INSERT OR IGNORE INTO task_keys(key, task_id) VALUES (?, ?)",
+                                 [(sighting, result.id), (request, result.id)])
+        return new, updated

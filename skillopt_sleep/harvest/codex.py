@@ -1,0 +1,169 @@
+"""Codex rollouts: ``<codex home>/sessions/YYYY/MM/DD/rollout-*.jsonl`` and ``archived_sessions/``.
+
+Each line is ``{timestamp, type, payload}``. Format facts this parser relies on:
+- 0.169 writes prompts, replies, commands and file changes as ``event_msg`` ``item_completed``
+  items (``UserMessage``, ``AgentMessage``, ``CommandExecution``, ``FileChange``); a
+  ``UserMessage`` is always typed by the user.
+- Older rollouts write ``event_msg`` ``user_message`` / ``agent_message`` / ``exec_command_end``
+  instead. Both are read; once a file shows item events, the older kinds are ignored in it.
+- ``response_item`` holds the model's items: ``function_call`` / ``custom_tool_call`` name the
+  tools; user messages there include injected text (``# AGENTS.md instructions``,
+  ``<environment_context>``, ``<skill>``), never taken as prompts.
+- ``codex exec resume`` appends to the same file.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from .jsonl import LineParser, as_dict, as_list, as_str, require_dict
+from .session import Turn, parse_time
+
+SOURCE = "codex"
+
+_INJECTED = ("# AGENTS.md instructions", "<environment_context>", "<skill>", "<user_instructions>",
+             "<user_shell_command>", "<turn_aborted>", "<permissions instructions>")
+_SKILL_MENTION = re.compile(r"(?<![\w$])\$([a-z0-9][a-z0-9_.\-]*[a-z0-9])")
+_SKILL_NAME = re.compile(r"<name>\s*([^<\s]+)\s*</name>")
+_PATCH_FILE = re.compile(r"^\*\*\* (?:Add|Update|Delete) File: (.+)$", re.MULTILINE)
+
+
+def _content_text(content: Any) -> str:
+    parts = [as_str(c.get("text")) for c in as_list(content) if isinstance(c, dict)]
+    return "\n".join(p for p in parts if p)
+
+
+def command_text(command: Any) -> str:
+    """``["/bin/bash", "-lc", "pytest -q"]`` -> ``pytest -q``."""
+    if isinstance(command, str):
+        return command
+    parts = [as_str(p) for p in as_list(command)]
+    if len(parts) == 3 and parts[1] in ("-lc", "-c"):
+        return parts[2]
+    return " ".join(p for p in parts if p)
+
+
+class CodexParser(LineParser):
+    """Turns the records of one Codex rollout into :class:`Turn` s."""
+
+    source = SOURCE
+    ignored_types = frozenset({"world_state", "token_usage_record", "compacted", "turn_context"})
+
+    def record(self, kind: str, obj: dict[str, Any], offset: int) -> None:
+        payload = require_dict(obj.get("payload"), "payload")
+        if kind == "session_meta":
+            self.state.session_id = self.state.session_id or as_str(payload.get("id"))
+            self.state.project = self.state.project or as_str(payload.get("cwd"))
+        elif kind == "event_msg":
+            self._event(payload, obj, offset)
+        elif kind == "response_item":
+            self._item(payload)
+        elif kind == "turn_context":
+            self.state.project = self.state.project or as_str(payload.get("cwd"))
+        elif kind not in self.ignored_types:
+            self.skip("unknown-type")
+
+    # -- event_msg ----------------------------------------------------------------------------
+
+    def _event(self, payload: dict[str, Any], obj: dict[str, Any], offset: int) -> None:
+        etype = payload.get("type")
+        if etype == "item_completed":
+            self._completed(require_dict(payload.get("item"), "item"), obj, offset)
+        elif etype == "user_message" and not self.state.item_events:
+            self._prompt(as_str(payload.get("message")), obj, offset)
+        elif etype == "agent_message" and not self.state.item_events and self.turn is not None:
+            self.turn.add_step("text", as_str(payload.get("message")))
+        elif etype == "exec_command_end" and not self.state.item_events:
+            self._command(payload)
+        elif etype == "patch_apply_end" and not self.state.item_events and self.turn is not None:
+            for path in as_dict(payload.get("changes")):
+                self.turn.note(self.turn.files, path)
+        elif etype == "task_complete" and self.turn is not None:
+            last = as_str(payload.get("last_agent_message"))
+            if last and not any(s.kind == "text" for s in self.turn.steps):
+                self.turn.add_step("text", last)
+            self.turn.ended_at = parse_time(obj.get("timestamp")) or self.turn.ended_at
+        elif etype == "turn_aborted" and self.turn is not None:
+            self.turn.note(self.turn.tags, "interrupted")
+        elif etype == "error" and self.turn is not None:
+            self.turn.add_error(as_str(payload.get("message")))
+
+    def _completed(self, item: dict[str, Any], obj: dict[str, Any], offset: int) -> None:
+        itype = item.get("type")
+        if itype == "UserMessage":
+            self.state.item_events = True
+            self._prompt(_content_text(item.get("content")), obj, offset)
+            return
+        turn = self.turn
+        if turn is None:
+            return
+        if itype == "AgentMessage":
+            turn.add_step("text", _content_text(item.get("content")))
+        elif itype == "CommandExecution":
+            self._command(item)
+        elif itype == "FileChange":
+            self._file_change(turn, item)
+
+    def _prompt(self, text: str, obj: dict[str, Any], offset: int) -> None:
+        text = text.strip()
+        if not text or text.startswith(_INJECTED):
+            return
+        turn = self.start_turn(offset, text, obj.get("timestamp"))
+        for name in _SKILL_MENTION.findall(text):
+            turn.note(turn.skills, name)
+
+    def _command(self, item: dict[str, Any]) -> None:
+        turn = self.turn
+        if turn is None:
+            return
+        command = command_text(item.get("command"))
+        output = as_str(item.get("aggregated_output")) or (
+            as_str(item.get("stdout")) + as_str(item.get("stderr")))
+        turn.add_step("tool", f"$ {command}")
+        code = item.get("exit_code")
+        if isinstance(code, int) and code != 0:
+            turn.add_error(f"`{command}` exited {code}: {output.strip()[-300:]}")
+            turn.add_step("error", f"exit {code}: {output}", tail_cut=True)
+        elif output.strip():
+            turn.add_step("output", output, tail_cut=True)
+
+    def _file_change(self, turn: Turn, item: dict[str, Any]) -> None:
+        for path, change in as_dict(item.get("changes")).items():
+            turn.note(turn.files, path)
+            content = as_str(as_dict(change).get("content"))
+            if content:
+                turn.add_step("file", f"{path}:\n{content}")
+        status = as_str(item.get("status"))
+        if status and status != "completed":
+            turn.add_error(f"patch {status}: {as_str(item.get('stderr'))}")
+
+    # -- response_item -------------------------------------------------------------------------
+
+    def _item(self, payload: dict[str, Any]) -> None:
+        turn = self.turn
+        if turn is None:
+            return
+        itype = payload.get("type")
+        if itype in ("function_call", "custom_tool_call", "local_shell_call"):
+            name = as_str(payload.get("name")) or ("shell" if itype == "local_shell_call" else "tool")
+            turn.note(turn.tools, name)
+            if name == "apply_patch":
+                for path in _PATCH_FILE.findall(as_str(payload.get("input")) or _patch_arg(payload)):
+                    turn.note(turn.files, path.strip())
+        elif itype == "message" and payload.get("role") == "user":
+            text = _content_text(payload.get("content"))
+            if text.startswith("<skill>"):
+                name = _SKILL_NAME.search(text)
+                if name:
+                    turn.note(turn.skills, name.group(1))
+
+
+def _patch_arg(payload: dict[str, Any]) -> str:
+    """The patch text of a ``function_call`` apply_patch (older rollouts pass it as JSON)."""
+    try:
+        args = json.loads(as_str(payload.get("arguments")) or "{}")
+    except ValueError:
+        return ""
+    return as_str(as_dict(args).get("input"))
