@@ -109,6 +109,9 @@ class HarvestSettings(_Section):
     )
     claude_config_dir: str | None = None  # else $CLAUDE_CONFIG_DIR, else ~/.claude
     codex_home: str | None = None  # else $CODEX_HOME, else ~/.codex
+    # Model calls a harvest may make to mine checks from corrections the heuristics could not
+    # read (only when roles.optimizer.backend is set); 0: heuristics only.
+    llm_checks: int = Field(default=20, ge=0, le=1000)
 
 
 class ScheduleSettings(_Section):

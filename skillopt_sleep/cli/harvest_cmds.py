@@ -1,9 +1,228 @@
-"""Commands: log harvest."""
+"""Commands: log (the Claude Code hook entry) and harvest (read new sessions into the task log)."""
 
 from __future__ import annotations
 
-from ._pending import register_pending
+import argparse
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import skillopt_sleep
+
+from ..backends.budget import Budget
+from ..backends.registry import create_backend
+from ..errors import LockedError, SleepError, UsageError
+from ..harvest.hook import MAX_PAYLOAD_BYTES, DrainResult, Spool, drain, parse_payload
+from ..harvest.llm_checks import LlmCheckMiner
+from ..harvest.lock import file_lock
+from ..harvest.run import Harvester, HarvestPlan, SourceStats
+from ..harvest.scan import SOURCES, agent_roots, parse_since, project_keys, since_lookback
+from ..markers import REPLAY_ENV
+from ..redact import redact
+from ..settings import Settings
+from .common import add_project_flag
+from .context import Ctx
+
+LOCK_WAIT_S = 120.0
 
 
-def register(sub, common) -> None:
-    register_pending(sub, common, ['log', 'harvest'])
+def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    log = sub.add_parser(
+        "log", parents=[common],
+        help="hook entry: log the Claude Code session that just ended (hook JSON on stdin)",
+        description="Reads a Claude Code hook payload on stdin and stores the session's tasks. "
+        "Returns at once (the transcript is read in the background) and always exits 0.",
+    )
+    log.add_argument("--wait", action="store_true", help="store the tasks before returning")
+    log.add_argument("--drain", action="store_true", help=argparse.SUPPRESS)
+    log.set_defaults(func=log_cmd)
+
+    h = sub.add_parser("harvest", parents=[common],
+                       help="read new Claude Code and Codex sessions into the task log")
+    add_project_flag(h)
+    h.add_argument("--all-projects", action="store_true", help="every project, not just this one")
+    when = h.add_mutually_exclusive_group()
+    when.add_argument("--since", metavar="DATE",
+                      help="files changed since a date, date-time or duration (2026-11-01, 36h, 3d)")
+    when.add_argument("--lookback", metavar="DAYS", type=float,
+                      help="files changed in the last DAYS days (default: harvest.lookback_days)")
+    h.add_argument("--source", choices=SOURCES, action="append", help="only this agent (repeatable)")
+    h.set_defaults(func=harvest_cmd)
+
+
+# -- log --------------------------------------------------------------------------------------
+
+
+def log_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
+    """Never fails the agent: any error becomes a notice that ``status`` shows, and exit 0."""
+    try:
+        if args.drain:
+            _drain(ctx, wait_s=0.0)
+            return 0
+        if ctx.env.get(REPLAY_ENV):
+            return 0  # a session our own replay ran: never a task
+        raw = ctx.stdin.read(MAX_PAYLOAD_BYTES + 1)
+        if len(raw) > MAX_PAYLOAD_BYTES:
+            raise SleepError("the hook JSON is larger than 1 MB", hint="is `log` on the right hook?")
+        payload = parse_payload(raw, ctx.env.get("HOME"))
+        Spool(_spool_dir(ctx)).put(payload)
+        if args.wait:
+            _drain(ctx, wait_s=LOCK_WAIT_S)
+        else:
+            _spawn_drainer(ctx)
+    except Exception as exc:  # noqa: BLE001 - the hook must never break the agent; recorded below
+        _hook_failure(ctx, exc)
+    return 0
+
+
+def _spool_dir(ctx: Ctx) -> Path:
+    return ctx.paths.state_dir / "spool"
+
+
+def _lock_path(ctx: Ctx) -> Path:
+    return ctx.paths.state_dir / "harvest.lock"
+
+
+def _drain(ctx: Ctx, wait_s: float) -> DrainResult:
+    result = drain(Spool(_spool_dir(ctx)), Harvester(ctx.store, ctx.clock), _lock_path(ctx),
+                   wait_s=wait_s)
+    now = ctx.clock.now()
+    for error in result.errors:
+        ctx.store.add_notice("hook", redact(f"log: {error}"), now)
+    if result.payloads:
+        s = result.stats
+        skipped = ", ".join(f"{k} {v}" for k, v in sorted(s.lines_skipped.items())) or "none"
+        _append_log(ctx, f"{now.isoformat()} log: {result.payloads} session(s), {s.tasks_new} new "
+                         f"and {s.tasks_updated} updated task(s), lines skipped: {skipped}")
+    return result
+
+
+def _spawn_drainer(ctx: Ctx) -> None:
+    """Read the spool in a detached process, so the hook returns at once."""
+    python = ctx.env.get("SKILLOPT_SLEEP_PYTHON") or sys.executable
+    env = dict(ctx.env)
+    package_parent = str(Path(skillopt_sleep.__file__).resolve().parent.parent)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (package_parent, env.get("PYTHONPATH", "")) if p)
+    env.pop(REPLAY_ENV, None)
+    ctx.paths.log_dir.mkdir(parents=True, exist_ok=True)
+    detach: dict[str, Any] = (
+        {"creationflags": subprocess.DETACHED_PROCESS | subprocess.CREATE_NEW_PROCESS_GROUP}  # type: ignore[attr-defined]
+        if os.name == "nt" else {"start_new_session": True}
+    )
+    with open(ctx.paths.log_dir / "hook.log", "ab") as log:
+        subprocess.Popen(  # our own interpreter and module, no shell
+            [python, "-m", "skillopt_sleep", "log", "--drain", "--quiet"],
+            stdin=subprocess.DEVNULL, stdout=log, stderr=log, env=env,
+            cwd=str(ctx.paths.state_dir), close_fds=True, **detach,
+        )
+
+
+def _hook_failure(ctx: Ctx, exc: BaseException) -> None:
+    text = exc.one_line() if isinstance(exc, SleepError) else f"{type(exc).__name__}: {exc}"
+    message = redact(f"log: {text}")
+    try:
+        ctx.store.add_notice("hook", message, ctx.clock.now())
+    except Exception:  # noqa: BLE001 - the store itself is what failed; the log file is the fallback
+        _append_log(ctx, message)
+    try:
+        ctx.err.write(f"skillopt-sleep {message}\n")
+    except (OSError, ValueError):
+        pass
+
+
+def _append_log(ctx: Ctx, line: str) -> None:
+    try:
+        ctx.paths.log_dir.mkdir(parents=True, exist_ok=True)
+        with open(ctx.paths.log_dir / "hook.log", "a", encoding="utf-8") as fh:
+            fh.write(" ".join(line.split()) + "\n")
+    except OSError:
+        pass
+
+
+# -- harvest ----------------------------------------------------------------------------------
+
+
+def harvest_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
+    if args.project and args.all_projects:
+        raise UsageError("--project and --all-projects exclude each other", hint="give one of them")
+    project = ctx.project(args.project)
+    settings = ctx.settings(project).settings
+    hs = settings.harvest
+    now = ctx.clock.now()
+    since = (parse_since(args.since, now) if args.since
+             else since_lookback(args.lookback if args.lookback is not None else hs.lookback_days, now))
+    all_projects = args.all_projects or (hs.all_projects and not args.project)
+    plan = HarvestPlan(
+        roots=agent_roots(ctx.env, hs.claude_config_dir, hs.codex_home),
+        since=since,
+        projects=None if all_projects else project_keys(project),
+        sources=tuple(dict.fromkeys(args.source or hs.sources)),
+    )
+    first_run = not ctx.store.cursors()
+    if first_run and not args.since and args.lookback is None:
+        ctx.say(f"first harvest: looking back {hs.lookback_days:g} days "
+                "(--since or --lookback to go further)")
+    miner = _llm_miner(settings, ctx)
+    hooked = _drain(ctx, wait_s=LOCK_WAIT_S)
+    with file_lock(_lock_path(ctx), wait_s=LOCK_WAIT_S) as got:
+        if not got:
+            raise LockedError("another harvest is still running",
+                              hint="wait for it to finish, then run `harvest` again")
+        stats = Harvester(ctx.store, ctx.clock, miner=miner).run(plan)
+    payload = _report(plan, stats, first_run, hooked, miner, str(project))
+    ctx.emit(payload, _text(payload))
+    return 0
+
+
+def _llm_miner(settings: Settings, ctx: Ctx) -> LlmCheckMiner | None:
+    role = settings.roles.optimizer
+    if not role.backend or settings.harvest.llm_checks == 0:
+        return None
+    return LlmCheckMiner(create_backend(role, ctx.env), Budget(settings.budget),
+                         settings.harvest.llm_checks)
+
+
+def _report(plan: HarvestPlan, stats: dict[str, SourceStats], first_run: bool,
+            hooked: DrainResult, miner: LlmCheckMiner | None, project: str) -> dict[str, Any]:
+    keys = ("files_scanned", "files_read", "files_unchanged", "files_too_old",
+            "files_other_projects", "bytes_read", "lines_read", "sessions", "replay_sessions",
+            "tasks_new", "tasks_updated")
+    totals: dict[str, Any] = {k: sum(getattr(s, k) for s in stats.values()) for k in keys}
+    skipped: dict[str, int] = {}
+    for s in stats.values():
+        for reason, n in s.lines_skipped.items():
+            skipped[reason] = skipped.get(reason, 0) + n
+    totals["lines_skipped"] = dict(sorted(skipped.items()))
+    return {
+        "since": plan.since.isoformat(),
+        "project": None if plan.projects is None else project,
+        "all_projects": plan.projects is None,
+        "first_run": first_run,
+        "roots": {"claude-code": str(plan.roots.claude), "codex": str(plan.roots.codex)},
+        "sources": {name: s.to_json() for name, s in stats.items()},
+        "totals": totals,
+        "hook_sessions": hooked.payloads,
+        "llm_check_calls": miner.calls if miner else 0,
+        "errors": [redact(e) for s in stats.values() for e in s.errors] + hooked.errors,
+    }
+
+
+def _text(p: dict[str, Any]) -> str:
+    t = p["totals"]
+    scope = "all projects" if p["all_projects"] else p["project"]
+    lines = [(f"harvested {scope} since {p['since'][:16].replace('T', ' ')} UTC: "
+              f"{t['tasks_new']} new task(s), {t['tasks_updated']} updated")]
+    for name, s in p["sources"].items():
+        lines.append(
+            f"  {name}: {s['files_read']} of {s['files_scanned']} file(s) read "
+            f"({s['bytes_read'] / 1e6:.1f} MB), {s['sessions']} session(s), "
+            f"{s['files_unchanged']} unchanged, {s['files_too_old']} older than the window"
+        )
+    if t["lines_skipped"]:
+        lines.append("  lines skipped: " + ", ".join(f"{k} {v}" for k, v in t["lines_skipped"].items()))
+    if t["replay_sessions"]:
+        lines.append(f"  {t['replay_sessions']} replay session(s) ignored")
+    lines.extend(f"  error: {e}" for e in p["errors"])
+    return "\n".join(lines)

@@ -1,0 +1,106 @@
+"""Checks mined by a model, for corrections the offline heuristics could not turn into a rule.
+
+Used by ``harvest`` only when an optimizer backend is configured, at most ``harvest.llm_checks``
+calls a run, under the budget. The model sees redacted records only. Every check it proposes
+goes through the same validation as a heuristic one (well formed, and failing on the attempt
+the user corrected); a bad or failed answer just leaves the record without new checks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import re
+from dataclasses import dataclass, field
+
+from pydantic import ValidationError
+
+from ..backends.base import Backend, Message, Request
+from ..backends.budget import Budget
+from ..backends.retry import RetryPolicy, call_with_retry
+from ..errors import BackendError, BudgetExhausted
+from ..models import Check, TaskRecord
+from ..redact import redact
+from .feedback import validated
+
+SYSTEM = (
+    "You turn a user's correction of a coding agent into automatic checks on the agent's next "
+    "answer to the same request. Answer with JSON only: {\"checks\": [{\"kind\": K, \"value\": V}]} "
+    "where K is one of contains, not_contains, starts_with, heading, regex, max_chars, rubric. "
+    "Use a rule kind only for what the correction states literally (a command, a name, a title); "
+    "use rubric (V = one sentence a judge can apply) for anything else. At most 3 checks; "
+    "{\"checks\": []} if the correction states nothing checkable."
+)
+_JSON_OBJECT = re.compile(r"\{.*\}", re.DOTALL)
+
+
+def wants_checks(record: TaskRecord) -> bool:
+    """A corrected task the heuristics found no rule for."""
+    return record.outcome in ("failure", "mixed") and bool(record.feedback) and not record.checks
+
+
+def parse_checks(text: str) -> list[Check]:
+    """The checks in a model's answer; anything malformed is dropped, never raised."""
+    match = _JSON_OBJECT.search(text)
+    if not match:
+        return []
+    try:
+        data = json.loads(match.group(0))
+    except ValueError:
+        return []
+    items = data.get("checks") if isinstance(data, dict) else None
+    checks: list[Check] = []
+    for item in items if isinstance(items, list) else []:
+        if isinstance(item, dict) and isinstance(item.get("value"), str):
+            item = {**item, "value": redact(item["value"])}
+        try:
+            checks.append(Check.model_validate(item))
+        except ValidationError:
+            continue
+    return checks
+
+
+def _request(record: TaskRecord) -> Request:
+    body = json.dumps({"request": record.intent, "attempt": record.attempt[:1500],
+                       "correction": record.feedback}, ensure_ascii=False)
+    return Request(role="optimizer", system=SYSTEM, messages=(Message("user", body),),
+                   max_tokens=400, temperature=0.0, tag="mine-checks")
+
+
+@dataclass
+class LlmCheckMiner:
+    """A ``Harvester`` miner: adds validated model-mined checks to corrected records."""
+
+    backend: Backend
+    budget: Budget
+    max_calls: int
+    policy: RetryPolicy = field(default_factory=lambda: RetryPolicy(max_retries=2))
+    calls: int = 0
+    failures: int = 0
+
+    def __call__(self, records: list[TaskRecord]) -> list[TaskRecord]:
+        return asyncio.run(self._mine(records))
+
+    async def _mine(self, records: list[TaskRecord]) -> list[TaskRecord]:
+        out: list[TaskRecord] = []
+        rng = random.Random(0)
+        for record in records:
+            if self.calls >= self.max_calls or not wants_checks(record):
+                out.append(record)
+                continue
+            self.calls += 1
+            try:
+                done = await call_with_retry(self.backend, _request(record), budget=self.budget,
+                                             policy=self.policy, rng=rng)
+            except BudgetExhausted:
+                self.max_calls = self.calls  # stop asking; keep the records as they are
+                out.append(record)
+                continue
+            except BackendError:
+                self.failures += 1
+                out.append(record)
+                continue
+            checks = validated(parse_checks(done.text), record.attempt)
+            out.append(record.model_copy(update={"checks": checks}) if checks else record)
+        return out

@@ -1,0 +1,257 @@
+"""The incremental harvest: new transcript data in, TaskRecords and cursors out.
+
+Each file has a cursor (inode, size, mtime, byte offset, parser state). A file whose inode,
+size and mtime are unchanged is not opened. An appended file (a resumed session) is read from
+the start of its last task, so that task is re-mined with its new feedback; a truncated or
+replaced file (other inode, smaller than the offset, or different first bytes) is read again
+from the start. Re-reading is safe: the store folds a sighting it has seen into the same task.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from ..clock import Clock
+from ..models import TaskRecord
+from ..store import Cursor, Store
+from .claude_code import ClaudeCodeParser
+from .codex import CodexParser
+from .jsonl import MAX_LINE_BYTES, LineParser, read_chunk
+from .mine import group_turns, intent_key, merge_records, mine_chunk
+from .scan import CLAUDE, CODEX, Roots, claude_files, codex_files, mtime
+from .session import ParseState, SessionChunk
+
+_HEAD_BYTES = 1024
+_FLUSH_RECORDS = 500
+_FLUSH_CURSORS = 500
+_PARSERS: dict[str, type[LineParser]] = {CLAUDE: ClaudeCodeParser, CODEX: CodexParser}
+
+Miner = Callable[[list[TaskRecord]], list[TaskRecord]]
+
+
+@dataclass
+class SourceStats:
+    """What one harvest did for one source (printed by ``harvest --json``)."""
+
+    files_scanned: int = 0
+    files_read: int = 0
+    files_unchanged: int = 0
+    files_too_old: int = 0
+    files_other_projects: int = 0
+    bytes_read: int = 0
+    lines_read: int = 0
+    sessions: int = 0
+    replay_sessions: int = 0
+    tasks_new: int = 0
+    tasks_updated: int = 0
+    lines_skipped: Counter[str] = field(default_factory=Counter)
+    errors: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        data = dict(self.__dict__)
+        data["lines_skipped"] = dict(sorted(self.lines_skipped.items()))
+        return data
+
+
+@dataclass(frozen=True)
+class HarvestPlan:
+    """What to harvest: which sources, where, which projects (None: all), from when."""
+
+    roots: Roots
+    since: datetime
+    projects: frozenset[str] | None
+    sources: tuple[str, ...] = (CLAUDE, CODEX)
+    max_line: int = MAX_LINE_BYTES
+
+
+@dataclass
+class _FileCursor:
+    """The cursor's ``state`` column: parser state, a fingerprint of the first bytes, scoping."""
+
+    parse: ParseState
+    head: str = ""
+    scoped_out: bool = False
+
+    def dump(self) -> str:
+        return json.dumps({"parse": json.loads(self.parse.to_json()), "head": self.head,
+                           "scoped_out": self.scoped_out}, sort_keys=True)
+
+    @classmethod
+    def load(cls, raw: str) -> _FileCursor:
+        try:
+            data = json.loads(raw or "{}")
+        except json.JSONDecodeError:
+            data = {}
+        data = data if isinstance(data, dict) else {}
+        parse = ParseState.from_json(json.dumps(data.get("parse") or {}))
+        return cls(parse, str(data.get("head") or ""), data.get("scoped_out") is True)
+
+
+class Harvester:
+    """Reads transcripts into the store. One per process; not thread-safe (hold the lock)."""
+
+    def __init__(self, store: Store, clock: Clock, *, miner: Miner | None = None,
+                 max_line: int = MAX_LINE_BYTES) -> None:
+        self.store = store
+        self.clock = clock
+        self.miner = miner
+        self.max_line = max_line
+        self._records: list[tuple[TaskRecord, SourceStats]] = []
+        self._cursors: list[Cursor] = []
+
+    def run(self, plan: HarvestPlan) -> dict[str, SourceStats]:
+        """Harvest every source of ``plan``; returns the stats per source."""
+        report: dict[str, SourceStats] = {}
+        for source in plan.sources:
+            stats = report.setdefault(source, SourceStats())
+            for path in self._files(source, plan):
+                self.harvest_file(source, path, stats, projects=plan.projects, since=plan.since)
+        self.flush()
+        return report
+
+    def _files(self, source: str, plan: HarvestPlan) -> Iterator[Path]:
+        if source == CLAUDE:
+            return claude_files(plan.roots.claude, plan.projects)
+        return codex_files(plan.roots.codex, plan.since)
+
+    def harvest_file(self, source: str, path: Path, stats: SourceStats, *,
+                     projects: frozenset[str] | None = None, since: datetime | None = None) -> None:
+        """Read what is new in one transcript. Never raises for a bad file: counts it."""
+        try:
+            st = path.stat()
+        except OSError as exc:
+            stats.errors.append(f"{path}: {exc.strerror or exc}")
+            return
+        stats.files_scanned += 1
+        key = str(path)
+        old = self.store.cursor(key)
+        fc = _FileCursor.load(old.state) if old else _FileCursor(ParseState())
+        same_stat = old is not None and (old.inode, old.size, old.mtime_ns) == (
+            st.st_ino, st.st_size, st.st_mtime_ns)
+        in_scope = projects is None or not fc.parse.project or fc.parse.project in projects
+        if same_stat and (not fc.scoped_out or not in_scope):
+            if in_scope:
+                stats.files_unchanged += 1
+            else:
+                stats.files_other_projects += 1
+            return
+        if old is None and since is not None and mtime(st) < since:
+            stats.files_too_old += 1
+            return
+        try:
+            self._read(source, path, st, old, fc, stats, projects)
+        except OSError as exc:
+            stats.errors.append(f"{path}: {exc.strerror or exc}")
+
+    def _read(self, source: str, path: Path, st: os.stat_result, old: Cursor | None,
+              fc: _FileCursor, stats: SourceStats, projects: frozenset[str] | None) -> None:
+        head = _fingerprint(path, st.st_size, fc.head)
+        start = old.offset if old else 0
+        if old is None or old.inode != st.st_ino or st.st_size < old.offset or head != fc.head:
+            start, fc = 0, _FileCursor(ParseState())  # new, replaced or truncated: from the top
+            head = _fingerprint(path, st.st_size, "")
+        if source == CODEX and projects is not None and not fc.parse.project:
+            fc.parse.project = peek_codex_project(path)
+        if projects is not None and fc.parse.project and fc.parse.project not in projects:
+            stats.files_other_projects += 1
+            self._cursor(path, source, st, start, _FileCursor(fc.parse, head, scoped_out=True))
+            return
+        if fc.parse.replay:
+            stats.replay_sessions += 1
+            self._cursor(path, source, st, st.st_size, _FileCursor(fc.parse, head))
+            return
+        chunk, end = read_chunk(_PARSERS[source](fc.parse), path, start, self.max_line)
+        stats.files_read += 1
+        stats.bytes_read += end - start
+        stats.lines_read += chunk.lines
+        stats.lines_skipped.update(chunk.skipped)
+        if projects is not None and chunk.state.project not in projects:
+            stats.files_other_projects += 1  # learnt only by parsing (an unusual directory name)
+            self._cursor(path, source, st, start, _FileCursor(_rewound(chunk, fc.parse), head, True))
+            return
+        if chunk.state.replay:
+            stats.replay_sessions += 1
+        elif chunk.turns:
+            stats.sessions += 1
+        records = mine_chunk(chunk, mtime(st))
+        self._records.extend((r, stats) for r in records)
+        offset, state = _resume_point(chunk, end)
+        self._cursor(path, source, st, offset, _FileCursor(state, head))
+        if len(self._records) >= _FLUSH_RECORDS or len(self._cursors) >= _FLUSH_CURSORS:
+            self.flush()
+
+    def _cursor(self, path: Path, source: str, st: os.stat_result, offset: int,
+                fc: _FileCursor) -> None:
+        self._cursors.append(Cursor(str(path), source, st.st_ino, st.st_size, st.st_mtime_ns,
+                                    offset, fc.dump()))
+
+    def flush(self) -> None:
+        """Store pending records, then cursors (a crash between the two only means a re-read)."""
+        pending, self._records = self._records, []
+        records = [r for r, _ in pending]
+        if records and self.miner is not None:
+            records = self.miner(records)  # one record out for each record in, same order
+        by_stats: dict[int, tuple[SourceStats, list[TaskRecord]]] = {}
+        for (_, stats), rec in zip(pending, records):
+            by_stats.setdefault(id(stats), (stats, []))[1].append(rec)
+        for stats, batch in by_stats.values():
+            new, updated = self.store.merge_tasks(batch, self.clock.now(), key=intent_key,
+                                                  merge=merge_records)
+            stats.tasks_new += new
+            stats.tasks_updated += updated
+        if self._cursors:
+            self.store.save_cursors(self._cursors)
+            self._cursors = []
+
+
+def _resume_point(chunk: SessionChunk, end: int) -> tuple[int, ParseState]:
+    """Where the next read starts: at the last task's prompt (its feedback may still come)."""
+    state = ParseState(**chunk.state.__dict__)
+    groups = group_turns(chunk.turns)
+    if not groups:
+        state.turns_before += len(chunk.turns)
+        return end, state
+    last = groups[-1].task
+    state.turns_before = last.index
+    return last.offset, state
+
+
+def _rewound(chunk: SessionChunk, before: ParseState) -> ParseState:
+    """The parser state at the start of a read, keeping what the read learnt about the session."""
+    state = ParseState(**before.__dict__)
+    state.session_id, state.project = chunk.state.session_id, chunk.state.project
+    return state
+
+
+def _fingerprint(path: Path, size: int, previous: str) -> str:
+    """``n:sha1`` of the first bytes; the same ``n`` as last time, so a grown file still matches."""
+    n = int(previous.split(":", 1)[0]) if previous and previous.split(":", 1)[0].isdigit() else 0
+    n = n or min(size, _HEAD_BYTES)
+    if size < n:
+        return ""
+    with open(path, "rb") as fh:
+        data = fh.read(n)
+    return f"{n}:{hashlib.sha1(data).hexdigest()}"
+
+
+def peek_codex_project(path: Path) -> str:
+    """The cwd in a rollout's first line (``session_meta``), or "" if it has none."""
+    try:
+        with open(path, "rb") as fh:
+            line = fh.readline(MAX_LINE_BYTES)
+        data = json.loads(line)
+    except (OSError, ValueError):
+        return ""
+    payload = data.get("payload") if isinstance(data, dict) else None
+    if isinstance(data, dict) and data.get("type") == "session_meta" and isinstance(payload, dict):
+        cwd = payload.get("cwd")
+        return cwd if isinstance(cwd, str) else ""
+    return ""
