@@ -131,7 +131,7 @@ class SimulatedBackend:
         lead: list[str] = []
         body: list[str] = []
         for pref in WORLD:
-            if not re.search(pref.topic, intent, re.I):
+            if not re.search(pref.topic, intent, re.IGNORECASE):
                 continue
             if re.search(pref.anti, system):
                 p = 0.05
@@ -173,5 +173,5 @@ class SimulatedBackend:
 
 def _section(text: str, title: str) -> str:
     """The body of a ``## TITLE`` section of the reflection prompt."""
-    m = re.search(rf"^## {re.escape(title)}\n(.*?)(?=^## |\Z)", text, re.S | re.M)
+    m = re.search(rf"^## {re.escape(title)}\n(.*?)(?=^## |\Z)", text, re.DOTALL | re.MULTILINE)
     return m.group(1) if m else ""

@@ -35,7 +35,7 @@ def _norm(text: str, check: Check) -> tuple[str, str]:
 
 
 def _extract_json(text: str) -> str:
-    fence = re.search(r"```(?:json)?\s*\n(.*?)```", text, re.S)
+    fence = re.search(r"```(?:json)?\s*\n(.*?)```", text, re.DOTALL)
     return fence.group(1) if fence else text
 
 
@@ -62,10 +62,10 @@ def rule_check(check: Check, text: str) -> tuple[bool, str]:
         return hay.strip() == needle.strip(), "answer is not the exact expected answer"
     if kind == "heading":
         pattern = rf"^\s{{0,3}}#{{1,6}}\s+{re.escape(needle.strip())}\s*#*\s*$"
-        return re.search(pattern, hay, re.M) is not None, "answer lacks the expected heading"
+        return re.search(pattern, hay, re.MULTILINE) is not None, "answer lacks the expected heading"
     if kind == "regex":
-        flags = 0 if check.case_sensitive else re.I
-        return re.search(str(check.value), text, flags | re.M) is not None, "answer does not have the expected form"
+        flags = 0 if check.case_sensitive else re.IGNORECASE
+        return re.search(str(check.value), text, flags | re.MULTILINE) is not None, "answer does not have the expected form"
     raise ValueError(f"not a rule check: {kind}")
 
 

@@ -16,7 +16,6 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Union
 
 from ..backends.base import Backend, Message, Request
 from ..backends.budget import Budget
@@ -29,13 +28,13 @@ from ..store import Store, atomic_write_text
 from .gate import GatePolicy, GateResult, decide
 from .guards import EditOutcome, GuardLimits, apply_edits, edit_budget, managed_rules
 from .judge import RUBRIC_SYSTEM, RubricJudge, parse_rubric_reply, rubric_prompt
-from .reflect import OPTIMIZER_SYSTEM, RETRY_NOTE, pick_cases, parse_edits, reflection_prompt
+from .reflect import OPTIMIZER_SYSTEM, RETRY_NOTE, parse_edits, pick_cases, reflection_prompt
 from .replay import Calls, Replayer, Rollout
 from .select import Selection, select_tasks
 from .workspace import Workspace, load_workspace
 
 Progress = Callable[[str, int, int], None]  # (phase, advance, total of phase)
-JudgeArg = Union[Backend, RubricJudge, None]
+JudgeArg = Backend | RubricJudge | None
 
 
 @dataclass

@@ -109,4 +109,4 @@ def summary_line(s: NightSummary) -> str:
     return f"night {s.night_id}: {s.decision}{score} ({s.calls} calls, ${s.cost_usd:.4f}) {s.reason}".strip()
 
 
-__all__ = ["Backends", "ROLES", "build_backends", "estimate_project_night", "run_project_night", "summary_line"]
+__all__ = ["ROLES", "Backends", "build_backends", "estimate_project_night", "run_project_night", "summary_line"]
