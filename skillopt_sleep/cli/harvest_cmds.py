@@ -1,4 +1,8 @@
-"""Commands: log (the Claude Code hook entry) and harvest (read new sessions into the task log)."""
+"""Commands: log (the Claude Code hook entry) and harvest (read new sessions into the task log).
+
+The harvest machinery is imported inside the handlers: ``log`` runs on every session end, and
+its start-up time is the agent's.
+"""
 
 from __future__ import annotations
 
@@ -7,23 +11,22 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import skillopt_sleep
 
-from ..backends.budget import Budget
-from ..backends.registry import create_backend
 from ..errors import LockedError, SleepError, UsageError
-from ..harvest.hook import MAX_PAYLOAD_BYTES, DrainResult, Spool, drain, parse_payload
-from ..harvest.llm_checks import LlmCheckMiner
-from ..harvest.lock import file_lock
-from ..harvest.run import Harvester, HarvestPlan, SourceStats
-from ..harvest.scan import SOURCES, agent_roots, parse_since, project_keys, since_lookback
 from ..markers import REPLAY_ENV
-from ..redact import redact
-from ..settings import Settings
 from .common import add_project_flag
 from .context import Ctx
+
+if TYPE_CHECKING:
+    from ..harvest.drain import DrainResult
+    from ..harvest.llm_checks import LlmCheckMiner
+    from ..harvest.run import HarvestPlan, SourceStats
+    from ..settings import Settings
+
+SOURCES = ("claude-code", "codex")
 
 LOCK_WAIT_S = 120.0
 
@@ -57,6 +60,8 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
 
 def log_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
     """Never fails the agent: any error becomes a notice that ``status`` shows, and exit 0."""
+    from ..harvest.hook import MAX_PAYLOAD_BYTES, Spool, parse_payload
+
     try:
         if args.drain:
             _drain(ctx, wait_s=0.0)
@@ -86,6 +91,11 @@ def _lock_path(ctx: Ctx) -> Path:
 
 
 def _drain(ctx: Ctx, wait_s: float) -> DrainResult:
+    from ..harvest.drain import drain
+    from ..harvest.hook import Spool
+    from ..harvest.run import Harvester
+    from ..redact import redact
+
     result = drain(Spool(_spool_dir(ctx)), Harvester(ctx.store, ctx.clock), _lock_path(ctx),
                    wait_s=wait_s)
     now = ctx.clock.now()
@@ -120,6 +130,8 @@ def _spawn_drainer(ctx: Ctx) -> None:
 
 
 def _hook_failure(ctx: Ctx, exc: BaseException) -> None:
+    from ..redact import redact
+
     text = exc.one_line() if isinstance(exc, SleepError) else f"{type(exc).__name__}: {exc}"
     message = redact(f"log: {text}")
     try:
@@ -145,6 +157,10 @@ def _append_log(ctx: Ctx, line: str) -> None:
 
 
 def harvest_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
+    from ..harvest.lock import file_lock
+    from ..harvest.run import Harvester, HarvestPlan
+    from ..harvest.scan import agent_roots, parse_since, project_keys, since_lookback
+
     if args.project and args.all_projects:
         raise UsageError("--project and --all-projects exclude each other", hint="give one of them")
     project = ctx.project(args.project)
@@ -177,6 +193,10 @@ def harvest_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
 
 
 def _llm_miner(settings: Settings, ctx: Ctx) -> LlmCheckMiner | None:
+    from ..backends.budget import Budget
+    from ..backends.registry import create_backend
+    from ..harvest.llm_checks import LlmCheckMiner
+
     role = settings.roles.optimizer
     if not role.backend or settings.harvest.llm_checks == 0:
         return None
@@ -195,6 +215,8 @@ def _report(plan: HarvestPlan, stats: dict[str, SourceStats], first_run: bool,
         for reason, n in s.lines_skipped.items():
             skipped[reason] = skipped.get(reason, 0) + n
     totals["lines_skipped"] = dict(sorted(skipped.items()))
+    from ..redact import redact
+
     return {
         "since": plan.since.isoformat(),
         "project": None if plan.projects is None else project,

@@ -7,13 +7,13 @@ what the user objected to.
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Literal
 
 from pydantic import ValidationError
 
 from ..models import Check, Outcome
+from ..night.judge import rule_check
 
 FeedbackKind = Literal["correction", "praise", "mixed", "none"]
 
@@ -145,32 +145,10 @@ def candidate_checks(feedback: str) -> list[Check]:
 
 
 def rule_passes(check: Check, text: str) -> bool | None:
-    """Whether ``text`` passes a rule check; None for ``rubric`` (only a judge can say)."""
-    value = check.value
-    flags = 0 if check.case_sensitive else re.IGNORECASE
-    hay, needle = (text, str(value)) if check.case_sensitive else (text.lower(), str(value).lower())
-    if check.kind == "contains":
-        return needle in hay
-    if check.kind == "not_contains":
-        return needle not in hay
-    if check.kind == "starts_with":
-        return hay.lstrip().startswith(needle)
-    if check.kind == "equals":
-        return hay.strip() == needle.strip()
-    if check.kind == "heading":
-        pattern = rf"^\s{{0,3}}#{{1,6}}\s+{re.escape(str(value))}\s*#*\s*$"
-        return re.search(pattern, text, flags | re.MULTILINE) is not None
-    if check.kind == "regex":
-        return re.search(str(value), text, flags) is not None
-    if check.kind == "max_chars":
-        return len(text) <= int(value or 0)
-    if check.kind == "json_valid":
-        try:
-            json.loads(text)
-        except ValueError:
-            return False
-        return True
-    return None
+    """Whether ``text`` passes a rule check (as the night's judge scores it); None for a rubric."""
+    if check.kind == "rubric":
+        return None
+    return rule_check(check, text)[0]
 
 
 def validated(checks: list[Check], rejected_attempt: str) -> list[Check]:

@@ -173,6 +173,8 @@ def _join_feedback(a: str, b: str) -> str:
 def merge_records(existing: TaskRecord, new: TaskRecord, *, seen_before: bool) -> TaskRecord:
     """``existing`` updated with ``new``: a re-read of a turn already stored (``seen_before``)
     adds what is new in it; another sighting of the same request adds one occurrence."""
+    if new.id == existing.id and intent_key(new) != intent_key(existing):
+        return new  # the transcript was rewritten: this turn is now another request
     checks = existing.checks + [c for c in new.checks
                                 if all((c.kind, c.value) != (e.kind, e.value) for e in existing.checks)]
     update = {

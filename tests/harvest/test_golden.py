@@ -6,7 +6,15 @@ import pytest
 
 from skillopt_sleep.harvest.mine import mine_chunk
 
-from .conftest import CLAUDE_FILES, CODEX_FILES, FALLBACK_TIME, claude_file, codex_file, parse, records_json
+from .conftest import (
+    CLAUDE_FILES,
+    CODEX_FILES,
+    FALLBACK_TIME,
+    claude_file,
+    codex_file,
+    parse,
+    records_json,
+)
 
 
 @pytest.mark.parametrize("path", CLAUDE_FILES + CODEX_FILES, ids=lambda p: p.stem[-12:])
