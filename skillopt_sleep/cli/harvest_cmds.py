@@ -75,7 +75,7 @@ def log_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
         Spool(_spool_dir(ctx)).put(payload)
         if args.wait:
             _drain(ctx, wait_s=LOCK_WAIT_S)
-        else:
+        elif not _drainer_running(ctx):
             _spawn_drainer(ctx)
     except Exception as exc:  # noqa: BLE001 - the hook must never break the agent; recorded below
         _hook_failure(ctx, exc)
@@ -107,6 +107,16 @@ def _drain(ctx: Ctx, wait_s: float) -> DrainResult:
         _append_log(ctx, f"{now.isoformat()} log: {result.payloads} session(s), {s.tasks_new} new "
                          f"and {s.tasks_updated} updated task(s), lines skipped: {skipped}")
     return result
+
+
+def _drainer_running(ctx: Ctx) -> bool:
+    """Whether a drainer (or a harvest) holds the lock. Our payload is already spooled, and the
+    holder looks at the spool again after releasing the lock, so it will read it: no need for
+    another process (50 sessions ending at once start a few drainers, not 50)."""
+    from ..harvest.lock import file_lock
+
+    with file_lock(_lock_path(ctx)) as got:
+        return not got
 
 
 def _spawn_drainer(ctx: Ctx) -> None:
@@ -187,6 +197,7 @@ def harvest_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
             raise LockedError("another harvest is still running",
                               hint="wait for it to finish, then run `harvest` again")
         stats = Harvester(ctx.store, ctx.clock, miner=miner).run(plan)
+    _drain(ctx, wait_s=LOCK_WAIT_S)  # sessions that ended while we held the lock
     payload = _report(plan, stats, first_run, hooked, miner, str(project))
     ctx.emit(payload, _text(payload))
     return 0

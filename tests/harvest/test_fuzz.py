@@ -38,7 +38,7 @@ def _mutate(obj, path: list[str], value):
             break
         node = node[key]
     if isinstance(node, dict) and node:
-        node[path[-1] if path[-1] in node else sorted(node)[0]] = value
+        node[path[-1] if path[-1] in node else min(node)] = value
     return obj
 
 

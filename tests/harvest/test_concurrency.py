@@ -1,0 +1,64 @@
+"""50 sessions ending at once: 50 `log` processes, no record lost, nothing corrupted."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+import sys
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+
+from skillopt_sleep.harvest.lock import file_lock
+from skillopt_sleep.harvest.synthetic import SynthTurn, claude_path, claude_session, write
+from skillopt_sleep.store import Store
+
+PROJECT = "/work/busy"
+N = 50
+
+
+@pytest.mark.slow
+def test_fifty_hook_calls_at_once_lose_nothing(sandbox_home, subprocess_env):
+    now = datetime.now(timezone.utc)
+    payloads = []
+    for i in range(N):
+        sid = f"00000000-0000-4000-8000-{i:012d}"
+        turns = [SynthTurn(f"Task {i}: run the checks", "Done.", "make check", "ok"),
+                 SynthTurn("No, that's wrong: always use pytest -q", "Understood.")]
+        path = write(claude_path(sandbox_home / ".claude", PROJECT, sid),
+                     claude_session(sid, PROJECT, turns, now))
+        payloads.append(json.dumps({"session_id": sid, "transcript_path": str(path), "cwd": PROJECT,
+                                    "hook_event_name": "SessionEnd", "reason": "other"}))
+    procs = [subprocess.Popen([sys.executable, "-m", "skillopt_sleep", "log"], env=subprocess_env,
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True) for _ in range(N)]
+    for proc, payload in zip(procs, payloads):
+        proc.stdin.write(payload)
+        proc.stdin.close()
+    results = [(p.wait(timeout=300), p.stdout.read(), p.stderr.read()) for p in procs]
+    assert all(r == (0, "", "") for r in results), [r for r in results if r != (0, "", "")][:3]
+
+    state = sandbox_home / "sleep-home" / "state"
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline and (list((state / "spool").glob("*.json")) or _locked(state)):
+        time.sleep(0.5)
+    assert list((state / "spool").glob("*.json")) == [], "payloads left behind"
+    assert not (state / "spool" / "failed").exists()
+
+    db = sandbox_home / "sleep-home" / "data" / "skillopt-sleep.db"
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    store = Store.open(db)
+    tasks = store.list_tasks(project=PROJECT)
+    assert sorted(t.intent for t in tasks) == sorted(f"Task {i}: run the checks" for i in range(N))
+    assert all(t.outcome == "failure" and t.checks and t.occurrences == 1 for t in tasks)
+    assert store.notices() == []
+    assert len(store.cursors("claude-code")) == N
+
+
+def _locked(state: Path) -> bool:
+    with file_lock(state / "harvest.lock") as got:
+        return not got
