@@ -62,6 +62,22 @@ _RULES: tuple[tuple[str, str, int | str], ...] = (
 )
 _COMPILED = tuple((kind, re.compile(pat), group) for kind, pat, group in _RULES)
 
+# A rule runs only on text holding one of its literal needles (most text holds none; ``in`` is
+# far cheaper than a regex scan). Needles of the case-insensitive rules are lower case.
+_NEEDLES: dict[str, tuple[str, ...]] = {
+    "private-key": ("PRIVATE KEY",), "anthropic-key": ("sk-ant-",), "openai-key": ("sk-",),
+    "github-token": ("gh", "github_pat_"), "aws-access-key": ("AKIA", "ASIA", "ABIA", "ACCA"),
+    "slack-token": ("xox",), "slack-webhook": ("hooks.slack.com",), "google-api-key": ("AIza",),
+    "stripe-key": ("k_live_", "k_test_"), "gitlab-token": ("glpat-",), "huggingface-token": ("hf_",),
+    "npm-token": ("npm_",), "pypi-token": ("pypi-",), "sendgrid-key": ("SG.",), "jwt": ("eyJ",),
+    "url-password": ("://",),
+}
+_NEEDLES_LOWER: dict[str, tuple[str, ...]] = {
+    "bearer-token": ("bearer", "token"),
+    "password": ("password", "passwd", "passphrase", "pwd"),
+    "secret": ("secret", "token", "key", "credential"),
+}
+
 # Values in assignments that are references or placeholders, not secrets.
 _NOT_A_VALUE = re.compile(
     r"^(?:\$|<|\{|%|os\.|process\.env|env\.|getenv|none$|null$|true$|false$|undefined$|"
@@ -98,9 +114,19 @@ def _looks_random(token: str) -> bool:
     return all(classes) and shannon_entropy(body) >= _ENTROPY_BITS
 
 
+def _applies(kind: str, text: str, lower: str) -> bool:
+    needles = _NEEDLES.get(kind)
+    if needles is not None:
+        return any(n in text for n in needles)
+    return any(n in lower for n in _NEEDLES_LOWER[kind])
+
+
 def _rule_findings(text: str) -> list[tuple[int, SecretFinding]]:
     found: list[tuple[int, SecretFinding]] = []
+    lower = text.lower()
     for rank, (kind, pattern, group) in enumerate(_COMPILED):
+        if not _applies(kind, text, lower):
+            continue
         for match in pattern.finditer(text):
             start, end = match.span(group)
             if group != 0:

@@ -186,7 +186,7 @@ def harvest_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
         projects=None if all_projects else project_keys(project),
         sources=tuple(dict.fromkeys(args.source or hs.sources)),
     )
-    first_run = not ctx.store.cursors()
+    first_run = not ctx.store.has_cursors()
     if first_run and not args.since and args.lookback is None:
         ctx.say(f"first harvest: looking back {hs.lookback_days:g} days "
                 "(--since or --lookback to go further)")

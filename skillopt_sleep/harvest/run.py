@@ -30,6 +30,7 @@ from .scan import CLAUDE, CODEX, Roots, claude_files, codex_files, mtime
 from .session import ParseState, SessionChunk
 
 _HEAD_BYTES = 1024
+_SCOPED_OUT = '"scoped_out": true'  # as json.dumps writes it in a cursor's state
 _FLUSH_RECORDS = 500
 _FLUSH_CURSORS = 500
 _PARSERS: dict[str, type[LineParser]] = {CLAUDE: ClaudeCodeParser, CODEX: CodexParser}
@@ -106,48 +107,53 @@ class Harvester:
         self.max_line = max_line
         self._records: list[tuple[TaskRecord, SourceStats]] = []
         self._cursors: list[Cursor] = []
+        self._known: dict[str, Cursor] | None = None  # cursors loaded in one query by ``run``
 
     def run(self, plan: HarvestPlan) -> dict[str, SourceStats]:
         """Harvest every source of ``plan``; returns the stats per source."""
         report: dict[str, SourceStats] = {}
         for source in plan.sources:
             stats = report.setdefault(source, SourceStats())
-            for path in self._files(source, plan):
-                self.harvest_file(source, path, stats, projects=plan.projects, since=plan.since)
+            self._known = self.store.cursors(source)
+            try:
+                for path in self._files(source, plan):
+                    self.harvest_file(source, path, stats, projects=plan.projects, since=plan.since)
+            finally:
+                self._known = None
         self.flush()
         return report
 
-    def _files(self, source: str, plan: HarvestPlan) -> Iterator[Path]:
+    def _files(self, source: str, plan: HarvestPlan) -> Iterator[str]:
         if source == CLAUDE:
             return claude_files(plan.roots.claude, plan.projects)
         return codex_files(plan.roots.codex, plan.since)
 
-    def harvest_file(self, source: str, path: Path, stats: SourceStats, *,
+    def harvest_file(self, source: str, path: str | Path, stats: SourceStats, *,
                      projects: frozenset[str] | None = None, since: datetime | None = None) -> None:
         """Read what is new in one transcript. Never raises for a bad file: counts it."""
         try:
-            st = path.stat()
+            st = os.stat(path)
         except OSError as exc:
             stats.errors.append(f"{path}: {exc.strerror or exc}")
             return
         stats.files_scanned += 1
         key = str(path)
-        old = self.store.cursor(key)
-        fc = _FileCursor.load(old.state) if old else _FileCursor(ParseState())
+        old = self._known.get(key) if self._known is not None else self.store.cursor(key)
         same_stat = old is not None and (old.inode, old.size, old.mtime_ns) == (
             st.st_ino, st.st_size, st.st_mtime_ns)
+        if same_stat and _SCOPED_OUT not in old.state:  # the common case: no JSON to parse
+            stats.files_unchanged += 1
+            return
+        fc = _FileCursor.load(old.state) if old else _FileCursor(ParseState())
         in_scope = projects is None or not fc.parse.project or fc.parse.project in projects
-        if same_stat and (not fc.scoped_out or not in_scope):
-            if in_scope:
-                stats.files_unchanged += 1
-            else:
-                stats.files_other_projects += 1
+        if same_stat and not in_scope:
+            stats.files_other_projects += 1
             return
         if old is None and since is not None and mtime(st) < since:
             stats.files_too_old += 1
             return
         try:
-            self._read(source, path, st, old, fc, stats, projects)
+            self._read(source, Path(path), st, old, fc, stats, projects)
         except OSError as exc:
             stats.errors.append(f"{path}: {exc.strerror or exc}")
 

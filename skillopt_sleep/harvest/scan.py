@@ -46,7 +46,7 @@ def project_keys(project: Path) -> frozenset[str]:
     return frozenset({str(project), str(project.resolve())})
 
 
-def claude_files(root: Path, projects: frozenset[str] | None) -> Iterator[Path]:
+def claude_files(root: Path, projects: frozenset[str] | None) -> Iterator[str]:
     """Session files under ``<root>/projects``: only the scoped projects' directories.
 
     Subagent transcripts (``<session>/subagents/*.jsonl``) are not listed: they are not the
@@ -61,7 +61,7 @@ def claude_files(root: Path, projects: frozenset[str] | None) -> Iterator[Path]:
         yield from _jsonl(d)
 
 
-def codex_files(root: Path, since: datetime) -> Iterator[Path]:
+def codex_files(root: Path, since: datetime) -> Iterator[str]:
     """Rollouts under ``sessions/YYYY/MM/DD`` from ``since`` on (by day), and archived ones."""
     first_day = (since - _DAY_SLACK).date()
     for year in _subdirs(root / "sessions"):
@@ -76,19 +76,28 @@ def codex_files(root: Path, since: datetime) -> Iterator[Path]:
     yield from _jsonl(root / "archived_sessions", recursive=True)
 
 
-def _subdirs(path: Path) -> list[Path]:
+def _entries(path: Path) -> list[os.DirEntry[str]]:
+    """A directory's entries sorted by name ([] if it is not there); scandir, because a harvest
+    with nothing new costs little more than listing the directories."""
     try:
-        return sorted(p for p in path.iterdir() if p.is_dir())
+        with os.scandir(path) as it:
+            return sorted(it, key=lambda e: e.name)
     except (FileNotFoundError, NotADirectoryError, PermissionError):
         return []
 
 
-def _jsonl(path: Path, recursive: bool = False) -> Iterator[Path]:
-    try:
-        found = path.rglob("*.jsonl") if recursive else path.glob("*.jsonl")
-        yield from sorted(p for p in found if p.is_file())
-    except (FileNotFoundError, NotADirectoryError, PermissionError):
-        return
+def _subdirs(path: Path) -> list[Path]:
+    return [Path(e.path) for e in _entries(path) if e.is_dir()]
+
+
+def _jsonl(path: Path, recursive: bool = False) -> Iterator[str]:
+    """The ``*.jsonl`` files in ``path`` (as strings: thousands of Path objects cost more than
+    the stat calls of a harvest with nothing new)."""
+    for entry in _entries(path):
+        if entry.is_file() and entry.name.endswith(".jsonl"):
+            yield entry.path
+        elif recursive and entry.is_dir():
+            yield from _jsonl(Path(entry.path), recursive=True)
 
 
 _DURATION = re.compile(r"^(\d+(?:\.\d+)?)\s*(m|min|h|d|w)$", re.IGNORECASE)

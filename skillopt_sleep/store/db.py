@@ -377,3 +377,7 @@ class Store:
                 conn.executemany("INSERT OR IGNORE INTO task_keys(key, task_id) VALUES (?, ?)",
                                  [(sighting, result.id), (request, result.id)])
         return new, updated
+
+    def has_cursors(self) -> bool:
+        """Whether any transcript was ever harvested (a first harvest says how far it looks back)."""
+        return bool(self._rows("SELECT 1 FROM cursors LIMIT 1"))
