@@ -1,0 +1,95 @@
+"""The real claude and codex CLIs complete a tool-using turn against the loopback server."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from skillopt_sleep.testing import ModelServer
+from skillopt_sleep.testing.agents import (
+    claude_transcripts,
+    codex_rollouts,
+    run_claude,
+    run_codex,
+    which_claude,
+    which_codex,
+)
+from skillopt_sleep.testing.scripts import shell_then_reply
+
+pytestmark = [pytest.mark.realbin, pytest.mark.slow]
+
+COMMAND = "echo made > side-effect.txt && echo tool-said-hello"
+
+
+@pytest.fixture
+def dirs(tmp_path: Path) -> tuple[Path, Path]:
+    home, work = tmp_path / "agent-home", tmp_path / "work"
+    work.mkdir()
+    return home, work
+
+
+def test_claude_runs_the_scripted_bash_call(dirs: tuple[Path, Path]) -> None:
+    if which_claude() is None:
+        pytest.skip("claude is not installed (npm i -g @anthropic-ai/claude-code)")
+    home, work = dirs
+    with ModelServer(responder=shell_then_reply(COMMAND, "Finished: {output}")) as srv:
+        run = run_claude("Create the side-effect file", home=home, url=srv.url, cwd=work)
+    assert run.code == 0, run.err
+    result = run.json()
+    assert result["result"] == "Finished: tool-said-hello"
+    assert result["num_turns"] == 2 and result["permission_denials"] == []
+    assert (work / "side-effect.txt").read_text() == "made\n"
+    assert srv.requests[0].method == "HEAD"
+    calls = srv.model_calls("anthropic")
+    assert len(calls) == 2 and calls[0].prompt.endswith("Create the side-effect file")
+    assert "Bash" in calls[0].tools and calls[1].last_tool_result == "tool-said-hello"
+    transcripts = claude_transcripts(home)
+    assert [p.stem for p in transcripts] == [result["session_id"]]
+    records = [json.loads(line) for line in transcripts[0].read_text().splitlines()]
+    tool_uses = [b for r in records if r.get("type") == "assistant"
+                 for b in r["message"]["content"] if b.get("type") == "tool_use"]
+    assert tool_uses[0]["input"]["command"] == COMMAND
+
+
+def test_claude_title_side_request_gets_schema_json(dirs: tuple[Path, Path]) -> None:
+    if which_claude() is None:
+        pytest.skip("claude is not installed (npm i -g @anthropic-ai/claude-code)")
+    home, work = dirs
+    from skillopt_sleep.testing.agents import claude_env, run_agent
+
+    with ModelServer(title="Greeting the user") as srv:
+        env = claude_env(home, srv.url, nonessential=True)
+        run = run_agent([which_claude() or "claude", "-p", "Say hi", "--output-format", "json"],
+                        env, work)
+    assert run.code == 0, run.err
+    assert run.json()["result"] == "ok"
+    side = [r for r in srv.model_requests(side=True) if r.side]
+    if not side:
+        pytest.skip("this claude version sent no session-title request")
+    assert json.loads(side[0].reply.text) == {"title": "Greeting the user"}  # type: ignore[union-attr]
+
+
+def test_codex_runs_the_scripted_exec_command(dirs: tuple[Path, Path]) -> None:
+    if which_codex() is None:
+        pytest.skip("codex is not installed (npm i -g @openai/codex)")
+    home, work = dirs
+    with ModelServer(responder=shell_then_reply(COMMAND, "Finished: {output}")) as srv:
+        run = run_codex("Create the side-effect file", home=home, url=srv.url, cwd=work)
+    assert run.code == 0, run.err
+    events = run.jsonl()
+    thread_id = events[0]["thread_id"]
+    commands = [e["item"] for e in events if e["type"] == "item.completed"
+                and e["item"]["type"] == "command_execution"]
+    assert commands[0]["exit_code"] == 0 and commands[0]["aggregated_output"] == "tool-said-hello\n"
+    messages = [e["item"]["text"] for e in events if e["type"] == "item.completed"
+                and e["item"]["type"] == "agent_message"]
+    assert messages == ["Finished: tool-said-hello"]
+    assert events[-1]["type"] == "turn.completed" and events[-1]["usage"]["output_tokens"] > 0
+    assert (work / "side-effect.txt").read_text() == "made\n"
+    calls = srv.model_calls("responses")
+    assert len(calls) == 2 and "exec_command" in calls[0].tools
+    assert calls[0].prompt == "Create the side-effect file"
+    rollouts = codex_rollouts(home)
+    assert len(rollouts) == 1 and rollouts[0].name.endswith(f"-{thread_id}.jsonl")
