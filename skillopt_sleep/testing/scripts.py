@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .replies import ModelCall, Reply, Responder, Text, ToolCall
+from .replies import CustomToolCall, ModelCall, Reply, Responder, Text, ToolCall
 
 # codex wraps a command's output in a header ("Chunk ID: ...\nOutput:\n<output>").
 _CODEX_OUTPUT = re.compile(r"^Output:\n", re.MULTILINE)
@@ -18,6 +18,22 @@ def claude_bash(command: str, description: str = "Run a shell command", text: st
 def codex_exec(command: str, text: str = "") -> ToolCall:
     """Codex's ``exec_command`` tool call (codex 0.169 with a ``gpt-5.5`` model slug)."""
     return ToolCall("exec_command", {"cmd": command}, text=text)
+
+
+def claude_write(file_path: str, content: str, text: str = "") -> ToolCall:
+    """Claude Code's ``Write`` tool call (needs ``--allowedTools Write`` or acceptEdits)."""
+    return ToolCall("Write", {"file_path": file_path, "content": content}, text=text)
+
+
+def codex_apply_patch(patch: str, text: str = "") -> CustomToolCall:
+    """Codex's freeform ``apply_patch`` tool call with a ``*** Begin Patch`` envelope."""
+    return CustomToolCall("apply_patch", patch, text=text)
+
+
+def add_file_patch(path: str, content: str) -> str:
+    """An ``apply_patch`` envelope that creates ``path`` (relative to the cwd) with ``content``."""
+    lines = "".join(f"+{line}\n" for line in content.splitlines())
+    return f"*** Begin Patch\n*** Add File: {path}\n{lines}*** End Patch\n"
 
 
 def shell_call(call: ModelCall, command: str) -> ToolCall:

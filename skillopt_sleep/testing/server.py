@@ -42,6 +42,7 @@ ROUTES: dict[str, tuple[Api, Callable[..., ModelCall]]] = {
     "/v1/chat/completions": ("chat", openai_wire.parse),
     "/v1/responses": ("responses", responses_wire.parse),
 }
+RETRYABLE = frozenset({408, 409, 429}) | frozenset(range(500, 600))
 RENDER = {"anthropic": anthropic_wire.render, "chat": openai_wire.render,
           "responses": responses_wire.render}
 
@@ -175,6 +176,12 @@ class ModelServer:
         with self._lock:
             self._queue.extend(replies)
 
+    def clear(self) -> None:
+        """Forget queued replies and recorded requests (the responder and faults stay)."""
+        with self._lock:
+            self._queue.clear()
+            self._requests.clear()
+
     @property
     def pending(self) -> int:
         """How many queued replies are still unused."""
@@ -281,9 +288,12 @@ class ModelServer:
     def error_answer(self, api: Api | None, err: Error) -> Answer:
         """An error in the provider's real JSON shape (or ``err.body`` verbatim)."""
         wire: Any = anthropic_wire if api == "anthropic" else openai_wire
-        headers = dict(err.headers)
+        headers = {k.lower(): v for k, v in err.headers.items()}
         headers.setdefault("request-id" if api == "anthropic" else "x-request-id",
                            self.new_id("req_"))
+        if err.status not in RETRYABLE:
+            # Without it Claude Code retries even a 401 for minutes; the SDKs honour it too.
+            headers.setdefault("x-should-retry", "false")
         if err.body is None:
             message = err.message or wire.default_error_message(err.status)
             return json_answer(wire.error_body(err.status, message), err.status, headers)
@@ -297,8 +307,9 @@ class ModelServer:
         if "anthropic-version" in headers or "x-api-key" in headers:
             data = [{"type": "model", "id": m, "display_name": m,
                      "created_at": "2025-01-01T00:00:00Z"} for m in self.models]
-            return json_answer({"data": data, "has_more": False, "first_id": self.models[0],
-                                "last_id": self.models[-1]})
+            return json_answer({"data": data, "has_more": False,
+                                "first_id": data[0]["id"] if data else None,
+                                "last_id": data[-1]["id"] if data else None})
         return json_answer({"object": "list", "data": [
             {"id": m, "object": "model", "created": 1735689600, "owned_by": "loopback"}
             for m in self.models]})

@@ -7,16 +7,18 @@ from pathlib import Path
 
 import pytest
 
-from skillopt_sleep.testing import ModelServer
+from skillopt_sleep.testing import ModelServer, Text
 from skillopt_sleep.testing.agents import (
+    claude_env,
     claude_transcripts,
     codex_rollouts,
+    run_agent,
     run_claude,
     run_codex,
     which_claude,
     which_codex,
 )
-from skillopt_sleep.testing.scripts import shell_then_reply
+from skillopt_sleep.testing.scripts import claude_bash, shell_then_reply
 
 pytestmark = [pytest.mark.realbin, pytest.mark.slow]
 
@@ -53,22 +55,24 @@ def test_claude_runs_the_scripted_bash_call(dirs: tuple[Path, Path]) -> None:
     assert tool_uses[0]["input"]["command"] == COMMAND
 
 
-def test_claude_title_side_request_gets_schema_json(dirs: tuple[Path, Path]) -> None:
+def test_claude_title_side_request_is_answered_outside_the_script(dirs: tuple[Path, Path]) -> None:
     if which_claude() is None:
         pytest.skip("claude is not installed (npm i -g @anthropic-ai/claude-code)")
     home, work = dirs
-    from skillopt_sleep.testing.agents import claude_env, run_agent
-
-    with ModelServer(title="Greeting the user") as srv:
+    prompt = "Please run a command that creates the side-effect file and tell me what it printed"
+    with ModelServer([claude_bash(COMMAND), Text("All done.")], title="Creating a file") as srv:
         env = claude_env(home, srv.url, nonessential=True)
-        run = run_agent([which_claude() or "claude", "-p", "Say hi", "--output-format", "json"],
-                        env, work)
+        run = run_agent([which_claude() or "claude", "-p", prompt, "--allowedTools", "Bash",
+                         "--output-format", "json"], env, work)
     assert run.code == 0, run.err
-    assert run.json()["result"] == "ok"
+    assert run.json()["result"] == "All done." and srv.pending == 0
     side = [r for r in srv.model_requests(side=True) if r.side]
-    if not side:
-        pytest.skip("this claude version sent no session-title request")
-    assert json.loads(side[0].reply.text) == {"title": "Greeting the user"}  # type: ignore[union-attr]
+    assert len(side) == 1 and side[0].call is not None and side[0].call.tools == ()
+    assert side[0].reply == Text('{"title": "Creating a file"}')
+    assert len(srv.model_calls()) == 2
+    records = [json.loads(line) for line in claude_transcripts(home)[0].read_text().splitlines()]
+    assert {"type": "ai-title", "aiTitle": "Creating a file"}.items() <= next(
+        r for r in records if r["type"] == "ai-title").items()
 
 
 def test_codex_runs_the_scripted_exec_command(dirs: tuple[Path, Path]) -> None:
