@@ -77,7 +77,8 @@ def _blocks(reply: Text | ToolCall | CustomToolCall, new_id: IdMaker) -> list[di
 def render(call: ModelCall, reply: Text | ToolCall | CustomToolCall, new_id: IdMaker) -> Answer:
     """The 200 answer for a text or tool reply, streamed when the request asked for it."""
     blocks = _blocks(reply, new_id)
-    stop = "end_turn" if isinstance(reply, Text) else "tool_use"
+    stop = "tool_use" if not isinstance(reply, Text) else (
+        "max_tokens" if reply.truncated else "end_turn")
     out_tokens = count_tokens(reply_output_text(reply))
     usage = {"input_tokens": input_tokens(call.body), "output_tokens": out_tokens,
              "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}

@@ -93,7 +93,8 @@ def render(call: ModelCall, reply: Text | ToolCall | CustomToolCall, new_id: IdM
     """The 200 answer for a text or tool reply, streamed when the request asked for it."""
     text = reply.text
     tool_calls = [] if isinstance(reply, Text) else [_tool_call(reply, new_id)]
-    finish = "tool_calls" if tool_calls else "stop"
+    finish = "tool_calls" if tool_calls else (
+        "length" if isinstance(reply, Text) and reply.truncated else "stop")
     prompt = input_tokens(call.body)
     completion = count_tokens(reply_output_text(reply))
     usage = {"prompt_tokens": prompt, "completion_tokens": completion,

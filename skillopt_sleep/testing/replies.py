@@ -17,9 +17,14 @@ Api = Literal["anthropic", "chat", "responses"]
 
 @dataclass(frozen=True)
 class Text:
-    """A plain assistant text answer (stop reason ``end_turn`` / ``stop``)."""
+    """A plain assistant text answer (stop reason ``end_turn`` / ``stop``).
+
+    ``truncated=True`` reports the output cut at the token limit instead: Anthropic
+    ``max_tokens``, Chat ``length``, Responses ``incomplete`` (``max_output_tokens``).
+    """
 
     text: str
+    truncated: bool = False
 
 
 @dataclass(frozen=True)

@@ -90,6 +90,8 @@ def render(call: ModelCall, reply: Text | ToolCall | CustomToolCall, new_id: IdM
                   "output_tokens": completion, "output_tokens_details": {"reasoning_tokens": 0},
                   "total_tokens": prompt + completion},
     }
+    if isinstance(reply, Text) and reply.truncated:
+        response.update(status="incomplete", incomplete_details={"reason": "max_output_tokens"})
     if not call.stream:
         return json_answer(response)
     return stream_answer(_events(response))
@@ -112,7 +114,8 @@ def _events(response: dict[str, Any]) -> list[bytes]:
     seq.emit("response.in_progress", response=pending)
     for index, item in enumerate(response["output"]):
         _item_events(seq, index, item)
-    seq.emit("response.completed", response=response)
+    final = "response.completed" if response["status"] == "completed" else "response.incomplete"
+    seq.emit(final, response=response)
     return seq.frames
 
 

@@ -98,13 +98,14 @@ class ModelServer:
     ``replies`` are answered first, one per model call, in order; then ``responder(call)``.
     ``fail_rate`` (0..1, seeded by ``seed``) turns model calls into transient errors,
     alternating 429 (``Retry-After: 0``) and 529 (Anthropic) / 500 (OpenAI). ``delay`` seconds
-    are waited before every model answer. ``models`` are listed by ``GET /v1/models``.
+    are waited before every model answer. ``models`` are listed by ``GET /v1/models``;
+    ``title`` answers Claude Code's session-title request; ``port=0`` picks a free port.
     """
 
     def __init__(self, replies: Iterable[Reply] = (), *, responder: Responder | None = None,
                  fail_rate: float = 0.0, seed: int = 0, delay: float = 0.0,
                  models: Iterable[str] = ("claude-test", "gpt-test"),
-                 title: str = "Scripted session") -> None:
+                 title: str = "Scripted session", port: int = 0) -> None:
         if not 0.0 <= fail_rate <= 1.0:
             raise ValueError(f"fail_rate must be within 0..1, got {fail_rate}")
         self.responder: Responder = responder or default_responder
@@ -112,6 +113,7 @@ class ModelServer:
         self.delay = delay
         self.models = tuple(models)
         self.title = title
+        self._port = port
         self._rng = random.Random(seed)
         self._queue: deque[Reply] = deque(replies)
         self._lock = threading.Lock()
@@ -129,7 +131,7 @@ class ModelServer:
 
     def start(self) -> ModelServer:
         """Bind a free port on 127.0.0.1 and serve in a daemon thread."""
-        httpd = _Server(("127.0.0.1", 0), Handler)
+        httpd = _Server(("127.0.0.1", self._port), Handler)
         httpd.model_server = self
         self._httpd = httpd
         self._thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05},

@@ -90,3 +90,10 @@ def test_json_schema_request_gets_schema_shaped_json(srv: ModelServer) -> None:
                                       extra_body={"output_config": {"format": {
                                           "type": "json_schema", "schema": schema}}})
     assert msg.content[0].text == '{"title": "Scripted title", "tags": ["Scripted tags"]}'
+
+
+def test_truncated_text_stops_at_max_tokens(srv: ModelServer) -> None:
+    srv.enqueue(Text("cut sh", truncated=True))
+    with client(srv).messages.stream(model="m", max_tokens=2, messages=MESSAGES) as stream:
+        final = stream.get_final_message()
+    assert final.stop_reason == "max_tokens" and final.content[0].text == "cut sh"

@@ -94,3 +94,16 @@ def test_responses_function_output_is_a_tool_result(srv: ModelServer) -> None:
          "call_id": "call_9"},
         {"type": "function_call_output", "call_id": "call_9", "output": "a.txt"}])
     assert r.output_text == "got a.txt"
+
+
+def test_truncated_text_reports_the_token_limit(srv: ModelServer) -> None:
+    srv.enqueue(Text("cut", truncated=True), Text("cut", truncated=True),
+                Text("cut", truncated=True))
+    c = client(srv)
+    chat = c.chat.completions.create(model="m", messages=MESSAGES)
+    assert chat.choices[0].finish_reason == "length"
+    with c.responses.stream(model="m", input="x") as s:
+        kinds = [e.type for e in s]
+    assert kinds[-1] == "response.incomplete"
+    resp = c.responses.create(model="m", input="x")
+    assert resp.status == "incomplete" and resp.incomplete_details.reason == "max_output_tokens"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from skillopt_sleep.testing import ModelServer, Text
+from skillopt_sleep.testing import Error, ModelServer, Text
 from skillopt_sleep.testing.agents import (
     claude_env,
     claude_transcripts,
@@ -18,7 +18,12 @@ from skillopt_sleep.testing.agents import (
     which_claude,
     which_codex,
 )
-from skillopt_sleep.testing.scripts import claude_bash, shell_then_reply
+from skillopt_sleep.testing.scripts import (
+    add_file_patch,
+    claude_bash,
+    codex_apply_patch,
+    shell_then_reply,
+)
 
 pytestmark = [pytest.mark.realbin, pytest.mark.slow]
 
@@ -97,3 +102,45 @@ def test_codex_runs_the_scripted_exec_command(dirs: tuple[Path, Path]) -> None:
     assert calls[0].prompt == "Create the side-effect file"
     rollouts = codex_rollouts(home)
     assert len(rollouts) == 1 and rollouts[0].name.endswith(f"-{thread_id}.jsonl")
+
+
+def test_codex_applies_a_scripted_patch(dirs: tuple[Path, Path]) -> None:
+    if which_codex() is None:
+        pytest.skip("codex is not installed (npm i -g @openai/codex)")
+    home, work = dirs
+    patch = codex_apply_patch(add_file_patch("notes.md", "first line\nsecond line"))
+    with ModelServer([patch, Text("Patched notes.md.")]) as srv:
+        run = run_codex("Write the notes", home=home, url=srv.url, cwd=work)
+    assert run.code == 0, run.err
+    changes = [e["item"] for e in run.jsonl() if e["type"] == "item.completed"
+               and e["item"]["type"] == "file_change"]
+    assert changes[0]["changes"] == [{"path": str(work / "notes.md"), "kind": "add"}]
+    assert (work / "notes.md").read_text() == "first line\nsecond line\n"
+    second = srv.model_calls()[1]
+    call = second.messages[-2].tool_call
+    assert call is not None and (call.name, call.input) == ("apply_patch", patch.input)
+    assert "Success. Updated the following files:\nA notes.md" in (second.last_tool_result or "")
+
+
+def test_codex_recovers_from_transient_errors(dirs: tuple[Path, Path]) -> None:
+    if which_codex() is None:
+        pytest.skip("codex is not installed (npm i -g @openai/codex)")
+    home, work = dirs
+    with ModelServer([Error(429, headers={"retry-after": "0"}), Error(500), Text("Back.")]) as srv:
+        run = run_codex("Say something", home=home, url=srv.url, cwd=work)
+    assert run.code == 0, run.err
+    events = run.jsonl()
+    assert any(e["type"] == "error" and "429" in e["message"] for e in events)
+    assert events[-2]["item"]["text"] == "Back."
+    assert [r.status for r in srv.model_requests()] == [429, 500, 200]
+
+
+def test_claude_reports_an_auth_error(dirs: tuple[Path, Path]) -> None:
+    if which_claude() is None:
+        pytest.skip("claude is not installed (npm i -g @anthropic-ai/claude-code)")
+    home, work = dirs
+    with ModelServer(responder=lambda call: Error(401)) as srv:
+        run = run_claude("Say hi", home=home, url=srv.url, cwd=work)
+    result = run.json()
+    assert run.code == 1 and result["is_error"] is True and result["api_error_status"] == 401
+    assert [r.status for r in srv.model_requests()] == [401]

@@ -165,3 +165,22 @@ def test_clear_forgets_queue_and_records(srv: ModelServer) -> None:
     http("HEAD", srv.url)
     srv.clear()
     assert srv.requests == [] and srv.pending == 0
+
+
+def test_standalone_server_prints_its_url_and_answers(subprocess_env: dict[str, str]) -> None:
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen([sys.executable, "-m", "skillopt_sleep.testing.model_server",
+                             "--reply", "from the standalone server"], env=subprocess_env,
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        url = proc.stdout.readline().strip()
+        assert url.startswith("http://127.0.0.1:")
+        client = openai.OpenAI(base_url=url + "/v1", api_key="x", max_retries=0, timeout=10)
+        r = client.chat.completions.create(model="m", messages=[{"role": "user", "content": "a"}])
+        assert r.choices[0].message.content == "from the standalone server"
+    finally:
+        proc.kill()
+        proc.wait(timeout=10)
