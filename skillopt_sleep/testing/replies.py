@@ -166,6 +166,11 @@ def reply_output_text(reply: Reply) -> str:
     return ""
 
 
+def usage_counts(call: ModelCall, reply: Reply) -> tuple[int, int]:
+    """(input, output) fake token counts of answering ``call`` with ``reply``."""
+    return input_tokens(call.body), count_tokens(reply_output_text(reply))
+
+
 def example_for_schema(schema: Mapping[str, Any], name: str = "value") -> Any:
     """A small value that satisfies a JSON schema (objects, arrays, scalars, enums, consts)."""
     if "const" in schema:
