@@ -95,11 +95,12 @@ def _events(message: dict[str, Any]) -> list[bytes]:
 
 
 def _block_events(index: int, block: dict[str, Any]) -> list[bytes]:
+    first: dict[str, Any]
     if block["type"] == "text":
         first = {"type": "text", "text": ""}
         deltas = [{"type": "text_delta", "text": piece} for piece in chunks(block["text"])]
     else:
-        first = dict(block, input={})
+        first = {**block, "input": {}}
         deltas = [{"type": "input_json_delta", "partial_json": piece}
                   for piece in chunks(json.dumps(block["input"]))]
     frames = [sse({"type": "content_block_start", "index": index, "content_block": first},

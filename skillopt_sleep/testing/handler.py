@@ -67,7 +67,7 @@ class Handler(BaseHTTPRequestHandler):
 
     def _read_body(self) -> bytes:
         if self.headers.get("transfer-encoding", "").lower() == "chunked":
-            parts = []
+            parts: list[bytes] = []
             while True:
                 size = int(self.rfile.readline().split(b";")[0].strip() or b"0", 16)
                 if size == 0:
@@ -88,6 +88,10 @@ class Handler(BaseHTTPRequestHandler):
 
     def _send(self, answer: Answer, rec: RecordedRequest, head_only: bool = False) -> None:
         rec.status = answer.status
+        if answer.drop:
+            self.close_connection = True
+            rec.finished = time.monotonic()
+            return
         try:
             self.send_response(answer.status)
             self.send_header("content-type", answer.content_type)
