@@ -33,14 +33,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from skillopt_sleep.harvest.synthetic import (
-    SynthTurn,
-    claude_path,
-    claude_session,
-    codex_path,
-    codex_rollout,
-    write,
-)
+from skillopt_sleep.harvest import synthetic as syn
 
 DRIVER = r"""
 import io, json, resource, sys, time
@@ -51,23 +44,52 @@ t1 = time.perf_counter()
 out, err = io.StringIO(), io.StringIO()
 code = main(sys.argv[1:], stdout=out, stderr=err)
 t2 = time.perf_counter()
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 print(json.dumps({"code": code, "import_s": t1 - t0, "run_s": t2 - t1, "out": out.getvalue(),
-                  "err": err.getvalue(), "maxrss_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}))
+                  "err": err.getvalue(), "maxrss_kb": peak}))
 """
-WORDS = ["test", "pass", "fail", "error", "warning", "module", "import", "build", "compile", "link", "cache", "request", "response", "value", "index", "config", "parse", "render", "update", "delete", "create", "fetch", "commit", "branch", "merge"]
+WORDS = [
+    "test",
+    "pass",
+    "fail",
+    "error",
+    "warning",
+    "module",
+    "import",
+    "build",
+    "compile",
+    "link",
+    "cache",
+    "request",
+    "response",
+    "value",
+    "index",
+    "config",
+    "parse",
+    "render",
+    "update",
+    "delete",
+    "create",
+    "fetch",
+    "commit",
+    "branch",
+    "merge",
+]
 
 
 def _blocks(rng: random.Random) -> list[str]:
     """A pool of tool outputs (log-like lines), reused so building the history is fast."""
     pool = []
     for _ in range(64):
-        lines = [f"{rng.choice(WORDS)}[{i}] " + " ".join(rng.choice(WORDS) for _ in range(12))
-                 for i in range(rng.randint(20, 200))]
+        lines = [
+            f"{rng.choice(WORDS)}[{i}] " + " ".join(rng.choice(WORDS) for _ in range(12))
+            for i in range(rng.randint(20, 200))
+        ]
         pool.append("\n".join(lines))
     return pool
 
 
-def _turns(rng: random.Random, pool: list[str], target_bytes: int, n: int) -> list[SynthTurn]:
+def _turns(rng: random.Random, pool: list[str], target_bytes: int, n: int) -> list[syn.SynthTurn]:
     turns, size = [], 0
     while size < target_bytes or not turns:
         output = rng.choice(pool)
@@ -75,9 +97,15 @@ def _turns(rng: random.Random, pool: list[str], target_bytes: int, n: int) -> li
             prompt = "No, that's wrong: always use pytest -q"
         else:
             prompt = f"Task {n}-{len(turns)}: {rng.choice(WORDS)} the {rng.choice(WORDS)} module"
-        turns.append(SynthTurn(prompt, f"Done: {rng.choice(WORDS)} {rng.choice(WORDS)}.",
-                               command=f"make {rng.choice(WORDS)}", output=output,
-                               exit_code=0 if rng.random() < 0.9 else 1))
+        turns.append(
+            syn.SynthTurn(
+                prompt,
+                f"Done: {rng.choice(WORDS)} {rng.choice(WORDS)}.",
+                command=f"make {rng.choice(WORDS)}",
+                output=output,
+                exit_code=0 if rng.random() < 0.9 else 1,
+            )
+        )
         size += len(output) * 2 + 1500  # the output is stored twice in a Claude record
     return turns
 
@@ -87,7 +115,9 @@ def _file_bytes(rng: random.Random, mean: int) -> int:
     return int(min(rng.lognormvariate(0, 1.0) * mean / 1.65, 40 * mean))
 
 
-def build_history(home: Path, claude_files: int, codex_files: int, mean_bytes: int, seed: int = 1) -> int:
+def build_history(
+    home: Path, claude_files: int, codex_files: int, mean_bytes: int, seed: int = 1
+) -> int:
     rng = random.Random(seed)
     pool = _blocks(rng)
     now = datetime.now(timezone.utc)
@@ -99,11 +129,15 @@ def build_history(home: Path, claude_files: int, codex_files: int, mean_bytes: i
         project = rng.choice(projects)
         sid = f"{rng.getrandbits(32):08x}-0000-4000-8000-{n:012x}"
         if n < claude_files:
-            path = write(claude_path(home / ".claude", project, sid),
-                         claude_session(sid, project, turns, start))
+            path = syn.write(
+                syn.claude_path(home / ".claude", project, sid),
+                syn.claude_session(sid, project, turns, start),
+            )
         else:
-            path = write(codex_path(home / ".codex", sid, start.astimezone()),
-                         codex_rollout(sid, project, turns, start))
+            path = syn.write(
+                syn.codex_path(home / ".codex", sid, start.astimezone()),
+                syn.codex_rollout(sid, project, turns, start),
+            )
         ended = (start + timedelta(minutes=len(turns))).timestamp()
         os.utime(path, (ended, ended))
         total += path.stat().st_size
@@ -113,8 +147,14 @@ def build_history(home: Path, claude_files: int, codex_files: int, mean_bytes: i
 def run_cli(env: dict[str, str], *args: str) -> dict:
     """Run the CLI in a fresh process; its own timing and peak memory."""
     started = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-c", DRIVER, *args], env=env, capture_output=True,
-                          text=True, timeout=3600, check=False)
+    proc = subprocess.run(
+        [sys.executable, "-c", DRIVER, *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=3600,
+        check=False,
+    )
     wall = time.perf_counter() - started
     if proc.returncode != 0:
         raise SystemExit(f"benchmark run failed: {proc.stderr.strip()[-2000:]}")
@@ -127,7 +167,9 @@ def run_cli(env: dict[str, str], *args: str) -> dict:
 
 def _timed(cmd: list[str], env: dict[str, str], stdin: str = "") -> float:
     started = time.perf_counter()
-    subprocess.run(cmd, env=env, input=stdin, capture_output=True, text=True, timeout=600, check=True)
+    subprocess.run(
+        cmd, env=env, input=stdin, capture_output=True, text=True, timeout=600, check=True
+    )
     return time.perf_counter() - started
 
 
@@ -148,10 +190,19 @@ def _big_session(home: Path, sid: str) -> tuple[Path, str]:
     rng = random.Random(sid)
     project = "/home/bench/work/hooked"
     turns = _turns(rng, _blocks(rng), 10 * 1024 * 1024, 10_000)
-    path = write(claude_path(home / ".claude", project, sid),
-                 claude_session(sid, project, turns, datetime.now(timezone.utc)))
-    payload = json.dumps({"session_id": sid, "transcript_path": str(path), "cwd": project,
-                          "hook_event_name": "SessionEnd", "reason": "other"})
+    path = syn.write(
+        syn.claude_path(home / ".claude", project, sid),
+        syn.claude_session(sid, project, turns, datetime.now(timezone.utc)),
+    )
+    payload = json.dumps(
+        {
+            "session_id": sid,
+            "transcript_path": str(path),
+            "cwd": project,
+            "hook_event_name": "SessionEnd",
+            "reason": "other",
+        }
+    )
     return path, payload
 
 
@@ -167,14 +218,19 @@ def log_latency(home: Path, env: dict[str, str], runs: int = 5) -> dict[str, flo
         _wait_idle(home)
     _, payload = _big_session(home, "deadbeef-0000-4000-8000-00000000ffff")
     stored = _timed([*cli, "log", "--wait"], env, stdin=payload)
-    return {"log_transcript_mb": path.stat().st_size / 1e6,
-            "log_latency_s": statistics.median(latency),
-            "cli_startup_s": statistics.median(baseline), "log_to_stored_s": stored}
+    return {
+        "log_transcript_mb": path.stat().st_size / 1e6,
+        "log_latency_s": statistics.median(latency),
+        "cli_startup_s": statistics.median(baseline),
+        "log_to_stored_s": stored,
+    }
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--scale", type=float, default=1.0, help="1.0: 2,000 + 1,000 files, ~300 MB")
+    parser.add_argument(
+        "--scale", type=float, default=1.0, help="1.0: 2,000 + 1,000 files, ~300 MB"
+    )
     parser.add_argument("--claude-files", type=int, help="Claude Code files (default 2000 x scale)")
     parser.add_argument("--codex-files", type=int, help="Codex files (default 1000 x scale)")
     parser.add_argument("--mean-kb", type=int, default=100, help="mean file size in KB")
@@ -186,8 +242,12 @@ def main() -> int:
 
     with tempfile.TemporaryDirectory(prefix="harvest-bench-") as tmp:
         home = Path(tmp)
-        env = dict(os.environ, HOME=str(home), SKILLOPT_SLEEP_HOME=str(home / "sleep"),
-                   PYTHONPATH=os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]))
+        env = dict(
+            os.environ,
+            HOME=str(home),
+            SKILLOPT_SLEEP_HOME=str(home / "sleep"),
+            PYTHONPATH=os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]),
+        )
         env.pop("CLAUDE_CONFIG_DIR", None)
         env.pop("CODEX_HOME", None)
         say(f"building {claude_n} Claude Code + {codex_n} Codex files ...")
@@ -204,48 +264,72 @@ def main() -> int:
         resumed = next((home / ".claude" / "projects").rglob("*.jsonl"))
         sid = resumed.stem
         project = next(json.loads(line).get("cwd") for line in resumed.open() if '"cwd"' in line)
-        write(resumed, claude_session(sid, project, [SynthTurn("No, that's wrong: always use pytest -q",
-                                                                 "Understood.")],
-                                      datetime.now(timezone.utc)), append=True)
+        syn.write(
+            resumed,
+            syn.claude_session(
+                sid,
+                project,
+                [syn.SynthTurn("No, that's wrong: always use pytest -q", "Understood.")],
+                datetime.now(timezone.utc),
+            ),
+            append=True,
+        )
         append = run_cli(env, *harvest)
         append_out = json.loads(append["out"])
         hook = log_latency(home, env)
 
     result = {
-        "claude_files": claude_n, "codex_files": codex_n, "history_mb": total / 1e6,
-        "cold_harvest_s": cold["run_s"], "cold_wall_s": cold["wall_s"],
+        "claude_files": claude_n,
+        "codex_files": codex_n,
+        "history_mb": total / 1e6,
+        "cold_harvest_s": cold["run_s"],
+        "cold_wall_s": cold["wall_s"],
         "cold_mb_read": cold_out["totals"]["bytes_read"] / 1e6,
         "cold_throughput_mb_s": cold_out["totals"]["bytes_read"] / 1e6 / cold["run_s"],
         "cold_tasks": cold_out["totals"]["tasks_new"],
         "cold_lines_skipped": sum(cold_out["totals"]["lines_skipped"].values()),
         "peak_memory_mb": cold["maxrss_kb"] / 1024,
-        "second_harvest_s": warm["run_s"], "second_wall_s": warm["wall_s"],
+        "second_harvest_s": warm["run_s"],
+        "second_wall_s": warm["wall_s"],
         "second_bytes_read": warm_out["totals"]["bytes_read"],
         "second_speedup_x": cold["run_s"] / warm["run_s"],
-        "append_pickup_s": append["run_s"], "append_wall_s": append["wall_s"],
+        "append_pickup_s": append["run_s"],
+        "append_wall_s": append["wall_s"],
         "append_bytes_read": append_out["totals"]["bytes_read"],
         "append_tasks_updated": append_out["totals"]["tasks_updated"],
         **hook,
         "log_latency_vs_startup_x": hook["log_latency_s"] / hook["cli_startup_s"],
-        "targets": {"second_speedup_x >= 50": cold["run_s"] / warm["run_s"] >= 50,
-                    "peak_memory_mb < 150": cold["maxrss_kb"] / 1024 < 150,
-                    "log_latency_s < 0.5": hook["log_latency_s"] < 0.5},
+        "targets": {
+            "second_speedup_x >= 50": cold["run_s"] / warm["run_s"] >= 50,
+            "peak_memory_mb < 150": cold["maxrss_kb"] / 1024 < 150,
+            "log_latency_s < 0.5": hook["log_latency_s"] < 0.5,
+        },
     }
     if args.json:
         print(json.dumps(result, indent=2, sort_keys=True))
         return 0
     print(f"history: {claude_n} Claude Code + {codex_n} Codex files, {total / 1e6:.0f} MB")
-    print(f"cold harvest: {result['cold_mb_read']:.0f} MB in {cold['run_s']:.2f} s = "
-          f"{result['cold_throughput_mb_s']:.1f} MB/s ({cold['wall_s']:.2f} s wall), "
-          f"{result['cold_tasks']} tasks, peak memory {result['peak_memory_mb']:.0f} MB (target < 150)")
-    print(f"second harvest, nothing new: {warm['run_s']:.3f} s ({warm['wall_s']:.2f} s wall), "
-          f"{result['second_bytes_read']} bytes read: {result['second_speedup_x']:.0f}x faster "
-          f"than cold (target >= 50x)")
-    print(f"one appended session: {append['run_s']:.3f} s ({append['wall_s']:.2f} s wall), "
-          f"{result['append_bytes_read'] / 1e3:.0f} KB read, {result['append_tasks_updated']} task updated")
-    print(f"log on a {hook['log_transcript_mb']:.0f} MB transcript: {hook['log_latency_s']:.3f} s "
-          f"(target < 0.5; bare CLI start-up {hook['cli_startup_s']:.3f} s = "
-          f"{result['log_latency_vs_startup_x']:.2f}x), stored after {hook['log_to_stored_s']:.2f} s")
+    print(
+        f"cold harvest: {result['cold_mb_read']:.0f} MB in {cold['run_s']:.2f} s = "
+        f"{result['cold_throughput_mb_s']:.1f} MB/s ({cold['wall_s']:.2f} s wall), "
+        f"{result['cold_tasks']} tasks, peak memory {result['peak_memory_mb']:.0f} MB "
+        "(target < 150)"
+    )
+    print(
+        f"second harvest, nothing new: {warm['run_s']:.3f} s ({warm['wall_s']:.2f} s wall), "
+        f"{result['second_bytes_read']} bytes read: {result['second_speedup_x']:.0f}x faster "
+        f"than cold (target >= 50x)"
+    )
+    print(
+        f"one appended session: {append['run_s']:.3f} s ({append['wall_s']:.2f} s wall), "
+        f"{result['append_bytes_read'] / 1e3:.0f} KB read, "
+        f"{result['append_tasks_updated']} task updated"
+    )
+    print(
+        f"log on a {hook['log_transcript_mb']:.0f} MB transcript: {hook['log_latency_s']:.3f} s "
+        f"(target < 0.5; bare CLI start-up {hook['cli_startup_s']:.3f} s = "
+        f"{result['log_latency_vs_startup_x']:.2f}x), stored after {hook['log_to_stored_s']:.2f} s"
+    )
     return 0
 
 

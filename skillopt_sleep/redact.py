@@ -28,8 +28,10 @@ def _keywords(*words: str) -> str:
     return f"(?i:[{firsts}](?:{branches}))"
 
 
-_PRIVATE_KEY = (r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----"
-                r"(?:[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|[\s\S]*\Z)")
+_PRIVATE_KEY = (
+    r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----"
+    r"(?:[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|[\s\S]*\Z)"
+)
 _ASSIGN = r"[\w.\-]*[\"']?\s*(?::|=|:=|=>)\s*(?P<q>[\"'`]?)(?P<v>(?!\[REDACTED)[^\s\"'`,;)}]"
 
 # (kind, pattern, value group). Earlier rules win where matches overlap. Group 0 redacts the whole
@@ -56,20 +58,44 @@ _RULES: tuple[tuple[str, str, int | str], ...] = (
     ("url-password", r"://[^\s:/@\"']+:(?P<v>[^\s@/\"']{3,})@", "v"),
     ("bearer-token", _keywords("bearer", "token") + r"\s+(?P<v>[A-Za-z0-9._~+/\-]{20,}=*)", "v"),
     ("password", _keywords("password", "passwd", "passphrase", "pwd") + _ASSIGN + "{3,})", "v"),
-    ("secret", _keywords("secret", "token", r"api[_\-]?key", "apikey", r"access[_\-]?key",
-                         r"auth[_\-]?key", "credential", r"private[_\-]?key", r"client[_\-]?secret")
-     + _ASSIGN + "{6,})", "v"),
+    (
+        "secret",
+        _keywords(
+            "secret",
+            "token",
+            r"api[_\-]?key",
+            "apikey",
+            r"access[_\-]?key",
+            r"auth[_\-]?key",
+            "credential",
+            r"private[_\-]?key",
+            r"client[_\-]?secret",
+        )
+        + _ASSIGN
+        + "{6,})",
+        "v",
+    ),
 )
 _COMPILED = tuple((kind, re.compile(pat), group) for kind, pat, group in _RULES)
 
 # A rule runs only on text holding one of its literal needles (most text holds none; ``in`` is
 # far cheaper than a regex scan). Needles of the case-insensitive rules are lower case.
 _NEEDLES: dict[str, tuple[str, ...]] = {
-    "private-key": ("PRIVATE KEY",), "anthropic-key": ("sk-ant-",), "openai-key": ("sk-",),
-    "github-token": ("gh", "github_pat_"), "aws-access-key": ("AKIA", "ASIA", "ABIA", "ACCA"),
-    "slack-token": ("xox",), "slack-webhook": ("hooks.slack.com",), "google-api-key": ("AIza",),
-    "stripe-key": ("k_live_", "k_test_"), "gitlab-token": ("glpat-",), "huggingface-token": ("hf_",),
-    "npm-token": ("npm_",), "pypi-token": ("pypi-",), "sendgrid-key": ("SG.",), "jwt": ("eyJ",),
+    "private-key": ("PRIVATE KEY",),
+    "anthropic-key": ("sk-ant-",),
+    "openai-key": ("sk-",),
+    "github-token": ("gh", "github_pat_"),
+    "aws-access-key": ("AKIA", "ASIA", "ABIA", "ACCA"),
+    "slack-token": ("xox",),
+    "slack-webhook": ("hooks.slack.com",),
+    "google-api-key": ("AIza",),
+    "stripe-key": ("k_live_", "k_test_"),
+    "gitlab-token": ("glpat-",),
+    "huggingface-token": ("hf_",),
+    "npm-token": ("npm_",),
+    "pypi-token": ("pypi-",),
+    "sendgrid-key": ("SG.",),
+    "jwt": ("eyJ",),
     "url-password": ("://",),
 }
 _NEEDLES_LOWER: dict[str, tuple[str, ...]] = {
@@ -109,8 +135,11 @@ def shannon_entropy(text: str) -> float:
 
 def _looks_random(token: str) -> bool:
     body = token.rstrip("=")
-    classes = (any(c.islower() for c in body), any(c.isupper() for c in body),
-               any(c.isdigit() for c in body))
+    classes = (
+        any(c.islower() for c in body),
+        any(c.isupper() for c in body),
+        any(c.isdigit() for c in body),
+    )
     return all(classes) and shannon_entropy(body) >= _ENTROPY_BITS
 
 
@@ -164,7 +193,7 @@ def redact(text: str) -> str:
     parts: list[str] = []
     pos = 0
     for f in findings:
-        parts.append(text[pos:f.start])
+        parts.append(text[pos : f.start])
         parts.append(f"[REDACTED:{f.kind}]")
         pos = f.end
     parts.append(text[pos:])

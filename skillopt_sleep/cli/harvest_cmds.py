@@ -33,7 +33,8 @@ LOCK_WAIT_S = 120.0
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     log = sub.add_parser(
-        "log", parents=[common],
+        "log",
+        parents=[common],
         help="hook entry: log the Claude Code session that just ended (hook JSON on stdin)",
         description="Reads a Claude Code hook payload on stdin and stores the session's tasks. "
         "Returns at once (the transcript is read in the background) and always exits 0.",
@@ -42,16 +43,28 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     log.add_argument("--drain", action="store_true", help=argparse.SUPPRESS)
     log.set_defaults(func=log_cmd)
 
-    h = sub.add_parser("harvest", parents=[common],
-                       help="read new Claude Code and Codex sessions into the task log")
+    h = sub.add_parser(
+        "harvest",
+        parents=[common],
+        help="read new Claude Code and Codex sessions into the task log",
+    )
     add_project_flag(h)
     h.add_argument("--all-projects", action="store_true", help="every project, not just this one")
     when = h.add_mutually_exclusive_group()
-    when.add_argument("--since", metavar="DATE",
-                      help="files changed since a date, date-time or duration (2026-11-01, 36h, 3d)")
-    when.add_argument("--lookback", metavar="DAYS", type=float,
-                      help="files changed in the last DAYS days (default: harvest.lookback_days)")
-    h.add_argument("--source", choices=SOURCES, action="append", help="only this agent (repeatable)")
+    when.add_argument(
+        "--since",
+        metavar="DATE",
+        help="files changed since a date, date-time or duration (2026-11-01, 36h, 3d)",
+    )
+    when.add_argument(
+        "--lookback",
+        metavar="DAYS",
+        type=float,
+        help="files changed in the last DAYS days (default: harvest.lookback_days)",
+    )
+    h.add_argument(
+        "--source", choices=SOURCES, action="append", help="only this agent (repeatable)"
+    )
     h.set_defaults(func=harvest_cmd)
 
 
@@ -70,7 +83,9 @@ def log_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
             return 0  # a session our own replay ran: never a task
         raw = ctx.stdin.read(MAX_PAYLOAD_BYTES + 1)
         if len(raw) > MAX_PAYLOAD_BYTES:
-            raise SleepError("the hook JSON is larger than 1 MB", hint="is `log` on the right hook?")
+            raise SleepError(
+                "the hook JSON is larger than 1 MB", hint="is `log` on the right hook?"
+            )
         payload = parse_payload(raw, ctx.env.get("HOME"))
         Spool(_spool_dir(ctx)).put(payload)
         if args.wait:
@@ -96,16 +111,20 @@ def _drain(ctx: Ctx, wait_s: float) -> DrainResult:
     from ..harvest.run import Harvester
     from ..redact import redact
 
-    result = drain(Spool(_spool_dir(ctx)), Harvester(ctx.store, ctx.clock), _lock_path(ctx),
-                   wait_s=wait_s)
+    result = drain(
+        Spool(_spool_dir(ctx)), Harvester(ctx.store, ctx.clock), _lock_path(ctx), wait_s=wait_s
+    )
     now = ctx.clock.now()
     for error in result.errors:
         ctx.store.add_notice("hook", redact(f"log: {error}"), now)
     if result.payloads:
         s = result.stats
         skipped = ", ".join(f"{k} {v}" for k, v in sorted(s.lines_skipped.items())) or "none"
-        _append_log(ctx, f"{now.isoformat()} log: {result.payloads} session(s), {s.tasks_new} new "
-                         f"and {s.tasks_updated} updated task(s), lines skipped: {skipped}")
+        _append_log(
+            ctx,
+            f"{now.isoformat()} log: {result.payloads} session(s), {s.tasks_new} new "
+            f"and {s.tasks_updated} updated task(s), lines skipped: {skipped}",
+        )
     return result
 
 
@@ -129,13 +148,19 @@ def _spawn_drainer(ctx: Ctx) -> None:
     ctx.paths.log_dir.mkdir(parents=True, exist_ok=True)
     detach: dict[str, Any] = (
         {"creationflags": subprocess.DETACHED_PROCESS | subprocess.CREATE_NEW_PROCESS_GROUP}  # type: ignore[attr-defined]
-        if os.name == "nt" else {"start_new_session": True}
+        if os.name == "nt"
+        else {"start_new_session": True}
     )
     with open(ctx.paths.log_dir / "hook.log", "ab") as log:
         subprocess.Popen(  # our own interpreter and module, no shell
             [python, "-m", "skillopt_sleep", "log", "--drain", "--quiet"],
-            stdin=subprocess.DEVNULL, stdout=log, stderr=log, env=env,
-            cwd=str(ctx.paths.state_dir), close_fds=True, **detach,
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=log,
+            env=env,
+            cwd=str(ctx.paths.state_dir),
+            close_fds=True,
+            **detach,
         )
 
 
@@ -177,8 +202,11 @@ def harvest_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
     settings = ctx.settings(project).settings
     hs = settings.harvest
     now = ctx.clock.now()
-    since = (parse_since(args.since, now) if args.since
-             else since_lookback(args.lookback if args.lookback is not None else hs.lookback_days, now))
+    since = (
+        parse_since(args.since, now)
+        if args.since
+        else since_lookback(args.lookback if args.lookback is not None else hs.lookback_days, now)
+    )
     all_projects = args.all_projects or (hs.all_projects and not args.project)
     plan = HarvestPlan(
         roots=agent_roots(ctx.env, hs.claude_config_dir, hs.codex_home),
@@ -188,14 +216,18 @@ def harvest_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
     )
     first_run = not ctx.store.has_cursors()
     if first_run and not args.since and args.lookback is None:
-        ctx.say(f"first harvest: looking back {hs.lookback_days:g} days "
-                "(--since or --lookback to go further)")
+        ctx.say(
+            f"first harvest: looking back {hs.lookback_days:g} days "
+            "(--since or --lookback to go further)"
+        )
     miner = _llm_miner(settings, ctx)
     hooked = _drain(ctx, wait_s=LOCK_WAIT_S)
     with file_lock(_lock_path(ctx), wait_s=LOCK_WAIT_S) as got:
         if not got:
-            raise LockedError("another harvest is still running",
-                              hint="wait for it to finish, then run `harvest` again")
+            raise LockedError(
+                "another harvest is still running",
+                hint="wait for it to finish, then run `harvest` again",
+            )
         stats = Harvester(ctx.store, ctx.clock, miner=miner).run(plan)
     _drain(ctx, wait_s=LOCK_WAIT_S)  # sessions that ended while we held the lock
     payload = _report(plan, stats, first_run, hooked, miner, str(project))
@@ -211,15 +243,32 @@ def _llm_miner(settings: Settings, ctx: Ctx) -> LlmCheckMiner | None:
     role = settings.roles.optimizer
     if not role.backend or settings.harvest.llm_checks == 0:
         return None
-    return LlmCheckMiner(create_backend(role, ctx.env), Budget(settings.budget),
-                         settings.harvest.llm_checks)
+    return LlmCheckMiner(
+        create_backend(role, ctx.env), Budget(settings.budget), settings.harvest.llm_checks
+    )
 
 
-def _report(plan: HarvestPlan, stats: dict[str, SourceStats], first_run: bool,
-            hooked: DrainResult, miner: LlmCheckMiner | None, project: str) -> dict[str, Any]:
-    keys = ("files_scanned", "files_read", "files_unchanged", "files_too_old",
-            "files_other_projects", "bytes_read", "lines_read", "sessions", "replay_sessions",
-            "tasks_new", "tasks_updated")
+def _report(
+    plan: HarvestPlan,
+    stats: dict[str, SourceStats],
+    first_run: bool,
+    hooked: DrainResult,
+    miner: LlmCheckMiner | None,
+    project: str,
+) -> dict[str, Any]:
+    keys = (
+        "files_scanned",
+        "files_read",
+        "files_unchanged",
+        "files_too_old",
+        "files_other_projects",
+        "bytes_read",
+        "lines_read",
+        "sessions",
+        "replay_sessions",
+        "tasks_new",
+        "tasks_updated",
+    )
     totals: dict[str, Any] = {k: sum(getattr(s, k) for s in stats.values()) for k in keys}
     skipped: dict[str, int] = {}
     for s in stats.values():
@@ -245,8 +294,12 @@ def _report(plan: HarvestPlan, stats: dict[str, SourceStats], first_run: bool,
 def _text(p: dict[str, Any]) -> str:
     t = p["totals"]
     scope = "all projects" if p["all_projects"] else p["project"]
-    lines = [(f"harvested {scope} since {p['since'][:16].replace('T', ' ')} UTC: "
-              f"{t['tasks_new']} new task(s), {t['tasks_updated']} updated")]
+    lines = [
+        (
+            f"harvested {scope} since {p['since'][:16].replace('T', ' ')} UTC: "
+            f"{t['tasks_new']} new task(s), {t['tasks_updated']} updated"
+        )
+    ]
     for name, s in p["sources"].items():
         lines.append(
             f"  {name}: {s['files_read']} of {s['files_scanned']} file(s) read "
@@ -254,7 +307,9 @@ def _text(p: dict[str, Any]) -> str:
             f"{s['files_unchanged']} unchanged, {s['files_too_old']} older than the window"
         )
     if t["lines_skipped"]:
-        lines.append("  lines skipped: " + ", ".join(f"{k} {v}" for k, v in t["lines_skipped"].items()))
+        lines.append(
+            "  lines skipped: " + ", ".join(f"{k} {v}" for k, v in t["lines_skipped"].items())
+        )
     if t["replay_sessions"]:
         lines.append(f"  {t['replay_sessions']} replay session(s) ignored")
     lines.extend(f"  error: {e}" for e in p["errors"])

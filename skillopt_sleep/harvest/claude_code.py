@@ -25,15 +25,36 @@ _REMINDER = re.compile(r"<system-reminder>.*?</system-reminder>", re.DOTALL)
 _COMMAND_NAME = re.compile(r"<command-name>(.*?)</command-name>", re.DOTALL)
 _COMMAND_ARGS = re.compile(r"<command-args>(.*?)</command-args>", re.DOTALL)
 # User records that are the UI's own output, not something the user asked the agent.
-_NOT_PROMPTS = ("<local-command-stdout>", "<local-command-stderr>", "<local-command-caveat>",
-                "<bash-input>", "<bash-stdout>", "<bash-stderr>", "<user-memory-input>")
+_NOT_PROMPTS = (
+    "<local-command-stdout>",
+    "<local-command-stderr>",
+    "<local-command-caveat>",
+    "<bash-input>",
+    "<bash-stdout>",
+    "<bash-stderr>",
+    "<user-memory-input>",
+)
 _INTERRUPTED = "[Request interrupted by user"
 _SKILL_BASE = re.compile(r"^Base directory for this skill: (\S+)")
-_FILE_TOOLS = {"Write": "file_path", "Edit": "file_path", "MultiEdit": "file_path",
-               "NotebookEdit": "notebook_path"}
+_FILE_TOOLS = {
+    "Write": "file_path",
+    "Edit": "file_path",
+    "MultiEdit": "file_path",
+    "NotebookEdit": "notebook_path",
+}
 # The input field that best says what a tool call did, for the attempt excerpt.
-_TOOL_SUMMARY = ("command", "file_path", "notebook_path", "pattern", "path", "url", "query",
-                 "skill", "description", "prompt")
+_TOOL_SUMMARY = (
+    "command",
+    "file_path",
+    "notebook_path",
+    "pattern",
+    "path",
+    "url",
+    "query",
+    "skill",
+    "description",
+    "prompt",
+)
 
 
 def sanitise_cwd(cwd: str) -> str:
@@ -59,7 +80,9 @@ def clean_prompt(text: str) -> tuple[str, str] | None:
 
 
 def _blocks_text(blocks: list[Any]) -> str:
-    parts = [as_str(b.get("text")) for b in blocks if isinstance(b, dict) and b.get("type") == "text"]
+    parts = [
+        as_str(b.get("text")) for b in blocks if isinstance(b, dict) and b.get("type") == "text"
+    ]
     return "\n".join(p for p in parts if p)
 
 
@@ -82,10 +105,22 @@ class ClaudeCodeParser(LineParser):
     """Turns the records of one Claude Code transcript into :class:`Turn` s."""
 
     source = SOURCE
-    ignored_types = frozenset({
-        "queue-operation", "last-prompt", "mode", "ai-title", "summary", "system", "progress",
-        "file-history-snapshot", "custom-title", "permission-mode", "agent-name", "tag",
-    })
+    ignored_types = frozenset(
+        {
+            "queue-operation",
+            "last-prompt",
+            "mode",
+            "ai-title",
+            "summary",
+            "system",
+            "progress",
+            "file-history-snapshot",
+            "custom-title",
+            "permission-mode",
+            "agent-name",
+            "tag",
+        }
+    )
 
     def __init__(self, state=None) -> None:
         super().__init__(state)
@@ -163,7 +198,9 @@ class ClaudeCodeParser(LineParser):
         if turn is None:
             return  # work before the first prompt of this read belongs to an earlier turn
         content = message.get("content")
-        blocks = [{"type": "text", "text": content}] if isinstance(content, str) else as_list(content)
+        blocks = (
+            [{"type": "text", "text": content}] if isinstance(content, str) else as_list(content)
+        )
         message_id = as_str(message.get("id")) or as_str(obj.get("uuid"))
         for block in blocks:
             if isinstance(block, dict):
@@ -199,7 +236,9 @@ class ClaudeCodeParser(LineParser):
             if written:
                 turn.add_step("file", f"{path}:\n{written}")
         if name == "Skill":
-            turn.note(turn.skills, as_str(tool_input.get("skill")) or as_str(tool_input.get("command")))
+            turn.note(
+                turn.skills, as_str(tool_input.get("skill")) or as_str(tool_input.get("command"))
+            )
 
     def _tool_result(self, block: dict[str, Any]) -> None:
         turn = self.turn

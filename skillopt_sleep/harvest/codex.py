@@ -23,8 +23,15 @@ from .session import Turn, parse_time
 
 SOURCE = "codex"
 
-_INJECTED = ("# AGENTS.md instructions", "<environment_context>", "<skill>", "<user_instructions>",
-             "<user_shell_command>", "<turn_aborted>", "<permissions instructions>")
+_INJECTED = (
+    "# AGENTS.md instructions",
+    "<environment_context>",
+    "<skill>",
+    "<user_instructions>",
+    "<user_shell_command>",
+    "<turn_aborted>",
+    "<permissions instructions>",
+)
 _SKILL_MENTION = re.compile(r"(?<![\w$])\$([a-z0-9][a-z0-9_.\-]*[a-z0-9])")
 _SKILL_NAME = re.compile(r"<name>\s*([^<\s]+)\s*</name>")
 _PATCH_FILE = re.compile(r"^\*\*\* (?:Add|Update|Delete) File: (.+)$", re.MULTILINE)
@@ -120,7 +127,8 @@ class CodexParser(LineParser):
             return
         command = command_text(item.get("command"))
         output = as_str(item.get("aggregated_output")) or (
-            as_str(item.get("stdout")) + as_str(item.get("stderr")))
+            as_str(item.get("stdout")) + as_str(item.get("stderr"))
+        )
         turn.add_step("tool", f"$ {command}")
         code = item.get("exit_code")
         if isinstance(code, int) and code != 0:
@@ -147,10 +155,14 @@ class CodexParser(LineParser):
             return
         itype = payload.get("type")
         if itype in ("function_call", "custom_tool_call", "local_shell_call"):
-            name = as_str(payload.get("name")) or ("shell" if itype == "local_shell_call" else "tool")
+            name = as_str(payload.get("name")) or (
+                "shell" if itype == "local_shell_call" else "tool"
+            )
             turn.note(turn.tools, name)
             if name == "apply_patch":
-                for path in _PATCH_FILE.findall(as_str(payload.get("input")) or _patch_arg(payload)):
+                for path in _PATCH_FILE.findall(
+                    as_str(payload.get("input")) or _patch_arg(payload)
+                ):
                     turn.note(turn.files, path.strip())
         elif itype == "message" and payload.get("role") == "user":
             text = _content_text(payload.get("content"))

@@ -28,7 +28,9 @@ class DrainResult:
     locked_out: bool = False
 
 
-def drain(spool: Spool, harvester: Harvester, lock_path: Path, *, wait_s: float = 0.0) -> DrainResult:
+def drain(
+    spool: Spool, harvester: Harvester, lock_path: Path, *, wait_s: float = 0.0
+) -> DrainResult:
     """Read every spooled session into the store, under the harvest lock."""
     result = DrainResult()
     for _ in range(_MAX_ROUNDS):

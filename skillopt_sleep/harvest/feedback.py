@@ -45,14 +45,49 @@ _PRAISE_START = re.compile(
 _QUOTED = r"""[`'"\u201c\u2018](?P<q>[^`'"\u201d\u2019\n]{1,120})[`'"\u201d\u2019]"""
 _PHRASE = r"(?P<w>[^\s,;.!?]+(?:\s+[^\s,;.!?]+){0,3})"
 _VALUE = rf"(?:{_QUOTED}|{_PHRASE})"
-_STOP = {"for", "in", "here", "there", "when", "because", "instead", "to", "from", "on", "with",
-         "and", "or", "but", "rather", "anymore", "again", "please", "now", "then", "so", "since",
-         "if", "as", "like", "every", "each", "this", "that", "it", "of", "at", "by", "ever"}
+_STOP = {
+    "for",
+    "in",
+    "here",
+    "there",
+    "when",
+    "because",
+    "instead",
+    "to",
+    "from",
+    "on",
+    "with",
+    "and",
+    "or",
+    "but",
+    "rather",
+    "anymore",
+    "again",
+    "please",
+    "now",
+    "then",
+    "so",
+    "since",
+    "if",
+    "as",
+    "like",
+    "every",
+    "each",
+    "this",
+    "that",
+    "it",
+    "of",
+    "at",
+    "by",
+    "ever",
+}
 _ARTICLES = {"the", "a", "an"}
 
 # (kind, pattern). ``subject`` words pick the kind for "X must be 'Y'" rules.
 _USE = re.compile(rf"\b(?:always|must|should|please)\s+(?:use|run|call)\s+{_VALUE}", re.IGNORECASE)
-_USE_INSTEAD = re.compile(rf"\buse\s+{_VALUE}\s+instead(?:\s+of\s+(?P<y>[^\s,;!?]+))?", re.IGNORECASE)
+_USE_INSTEAD = re.compile(
+    rf"\buse\s+{_VALUE}\s+instead(?:\s+of\s+(?P<y>[^\s,;!?]+))?", re.IGNORECASE
+)
 _AVOID = re.compile(
     rf"\b(?:never|don't|do\s+not|stop|avoid|no\s+more)\s+(?:use|using|call|calling|run|running"
     rf"|import|importing)\s+{_VALUE}",
@@ -70,7 +105,7 @@ def classify(text: str) -> FeedbackKind:
     text = text.strip().lstrip("\"'`*-> ")
     praise = _PRAISE_START.match(text)
     if praise:
-        rest = text[praise.end():]
+        rest = text[praise.end() :]
         if re.search(r"\bbut\b", rest, re.IGNORECASE) or _CORRECTION_ANYWHERE.search(rest):
             return "mixed"
         return "praise"
@@ -120,8 +155,13 @@ def candidate_checks(feedback: str) -> list[Check]:
     for match in _MUST_BE.finditer(feedback):
         subject = (match.group("subj") or "").lower()
         verb = match.group("verb").lower()
-        kind = ("heading" if subject in ("title", "heading", "header")
-                else "starts_with" if verb.startswith(("start", "begin")) else "contains")
+        kind = (
+            "heading"
+            if subject in ("title", "heading", "header")
+            else "starts_with"
+            if verb.startswith(("start", "begin"))
+            else "contains"
+        )
         found.append((kind, match.group("q").strip()))
     for match in _USE.finditer(feedback):
         found.append(("contains", _value(match)))

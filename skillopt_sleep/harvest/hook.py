@@ -37,14 +37,18 @@ class HookPayload(BaseModel):
 def parse_payload(raw: str, home: str | None = None) -> HookPayload:
     """Validate the hook JSON; ``~`` in the transcript path is the user's home."""
     if not raw.strip():
-        raise InputError("the hook gave no JSON on stdin", hint="run `log` only as a Claude Code hook")
+        raise InputError(
+            "the hook gave no JSON on stdin", hint="run `log` only as a Claude Code hook"
+        )
     try:
         payload = HookPayload.model_validate_json(raw)
     except ValidationError as exc:
         err = exc.errors()[0]
         where = ".".join(str(p) for p in err["loc"]) or "payload"
-        raise InputError(f"the hook JSON is invalid ({where}: {err['msg']})",
-                         hint="is `log` configured on a Claude Code hook event?") from None
+        raise InputError(
+            f"the hook JSON is invalid ({where}: {err['msg']})",
+            hint="is `log` configured on a Claude Code hook event?",
+        ) from None
     path = payload.transcript_path
     if path.startswith("~/") and home:
         payload = payload.model_copy(update={"transcript_path": str(Path(home) / path[2:])})

@@ -30,8 +30,9 @@ class BadRecord(ValueError):
     """A JSON object that does not have the shape its ``type`` promises."""
 
 
-def iter_lines(fh: BinaryIO, start: int, max_line: int = MAX_LINE_BYTES
-               ) -> Iterator[tuple[int, int, bytes | None]]:
+def iter_lines(
+    fh: BinaryIO, start: int, max_line: int = MAX_LINE_BYTES
+) -> Iterator[tuple[int, int, bytes | None]]:
     """``(offset, end, line)`` for each complete line from ``start``; ``line`` is None when it is
     too long. ``end`` is the offset just after the line's newline.
 
@@ -147,8 +148,9 @@ def _why_not_json(raw: bytes) -> str:
     return "invalid-json"
 
 
-def read_chunk(parser: LineParser, path: Path, start: int, max_line: int = MAX_LINE_BYTES
-               ) -> tuple[SessionChunk, int]:
+def read_chunk(
+    parser: LineParser, path: Path, start: int, max_line: int = MAX_LINE_BYTES
+) -> tuple[SessionChunk, int]:
     """Feed ``path`` from ``start`` into ``parser``; returns the chunk and where reading stopped."""
     end = start
     with open(path, "rb", buffering=_READ_BUFFER) as fh:

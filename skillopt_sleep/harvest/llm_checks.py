@@ -26,11 +26,11 @@ from .feedback import validated
 
 SYSTEM = (
     "You turn a user's correction of a coding agent into automatic checks on the agent's next "
-    "answer to the same request. Answer with JSON only: {\"checks\": [{\"kind\": K, \"value\": V}]} "
+    'answer to the same request. Answer with JSON only: {"checks": [{"kind": K, "value": V}]} '
     "where K is one of contains, not_contains, starts_with, heading, regex, max_chars, rubric. "
     "Use a rule kind only for what the correction states literally (a command, a name, a title); "
     "use rubric (V = one sentence a judge can apply) for anything else. At most 3 checks; "
-    "{\"checks\": []} if the correction states nothing checkable."
+    '{"checks": []} if the correction states nothing checkable.'
 )
 _JSON_OBJECT = re.compile(r"\{.*\}", re.DOTALL)
 
@@ -62,10 +62,18 @@ def parse_checks(text: str) -> list[Check]:
 
 
 def _request(record: TaskRecord) -> Request:
-    body = json.dumps({"request": record.intent, "attempt": record.attempt[:1500],
-                       "correction": record.feedback}, ensure_ascii=False)
-    return Request(role="optimizer", system=SYSTEM, messages=(Message("user", body),),
-                   max_tokens=400, temperature=0.0, tag="mine-checks")
+    body = json.dumps(
+        {"request": record.intent, "attempt": record.attempt[:1500], "correction": record.feedback},
+        ensure_ascii=False,
+    )
+    return Request(
+        role="optimizer",
+        system=SYSTEM,
+        messages=(Message("user", body),),
+        max_tokens=400,
+        temperature=0.0,
+        tag="mine-checks",
+    )
 
 
 @dataclass
@@ -91,8 +99,9 @@ class LlmCheckMiner:
                 continue
             self.calls += 1
             try:
-                done = await call_with_retry(self.backend, _request(record), budget=self.budget,
-                                             policy=self.policy, rng=rng)
+                done = await call_with_retry(
+                    self.backend, _request(record), budget=self.budget, policy=self.policy, rng=rng
+                )
             except BudgetExhausted:
                 self.max_calls = self.calls  # stop asking; keep the records as they are
                 out.append(record)

@@ -65,7 +65,7 @@ def relative(path: str, project: str) -> str:
     """A file path relative to the project when it lies inside it."""
     base = project.rstrip("/\\")
     if path.startswith((base + "/", base + "\\")):
-        return path[len(base) + 1:]
+        return path[len(base) + 1 :]
     return path
 
 
@@ -99,8 +99,11 @@ def mine_checks(group: TaskGroup, attempt: str) -> list[Check]:
     for turn, kind in group.feedback:
         if kind in ("correction", "mixed"):
             for check in candidate_checks(turn.prompt):
-                check = check.model_copy(update={"value": redact(str(check.value))}) \
-                    if isinstance(check.value, str) else check
+                check = (
+                    check.model_copy(update={"value": redact(str(check.value))})
+                    if isinstance(check.value, str)
+                    else check
+                )
                 if all((c.kind, c.value) != (check.kind, check.value) for c in found):
                     found.append(check)
     return validated(found, attempt)
@@ -175,8 +178,11 @@ def merge_records(existing: TaskRecord, new: TaskRecord, *, seen_before: bool) -
     adds what is new in it; another sighting of the same request adds one occurrence."""
     if new.id == existing.id and intent_key(new) != intent_key(existing):
         return new  # the transcript was rewritten: this turn is now another request
-    checks = existing.checks + [c for c in new.checks
-                                if all((c.kind, c.value) != (e.kind, e.value) for e in existing.checks)]
+    checks = existing.checks + [
+        c
+        for c in new.checks
+        if all((c.kind, c.value) != (e.kind, e.value) for e in existing.checks)
+    ]
     update = {
         "feedback": _join_feedback(existing.feedback, new.feedback),
         "outcome": combine_outcomes(existing.outcome, new.outcome),
@@ -186,7 +192,9 @@ def merge_records(existing: TaskRecord, new: TaskRecord, *, seen_before: bool) -
         "tags": _union(existing.tags, new.tags),
     }
     if new.id == existing.id:  # the first sighting, read again with more of the turn
-        update.update(attempt=new.attempt or existing.attempt, context=new.context or existing.context)
+        update.update(
+            attempt=new.attempt or existing.attempt, context=new.context or existing.context
+        )
     last = max(d for d in (existing.last_seen_at, existing.created_at, new.created_at) if d)
     if not seen_before:
         update["occurrences"] = existing.occurrences + 1

@@ -82,8 +82,14 @@ class _FileCursor:
     scoped_out: bool = False
 
     def dump(self) -> str:
-        return json.dumps({"parse": json.loads(self.parse.to_json()), "head": self.head,
-                           "scoped_out": self.scoped_out}, sort_keys=True)
+        return json.dumps(
+            {
+                "parse": json.loads(self.parse.to_json()),
+                "head": self.head,
+                "scoped_out": self.scoped_out,
+            },
+            sort_keys=True,
+        )
 
     @classmethod
     def load(cls, raw: str) -> _FileCursor:
@@ -99,8 +105,14 @@ class _FileCursor:
 class Harvester:
     """Reads transcripts into the store. One per process; not thread-safe (hold the lock)."""
 
-    def __init__(self, store: Store, clock: Clock, *, miner: Miner | None = None,
-                 max_line: int = MAX_LINE_BYTES) -> None:
+    def __init__(
+        self,
+        store: Store,
+        clock: Clock,
+        *,
+        miner: Miner | None = None,
+        max_line: int = MAX_LINE_BYTES,
+    ) -> None:
         self.store = store
         self.clock = clock
         self.miner = miner
@@ -128,8 +140,15 @@ class Harvester:
             return claude_files(plan.roots.claude, plan.projects)
         return codex_files(plan.roots.codex, plan.since)
 
-    def harvest_file(self, source: str, path: str | Path, stats: SourceStats, *,
-                     projects: frozenset[str] | None = None, since: datetime | None = None) -> None:
+    def harvest_file(
+        self,
+        source: str,
+        path: str | Path,
+        stats: SourceStats,
+        *,
+        projects: frozenset[str] | None = None,
+        since: datetime | None = None,
+    ) -> None:
         """Read what is new in one transcript. Never raises for a bad file: counts it."""
         try:
             st = os.stat(path)
@@ -140,7 +159,10 @@ class Harvester:
         key = str(path)
         old = self._known.get(key) if self._known is not None else self.store.cursor(key)
         same_stat = old is not None and (old.inode, old.size, old.mtime_ns) == (
-            st.st_ino, st.st_size, st.st_mtime_ns)
+            st.st_ino,
+            st.st_size,
+            st.st_mtime_ns,
+        )
         if same_stat and _SCOPED_OUT not in old.state:  # the common case: no JSON to parse
             stats.files_unchanged += 1
             return
@@ -157,8 +179,16 @@ class Harvester:
         except OSError as exc:
             stats.errors.append(f"{path}: {exc.strerror or exc}")
 
-    def _read(self, source: str, path: Path, st: os.stat_result, old: Cursor | None,
-              fc: _FileCursor, stats: SourceStats, projects: frozenset[str] | None) -> None:
+    def _read(
+        self,
+        source: str,
+        path: Path,
+        st: os.stat_result,
+        old: Cursor | None,
+        fc: _FileCursor,
+        stats: SourceStats,
+        projects: frozenset[str] | None,
+    ) -> None:
         head = _fingerprint(path, st.st_size, fc.head)
         start = old.offset if old else 0
         if old is None or old.inode != st.st_ino or st.st_size < old.offset or head != fc.head:
@@ -181,7 +211,9 @@ class Harvester:
         stats.lines_skipped.update(chunk.skipped)
         if projects is not None and chunk.state.project not in projects:
             stats.files_other_projects += 1  # learnt only by parsing (an unusual directory name)
-            self._cursor(path, source, st, start, _FileCursor(_rewound(chunk, fc.parse), head, True))
+            self._cursor(
+                path, source, st, start, _FileCursor(_rewound(chunk, fc.parse), head, True)
+            )
             return
         if chunk.state.replay:
             stats.replay_sessions += 1
@@ -194,10 +226,12 @@ class Harvester:
         if len(self._records) >= _FLUSH_RECORDS or len(self._cursors) >= _FLUSH_CURSORS:
             self.flush()
 
-    def _cursor(self, path: Path, source: str, st: os.stat_result, offset: int,
-                fc: _FileCursor) -> None:
-        self._cursors.append(Cursor(str(path), source, st.st_ino, st.st_size, st.st_mtime_ns,
-                                    offset, fc.dump()))
+    def _cursor(
+        self, path: Path, source: str, st: os.stat_result, offset: int, fc: _FileCursor
+    ) -> None:
+        self._cursors.append(
+            Cursor(str(path), source, st.st_ino, st.st_size, st.st_mtime_ns, offset, fc.dump())
+        )
 
     def flush(self) -> None:
         """Store pending records, then cursors (a crash between the two only means a re-read)."""
@@ -209,8 +243,9 @@ class Harvester:
         for (_, stats), rec in zip(pending, records):
             by_stats.setdefault(id(stats), (stats, []))[1].append(rec)
         for stats, batch in by_stats.values():
-            new, updated = self.store.merge_tasks(batch, self.clock.now(), key=intent_key,
-                                                  merge=merge_records)
+            new, updated = self.store.merge_tasks(
+                batch, self.clock.now(), key=intent_key, merge=merge_records
+            )
             stats.tasks_new += new
             stats.tasks_updated += updated
         if self._cursors:

@@ -32,9 +32,10 @@ class Roots:
     codex: Path
 
 
-def agent_roots(env: Mapping[str, str], claude_config_dir: str | None = None,
-                codex_home: str | None = None) -> Roots:
-    """Settings first, then ``CLAUDE_CONFIG_DIR`` / ``CODEX_HOME``, then ``~/.claude`` / ``~/.codex``."""
+def agent_roots(
+    env: Mapping[str, str], claude_config_dir: str | None = None, codex_home: str | None = None
+) -> Roots:
+    """Settings first, then ``CLAUDE_CONFIG_DIR`` / ``CODEX_HOME``, else ``~/.claude``, ``~/.codex``."""
     home = Path(env.get("HOME") or env.get("USERPROFILE") or Path.home())
     claude = claude_config_dir or env.get("CLAUDE_CONFIG_DIR") or str(home / ".claude")
     codex = codex_home or env.get("CODEX_HOME") or str(home / ".codex")
@@ -125,7 +126,9 @@ def parse_since(value: str, now: datetime, local_zone: timezone | None = None) -
 
 def since_lookback(days: float, now: datetime) -> datetime:
     if days <= 0:
-        raise UsageError(f"--lookback {days:g} must be a positive number of days", hint="e.g. --lookback 7")
+        raise UsageError(
+            f"--lookback {days:g} must be a positive number of days", hint="e.g. --lookback 7"
+        )
     return now - timedelta(days=days)
 
 

@@ -31,7 +31,7 @@ def cut(text: str, limit: int, *, tail: bool = False) -> str:
     if tail:
         piece = text[-limit:]
         space = next((i for i, ch in enumerate(piece[:512]) if ch.isspace()), None)
-        piece = piece[space + 1:] if space is not None else piece
+        piece = piece[space + 1 :] if space is not None else piece
         return "…" + piece
     piece = text[:limit]
     if not text[limit].isspace():

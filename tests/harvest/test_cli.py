@@ -8,8 +8,8 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
+from skillopt_sleep.harvest import synthetic as syn
 from skillopt_sleep.harvest.scan import SOURCES
-from skillopt_sleep.harvest.synthetic import SynthTurn, claude_path, claude_session, write
 from skillopt_sleep.markers import REPLAY_MARKER
 from skillopt_sleep.store import Store
 
@@ -20,7 +20,9 @@ def _store(sandbox_home: Path) -> Store:
     return Store.open(sandbox_home / "sleep-home" / "data" / "skillopt-sleep.db")
 
 
-def test_harvest_json_reports_per_source_and_folds_repeated_requests(cli, agent_homes, sandbox_home):
+def test_harvest_json_reports_per_source_and_folds_repeated_requests(
+    cli, agent_homes, sandbox_home
+):
     r = cli("harvest", "--all-projects", "--since", "2026-11-01", "--json")
     assert r.code == 0, r.err
     out = r.json()
@@ -29,7 +31,8 @@ def test_harvest_json_reports_per_source_and_folds_repeated_requests(cli, agent_
     assert (claude["files_scanned"], claude["files_read"], claude["sessions"]) == (5, 5, 5)
     assert (codex["files_scanned"], codex["files_read"], codex["sessions"]) == (5, 5, 5)
     assert claude["bytes_read"] + codex["bytes_read"] == sum(
-        p.stat().st_size for p in sandbox_home.rglob("*.jsonl"))
+        p.stat().st_size for p in sandbox_home.rglob("*.jsonl")
+    )
     assert out["totals"]["lines_skipped"] == {}
     # Claude and Codex were asked the same three things in alpha: one task each, seen twice.
     assert (out["totals"]["tasks_new"], out["totals"]["tasks_updated"]) == (7, 3)
@@ -73,10 +76,22 @@ def test_claude_config_dir_and_codex_home_are_honoured(cli, agent_homes, sandbox
     claude, codex = agent_homes
     shutil.move(claude, tmp_path / "claude-cfg")
     shutil.move(codex, tmp_path / "codex-home")
-    r = cli("harvest", "--all-projects", "--since", "2026-11-01", "--json",
-            env={"CLAUDE_CONFIG_DIR": str(tmp_path / "claude-cfg"), "CODEX_HOME": str(tmp_path / "codex-home")})
+    r = cli(
+        "harvest",
+        "--all-projects",
+        "--since",
+        "2026-11-01",
+        "--json",
+        env={
+            "CLAUDE_CONFIG_DIR": str(tmp_path / "claude-cfg"),
+            "CODEX_HOME": str(tmp_path / "codex-home"),
+        },
+    )
     out = r.json()
-    assert out["roots"] == {"claude-code": str(tmp_path / "claude-cfg"), "codex": str(tmp_path / "codex-home")}
+    assert out["roots"] == {
+        "claude-code": str(tmp_path / "claude-cfg"),
+        "codex": str(tmp_path / "codex-home"),
+    }
     assert out["totals"]["files_read"] == 10
 
 
@@ -89,8 +104,12 @@ def test_one_source_only(cli, agent_homes):
 def test_replay_sessions_are_never_mined(cli, sandbox_home):
     now = datetime.now(timezone.utc)
     sid = "5b0c9e7e-1b4c-4f0e-9d65-0d7c7c9a1f10"
-    write(claude_path(sandbox_home / ".claude", ALPHA, sid),
-          claude_session(sid, ALPHA, [SynthTurn(f"{REPLAY_MARKER} Run the test suite", "OK")], now))
+    syn.write(
+        syn.claude_path(sandbox_home / ".claude", ALPHA, sid),
+        syn.claude_session(
+            sid, ALPHA, [syn.SynthTurn(f"{REPLAY_MARKER} Run the test suite", "OK")], now
+        ),
+    )
     out = cli("harvest", "--all-projects", "--json").json()
     assert out["totals"]["replay_sessions"] == 1 and out["totals"]["tasks_new"] == 0
     assert _store(sandbox_home).list_tasks() == []
@@ -99,11 +118,15 @@ def test_replay_sessions_are_never_mined(cli, sandbox_home):
 def test_contradictory_or_malformed_flags_are_one_line_errors(cli):
     r = cli("harvest", "--project", "/tmp", "--all-projects")
     assert r.code == 2
-    assert r.err == ("skillopt-sleep: error: --project and --all-projects exclude each other "
-                     "(give one of them)\n")
+    assert r.err == (
+        "skillopt-sleep: error: --project and --all-projects exclude each other "
+        "(give one of them)\n"
+    )
     r = cli("harvest", "--since", "last tuesday")
     assert r.code == 2
-    assert r.err == ("skillopt-sleep: error: --since 'last tuesday' is not a date, a date-time or a "
-                     "duration (use e.g. 2026-11-01, 2026-11-01T09:00, 36h or 3d)\n")
+    assert r.err == (
+        "skillopt-sleep: error: --since 'last tuesday' is not a date, a date-time or a "
+        "duration (use e.g. 2026-11-01, 2026-11-01T09:00, 36h or 3d)\n"
+    )
     r = cli("harvest", "--lookback", "0")
     assert r.code == 2 and "--lookback 0 must be a positive number of days" in r.err

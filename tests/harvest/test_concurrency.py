@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from skillopt_sleep.harvest import synthetic as syn
 from skillopt_sleep.harvest.lock import file_lock
-from skillopt_sleep.harvest.synthetic import SynthTurn, claude_path, claude_session, write
 from skillopt_sleep.store import Store
 
 PROJECT = "/work/busy"
@@ -26,15 +26,36 @@ def test_fifty_hook_calls_at_once_lose_nothing(sandbox_home, subprocess_env):
     payloads = []
     for i in range(N):
         sid = f"00000000-0000-4000-8000-{i:012d}"
-        turns = [SynthTurn(f"Task {i}: run the checks", "Done.", "make check", "ok"),
-                 SynthTurn("No, that's wrong: always use pytest -q", "Understood.")]
-        path = write(claude_path(sandbox_home / ".claude", PROJECT, sid),
-                     claude_session(sid, PROJECT, turns, now))
-        payloads.append(json.dumps({"session_id": sid, "transcript_path": str(path), "cwd": PROJECT,
-                                    "hook_event_name": "SessionEnd", "reason": "other"}))
-    procs = [subprocess.Popen([sys.executable, "-m", "skillopt_sleep", "log"], env=subprocess_env,
-                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                              text=True) for _ in range(N)]
+        turns = [
+            syn.SynthTurn(f"Task {i}: run the checks", "Done.", "make check", "ok"),
+            syn.SynthTurn("No, that's wrong: always use pytest -q", "Understood."),
+        ]
+        path = syn.write(
+            syn.claude_path(sandbox_home / ".claude", PROJECT, sid),
+            syn.claude_session(sid, PROJECT, turns, now),
+        )
+        payloads.append(
+            json.dumps(
+                {
+                    "session_id": sid,
+                    "transcript_path": str(path),
+                    "cwd": PROJECT,
+                    "hook_event_name": "SessionEnd",
+                    "reason": "other",
+                }
+            )
+        )
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "skillopt_sleep", "log"],
+            env=subprocess_env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(N)
+    ]
     for proc, payload in zip(procs, payloads):
         proc.stdin.write(payload)
         proc.stdin.close()
@@ -43,7 +64,9 @@ def test_fifty_hook_calls_at_once_lose_nothing(sandbox_home, subprocess_env):
 
     state = sandbox_home / "sleep-home" / "state"
     deadline = time.monotonic() + 240
-    while time.monotonic() < deadline and (list((state / "spool").glob("*.json")) or _locked(state)):
+    while time.monotonic() < deadline and (
+        list((state / "spool").glob("*.json")) or _locked(state)
+    ):
         time.sleep(0.5)
     assert list((state / "spool").glob("*.json")) == [], "payloads left behind"
     assert not (state / "spool" / "failed").exists()

@@ -42,9 +42,14 @@ def _mutate(obj, path: list[str], value):
     return obj
 
 
-wrong_values = st.one_of(st.none(), st.integers(), st.booleans(), st.text(max_size=5),
-                         st.lists(st.integers(), max_size=2), st.dictionaries(st.text(max_size=3),
-                                                                             st.integers(), max_size=2))
+wrong_values = st.one_of(
+    st.none(),
+    st.integers(),
+    st.booleans(),
+    st.text(max_size=5),
+    st.lists(st.integers(), max_size=2),
+    st.dictionaries(st.text(max_size=3), st.integers(), max_size=2),
+)
 
 
 @st.composite
@@ -57,15 +62,31 @@ def damaged_line(draw, source: str) -> tuple[str, bytes]:
         at = draw(st.integers(0, len(real)))
         return kind, real[:at] + b"\xff\xfe\xc3" + real[at:]
     if kind == "unknown":
-        return kind, json.dumps({"type": "x-" + draw(st.text("abc", min_size=1, max_size=6)),
-                                 "payload": {}}).encode()
+        return kind, json.dumps(
+            {"type": "x-" + draw(st.text("abc", min_size=1, max_size=6)), "payload": {}}
+        ).encode()
     if kind == "wrong":
-        path = draw(st.sampled_from([["message", "content"], ["message"], ["payload", "item"],
-                                     ["payload", "type"], ["payload"], ["timestamp"], ["cwd"],
-                                     ["payload", "item", "content"], ["sessionId"], ["type"]]))
+        path = draw(
+            st.sampled_from(
+                [
+                    ["message", "content"],
+                    ["message"],
+                    ["payload", "item"],
+                    ["payload", "type"],
+                    ["payload"],
+                    ["timestamp"],
+                    ["cwd"],
+                    ["payload", "item", "content"],
+                    ["sessionId"],
+                    ["type"],
+                ]
+            )
+        )
         return kind, json.dumps(_mutate(json.loads(real), path, draw(wrong_values))).encode()
     if kind == "long":
-        return kind, b'{"type":"user","pad":"' + b"x" * (MAX_LINE + draw(st.integers(1, 5000))) + b'"}'
+        return kind, b'{"type":"user","pad":"' + b"x" * (
+            MAX_LINE + draw(st.integers(1, 5000))
+        ) + b'"}'
     return kind, real
 
 
@@ -75,7 +96,9 @@ def _parse(source: str, path: Path):
 
 
 @pytest.mark.parametrize("source", ["claude", "codex"])
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(data=st.data())
 def test_damaged_lines_are_skipped_and_counted(source, data, tmp_path_factory):
     lines = data.draw(st.lists(damaged_line(source), min_size=1, max_size=40))
@@ -95,7 +118,9 @@ def test_damaged_lines_are_skipped_and_counted(source, data, tmp_path_factory):
         TaskRecord.model_validate(record.model_dump())
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(data=st.data())
 def test_a_damaged_history_harvests_into_the_store_without_error(data, tmp_path_factory):
     root = tmp_path_factory.mktemp("home")
@@ -115,8 +140,14 @@ def test_a_damaged_history_harvests_into_the_store_without_error(data, tmp_path_
 
 def test_a_10_mb_line_is_skipped_and_the_session_goes_on(tmp_path):
     good = CLAUDE_FILES[0].read_bytes()
-    huge = json.dumps({"type": "user", "message": {"role": "user", "content": "x" * (10 * 1024 * 1024)},
-                       "sessionId": "s", "timestamp": "2026-11-21T15:07:11.578Z"}).encode()
+    huge = json.dumps(
+        {
+            "type": "user",
+            "message": {"role": "user", "content": "x" * (10 * 1024 * 1024)},
+            "sessionId": "s",
+            "timestamp": "2026-11-21T15:07:11.578Z",
+        }
+    ).encode()
     path = tmp_path / "big.jsonl"
     path.write_bytes(huge + b"\n" + good)
     chunk, end = read_chunk(ClaudeCodeParser(), path, 0)

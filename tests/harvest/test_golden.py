@@ -28,9 +28,14 @@ def test_every_real_transcript_parses_into_the_expected_task_records(path, golde
     golden(f"harvest/{source}/{path.stem}.json", records_json(records))
 
 
-@pytest.mark.parametrize("path", [claude_file("c04fb971-dcb5-4eb6-a28b-bcd3f06499fb"),
-                                  codex_file("01a1fea5-bbc9-7811-8a5f-a599def456c4")],
-                         ids=["claude", "codex"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        claude_file("c04fb971-dcb5-4eb6-a28b-bcd3f06499fb"),
+        codex_file("01a1fea5-bbc9-7811-8a5f-a599def456c4"),
+    ],
+    ids=["claude", "codex"],
+)
 def test_a_resumed_correction_is_feedback_with_a_check_and_a_failed_outcome(path):
     [task] = mine_chunk(parse(path), FALLBACK_TIME)
     assert task.intent == "Run the test suite"

@@ -18,7 +18,9 @@ def _payload(home: Path) -> str:
     """The real SessionEnd payload, pointing at the transcript copied into the test's HOME."""
     [path] = HOOK_RECORDS.glob("SessionEnd-*.json")
     data = json.loads(path.read_text())
-    data["transcript_path"] = str(home / ".claude/projects/-home-dev-work-alpha" / f"{SESSION}.jsonl")
+    data["transcript_path"] = str(
+        home / ".claude/projects/-home-dev-work-alpha" / f"{SESSION}.jsonl"
+    )
     return json.dumps(data)
 
 
@@ -40,8 +42,9 @@ def test_log_wait_stores_the_sessions_task(cli, agent_homes, sandbox_home):
     assert "log: 1 session(s), 1 new and 0 updated task(s), lines skipped: none" in log
 
 
-def test_log_returns_at_once_and_a_detached_reader_stores_the_task(cli, agent_homes, sandbox_home,
-                                                                   subprocess_env, monkeypatch):
+def test_log_returns_at_once_and_a_detached_reader_stores_the_task(
+    cli, agent_homes, sandbox_home, subprocess_env, monkeypatch
+):
     monkeypatch.setenv("PYTHONPATH", subprocess_env["PYTHONPATH"])
     r = cli("log", stdin=_payload(sandbox_home))
     assert (r.code, r.out, r.err) == (0, "", "")
@@ -62,7 +65,9 @@ def test_bad_hook_input_exits_0_and_leaves_a_notice_status_shows(cli):
     assert r.err.startswith("skillopt-sleep log: the hook JSON is invalid")
     status = cli("status", "--json").json()
     [notice] = status["notices"]
-    assert notice["kind"] == "hook" and notice["message"].startswith("log: the hook JSON is invalid")
+    assert notice["kind"] == "hook" and notice["message"].startswith(
+        "log: the hook JSON is invalid"
+    )
     r = cli("log", stdin='{"session_id": "x"}')
     assert r.code == 0 and "transcript_path: Field required" in r.err
 
@@ -82,8 +87,13 @@ def test_sessions_run_by_our_replays_are_not_logged(cli, agent_homes, sandbox_ho
 
 
 def test_a_missing_transcript_is_dropped_quietly(cli, sandbox_home):
-    payload = json.dumps({"session_id": "s", "transcript_path": str(sandbox_home / "gone.jsonl"),
-                          "hook_event_name": "SessionEnd"})
+    payload = json.dumps(
+        {
+            "session_id": "s",
+            "transcript_path": str(sandbox_home / "gone.jsonl"),
+            "hook_event_name": "SessionEnd",
+        }
+    )
     r = cli("log", "--wait", stdin=payload)
     assert (r.code, r.err) == (0, "")
     assert _spool(sandbox_home) == [] and cli("status", "--json").json()["notices"] == []

@@ -10,16 +10,9 @@ from pathlib import Path
 import pytest
 
 from skillopt_sleep.clock import FixedClock
+from skillopt_sleep.harvest import synthetic as syn
 from skillopt_sleep.harvest.run import Harvester, HarvestPlan, SourceStats
 from skillopt_sleep.harvest.scan import CLAUDE, CODEX, Roots
-from skillopt_sleep.harvest.synthetic import (
-    SynthTurn,
-    claude_path,
-    claude_session,
-    codex_path,
-    codex_rollout,
-    write,
-)
 from skillopt_sleep.store import Store
 
 NOW = datetime(2026, 11, 21, 16, 0, tzinfo=timezone.utc)
@@ -37,14 +30,20 @@ def env(tmp_path: Path):
 
 
 def harvest(store: Store, roots: Roots, **plan) -> dict[str, SourceStats]:
-    plan = HarvestPlan(roots=roots, since=NOW - timedelta(days=7),
-                       projects=plan.get("projects"), sources=plan.get("sources", (CLAUDE, CODEX)))
+    plan = HarvestPlan(
+        roots=roots,
+        since=NOW - timedelta(days=7),
+        projects=plan.get("projects"),
+        sources=plan.get("sources", (CLAUDE, CODEX)),
+    )
     return Harvester(store, FixedClock(NOW)).run(plan)
 
 
-TEST_TURN = SynthTurn("Run the test suite", "All tests pass.", "python -m unittest", "OK")
-FIX_TURN = SynthTurn("No, that's wrong: always use pytest -q", "Understood.", "pytest -q", "1 passed")
-NEW_TURN = SynthTurn("Add a changelog", "Added CHANGELOG.md.")
+TEST_TURN = syn.SynthTurn("Run the test suite", "All tests pass.", "python -m unittest", "OK")
+FIX_TURN = syn.SynthTurn(
+    "No, that's wrong: always use pytest -q", "Understood.", "pytest -q", "1 passed"
+)
+NEW_TURN = syn.SynthTurn("Add a changelog", "Added CHANGELOG.md.")
 
 
 def _prompt_offset(path: Path, prompt: str) -> int:
@@ -60,8 +59,13 @@ def _prompt_offset(path: Path, prompt: str) -> int:
 
 def test_nothing_new_means_nothing_read(env):
     store, roots = env
-    write(claude_path(roots.claude, PROJECT, SID), claude_session(SID, PROJECT, [TEST_TURN], NOW))
-    write(codex_path(roots.codex, TID, NOW), codex_rollout(TID, PROJECT, [TEST_TURN], NOW))
+    syn.write(
+        syn.claude_path(roots.claude, PROJECT, SID),
+        syn.claude_session(SID, PROJECT, [TEST_TURN], NOW),
+    )
+    syn.write(
+        syn.codex_path(roots.codex, TID, NOW), syn.codex_rollout(TID, PROJECT, [TEST_TURN], NOW)
+    )
     first = harvest(store, roots)
     assert first[CLAUDE].tasks_new == 1 and first[CODEX].tasks_updated == 1  # same request: folded
     second = harvest(store, roots)
@@ -72,14 +76,18 @@ def test_nothing_new_means_nothing_read(env):
 
 def test_a_resumed_session_is_read_from_its_last_task_and_gets_its_correction(env):
     store, roots = env
-    path = write(claude_path(roots.claude, PROJECT, SID),
-                 claude_session(SID, PROJECT, [NEW_TURN, TEST_TURN], NOW))
+    path = syn.write(
+        syn.claude_path(roots.claude, PROJECT, SID),
+        syn.claude_session(SID, PROJECT, [NEW_TURN, TEST_TURN], NOW),
+    )
     harvest(store, roots)
     [_, task] = store.list_tasks()
     assert task.intent == "Run the test suite" and task.outcome == "unknown" and not task.feedback
 
     resume_from = _prompt_offset(path, "Run the test suite")
-    write(path, claude_session(SID, PROJECT, [FIX_TURN], NOW + timedelta(minutes=1)), append=True)
+    syn.write(
+        path, syn.claude_session(SID, PROJECT, [FIX_TURN], NOW + timedelta(minutes=1)), append=True
+    )
     stats = harvest(store, roots)[CLAUDE]
     assert stats.bytes_read == path.stat().st_size - resume_from  # not the whole file again
     assert (stats.tasks_new, stats.tasks_updated) == (0, 1)
@@ -91,23 +99,34 @@ def test_a_resumed_session_is_read_from_its_last_task_and_gets_its_correction(en
 
 def test_a_resumed_codex_rollout_is_read_from_its_offset(env):
     store, roots = env
-    path = write(codex_path(roots.codex, TID, NOW), codex_rollout(TID, PROJECT, [TEST_TURN], NOW))
+    path = syn.write(
+        syn.codex_path(roots.codex, TID, NOW), syn.codex_rollout(TID, PROJECT, [TEST_TURN], NOW)
+    )
     harvest(store, roots)
     size = path.stat().st_size
-    write(path, codex_rollout(TID, PROJECT, [FIX_TURN], NOW + timedelta(minutes=1), meta=False),
-          append=True)
+    syn.write(
+        path,
+        syn.codex_rollout(TID, PROJECT, [FIX_TURN], NOW + timedelta(minutes=1), meta=False),
+        append=True,
+    )
     stats = harvest(store, roots)[CODEX]
-    assert 0 < stats.bytes_read < path.stat().st_size and stats.bytes_read > path.stat().st_size - size
+    assert (
+        0 < stats.bytes_read < path.stat().st_size and stats.bytes_read > path.stat().st_size - size
+    )
     [task] = store.list_tasks()
     assert task.source == "codex" and task.outcome == "failure" and task.checks
 
 
 def test_a_truncated_file_is_read_again_from_the_start(env):
     store, roots = env
-    path = write(claude_path(roots.claude, PROJECT, SID),
-                 claude_session(SID, PROJECT, [NEW_TURN, TEST_TURN], NOW))
+    path = syn.write(
+        syn.claude_path(roots.claude, PROJECT, SID),
+        syn.claude_session(SID, PROJECT, [NEW_TURN, TEST_TURN], NOW),
+    )
     harvest(store, roots)
-    write(path, claude_session(SID, PROJECT, [SynthTurn("Tidy the imports", "Done.")], NOW))
+    syn.write(
+        path, syn.claude_session(SID, PROJECT, [syn.SynthTurn("Tidy the imports", "Done.")], NOW)
+    )
     stats = harvest(store, roots)[CLAUDE]
     assert stats.bytes_read == path.stat().st_size and stats.tasks_updated == 1
     assert [t.intent for t in store.list_tasks()] == ["Tidy the imports", "Run the test suite"]
@@ -115,9 +134,14 @@ def test_a_truncated_file_is_read_again_from_the_start(env):
 
 def test_a_replaced_file_of_the_same_size_is_read_again(env):
     store, roots = env
-    path = write(claude_path(roots.claude, PROJECT, SID), claude_session(SID, PROJECT, [NEW_TURN], NOW))
+    path = syn.write(
+        syn.claude_path(roots.claude, PROJECT, SID),
+        syn.claude_session(SID, PROJECT, [NEW_TURN], NOW),
+    )
     harvest(store, roots)
-    other = claude_session(SID, PROJECT, [SynthTurn("Add a changelag", "Added CHANGELAG.md.")], NOW)
+    other = syn.claude_session(
+        SID, PROJECT, [syn.SynthTurn("Add a changelag", "Added CHANGELAG.md.")], NOW
+    )
     old = path.read_text()
     other = other + " " * max(0, len(old) - len(other))  # same or larger size, same inode
     with open(path, "r+", encoding="utf-8") as fh:
@@ -130,9 +154,14 @@ def test_a_replaced_file_of_the_same_size_is_read_again(env):
 
 def test_a_file_replaced_by_rename_is_read_from_the_start(env, tmp_path):
     store, roots = env
-    path = write(claude_path(roots.claude, PROJECT, SID), claude_session(SID, PROJECT, [NEW_TURN], NOW))
+    path = syn.write(
+        syn.claude_path(roots.claude, PROJECT, SID),
+        syn.claude_session(SID, PROJECT, [NEW_TURN], NOW),
+    )
     harvest(store, roots)
-    fresh = write(tmp_path / "new.jsonl", claude_session(SID, PROJECT, [NEW_TURN, TEST_TURN], NOW))
+    fresh = syn.write(
+        tmp_path / "new.jsonl", syn.claude_session(SID, PROJECT, [NEW_TURN, TEST_TURN], NOW)
+    )
     os.replace(fresh, path)
     stats = harvest(store, roots)[CLAUDE]
     assert stats.bytes_read == path.stat().st_size
@@ -142,12 +171,12 @@ def test_a_file_replaced_by_rename_is_read_from_the_start(env, tmp_path):
 
 def test_an_unfinished_last_line_waits_for_its_newline(env):
     store, roots = env
-    text = claude_session(SID, PROJECT, [NEW_TURN, TEST_TURN], NOW)
+    text = syn.claude_session(SID, PROJECT, [NEW_TURN, TEST_TURN], NOW)
     cut_at = text.index('"name":"Bash"')  # inside the last turn's first agent record
-    path = write(claude_path(roots.claude, PROJECT, SID), text[:cut_at])
+    path = syn.write(syn.claude_path(roots.claude, PROJECT, SID), text[:cut_at])
     harvest(store, roots)
     assert [t.intent for t in store.list_tasks()] == ["Add a changelog"]  # no work seen yet
-    write(path, text[cut_at:], append=True)
+    syn.write(path, text[cut_at:], append=True)
     harvest(store, roots)
     [_, task] = store.list_tasks()
     assert task.intent == "Run the test suite" and "All tests pass." in task.attempt
@@ -155,7 +184,10 @@ def test_an_unfinished_last_line_waits_for_its_newline(env):
 
 def test_files_older_than_the_window_are_not_read_on_a_first_harvest(env):
     store, roots = env
-    path = write(claude_path(roots.claude, PROJECT, SID), claude_session(SID, PROJECT, [NEW_TURN], NOW))
+    path = syn.write(
+        syn.claude_path(roots.claude, PROJECT, SID),
+        syn.claude_session(SID, PROJECT, [NEW_TURN], NOW),
+    )
     old = (NOW - timedelta(days=30)).timestamp()
     os.utime(path, (old, old))
     stats = harvest(store, roots)[CLAUDE]
@@ -164,10 +196,18 @@ def test_files_older_than_the_window_are_not_read_on_a_first_harvest(env):
 
 def test_project_scoping_reads_only_the_invoked_project(env):
     store, roots = env
-    write(claude_path(roots.claude, PROJECT, SID), claude_session(SID, PROJECT, [NEW_TURN], NOW))
-    write(claude_path(roots.claude, "/work/beta", SID[::-1]),
-          claude_session(SID[::-1], "/work/beta", [TEST_TURN], NOW))
-    write(codex_path(roots.codex, TID, NOW), codex_rollout(TID, "/work/beta", [TEST_TURN], NOW))
+    syn.write(
+        syn.claude_path(roots.claude, PROJECT, SID),
+        syn.claude_session(SID, PROJECT, [NEW_TURN], NOW),
+    )
+    syn.write(
+        syn.claude_path(roots.claude, "/work/beta", SID[::-1]),
+        syn.claude_session(SID[::-1], "/work/beta", [TEST_TURN], NOW),
+    )
+    syn.write(
+        syn.codex_path(roots.codex, TID, NOW),
+        syn.codex_rollout(TID, "/work/beta", [TEST_TURN], NOW),
+    )
     stats = harvest(store, roots, projects=frozenset({PROJECT}))
     assert stats[CLAUDE].files_scanned == 1  # the other project's directory is never listed
     assert stats[CODEX].files_other_projects == 1 and stats[CODEX].files_read == 0

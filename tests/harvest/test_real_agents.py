@@ -54,8 +54,9 @@ def _wait_for(sandbox_home: Path, ready, timeout: float = 90):
 
 def _settings_with_session_end_hook(home: Path) -> None:
     """``~/.claude/settings.json``: on SessionEnd run ``python -m skillopt_sleep log`` from here."""
-    command = (f"PYTHONPATH={shlex.quote(str(REPO))} {shlex.quote(sys.executable)} "
-               "-m skillopt_sleep log")
+    command = (
+        f"PYTHONPATH={shlex.quote(str(REPO))} {shlex.quote(sys.executable)} -m skillopt_sleep log"
+    )
     settings = {"hooks": {"SessionEnd": [{"hooks": [{"type": "command", "command": command}]}]}}
     (home / ".claude").mkdir(parents=True, exist_ok=True)
     (home / ".claude" / "settings.json").write_text(json.dumps(settings), encoding="utf-8")
@@ -66,8 +67,12 @@ def test_claude_session_end_hook_logs_the_task_and_its_correction(dirs, sandbox_
         pytest.skip("claude is not installed (npm i -g @anthropic-ai/claude-code)")
     home, work = dirs
     _settings_with_session_end_hook(home)
-    with ModelServer([claude_bash("python3 -m unittest 2>&1 | tail -1"),
-                      Text("All tests pass (ran with python -m unittest).")]) as srv:
+    with ModelServer(
+        [
+            claude_bash("python3 -m unittest 2>&1 | tail -1"),
+            Text("All tests pass (ran with python -m unittest)."),
+        ]
+    ) as srv:
         first = run_claude(FIRST, home=home, url=srv.url, cwd=work, timeout=120)
     assert first.code == 0, first.err
     session = first.json()["session_id"]
@@ -76,10 +81,15 @@ def test_claude_session_end_hook_logs_the_task_and_its_correction(dirs, sandbox_
     assert task.project == str(work.resolve()) and task.outcome == "unknown"
     assert "python3 -m unittest" in task.attempt and task.tools_used == ["Bash"]
 
-    with ModelServer([claude_bash("python3 -m pytest -q 2>&1 | tail -1 || true"),
-                      Text("Understood: pytest -q from now on.")]) as srv:
-        second = run_claude(FIX, home=home, url=srv.url, cwd=work, timeout=120,
-                            extra=["--resume", session])
+    with ModelServer(
+        [
+            claude_bash("python3 -m pytest -q 2>&1 | tail -1 || true"),
+            Text("Understood: pytest -q from now on."),
+        ]
+    ) as srv:
+        second = run_claude(
+            FIX, home=home, url=srv.url, cwd=work, timeout=120, extra=["--resume", session]
+        )
     assert second.code == 0, second.err
     [task] = _wait_for(sandbox_home, lambda ts: len(ts) == 1 and ts[0].feedback)
     assert task.feedback == FIX and task.outcome == "failure"
@@ -91,8 +101,12 @@ def test_codex_session_is_picked_up_by_the_next_harvest(cli, dirs, sandbox_home)
     if which_codex() is None:
         pytest.skip("codex is not installed (npm i -g @openai/codex)")
     home, work = dirs
-    with ModelServer([codex_exec("python3 -m unittest 2>&1 | tail -1"),
-                      Text("All tests pass (ran with python -m unittest).")]) as srv:
+    with ModelServer(
+        [
+            codex_exec("python3 -m unittest 2>&1 | tail -1"),
+            Text("All tests pass (ran with python -m unittest)."),
+        ]
+    ) as srv:
         first = run_codex(FIRST, home=home, url=srv.url, cwd=work, timeout=120)
     assert first.code == 0, first.err
     thread = next(e["thread_id"] for e in first.jsonl() if e.get("type") == "thread.started")
@@ -107,8 +121,12 @@ def test_codex_session_is_picked_up_by_the_next_harvest(cli, dirs, sandbox_home)
 
     with ModelServer([codex_exec("echo '1 passed'"), Text("Understood: pytest -q.")]) as srv:
         agent_env = codex_home(home, srv.url)
-        resumed = run_agent([which_codex(), "exec", "--skip-git-repo-check", "resume", thread, FIX],
-                            agent_env, work, timeout=120)
+        resumed = run_agent(
+            [which_codex(), "exec", "--skip-git-repo-check", "resume", thread, FIX],
+            agent_env,
+            work,
+            timeout=120,
+        )
     assert resumed.code == 0, resumed.err
     out = cli("harvest", "--project", str(work), "--json", env=env).json()["sources"]["codex"]
     [rollout] = (home / ".codex" / "sessions").rglob("rollout-*.jsonl")

@@ -10,14 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from skillopt_sleep.harvest.synthetic import (
-    SynthTurn,
-    claude_path,
-    claude_session,
-    codex_path,
-    codex_rollout,
-    write,
-)
+from skillopt_sleep.harvest import synthetic as syn
 from skillopt_sleep.redact import find_secrets, redact
 from skillopt_sleep.store import Store
 
@@ -67,16 +60,21 @@ def test_each_kind_is_found_and_replaced_by_a_typed_placeholder():
         assert secret not in out, kind
         assert "[REDACTED:" in out, kind
         assert find_secrets(text), kind
-    assert redact(PLANTED["anthropic-key"][0]) == "export ANTHROPIC_API_KEY=[REDACTED:anthropic-key]"
+    assert (
+        redact(PLANTED["anthropic-key"][0]) == "export ANTHROPIC_API_KEY=[REDACTED:anthropic-key]"
+    )
     assert redact(PLANTED["password"][0]) == 'DB_PASSWORD="[REDACTED:password]"'
 
 
-@pytest.mark.parametrize("text", [
-    "Run the test suite with pytest -q and fix test_calc.py::test_add",
-    "session 0ee3a2bc-368e-461d-a52b-eadedec77036 at commit 5b34314a12574697a84094d135daa1c20e5fdf8d",
-    "/home/dev/work/beta_app.v2/README.md: ThisIsAVeryLongCamelCaseIdentifierName",
-    "token count: 1234, password: required",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Run the test suite with pytest -q and fix test_calc.py::test_add",
+        "session 0ee3a2bc-368e-461d-a52b-eadedec77036 at commit 5b34314a12574697a84094d135daa1c20e5fdf8d",
+        "/home/dev/work/beta_app.v2/README.md: ThisIsAVeryLongCamelCaseIdentifierName",
+        "token count: 1234, password: required",
+    ],
+)
 def test_ordinary_text_is_left_alone(text):
     assert redact(text) == text
 
@@ -84,32 +82,63 @@ def test_ordinary_text_is_left_alone(text):
 def _sessions(home: Path, now: datetime) -> list[Path]:
     everything = "\n".join(t for t, _ in PLANTED.values())
     turns = [
-        SynthTurn(f"Deploy with these settings:\n{everything}", f"Deployed. I used:\n{everything}",
-                  command="cat .env", output=everything, exit_code=1),
-        SynthTurn(f"No, that's wrong: always use {PLANTED['openai-key'][1]} here", "OK."),
+        syn.SynthTurn(
+            f"Deploy with these settings:\n{everything}",
+            f"Deployed. I used:\n{everything}",
+            command="cat .env",
+            output=everything,
+            exit_code=1,
+        ),
+        syn.SynthTurn(f"No, that's wrong: always use {PLANTED['openai-key'][1]} here", "OK."),
     ]
     sid, tid = "11111111-2222-4333-8444-555555555555", "01a1fea5-0000-7000-8000-00000000feed"
-    return [write(claude_path(home / ".claude", PROJECT, sid), claude_session(sid, PROJECT, turns, now)),
-            write(codex_path(home / ".codex", tid, now), codex_rollout(tid, PROJECT, turns, now))]
+    return [
+        syn.write(
+            syn.claude_path(home / ".claude", PROJECT, sid),
+            syn.claude_session(sid, PROJECT, turns, now),
+        ),
+        syn.write(
+            syn.codex_path(home / ".codex", tid, now), syn.codex_rollout(tid, PROJECT, turns, now)
+        ),
+    ]
 
 
 def test_planted_secrets_appear_nowhere_in_store_logs_or_output(cli, sandbox_home):
     now = datetime.now(timezone.utc)
     claude_file, _ = _sessions(sandbox_home, now)
-    hook = json.dumps({"session_id": "11111111-2222-4333-8444-555555555555",
-                       "transcript_path": str(claude_file), "hook_event_name": "Stop",
-                       "last_assistant_message": "\n".join(t for t, _ in PLANTED.values())})
-    outputs = [cli("log", "--wait", stdin=hook), cli("harvest", "--project", PROJECT, "--json"),
-               cli("harvest", "--project", PROJECT), cli("log", stdin="{" + PLANTED["jwt"][0]),
-               cli("status", "--json")]
+    hook = json.dumps(
+        {
+            "session_id": "11111111-2222-4333-8444-555555555555",
+            "transcript_path": str(claude_file),
+            "hook_event_name": "Stop",
+            "last_assistant_message": "\n".join(t for t, _ in PLANTED.values()),
+        }
+    )
+    outputs = [
+        cli("log", "--wait", stdin=hook),
+        cli("harvest", "--project", PROJECT, "--json"),
+        cli("harvest", "--project", PROJECT),
+        cli("log", stdin="{" + PLANTED["jwt"][0]),
+        cli("status", "--json"),
+    ]
     assert all(r.code == 0 for r in outputs), [r.err for r in outputs]
 
     store = Store.open(sandbox_home / "sleep-home" / "data" / "skillopt-sleep.db")
     tasks = store.list_tasks(project=PROJECT)
     assert [t.source for t in tasks] == ["claude-code"] and tasks[0].occurrences == 2
     stored = json.dumps([t.model_dump(mode="json") for t in tasks])
-    for kind in ("anthropic-key", "openai-key", "github-token", "aws-access-key", "slack-token",
-                 "private-key", "jwt", "password", "secret", "high-entropy"):
+    for kind in (
+        "anthropic-key",
+        "openai-key",
+        "github-token",
+        "aws-access-key",
+        "slack-token",
+        "private-key",
+        "jwt",
+        "password",
+        "secret",
+        "high-entropy",
+    ):
         assert f"[REDACTED:{kind}]" in stored, kind  # the test would see a leak: it has data
     store.close()
 
