@@ -183,6 +183,10 @@ def codex_rollout(
         )
         ordinal += 1
 
+    def completed(t: datetime, turn_id: str, item: dict) -> None:
+        payload = {"type": "item_completed", "thread_id": thread_id, "turn_id": turn_id}
+        emit(t, "event_msg", {**payload, "item": item})
+
     if meta:
         emit(
             start,
@@ -228,18 +232,13 @@ def codex_rollout(
                 "content": [{"type": "input_text", "text": turn.prompt}],
             },
         )
-        emit(
+        completed(
             t,
-            "event_msg",
+            turn_id,
             {
-                "type": "item_completed",
-                "thread_id": thread_id,
-                "turn_id": turn_id,
-                "item": {
-                    "type": "UserMessage",
-                    "id": str(uuid.uuid4()),
-                    "content": [{"type": "text", "text": turn.prompt}],
-                },
+                "type": "UserMessage",
+                "id": str(uuid.uuid4()),
+                "content": [{"type": "text", "text": turn.prompt}],
             },
         )
         if turn.command is not None:
@@ -255,22 +254,17 @@ def codex_rollout(
                     "call_id": call_id,
                 },
             )
-            emit(
+            completed(
                 t,
-                "event_msg",
+                turn_id,
                 {
-                    "type": "item_completed",
-                    "thread_id": thread_id,
-                    "turn_id": turn_id,
-                    "item": {
-                        "type": "CommandExecution",
-                        "id": call_id,
-                        "command": ["/bin/bash", "-lc", turn.command],
-                        "cwd": f"file://{cwd}",
-                        "status": "completed",
-                        "aggregated_output": turn.output,
-                        "exit_code": turn.exit_code,
-                    },
+                    "type": "CommandExecution",
+                    "id": call_id,
+                    "command": ["/bin/bash", "-lc", turn.command],
+                    "cwd": f"file://{cwd}",
+                    "status": "completed",
+                    "aggregated_output": turn.output,
+                    "exit_code": turn.exit_code,
                 },
             )
             emit(
@@ -283,18 +277,13 @@ def codex_rollout(
                 },
             )
         t += timedelta(seconds=1)
-        emit(
+        completed(
             t,
-            "event_msg",
+            turn_id,
             {
-                "type": "item_completed",
-                "thread_id": thread_id,
-                "turn_id": turn_id,
-                "item": {
-                    "type": "AgentMessage",
-                    "id": "msg_" + uuid.uuid4().hex[:24],
-                    "content": [{"type": "Text", "text": turn.reply}],
-                },
+                "type": "AgentMessage",
+                "id": "msg_" + uuid.uuid4().hex[:24],
+                "content": [{"type": "Text", "text": turn.reply}],
             },
         )
         emit(

@@ -57,12 +57,15 @@ def _prompt_offset(path: Path, prompt: str) -> int:
     raise AssertionError(prompt)
 
 
+def _claude(roots: Roots, turns, sid: str = SID, project: str = PROJECT, start=NOW) -> Path:
+    """A Claude Code session written where Claude Code would keep it."""
+    path = syn.claude_path(roots.claude, project, sid)
+    return syn.write(path, syn.claude_session(sid, project, turns, start))
+
+
 def test_nothing_new_means_nothing_read(env):
     store, roots = env
-    syn.write(
-        syn.claude_path(roots.claude, PROJECT, SID),
-        syn.claude_session(SID, PROJECT, [TEST_TURN], NOW),
-    )
+    _claude(roots, [TEST_TURN])
     syn.write(
         syn.codex_path(roots.codex, TID, NOW), syn.codex_rollout(TID, PROJECT, [TEST_TURN], NOW)
     )
@@ -76,10 +79,7 @@ def test_nothing_new_means_nothing_read(env):
 
 def test_a_resumed_session_is_read_from_its_last_task_and_gets_its_correction(env):
     store, roots = env
-    path = syn.write(
-        syn.claude_path(roots.claude, PROJECT, SID),
-        syn.claude_session(SID, PROJECT, [NEW_TURN, TEST_TURN], NOW),
-    )
+    path = _claude(roots, [NEW_TURN, TEST_TURN])
     harvest(store, roots)
     [_, task] = store.list_tasks()
     assert task.intent == "Run the test suite" and task.outcome == "unknown" and not task.feedback
@@ -119,10 +119,7 @@ def test_a_resumed_codex_rollout_is_read_from_its_offset(env):
 
 def test_a_truncated_file_is_read_again_from_the_start(env):
     store, roots = env
-    path = syn.write(
-        syn.claude_path(roots.claude, PROJECT, SID),
-        syn.claude_session(SID, PROJECT, [NEW_TURN, TEST_TURN], NOW),
-    )
+    path = _claude(roots, [NEW_TURN, TEST_TURN])
     harvest(store, roots)
     syn.write(
         path, syn.claude_session(SID, PROJECT, [syn.SynthTurn("Tidy the imports", "Done.")], NOW)
@@ -134,10 +131,7 @@ def test_a_truncated_file_is_read_again_from_the_start(env):
 
 def test_a_replaced_file_of_the_same_size_is_read_again(env):
     store, roots = env
-    path = syn.write(
-        syn.claude_path(roots.claude, PROJECT, SID),
-        syn.claude_session(SID, PROJECT, [NEW_TURN], NOW),
-    )
+    path = _claude(roots, [NEW_TURN])
     harvest(store, roots)
     other = syn.claude_session(
         SID, PROJECT, [syn.SynthTurn("Add a changelag", "Added CHANGELAG.md.")], NOW
@@ -154,10 +148,7 @@ def test_a_replaced_file_of_the_same_size_is_read_again(env):
 
 def test_a_file_replaced_by_rename_is_read_from_the_start(env, tmp_path):
     store, roots = env
-    path = syn.write(
-        syn.claude_path(roots.claude, PROJECT, SID),
-        syn.claude_session(SID, PROJECT, [NEW_TURN], NOW),
-    )
+    path = _claude(roots, [NEW_TURN])
     harvest(store, roots)
     fresh = syn.write(
         tmp_path / "new.jsonl", syn.claude_session(SID, PROJECT, [NEW_TURN, TEST_TURN], NOW)
@@ -184,10 +175,7 @@ def test_an_unfinished_last_line_waits_for_its_newline(env):
 
 def test_files_older_than_the_window_are_not_read_on_a_first_harvest(env):
     store, roots = env
-    path = syn.write(
-        syn.claude_path(roots.claude, PROJECT, SID),
-        syn.claude_session(SID, PROJECT, [NEW_TURN], NOW),
-    )
+    path = _claude(roots, [NEW_TURN])
     old = (NOW - timedelta(days=30)).timestamp()
     os.utime(path, (old, old))
     stats = harvest(store, roots)[CLAUDE]
@@ -196,14 +184,8 @@ def test_files_older_than_the_window_are_not_read_on_a_first_harvest(env):
 
 def test_project_scoping_reads_only_the_invoked_project(env):
     store, roots = env
-    syn.write(
-        syn.claude_path(roots.claude, PROJECT, SID),
-        syn.claude_session(SID, PROJECT, [NEW_TURN], NOW),
-    )
-    syn.write(
-        syn.claude_path(roots.claude, "/work/beta", SID[::-1]),
-        syn.claude_session(SID[::-1], "/work/beta", [TEST_TURN], NOW),
-    )
+    _claude(roots, [NEW_TURN])
+    _claude(roots, [TEST_TURN], sid=SID[::-1], project="/work/beta")
     syn.write(
         syn.codex_path(roots.codex, TID, NOW),
         syn.codex_rollout(TID, "/work/beta", [TEST_TURN], NOW),
