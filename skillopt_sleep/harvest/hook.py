@@ -16,8 +16,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from ..errors import InputError
-from ..store.files import atomic_write_text
+from ..errors import InputError, StoreError
 
 MAX_PAYLOAD_BYTES = 1024 * 1024
 
@@ -62,9 +61,24 @@ class Spool:
     root: Path
 
     def put(self, payload: HookPayload) -> Path:
-        name = f"{time.time_ns():020d}-{os.getpid()}-{secrets.token_hex(4)}.json"
-        path = self.root / name
-        atomic_write_text(path, payload.model_dump_json())
+        """Spool ``payload``: written aside, then renamed in, so a reader never sees half of it.
+
+        Not fsynced: the agent has just written its transcript, and an fsync would wait for that
+        to reach the disk (ext4 flushes it with ours). A crash can lose a payload only, never the
+        transcript's tasks: the next ``harvest`` of the project reads the transcript from its cursor.
+        """
+        name = f"{time.time_ns():020d}-{os.getpid()}-{secrets.token_hex(4)}"
+        self.root.mkdir(parents=True, exist_ok=True)
+        tmp, path = self.root / f".{name}.tmp", self.root / f"{name}.json"
+        try:
+            tmp.write_text(payload.model_dump_json(), encoding="utf-8")
+            os.replace(tmp, path)
+        except OSError as exc:
+            tmp.unlink(missing_ok=True)
+            raise StoreError(
+                f"cannot spool the hook payload in {self.root}: {exc.strerror or exc}",
+                hint="check the disk and the permissions of the state directory",
+            ) from exc
         return path
 
     def entries(self) -> list[Path]:
