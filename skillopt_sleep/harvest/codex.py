@@ -167,9 +167,9 @@ class CodexParser(LineParser):
         elif itype == "message" and payload.get("role") == "user":
             text = _content_text(payload.get("content"))
             if text.startswith("<skill>"):
-                name = _SKILL_NAME.search(text)
-                if name:
-                    turn.note(turn.skills, name.group(1))
+                skill = _SKILL_NAME.search(text)
+                if skill:
+                    turn.note(turn.skills, skill.group(1))
 
 
 def _patch_arg(payload: dict[str, Any]) -> str:

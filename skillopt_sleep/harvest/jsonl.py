@@ -8,13 +8,14 @@ left for the next read: the agent may still be writing it.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, BinaryIO
 
 from ..markers import REPLAY_MARKER
 from .session import ParseState, SessionChunk, Turn, parse_time
 
+_loads: Callable[[bytes], Any]
 try:  # orjson parses transcripts about 2-3x faster; the standard library is the fallback
     import orjson
 

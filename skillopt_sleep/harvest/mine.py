@@ -11,6 +11,7 @@ import hashlib
 import re
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from ..models import Check, TaskRecord
 from ..redact import redact
@@ -183,7 +184,7 @@ def merge_records(existing: TaskRecord, new: TaskRecord, *, seen_before: bool) -
         for c in new.checks
         if all((c.kind, c.value) != (e.kind, e.value) for e in existing.checks)
     ]
-    update = {
+    update: dict[str, Any] = {
         "feedback": _join_feedback(existing.feedback, new.feedback),
         "outcome": combine_outcomes(existing.outcome, new.outcome),
         "checks": checks,

@@ -163,7 +163,7 @@ class Harvester:
             st.st_size,
             st.st_mtime_ns,
         )
-        if same_stat and _SCOPED_OUT not in old.state:  # the common case: no JSON to parse
+        if old is not None and same_stat and _SCOPED_OUT not in old.state:  # no JSON to parse
             stats.files_unchanged += 1
             return
         fc = _FileCursor.load(old.state) if old else _FileCursor(ParseState())
