@@ -129,8 +129,8 @@ def _project_and_parents(project: Path) -> Iterator[Path]:
         current = current.parent
 
 
-_FRONTMATTER = re.compile(r"\A---\s*\n(.*?)\n---\s*\n", re.S)
-_METADATA_VERSION = re.compile(r"^metadata:\s*\n(?:[ \t]+.*\n)*?[ \t]+version:\s*[\"']?([^\"'\s]+)", re.M)
+_FRONTMATTER = re.compile(r"\A---\s*\n(.*?)\n---\s*\n", re.DOTALL)
+_METADATA_VERSION = re.compile(r"^metadata:\s*\n(?:[ \t]+.*\n)*?[ \t]+version:\s*[\"']?([^\"'\s]+)", re.MULTILINE)
 
 
 def skill_version(text: str) -> str | None:

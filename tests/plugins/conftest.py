@@ -66,8 +66,8 @@ def listing(root: Path) -> list[str]:
 
 def sh(script: Path, *args: str, env: dict[str, str], cwd: Path | None = None,
        timeout: float = 300) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(["sh", str(script), *args], env=env, cwd=cwd, stdin=subprocess.DEVNULL,
-                          capture_output=True, text=True, timeout=timeout)
+    return subprocess.run(["sh", str(script), *args], check=False, env=env, cwd=cwd,
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=timeout)
 
 
 class Kit:

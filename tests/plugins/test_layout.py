@@ -53,7 +53,7 @@ def test_session_end_hook_runs_the_log_command_through_the_launcher(kit):
 
 
 def _frontmatter(text: str) -> dict[str, str]:
-    block = re.match(r"\A---\n(.*?)\n---\n", text, re.S)
+    block = re.match(r"\A---\n(.*?)\n---\n", text, re.DOTALL)
     assert block, "SKILL.md has no frontmatter"
     return dict(line.split(": ", 1) for line in block.group(1).splitlines() if ": " in line)
 
@@ -84,7 +84,7 @@ def test_codex_skill_names_agents_md_and_the_nightly_harvest(kit):
 def test_real_claude_validates_the_plugin_and_the_marketplace(kit, target):
     claude = kit.need("claude")
     r = subprocess.run([claude, "plugin", "validate", "--strict", str(kit.repo / target)],
-                       stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
+                       check=False, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stdout + r.stderr
     assert "Validation passed" in r.stdout
     assert "warning" not in r.stdout.lower()
@@ -97,6 +97,7 @@ def test_real_claude_rejects_a_broken_hooks_file(kit, tmp_path):
     broken = tmp_path / "plugin"
     shutil.copytree(kit.claude_plugin, broken)
     (broken / "hooks" / "hooks.json").write_text('{"hooks": {"SessionEnd": "log"}}')
-    r = subprocess.run([claude, "plugin", "validate", str(broken)], stdin=subprocess.DEVNULL,
+    r = subprocess.run([claude, "plugin", "validate", str(broken)], check=False,
+                       stdin=subprocess.DEVNULL,
                        capture_output=True, text=True, timeout=120)
     assert r.returncode != 0
