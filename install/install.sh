@@ -47,7 +47,11 @@ while [ $# -gt 0 ]; do
         --no-claude) WANT_CLAUDE=no ;;
         --codex) WANT_CODEX=yes ;;
         --no-codex) WANT_CODEX=no ;;
-        --package) [ $# -ge 2 ] || die "--package needs a path or a requirement"; PACKAGE=$2; shift ;;
+        --package)
+            [ $# -ge 2 ] || die "--package needs a path or a requirement"
+            PACKAGE=$2
+            shift
+            ;;
         -h | --help) usage ;;
         *) die "unknown option '$1' (see --help)" ;;
     esac
@@ -80,28 +84,40 @@ recorded() {  # recorded KIND VALUE: is this line in the manifest?
     [ -f "$MANIFEST" ] && grep -q "^$1$TAB$2$TAB" "$MANIFEST"
 }
 
-# make_dirs DIR: mkdir -p that records every directory it creates.
-make_dirs() {
-    missing=
+# missing_dirs DIR: DIR and its missing parents, outermost first, one per line.
+missing_dirs() {
     d=$1
+    out=
     while [ ! -d "$d" ]; do
-        missing="$d${missing:+$TAB$missing}"
+        out="$d
+$out"
         d=$(dirname "$d")
     done
-    [ -z "$missing" ] && return 0
-    old_ifs=$IFS
-    IFS=$TAB
-    for d in $missing; do
-        IFS=$old_ifs
+    printf '%s' "$out"
+}
+
+# make_dirs DIR: mkdir -p that records every directory it creates.
+make_dirs() {
+    while read -r d; do
+        [ -n "$d" ] || continue
         if [ "$DRY" = 1 ]; then
             say "would create: $d"
-        else
-            mkdir "$d" || die "cannot create $d"
-            [ -f "$MANIFEST" ] || NEW_MANIFEST="$NEW_MANIFEST$d$TAB"
-            [ -f "$MANIFEST" ] && record dir "$d"
+            continue
         fi
-    done
-    IFS=$old_ifs
+        mkdir "$d" || die "cannot create $d"
+        if [ -f "$MANIFEST" ]; then record dir "$d"; else NEW_MANIFEST="$NEW_MANIFEST$d$TAB"; fi
+    done <<EOF
+$(missing_dirs "$1")
+EOF
+}
+
+# expect_dirs DIR: record the directories another tool (pip) is about to create.
+expect_dirs() {
+    while read -r d; do
+        if [ -n "$d" ] && ! recorded dir "$d"; then record dir "$d"; fi
+    done <<EOF
+$(missing_dirs "$1")
+EOF
 }
 
 open_manifest() {
@@ -117,8 +133,10 @@ open_manifest() {
 }
 
 tree_sum() {  # tree_sum DIR: one checksum over every file's path and content
-    (cd "$1" && find . -type f | LC_ALL=C sort | while read -r f; do printf '%s\n' "$f"; cat "$f"; done) |
-        cksum | cut -d' ' -f1
+    (cd "$1" && find . -type f | LC_ALL=C sort | while read -r f; do
+        printf '%s\n' "$f"
+        cat "$f"
+    done) | cksum | cut -d' ' -f1
 }
 
 pick_python() {
@@ -169,8 +187,10 @@ install_engine() {
             return 0
         fi
         if ! recorded package "$t"; then
-            say "engine: $NAME $v is already installed with $t (not by this script); leaving it"
-            [ "$v" = "$VERSION" ] || say "  note: this checkout is $VERSION; upgrade it with $t yourself"
+            say "engine: $NAME $v is already installed with $t (not by this script);" \
+                "leaving it"
+            [ "$v" = "$VERSION" ] ||
+                say "  note: this checkout is $VERSION; upgrade with $t yourself"
             return 0
         fi
     done
@@ -189,7 +209,8 @@ install_engine() {
         pip)
             base=$("$PY" -m site --user-base) || die "$PY cannot report its user base"
             site=$("$PY" -m site --user-site)
-            for d in "$base/bin" "$site"; do make_dirs_preview "$d"; done
+            expect_dirs "$base/bin"
+            expect_dirs "$site"
             run "$PY" -m pip install -q --user --no-warn-script-location "$spec" &&
                 ok=1 || ok=0
             ;;
@@ -197,17 +218,6 @@ install_engine() {
     [ -n "$stage" ] && rm -rf "$stage"
     [ "$ok" = 1 ] || die "installing the engine with $tool failed (see above)"
     record package "$tool" "$PY"
-}
-
-# make_dirs_preview DIR: record the directories pip is about to create under its user base.
-make_dirs_preview() {
-    d=$1
-    missing=
-    while [ ! -d "$d" ]; do missing="$d${missing:+$TAB$missing}"; d=$(dirname "$d"); done
-    old_ifs=$IFS
-    IFS=$TAB
-    for d in $missing; do record dir "$d"; done
-    IFS=$old_ifs
 }
 
 uninstall_engine() {  # uninstall_engine TOOL PYTHON
@@ -220,7 +230,8 @@ uninstall_engine() {  # uninstall_engine TOOL PYTHON
 
 engine_cmd() {  # the installed engine's path, for the schedule
     if command -v "$NAME" >/dev/null 2>&1; then command -v "$NAME"; return; fi
-    for c in "$HOME/.local/bin/$NAME" "${PIPX_BIN_DIR:-}/$NAME" "$("$PY" -m site --user-base 2>/dev/null)/bin/$NAME"; do
+    user_bin="$("$PY" -m site --user-base 2>/dev/null)/bin"
+    for c in "${PIPX_BIN_DIR:-$HOME/.local/bin}/$NAME" "$user_bin/$NAME"; do
         if [ -x "$c" ]; then say "$c"; return; fi
     done
     say "$SRC/plugins/claude-code/bin/$NAME"
@@ -252,7 +263,8 @@ install_claude() {
     fi
     absent=$(claude_paths | while read -r p; do [ -e "$p" ] || say "$p"; done)
     if recorded claude-marketplace "$MARKET"; then :; else
-        run claude plugin marketplace add "$SRC" </dev/null || die "claude plugin marketplace add failed"
+        run claude plugin marketplace add "$SRC" </dev/null ||
+            die "claude plugin marketplace add failed"
         record claude-marketplace "$MARKET"
     fi
     run claude plugin install "$PLUGIN_ID" </dev/null || die "claude plugin install failed"
@@ -373,7 +385,8 @@ uninstall() {
             claude-plugin) run claude plugin uninstall "$value" </dev/null || ok=0 ;;
             claude-marketplace)
                 run claude plugin marketplace remove "$value" </dev/null || ok=0
-                [ -d "$CLAUDE_DIR/plugins/cache/$value" ] && run rm -rf "$CLAUDE_DIR/plugins/cache/$value"
+                cache="$CLAUDE_DIR/plugins/cache/$value"  # our copy, orphaned by the removal
+                if [ -d "$cache" ]; then run rm -rf "$cache"; fi
                 ;;
             claude-path) claude_left="$claude_left$value$TAB" ;;
             package) uninstall_engine "$value" "${extra:-$PY}" || ok=0 ;;
@@ -410,7 +423,15 @@ fi
 
 open_manifest
 install_engine
-if want_agent "$WANT_CLAUDE" claude "$CLAUDE_DIR"; then install_claude; else say "claude code: not found; skipped"; fi
-if want_agent "$WANT_CODEX" codex "${CODEX_HOME:-$HOME/.codex}"; then install_codex; else say "codex: not found; skipped"; fi
+if want_agent "$WANT_CLAUDE" claude "$CLAUDE_DIR"; then
+    install_claude
+else
+    say "claude code: not found; skipped"
+fi
+if want_agent "$WANT_CODEX" codex "${CODEX_HOME:-$HOME/.codex}"; then
+    install_codex
+else
+    say "codex: not found; skipped"
+fi
 maybe_schedule
 say "done: skillopt-sleep $VERSION. Check it with: $NAME doctor"

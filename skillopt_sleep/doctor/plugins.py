@@ -64,7 +64,8 @@ def claude_plugin(config_dir: Path) -> InstalledCopy | None:
         where = Path(str(entry.get("installPath", config_dir / "plugins")))
         manifest = _read_json(where / ".claude-plugin" / "plugin.json")
         version = manifest.get("version") if isinstance(manifest, dict) else None
-        return InstalledCopy("claude-code", where, str(version or entry.get("version") or "") or None,
+        version = version or entry.get("version")
+        return InstalledCopy("claude-code", where, str(version) if version else None,
                              _claude_enabled(config_dir, key))
     return None
 
@@ -82,7 +83,8 @@ def _claude_finding(inp: DoctorInput, home: Path) -> Finding:
         if inp.which("claude") is None and not config_dir.exists():
             return Finding("plugin: claude-code", "skip", "Claude Code not found")
         return Finding(
-            "plugin: claude-code", "warn", "Claude Code is here but the skillopt-sleep plugin is not installed",
+            "plugin: claude-code", "warn",
+            "Claude Code is here but the skillopt-sleep plugin is not installed",
             f"run {INSTALL_HINT}, or `claude plugin marketplace add <checkout>` then "
             f"`claude plugin install {PLUGIN}@{MARKETPLACE}`",
             {"agent": "claude-code", "installed": "no"},
@@ -112,10 +114,12 @@ def codex_skills(env: Mapping[str, str], home: Path, project: Path) -> list[Inst
         if skill.is_file() and skill.resolve() not in seen:
             seen.add(skill.resolve())
             found.append(InstalledCopy("codex", skill, skill_version(skill.read_text("utf-8"))))
-    for manifest in sorted((codex_home / "plugins" / "cache").glob(f"*/{PLUGIN}/*/.codex-plugin/plugin.json")):
+    cache = codex_home / "plugins" / "cache"
+    for manifest in sorted(cache.glob(f"*/{PLUGIN}/*/.codex-plugin/plugin.json")):
         data = _read_json(manifest)
         version = data.get("version") if isinstance(data, dict) else None
-        found.append(InstalledCopy("codex", manifest.parent.parent, str(version) if version else None))
+        found.append(InstalledCopy("codex", manifest.parent.parent,
+                                   str(version) if version else None))
     return found
 
 
@@ -130,7 +134,8 @@ def _project_and_parents(project: Path) -> Iterator[Path]:
 
 
 _FRONTMATTER = re.compile(r"\A---\s*\n(.*?)\n---\s*\n", re.DOTALL)
-_METADATA_VERSION = re.compile(r"^metadata:\s*\n(?:[ \t]+.*\n)*?[ \t]+version:\s*[\"']?([^\"'\s]+)", re.MULTILINE)
+_METADATA_VERSION = re.compile(
+    r"^metadata:\s*\n(?:[ \t]+.*\n)*?[ \t]+version:\s*[\"']?([^\"'\s]+)", re.MULTILINE)
 
 
 def skill_version(text: str) -> str | None:
@@ -174,11 +179,12 @@ def _version_finding(name: str, copy: InstalledCopy, update_fix: str) -> Finding
     shown = copy.version or "unknown"
     if copy.version and _version_key(copy.version) > _version_key(__version__):
         fix = (f"upgrade the engine to {copy.version}: `pipx upgrade skillopt-sleep`, "
-               "`uv tool upgrade skillopt-sleep` or `python3 -m pip install --user -U skillopt-sleep`")
+               "`uv tool upgrade skillopt-sleep` or "
+               "`python3 -m pip install --user -U skillopt-sleep`")
     else:
         fix = update_fix
-    return Finding(name, "warn", f"version {shown} at {copy.where}, but the engine is {__version__}",
-                   fix, _data(copy))
+    detail = f"version {shown} at {copy.where}, but the engine is {__version__}"
+    return Finding(name, "warn", detail, fix, _data(copy))
 
 
 def _version_key(version: str) -> tuple[int, ...]:

@@ -127,7 +127,7 @@ def test_session_end_hook_runs_the_log_command_of_our_cli(kit, session, tmp_path
                       r"completed with status (\d+)", debug.read_text())
     assert ends, "the plugin's SessionEnd hook did not run"
     cli_bytecode = pycache / str(kit.repo).lstrip("/") / "skillopt_sleep" / "cli"
-    assert list(cli_bytecode.glob("harvest_cmds.*.pyc")), "the hook did not start this checkout's CLI"
+    assert list(cli_bytecode.glob("harvest_cmds.*.pyc")), "the hook did not start our CLI"
     # 2 is our CLI's usage error while `log` is a placeholder; 0 once it is built.
     assert int(ends[0]) == (0 if _log_is_built(env, project) else 2)
 

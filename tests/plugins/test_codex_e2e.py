@@ -39,8 +39,8 @@ def test_dollar_skillopt_sleep_loads_the_skill_and_runs_the_cli(kit, tmp_path, c
     launcher = skill_dir / "scripts" / "skillopt-sleep"
     with ModelServer(responder=shell_then_reply(f"{launcher} status", "{output}")) as srv:
         env = codex_home(home, srv.url, base=base)
-        run = run_agent([codex, "exec", "--json", "--skip-git-repo-check", "$skillopt-sleep status"],
-                        env, project, timeout=180)
+        argv = [codex, "exec", "--json", "--skip-git-repo-check", "$skillopt-sleep status"]
+        run = run_agent(argv, env, project, timeout=180)
         calls = srv.model_calls("responses")
     assert calls, run.err
 

@@ -29,7 +29,8 @@ def _codex_skill(kit, home: Path, version: str) -> Path:
     dest = home / ".agents" / "skills" / "skillopt-sleep"
     shutil.copytree(kit.codex_plugin / "skills" / "skillopt-sleep", dest)
     skill = dest / "SKILL.md"
-    skill.write_text(skill.read_text().replace(f'version: "{__version__}"', f'version: "{version}"'))
+    text = skill.read_text().replace(f'version: "{__version__}"', f'version: "{version}"')
+    skill.write_text(text)
     return skill
 
 

@@ -71,7 +71,8 @@ def test_dry_run_changes_nothing_and_says_what_it_would_do(kit, home, clean_bin)
     out = r.stdout
     assert out.startswith("dry run: nothing will change\n")
     assert f"would install the engine skillopt-sleep {__version__} with pip from {kit.repo}" in out
-    assert f"would copy: {kit.codex_plugin}/skills/skillopt-sleep -> {home}/.agents/skills/skillopt-sleep" in out
+    skill = "skills/skillopt-sleep"
+    assert f"would copy: {kit.codex_plugin}/{skill} -> {home}/.agents/{skill}" in out
     assert "would run: " in out and out.rstrip().splitlines()[-2].endswith(" schedule")
 
 
@@ -84,7 +85,8 @@ def test_pip_install_then_noop_then_uninstall_restores_the_tree(kit, home, clean
     first = kit.sh(kit.install_sh, env=env)
     assert first.returncode == 0, first.stdout + first.stderr
     engine = home / ".local" / "bin" / "skillopt-sleep"
-    version = subprocess.run([str(engine), "--version"], check=False, env=env, capture_output=True, text=True)
+    version = subprocess.run([str(engine), "--version"], check=False, env=env,
+                             capture_output=True, text=True)
     assert version.stdout.strip() == f"skillopt-sleep {__version__}"
     skill = home / ".agents" / "skills" / "skillopt-sleep"
     source = kit.codex_plugin / "skills" / "skillopt-sleep"
@@ -112,7 +114,8 @@ def test_claude_plugin_install_noop_uninstall(kit, home, clean_bin, tmp_path):
     kit.link(clean_bin, "claude")
     env = kit.base_env(home, clean_bin)
     claude = [str(clean_bin / "claude"), "plugin", "list", "--json"]
-    subprocess.run(claude, check=False, env=env, stdin=subprocess.DEVNULL, capture_output=True, timeout=120)
+    subprocess.run(claude, check=False, env=env, stdin=subprocess.DEVNULL, capture_output=True,
+                   timeout=120)
     before = kit.listing(home)  # a home where Claude Code has run once
 
     first = kit.sh(kit.install_sh, env=env)
@@ -122,7 +125,8 @@ def test_claude_plugin_install_noop_uninstall(kit, home, clean_bin, tmp_path):
     [plugin] = [p for p in listed if p["id"] == "skillopt-sleep@skillopt-sleep"]
     assert plugin["version"] == __version__ and plugin["enabled"] is True
     doctor = subprocess.run(
-        [sys.executable, "-m", "skillopt_sleep", "doctor", "--json"], check=False, capture_output=True, text=True,
+        [sys.executable, "-m", "skillopt_sleep", "doctor", "--json"], check=False,
+        capture_output=True, text=True,
         env={**env, "PYTHONPATH": str(kit.repo), "SKILLOPT_SLEEP_HOME": str(tmp_path / "sleep")},
         cwd=tmp_path, timeout=60)
     checks = {c["name"]: c for c in json.loads(doctor.stdout)["checks"]}

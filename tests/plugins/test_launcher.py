@@ -45,7 +45,8 @@ def _detached_launcher(kit, where: Path) -> Path:
 def _run(launcher: Path, *args: str, env: dict[str, str]):
     # A neutral cwd: `python -c` would otherwise import a checkout found in the cwd.
     return subprocess.run(["/bin/sh", str(launcher), *args], check=False, env=env,
-                          cwd=launcher.parent, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
+                          cwd=launcher.parent, stdin=subprocess.DEVNULL, capture_output=True,
+                          text=True, timeout=60)
 
 
 def test_runs_the_checkout_it_sits_in(kit, tmp_path, clean_bin):

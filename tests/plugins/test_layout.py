@@ -84,7 +84,8 @@ def test_codex_skill_names_agents_md_and_the_nightly_harvest(kit):
 def test_real_claude_validates_the_plugin_and_the_marketplace(kit, target):
     claude = kit.need("claude")
     r = subprocess.run([claude, "plugin", "validate", "--strict", str(kit.repo / target)],
-                       check=False, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
+                       check=False, stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                       timeout=120)
     assert r.returncode == 0, r.stdout + r.stderr
     assert "Validation passed" in r.stdout
     assert "warning" not in r.stdout.lower()
