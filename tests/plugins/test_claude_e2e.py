@@ -72,8 +72,10 @@ def test_slash_skillopt_sleep_status_runs_the_cli_and_shows_its_output(kit, sess
     assert "1. The command is `skillopt-sleep status`." in first  # $ARGUMENTS substituted
     assert "Never edit `CLAUDE.md`" in first
 
-    # The Bash call ran our CLI (found by the launcher) and its real output came back.
-    expected = _direct_cli("status", env=env, cwd=project).strip()
+    # The Bash call ran our CLI (found by the launcher) and its real output came back. By hand
+    # against an empty store like the one it saw (the session's end has logged a task since).
+    fresh = {**env, "SKILLOPT_SLEEP_HOME": str(sleep_home.parent / "fresh-sleep")}
+    expected = _direct_cli("status", env=fresh, cwd=project).strip()
     assert expected.startswith(f"project: {project.resolve()}")
     assert len(calls) == 2 and calls[1].last_tool_result.strip() == expected
     [result] = [r for r in records if r.get("type") == "user"
@@ -108,6 +110,13 @@ def test_the_skill_permission_allows_only_the_cli(kit, session):
     assert not marker.exists()
 
 
+def _warm_dependencies(kit, env: dict[str, str], copy: Path) -> None:
+    shutil.copytree(kit.repo / "skillopt_sleep", copy / "skillopt_sleep",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    subprocess.run([sys.executable, "-m", "skillopt_sleep", "--help"], check=True, cwd=copy,
+                   env={**env, "PYTHONPATH": str(copy)}, capture_output=True, timeout=120)
+
+
 def _log_is_built(env: dict[str, str], project: Path) -> bool:
     return "log (not built yet)" not in _direct_cli("--help", env=env, cwd=project)
 
@@ -116,11 +125,12 @@ def test_session_end_hook_runs_the_log_command_of_our_cli(kit, session, tmp_path
     env_for, project, _ = session
     debug, pycache = tmp_path / "claude-debug.log", tmp_path / "pycache"
     with ModelServer([Text("Tests pass.")]) as srv:
-        # No tool runs in this session: Python bytecode written under the prefix can only come
-        # from the hook starting this checkout's CLI. Compiling it all is slow, and Claude Code
-        # cancels SessionEnd hooks after 1.5 s unless this budget is raised.
-        env = {**env_for(srv.url), "PYTHONPYCACHEPREFIX": str(pycache),
-               "CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS": "30000"}
+        # No tool runs in this session: bytecode of this checkout's modules written under the
+        # prefix can only come from the hook starting our CLI. Claude Code cancels SessionEnd
+        # hooks after 1.5 s, so the dependencies' bytecode is compiled beforehand, from a copy
+        # of the package elsewhere.
+        env = {**env_for(srv.url), "PYTHONPYCACHEPREFIX": str(pycache)}
+        _warm_dependencies(kit, env, tmp_path / "copy")
         records = _claude("Run the test suite", env, project, kit, "--debug-file", str(debug))
     assert records[-1]["result"] == "Tests pass."
     ends = re.findall(r'SessionEnd:\w+ \["\$\{CLAUDE_PLUGIN_ROOT\}/bin/skillopt-sleep" log\] '
