@@ -35,6 +35,7 @@ class NightOutcome:
     summary: NightSummary | None = None
     message: str = ""
     exit_code: int = 0
+    output: str = ""  # what the night printed on stderr, for the run's log
 
 
 # (project, flags for `run`, environment) -> outcome. The real one runs `skillopt-sleep run`.
@@ -107,6 +108,8 @@ def _one_project(project: Path, deps: JobDeps, log: RunLog) -> tuple[ProjectResu
         return ProjectResult(project=str(project), status="failed", message=exc.one_line()), exc.exit_code
     log.write("backends answered their auth check; starting the night")
     outcome = deps.night(project, deps.flags, deps.env)
+    if outcome.output.strip():
+        log.write(outcome.output.rstrip())
     summary = outcome.summary
     result = ProjectResult(
         project=str(project), status=outcome.status, message=outcome.message,

@@ -20,8 +20,10 @@ def installer(method: Method, host: Host) -> Installer:
     return classes[method](host)
 
 
-def choose(host: Host, wanted: str) -> Installer:
-    """The installer for ``wanted`` (a method name or ``auto``); a ScheduleError when unusable."""
+def choose(host: Host, wanted: str, *, only_render: bool = False) -> Installer:
+    """The installer for ``wanted`` (a method name or ``auto``); a ScheduleError when unusable.
+
+    ``only_render``: a named method is returned even where it cannot run, to show its files."""
     if wanted == "loop":
         raise ScheduleError("the built-in loop is not installed into an OS scheduler", hint=LOOP_HINT)
     if wanted != "auto":
@@ -29,7 +31,7 @@ def choose(host: Host, wanted: str) -> Installer:
             raise ScheduleError(f"unknown scheduling method {wanted!r}",
                                 hint=f"choose one of: {', '.join(METHODS)}")
         chosen = installer(wanted, host)  # type: ignore[arg-type]
-        reason = chosen.unavailable()
+        reason = None if only_render else chosen.unavailable()
         if reason:
             raise ScheduleError(f"cannot schedule with {wanted}: {reason}",
                                 hint="choose another --method, or " + LOOP_HINT)

@@ -15,14 +15,13 @@ from ..models import NightSummary
 from ..redact import redact
 from .job import NightOutcome, NightRunner
 from .jobspec import needs_pythonpath, package_root
-from .logs import RunLog
 
 NIGHT_TIMEOUT_S = 8 * 3600.0
 POLL_S = 0.5
 STOP_GRACE_S = 10.0
 
 
-def subprocess_night(python: str, *, stop: threading.Event | None = None, log: RunLog | None = None,
+def subprocess_night(python: str, *, stop: threading.Event | None = None,
                      timeout_s: float = NIGHT_TIMEOUT_S) -> NightRunner:
     """A NightRunner running ``run`` with ``python``; ``stop`` ends a night early (SIGTERM)."""
 
@@ -35,19 +34,18 @@ def subprocess_night(python: str, *, stop: threading.Event | None = None, log: R
         except OSError as exc:
             return NightOutcome("failed", message=f"cannot start {python}: {exc.strerror}", exit_code=1)
         out, err, why = _wait(proc, stop, timeout_s)
-        if log is not None and err.strip():
-            log.write(err.rstrip())
         if why:
             return NightOutcome("interrupted" if why == "stopped" else "failed",
-                                message=f"night {why}", exit_code=proc.returncode or 1)
+                                message=f"night {why}", exit_code=proc.returncode or 1, output=err)
         summary = _summary(out)
         if proc.returncode != 0:
             lines = [ln for ln in err.splitlines() if ln.strip()]
             said = redact(lines[-1]) if lines else f"`run` exited with code {proc.returncode}"
-            return NightOutcome("failed", summary, said, proc.returncode)
+            return NightOutcome("failed", summary, said, proc.returncode, output=err)
         if summary is None:
-            return NightOutcome("failed", message="`run --json` printed no night summary", exit_code=1)
-        return NightOutcome("ok", summary)
+            return NightOutcome("failed", message="`run --json` printed no night summary",
+                                exit_code=1, output=err)
+        return NightOutcome("ok", summary, output=err)
 
     return run
 
