@@ -1,8 +1,8 @@
 """crontab: one marked block in the user's crontab; every other byte of it is left alone.
 
 The block sits between a begin and an end comment naming the instance, so a second install
-replaces it in place and ``unschedule`` removes exactly it. A crontab whose last line had no
-newline gets one before the block; the begin marker records that, and removal takes it back.
+replaces it in place and ``unschedule`` removes exactly it. (A table whose last line has no
+newline gets one before the block: ``crontab`` refuses to install a table without it.)
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from .jobspec import JobSpec
 from .plan import MANAGED_BY, Host, Plan
 from .runner import checked
 
-NEWLINE_ADDED = " (newline added)"
 NO_DAEMON = ("no cron daemon seems to be running on this machine, so the job would never start: "
              "start cron, or run `skillopt-sleep schedule run` under a process supervisor")
 
@@ -52,10 +51,6 @@ def _span(lines: list[str], name: str) -> tuple[int, int] | None:
     return start, end
 
 
-def _added_newline(line: str) -> bool:
-    return line.rstrip("\r\n").endswith(NEWLINE_ADDED)
-
-
 def remove_block(text: str, name: str) -> tuple[str, bool]:
     """``text`` without the instance's block (byte for byte otherwise), and whether it had one."""
     lines = text.splitlines(keepends=True)
@@ -63,23 +58,18 @@ def remove_block(text: str, name: str) -> tuple[str, bool]:
     if span is None:
         return text, False
     start, end = span
-    before = "".join(lines[:start])
-    if _added_newline(lines[start]) and before.endswith("\n"):
-        before = before[:-1]
-    return before + "".join(lines[end + 1:]), True
+    return "".join(lines[:start]) + "".join(lines[end + 1:]), True
 
 
 def add_block(text: str, block: str, name: str) -> str:
     """``text`` with the block replacing an earlier one in place, or appended at the end."""
     lines = text.splitlines(keepends=True)
     span = _span(lines, name)
-    flagged = block.replace(begin_marker(name), begin_marker(name) + NEWLINE_ADDED, 1)
     if span is not None:
         start, end = span
-        new = flagged if _added_newline(lines[start]) else block
-        return "".join(lines[:start]) + new + "".join(lines[end + 1:])
+        return "".join(lines[:start]) + block + "".join(lines[end + 1:])
     if text and not text.endswith("\n"):
-        return text + "\n" + flagged
+        text += "\n"
     return text + block
 
 
