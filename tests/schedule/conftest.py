@@ -109,8 +109,14 @@ def store(paths: Paths) -> Store:
     s.close()
 
 
-def fake_host(tmp_path: Path, platform: str, programs: dict | None = None) -> tuple[Host, FakeRunner]:
-    """A Host on ``platform`` whose OS programs all succeed unless ``programs`` says otherwise."""
+@pytest.fixture
+def fake_host():
+    """``fake_host(tmp_path, platform, programs=None)``: a Host on ``platform`` whose OS programs
+    all succeed unless ``programs`` says otherwise, and its FakeRunner."""
+    return _fake_host
+
+
+def _fake_host(tmp_path: Path, platform: str, programs: dict | None = None) -> tuple[Host, FakeRunner]:
     runner = FakeRunner(programs if programs is not None else {
         "systemctl": ok, "loginctl": lambda a, i: RunResult(0, "Linger=yes\n"),
         "launchctl": ok, "schtasks": ok,
