@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import os
+import shutil
 import sys
 import threading
 from collections.abc import Sequence
@@ -147,7 +148,7 @@ def _pinned_flags(args: argparse.Namespace, loaded: Sequence[Settings], ctx: Ctx
     names = {r.backend for r in roles}
     pinned = None
     if names == {None}:
-        pinned = detect_backend(ctx.env)
+        pinned = detect_backend(ctx.env, which=lambda name: shutil.which(name, path=ctx.env.get("PATH")))
         names = {pinned}
     return _run_flags(args, pinned), sorted(n for n in names if n)
 
