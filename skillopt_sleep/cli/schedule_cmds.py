@@ -188,7 +188,7 @@ def schedule_status(args: argparse.Namespace, ctx: Ctx) -> int:
         result = last.status + (f": {last.message}" if last.message else "")
         lines.append(f"last run: {_when(last.started_at.astimezone(tz))} ({last.trigger}), {result}")
         lines += [f"  {p.project}: {p.status}" + (f", {p.decision}" if p.decision else "")
-                  + (f" ({p.message})" if p.message and p.status != "ok" else "") for p in last.projects]
+                  + (f" ({p.message})" if p.message else "") for p in last.projects]
         if last.log_file:
             lines.append(f"  log: {last.log_file}")
     if view.notices:

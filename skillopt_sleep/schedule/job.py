@@ -116,7 +116,7 @@ def _one_project(project: Path, deps: JobDeps, log: RunLog) -> tuple[ProjectResu
         decision=summary.decision if summary else None, night_id=summary.night_id if summary else None,
     )
     if outcome.status == "ok":
-        log.write(_describe(summary))
+        log.write(_describe(summary) if summary else f"nothing to do: {outcome.message or 'no night'}")
     elif outcome.status == "interrupted":
         log.write(f"night for {project} interrupted: {outcome.message}")
     else:
@@ -163,9 +163,7 @@ def _fail(deps: JobDeps, log: RunLog, message: str) -> None:
     deps.store.add_notice(NOTICE_KIND, message, deps.clock.now())
 
 
-def _describe(summary: NightSummary | None) -> str:
-    if summary is None:
-        return "night finished"
+def _describe(summary: NightSummary) -> str:
     text = f"night {summary.night_id}: {summary.decision}"
     if summary.gain is not None:
         text += f", gain {summary.gain:+.3f}"

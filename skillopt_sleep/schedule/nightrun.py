@@ -3,6 +3,7 @@ process, so a crash or a hang of one night cannot take the scheduler down with i
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import threading
@@ -37,15 +38,15 @@ def subprocess_night(python: str, *, stop: threading.Event | None = None,
         if why:
             return NightOutcome("interrupted" if why == "stopped" else "failed",
                                 message=f"night {why}", exit_code=proc.returncode or 1, output=err)
-        summary = _summary(out)
+        summary, nothing_to_do = _parse(out)
         if proc.returncode != 0:
             lines = [ln for ln in err.splitlines() if ln.strip()]
             said = redact(lines[-1]) if lines else f"`run` exited with code {proc.returncode}"
             return NightOutcome("failed", summary, said, proc.returncode, output=err)
-        if summary is None:
+        if summary is None and nothing_to_do is None:
             return NightOutcome("failed", message="`run --json` printed no night summary",
                                 exit_code=1, output=err)
-        return NightOutcome("ok", summary, output=err)
+        return NightOutcome("ok", summary, message=nothing_to_do or "", output=err)
 
     return run
 
@@ -86,8 +87,16 @@ def _wait(proc: subprocess.Popen[str], stop: threading.Event | None,
         return out, err, why
 
 
-def _summary(out: str) -> NightSummary | None:
+def _parse(out: str) -> tuple[NightSummary | None, str | None]:
+    """The night's summary; or, when ``run`` had nothing to do (no tasks yet), its reason."""
     try:
-        return NightSummary.model_validate_json(out)
+        return NightSummary.model_validate_json(out), None
     except ValidationError:
-        return None
+        pass
+    try:
+        data = json.loads(out)
+    except ValueError:
+        return None, None
+    if isinstance(data, dict) and data.get("decision") is None and data.get("reason"):
+        return None, str(data["reason"])
+    return None, None

@@ -6,11 +6,7 @@ from __future__ import annotations
 import os
 import shlex
 import stat
-import subprocess
 import sys
-from pathlib import Path
-
-import pytest
 
 from skillopt_sleep.schedule.crontab import add_block, begin_marker, end_marker, remove_block
 
@@ -165,22 +161,3 @@ def test_status_shows_what_is_scheduled_and_unschedule_twice_is_harmless(cli, fa
     assert status["present"] is False and "is gone" in status["problem"]
     assert cli("unschedule", env=fake_cron.env).code == 0
     assert cli("unschedule", env=fake_cron.env).out == "nothing was scheduled\n"
-
-
-@pytest.mark.skipif(sys.platform == "win32", reason="cron runs sh")
-def test_the_installed_line_runs_under_crons_bare_environment(cli, fake_cron, project, sandbox_home):
-    r = cli("schedule", "--method", "crontab", "--project", str(project), "--backend", "scripted",
-            env=fake_cron.env)
-    assert r.code == 0, r.err
-    line = _our_lines(fake_cron.read())[1]
-    command = line.split(" ", 5)[5].replace("\\%", "%")
-    # What cron gives a job: no PYTHONPATH, no SKILLOPT_SLEEP_HOME, a bare PATH.
-    bare = {"HOME": str(sandbox_home), "PATH": "/usr/bin:/bin", "SHELL": "/bin/sh", "LOGNAME": "tester"}
-    subprocess.run(["/bin/sh", "-c", command], env=bare, cwd=str(sandbox_home), timeout=120, check=False)
-    last = cli("schedule", "status", "--json", env=fake_cron.env).json()["last_run"]
-    assert last is not None and last["trigger"] == "scheduled"
-    assert [p["project"] for p in last["projects"]] == [str(project)]
-    log = Path(last["log_file"]).read_text()
-    assert "backends answered their auth check; starting the night" in log
-    output = (sandbox_home / "sleep-home" / "logs" / "job-output.log").read_text()
-    assert output.startswith(f"scheduled run: {last['status']}")
