@@ -12,7 +12,7 @@ from datetime import datetime
 
 from ..errors import ScheduleError
 from .jobspec import JobSpec
-from .plan import MANAGED_BY, Host, Plan
+from .plan import MANAGED_BY, Host, Method, Plan
 from .runner import checked
 
 NO_DAEMON = ("no cron daemon seems to be running on this machine, so the job would never start: "
@@ -76,7 +76,7 @@ def add_block(text: str, block: str, name: str) -> str:
 class CrontabInstaller:
     """Installs the nightly job as a block in the user's crontab (``crontab -l`` / ``crontab -``)."""
 
-    method = "crontab"
+    method: Method = "crontab"
 
     def __init__(self, host: Host) -> None:
         self.host = host

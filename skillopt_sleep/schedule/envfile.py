@@ -68,9 +68,9 @@ def merge_env_file(path: Path, updates: dict[str, str]) -> tuple[bool, list[str]
     remaining = dict(updates)
     out: list[str] = []
     for line in lines:
-        key = _line_key(line)
-        if key in remaining:
-            out.append(f"{key}={remaining.pop(key)}\n")
+        line_key = _line_key(line)
+        if line_key is not None and line_key in remaining:
+            out.append(f"{line_key}={remaining.pop(line_key)}\n")
         else:
             out.append(line if line.endswith("\n") else line + "\n")
     if created:

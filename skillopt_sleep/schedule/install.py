@@ -60,7 +60,7 @@ def apply(prepared: Prepared, *, store: Store, paths: Paths, host: Host, now: da
     previous = load_installation(store)
     if previous is not None and (previous.method, previous.name) != (prepared.plan.method, prepared.plan.name):
         _uninstall_record(previous, host)
-    created, written = False, []
+    created, written = False, list[str]()
     if prepared.secrets:
         created, written = merge_env_file(paths.env_file, dict(prepared.secrets))
     if previous is not None:

@@ -10,7 +10,7 @@ from pathlib import Path
 from .calendars import launchd_intervals
 from .files import remove_managed, write_planned
 from .jobspec import JobSpec
-from .plan import MANAGED_BY, Host, Plan, PlannedFile
+from .plan import MANAGED_BY, Host, Method, Plan, PlannedFile
 from .runner import checked
 
 
@@ -40,7 +40,7 @@ def render_plist(job: JobSpec, cron: str) -> str:
 class LaunchdInstaller:
     """Installs ``~/Library/LaunchAgents/com.<name>.nightly.plist`` and bootstraps it."""
 
-    method = "launchd"
+    method: Method = "launchd"
 
     def __init__(self, host: Host) -> None:
         self.host = host

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..errors import ScheduleError
 from .crontab import CrontabInstaller
 from .launchd import LaunchdInstaller
@@ -15,7 +17,7 @@ LOOP_HINT = "run `skillopt-sleep schedule run` under tmux, a container entrypoin
 
 
 def installer(method: Method, host: Host) -> Installer:
-    classes = {"crontab": CrontabInstaller, "systemd": SystemdInstaller,
+    classes: dict[str, Callable[[Host], Installer]] = {"crontab": CrontabInstaller, "systemd": SystemdInstaller,
                "launchd": LaunchdInstaller, "schtasks": SchtasksInstaller}
     return classes[method](host)
 

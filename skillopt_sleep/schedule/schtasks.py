@@ -15,7 +15,7 @@ from pathlib import Path
 from ..errors import ScheduleError
 from .files import remove_managed, write_planned
 from .jobspec import JobSpec
-from .plan import MANAGED_BY, Host, Plan, PlannedFile
+from .plan import MANAGED_BY, Host, Method, Plan, PlannedFile
 from .runner import checked
 from .timing import expand
 
@@ -67,7 +67,7 @@ def _schedule(trigger: ET.Element, days: list[int], weekdays: list[int], months:
 
 def render_xml(job: JobSpec, cron: str, now: datetime) -> str:
     minute, hour, dom, month, dow = expand(cron)
-    variants = [(dom, [])] + [([], dow)] if dom and dow else [(dom, dow)]
+    variants: list[tuple[list[int], list[int]]] = [(dom, []), ([], dow)] if dom and dow else [(dom, dow)]
     times = [(h, m) for h in (hour or range(24)) for m in (minute or range(60))]
     if len(times) * len(variants) > MAX_TRIGGERS:
         raise ScheduleError(f"cron '{cron}' needs more than {MAX_TRIGGERS} Task Scheduler triggers",
@@ -107,7 +107,7 @@ def render_xml(job: JobSpec, cron: str, now: datetime) -> str:
 class SchtasksInstaller:
     """Registers the task ``\\<name>`` from an XML file kept in the state directory."""
 
-    method = "schtasks"
+    method: Method = "schtasks"
 
     def __init__(self, host: Host) -> None:
         self.host = host

@@ -9,7 +9,7 @@ from pathlib import Path
 from .calendars import systemd_on_calendar
 from .files import remove_managed, write_planned
 from .jobspec import JobSpec
-from .plan import MANAGED_BY, Host, Plan, PlannedFile
+from .plan import MANAGED_BY, Host, Method, Plan, PlannedFile
 from .runner import checked
 
 LINGER_WARNING = (
@@ -65,7 +65,7 @@ def render_timer(job: JobSpec, cron: str) -> str:
 class SystemdInstaller:
     """Installs ``<name>.service`` and ``<name>.timer`` under the user's systemd unit directory."""
 
-    method = "systemd"
+    method: Method = "systemd"
 
     def __init__(self, host: Host) -> None:
         self.host = host
