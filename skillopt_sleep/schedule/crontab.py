@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import shlex
 from datetime import datetime
+from pathlib import PurePath
 
 from ..errors import ScheduleError
 from .jobspec import JobSpec
@@ -31,7 +32,9 @@ def cron_command(job: JobSpec) -> str:
     """The job as one ``sh`` command line, ``%`` escaped (cron turns a bare ``%`` into a newline)."""
     assigns = [f"{k}={shlex.quote(v)}" for k, v in job.env]
     words = [shlex.quote(a) for a in job.argv]
-    line = " ".join([*assigns, *words]) + f" >>{shlex.quote(job.output_log)} 2>&1"
+    # The redirection needs its directory: without it sh would not start the job at all.
+    logdir = shlex.quote(str(PurePath(job.output_log).parent))
+    line = f"mkdir -p {logdir} && " + " ".join([*assigns, *words]) + f" >>{shlex.quote(job.output_log)} 2>&1"
     return line.replace("%", "\\%")
 
 

@@ -37,7 +37,7 @@ def test_install_keeps_the_users_lines_and_uninstall_restores_them_byte_for_byte
     assert table.startswith(USER_TABLE)
     ours = table[len(USER_TABLE):].splitlines()
     assert len(ours) == 3 and ours[0].startswith("# >>> skillopt-sleep-") and ours[2].startswith("# <<< ")
-    assert ours[1].startswith("17 3 * * * PATH=")
+    assert ours[1].startswith("17 3 * * * mkdir -p ")
     r = cli("unschedule", env=fake_cron.env)
     assert r.code == 0 and "block of your crontab" in r.out
     assert fake_cron.read() == USER_TABLE
@@ -50,7 +50,7 @@ def test_a_second_install_replaces_the_block_in_place(cli, fake_cron, project):
     assert _schedule(cli, fake_cron, project, "--time", "04:41").code == 0
     table = fake_cron.read()
     assert table.count("# >>> skillopt-sleep-") == 1 and table.count("run-job") == 1
-    assert "\n41 4 * * * PATH=" in table and "17 3 * * *" not in table
+    assert "\n41 4 * * * mkdir -p " in table and "17 3 * * *" not in table
     assert table.endswith("# <<< " + table.split("# <<< ")[1].split("\n")[0] + "\n0 12 * * * /usr/bin/lunch\n")
     assert cli("unschedule", env=fake_cron.env).code == 0
     assert fake_cron.read() == USER_TABLE + "0 12 * * * /usr/bin/lunch\n"
@@ -105,6 +105,8 @@ def test_the_line_carries_absolute_paths_and_no_key(cli, fake_cron, project, san
     assert key not in table and "ANTHROPIC_API_KEY" not in table
     line = _our_lines(table)[1]
     words = shlex.split(line.split(" ", 5)[5])
+    assert words[:4] == ["mkdir", "-p", str(sandbox_home / "sleep-home" / "logs"), "&&"]
+    words = words[4:]
     python = next(w for w in words if not w.count("=") or w.startswith("/"))
     assert os.path.isabs(python) and python == sys.executable
     env = dict(w.split("=", 1) for w in words[: words.index(python)])
