@@ -26,10 +26,10 @@ from ..schedule.jobspec import (
 )
 from ..schedule.loop import StoppableClock, run_loop, stop_on_signals
 from ..schedule.nightrun import subprocess_night
-from ..schedule.overview import overview
+from ..schedule.overview import overview, pid_alive
 from ..schedule.plan import METHODS, Host
 from ..schedule.runner import SubprocessRunner
-from ..schedule.state import LOOP_KEY, LoopRecord, load_installation, load_last_run, save
+from ..schedule.state import LOOP_KEY, LoopRecord, load_installation, load_last_run, load_loop, save
 from ..schedule.timing import cron_from_time, describe, local_timezone, validate_cron, zone_name
 from ..settings import Settings, load_settings, settings_layers
 from .common import add_backend_flags, backend_flags
@@ -292,5 +292,8 @@ def unschedule(args: argparse.Namespace, ctx: Ctx) -> int:
     removed = remove(store=ctx.store, paths=ctx.paths, host=_host(ctx),
                      name=instance_name(ctx.env, ctx.paths))
     text = "removed:\n" + "\n".join(f"  {r}" for r in removed) if removed else "nothing was scheduled"
-    ctx.emit({"removed": removed}, text)
+    loop = load_loop(ctx.store)
+    if loop is not None and pid_alive(loop.pid):
+        text += f"\na built-in loop is still running (pid {loop.pid}): stop it with `kill {loop.pid}`"
+    ctx.emit({"removed": removed, "loop_pid": loop.pid if loop and pid_alive(loop.pid) else None}, text)
     return 0

@@ -49,7 +49,7 @@ def test_nothing_scheduled(cli):
     assert r.out == ("no night is scheduled: run `skillopt-sleep schedule` (or `skillopt-sleep schedule run` "
                      "for the built-in loop)\nlast run: none yet\n")
     assert cli("unschedule").out == "nothing was scheduled\n"
-    assert cli("unschedule", "--json").json() == {"removed": []}
+    assert cli("unschedule", "--json").json() == {"removed": [], "loop_pid": None}
 
 
 def test_the_loop_refuses_to_double_an_installed_schedule(cli, fake_cron, project):

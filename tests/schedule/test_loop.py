@@ -147,6 +147,7 @@ def test_schedule_run_stops_cleanly_on_a_signal(sig, project, subprocess_env, cl
         assert waiting.startswith("next night at "), waiting
         status = cli("schedule", "status", "--json").json()
         assert status["method"] == "loop" and status["loop"]["pid"] == proc.pid
+        assert f"a built-in loop is still running (pid {proc.pid})" in cli("unschedule").out
         proc.send_signal(sig)
         code = proc.wait(timeout=20)
     finally:
