@@ -126,3 +126,20 @@ def _fake_host(tmp_path: Path, platform: str, programs: dict | None = None) -> t
     state = tmp_path / "state"
     state.mkdir(exist_ok=True)
     return Host(runner, {"HOME": str(home), "USER": "tester"}, home, state, platform, uid=501), runner
+
+
+@pytest.fixture
+def read_line():
+    """``read_line(stream, timeout=20)``: one line from a child's pipe, failing instead of hanging."""
+    import threading
+
+    def read(stream, timeout: float = 20.0) -> str:
+        box: list[str] = []
+        reader = threading.Thread(target=lambda: box.append(stream.readline()), daemon=True)
+        reader.start()
+        reader.join(timeout)
+        if reader.is_alive():
+            pytest.fail(f"no output from the child within {timeout:.0f} s")
+        return box[0]
+
+    return read

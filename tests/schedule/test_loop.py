@@ -134,16 +134,16 @@ def test_a_stop_during_a_nap_ends_the_loop_before_any_night():
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
-def test_schedule_run_stops_cleanly_on_a_signal(sig, project, subprocess_env, cli):
+def test_schedule_run_stops_cleanly_on_a_signal(sig, project, subprocess_env, cli, read_line):
     proc = subprocess.Popen(
         [sys.executable, "-m", "skillopt_sleep", "schedule", "run", "--at", "0 0 1 1 *",
          "--project", str(project), "--backend", "simulated"],
         env=subprocess_env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
     try:
-        first = proc.stderr.readline()
+        first = read_line(proc.stderr)
         assert first.startswith("skillopt-sleep loop: cron '0 0 1 1 *'"), first
-        waiting = proc.stderr.readline()
+        waiting = read_line(proc.stderr)
         assert waiting.startswith("next night at "), waiting
         status = cli("schedule", "status", "--json").json()
         assert status["method"] == "loop" and status["loop"]["pid"] == proc.pid
