@@ -69,3 +69,19 @@ def test_status_shows_a_failed_scheduled_night_until_it_is_seen(cli, project):
     (line,) = [x for x in first.out.splitlines() if x.startswith("! ")]
     assert f"schedule: scheduled night for {project} did not start: target backend: unknown backend" in line
     assert not [x for x in cli("status", "--project", str(project)).out.splitlines() if x.startswith("! ")]
+
+
+def test_a_rejected_key_on_a_real_sdk_backend_spends_nothing(cli, sample_project):
+    pytest.importorskip("skillopt_sleep.backends.anthropic_api", reason="the anthropic backend is not built yet")
+    from skillopt_sleep.testing import Error, ModelServer
+
+    with ModelServer(responder=lambda call: Error(401)) as srv:
+        r = cli("schedule", "run-job", "--project", str(sample_project), "--backend", "anthropic",
+                "--model", "claude-test", "--base-url", srv.url,
+                env={"ANTHROPIC_API_KEY": "sk-ant-api03-" + "k" * 30})
+        calls = srv.model_requests()
+    assert r.code == 6, r.out + r.err
+    assert len(calls) <= 1 and all(c.status == 401 for c in calls)  # the probe, nothing else
+    (notice,) = cli("schedule", "status", "--json").json()["notices"]
+    assert notice["message"].startswith(f"scheduled night for {sample_project} did not start: target backend")
+    assert cli("status", "--project", str(sample_project), "--json").json()["nights"] == []
