@@ -193,7 +193,7 @@ def schedule_status(args: argparse.Namespace, ctx: Ctx) -> int:
             lines.append(f"  log: {last.log_file}")
     if view.notices:
         lines.append(f"{len(view.notices)} unseen failure notice(s):")
-        lines += [f"  {n.created_at}  {n.message}" for n in view.notices]
+        lines += [f"  {n.created_at[:16].replace('T', ' ')}  {n.message}" for n in view.notices]
         if args.ack:
             ctx.store.mark_notices_seen(n.id for n in view.notices)
             lines.append("marked as seen")
@@ -236,7 +236,8 @@ def _deps(args: argparse.Namespace, ctx: Ctx, stop: threading.Event | None) -> J
 def _report(ctx: Ctx, result: JobResult) -> None:
     record = result.record
     lines = [f"{record.trigger} run: {record.status}" + (f" ({record.message})" if record.message else "")]
-    lines += [f"  {p.project}: {p.status}" + (f", {p.decision}" if p.decision else "") for p in record.projects]
+    lines += [f"  {p.project}: {p.status}" + (f", {p.decision}" if p.decision else "")
+              + (f" ({p.message})" if p.message and p.status == "ok" else "") for p in record.projects]
     lines.append(f"log: {record.log_file}")
     ctx.emit(record, "\n".join(lines))
 

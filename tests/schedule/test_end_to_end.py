@@ -40,7 +40,7 @@ def test_schedule_run_once_runs_a_real_night(cli, sample_project):
 def test_a_project_without_tasks_is_a_quiet_ok(cli, project):
     r = cli("schedule", "run", "--once", "--project", str(project), "--backend", "simulated")
     assert r.code == 0, r.out + r.err
-    assert r.out.splitlines()[1] == f"  {project}: ok"
+    assert r.out.splitlines()[1] == f"  {project}: ok (no tasks)"
     assert cli("schedule", "status", "--json").json()["last_run"]["projects"][0]["message"] == "no tasks"
 
 
