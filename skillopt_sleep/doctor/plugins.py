@@ -160,8 +160,15 @@ def _codex_finding(inp: DoctorInput, home: Path) -> Finding:
     stale = [c for c in copies if c.version != __version__]
     if stale:
         return _version_finding("skill: codex", stale[0], _codex_fix(stale[0]))
-    where = ", ".join(str(c.where) for c in copies)
+    where = ", ".join(_codex_place(c) for c in copies)
     return Finding("skill: codex", "ok", f"version {__version__} at {where}", data=_data(copies[0]))
+
+
+def _codex_place(copy: InstalledCopy) -> str:
+    # Codex namespaces a plugin's skills: only a skill-root copy answers to `$skillopt-sleep`.
+    if copy.where.name == "SKILL.md":
+        return str(copy.where)
+    return f"{copy.where} (as ${PLUGIN}:{PLUGIN})"
 
 
 def _codex_fix(copy: InstalledCopy) -> str:

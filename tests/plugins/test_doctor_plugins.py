@@ -120,3 +120,13 @@ def test_a_repo_skill_is_found_from_a_subdirectory(cli, tmp_path, kit, no_agents
     codex = {c["name"]: c for c in r.json()["checks"]}["skill: codex"]
     assert codex["status"] == "ok"
     assert codex["data"]["path"] == str(repo / ".agents" / "skills" / "skillopt-sleep" / "SKILL.md")
+
+
+def test_a_codex_plugin_copy_says_its_namespaced_name(cli, tmp_path, sandbox_home, kit):
+    """Codex lists a plugin's skill as `skillopt-sleep:skillopt-sleep` (seen with codex 0.169)."""
+    cached = sandbox_home / ".codex" / "plugins" / "cache" / "skillopt-sleep" / "skillopt-sleep"
+    shutil.copytree(kit.codex_plugin, cached / __version__)
+    codex = _findings(cli, tmp_path)["skill: codex"]
+    assert codex["status"] == "ok"
+    assert codex["detail"] == (f"version {__version__} at {cached / __version__} "
+                               "(as $skillopt-sleep:skillopt-sleep)")
