@@ -210,3 +210,11 @@ def test_uninstall_without_an_install_is_a_clear_no_op(kit, home, clean_bin):
     r = kit.sh(kit.install_sh, "--uninstall", env=kit.base_env(home, clean_bin))
     assert r.returncode == 0
     assert r.stdout == f"nothing to uninstall: no manifest at {_manifest(home)}\n"
+
+
+def test_help_shows_the_options(kit, home, clean_bin):
+    r = kit.sh(kit.install_sh, "--help", env=kit.base_env(home, clean_bin))
+    assert r.returncode == 0
+    assert r.stdout.startswith("Install skillopt-sleep from this checkout")
+    assert r.stdout.rstrip().endswith("[--package SPEC]")
+    assert kit.listing(home) == []
