@@ -25,7 +25,7 @@ def require_binary(name: str, env: Mapping[str, str], install: str) -> str:
     """The binary's path, or ``BackendUnavailable`` naming the install command."""
     path = find_binary(name, env)
     if path is None:
-        raise BackendUnavailable(f"{name} is not installed (not found on PATH)", hint=install)
+        raise BackendUnavailable(f"{name} is not installed: not found on PATH", hint=install)
     return path
 
 
@@ -57,7 +57,7 @@ async def run_cli(runner: Runner, argv: Sequence[str], *, env: Mapping[str, str]
     try:
         return await runner.run(argv, env=env, cwd=cwd, stdin=stdin, timeout=timeout)
     except FileNotFoundError as exc:
-        raise BackendUnavailable(f"{name} is not installed (cannot run {argv[0]})", hint=install) from exc
+        raise BackendUnavailable(f"{name} is not installed: cannot run {argv[0]}", hint=install) from exc
     except TimeoutError as exc:
         raise TransientError(f"{name} did not finish within {timeout:g}s",
                              hint="raise roles.<role>.timeout_s if this keeps happening") from exc

@@ -262,7 +262,8 @@ _STATUS = re.compile(r"(?:unexpected status|last status:?)\s*(\d{3})", re.IGNORE
 def classify(message: str, *, model: str) -> BackendError:
     """The error for a failed ``codex exec`` turn, from its message."""
     low = message.lower()
-    missing = re.search(r"missing environment variable:?\s*`?([A-Za-z_][A-Za-z0-9_]*)", message)
+    missing = re.search(r"missing environment variable:?\s*`?([A-Za-z_][A-Za-z0-9_]*)", message,
+                        re.IGNORECASE)
     if missing:
         return AuthError(f"{missing.group(1)} is not set (codex needs it)",
                          hint=f"export {missing.group(1)}=...")
