@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -26,15 +25,24 @@ def sample_tasks(project: Path) -> list[TaskRecord]:
     return [TaskRecord.model_validate({**item, "project": str(project)}) for item in raw]
 
 
+SKILL_PATH = Path(".claude/skills/beta-app/SKILL.md")
+
+
+def write_sample_project(project: Path) -> None:
+    """The sample project's files: a hand-written ``CLAUDE.md`` and a skill."""
+    sample = resources.files("skillopt_sleep.sample")
+    (project / SKILL_PATH).parent.mkdir(parents=True, exist_ok=True)
+    (project / "CLAUDE.md").write_bytes(sample.joinpath("CLAUDE.md").read_bytes())
+    (project / SKILL_PATH).write_bytes(sample.joinpath("SKILL.md").read_bytes())
+
+
 def prepare_demo(root: Path, clock: Clock) -> Demo:
-    """Copy the sample project under ``root`` (``project/``) with its own home (``home/``)."""
+    """The sample project under ``root`` (``project/``) with its own home (``home/``)."""
     project, home = root / "project", root / "home"
     if project.exists():
         raise StoreError(f"{project} already exists", hint="pass an empty --dir or omit it for a temp dir")
-    source = resources.files("skillopt_sleep.sample").joinpath("project")
     try:
-        with resources.as_file(source) as src:
-            shutil.copytree(src, project)
+        write_sample_project(project)
         home.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise StoreError(f"cannot create the demo under {root}: {exc.strerror}") from exc
