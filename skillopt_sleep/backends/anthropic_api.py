@@ -9,7 +9,8 @@ Settings (``[roles.<role>]``): ``model`` (default :data:`DEFAULT_MODEL`), ``base
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from functools import partial
 from typing import Any
 
 import anthropic
@@ -19,6 +20,7 @@ from ..settings import RoleSettings
 from .api_health import api_check, known_models
 from .base import Completion, Health, Request
 from .http_errors import status_error
+from .loop_client import LoopClient
 
 DEFAULT_MODEL = "claude-sonnet-4-5"
 DEFAULT_KEY_ENV = "ANTHROPIC_API_KEY"
@@ -26,20 +28,23 @@ PUBLIC_URL = "https://api.anthropic.com"
 
 
 class AnthropicBackend:
-    """Anthropic Messages API. Pass an ``anthropic.AsyncAnthropic`` client (tests pass one aimed
-    at a loopback server); :meth:`from_settings` builds it from the role's settings."""
+    """Anthropic Messages API. Pass an ``anthropic.AsyncAnthropic`` client (used as is), or a
+    function making one (one client per event loop); :meth:`from_settings` passes a function
+    built from the role's settings."""
 
     name = "anthropic"
 
-    def __init__(self, client: anthropic.AsyncAnthropic, *, model: str = DEFAULT_MODEL,
-                 key_env: str = DEFAULT_KEY_ENV, temperature: float | None = None,
-                 timeout_s: float = 120.0) -> None:
-        self.client = client
+    def __init__(self, client: anthropic.AsyncAnthropic | Callable[[], anthropic.AsyncAnthropic],
+                 *, model: str = DEFAULT_MODEL, key_env: str = DEFAULT_KEY_ENV,
+                 temperature: float | None = None, timeout_s: float = 120.0) -> None:
+        # A factory gives one client per event loop (see loop_client); a client is used as is.
+        self.clients = LoopClient.of(client, anthropic.AsyncAnthropic, _close)
+        self.client = self.clients.current
         self.model = model
         self.key_env = key_env
         self.temperature = temperature
         self.timeout_s = timeout_s
-        self.base_url = str(client.base_url).rstrip("/")
+        self.base_url = str(self.client.base_url).rstrip("/")
 
     @classmethod
     def from_settings(cls, role: RoleSettings, env: Mapping[str, str]) -> AnthropicBackend:
@@ -49,9 +54,9 @@ class AnthropicBackend:
             raise AuthError(f"{key_env} is not set",
                             hint=f"export {key_env}=... or choose another backend with --backend")
         base_url = role.base_url or env.get("ANTHROPIC_BASE_URL") or PUBLIC_URL
-        client = anthropic.AsyncAnthropic(api_key=key, base_url=base_url, timeout=role.timeout_s,
-                                          max_retries=0)
-        return cls(client, model=role.model or DEFAULT_MODEL, key_env=key_env,
+        factory = partial(anthropic.AsyncAnthropic, api_key=key, base_url=base_url,
+                          timeout=role.timeout_s, max_retries=0)
+        return cls(factory, model=role.model or DEFAULT_MODEL, key_env=key_env,
                    temperature=role.temperature, timeout_s=role.timeout_s)
 
     @classmethod
@@ -71,7 +76,7 @@ class AnthropicBackend:
         if temperature is not None:
             kwargs["temperature"] = temperature
         try:
-            reply = await self.client.messages.create(**kwargs)
+            reply = await (await self.clients.get()).messages.create(**kwargs)
         except anthropic.AnthropicError as exc:
             raise await self._translate(exc) from exc
         except ValueError as exc:  # a 200 whose JSON body does not parse
@@ -116,7 +121,7 @@ class AnthropicBackend:
         """The model ids the server lists; [] when it keeps no list. Raises for a rejected key or
         an unreachable server."""
         try:
-            page = await self.client.models.list(limit=100)
+            page = await (await self.clients.get()).models.list(limit=100)
         except anthropic.APIStatusError as exc:
             if exc.status_code in (401, 403):
                 raise await self._translate(exc) from exc
@@ -135,3 +140,7 @@ def _body_text(body: object) -> str:
     if isinstance(body, (dict, list)):
         return json.dumps(body)[:300]
     return str(body or "")[:300]
+
+
+async def _close(client: anthropic.AsyncAnthropic) -> None:
+    await client.close()

@@ -11,7 +11,8 @@ understand. The SDK's own retries are off (see :mod:`~skillopt_sleep.backends.re
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from functools import partial
 from typing import Any
 
 import openai
@@ -21,6 +22,7 @@ from ..settings import RoleSettings
 from .api_health import api_check, known_models
 from .base import Completion, Health, Request
 from .http_errors import status_error
+from .loop_client import LoopClient
 
 DEFAULT_MODEL = "gpt-5-mini"
 DEFAULT_KEY_ENV = "OPENAI_API_KEY"
@@ -29,20 +31,24 @@ NO_KEY = "not-needed"  # what a keyless local server is sent; the SDK insists on
 
 
 class OpenAIBackend:
-    """OpenAI Chat Completions (or a compatible server). Pass an ``openai.AsyncOpenAI`` client;
-    :meth:`from_settings` builds it from the role's settings."""
+    """OpenAI Chat Completions (or a compatible server). Pass an ``openai.AsyncOpenAI`` client
+    (used as is), or a function making one (one client per event loop); :meth:`from_settings`
+    passes a function built from the role's settings."""
 
     name = "openai"
 
-    def __init__(self, client: openai.AsyncOpenAI, *, model: str = DEFAULT_MODEL,
-                 key_env: str = DEFAULT_KEY_ENV, temperature: float | None = None,
-                 timeout_s: float = 120.0, compatible: bool | None = None) -> None:
-        self.client = client
+    def __init__(self, client: openai.AsyncOpenAI | Callable[[], openai.AsyncOpenAI], *,
+                 model: str = DEFAULT_MODEL, key_env: str = DEFAULT_KEY_ENV,
+                 temperature: float | None = None, timeout_s: float = 120.0,
+                 compatible: bool | None = None) -> None:
+        # A factory gives one client per event loop (see loop_client); a client is used as is.
+        self.clients = LoopClient.of(client, openai.AsyncOpenAI, _close)
+        self.client = self.clients.current
         self.model = model
         self.key_env = key_env
         self.temperature = temperature
         self.timeout_s = timeout_s
-        self.base_url = str(client.base_url).rstrip("/")
+        self.base_url = str(self.client.base_url).rstrip("/")
         self.compatible = self.base_url != PUBLIC_URL if compatible is None else compatible
 
     @classmethod
@@ -53,9 +59,9 @@ class OpenAIBackend:
         if not key and (role.api_key_env or base_url == PUBLIC_URL):
             raise AuthError(f"{key_env} is not set",
                             hint=f"export {key_env}=..., or --base-url for a local server")
-        client = openai.AsyncOpenAI(api_key=key or NO_KEY, base_url=base_url,
-                                    timeout=role.timeout_s, max_retries=0)
-        return cls(client, model=role.model or DEFAULT_MODEL, key_env=key_env,
+        factory = partial(openai.AsyncOpenAI, api_key=key or NO_KEY, base_url=base_url,
+                          timeout=role.timeout_s, max_retries=0)
+        return cls(factory, model=role.model or DEFAULT_MODEL, key_env=key_env,
                    temperature=role.temperature, timeout_s=role.timeout_s)
 
     @classmethod
@@ -76,7 +82,7 @@ class OpenAIBackend:
         if request.seed is not None and self.compatible:
             kwargs["seed"] = request.seed  # local servers honour it; OpenAI's newer models refuse it
         try:
-            reply = await self.client.chat.completions.create(**kwargs)
+            reply = await (await self.clients.get()).chat.completions.create(**kwargs)
         except openai.OpenAIError as exc:
             raise await self._translate(exc) from exc
         except ValueError as exc:  # a 200 whose JSON body does not parse
@@ -121,7 +127,7 @@ class OpenAIBackend:
         """The model ids the server lists; [] when it keeps no list. Raises for a rejected key or
         an unreachable server."""
         try:
-            page = await self.client.models.list()
+            page = await (await self.clients.get()).models.list()
         except openai.APIStatusError as exc:
             if exc.status_code in (401, 403):
                 raise await self._translate(exc) from exc
@@ -146,3 +152,7 @@ def _detail(body: object) -> str:
             return inner
         return json.dumps(body)[:300]
     return str(body or "")[:300]
+
+
+async def _close(client: openai.AsyncOpenAI) -> None:
+    await client.close()

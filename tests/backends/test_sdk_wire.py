@@ -181,3 +181,14 @@ def test_check_names_the_fix_for_a_rejected_key(server):
     health = asyncio.run(backend.check())
     assert not health.ok and "cannot reach http://127.0.0.1:9/v1" in health.detail
     assert "check that the server is running" in health.fix
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_one_backend_serves_several_event_loops_and_closes_each_client(provider, server):
+    backend = make(provider, server)
+    server.enqueue(Text("one"), Text("two"))
+    first = complete(backend)
+    client = backend.clients.current
+    second = complete(backend)  # a second asyncio.run: doctor, then the night
+    assert (first.text, second.text) == ("one", "two")
+    assert backend.clients.current is not client and client.is_closed()
