@@ -6,9 +6,10 @@ from __future__ import annotations
 import shutil
 from collections.abc import Callable, Mapping, Sequence
 
-from ..errors import BackendUnavailable, TransientError
+from ..errors import AuthError, BackendError, BackendUnavailable, BadRequestError, TransientError
 from ..markers import REPLAY_ENV, REPLAY_MARKER
 from .base import Request
+from .http_errors import TRANSIENT_STATUS
 from .runner import Runner, RunResult
 
 Which = Callable[[str], "str | None"]
@@ -67,3 +68,17 @@ def tail(text: str, limit: int = 300) -> str:
     """The last non-empty lines of ``text``, on one line, for an error message."""
     lines = [ln.strip() for ln in text.splitlines() if ln.strip() and "WARNING" not in ln]
     return " ".join(lines)[-limit:]
+
+
+def cli_error(name: str, code: int | None, text: str, *, auth: bool, model: bool,
+              login_fix: str, model_hint: str, model_name: str) -> BackendError:
+    """The error for a CLI's failed turn: ``code`` is the HTTP status it reported (if any);
+    ``auth``/``model`` say whether its own wording already showed a login or model problem."""
+    if auth or code in (401, 403):
+        return AuthError(f"{name} could not authenticate: {tail(text, 160)}", hint=login_fix)
+    if model or code == 404:
+        return BadRequestError(f"{name} cannot use model {model_name}: {tail(text, 120)}",
+                               hint=model_hint)
+    if code is not None and code not in TRANSIENT_STATUS and 400 <= code < 500:
+        return BadRequestError(f"{name}'s request was refused ({code}): {tail(text, 160)}")
+    return TransientError(f"{name} failed: {tail(text, 200)}")

@@ -45,11 +45,19 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ..errors import AuthError, BackendError, BadRequestError, MalformedOutput, TransientError
+from ..errors import AuthError, BackendError, MalformedOutput, TransientError
 from ..settings import RoleSettings
-from .agent_cli import Which, child_env, find_binary, render_prompt, require_binary, run_cli, tail
+from .agent_cli import (
+    Which,
+    child_env,
+    cli_error,
+    find_binary,
+    render_prompt,
+    require_binary,
+    run_cli,
+    tail,
+)
 from .base import Completion, Health, Message, Request
-from .http_errors import TRANSIENT_STATUS
 from .runner import Runner, SubprocessRunner, run_sync
 
 INSTALL = "npm install -g @anthropic-ai/claude-code"
@@ -176,14 +184,11 @@ def classify(status: Any, text: str, *, model: str) -> BackendError:
     code = status if isinstance(status, int) else None
     if "not logged in" in low or "/login" in low:
         return AuthError("claude is not logged in", hint=LOGIN_FIX)
-    if code in (401, 403) or "failed to authenticate" in low or "invalid api key" in low:
-        return AuthError(f"claude could not authenticate: {tail(text, 160)}", hint=LOGIN_FIX)
-    if code == 404 or "issue with the selected model" in low:
-        return BadRequestError(f"claude cannot use model {model}",
-                               hint="pass --model with a model claude accepts (sonnet, opus, ...)")
-    if code is not None and code not in TRANSIENT_STATUS and 400 <= code < 500:
-        return BadRequestError(f"claude's request was refused ({code}): {tail(text, 160)}")
-    return TransientError(f"claude failed: {tail(text, 200)}")
+    return cli_error("claude", code, text,
+                     auth="failed to authenticate" in low or "invalid api key" in low,
+                     model="issue with the selected model" in low, login_fix=LOGIN_FIX,
+                     model_hint="pass --model with a model claude accepts (sonnet, opus, ...)",
+                     model_name=model)
 
 
 def _result_json(stdout: str) -> dict[str, Any] | None:

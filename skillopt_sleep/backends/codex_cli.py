@@ -47,12 +47,20 @@ from typing import Any
 
 import tomli_w
 
-from ..errors import AuthError, BackendError, BadRequestError, MalformedOutput, TransientError
+from ..errors import AuthError, BackendError, MalformedOutput
 from ..settings import RoleSettings
 from ..store.files import atomic_write_bytes
-from .agent_cli import Which, child_env, find_binary, render_prompt, require_binary, run_cli, tail
+from .agent_cli import (
+    Which,
+    child_env,
+    cli_error,
+    find_binary,
+    render_prompt,
+    require_binary,
+    run_cli,
+    tail,
+)
 from .base import Completion, Health, Message, Request
-from .http_errors import TRANSIENT_STATUS
 from .runner import Runner, SubprocessRunner, run_sync
 
 try:  # Python 3.11+
@@ -269,11 +277,8 @@ def classify(message: str, *, model: str) -> BackendError:
                          hint=f"export {missing.group(1)}=...")
     found = _STATUS.search(message)
     code = int(found.group(1)) if found else None
-    if code in (401, 403) or "not logged in" in low or "please log in" in low:
-        return AuthError(f"codex could not authenticate: {tail(message, 160)}", hint=LOGIN_FIX)
-    if code == 404 or "model metadata" in low:
-        return BadRequestError(f"codex cannot use model {model}: {tail(message, 120)}",
-                               hint="pass --model with a model your Codex provider serves")
-    if code is not None and code not in TRANSIENT_STATUS and 400 <= code < 500:
-        return BadRequestError(f"codex's request was refused ({code}): {tail(message, 160)}")
-    return TransientError(f"codex failed: {tail(message, 200)}")
+    return cli_error("codex", code, message,
+                     auth="not logged in" in low or "please log in" in low,
+                     model="model metadata" in low, login_fix=LOGIN_FIX,
+                     model_hint="pass --model with a model your Codex provider serves",
+                     model_name=model)

@@ -17,6 +17,7 @@ from skillopt_sleep.backends.retry import RetryPolicy, call_with_retry
 from skillopt_sleep.errors import AuthError, BadRequestError, TransientError
 from skillopt_sleep.settings import BudgetSettings, RoleSettings
 from skillopt_sleep.testing import Delay, Error, Malformed, ModelServer, Text
+from skillopt_sleep.testing.wire import json_answer
 
 REQUEST = Request("target", "Always answer in French.", (Message("user", "Say hello"),), max_tokens=50)
 PROVIDERS = ("anthropic", "openai")
@@ -166,6 +167,18 @@ def test_the_public_openai_api_gets_max_completion_tokens(server):
     assert body["max_completion_tokens"] == 50 and "max_tokens" not in body
 
 
+def test_check_names_the_fix_for_a_rejected_key():
+    rejected = json_answer({"type": "error", "error": {"type": "authentication_error",
+                                                       "message": "invalid x-api-key"}}, 401)
+    with ModelServer() as srv:
+        srv.models_answer = lambda headers: rejected  # the model list refuses the key
+        backend = AnthropicBackend.from_settings(
+            RoleSettings(base_url=srv.url, model="claude-test"), {"ANTHROPIC_API_KEY": "sk-wrong"})
+        health = asyncio.run(backend.check())
+    assert not health.ok and health.fix == "check ANTHROPIC_API_KEY"
+    assert health.detail.startswith("anthropic rejected the API key (401")
+
+
 @pytest.mark.parametrize("provider", PROVIDERS)
 def test_check_is_a_free_authenticated_probe(provider, server):
     health = asyncio.run(make(provider, server).check())
@@ -175,12 +188,12 @@ def test_check_is_a_free_authenticated_probe(provider, server):
     assert not bad.ok and "did you mean" in bad.detail
 
 
-def test_check_names_the_fix_for_a_rejected_key(server):
+def test_check_names_the_fix_for_an_unreachable_server():
     backend = OpenAIBackend.from_settings(
         RoleSettings(base_url="http://127.0.0.1:9/v1", model="m", timeout_s=2), {})
     health = asyncio.run(backend.check())
     assert not health.ok and "cannot reach http://127.0.0.1:9/v1" in health.detail
-    assert "check that the server is running" in health.fix
+    assert health.fix == "check the network, that the server runs, or base_url"
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)
