@@ -11,18 +11,20 @@ from skillopt_sleep import run_night
 from skillopt_sleep.backends.registry import create_backend
 from skillopt_sleep.backends.simulated import SimulatedBackend
 from skillopt_sleep.errors import AuthError
-from skillopt_sleep.settings import RoleSettings, RolesSettings, Settings
+from skillopt_sleep.settings import BudgetSettings, RoleSettings, RolesSettings, Settings
 from skillopt_sleep.testing import Error, ModelServer
 from skillopt_sleep.testing.night_model import simulated_night_responder
 
 pytestmark = pytest.mark.slow
 
 
-def night(provider: str, srv: ModelServer, project: Path, tasks, **role):
+def night(provider: str, srv: ModelServer, project: Path, tasks, budget: BudgetSettings | None = None,
+          **role):
     url = srv.v1 if provider == "openai" else srv.url
     settings_role = RoleSettings(backend=provider, model=f"{'gpt' if provider == 'openai' else 'claude'}-test",
                                  base_url=url, max_retries=role.pop("max_retries", 8), **role)
-    settings = Settings(roles=RolesSettings(target=settings_role, optimizer=settings_role, judge=settings_role))
+    settings = Settings(roles=RolesSettings(target=settings_role, optimizer=settings_role, judge=settings_role),
+                        budget=budget or BudgetSettings())
     backend = create_backend(settings_role, {"ANTHROPIC_API_KEY": "sk-test"})
     return run_night(tasks, project, target=backend, settings=settings).summary
 
@@ -71,3 +73,14 @@ def test_a_rejected_key_stops_the_night_at_once(sample_project):
             night("openai", srv, project, tasks)
         sent = [(r.body["messages"][-1]["content"], r.body.get("seed")) for r in srv.model_requests()]
     assert len(set(sent)) == len(sent)  # not one call was retried
+
+
+def test_max_calls_stops_a_faulty_night_at_exactly_that_many_calls(sample_project):
+    project, tasks = sample_project
+    with ModelServer(responder=simulated_night_responder(), fail_rate=0.3, seed=3) as srv:
+        s = night("openai", srv, project, tasks, budget=BudgetSettings(max_calls=50))
+        sent = len(srv.model_requests())
+    assert sent == s.calls == 50  # concurrent attempts and retries included, not one more
+    assert s.decision == "budget_exhausted"
+    assert s.reason.startswith("call budget reached (50/50 calls) (raise budget.max_calls)")
+    assert "the rest of the night was skipped" in s.reason
