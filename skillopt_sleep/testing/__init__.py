@@ -5,6 +5,7 @@ run the real ``claude`` and ``codex`` CLIs against it in a sandboxed home."""
 from .replies import (
     CustomToolCall,
     Delay,
+    Disconnect,
     Error,
     Malformed,
     Message,
@@ -29,7 +30,7 @@ from .scripts import (
 from .server import ModelServer, RecordedRequest, default_responder, is_title_request
 
 __all__ = [
-    "CustomToolCall", "Delay", "Error", "Malformed", "Message", "ModelCall", "ModelServer",
+    "CustomToolCall", "Delay", "Disconnect", "Error", "Malformed", "Message", "ModelCall", "ModelServer",
     "RecordedRequest", "Reply", "Responder", "Text", "ToolCall", "add_file_patch", "claude_bash",
     "claude_write", "codex_apply_patch", "codex_exec", "count_tokens", "default_responder",
     "example_for_schema", "is_title_request", "shell_call", "shell_then_reply", "tool_output",

@@ -6,16 +6,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from .replies import (
-    CustomToolCall,
-    Message,
-    ModelCall,
-    Text,
-    ToolCall,
-    count_tokens,
-    input_tokens,
-    reply_output_text,
-)
+from .replies import CustomToolCall, Message, ModelCall, Text, ToolCall, usage_counts
 from .wire import Answer, IdMaker, chunks, content_text, json_answer, sse, stream_answer
 
 ERROR_TYPES = {
@@ -79,8 +70,8 @@ def render(call: ModelCall, reply: Text | ToolCall | CustomToolCall, new_id: IdM
     blocks = _blocks(reply, new_id)
     stop = "tool_use" if not isinstance(reply, Text) else (
         "max_tokens" if reply.truncated else "end_turn")
-    out_tokens = count_tokens(reply_output_text(reply))
-    usage = {"input_tokens": input_tokens(call.body), "output_tokens": out_tokens,
+    prompt, completion = usage_counts(call, reply)
+    usage = {"input_tokens": prompt, "output_tokens": completion,
              "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}
     message = {"id": new_id("msg_"), "type": "message", "role": "assistant", "model": call.model,
                "content": blocks, "stop_reason": stop, "stop_sequence": None, "usage": usage}
@@ -104,11 +95,12 @@ def _events(message: dict[str, Any]) -> list[bytes]:
 
 
 def _block_events(index: int, block: dict[str, Any]) -> list[bytes]:
+    first: dict[str, Any]
     if block["type"] == "text":
         first = {"type": "text", "text": ""}
         deltas = [{"type": "text_delta", "text": piece} for piece in chunks(block["text"])]
     else:
-        first = dict(block, input={})
+        first = {**block, "input": {}}
         deltas = [{"type": "input_json_delta", "partial_json": piece}
                   for piece in chunks(json.dumps(block["input"]))]
     frames = [sse({"type": "content_block_start", "index": index, "content_block": first},

@@ -67,7 +67,7 @@ class Handler(BaseHTTPRequestHandler):
 
     def _read_body(self) -> bytes:
         if self.headers.get("transfer-encoding", "").lower() == "chunked":
-            parts = []
+            parts: list[bytes] = []
             while True:
                 size = int(self.rfile.readline().split(b";")[0].strip() or b"0", 16)
                 if size == 0:
@@ -87,26 +87,28 @@ class Handler(BaseHTTPRequestHandler):
         return rec
 
     def _send(self, answer: Answer, rec: RecordedRequest, head_only: bool = False) -> None:
+        # status and finish time are set before the last bytes go out: a client that has its
+        # answer must find the record complete.
         rec.status = answer.status
+        if answer.drop:
+            rec.finished = time.monotonic()
+            self.close_connection = True
+            return
+        reason = self.responses.get(answer.status, ("",))[0]
+        head = [f"{self.protocol_version} {answer.status} {reason}",
+                f"server: {self.version_string()}", f"date: {self.date_time_string()}",
+                f"content-type: {answer.content_type}"]
+        head += [f"{key}: {value}" for key, value in answer.headers.items()]
+        if answer.events is None:
+            head.append(f"content-length: {len(answer.body)}")
+            payload = b"" if head_only else answer.body
+        else:
+            head += ["cache-control: no-cache", "transfer-encoding: chunked"]
+            payload = b"".join(b"%x\r\n%s\r\n" % (len(f), f) for f in answer.events)
+            payload += b"0\r\n\r\n"
+        data = ("\r\n".join(head) + "\r\n\r\n").encode("latin-1") + payload
+        rec.finished = time.monotonic()
         try:
-            self.send_response(answer.status)
-            self.send_header("content-type", answer.content_type)
-            for key, value in answer.headers.items():
-                self.send_header(key, value)
-            if answer.events is None:
-                self.send_header("content-length", str(len(answer.body)))
-                self.end_headers()
-                if not head_only:
-                    self.wfile.write(answer.body)
-            else:
-                self.send_header("cache-control", "no-cache")
-                self.send_header("transfer-encoding", "chunked")
-                self.end_headers()
-                for frame in answer.events:
-                    self.wfile.write(b"%x\r\n%s\r\n" % (len(frame), frame))
-                self.wfile.write(b"0\r\n\r\n")
-            self.wfile.flush()
+            self.wfile.write(data)  # one write: the whole answer in one syscall
         except CLIENT_GONE:
             self.close_connection = True  # the client timed out or hung up; nothing to answer
-        finally:
-            rec.finished = time.monotonic()

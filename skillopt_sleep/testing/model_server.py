@@ -12,36 +12,9 @@ import argparse
 import sys
 import threading
 
-from .replies import (
-    CustomToolCall,
-    Delay,
-    Error,
-    Malformed,
-    Message,
-    ModelCall,
-    Reply,
-    Responder,
-    Text,
-    ToolCall,
-)
-from .scripts import (
-    add_file_patch,
-    claude_bash,
-    claude_write,
-    codex_apply_patch,
-    codex_exec,
-    shell_call,
-    shell_then_reply,
-    tool_output,
-)
-from .server import ModelServer, RecordedRequest, default_responder
-
-__all__ = [
-    "CustomToolCall", "Delay", "Error", "Malformed", "Message", "ModelCall", "ModelServer",
-    "RecordedRequest", "Reply", "Responder", "Text", "ToolCall", "add_file_patch", "claude_bash",
-    "claude_write", "codex_apply_patch", "codex_exec", "default_responder", "main", "shell_call",
-    "shell_then_reply", "tool_output",
-]
+from . import *
+from .replies import Text
+from .server import ModelServer
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -7,16 +7,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from .replies import (
-    CustomToolCall,
-    Message,
-    ModelCall,
-    Text,
-    ToolCall,
-    count_tokens,
-    input_tokens,
-    reply_output_text,
-)
+from .replies import CustomToolCall, Message, ModelCall, Text, ToolCall, usage_counts
 from .wire import Answer, IdMaker, chunks, content_text, json_answer, sse, stream_answer
 
 ERRORS = {
@@ -95,8 +86,7 @@ def render(call: ModelCall, reply: Text | ToolCall | CustomToolCall, new_id: IdM
     tool_calls = [] if isinstance(reply, Text) else [_tool_call(reply, new_id)]
     finish = "tool_calls" if tool_calls else (
         "length" if isinstance(reply, Text) and reply.truncated else "stop")
-    prompt = input_tokens(call.body)
-    completion = count_tokens(reply_output_text(reply))
+    prompt, completion = usage_counts(call, reply)
     usage = {"prompt_tokens": prompt, "completion_tokens": completion,
              "total_tokens": prompt + completion,
              "prompt_tokens_details": {"cached_tokens": 0},

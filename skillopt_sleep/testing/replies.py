@@ -68,6 +68,11 @@ class Malformed:
 
 
 @dataclass(frozen=True)
+class Disconnect:
+    """Close the connection without an answer (the SDKs raise ``APIConnectionError``)."""
+
+
+@dataclass(frozen=True)
 class Delay:
     """Wait ``seconds`` before sending ``then`` (to simulate slowness and client timeouts)."""
 
@@ -75,7 +80,7 @@ class Delay:
     then: Reply = field(default_factory=lambda: Text("ok"))
 
 
-Reply = Union[Text, ToolCall, CustomToolCall, Error, Malformed, Delay]  # noqa: UP007 - runtime alias on 3.10
+Reply = Union[Text, ToolCall, CustomToolCall, Error, Malformed, Disconnect, Delay]  # noqa: UP007 - runtime alias on 3.10
 Responder = Callable[["ModelCall"], Reply]
 
 
@@ -164,6 +169,11 @@ def reply_output_text(reply: Reply) -> str:
     if isinstance(reply, CustomToolCall):
         return reply.text + reply.input
     return ""
+
+
+def usage_counts(call: ModelCall, reply: Reply) -> tuple[int, int]:
+    """(input, output) fake token counts of answering ``call`` with ``reply``."""
+    return input_tokens(call.body), count_tokens(reply_output_text(reply))
 
 
 def example_for_schema(schema: Mapping[str, Any], name: str = "value") -> Any:

@@ -8,16 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .openai_wire import schema_of
-from .replies import (
-    CustomToolCall,
-    Message,
-    ModelCall,
-    Text,
-    ToolCall,
-    count_tokens,
-    input_tokens,
-    reply_output_text,
-)
+from .replies import CustomToolCall, Message, ModelCall, Text, ToolCall, usage_counts
 from .wire import Answer, IdMaker, chunks, content_text, json_answer, sse, stream_answer
 
 
@@ -77,8 +68,7 @@ def _items(reply: Text | ToolCall | CustomToolCall, new_id: IdMaker) -> list[dic
 def render(call: ModelCall, reply: Text | ToolCall | CustomToolCall, new_id: IdMaker) -> Answer:
     """The 200 answer for a text or tool reply, streamed when the request asked for it."""
     items = _items(reply, new_id)
-    prompt = input_tokens(call.body)
-    completion = count_tokens(reply_output_text(reply))
+    prompt, completion = usage_counts(call, reply)
     response = {
         "id": new_id("resp_"), "object": "response", "created_at": int(time.time()),
         "status": "completed", "error": None, "incomplete_details": None,

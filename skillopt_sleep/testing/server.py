@@ -26,6 +26,7 @@ from .replies import (
     Api,
     CustomToolCall,
     Delay,
+    Disconnect,
     Error,
     Malformed,
     ModelCall,
@@ -42,6 +43,7 @@ ROUTES: dict[str, tuple[Api, Callable[..., ModelCall]]] = {
     "/v1/chat/completions": ("chat", openai_wire.parse),
     "/v1/responses": ("responses", responses_wire.parse),
 }
+DROPPED = -1  # RecordedRequest.status of a connection closed without an answer
 RETRYABLE = frozenset({408, 409, 429}) | frozenset(range(500, 600))
 RENDER = {"anthropic": anthropic_wire.render, "chat": openai_wire.render,
           "responses": responses_wire.render}
@@ -51,7 +53,7 @@ RENDER = {"anthropic": anthropic_wire.render, "chat": openai_wire.render,
 class RecordedRequest:
     """One request as the server saw it, and how it was answered.
 
-    ``status`` is 0 while the answer is still pending. ``fault`` is true for an injected
+    ``status`` is 0 while the answer is still pending, -1 for a ``Disconnect``. ``fault`` is true for an injected
     ``fail_rate`` error; ``side`` for Claude Code's session-title request (answered
     automatically, outside the script).
     """
@@ -129,7 +131,7 @@ class ModelServer:
 
     # -- lifecycle -------------------------------------------------------------------------
 
-    def start(self) -> ModelServer:
+    def start(self) -> Self:
         """Bind a free port on 127.0.0.1 and serve in a daemon thread."""
         httpd = _Server(("127.0.0.1", self._port), Handler)
         httpd.model_server = self
@@ -278,6 +280,8 @@ class ModelServer:
         """The HTTP answer for a (non-Delay) reply in the call's wire format."""
         if isinstance(reply, Error):
             return self.error_answer(call.api, reply)
+        if isinstance(reply, Disconnect):
+            return Answer(status=DROPPED, drop=True)
         if isinstance(reply, Malformed):
             if call.stream:
                 first = "message_start" if call.api == "anthropic" else None

@@ -12,13 +12,15 @@ IdMaker = Callable[[str], str]
 
 @dataclass(frozen=True)
 class Answer:
-    """One HTTP answer: ``events`` (SSE frames, already encoded) or a ``body``."""
+    """One HTTP answer: ``events`` (SSE frames, already encoded) or a ``body``; ``drop`` closes
+    the connection without answering."""
 
     status: int = 200
     body: bytes = b""
     events: tuple[bytes, ...] | None = None
     headers: Mapping[str, str] = field(default_factory=dict)
     content_type: str = "application/json"
+    drop: bool = False
 
 
 def json_answer(payload: Any, status: int = 200, headers: Mapping[str, str] | None = None) -> Answer:

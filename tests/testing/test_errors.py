@@ -8,7 +8,7 @@ import anthropic
 import openai
 import pytest
 
-from skillopt_sleep.testing import Delay, Error, Malformed, ModelServer, Text
+from skillopt_sleep.testing import Delay, Disconnect, Error, Malformed, ModelServer, Text
 
 MESSAGES = [{"role": "user", "content": "hi"}]
 
@@ -100,3 +100,13 @@ def test_raw_error_body_is_sent_verbatim(srv: ModelServer) -> None:
     with pytest.raises(openai.InternalServerError) as info:
         ask_gpt(srv)
     assert info.value.response.text == "<html>upstream down</html>"
+
+
+def test_disconnect_is_a_connection_error(srv: ModelServer) -> None:
+    srv.enqueue(Disconnect(), Disconnect(), Text("back"))
+    with pytest.raises(anthropic.APIConnectionError):
+        ask_claude(srv)
+    with pytest.raises(openai.APIConnectionError):
+        ask_gpt(srv)
+    assert ask_gpt(srv).choices[0].message.content == "back"
+    assert [r.status for r in srv.model_requests()] == [-1, -1, 200]

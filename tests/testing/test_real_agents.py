@@ -3,20 +3,20 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from skillopt_sleep.testing import Error, ModelServer, Text
 from skillopt_sleep.testing.agents import (
+    AgentRun,
     claude_env,
     claude_transcripts,
     codex_rollouts,
     run_agent,
     run_claude,
     run_codex,
-    which_claude,
-    which_codex,
 )
 from skillopt_sleep.testing.scripts import (
     add_file_patch,
@@ -30,20 +30,19 @@ pytestmark = [pytest.mark.realbin, pytest.mark.slow]
 COMMAND = "echo made > side-effect.txt && echo tool-said-hello"
 
 
-@pytest.fixture
-def dirs(tmp_path: Path) -> tuple[Path, Path]:
-    home, work = tmp_path / "agent-home", tmp_path / "work"
-    work.mkdir()
-    return home, work
-
-
-def test_claude_runs_the_scripted_bash_call(dirs: tuple[Path, Path]) -> None:
-    if which_claude() is None:
-        pytest.skip("claude is not installed (npm i -g @anthropic-ai/claude-code)")
+def shell_turn(runner: Callable[..., AgentRun], dirs: tuple[Path, Path]
+               ) -> tuple[AgentRun, ModelServer]:
+    """One agent turn scripted as: run COMMAND with the shell tool, then quote its output."""
     home, work = dirs
     with ModelServer(responder=shell_then_reply(COMMAND, "Finished: {output}")) as srv:
-        run = run_claude("Create the side-effect file", home=home, url=srv.url, cwd=work)
+        run = runner("Create the side-effect file", home=home, url=srv.url, cwd=work)
     assert run.code == 0, run.err
+    return run, srv
+
+
+def test_claude_runs_the_scripted_bash_call(dirs: tuple[Path, Path], claude_bin: str) -> None:
+    home, work = dirs
+    run, srv = shell_turn(run_claude, dirs)
     result = run.json()
     assert result["result"] == "Finished: tool-said-hello"
     assert result["num_turns"] == 2 and result["permission_denials"] == []
@@ -60,14 +59,13 @@ def test_claude_runs_the_scripted_bash_call(dirs: tuple[Path, Path]) -> None:
     assert tool_uses[0]["input"]["command"] == COMMAND
 
 
-def test_claude_title_side_request_is_answered_outside_the_script(dirs: tuple[Path, Path]) -> None:
-    if which_claude() is None:
-        pytest.skip("claude is not installed (npm i -g @anthropic-ai/claude-code)")
+def test_claude_title_side_request_is_answered_outside_the_script(
+        dirs: tuple[Path, Path], claude_bin: str) -> None:
     home, work = dirs
     prompt = "Please run a command that creates the side-effect file and tell me what it printed"
     with ModelServer([claude_bash(COMMAND), Text("All done.")], title="Creating a file") as srv:
         env = claude_env(home, srv.url, nonessential=True)
-        run = run_agent([which_claude() or "claude", "-p", prompt, "--allowedTools", "Bash",
+        run = run_agent([claude_bin, "-p", prompt, "--allowedTools", "Bash",
                          "--output-format", "json"], env, work)
     assert run.code == 0, run.err
     assert run.json()["result"] == "All done." and srv.pending == 0
@@ -80,13 +78,9 @@ def test_claude_title_side_request_is_answered_outside_the_script(dirs: tuple[Pa
         r for r in records if r["type"] == "ai-title").items()
 
 
-def test_codex_runs_the_scripted_exec_command(dirs: tuple[Path, Path]) -> None:
-    if which_codex() is None:
-        pytest.skip("codex is not installed (npm i -g @openai/codex)")
+def test_codex_runs_the_scripted_exec_command(dirs: tuple[Path, Path], codex_bin: str) -> None:
     home, work = dirs
-    with ModelServer(responder=shell_then_reply(COMMAND, "Finished: {output}")) as srv:
-        run = run_codex("Create the side-effect file", home=home, url=srv.url, cwd=work)
-    assert run.code == 0, run.err
+    run, srv = shell_turn(run_codex, dirs)
     events = run.jsonl()
     thread_id = events[0]["thread_id"]
     commands = [e["item"] for e in events if e["type"] == "item.completed"
@@ -104,9 +98,7 @@ def test_codex_runs_the_scripted_exec_command(dirs: tuple[Path, Path]) -> None:
     assert len(rollouts) == 1 and rollouts[0].name.endswith(f"-{thread_id}.jsonl")
 
 
-def test_codex_applies_a_scripted_patch(dirs: tuple[Path, Path]) -> None:
-    if which_codex() is None:
-        pytest.skip("codex is not installed (npm i -g @openai/codex)")
+def test_codex_applies_a_scripted_patch(dirs: tuple[Path, Path], codex_bin: str) -> None:
     home, work = dirs
     patch = codex_apply_patch(add_file_patch("notes.md", "first line\nsecond line"))
     with ModelServer([patch, Text("Patched notes.md.")]) as srv:
@@ -122,9 +114,7 @@ def test_codex_applies_a_scripted_patch(dirs: tuple[Path, Path]) -> None:
     assert "Success. Updated the following files:\nA notes.md" in (second.last_tool_result or "")
 
 
-def test_codex_recovers_from_transient_errors(dirs: tuple[Path, Path]) -> None:
-    if which_codex() is None:
-        pytest.skip("codex is not installed (npm i -g @openai/codex)")
+def test_codex_recovers_from_transient_errors(dirs: tuple[Path, Path], codex_bin: str) -> None:
     home, work = dirs
     with ModelServer([Error(429, headers={"retry-after": "0"}), Error(500), Text("Back.")]) as srv:
         run = run_codex("Say something", home=home, url=srv.url, cwd=work)
@@ -135,9 +125,7 @@ def test_codex_recovers_from_transient_errors(dirs: tuple[Path, Path]) -> None:
     assert [r.status for r in srv.model_requests()] == [429, 500, 200]
 
 
-def test_claude_reports_an_auth_error(dirs: tuple[Path, Path]) -> None:
-    if which_claude() is None:
-        pytest.skip("claude is not installed (npm i -g @anthropic-ai/claude-code)")
+def test_claude_reports_an_auth_error(dirs: tuple[Path, Path], claude_bin: str) -> None:
     home, work = dirs
     with ModelServer(responder=lambda call: Error(401)) as srv:
         run = run_claude("Say hi", home=home, url=srv.url, cwd=work)
