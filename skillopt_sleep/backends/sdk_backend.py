@@ -21,7 +21,7 @@ from .http_errors import status_error
 from .loop_client import LoopClient
 
 T = TypeVar("T")
-PING = Request("judge", "", (Message("user", "Reply OK."),), max_tokens=1, tag="probe")
+PING = Request("judge", "", (Message("user", "Reply OK."),), max_tokens=16, tag="probe")
 
 
 class SdkBackend:
@@ -122,19 +122,15 @@ class SdkBackend:
         raise NotImplementedError
 
     async def check(self) -> Health:
-        """List the models (free and authenticated). Where the server keeps no list (a gateway
-        that proxies only completions), send a one-token request instead. Never raises."""
+        """One tiny completion on the role's model: it proves the key, the model and the account
+        (a model list answers even where billing or model access would refuse the night).
+        Costs a few tokens; never raises."""
         extra = {"base_url": self.base_url, "key_env": self.key_env}
         try:
-            known = await self.list_models()
-            if known and self.model not in known:
-                raise status_error(self.name, 404, "model", model=self.model, key_env=self.key_env,
-                                   base_url=self.base_url, known_models=known)
-            if not known:
-                await self.complete(PING)
+            await self.complete(PING)
         except BackendError as exc:
             return Health(False, exc.message, fix=exc.hint or "", extra=extra)
-        return Health(True, f"{self.base_url} answered; model {self.model} is there", extra=extra)
+        return Health(True, f"{self.base_url} answered with model {self.model}", extra=extra)
 
 
 def _detail(body: object) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from skillopt_sleep.testing import ModelServer
+from skillopt_sleep.testing import Error, ModelServer
 from skillopt_sleep.testing.agents import claude_env, which_claude
 
 
@@ -30,13 +30,13 @@ def test_a_local_server_probe_passes_and_is_shown_in_text(cli):
         r = cli("doctor", "--backend", "openai", "--base-url", srv.v1, "--model", "llama3.1")
         js = cli("doctor", "--json", "--backend", "openai", "--base-url", srv.v1, "--model", "llama3.1")
         url = srv.v1
-    assert f"ok    target backend: openai (llama3.1): {url} answered; model llama3.1 is there" in r.out
+    assert f"ok    target backend: openai (llama3.1): {url} answered with model llama3.1" in r.out
     target = backend_checks(js)["target backend"]
     assert target["status"] == "ok" and target["data"]["base_url"] == url
 
 
 def test_an_unknown_model_is_caught_by_the_probe(cli):
-    with ModelServer(models=("llama3.1",)) as srv:
+    with ModelServer([Error(404, message="model 'llama3.2' not found")], models=("llama3.1",)) as srv:
         r = cli("doctor", "--backend", "openai", "--base-url", srv.v1, "--model", "llama3.2")
     assert r.code == 1
     assert "FAIL  target backend: openai (llama3.2): unknown model llama3.2, did you mean llama3.1?" in r.out

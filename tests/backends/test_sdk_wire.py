@@ -17,7 +17,6 @@ from skillopt_sleep.backends.retry import RetryPolicy, call_with_retry
 from skillopt_sleep.errors import AuthError, BadRequestError, TransientError
 from skillopt_sleep.settings import BudgetSettings, RoleSettings
 from skillopt_sleep.testing import Delay, Error, Malformed, ModelServer, Text
-from skillopt_sleep.testing.wire import json_answer
 
 REQUEST = Request("target", "Always answer in French.", (Message("user", "Say hello"),), max_tokens=50)
 PROVIDERS = ("anthropic", "openai")
@@ -167,25 +166,23 @@ def test_the_public_openai_api_gets_max_completion_tokens(server):
     assert body["max_completion_tokens"] == 50 and "max_tokens" not in body
 
 
-def test_check_names_the_fix_for_a_rejected_key():
-    rejected = json_answer({"type": "error", "error": {"type": "authentication_error",
-                                                       "message": "invalid x-api-key"}}, 401)
-    with ModelServer() as srv:
-        srv.models_answer = lambda headers: rejected  # the model list refuses the key
-        backend = AnthropicBackend.from_settings(
-            RoleSettings(base_url=srv.url, model="claude-test"), {"ANTHROPIC_API_KEY": "sk-wrong"})
-        health = asyncio.run(backend.check())
-    assert not health.ok and health.fix == "check ANTHROPIC_API_KEY"
-    assert health.detail.startswith("anthropic rejected the API key (401")
-
-
 @pytest.mark.parametrize("provider", PROVIDERS)
-def test_check_is_a_free_authenticated_probe(provider, server):
+def test_check_is_one_tiny_authenticated_completion(provider, server):
     health = asyncio.run(make(provider, server).check())
     assert health.ok, health.detail
-    assert server.model_requests() == []  # the model list answered: no tokens spent
-    bad = asyncio.run(make(provider, server, model="gpt-tset" if provider == "openai" else "claude-tset").check())
+    (probe,) = server.model_requests()
+    assert probe.body["max_tokens"] == 16
+    wrong = "gpt-tset" if provider == "openai" else "claude-tset"
+    server.enqueue(Error(404, message=f"model: {wrong}"))
+    bad = asyncio.run(make(provider, server, model=wrong).check())
     assert not bad.ok and "did you mean" in bad.detail
+
+
+def test_check_names_the_fix_for_a_rejected_key(server):
+    server.enqueue(Error(401))
+    health = asyncio.run(make("anthropic", server).check())
+    assert not health.ok and health.fix == "check ANTHROPIC_API_KEY"
+    assert health.detail.startswith("anthropic rejected the API key (401")
 
 
 def test_check_names_the_fix_for_an_unreachable_server():
