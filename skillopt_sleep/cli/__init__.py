@@ -21,16 +21,16 @@ from .context import Ctx
 
 # Each module has ``register(subparsers, common)`` adding its commands with ``func=handler``;
 # a handler is ``handler(args, ctx) -> int``.
-COMMAND_MODULES = (
-    "night_cmds",  # demo, run, dry-run
-    "status_cmd",  # status
-    "review_cmds",  # review, adopt, reject, rollback
-    "tasks_cmds",  # tasks
-    "config_cmd",  # config
-    "harvest_cmds",  # log, harvest
-    "doctor_cmd",  # doctor
-    "schedule_cmds",  # schedule, unschedule
-)
+COMMAND_MODULES = {
+    "night_cmds": ("demo", "run", "dry-run"),
+    "status_cmd": ("status",),
+    "review_cmds": ("review", "adopt", "reject", "rollback"),
+    "tasks_cmds": ("tasks",),
+    "config_cmd": ("config",),
+    "harvest_cmds": ("log", "harvest"),
+    "doctor_cmd": ("doctor",),
+    "schedule_cmds": ("schedule", "unschedule"),
+}
 
 INTERNAL_ERROR_EXIT = 70
 
@@ -54,7 +54,17 @@ class _Parser(argparse.ArgumentParser):
         return []
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _modules_for(argv: Sequence[str] | None) -> list[str]:
+    """Only the module of the command being run, so that `log` (run at every session end)
+    starts fast; every module for help, and for anything unrecognised (to suggest a command)."""
+    first = next((a for a in argv or () if not a.startswith("-")), None)
+    for module, names in COMMAND_MODULES.items():
+        if first in names and not {"-h", "--help"} & set(argv or ()):
+            return [module]
+    return list(COMMAND_MODULES)
+
+
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--json", action="store_true", help="print one JSON document")
     common.add_argument("-q", "--quiet", action="store_true", help="no progress output (for cron)")
@@ -65,7 +75,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"skillopt-sleep {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for name in COMMAND_MODULES:
+    for name in _modules_for(argv):
         importlib.import_module(f"{__name__}.{name}").register(sub, common)
     return parser
 
@@ -85,7 +95,7 @@ def main(
     argv = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in argv
     try:
-        parser = build_parser()
+        parser = build_parser(argv)
         args = parser.parse_args(argv)
         if not getattr(args, "command", None):
             parser.print_help(stdout)
