@@ -28,9 +28,10 @@ def test_unknown_setting_in_user_file_suggests_the_right_key(cli, sandbox_home):
 
 
 def test_unknown_backend_lists_the_choices(cli):
+    import pytest
+
     from skillopt_sleep.backends.registry import backend_class
     from skillopt_sleep.errors import ConfigError
-    import pytest
 
     with pytest.raises(ConfigError) as info:
         backend_class("antropic")

@@ -106,7 +106,7 @@ def main(
     except KeyboardInterrupt:
         stderr.write("skillopt-sleep: interrupted\n")
         return 130
-    except Exception as exc:  # the last line of defence: one line, and the trace on --debug
+    except Exception as exc:  # noqa: BLE001 - the last line of defence: one line, trace on --debug
         if debug:
             traceback.print_exc(file=stderr)
         stderr.write(

@@ -1,9 +1,103 @@
-"""Commands: demo run dry-run."""
+"""Commands: demo, run, dry-run."""
 
 from __future__ import annotations
 
-from ._pending import register_pending
+import argparse
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from ..night.demo import prepare_demo
+from ..night.project import build_backends, estimate_project_night, run_project_night
+from ..paths import resolve_paths
+from ..store import Store
+from .common import add_backend_flags, add_project_flag, backend_flags
+from .context import Ctx
+from .progress import night_progress
+from .render import night_text
 
 
-def register(sub, common) -> None:
-    register_pending(sub, common, ['demo', 'run', 'dry-run'])
+def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    for name, help_text in (("run", "run tonight for a project and stage a proposal"),
+                            ("dry-run", "run tonight but stage nothing")):
+        p = sub.add_parser(name, parents=[common], help=help_text)
+        add_project_flag(p)
+        add_backend_flags(p)
+        _night_flags(p)
+        if name == "run":
+            p.add_argument("--estimate", action="store_true",
+                           help="print the expected calls, tokens and cost, spend nothing")
+        p.set_defaults(func=run_cmd, dry_run=name == "dry-run")
+    p = sub.add_parser("demo", parents=[common], help="a full night on a bundled sample project (offline)")
+    p.add_argument("--dir", metavar="DIR", help="where to put the demo (default: a new temp dir)")
+    add_backend_flags(p)
+    _night_flags(p)
+    p.set_defaults(func=demo_cmd)
+
+
+def _night_flags(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--k", type=int, metavar="N", help="rollouts per task (default 4)")
+    p.add_argument("--concurrency", type=int, metavar="N", help="concurrent model calls (default 8)")
+    p.add_argument("--seed", type=int, metavar="N", help="random seed of the night")
+
+
+def _flags(args: argparse.Namespace) -> dict[str, Any]:
+    flags = backend_flags(args)
+    flags.update({"night.k": args.k, "night.concurrency": args.concurrency, "night.seed": args.seed})
+    return flags
+
+
+def run_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
+    project = ctx.project(args.project)
+    settings = ctx.settings(project, _flags(args)).settings
+    tasks = ctx.store.list_tasks(project=str(project))
+    if not tasks:
+        ctx.emit({"project": str(project), "decision": None, "reason": "no tasks"},
+                 f"no tasks logged for {project} yet: run `skillopt-sleep harvest` or add some with "
+                 "`skillopt-sleep tasks add`")
+        return 0
+    backends = build_backends(settings, ctx.env)
+    if getattr(args, "estimate", False):
+        est = estimate_project_night(project=project, settings=settings, store=ctx.store, backends=backends,
+                                     tasks=tasks)
+        cost = "unknown" if est.cost_usd is None else f"${est.cost_usd:.4f}"
+        text = (f"estimate for {project}: {est.calls} calls ({est.cached} rollouts cached), "
+                f"~{est.input_tokens + est.output_tokens} tokens, cost {cost}; "
+                f"{'within' if est.within_budget else 'OVER'} the budget")
+        ctx.emit(est.__dict__, "\n".join([text, *est.notes]))
+        return 0
+    with night_progress(ctx) as progress:
+        result = run_project_night(project=project, settings=settings, store=ctx.store, paths=ctx.paths,
+                                   backends=backends, clock=ctx.clock, dry_run=args.dry_run,
+                                   progress=progress)  # type: ignore[arg-type]
+    ctx.emit(result.summary, night_text(result.summary))
+    return 0
+
+
+def demo_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
+    root = Path(args.dir).resolve() if args.dir else Path(tempfile.mkdtemp(prefix="skillopt-sleep-demo-"))
+    demo = prepare_demo(root, ctx.clock)
+    paths = resolve_paths(str(demo.home)).ensure()
+    store = Store.open(paths.db)
+    store.upsert_tasks(demo.tasks, ctx.clock.now())
+    flags = _flags(args)
+    if not args.backend:
+        flags.update({f"roles.{r}.backend": "simulated" for r in ("target", "optimizer", "judge")})
+    settings = ctx.settings(demo.project, flags).settings
+    ctx.say(f"demo project: {demo.project} ({len(demo.tasks)} sample tasks)")
+    with night_progress(ctx) as progress:
+        result = run_project_night(project=demo.project, settings=settings, store=store, paths=paths,
+                                   backends=build_backends(settings, ctx.env), clock=ctx.clock,
+                                   progress=progress)  # type: ignore[arg-type]
+    s = result.summary
+    if ctx.json:
+        ctx.emit(s, "")
+        return 0
+    text = [night_text(s)]
+    if s.proposal_dir:
+        for diff in sorted(Path(s.proposal_dir, "diffs").glob("*.diff")):
+            text += ["", f"--- proposed change to {diff.stem} ---", diff.read_text(encoding="utf-8").rstrip()]
+        text += ["", "Nothing live changed. To adopt the proposal into the demo project:",
+                 f"  SKILLOPT_SLEEP_HOME={demo.home} skillopt-sleep adopt"]
+    ctx.emit(s, "\n".join(text))
+    return 0

@@ -1,9 +1,60 @@
-"""Commands: status."""
+"""Command: status — the nights so far, the pending proposal, and failures to look at."""
 
 from __future__ import annotations
 
-from ._pending import register_pending
+import argparse
+
+from ..night.project import summary_line
+from ..store import NightRow
+from .common import add_project_flag
+from .context import Ctx
 
 
-def register(sub, common) -> None:
-    register_pending(sub, common, ['status'])
+def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser("status", parents=[common], help="nights so far, pending proposal, notices")
+    add_project_flag(p)
+    p.add_argument("--all-projects", action="store_true", help="every project, not just this one")
+    p.add_argument("-n", "--limit", type=int, default=10, help="how many nights to show (default 10)")
+    p.set_defaults(func=status)
+
+
+def _night_row(row: NightRow) -> str:
+    s = row.summary
+    score = "    -    "
+    if s.holdout_before is not None and s.holdout_after is not None:
+        score = f"{s.holdout_before:.2f}->{s.holdout_after:.2f}"
+    state = "" if row.state in ("none",) else f" [{row.state}]"
+    return (f"{row.started_at[:16].replace('T', ' ')}  {s.decision:<16} {score}  "
+            f"{s.calls:>5} calls {s.tokens:>8} tok ${s.cost_usd:.4f}{state}")
+
+
+def status(args: argparse.Namespace, ctx: Ctx) -> int:
+    project = None if args.all_projects else str(ctx.project(args.project))
+    store = ctx.store
+    nights = store.nights(project=project, limit=args.limit)
+    pending = next((n for n in store.nights(project=project, limit=1000) if n.state == "staged"), None)
+    notices = store.notices(unseen_only=True)
+    tasks = len(store.list_tasks(project=project))
+    payload = {
+        "project": project,
+        "tasks": tasks,
+        "nights": [dict(n.summary.model_dump(mode="json"), state=n.state) for n in nights],
+        "pending": None if pending is None else {"night_id": pending.id, "proposal_dir": pending.proposal_dir,
+                                                 "summary": pending.summary.model_dump(mode="json")},
+        "notices": [n.__dict__ for n in notices],
+    }
+    lines = [f"project: {project or 'all'}  ({tasks} tasks logged)"]
+    for n in notices:
+        lines.append(f"! {n.created_at[:16].replace('T', ' ')} {n.kind}: {n.message}")
+    if nights:
+        lines.append("nights (newest first):")
+        lines += ["  " + _night_row(n) for n in nights]
+    else:
+        lines.append("no nights yet: `skillopt-sleep run` (or `skillopt-sleep demo` to try it)")
+    if pending is not None:
+        lines.append(f"pending proposal: {summary_line(pending.summary)}")
+        lines.append("  review it with `skillopt-sleep review`, then `adopt` or `reject`")
+    ctx.emit(payload, "\n".join(lines))
+    if notices:
+        store.mark_notices_seen(n.id for n in notices)
+    return 0

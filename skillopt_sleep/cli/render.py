@@ -1,0 +1,39 @@
+"""Plain-text rendering of a night for the terminal."""
+
+from __future__ import annotations
+
+from ..models import NightSummary
+
+
+def score_line(s: NightSummary) -> str:
+    if s.holdout_before is None or s.holdout_after is None:
+        return "held-out score: not measured"
+    ci = ""
+    if s.ci_low is not None and s.ci_high is not None:
+        ci = f", 95% CI [{s.ci_low:+.3f}, {s.ci_high:+.3f}]"
+    p = f", p={s.p_value:.3f}" if s.p_value is not None else ""
+    return f"held-out score: {s.holdout_before:.3f} -> {s.holdout_after:.3f} (gain {s.gain:+.3f}{ci}{p})"
+
+
+def night_text(s: NightSummary) -> str:
+    lines = [
+        f"night {s.night_id}  project {s.project}",
+        f"tasks: {s.n_train} train, {s.n_holdout} holdout",
+        score_line(s),
+        f"decision: {s.decision.upper()} — {s.reason}",
+    ]
+    if s.edits:
+        lines.append("edits:")
+        lines += [f"  [{e.status}] {e.target}: {e.content}" for e in s.edits]
+    rejected = [e for e in s.rejected_edits if e not in s.edits]
+    if rejected:
+        lines.append("rejected edits:")
+        lines += [f"  {e.target}: {e.content}  ({e.reason})" for e in rejected]
+    for note in s.skipped:
+        lines.append(f"skipped: {note}")
+    if s.errored_rollouts:
+        lines.append(f"errored rollouts (excluded, not scored 0): {s.errored_rollouts}")
+    lines.append(f"spent: {s.calls} calls, {s.tokens} tokens, ${s.cost_usd:.4f}")
+    if s.proposal_dir:
+        lines.append(f"proposal: {s.proposal_dir}/report.md  (review with `skillopt-sleep review`)")
+    return "\n".join(lines)

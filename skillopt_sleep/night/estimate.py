@@ -1,0 +1,58 @@
+"""``run --estimate``: what a night would call, spend and cost, before spending anything."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..backends.base import Backend
+from ..backends.budget import price_for
+from ..settings import Settings
+from ..store import Store
+from .replay import cache_key, system_text
+from .select import Selection
+from .workspace import Workspace
+
+# What an answer costs on average, as a share of max_tokens (replays are short answers).
+OUTPUT_SHARE = 0.35
+
+
+@dataclass(frozen=True)
+class Estimate:
+    calls: int
+    cached: int
+    input_tokens: int
+    output_tokens: int
+    cost_usd: float | None
+    within_budget: bool
+    notes: tuple[str, ...]
+
+
+def estimate_night(sel: Selection, ws: Workspace, settings: Settings, target: Backend,
+                   store: Store | None) -> Estimate:
+    """Upper-bound-ish estimate: train + holdout before + holdout after, one reflection, rubrics."""
+    k = settings.night.k
+    out_tokens = int(settings.roles.target.max_tokens * OUTPUT_SHARE)
+    calls = cached = tokens_in = tokens_out = rubric_calls = 0
+    for phase, tasks in (("train", sel.train), ("before", sel.holdout), ("after", sel.holdout)):
+        for task in tasks:
+            system = system_text(ws.texts, task)
+            for sample in range(k):
+                if phase != "after" and store is not None and store.cache_get(cache_key(task, system, sample, target)):
+                    cached += 1
+                    continue
+                calls += 1
+                tokens_in += (len(system) + len(task.intent) + len(task.context)) // 4
+                tokens_out += out_tokens
+                rubric_calls += sum(1 for c in task.checks if c.kind == "rubric")
+    reflect_in = 4000 + 800 * settings.night.reflect_tasks
+    calls += 1 + rubric_calls
+    tokens_in += reflect_in + rubric_calls * 600
+    tokens_out += settings.roles.optimizer.max_tokens // 2 + rubric_calls * 60
+    price = price_for(target.model, settings.budget.prices)
+    notes = [] if price else [f"no price known for {target.model}: add [budget.prices] to the config"]
+    cost = None if price is None else (tokens_in * price[0] + tokens_out * price[1]) / 1_000_000
+    b = settings.budget
+    within = (b.max_calls is None or calls <= b.max_calls) and \
+             (b.max_tokens is None or tokens_in + tokens_out <= b.max_tokens) and \
+             (b.max_cost_usd is None or cost is None or cost <= b.max_cost_usd)
+    return Estimate(calls, cached, tokens_in, tokens_out, cost, within, tuple(notes))

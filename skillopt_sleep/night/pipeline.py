@@ -1,0 +1,270 @@
+"""One night: replay, reflect, edit under guards, gate on the holdout. Nothing live changes here.
+
+:func:`run_night` is also the library entry point::
+
+    from skillopt_sleep import run_night
+    result = run_night(tasks, "/path/to/project", target=my_backend, judge=my_rubric_judge)
+    print(result.summary.decision, result.summary.gain)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..backends.base import Backend, Message, Request
+from ..backends.budget import Budget
+from ..backends.retry import RetryPolicy
+from ..clock import Clock, SystemClock
+from ..errors import BackendError, BudgetExhausted, MalformedOutput
+from ..models import Edit, NightSummary, TaskRecord, Usage
+from ..settings import Settings
+from ..store import Store, atomic_write_text
+from .gate import GatePolicy, GateResult, decide
+from .guards import EditOutcome, GuardLimits, apply_edits, edit_budget, managed_rules
+from .judge import RUBRIC_SYSTEM, RubricJudge, parse_rubric_reply, rubric_prompt
+from .reflect import OPTIMIZER_SYSTEM, RETRY_NOTE, parse_edits, pick_cases, reflection_prompt
+from .replay import Calls, Replayer, Rollout
+from .select import Selection, select_tasks
+from .workspace import Workspace, load_workspace
+
+Progress = Callable[[str, int, int], None]  # (phase, advance, total of phase)
+JudgeArg = Backend | RubricJudge | None
+
+
+@dataclass
+class NightResult:
+    """What a night produced: its summary, and the candidate texts if it made one."""
+
+    summary: NightSummary
+    workspace: Workspace
+    candidate: dict[str, str] | None = None
+    gate: GateResult | None = None
+    rollouts: dict[str, dict[str, list[Rollout]]] = field(default_factory=dict)
+
+
+def night_id_for(project: Path, clock: Clock) -> str:
+    short = hashlib.sha256(str(project).encode()).hexdigest()[:6]
+    return f"{clock.now():%Y%m%d-%H%M%S}-{short}"
+
+
+def _scores(rollouts: dict[str, list[Rollout]]) -> dict[str, list[float | None]]:
+    return {tid: [r.score for r in rs] for tid, rs in rollouts.items()}
+
+
+def _rubric_from_backend(backend: Backend, calls: Calls) -> RubricJudge:
+    async def rubric(text: str, task: TaskRecord, answer: str) -> tuple[float, str]:
+        request = Request("judge", RUBRIC_SYSTEM, (Message("user", rubric_prompt(text, task, answer)),),
+                          max_tokens=200, temperature=0.0, tag="judge")
+        try:
+            reply = parse_rubric_reply((await calls(backend, request)).text)
+        except MalformedOutput:
+            retry = Request("judge", RUBRIC_SYSTEM, (Message("user", rubric_prompt(text, task, answer) + RETRY_NOTE),),
+                            max_tokens=200, temperature=0.0, tag="judge")
+            reply = parse_rubric_reply((await calls(backend, retry)).text)
+        return reply.score, reply.reason
+
+    return rubric
+
+
+class Night:
+    """The stages of one night, run in order by :meth:`run`."""
+
+    def __init__(self, settings: Settings, workspace: Workspace, *, target: Backend, optimizer: Backend,
+                 judge: JudgeArg, store: Store | None, clock: Clock, rng: random.Random,
+                 night_id: str, artifacts: Path | None, progress: Progress | None,
+                 night_index: int = 0, tried: Sequence[Edit] = ()) -> None:
+        self.s, self.ws, self.store, self.clock, self.rng = settings, workspace, store, clock, rng
+        self.optimizer, self.artifacts, self.night_index = optimizer, artifacts, night_index
+        self.tried = list(tried)
+        self.budget = Budget(settings.budget)
+        self.calls = Calls(self.budget, RetryPolicy(max_retries=settings.roles.target.max_retries), rng)
+        rubric = _rubric_from_backend(judge, self.calls) if isinstance(judge, Backend) else judge
+        self._progress = progress or (lambda phase, n, total: None)
+        self._phase = ("", 0)
+        self.replayer = Replayer(target, self.calls, k=settings.night.k, concurrency=settings.night.concurrency,
+                                 rubric=rubric, store=store, clock=clock,
+                                 max_tokens=settings.roles.target.max_tokens,
+                                 progress=lambda n: self._progress(self._phase[0], n, self._phase[1]))
+        self.summary = NightSummary(night_id=night_id, project=str(workspace.project),
+                                    started_at=clock.now(), decision="no_evidence")
+        self.rollouts: dict[str, dict[str, list[Rollout]]] = {}
+
+    async def run(self, tasks: Sequence[TaskRecord], last_night=None) -> NightResult:
+        sel = select_tasks(tasks, self.s.night, self.rng, last_night)
+        self.summary.n_train, self.summary.n_holdout = len(sel.train), len(sel.holdout)
+        self.summary.skipped += sel.skipped
+        result = NightResult(self.summary, self.ws)
+        try:
+            await self._stages(sel, result)
+        except BudgetExhausted as exc:
+            self._finish("budget_exhausted", f"{exc.one_line()}; the rest of the night was skipped")
+        self._account()
+        self._write_artifacts(result)
+        result.rollouts = self.rollouts
+        return result
+
+    async def _stages(self, sel: Selection, result: NightResult) -> None:
+        need = self.s.night.min_holdout_tasks
+        if len(sel.holdout) < need:
+            return self._finish("no_evidence", f"not enough evidence: {len(sel.holdout)} holdout tasks, need {need}")
+        train = await self._replay("replay train", sel.train, self.ws.texts)
+        if self._too_many_errors(train):
+            return self._finish("no_evidence", "too many replays failed: no evidence tonight")
+        edits = await self._reflect(sel.train, train)
+        if edits is None:
+            return self._finish("no_evidence", "the optimizer did not answer usably: no evidence tonight")
+        outcome = self._guard(edits)
+        if not outcome.applied:
+            why = "no edit passed the guards" if edits else "the optimizer proposed no edit"
+            return self._finish("no_evidence", f"no candidate tonight: {why}")
+        result.candidate = outcome.files
+        before = await self._replay("holdout before", sel.holdout, self.ws.texts)
+        after = await self._replay("holdout after", sel.holdout, outcome.files)
+        gate = decide(_scores(before), _scores(after), self._policy(), self.rng)
+        result.gate = gate
+        self._record_gate(gate, outcome)
+
+    async def _replay(self, phase: str, tasks: Sequence[TaskRecord], files: dict[str, str]) -> dict[str, list[Rollout]]:
+        self._phase = (phase, len(tasks) * self.s.night.k)
+        rollouts = await self.replayer.replay(tasks, files)
+        self.rollouts[phase] = rollouts
+        if self.replayer.budget_hit is not None and phase != "holdout after":
+            raise self.replayer.budget_hit
+        return rollouts
+
+    def _too_many_errors(self, rollouts: dict[str, list[Rollout]]) -> bool:
+        every = [r for rs in rollouts.values() for r in rs]
+        bad = sum(1 for r in every if r.score is None)
+        return not every or bad / len(every) > self.s.night.max_error_rate
+
+    async def _reflect(self, train: Sequence[TaskRecord], rollouts: dict[str, list[Rollout]]) -> list[Edit] | None:
+        cases = pick_cases(train, rollouts, self.s.night.reflect_tasks)
+        if not cases:
+            return []
+        rules = managed_rules(self.ws.texts.get("CLAUDE.md", "")) + managed_rules(self.ws.texts.get("AGENTS.md", ""))
+        prompt = reflection_prompt(cases, rules, self.tried)
+        self._phase = ("reflect", 1)
+        for attempt in (prompt, prompt + RETRY_NOTE):
+            request = Request("optimizer", OPTIMIZER_SYSTEM, (Message("user", attempt),),
+                              max_tokens=self.s.roles.optimizer.max_tokens, seed=self.night_index, tag="reflect")
+            try:
+                reply = await self.calls(self.optimizer, request)
+                edits = parse_edits(reply.text)
+            except MalformedOutput as exc:
+                self.summary.skipped.append(f"optimizer reply unusable: {exc.one_line()}")
+                continue
+            except BackendError as exc:
+                if not exc.retryable:
+                    raise
+                self.summary.skipped.append(f"optimizer failed: {exc.one_line()}")
+                return None
+            self._save("reflection.json", {"prompt": attempt, "reply": reply.text,
+                                           "edits": [e.model_dump() for e in edits]})
+            return edits
+        return None
+
+    def _guard(self, edits: list[Edit]) -> EditOutcome:
+        budget = edit_budget(self.s.night, self.night_index)
+        limits = GuardLimits(max_bytes=self.s.files.max_bytes)
+        outcome = apply_edits(self.ws.texts, edits, budget=budget, limits=limits)
+        self.summary.rejected_edits += outcome.rejected
+        return outcome
+
+    def _policy(self) -> GatePolicy:
+        n = self.s.night
+        return GatePolicy(min_gain=n.min_gain, max_task_drop=n.max_task_drop, alpha=n.alpha, test=n.gate_test,
+                          max_error_rate=n.max_error_rate, min_tasks=n.min_holdout_tasks)
+
+    def _record_gate(self, gate: GateResult, outcome: EditOutcome) -> None:
+        s = self.summary
+        s.holdout_before, s.holdout_after, s.gain = gate.before, gate.after, gate.gain
+        s.ci_low, s.ci_high, s.p_value, s.errored_rollouts = gate.ci_low, gate.ci_high, gate.p_value, gate.errored
+        budget_hit = self.replayer.budget_hit
+        if budget_hit is not None and gate.decision == "no_evidence":
+            self._finish("budget_exhausted", f"{budget_hit.one_line()}; the gate had too little evidence")
+        else:
+            self._finish(gate.decision, gate.reason)
+        if budget_hit is not None:
+            s.skipped.append(f"{self.replayer.stats.skipped} rollouts skipped: {budget_hit.one_line()}")
+        if s.decision == "accept":
+            s.edits = outcome.applied
+        else:
+            why = f"the gate did not accept the candidate: {s.reason}"
+            s.edits = [e.model_copy(update={"status": "rejected", "reason": why}) for e in outcome.applied]
+            if s.decision == "reject":
+                s.rejected_edits += s.edits
+
+    def _finish(self, decision: str, reason: str) -> None:
+        self.summary.decision = decision  # type: ignore[assignment]
+        self.summary.reason = reason
+        self.summary.finished_at = self.clock.now()
+
+    def _account(self) -> None:
+        s, total = self.summary, self.budget.total
+        s.usage_by_role = {role: Usage(**u.model_dump()) for role, u in self.budget.by_role.items()}
+        s.calls, s.tokens, s.cost_usd = total.calls, total.tokens, round(total.cost_usd, 6)
+        s.errored_rollouts = max(s.errored_rollouts, self.replayer.stats.errored)
+        if self.budget.unpriced_models:
+            s.skipped.append("cost unknown for models " + ", ".join(sorted(self.budget.unpriced_models))
+                             + ": add [budget.prices] to the config")
+        s.finished_at = s.finished_at or self.clock.now()
+
+    def _save(self, name: str, payload: object) -> None:
+        if self.artifacts is not None:
+            atomic_write_text(self.artifacts / name, json.dumps(payload, indent=2, sort_keys=True, default=str))
+
+    def _write_artifacts(self, result: NightResult) -> None:
+        if self.artifacts is None:
+            return
+        lines = [json.dumps({"phase": phase, **r.__dict__}, sort_keys=True)
+                 for phase, by_task in self.rollouts.items() for rs in by_task.values() for r in rs]
+        atomic_write_text(self.artifacts / "rollouts.jsonl", "\n".join(lines) + ("\n" if lines else ""))
+        if result.gate is not None:
+            self._save("gate.json", result.gate.__dict__)
+        for name, text in (result.candidate or {}).items():
+            atomic_write_text(self.artifacts / "candidate" / name, text)
+        self._save("summary.json", self.summary.model_dump(mode="json"))
+
+
+def run_night(
+    tasks: Sequence[TaskRecord],
+    project: str | Path,
+    *,
+    target: Backend,
+    optimizer: Backend | None = None,
+    judge: JudgeArg = None,
+    settings: Settings | None = None,
+    store: Store | None = None,
+    artifacts_dir: str | Path | None = None,
+    clock: Clock | None = None,
+    seed: int | None = None,
+    progress: Progress | None = None,
+    night_index: int = 0,
+    tried: Sequence[Edit] = (),
+    last_night=None,
+) -> NightResult:
+    """Run one night over ``tasks`` for the project at ``project``; stages nothing.
+
+    ``judge`` scores rubric checks: a Backend, or your own ``async (rubric, task, answer) ->
+    (score, reason)``. Artifacts (rollouts, reflection, candidate, gate) go to ``artifacts_dir``.
+    Pass a ``store`` to cache rollouts: rerunning an interrupted night resumes from it.
+    """
+    settings = settings or Settings()
+    clock = clock or SystemClock()
+    project = Path(project).resolve()
+    workspace = load_workspace(project, settings.files)
+    night = Night(
+        settings, workspace, target=target, optimizer=optimizer or target,
+        judge=judge if judge is not None else target, store=store, clock=clock,
+        rng=random.Random(settings.night.seed if seed is None else seed),
+        night_id=night_id_for(project, clock),
+        artifacts=Path(artifacts_dir) if artifacts_dir is not None else None,
+        progress=progress, night_index=night_index, tried=tried,
+    )
+    return asyncio.run(night.run(tasks, last_night))

@@ -1,0 +1,112 @@
+"""A project's night from the store: the tasks, the backends, history, staging and records.
+
+This is what ``run``, ``dry-run``, ``demo`` and the scheduled job all call.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from ..backends.base import ROLES, Backend
+from ..backends.registry import create_backend
+from ..clock import Clock
+from ..models import NightSummary, TaskRecord
+from ..paths import Paths
+from ..settings import RoleSettings, Settings
+from ..store import Store
+from .estimate import Estimate, estimate_night
+from .pipeline import Night, NightResult, Progress, night_id_for
+from .select import select_tasks
+from .stage import stage
+from .workspace import load_workspace
+
+
+@dataclass(frozen=True)
+class Backends:
+    target: Backend
+    optimizer: Backend
+    judge: Backend
+
+
+def build_backends(settings: Settings, env: Mapping[str, str]) -> Backends:
+    """One backend per distinct role setting (one backend may serve all three roles)."""
+    made: dict[str, Backend] = {}
+
+    def get(role: RoleSettings) -> Backend:
+        key = role.model_dump_json()
+        if key not in made:
+            made[key] = create_backend(role, env)
+        return made[key]
+
+    r = settings.roles
+    return Backends(get(r.target), get(r.optimizer), get(r.judge))
+
+
+def _history(store: Store, project: str) -> tuple[datetime | None, int]:
+    nights = [n for n in store.nights(project=project, limit=1000) if not n.summary.dry_run]
+    last = datetime.fromisoformat(nights[0].started_at) if nights else None
+    return last, len(nights)
+
+
+def project_tasks(store: Store, project: Path) -> list[TaskRecord]:
+    return store.list_tasks(project=str(project))
+
+
+def run_project_night(
+    *,
+    project: Path,
+    settings: Settings,
+    store: Store,
+    paths: Paths,
+    backends: Backends,
+    clock: Clock,
+    dry_run: bool = False,
+    progress: Progress | None = None,
+    tasks: list[TaskRecord] | None = None,
+) -> NightResult:
+    """Run tonight for ``project``; stage a proposal if the gate accepts (unless ``dry_run``)."""
+    tasks = project_tasks(store, project) if tasks is None else tasks
+    last_night, index = _history(store, str(project))
+    night_id = night_id_for(project, clock)
+    directory = paths.night_dir(night_id)
+    night = Night(
+        settings, load_workspace(project, settings.files), target=backends.target,
+        optimizer=backends.optimizer, judge=backends.judge, store=store, clock=clock,
+        rng=random.Random(f"{settings.night.seed}:{night_id}"), night_id=night_id,
+        artifacts=directory / "artifacts", progress=progress, night_index=index,
+        tried=store.rejected_edits(str(project)),
+    )
+    result = asyncio.run(night.run(tasks, last_night))
+    summary = result.summary
+    summary.dry_run = dry_run
+    if summary.decision == "accept" and result.candidate is not None and not dry_run:
+        stage(directory, summary, result.workspace, result.candidate, store)
+        return result
+    if not dry_run and summary.rejected_edits:
+        store.add_rejected_edits(str(project), night_id, summary.rejected_edits)
+    store.save_night(summary, "dry-run" if dry_run else "none")
+    return result
+
+
+def estimate_project_night(*, project: Path, settings: Settings, store: Store, backends: Backends,
+                           tasks: list[TaskRecord] | None = None) -> Estimate:
+    tasks = project_tasks(store, project) if tasks is None else tasks
+    last_night, _ = _history(store, str(project))
+    sel = select_tasks(tasks, settings.night, random.Random(settings.night.seed), last_night)
+    return estimate_night(sel, load_workspace(project, settings.files), settings, backends.target, store)
+
+
+def summary_line(s: NightSummary) -> str:
+    """One line for logs and notices."""
+    score = ""
+    if s.holdout_before is not None and s.holdout_after is not None:
+        score = f" holdout {s.holdout_before:.2f} -> {s.holdout_after:.2f}"
+    return f"night {s.night_id}: {s.decision}{score} ({s.calls} calls, ${s.cost_usd:.4f}) {s.reason}".strip()
+
+
+__all__ = ["ROLES", "Backends", "build_backends", "estimate_project_night", "run_project_night", "summary_line"]

@@ -1,0 +1,167 @@
+"""Replay: K rollouts per task under given instructions, concurrent under a limit, cached.
+
+The cache key is (task, its checks, the system text — skill and memory —, sample, backend, model),
+so a night whose skill and tasks did not change pays nothing, and a rerun of an interrupted night
+resumes from what was already replayed. A rollout whose call failed is an *error* (score None):
+excluded from scoring and counted, never a 0. A budget stop leaves the rest *skipped*.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from ..backends.base import Backend, Completion, Message, Request
+from ..backends.budget import Budget
+from ..backends.retry import RetryPolicy, call_with_retry
+from ..clock import Clock
+from ..errors import BackendError, BudgetExhausted, MalformedOutput
+from ..models import TaskRecord
+from ..store import Store
+from .judge import RubricJudge, judge
+
+REPLAY_SYSTEM = (
+    "You are a coding agent working in the user's project. Follow the instructions below, then do "
+    "the task. Answer with what you would do or write, concisely.\n\n"
+)
+
+
+@dataclass(frozen=True)
+class Rollout:
+    """One replay of one task: its answer and verdict, or the error that prevented it."""
+
+    task_id: str
+    sample: int
+    text: str
+    score: float | None
+    passed: bool = False
+    reasons: tuple[str, ...] = ()
+    error: str | None = None
+    cached: bool = False
+
+
+@dataclass
+class Calls:
+    """How model calls are made tonight: budget checked and retries applied to every call."""
+
+    budget: Budget
+    retry: RetryPolicy
+    rng: random.Random
+    sleep: Callable[[float], object] = asyncio.sleep
+
+    async def __call__(self, backend: Backend, request: Request) -> Completion:
+        return await call_with_retry(backend, request, budget=self.budget, policy=self.retry,
+                                     rng=self.rng, sleep=self.sleep)  # type: ignore[arg-type]
+
+
+@dataclass
+class ReplayStats:
+    calls: int = 0
+    cached: int = 0
+    errored: int = 0
+    skipped: int = 0
+    errors: list[str] = field(default_factory=list)
+
+
+def system_text(files: dict[str, str], task: TaskRecord) -> str:
+    """The instructions a replay runs under: the skill, and the memory files the task's agent reads."""
+    wanted = {"claude-code": ["CLAUDE.md"], "codex": ["AGENTS.md"]}.get(task.source)
+    parts = [REPLAY_SYSTEM, "# Skill (SKILL.md)\n", files.get("SKILL.md", "")]
+    for name, text in files.items():
+        if name != "SKILL.md" and (wanted is None or name in wanted or not any(w in files for w in wanted)):
+            parts += [f"\n\n# Project memory ({name})\n", text]
+    return "".join(parts)
+
+
+def _sha(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def cache_key(task: TaskRecord, system: str, sample: int, backend: Backend) -> str:
+    checks = json.dumps([c.model_dump(mode="json") for c in task.checks], sort_keys=True)
+    parts = [task.id, _sha(task.intent + "\x00" + task.context), _sha(checks), _sha(system),
+             str(sample), backend.name, backend.model]
+    return _sha("\x1f".join(parts))
+
+
+def sample_seed(task_id: str, sample: int) -> int:
+    return int(_sha(f"{task_id}:{sample}")[:12], 16)
+
+
+class Replayer:
+    """Replays tasks through the target backend and judges each rollout."""
+
+    def __init__(self, target: Backend, calls: Calls, *, k: int, concurrency: int,
+                 rubric: RubricJudge | None, store: Store | None, clock: Clock,
+                 max_tokens: int = 1024, progress: Callable[[int], None] | None = None) -> None:
+        self.target, self.calls, self.k = target, calls, k
+        self.rubric, self.store, self.clock = rubric, store, clock
+        self.max_tokens = max_tokens
+        self._sem = asyncio.Semaphore(concurrency)
+        self._progress = progress or (lambda n: None)
+        self._budget_hit: BudgetExhausted | None = None
+        self.stats = ReplayStats()
+
+    @property
+    def budget_hit(self) -> BudgetExhausted | None:
+        return self._budget_hit
+
+    async def replay(self, tasks: Sequence[TaskRecord], files: dict[str, str]) -> dict[str, list[Rollout]]:
+        """K rollouts for every task under ``files``. Fatal backend errors propagate at once."""
+        jobs = [(t, s) for t in tasks for s in range(self.k)]
+        results = await asyncio.gather(
+            *(self._one(t, system_text(files, t), s) for t, s in jobs), return_exceptions=True
+        )
+        out: dict[str, list[Rollout]] = {t.id: [] for t in tasks}
+        for res in results:
+            if isinstance(res, BaseException):
+                raise res
+            if res is not None:
+                out[res.task_id].append(res)
+        return out
+
+    async def _one(self, task: TaskRecord, system: str, sample: int) -> Rollout | None:
+        key = cache_key(task, system, sample, self.target)
+        if self.store is not None and (hit := self.store.cache_get(key)) is not None:
+            self.stats.cached += 1
+            self._progress(1)
+            return Rollout(task.id, sample, hit["text"], hit["score"], hit["passed"], tuple(hit["reasons"]),
+                           cached=True)
+        async with self._sem:
+            if self._budget_hit is not None:
+                self.stats.skipped += 1
+                self._progress(1)
+                return None
+            try:
+                rollout = await self._run(task, system, sample)
+            except BudgetExhausted as exc:
+                self._budget_hit = exc
+                self.stats.skipped += 1
+                self._progress(1)
+                return None
+            except BackendError as exc:
+                if not exc.retryable and not isinstance(exc, MalformedOutput):
+                    raise
+                self.stats.errored += 1
+                self.stats.errors.append(exc.one_line())
+                self._progress(1)
+                return Rollout(task.id, sample, "", None, error=exc.one_line())
+        if self.store is not None:
+            self.store.cache_put(key, task.id, {"text": rollout.text, "score": rollout.score,
+                                                "passed": rollout.passed, "reasons": list(rollout.reasons)},
+                                 self.clock.now())
+        self._progress(1)
+        return rollout
+
+    async def _run(self, task: TaskRecord, system: str, sample: int) -> Rollout:
+        prompt = f"{task.context}\n\n{task.intent}".strip() if task.context else task.intent
+        request = Request(role="target", system=system, messages=(Message("user", prompt),),
+                          max_tokens=self.max_tokens, seed=sample_seed(task.id, sample), tag="replay")
+        done = await self.calls(self.target, request)
+        self.stats.calls += 1
+        verdict = await judge(task, done.text, self.rubric)
+        return Rollout(task.id, sample, done.text, verdict.score, verdict.passed, verdict.reasons)

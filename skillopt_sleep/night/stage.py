@@ -1,0 +1,54 @@
+"""Staging: write a night's proposal to its own directory. Nothing live changes.
+
+Layout of ``<nights_dir>/<night_id>/``: ``proposal.json``, ``candidate/<name>``,
+``diffs/<name>.diff``, ``report.md``, ``report.html`` (and ``artifacts/`` from the pipeline).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..models import NightSummary, Proposal, ProposalFile
+from ..review.diff import unified_diff
+from ..review.report import render_html, render_markdown
+from ..store import Store, atomic_write_text, sha256_file
+from .workspace import Workspace
+
+
+def candidate_diffs(workspace: Workspace, candidate: dict[str, str]) -> dict[str, str]:
+    """Unified diff of every file the candidate changes, keyed by file name."""
+    diffs = {}
+    for name, new in candidate.items():
+        old = workspace.texts.get(name, "")
+        if new != old:
+            diffs[name] = unified_diff(old if workspace.existed.get(name) else "", new, name)
+    return diffs
+
+
+def write_report(directory: Path, summary: NightSummary, diffs: dict[str, str]) -> None:
+    atomic_write_text(directory / "report.md", render_markdown(summary, diffs))
+    atomic_write_text(directory / "report.html", render_html(summary, diffs))
+
+
+def stage(directory: Path, summary: NightSummary, workspace: Workspace, candidate: dict[str, str],
+          store: Store) -> Proposal:
+    """Write the proposal into ``directory``, mark older pending proposals superseded, record it."""
+    diffs = candidate_diffs(workspace, candidate)
+    files = []
+    for name in diffs:
+        atomic_write_text(directory / "candidate" / name, candidate[name])
+        atomic_write_text(directory / "diffs" / f"{name}.diff", diffs[name])
+        files.append(ProposalFile(
+            name=name, live_path=str(workspace.paths[name]), base_sha256=sha256_file(workspace.paths[name]),
+            candidate=f"candidate/{name}", diff=f"diffs/{name}.diff",
+        ))
+    summary.proposal_dir = str(directory)
+    write_report(directory, summary, diffs)
+    proposal = Proposal(night_id=summary.night_id, project=summary.project,
+                        created_at=summary.finished_at or summary.started_at, files=files, summary=summary)
+    atomic_write_text(directory / "proposal.json", proposal.model_dump_json(indent=2))
+    for row in store.nights(project=summary.project):
+        if row.state == "staged" and row.id != summary.night_id:
+            store.set_night_state(row.id, "superseded")
+    store.save_night(summary, "staged")
+    return proposal

@@ -1,0 +1,67 @@
+"""The files a night may change in a project: one SKILL.md and the memory files.
+
+Names used throughout the night: ``SKILL.md``, ``CLAUDE.md``, ``AGENTS.md``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import StoreError
+from ..settings import FilesSettings
+
+DEFAULT_SKILL = Path(".claude/skills/project-conventions/SKILL.md")
+NEW_SKILL = (
+    "---\n"
+    "name: project-conventions\n"
+    "description: Conventions of this project, learned from its sessions by skillopt-sleep.\n"
+    "---\n\n"
+    "# Project conventions\n"
+)
+
+
+@dataclass(frozen=True)
+class Workspace:
+    """Live paths and texts of the files under training. Missing files read as their seed text."""
+
+    project: Path
+    paths: dict[str, Path]
+    texts: dict[str, str]
+    existed: dict[str, bool]
+
+    def memory_names(self) -> list[str]:
+        return [n for n in self.texts if n != "SKILL.md"]
+
+
+def find_skill(project: Path, configured: str | None) -> Path:
+    """The project's skill file: configured, else its single existing skill, else a new one."""
+    if configured:
+        path = Path(configured)
+        return path if path.is_absolute() else project / path
+    found = sorted(
+        p for root in (".claude/skills", ".agents/skills", ".codex/skills")
+        for p in (project / root).glob("*/SKILL.md")
+    )
+    return found[0] if len(found) == 1 else project / DEFAULT_SKILL
+
+
+def load_workspace(project: Path, files: FilesSettings) -> Workspace:
+    """Read the skill and memory files. Memory files that exist are trained; if none exist,
+    ``CLAUDE.md`` is (its managed block is created on first adoption)."""
+    paths = {"SKILL.md": find_skill(project, files.skill)}
+    memory = [name for name in files.memory if (project / name).exists()] or files.memory[:1]
+    for name in memory:
+        paths[name] = project / name
+    texts: dict[str, str] = {}
+    existed: dict[str, bool] = {}
+    for name, path in paths.items():
+        try:
+            texts[name] = path.read_bytes().decode("utf-8")
+            existed[name] = True
+        except FileNotFoundError:
+            texts[name] = NEW_SKILL if name == "SKILL.md" else ""
+            existed[name] = False
+        except (OSError, UnicodeDecodeError) as exc:
+            raise StoreError(f"cannot read {path}: {exc}", hint="check the file's permissions and encoding") from exc
+    return Workspace(project, paths, texts, existed)

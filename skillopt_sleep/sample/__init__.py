@@ -1,0 +1,1 @@
+"""The bundled sample project and tasks of the demo night."""

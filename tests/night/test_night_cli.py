@@ -1,0 +1,86 @@
+"""The night from the command line: demo, run, dry-run, status, estimate."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from skillopt_sleep.clock import SystemClock
+from skillopt_sleep.paths import resolve_paths
+from skillopt_sleep.store import Store
+
+NIGHT_KEYS = {"night_id", "decision", "holdout_before", "holdout_after", "gain", "ci_low", "ci_high",
+              "p_value", "edits", "rejected_edits", "proposal_dir", "calls", "tokens", "cost_usd"}
+
+
+def test_demo_json_accepts_and_stages_inside_the_demo_dir_only(cli, tmp_path, sandbox_home):
+    r = cli("demo", "--dir", str(tmp_path / "d"), "--json")
+    assert r.code == 0, r.err
+    out = r.json()
+    assert NIGHT_KEYS <= set(out)
+    assert out["decision"] == "accept" and out["holdout_after"] > out["holdout_before"]
+    proposal = Path(out["proposal_dir"])
+    assert proposal.is_relative_to(tmp_path / "d")
+    assert {p.name for p in proposal.iterdir()} >= {"proposal.json", "report.md", "report.html", "diffs", "candidate"}
+    assert not (sandbox_home / "sleep-home" / "data" / "skillopt-sleep.db").exists()
+    # nothing live changed in the demo project
+    assert "skillopt-sleep:begin" not in (tmp_path / "d" / "project" / "CLAUDE.md").read_text()
+
+
+def test_demo_text_shows_score_decision_edits_and_diffs(cli, tmp_path):
+    r = cli("demo", "--dir", str(tmp_path / "d"))
+    assert r.code == 0, r.err
+    assert "held-out score: " in r.out and "95% CI" in r.out
+    assert "decision: ACCEPT" in r.out
+    assert "--- proposed change to SKILL.md ---" in r.out and "--- proposed change to CLAUDE.md ---" in r.out
+    assert "+<!-- skillopt-sleep:begin -->" in r.out
+
+
+def _store_with_sample(tmp_path: Path, cli) -> Path:
+    r = cli("demo", "--dir", str(tmp_path / "d"), "--json")
+    demo_store = Store.open(resolve_paths(str(tmp_path / "d" / "home")).db)
+    project = tmp_path / "d" / "project"
+    tasks = demo_store.list_tasks(project=str(project))
+    assert r.code == 0 and tasks
+    import os
+
+    mine = Store.open(resolve_paths(os.environ["SKILLOPT_SLEEP_HOME"]).db)
+    mine.upsert_tasks(tasks, SystemClock().now())
+    return project
+
+
+def test_run_stages_then_status_shows_the_night_and_the_pending_proposal(cli, tmp_path):
+    project = _store_with_sample(tmp_path, cli)
+    r = cli("run", "--project", str(project), "--backend", "simulated", "--json")
+    assert r.code == 0, r.err
+    night = r.json()
+    assert night["decision"] == "accept" and night["proposal_dir"]
+    proposal = json.loads((Path(night["proposal_dir"]) / "proposal.json").read_text())
+    assert {f["name"] for f in proposal["files"]} == {"SKILL.md", "CLAUDE.md"}
+    st = cli("status", "--project", str(project), "--json").json()
+    assert st["pending"]["night_id"] == night["night_id"]
+    assert st["nights"][0]["decision"] == "accept" and st["nights"][0]["calls"] == night["calls"]
+    text = cli("status", "--project", str(project)).out
+    assert "pending proposal: night " + night["night_id"] in text
+
+
+def test_dry_run_stages_nothing_and_a_second_night_is_mostly_cached(cli, tmp_path):
+    project = _store_with_sample(tmp_path, cli)
+    first = cli("dry-run", "--project", str(project), "--backend", "simulated", "--json").json()
+    assert first["proposal_dir"] is None and first["dry_run"] is True
+    est = cli("run", "--estimate", "--project", str(project), "--backend", "simulated", "--json").json()
+    assert est["cached"] > 0 and est["calls"] < first["calls"]
+
+
+def test_run_without_tasks_says_how_to_get_some(cli, tmp_path):
+    r = cli("run", "--project", str(tmp_path), "--backend", "simulated")
+    assert r.code == 0
+    assert "no tasks logged" in r.out and "skillopt-sleep harvest" in r.out
+
+
+def test_run_without_any_usable_backend_lists_the_ways_to_configure_one(cli, tmp_path):
+    project = _store_with_sample(tmp_path, cli)
+    r = cli("run", "--project", str(project), env={"PATH": str(tmp_path / "empty")})
+    assert r.code == 6
+    assert r.err.startswith("skillopt-sleep: error: no model backend is configured or usable")
+    assert "ANTHROPIC_API_KEY" in r.err and "--backend" in r.err

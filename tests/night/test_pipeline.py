@@ -1,0 +1,105 @@
+"""The night pipeline as a library: decisions, errors, budget, cache, what the optimizer sees."""
+
+from __future__ import annotations
+
+import json
+
+from skillopt_sleep import run_night
+from skillopt_sleep.backends.scripted import ScriptedBackend
+from skillopt_sleep.backends.simulated import HARMFUL, SimulatedBackend
+from skillopt_sleep.errors import TransientError
+from skillopt_sleep.settings import BudgetSettings, Settings
+from skillopt_sleep.store import Store
+
+
+def test_sample_night_improves_the_holdout_and_accepts(sample_project, tmp_path):
+    project, tasks = sample_project
+    result = run_night(tasks, project, target=SimulatedBackend(), artifacts_dir=tmp_path / "art")
+    s = result.summary
+    assert s.decision == "accept", s.reason
+    assert s.holdout_after > s.holdout_before
+    assert s.n_holdout >= 8 and s.errored_rollouts == 0
+    assert all(e.status == "applied" for e in s.edits) and s.edits
+    # nothing live changed: the candidate is only in the artifacts
+    assert "skillopt-sleep:begin" not in (project / "CLAUDE.md").read_text()
+    assert "skillopt-sleep:begin" in (tmp_path / "art" / "candidate" / "CLAUDE.md").read_text()
+    for name in ("rollouts.jsonl", "reflection.json", "gate.json", "summary.json"):
+        assert (tmp_path / "art" / name).exists(), name
+
+
+def test_gate_rejects_an_injected_harmful_edit(sample_project):
+    project, tasks = sample_project
+    # the project already teaches good habits; the injected edit contradicts them
+    with (project / "CLAUDE.md").open("a") as fh:
+        fh.write("- Run the test suite with `pytest -q`.\n- Use the logging module, never print().\n")
+    optimizer = ScriptedBackend([json.dumps({"edits": [{"target": "skill", "content": HARMFUL}]})])
+    s = run_night(tasks, project, target=SimulatedBackend(), optimizer=optimizer).summary
+    assert s.decision == "reject"
+    assert s.holdout_after < s.holdout_before
+    assert [e.content for e in s.rejected_edits] == [HARMFUL]
+
+
+def test_optimizer_sees_feedback_and_reasons_but_never_check_source(sample_project):
+    project, tasks = sample_project
+    optimizer = ScriptedBackend(['{"edits": []}'])
+    run_night(tasks, project, target=SimulatedBackend(), optimizer=optimizer)
+    prompt = optimizer.history[0].prompt
+    assert "User's feedback:" in prompt and "Why the bad attempt was judged bad" in prompt
+    sources = {str(c.value) for t in tasks for c in t.checks if c.kind == "regex"}
+    assert sources and not any(src in prompt for src in sources)
+
+
+def test_malformed_optimizer_reply_is_retried_once_then_counted(sample_project):
+    project, tasks = sample_project
+    optimizer = ScriptedBackend(["not json", "still not json"])
+    s = run_night(tasks, project, target=SimulatedBackend(), optimizer=optimizer).summary
+    assert len(optimizer.history) == 2
+    assert s.decision == "no_evidence"
+    assert sum("optimizer reply unusable" in x for x in s.skipped) == 2
+
+
+def test_an_outage_is_no_evidence_never_a_reject(sample_project):
+    project, tasks = sample_project
+    down = ScriptedBackend(responder=lambda r: (_ for _ in ()).throw(TransientError("503 from server")))
+    settings = Settings()
+    settings.roles.target.max_retries = 0
+    s = run_night(tasks, project, target=down, settings=settings).summary
+    assert s.decision == "no_evidence"
+    assert s.holdout_before is None and s.gain is None
+
+
+def test_budget_stops_the_night_cleanly_and_says_what_it_skipped(sample_project):
+    project, tasks = sample_project
+    settings = Settings(budget=BudgetSettings(max_calls=50))
+    s = run_night(tasks, project, target=SimulatedBackend(), settings=settings).summary
+    assert s.decision == "budget_exhausted"
+    assert s.calls <= 50
+    assert any("call budget reached" in x for x in [s.reason, *s.skipped])
+    assert s.proposal_dir is None
+
+
+def test_rerun_is_served_from_the_rollout_cache(sample_project):
+    project, tasks = sample_project
+    store = Store.memory()
+    first = run_night(tasks, project, target=SimulatedBackend(), store=store).summary
+    second = run_night(tasks, project, target=SimulatedBackend(), store=store).summary
+    assert second.decision == first.decision
+    assert first.usage_by_role["target"].calls > 100
+    assert "target" not in second.usage_by_role  # every replay came from the cache
+
+
+def test_own_judge_scores_rubric_checks(sample_project):
+    project, tasks = sample_project
+    from skillopt_sleep.models import Check
+
+    seen = []
+
+    async def judge(rubric, task, answer):
+        seen.append(rubric)
+        return (1.0 if "pytest -q" in answer else 0.0), "uses the quiet runner" if "pytest -q" in answer else "noisy"
+
+    rubric_tasks = [t.model_copy(update={"checks": [Check(kind="rubric", value="quiet test runs")]}) for t in tasks]
+    s = run_night(rubric_tasks, project, target=SimulatedBackend(), judge=judge).summary
+    assert seen and set(seen) == {"quiet test runs"}
+    assert s.decision in ("accept", "reject", "no_evidence")
+    assert s.holdout_before is not None
