@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..models import Edit
+from ..redact import redact
 from ..settings import NightSettings
 from .managed_block import (
     BEGIN,
@@ -119,11 +120,19 @@ def apply_edits(
             if len(applied) >= budget:
                 raise _Refused(f"over tonight's edit budget of {budget}")
         except _Refused as exc:
-            rejected.append(edit.model_copy(update={"status": "rejected", "reason": str(exc)}))
+            rejected.append(_refused(edit, str(exc)))
             continue
         out.update(changed)
         applied.append(done)
     return EditOutcome(out, applied, rejected)
+
+
+def _refused(edit: Edit, reason: str) -> Edit:
+    """The edit marked rejected; a secret in it is redacted, since it goes to reports and logs."""
+    return edit.model_copy(update={
+        "status": "rejected", "reason": reason, "content": redact(edit.content),
+        "old": None if edit.old is None else redact(edit.old), "rationale": redact(edit.rationale),
+    })
 
 
 def _apply_one(files: Mapping[str, str], edit: Edit, limits: GuardLimits) -> tuple[dict[str, str], Edit]:

@@ -145,6 +145,11 @@ def test_lint_lets_warnings_and_known_urls_through(content):
     assert [e.content for e in out.applied] == [content], out.rejected
 
 
+def test_a_refused_secret_is_redacted_in_the_returned_edit():
+    out = run({"CLAUDE.md": ""}, add("Use the key sk-ant-abcdefghijklmnopqrstu for calls."))
+    assert out.rejected[0].content == "Use the key [REDACTED:anthropic-key] for calls."
+
+
 def test_agents_md_size_cap_refuses_the_whole_memory_edit():
     big = "x" * (32 * 1024 - 40) + "\n"
     out = run({"CLAUDE.md": "# C\n", "AGENTS.md": big}, add("Use uv for all Python environments."))
