@@ -214,9 +214,10 @@ def _edit_file(name: str, text: str, op: str, rule: str, old: str) -> str | None
     else:
         if op == "replace" and mentions_rule(text, rule):
             raise _Refused(f"duplicate: {name} already has this rule")
-        new = replace_rule(text, old, None if op == "remove" else rule)
-        if new is None:
+        replaced = replace_rule(text, old, None if op == "remove" else rule)
+        if replaced is None:
             return None
+        new = replaced
     if is_skill and frontmatter(new) != frontmatter(text):
         raise _Refused("would change the SKILL.md frontmatter")
     return new

@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from ..clock import Clock
 from ..errors import ProposalError, StoreError
+from ..models import ProposalFile
 from ..paths import Paths
 from ..store import NightRow, Store, sha256_file
 from ..store.files import atomic_write_bytes
@@ -109,7 +110,7 @@ def adopt(
     return Outcome(row.id, row.project, "adopted", changes, str(backups))
 
 
-def _checked_candidates(staged: Staged) -> list[tuple[object, bytes]]:
+def _checked_candidates(staged: Staged) -> list[tuple[ProposalFile, bytes]]:
     """Every candidate's bytes, after checking no live file changed since staging."""
     out = []
     for f in staged.proposal.files:

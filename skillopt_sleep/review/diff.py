@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+from collections.abc import Mapping
 
 GREEN, RED, CYAN, BOLD, RESET = "\x1b[32m", "\x1b[31m", "\x1b[36m", "\x1b[1m", "\x1b[0m"
 
@@ -40,7 +41,7 @@ def colorize(diff: str) -> str:
     return "".join(out)
 
 
-def wants_colour(stream: object, env: dict[str, str] | None = None, choice: str = "auto") -> bool:
+def wants_colour(stream: object, env: Mapping[str, str] | None = None, choice: str = "auto") -> bool:
     """Colour on a terminal only, unless ``choice`` forces it; ``NO_COLOR`` turns it off."""
     if choice != "auto":
         return choice == "always"
