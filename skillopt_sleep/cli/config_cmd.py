@@ -14,7 +14,7 @@ from .context import Ctx
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
-    p = sub.add_parser("config", parents=[common], help="show the effective settings, their files, a starter")
+    p = sub.add_parser("config", help="show the effective settings, their files, a starter")
     actions = p.add_subparsers(dest="config_command", metavar="ACTION", required=True, parser_class=type(p))
     show = actions.add_parser("show", parents=[common],
                               help="every effective setting and where it came from")

@@ -17,7 +17,7 @@ OUTCOMES = ("success", "failure", "mixed", "unknown")
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
-    p = sub.add_parser("tasks", parents=[common], help="add, import, list, show or remove tasks by hand")
+    p = sub.add_parser("tasks", help="add, import, list, show or remove tasks by hand")
     tasks = p.add_subparsers(dest="tasks_command", metavar="ACTION", required=True,
                              parser_class=type(p))
 
