@@ -170,12 +170,28 @@ def sign_flip_p(diffs: Sequence[float], resamples: int, rng: random.Random) -> t
 
 
 def bootstrap_p(diffs: Sequence[float], resamples: int, rng: random.Random) -> float:
-    """One-sided p-value of ``mean(diffs) > 0`` from a bootstrap of the diffs shifted to mean 0."""
+    """One-sided p-value of ``mean(diffs) > 0`` by a studentized (bootstrap-t) test.
+
+    The t statistic of the diffs is compared with the t statistics of resamples of the diffs
+    shifted to mean 0. Studentizing keeps the test honest on a dozen tasks, where a bootstrap
+    of the plain mean is too eager (it underestimates the spread).
+    """
     n = len(diffs)
     mean = _mean(diffs)
+    observed = _t(diffs)
     centred = [d - mean for d in diffs]
-    hits = sum(1 for _ in range(resamples) if _mean(rng.choices(centred, k=n)) >= mean - _EPS)
+    hits = sum(1 for _ in range(resamples) if _t(rng.choices(centred, k=n)) >= observed - _EPS)
     return (1 + hits) / (1 + resamples)
+
+
+def _t(xs: Sequence[float]) -> float:
+    """Student's t of ``mean(xs) > 0``; with no spread, +-inf by the sign of the mean (or 0)."""
+    n = len(xs)
+    mean = _mean(xs)
+    var = sum((x - mean) ** 2 for x in xs) / (n - 1) if n > 1 else 0.0
+    if var <= _EPS:
+        return 0.0 if abs(mean) <= _EPS else math.copysign(math.inf, mean)
+    return mean / math.sqrt(var / n)
 
 
 def bootstrap_ci(diffs: Sequence[float], resamples: int, rng: random.Random) -> tuple[float, float]:
