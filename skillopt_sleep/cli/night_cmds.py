@@ -7,6 +7,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from ..lock import night_lock
 from ..night.demo import prepare_demo
 from ..night.project import build_backends, estimate_project_night, run_project_night
 from ..paths import resolve_paths
@@ -66,7 +67,7 @@ def run_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
                 f"{'within' if est.within_budget else 'OVER'} the budget")
         ctx.emit(est.__dict__, "\n".join([text, *est.notes]))
         return 0
-    with night_progress(ctx) as progress:
+    with night_lock(ctx.paths.lock_file, clock=ctx.clock), night_progress(ctx) as progress:
         result = run_project_night(project=project, settings=settings, store=ctx.store, paths=ctx.paths,
                                    backends=backends, clock=ctx.clock, dry_run=args.dry_run,
                                    progress=progress)  # type: ignore[arg-type]

@@ -84,3 +84,15 @@ def test_run_without_any_usable_backend_lists_the_ways_to_configure_one(cli, tmp
     assert r.code == 6
     assert r.err.startswith("skillopt-sleep: error: no model backend is configured or usable")
     assert "ANTHROPIC_API_KEY" in r.err and "--backend" in r.err
+
+
+def test_a_second_night_while_one_runs_is_refused_with_exit_9(cli, tmp_path):
+    import os
+
+    from skillopt_sleep.lock import night_lock
+
+    project = _store_with_sample(tmp_path, cli)
+    with night_lock(resolve_paths(os.environ["SKILLOPT_SLEEP_HOME"]).ensure().lock_file):
+        r = cli("run", "--project", str(project), "--backend", "simulated")
+    assert r.code == 9
+    assert "another night" in r.err.lower() or "running" in r.err.lower(), r.err

@@ -1,0 +1,140 @@
+"""The night lock: two nights never overlap.
+
+The lock is an OS file lock (``flock`` on POSIX, ``msvcrt.locking`` on Windows) on
+``paths.lock_file``. The kernel drops it when the holder dies, however it dies, so a stale lock
+from a dead process is recovered by construction; the file's text only says who holds it, for
+the error message.
+
+A holder may share the lock with its direct children (``share_with_children=True``): the
+scheduled job holds the lock for the whole night and starts ``skillopt-sleep run`` for each
+project, whose own ``night_lock`` then sees its parent holds it and goes ahead.
+
+    with night_lock(paths.lock_file, clock=ctx.clock):
+        ...  # one night
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+from .clock import Clock, SystemClock
+from .errors import LockedError, StoreError
+
+_WINDOWS_LOCK_OFFSET = 1 << 20  # lock a byte past the text, so readers can still read who holds it
+
+
+@dataclass(frozen=True)
+class LockHolder:
+    """Who holds the night lock, as written in the lock file."""
+
+    pid: int
+    started_at: str
+    host: str
+    share_with_children: bool = False
+
+
+@contextmanager
+def night_lock(
+    path: Path, *, clock: Clock | None = None, share_with_children: bool = False
+) -> Iterator[LockHolder]:
+    """Hold the night lock for the ``with`` block; ``LockedError`` if another night holds it."""
+    path = Path(path)
+    me = LockHolder(os.getpid(), (clock or SystemClock()).now().isoformat(), socket.gethostname(),
+                    share_with_children)
+    fh = _open(path)
+    try:
+        if not _try_lock(fh):
+            holder = read_holder(path)
+            if holder is not None and holder.share_with_children and holder.pid == os.getppid():
+                yield holder  # our parent holds it for us
+                return
+            raise _locked(path, holder)
+        _write_holder(fh, me)
+        try:
+            yield me
+        finally:
+            _clear_holder(fh)
+            _unlock(fh)
+    finally:
+        fh.close()
+
+
+def read_holder(path: Path) -> LockHolder | None:
+    """The holder written in the lock file, or None when it is empty or unreadable."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8") or "null")
+        return LockHolder(int(data["pid"]), str(data["started_at"]), str(data.get("host", "")),
+                          bool(data.get("share_with_children", False)))
+    except (OSError, ValueError, TypeError, KeyError):
+        return None
+
+
+def _locked(path: Path, holder: LockHolder | None) -> LockedError:
+    who = f"pid {holder.pid} since {holder.started_at}" if holder else "another process"
+    return LockedError(
+        f"another night is running ({who})",
+        hint=f"wait for it to finish; the lock {path} is released when that process ends",
+    )
+
+
+def _open(path: Path) -> IO[str]:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        # "a+" creates the file without truncating what the current holder wrote.
+        return open(path, "a+", encoding="utf-8")
+    except OSError as exc:
+        raise StoreError(f"cannot open the lock file {path}: {exc.strerror}",
+                         hint="check the directory's permissions") from exc
+
+
+def _write_holder(fh: IO[str], me: LockHolder) -> None:
+    fh.seek(0)
+    fh.truncate()
+    fh.write(json.dumps(me.__dict__, sort_keys=True))
+    fh.flush()
+
+
+def _clear_holder(fh: IO[str]) -> None:
+    try:
+        fh.seek(0)
+        fh.truncate()
+        fh.flush()
+    except OSError:
+        pass  # the OS lock is what matters; a stale text is harmless once it is released
+
+
+if sys.platform == "win32":  # pragma: no cover - exercised on Windows only
+    import msvcrt
+
+    def _try_lock(fh: IO[str]) -> bool:
+        fh.seek(_WINDOWS_LOCK_OFFSET)
+        try:
+            msvcrt.locking(fh.fileno(), msvcrt.LK_NBLCK, 1)
+        except OSError:
+            return False
+        return True
+
+    def _unlock(fh: IO[str]) -> None:
+        fh.seek(_WINDOWS_LOCK_OFFSET)
+        msvcrt.locking(fh.fileno(), msvcrt.LK_UNLCK, 1)
+
+else:
+    import fcntl
+
+    def _try_lock(fh: IO[str]) -> bool:
+        try:
+            fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return False
+        return True
+
+    def _unlock(fh: IO[str]) -> None:
+        fcntl.flock(fh.fileno(), fcntl.LOCK_UN)

@@ -1,0 +1,144 @@
+"""When nights run: cron expressions evaluated in the user's local time zone, DST-correct.
+
+croniter walks the expression in *wall-clock* time (what the user wrote means "03:17 on the
+clock on the wall"); each wall time is then placed on the time line by one explicit rule:
+
+- a wall time the clock skips (spring forward, e.g. 02:30 in Europe/Berlin on the last Sunday of
+  March) runs as much later as the clock jumped (03:30), so no night is lost;
+- a wall time the clock shows twice (fall back) runs at its first occurrence only, so no night
+  runs twice.
+
+croniter's own time-zone mode runs an ambiguous time twice, which is why it is not used.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from datetime import datetime, timedelta, timezone, tzinfo
+from pathlib import Path
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from croniter import CroniterBadDateError, croniter
+
+from ..errors import UsageError
+
+DEFAULT_CRON = "17 3 * * *"  # an off-the-hour minute at night: not when everyone else's jobs run
+CRON_HINT = "five fields: minute hour day-of-month month day-of-week, e.g. '17 3 * * *'"
+# A clock change never moves wall time by more than this; walking back this far before the start
+# finds a skipped slot that lands after it.
+_MAX_SHIFT = timedelta(hours=3)
+_MAX_STEPS = 100_000  # bound on the walk, far above any real expression's slots between two runs
+
+
+def cron_from_time(hhmm: str) -> str:
+    """``--time 03:17`` as the cron expression ``17 3 * * *``."""
+    match = re.fullmatch(r"(\d{1,2}):(\d{2})", hhmm.strip())
+    if not match or int(match[1]) > 23 or int(match[2]) > 59:
+        raise UsageError(f"invalid time {hhmm!r}", hint="give HH:MM on a 24-hour clock, e.g. --time 03:17")
+    return f"{int(match[2])} {int(match[1])} * * *"
+
+
+def validate_cron(expr: str) -> str:
+    """The expression normalised to single spaces, or a UsageError naming the fix."""
+    norm = " ".join(expr.split())
+    if len(norm.split(" ")) != 5 or not croniter.is_valid(norm):
+        raise UsageError(f"invalid cron expression {expr!r}", hint=CRON_HINT)
+    try:
+        croniter(norm, datetime(2000, 1, 1)).get_next(datetime)
+    except CroniterBadDateError as exc:
+        raise UsageError(f"cron expression {expr!r} never runs", hint=CRON_HINT) from exc
+    return norm
+
+
+def expand(expr: str) -> list[list[int]]:
+    """The five fields as sorted value lists; ``[]`` for a field that is ``*`` (any value).
+
+    Day-of-week uses 0-6 with 0 = Sunday (7 is folded into 0).
+    """
+    fields, _ = croniter.expand(validate_cron(expr))
+    out: list[list[int]] = []
+    for index, values in enumerate(fields):
+        if values == ["*"]:
+            out.append([])
+            continue
+        ints = sorted({int(v) % 7 if index == 4 else int(v) for v in values})
+        out.append(ints)
+    return out
+
+
+def place(wall: datetime, tz: tzinfo) -> datetime:
+    """A naive wall time in ``tz`` as an aware instant, by the rules in the module docstring."""
+    first = wall.replace(tzinfo=tz, fold=0)
+    # Going through UTC moves a skipped wall time forward by the size of the gap.
+    return first.astimezone(timezone.utc).astimezone(tz)
+
+
+def iter_runs(expr: str, after: datetime, tz: tzinfo) -> Iterator[datetime]:
+    """Run times strictly after ``after``, increasing, aware in ``tz``. Endless; bounded by caller."""
+    if after.tzinfo is None:
+        raise ValueError("iter_runs needs an aware datetime")
+    start = after.astimezone(tz).replace(tzinfo=None) - _MAX_SHIFT
+    walk = croniter(validate_cron(expr), start)
+    last = after
+    misses = 0
+    while misses < _MAX_STEPS:
+        candidate = place(walk.get_next(datetime), tz)
+        if candidate > last:
+            misses = 0
+            last = candidate
+            yield candidate
+        else:
+            misses += 1
+
+
+def next_runs(expr: str, after: datetime, tz: tzinfo, n: int = 3) -> list[datetime]:
+    """The next ``n`` run times strictly after ``after``."""
+    runs = iter_runs(expr, after, tz)
+    return [next(runs) for _ in range(n)]
+
+
+def runs_between(expr: str, start: datetime, end: datetime, tz: tzinfo, limit: int = 1000) -> list[datetime]:
+    """Run times in ``(start, end]`` (at most ``limit``: enough to count missed nights)."""
+    out: list[datetime] = []
+    for when in iter_runs(expr, start, tz):
+        if when > end or len(out) >= limit:
+            break
+        out.append(when)
+    return out
+
+
+def describe(expr: str, tz: tzinfo) -> str:
+    """Words for a user: ``every day at 03:17 (Europe/Berlin)`` or ``cron '*/30 * * * *' (UTC)``."""
+    minute, hour, dom, month, dow = expand(expr)
+    zone = zone_name(tz)
+    if len(minute) == 1 and len(hour) == 1 and not dom and not month and not dow:
+        return f"every day at {hour[0]:02d}:{minute[0]:02d} ({zone})"
+    return f"cron '{validate_cron(expr)}' ({zone})"
+
+
+def zone_name(tz: tzinfo) -> str:
+    key = getattr(tz, "key", None)
+    return str(key) if key else (tz.tzname(datetime.now(timezone.utc)) or "local time")
+
+
+def local_timezone(env: Mapping[str, str], localtime: Path = Path("/etc/localtime")) -> tzinfo:
+    """The user's time zone: ``$TZ`` if it names a zone, else the system's, DST rules included."""
+    name = env.get("TZ", "").lstrip(":")
+    if name:
+        try:
+            return ZoneInfo(name)
+        except (ZoneInfoNotFoundError, ValueError):
+            pass  # a POSIX TZ string such as "CET-1CEST": the C library's rules below apply it
+    try:
+        target = str(localtime.resolve())
+    except OSError:
+        target = ""
+    if "zoneinfo/" in target:
+        try:
+            return ZoneInfo(target.split("zoneinfo/", 1)[1])
+        except (ZoneInfoNotFoundError, ValueError):
+            pass
+    from dateutil.tz import tzlocal  # the C library's local time, DST-aware (macOS, Windows)
+
+    return tzlocal()

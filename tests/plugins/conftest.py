@@ -1,0 +1,91 @@
+"""Fixtures for the agent shells: a clean PATH, a fresh home, file-tree listings."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+CLAUDE_PLUGIN = REPO / "plugins" / "claude-code"
+CODEX_PLUGIN = REPO / "plugins" / "codex"
+LAUNCHER = CLAUDE_PLUGIN / "bin" / "skillopt-sleep"
+INSTALL_SH = REPO / "install" / "install.sh"
+
+
+def need(binary: str) -> str:
+    """The binary's path, or skip the test when it is not installed."""
+    found = shutil.which(binary)
+    if not found:
+        pytest.skip(f"{binary} not installed")
+    return found
+
+
+@pytest.fixture
+def clean_bin(tmp_path: Path) -> Path:
+    """A bin dir holding only ``python3`` (this interpreter): PATH without any skillopt-sleep."""
+    bin_dir = tmp_path / "clean-bin"
+    bin_dir.mkdir()
+    (bin_dir / "python3").symlink_to(sys.executable)
+    return bin_dir
+
+
+def link(bin_dir: Path, binary: str) -> None:
+    """Make ``binary`` (found on the real PATH) available in ``bin_dir``."""
+    (bin_dir / binary).symlink_to(need(binary))
+
+
+def base_env(home: Path, bin_dir: Path, **extra: str) -> dict[str, str]:
+    """A minimal environment: the given HOME, PATH = bin_dir + system dirs, no pip noise."""
+    env = {
+        "HOME": str(home),
+        "PATH": f"{bin_dir}{os.pathsep}/usr/bin{os.pathsep}/bin",
+        "LANG": "C.UTF-8",
+        "TMPDIR": os.environ.get("TMPDIR", "/tmp"),
+        "DISABLE_AUTOUPDATER": "1",
+        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+    }
+    # The machine's package index settings, so the checkout installs offline from the mirror.
+    env.update({k: v for k, v in os.environ.items() if k.startswith("PIP_")})
+    env.update(extra)
+    return env
+
+
+def listing(root: Path) -> list[str]:
+    """Every path under ``root`` (relative, sorted), with the target of each symlink."""
+    out = []
+    for path in sorted(root.rglob("*")):
+        rel = str(path.relative_to(root))
+        out.append(f"{rel} -> {os.readlink(path)}" if path.is_symlink() else rel)
+    return out
+
+
+def sh(script: Path, *args: str, env: dict[str, str], cwd: Path | None = None,
+       timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["sh", str(script), *args], check=False, env=env, cwd=cwd,
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=timeout)
+
+
+class Kit:
+    """The helpers above, handed to tests as the ``kit`` fixture (test modules cannot import
+    conftest under --import-mode=importlib)."""
+
+    repo = REPO
+    claude_plugin = CLAUDE_PLUGIN
+    codex_plugin = CODEX_PLUGIN
+    launcher = LAUNCHER
+    install_sh = INSTALL_SH
+    need = staticmethod(need)
+    link = staticmethod(link)
+    base_env = staticmethod(base_env)
+    listing = staticmethod(listing)
+    sh = staticmethod(sh)
+
+
+@pytest.fixture
+def kit() -> type[Kit]:
+    return Kit

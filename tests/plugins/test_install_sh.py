@@ -1,0 +1,220 @@
+"""install/install.sh in a temporary HOME: installs, is a no-op the second time, and
+`--uninstall` leaves the file tree exactly as it was."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from skillopt_sleep import __version__
+
+# Stand-in for pipx/uv (neither can be installed offline here): keeps a marker file for the
+# installed package and logs every call, so a test sees which tool the installer chose.
+FAKE_TOOL = r"""#!/bin/sh
+echo "$(basename "$0") $*" >> "$FAKE_LOG"
+marker="$FAKE_STATE/$(basename "$0").installed"
+case "$1 $2" in
+  "list --short") [ -f "$marker" ] && echo "skillopt-sleep {version}" ;;
+  "tool list") [ -f "$marker" ] && echo "skillopt-sleep v{version}" ;;
+  "install "*|"tool install") touch "$marker" ;;
+  "uninstall "*|"tool uninstall") rm -f "$marker" ;;
+esac
+exit 0
+""".replace("{version}", __version__)
+
+
+def _fake_tools(bin_dir: Path, state: Path, *names: str) -> dict[str, str]:
+    state.mkdir(parents=True, exist_ok=True)
+    for name in names:
+        (bin_dir / name).write_text(FAKE_TOOL)
+        (bin_dir / name).chmod(0o755)
+    return {"FAKE_LOG": str(state / "calls.log"), "FAKE_STATE": str(state)}
+
+
+def _calls(env: dict[str, str]) -> list[str]:
+    log = Path(env["FAKE_LOG"])
+    return log.read_text().splitlines() if log.exists() else []
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    home = tmp_path / "home"
+    home.mkdir()
+    return home
+
+
+def _checkout_files(repo: Path) -> list[str]:
+    """Every file in the checkout, bytecode and tool caches aside."""
+    skip = {".git", ".tools", "__pycache__", ".pytest_cache", ".ruff_cache", ".mypy_cache"}
+    found = []
+    for top, dirs, files in os.walk(repo):
+        dirs[:] = [d for d in dirs if d not in skip]
+        found += [os.path.join(top, f) for f in files]
+    return sorted(found)
+
+
+def _manifest(home: Path) -> Path:
+    return home / ".local" / "state" / "skillopt-sleep" / "install-manifest.txt"
+
+
+def test_dry_run_changes_nothing_and_says_what_it_would_do(kit, home, clean_bin):
+    (home / ".codex").mkdir()
+    before = kit.listing(home)
+    r = kit.sh(kit.install_sh, "--dry-run", "--schedule", env=kit.base_env(home, clean_bin))
+    assert r.returncode == 0, r.stderr
+    assert kit.listing(home) == before
+    out = r.stdout
+    assert out.startswith("dry run: nothing will change\n")
+    assert f"would install the engine skillopt-sleep {__version__} with pip from {kit.repo}" in out
+    skill = "skills/skillopt-sleep"
+    assert f"would copy: {kit.codex_plugin}/{skill} -> {home}/.agents/{skill}" in out
+    assert "would run: " in out and out.rstrip().splitlines()[-2].endswith(" schedule")
+
+
+@pytest.mark.slow
+def test_pip_install_then_noop_then_uninstall_restores_the_tree(kit, home, clean_bin):
+    (home / ".codex").mkdir()  # Codex was used here; Claude Code was not
+    env = kit.base_env(home, clean_bin)
+    before, checkout = kit.listing(home), _checkout_files(kit.repo)
+
+    first = kit.sh(kit.install_sh, env=env)
+    assert first.returncode == 0, first.stdout + first.stderr
+    engine = home / ".local" / "bin" / "skillopt-sleep"
+    version = subprocess.run([str(engine), "--version"], check=False, env=env,
+                             capture_output=True, text=True)
+    assert version.stdout.strip() == f"skillopt-sleep {__version__}"
+    skill = home / ".agents" / "skills" / "skillopt-sleep"
+    source = kit.codex_plugin / "skills" / "skillopt-sleep"
+    assert (skill / "SKILL.md").read_text() == (source / "SKILL.md").read_text()
+    assert "claude code: not found; skipped" in first.stdout
+    assert "schedule: not installed; run 'skillopt-sleep schedule'" in first.stdout
+    installed, manifest = kit.listing(home), _manifest(home).read_text()
+    assert _checkout_files(kit.repo) == checkout  # built from a copy: no build/ or egg-info here
+
+    second = kit.sh(kit.install_sh, env=env)
+    assert second.returncode == 0, second.stderr
+    assert f"engine: skillopt-sleep {__version__} already installed with pip" in second.stdout
+    assert "codex: skill already installed" in second.stdout
+    assert "+ " not in second.stdout  # ran nothing
+    assert kit.listing(home) == installed and _manifest(home).read_text() == manifest
+
+    gone = kit.sh(kit.install_sh, "--uninstall", env=env)
+    assert gone.returncode == 0, gone.stdout + gone.stderr
+    assert kit.listing(home) == before
+
+
+@pytest.mark.realbin
+@pytest.mark.slow
+def test_claude_plugin_install_noop_uninstall(kit, home, clean_bin, tmp_path):
+    kit.link(clean_bin, "claude")
+    env = kit.base_env(home, clean_bin)
+    claude = [str(clean_bin / "claude"), "plugin", "list", "--json"]
+    subprocess.run(claude, check=False, env=env, stdin=subprocess.DEVNULL, capture_output=True,
+                   timeout=120)
+    before = kit.listing(home)  # a home where Claude Code has run once
+
+    first = kit.sh(kit.install_sh, env=env)
+    assert first.returncode == 0, first.stdout + first.stderr
+    listed = json.loads(subprocess.run(claude, check=False, env=env, stdin=subprocess.DEVNULL,
+                                       capture_output=True, text=True, timeout=120).stdout)
+    [plugin] = [p for p in listed if p["id"] == "skillopt-sleep@skillopt-sleep"]
+    assert plugin["version"] == __version__ and plugin["enabled"] is True
+    doctor = subprocess.run(
+        [sys.executable, "-m", "skillopt_sleep", "doctor", "--json"], check=False,
+        capture_output=True, text=True,
+        env={**env, "PYTHONPATH": str(kit.repo), "SKILLOPT_SLEEP_HOME": str(tmp_path / "sleep")},
+        cwd=tmp_path, timeout=60)
+    checks = {c["name"]: c for c in json.loads(doctor.stdout)["checks"]}
+    assert checks["plugin: claude-code"]["status"] == "ok"
+    assert checks["plugin: claude-code"]["data"]["version"] == __version__
+    installed = kit.listing(home)
+
+    second = kit.sh(kit.install_sh, env=env)
+    assert "claude code: plugin skillopt-sleep@skillopt-sleep already installed" in second.stdout
+    assert kit.listing(home) == installed
+
+    gone = kit.sh(kit.install_sh, "--uninstall", env=env)
+    assert gone.returncode == 0, gone.stdout + gone.stderr
+    assert kit.listing(home) == before
+    after = json.loads(subprocess.run(claude, check=False, env=env, stdin=subprocess.DEVNULL,
+                                      capture_output=True, text=True, timeout=120).stdout)
+    assert after == []
+
+
+@pytest.mark.parametrize(("tools", "chosen", "install_call", "uninstall_call"), [
+    (("pipx", "uv"), "pipx", "pipx install --force", "pipx uninstall skillopt-sleep"),
+    (("uv",), "uv", "uv tool install --force", "uv tool uninstall skillopt-sleep"),
+])
+def test_prefers_pipx_then_uv(kit, home, clean_bin, tmp_path, tools, chosen, install_call,
+                              uninstall_call):
+    env = kit.base_env(home, clean_bin, **_fake_tools(clean_bin, tmp_path / "fake", *tools))
+    before = kit.listing(home)
+    first = kit.sh(kit.install_sh, "--no-codex", "--no-claude", env=env)
+    assert first.returncode == 0, first.stderr
+    installs = [c for c in _calls(env) if " install " in f" {c} "]
+    assert len(installs) == 1 and installs[0].startswith(install_call)
+    assert f"package\t{chosen}\t" in _manifest(home).read_text()
+
+    second = kit.sh(kit.install_sh, "--no-codex", "--no-claude", env=env)
+    assert f"already installed with {chosen}" in second.stdout
+    assert len([c for c in _calls(env) if " install " in f" {c} "]) == 1
+
+    kit.sh(kit.install_sh, "--uninstall", env=env)
+    assert _calls(env)[-1] == uninstall_call
+    assert kit.listing(home) == before
+
+
+def test_an_engine_the_user_installed_is_left_alone(kit, home, clean_bin, tmp_path):
+    fake = _fake_tools(clean_bin, tmp_path / "fake", "pipx")
+    (tmp_path / "fake" / "pipx.installed").touch()  # installed before, by the user
+    env = kit.base_env(home, clean_bin, **fake)
+    r = kit.sh(kit.install_sh, "--no-codex", "--no-claude", env=env)
+    assert "already installed with pipx (not by this script); leaving it" in r.stdout
+    kit.sh(kit.install_sh, "--uninstall", env=env)
+    assert not [c for c in _calls(env) if c.startswith(("pipx install", "pipx uninstall"))]
+    assert (tmp_path / "fake" / "pipx.installed").exists()
+
+
+def test_a_changed_skill_is_not_deleted_and_a_foreign_one_not_touched(kit, home, clean_bin,
+                                                                      tmp_path):
+    env = kit.base_env(home, clean_bin, **_fake_tools(clean_bin, tmp_path / "fake", "pipx"))
+    r = kit.sh(kit.install_sh, "--codex", "--no-claude", env=env)
+    assert r.returncode == 0, r.stderr
+    skill = home / ".agents" / "skills" / "skillopt-sleep" / "SKILL.md"
+    skill.write_text(skill.read_text() + "\nMy own note.\n")
+    gone = kit.sh(kit.install_sh, "--uninstall", env=env)
+    assert "changed since it was installed; leaving it" in gone.stdout
+    assert skill.read_text().endswith("My own note.\n")
+
+    again = kit.sh(kit.install_sh, "--codex", "--no-claude", env=env)
+    assert "was not installed by this script; leaving it" in again.stdout
+    assert skill.read_text().endswith("My own note.\n")
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--bogus"], "install.sh: error: unknown option '--bogus' (see --help)\n"),
+    (["--with", "conda"], "install.sh: error: --with takes pipx, uv or pip, not 'conda'\n"),
+])
+def test_bad_options_are_one_line_errors(kit, home, clean_bin, args, message):
+    r = kit.sh(kit.install_sh, *args, env=kit.base_env(home, clean_bin))
+    assert (r.returncode, r.stderr) == (1, message)
+    assert kit.listing(home) == []
+
+
+def test_uninstall_without_an_install_is_a_clear_no_op(kit, home, clean_bin):
+    r = kit.sh(kit.install_sh, "--uninstall", env=kit.base_env(home, clean_bin))
+    assert r.returncode == 0
+    assert r.stdout == f"nothing to uninstall: no manifest at {_manifest(home)}\n"
+
+
+def test_help_shows_the_options(kit, home, clean_bin):
+    r = kit.sh(kit.install_sh, "--help", env=kit.base_env(home, clean_bin))
+    assert r.returncode == 0
+    assert r.stdout.startswith("Install skillopt-sleep from this checkout")
+    assert r.stdout.rstrip().endswith("[--package SPEC]")
+    assert kit.listing(home) == []
