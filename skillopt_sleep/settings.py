@@ -56,7 +56,7 @@ class NightSettings(_Section):
     """How one night replays, reflects, edits and gates."""
 
     k: int = Field(default=4, ge=1, le=64)
-    concurrency: int = Field(default=8, ge=1, le=256)
+    concurrency: int = Field(default=16, ge=1, le=256)
     edit_budget: int = Field(default=3, ge=0, le=50)
     edit_budget_min: int = Field(default=1, ge=0, le=50)
     edit_schedule: Literal["constant", "linear", "cosine"] = "constant"

@@ -1,4 +1,11 @@
-"""The night's budget: calls, tokens and money, checked *before* every model call."""
+"""The night's budget: calls, tokens and money, checked *before* every model call.
+
+Every attempt sent to a model counts as a call, including one that failed (a rate-limited or
+timed-out request still went out), so ``max_calls`` bounds what a night sends, outages included.
+Before each attempt :meth:`Budget.reserve` holds the attempt's expected tokens (an estimate of
+the prompt plus ``max_tokens``) and cost (from the price table), so concurrent calls cannot
+together overshoot a limit; :meth:`Budget.settle` releases the hold when the attempt ends.
+"""
 
 from __future__ import annotations
 
@@ -7,41 +14,76 @@ from dataclasses import dataclass, field
 from ..errors import BudgetExhausted
 from ..models import Usage
 from ..settings import BudgetSettings, Price
+from .base import Request
 
-# USD per million tokens (input, output). Overridable with [budget.prices."model"] in config.
+# USD per million tokens (input, output), matched by longest prefix of the model name.
+# Overridable (and extendable) with [budget.prices."model"] in the config.
 DEFAULT_PRICES: dict[str, tuple[float, float]] = {
     "claude-opus-4": (15.0, 75.0),
+    "claude-opus-4-5": (5.0, 25.0),
     "claude-sonnet-4": (3.0, 15.0),
     "claude-haiku-4": (1.0, 5.0),
+    "claude-3-5-haiku": (0.8, 4.0),
+    "opus": (15.0, 75.0),  # claude CLI aliases
+    "sonnet": (3.0, 15.0),
+    "haiku": (1.0, 5.0),
+    "claude-code-default": (15.0, 75.0),  # the claude CLI's default is an Opus model
     "gpt-5": (1.25, 10.0),
     "gpt-5-mini": (0.25, 2.0),
+    "gpt-5-nano": (0.05, 0.4),
     "gpt-4.1": (2.0, 8.0),
     "gpt-4.1-mini": (0.4, 1.6),
+    "gpt-4.1-nano": (0.1, 0.4),
     "gpt-4o": (2.5, 10.0),
     "gpt-4o-mini": (0.15, 0.6),
+    "o3": (2.0, 8.0),
+    "o4-mini": (1.1, 4.4),
     "simulated": (0.0, 0.0),
 }
+CHARS_PER_TOKEN = 4  # rough, for the pre-call estimate only
+
+
+def _base_name(model: str) -> str:
+    """``anthropic/claude-x[1m]`` -> ``claude-x``: gateway prefixes and CLI suffixes dropped."""
+    return model.rsplit("/", 1)[-1].split("[", 1)[0]
 
 
 def price_for(model: str, overrides: dict[str, Price]) -> tuple[float, float] | None:
-    """Price of ``model``: an exact override, else the longest known prefix. None if unknown."""
-    if model in overrides:
-        p = overrides[model]
-        return p.input, p.output
-    best = None
-    for prefix, price in DEFAULT_PRICES.items():
-        if model.startswith(prefix) and (best is None or len(prefix) > len(best[0])):
-            best = (prefix, price)
-    return best[1] if best else None
+    """Price of ``model``: an exact override, else the longest matching prefix among the overrides
+    and the defaults (an override wins a tie). None if unknown."""
+    table = dict(DEFAULT_PRICES)
+    table.update({name: (p.input, p.output) for name, p in overrides.items()})
+    for name in (model, _base_name(model)):
+        if name in table:
+            return table[name]
+    name = _base_name(model)
+    best = max((p for p in table if name.startswith(p)), key=len, default=None)
+    return table[best] if best is not None else None
+
+
+def estimate_tokens(request: Request) -> tuple[int, int]:
+    """(input, output) tokens an attempt may use: the prompt's length, and ``max_tokens``."""
+    chars = len(request.system) + sum(len(m.content) for m in request.messages)
+    return chars // CHARS_PER_TOKEN + 1, request.max_tokens
+
+
+@dataclass(frozen=True)
+class Hold:
+    """What one in-flight attempt holds of the budget."""
+
+    tokens: int
+    cost_usd: float
 
 
 @dataclass
 class Budget:
-    """Tracks spending per role and refuses a call that would go over a limit."""
+    """Tracks spending per role and refuses an attempt that could go over a limit."""
 
     limits: BudgetSettings
     by_role: dict[str, Usage] = field(default_factory=dict)
     unpriced_models: set[str] = field(default_factory=set)
+    failed_calls: dict[str, int] = field(default_factory=dict)
+    _held: list[Hold] = field(default_factory=list, repr=False)
 
     @property
     def total(self) -> Usage:
@@ -55,18 +97,42 @@ class Budget:
             )
         return t
 
-    def check(self, expected_tokens: int = 0) -> None:
-        """Raise ``BudgetExhausted`` if one more call (of about ``expected_tokens``) would exceed it."""
+    def check(self, expected_tokens: int = 0, expected_cost_usd: float = 0.0) -> None:
+        """Raise ``BudgetExhausted`` if one more call (of about ``expected_tokens`` tokens and
+        ``expected_cost_usd``) could exceed a limit, counting the attempts in flight."""
         t, lim = self.total, self.limits
-        if lim.max_calls is not None and t.calls + 1 > lim.max_calls:
+        calls = t.calls + len(self._held)
+        tokens = t.tokens + sum(h.tokens for h in self._held)
+        cost = t.cost_usd + sum(h.cost_usd for h in self._held)
+        if lim.max_calls is not None and calls + 1 > lim.max_calls:
             raise BudgetExhausted(f"call budget reached ({t.calls}/{lim.max_calls} calls)",
                                   hint="raise budget.max_calls")
-        if lim.max_tokens is not None and t.tokens + expected_tokens > lim.max_tokens:
-            raise BudgetExhausted(f"token budget reached ({t.tokens}/{lim.max_tokens} tokens)",
+        if lim.max_tokens is not None and tokens + expected_tokens > lim.max_tokens:
+            raise BudgetExhausted(f"token budget reached ({t.tokens}/{lim.max_tokens} tokens, "
+                                  f"the next call may need {expected_tokens})",
                                   hint="raise budget.max_tokens")
-        if lim.max_cost_usd is not None and t.cost_usd >= lim.max_cost_usd:
-            raise BudgetExhausted(f"cost budget reached (${t.cost_usd:.4f}/${lim.max_cost_usd:.2f})",
+        if lim.max_cost_usd is not None and cost + expected_cost_usd > lim.max_cost_usd:
+            raise BudgetExhausted(f"cost budget reached (${t.cost_usd:.4f}/${lim.max_cost_usd:.2f}, "
+                                  f"the next call may cost ${expected_cost_usd:.4f})",
                                   hint="raise budget.max_cost_usd")
+
+    def estimate(self, model: str, request: Request) -> tuple[int, float]:
+        """Expected (tokens, cost in USD) of one attempt of ``request`` on ``model``."""
+        tokens_in, tokens_out = estimate_tokens(request)
+        price = price_for(model, self.limits.prices)
+        cost = 0.0 if price is None else (tokens_in * price[0] + tokens_out * price[1]) / 1_000_000
+        return tokens_in + tokens_out, cost
+
+    def reserve(self, expected_tokens: int = 0, expected_cost_usd: float = 0.0) -> Hold:
+        """:meth:`check`, then hold the attempt's share until :meth:`settle`."""
+        self.check(expected_tokens, expected_cost_usd)
+        hold = Hold(expected_tokens, expected_cost_usd)
+        self._held.append(hold)
+        return hold
+
+    def settle(self, hold: Hold) -> None:
+        """Release a hold (the attempt is then :meth:`record`-ed or :meth:`record_failure`-d)."""
+        self._held.remove(hold)
 
     def record(self, role: str, model: str, input_tokens: int, output_tokens: int,
                cost_usd: float | None) -> float:
@@ -78,11 +144,20 @@ class Budget:
                 cost_usd = 0.0
             else:
                 cost_usd = (input_tokens * price[0] + output_tokens * price[1]) / 1_000_000
+        self._add(role, Usage(calls=1, input_tokens=input_tokens, output_tokens=output_tokens,
+                              cost_usd=cost_usd))
+        return cost_usd
+
+    def record_failure(self, role: str) -> None:
+        """Account an attempt that failed: a call, no tokens, no cost."""
+        self.failed_calls[role] = self.failed_calls.get(role, 0) + 1
+        self._add(role, Usage(calls=1))
+
+    def _add(self, role: str, more: Usage) -> None:
         u = self.by_role.get(role, Usage())
         self.by_role[role] = Usage(
-            calls=u.calls + 1,
-            input_tokens=u.input_tokens + input_tokens,
-            output_tokens=u.output_tokens + output_tokens,
-            cost_usd=u.cost_usd + cost_usd,
+            calls=u.calls + more.calls,
+            input_tokens=u.input_tokens + more.input_tokens,
+            output_tokens=u.output_tokens + more.output_tokens,
+            cost_usd=u.cost_usd + more.cost_usd,
         )
-        return cost_usd

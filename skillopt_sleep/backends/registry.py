@@ -1,4 +1,19 @@
-"""Backend registry: names to classes, loud on unknown names, no silent fallback."""
+"""Backend registry: names to classes, loud on unknown names, no silent fallback.
+
+When a role names no backend, :func:`detect_backend` picks the first usable one in
+:data:`AUTO_ORDER`:
+
+1. ``anthropic``   ``ANTHROPIC_API_KEY`` is set
+2. ``openai``      ``OPENAI_API_KEY`` is set
+3. ``claude-code`` ``claude`` is on PATH and ``claude auth status`` says logged in
+4. ``codex``       ``codex`` is on PATH and logged in (``codex login status``), or its config
+                   names a provider whose key is set
+
+A key in the environment is an explicit choice to pay per token, so it comes first; the agent
+CLIs come next, Claude before Codex. A role that sets ``base_url`` but no backend means an
+OpenAI-compatible server, so it gets ``openai``. With nothing usable the night stops with
+``BackendUnavailable`` listing the ways to set one up: never a silent ``simulated``.
+"""
 
 from __future__ import annotations
 
@@ -23,6 +38,14 @@ BACKENDS: dict[str, str] = {
 # Order in which a real night looks for a usable backend when none is configured.
 AUTO_ORDER = ("anthropic", "openai", "claude-code", "codex")
 
+NONE_USABLE_HINT = (
+    "set ANTHROPIC_API_KEY or OPENAI_API_KEY, log in to `claude` or `codex`, "
+    "pass --backend openai --base-url URL for a local server, "
+    "or --backend simulated for an offline trial"
+)
+
+Which = Callable[[str], "str | None"]
+
 
 def known_backends() -> list[str]:
     return sorted(BACKENDS)
@@ -42,38 +65,31 @@ def backend_class(name: str) -> type:
     return getattr(module, class_name)
 
 
+def resolve_name(role: RoleSettings, env: Mapping[str, str], *, which: Which | None = None) -> str:
+    """The backend name a role will use: its own, ``openai`` for a bare ``base_url``, or the
+    first usable one."""
+    if role.backend:
+        return role.backend
+    if role.base_url:
+        return "openai"
+    return detect_backend(env, which=which)
+
+
 def create_backend(
     role: RoleSettings,
     env: Mapping[str, str],
     *,
-    which: Callable[[str], str | None] | None = None,
+    which: Which | None = None,
 ) -> Backend:
     """Build the backend a role names, or the first usable one if it names none."""
-    name = role.backend or detect_backend(env, which=which)
-    cls = backend_class(name)
+    cls = backend_class(resolve_name(role, env, which=which))
     return cls.from_settings(role, env)
 
 
-def detect_backend(env: Mapping[str, str], *, which: Callable[[str], str | None] | None = None) -> str:
+def detect_backend(env: Mapping[str, str], *, which: Which | None = None) -> str:
     """The first usable backend in :data:`AUTO_ORDER`. Never ``simulated``."""
-    import shutil
-
-    which = which or shutil.which
     for name in AUTO_ORDER:
-        cls = backend_class(name) if _importable(name) else None
-        usable = getattr(cls, "usable", None) if cls is not None else None
+        usable = getattr(backend_class(name), "usable", None)
         if usable is not None and usable(env, which):
             return name
-    raise BackendUnavailable(
-        "no model backend is configured or usable",
-        hint="set ANTHROPIC_API_KEY or OPENAI_API_KEY, log in to `claude` or `codex`, "
-        "or pass --backend NAME (simulated for an offline trial)",
-    )
-
-
-def _importable(name: str) -> bool:
-    try:
-        backend_class(name)
-    except (ImportError, AttributeError):
-        return False
-    return True
+    raise BackendUnavailable("no model backend is configured or usable", hint=NONE_USABLE_HINT)

@@ -1,4 +1,11 @@
-"""Retries with exponential backoff and jitter, honouring Retry-After, under the budget."""
+"""Retries with exponential backoff and jitter, honouring Retry-After, under the budget.
+
+Only errors a retry can fix are retried (``TransientError``: 429, 5xx, overloaded, timeouts,
+garbled replies). A ``Retry-After`` from the server is waited out (plus a little jitter, so
+concurrent calls do not return in lockstep) unless it asks for longer than
+``max_retry_after``: a server that wants minutes is an outage tonight, and the call fails at once.
+Every attempt is checked against the budget first, and counted in it.
+"""
 
 from __future__ import annotations
 
@@ -14,15 +21,23 @@ from .budget import Budget
 
 @dataclass(frozen=True)
 class RetryPolicy:
+    """How often and how long to retry one call."""
+
     max_retries: int = 4
     base_delay: float = 0.5
     max_delay: float = 30.0
+    max_retry_after: float = 120.0
 
-    def delay(self, attempt: int, retry_after: float | None, rng: random.Random) -> float:
+    def delay(self, attempt: int, retry_after: float | None, rng: random.Random) -> float | None:
+        """Seconds to wait before retry number ``attempt + 1``; None: do not retry."""
+        if attempt >= self.max_retries:
+            return None
         if retry_after is not None:
-            return min(max(retry_after, 0.0), self.max_delay)
+            if retry_after > self.max_retry_after:
+                return None
+            return retry_after + rng.random() * min(self.base_delay, 0.1 * retry_after)
         backoff = min(self.max_delay, self.base_delay * (2**attempt))
-        return backoff * (0.5 + rng.random() / 2)  # "equal jitter"
+        return backoff * (0.5 + rng.random() / 2)  # "equal jitter": never less than half
 
 
 Sleep = Callable[[float], Awaitable[None]]
@@ -39,20 +54,27 @@ async def call_with_retry(
 ) -> Completion:
     """One call: budget checked before each attempt, transient errors retried, usage recorded.
 
-    Raises ``BudgetExhausted`` (nothing spent), or the last ``BackendError`` once retries are used
-    up or for an error a retry cannot fix.
+    Raises ``BudgetExhausted`` (the attempt was not sent), or the last ``BackendError`` once the
+    retries are used up or for an error a retry cannot fix.
     """
     attempt = 0
     while True:
-        budget.check(expected_tokens=request.max_tokens)
+        hold = budget.reserve(*budget.estimate(backend.model, request))
         try:
             done = await backend.complete(request)
         except BackendError as exc:
-            if not exc.retryable or attempt >= policy.max_retries:
+            budget.settle(hold)
+            budget.record_failure(request.role)
+            wait = policy.delay(attempt, exc.retry_after, rng) if exc.retryable else None
+            if wait is None:
                 raise
-            await sleep(policy.delay(attempt, exc.retry_after, rng))
+            await sleep(wait)
             attempt += 1
             continue
-        cost = budget.record(request.role, done.model or backend.model, done.input_tokens,
-                             done.output_tokens, done.cost_usd)
-        return Completion(done.text, done.input_tokens, done.output_tokens, cost, done.model or backend.model)
+        except BaseException:
+            budget.settle(hold)  # cancelled: nothing to account
+            raise
+        budget.settle(hold)
+        model = done.model or backend.model
+        cost = budget.record(request.role, model, done.input_tokens, done.output_tokens, done.cost_usd)
+        return Completion(done.text, done.input_tokens, done.output_tokens, cost, model)

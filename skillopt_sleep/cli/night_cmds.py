@@ -38,7 +38,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
 
 def _night_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--k", type=int, metavar="N", help="rollouts per task (default 4)")
-    p.add_argument("--concurrency", type=int, metavar="N", help="concurrent model calls (default 8)")
+    p.add_argument("--concurrency", type=int, metavar="N", help="concurrent model calls (default 16)")
     p.add_argument("--seed", type=int, metavar="N", help="random seed of the night")
 
 

@@ -104,6 +104,7 @@ class Replayer:
         self._sem = asyncio.Semaphore(concurrency)
         self._progress = progress or (lambda n: None)
         self._budget_hit: BudgetExhausted | None = None
+        self._fatal: BackendError | None = None  # stops queued rollouts after auth/bad-request errors
         self.stats = ReplayStats()
 
     @property
@@ -117,6 +118,8 @@ class Replayer:
             *(self._one(t, system_text(files, t), s) for t, s in jobs), return_exceptions=True
         )
         out: dict[str, list[Rollout]] = {t.id: [] for t in tasks}
+        if self._fatal is not None:
+            raise self._fatal
         for res in results:
             if isinstance(res, BaseException):
                 raise res
@@ -132,6 +135,8 @@ class Replayer:
             return Rollout(task.id, sample, hit["text"], hit["score"], hit["passed"], tuple(hit["reasons"]),
                            cached=True)
         async with self._sem:
+            if self._fatal is not None:
+                return None
             if self._budget_hit is not None:
                 self.stats.skipped += 1
                 self._progress(1)
@@ -145,6 +150,7 @@ class Replayer:
                 return None
             except BackendError as exc:
                 if not exc.retryable and not isinstance(exc, MalformedOutput):
+                    self._fatal = exc
                     raise
                 self.stats.errored += 1
                 self.stats.errors.append(exc.one_line())

@@ -103,3 +103,17 @@ def test_own_judge_scores_rubric_checks(sample_project):
     assert seen and set(seen) == {"quiet test runs"}
     assert s.decision in ("accept", "reject", "no_evidence")
     assert s.holdout_before is not None
+
+
+def test_a_rejected_key_stops_the_night_without_sending_the_queued_calls(sample_project):
+    import pytest
+
+    from skillopt_sleep.errors import AuthError
+
+    project, tasks = sample_project
+    target = ScriptedBackend(responder=lambda r: (_ for _ in ()).throw(AuthError("ANTHROPIC_API_KEY was rejected")))
+    settings = Settings()
+    settings.night.concurrency = 4
+    with pytest.raises(AuthError):
+        run_night(tasks, project, target=target, settings=settings)
+    assert len(target.history) <= 4  # only the calls already in flight

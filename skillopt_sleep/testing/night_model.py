@@ -1,0 +1,47 @@
+"""A loopback-server responder that answers a night's prompts the way the simulated backend does.
+
+With it, a whole night runs through a real backend (the openai or anthropic SDK, over HTTP) and
+gets answers the pipeline can use: replays that follow the rules in the skill under test, an
+optimizer reply in the JSON shape the reflection asks for, rubric verdicts. The role is read
+from the system prompt the pipeline sends; the sample seed from the request body (the openai
+backend sends ``seed`` to compatible servers), so K samples differ and a retried call gets the
+same answer as the first attempt would have.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+
+from ..backends.base import Message, Request, Role
+from ..backends.simulated import SimulatedBackend
+from ..night.judge import RUBRIC_SYSTEM
+from ..night.reflect import OPTIMIZER_SYSTEM
+from ..night.replay import REPLAY_SYSTEM
+from .replies import ModelCall, Reply, Responder, Text
+
+
+def role_of(system: str) -> Role:
+    """Which role a call serves, from the system prompt the pipeline gave it."""
+    if system.startswith(OPTIMIZER_SYSTEM[:60]):
+        return "optimizer"
+    if system.startswith(RUBRIC_SYSTEM[:60]):
+        return "judge"
+    if system.startswith(REPLAY_SYSTEM[:60]):
+        return "target"
+    return "judge"  # a probe or anything else: a short JSON verdict is a harmless answer
+
+
+def simulated_night_responder(backend: SimulatedBackend | None = None) -> Responder:
+    """``ModelServer(responder=simulated_night_responder())``: the simulated world, over HTTP."""
+    sim = backend or SimulatedBackend()
+
+    def respond(call: ModelCall) -> Reply:
+        body = call.body if isinstance(call.body, Mapping) else {}
+        seed = body.get("seed")
+        last = call.last.text if call.last is not None else ""
+        request = Request(role_of(call.system), call.system, (Message("user", last),),
+                          seed=seed if isinstance(seed, int) else None)
+        return Text(asyncio.run(sim.complete(request)).text)
+
+    return respond
