@@ -1,9 +1,90 @@
-"""Commands: config."""
+"""Commands: config show | path | init — the effective settings and where each came from."""
 
 from __future__ import annotations
 
-from ._pending import register_pending
+import argparse
+from typing import Any
+
+from ..backends.registry import backend_class, known_backends
+from ..config_template import starter_config, toml_value
+from ..settings import ENV_PREFIX, PROJECT_FILE
+from ..store.files import atomic_write_text
+from .common import add_backend_flags, add_project_flag, backend_flags
+from .context import Ctx
 
 
-def register(sub, common) -> None:
-    register_pending(sub, common, ['config'])
+def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser("config", help="show the effective settings, their files, a starter")
+    actions = p.add_subparsers(dest="config_command", metavar="ACTION", required=True, parser_class=type(p))
+    show = actions.add_parser("show", parents=[common],
+                              help="every effective setting and where it came from")
+    add_project_flag(show)
+    add_backend_flags(show)
+    show.set_defaults(func=show_cmd)
+    path = actions.add_parser("path", parents=[common], help="where the config files are")
+    add_project_flag(path)
+    path.set_defaults(func=path_cmd)
+    init = actions.add_parser("init", parents=[common], help="write a commented starter user config")
+    init.set_defaults(func=init_cmd)
+
+
+def _value_at(data: dict[str, Any], dotted: str) -> Any:
+    for part in dotted.split("."):
+        data = data[part]
+    return data
+
+
+def _source_text(dotted: str, source: str) -> str:
+    if source == "env":
+        return f"env {ENV_PREFIX}{'__'.join(p.upper() for p in dotted.split('.'))}"
+    return source
+
+
+def show_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
+    project = ctx.project(args.project)
+    loaded = ctx.settings(project, backend_flags(args))
+    for role in ("target", "optimizer", "judge"):
+        name = getattr(loaded.settings.roles, role).backend
+        if name is not None and name not in known_backends():
+            backend_class(name)  # raises the one-line ConfigError that lists the choices
+    values = loaded.settings.model_dump(mode="json")
+    rows = {key: (_value_at(values, key), _source_text(key, src)) for key, src in sorted(loaded.sources.items())}
+    payload = {
+        "project": str(project),
+        "files": {"user": str(ctx.paths.config_file), "project": str(project / PROJECT_FILE)},
+        "settings": {key: {"value": value, "source": src} for key, (value, src) in rows.items()},
+    }
+    shown = {key: ("(unset)" if value is None else toml_value(value)) for key, (value, _) in rows.items()}
+    width = max(len(f"{k} = {v}") for k, v in shown.items())
+    lines = [f"{f'{key} = {shown[key]}':<{width}}  # {src}" for key, (_, src) in rows.items()]
+    ctx.emit(payload, "\n".join(lines))
+    return 0
+
+
+def path_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
+    project = ctx.project(args.project)
+    entries = {
+        "user config": ctx.paths.config_file,
+        "project config": project / PROJECT_FILE,
+        "secrets file": ctx.paths.env_file,
+        "database": ctx.paths.db,
+        "nights": ctx.paths.nights_dir,
+        "backups": ctx.paths.backups_dir,
+        "logs": ctx.paths.log_dir,
+    }
+    payload = {key.replace(" ", "_"): {"path": str(p), "exists": p.exists()} for key, p in entries.items()}
+    lines = [f"{key + ':':<16}{p}" + ("" if p.exists() else "  (not created yet)") for key, p in entries.items()]
+    ctx.emit(payload, "\n".join(lines))
+    return 0
+
+
+def init_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
+    path = ctx.paths.config_file
+    if path.exists():
+        ctx.emit({"path": str(path), "written": False},
+                 f"{path} already exists; left as it is (`skillopt-sleep config show` prints what it sets)")
+        return 0
+    atomic_write_text(path, starter_config(), mode=0o644)
+    ctx.emit({"path": str(path), "written": True},
+             f"wrote {path}: every setting is commented out at its default; uncomment what you want to change")
+    return 0

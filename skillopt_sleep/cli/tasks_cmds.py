@@ -1,9 +1,150 @@
-"""Commands: tasks."""
+"""Commands: tasks add | import | list | show | rm — TaskRecords by hand."""
 
 from __future__ import annotations
 
-from ._pending import register_pending
+import argparse
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from ..errors import InputError
+from ..models import TaskRecord
+from ..task_input import Defaults, make_record, parse_check, read_records, record_error
+from .common import add_project_flag
+from .context import Ctx
+
+OUTCOMES = ("success", "failure", "mixed", "unknown")
 
 
-def register(sub, common) -> None:
-    register_pending(sub, common, ['tasks'])
+def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser("tasks", help="add, import, list, show or remove tasks by hand")
+    tasks = p.add_subparsers(dest="tasks_command", metavar="ACTION", required=True,
+                             parser_class=type(p))
+
+    add = tasks.add_parser("add", parents=[common], help="add one task (flags) or the tasks of a file")
+    add_project_flag(add)
+    add.add_argument("--intent", help="what the user asked for")
+    add.add_argument("--check", action="append", default=[], metavar="KIND=VALUE",
+                     help="a check that scores a replay (repeatable): contains=, not_contains=, regex=, "
+                          "starts_with=, max_chars=N, json_valid, heading=, equals=, rubric=")
+    add.add_argument("--feedback", default="", help="what the user said about the answer")
+    add.add_argument("--outcome", choices=OUTCOMES, default="unknown")
+    add.add_argument("--context", default="", help="a short excerpt the replay needs")
+    add.add_argument("--attempt", default="", help="what the agent answered")
+    add.add_argument("--tag", action="append", default=[], help="a tag (repeatable)")
+    add.add_argument("--file", type=Path, metavar="FILE", help="a JSON or TOML file of tasks instead of flags")
+    add.set_defaults(func=add_cmd)
+
+    imp = tasks.add_parser("import", parents=[common], help="import a JSON array, JSON lines or TOML file")
+    imp.add_argument("file", type=Path, metavar="FILE")
+    add_project_flag(imp)
+    imp.set_defaults(func=import_cmd)
+
+    ls = tasks.add_parser("list", parents=[common], help="list the tasks of a project")
+    add_project_flag(ls)
+    ls.add_argument("--all-projects", action="store_true", help="every project, not just this one")
+    ls.set_defaults(func=list_cmd)
+
+    for name, func, help_text in (("show", show_cmd, "show one task"), ("rm", rm_cmd, "remove one task")):
+        q = tasks.add_parser(name, parents=[common], help=help_text)
+        q.add_argument("id", metavar="ID", help="task id or a unique prefix of it")
+        q.set_defaults(func=func)
+
+
+def _defaults(args: argparse.Namespace, ctx: Ctx, source: str) -> Defaults:
+    return Defaults(project=str(ctx.project(args.project)), now=ctx.clock.now(), source=source)
+
+
+def _store(records: list[TaskRecord], ctx: Ctx, what: str) -> int:
+    new, updated = ctx.store.upsert_tasks(records, ctx.clock.now())
+    lines = [f"{what}: {new} new, {updated} updated"]
+    lines += [f"  {r.id}  {_short(r.intent)}" for r in records[:20]]
+    if len(records) > 20:
+        lines.append(f"  ... and {len(records) - 20} more")
+    ctx.emit({"new": new, "updated": updated, "ids": [r.id for r in records]}, "\n".join(lines))
+    return 0
+
+
+def add_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
+    if args.file is not None:
+        if args.intent or args.check:
+            raise InputError("give either --file or --intent/--check, not both")
+        return _store(read_records(args.file, _defaults(args, ctx, "manual")), ctx, f"added from {args.file}")
+    if not args.intent or not args.intent.strip():
+        raise InputError("a task needs --intent", hint='for example: tasks add --intent "Write the README"')
+    checks = [parse_check(spec) for spec in args.check]
+    fields = {"intent": args.intent, "checks": checks, "feedback": args.feedback, "outcome": args.outcome,
+              "context": args.context, "attempt": args.attempt, "tags": args.tag}
+    try:
+        record = make_record(fields, _defaults(args, ctx, "manual"))
+    except ValidationError as exc:
+        raise record_error("the task", exc) from exc
+    return _store([record], ctx, "added")
+
+
+def import_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
+    records = read_records(args.file, _defaults(args, ctx, "import"))
+    return _store(records, ctx, f"imported {args.file}")
+
+
+def _short(text: str, width: int = 100) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= width else flat[: width - 1] + "…"
+
+
+def _brief(r: TaskRecord) -> list[str]:
+    lines = [f"{r.id}  {r.created_at:%Y-%m-%d %H:%M}  {r.source}  {r.outcome}",
+             f"  intent:   {_short(r.intent)}"]
+    if r.feedback:
+        lines.append(f"  feedback: {_short(r.feedback)}")
+    lines.append("  checks:   " + ("; ".join(c.describe() for c in r.checks) if r.checks else "none"))
+    return lines
+
+
+def list_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
+    project = None if args.all_projects else str(ctx.project(args.project))
+    records = ctx.store.list_tasks(project=project)
+    if not records:
+        where = "any project" if project is None else project
+        text = f"no tasks for {where}: add one with `skillopt-sleep tasks add --intent ...`"
+    else:
+        text = "\n".join(line for r in records for line in _brief(r))
+        text += f"\n{len(records)} task(s)" + ("" if project is None else f" for {project}")
+    ctx.emit(records, text)
+    return 0
+
+
+def find_task(ctx: Ctx, prefix: str) -> TaskRecord:
+    """The task whose id is ``prefix`` or starts with it."""
+    exact = ctx.store.get_task(prefix)
+    if exact is not None:
+        return exact
+    matches = [r for r in ctx.store.list_tasks() if r.id.startswith(prefix)]
+    if not matches:
+        raise InputError(f"no task {prefix!r}", hint="see `skillopt-sleep tasks list --all-projects`")
+    if len(matches) > 1:
+        raise InputError(f"{prefix!r} matches {len(matches)} tasks", hint="give more of the id")
+    return matches[0]
+
+
+def show_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
+    r = find_task(ctx, args.id)
+    lines = [f"id:        {r.id}", f"project:   {r.project}", f"source:    {r.source} (session {r.session_id})",
+             f"created:   {r.created_at.isoformat()}", f"outcome:   {r.outcome}", f"intent:    {r.intent}"]
+    for label, value in (("context", r.context), ("attempt", r.attempt), ("feedback", r.feedback)):
+        if value:
+            lines.append(f"{label + ':':<10} {value}")
+    lines.append("checks:" + ("" if r.checks else "    none"))
+    lines += [f"  - {c.describe()}" + ("" if c.weight == 1 else f" (weight {c.weight:g})") for c in r.checks]
+    for label, items in (("tags", r.tags), ("skills", r.skills_used), ("tools", r.tools_used)):
+        if items:
+            lines.append(f"{label + ':':<10} {', '.join(items)}")
+    ctx.emit(r, "\n".join(lines))
+    return 0
+
+
+def rm_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
+    r = find_task(ctx, args.id)
+    ctx.store.delete_task(r.id)
+    ctx.emit({"removed": r.id}, f"removed {r.id}  {_short(r.intent)}")
+    return 0

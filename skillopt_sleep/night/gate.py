@@ -1,31 +1,48 @@
 """The replay gate: accept a candidate only with statistical evidence on held-out tasks.
 
-A pure function. ``None`` in a score list is an errored rollout: excluded and counted, never 0.
+A pure function of the holdout scores and an injected ``rng``. ``None`` in a score list is an
+errored rollout (an outage, a timeout, a parse failure): it is excluded and counted, never a 0.
+
+The unit of evidence is the *task*: each holdout task gives one paired difference
+``d = mean(after) - mean(before)`` over its scored rollouts. Under "the edit changes nothing",
+before and after rollouts of a task are exchangeable, so each ``d`` is symmetric about 0 and the
+sign-flip permutation test over the ``d``s is exact (enumerated when ``2**n <= resamples``).
 """
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from ..settings import NightSettings
+
 GateDecision = Literal["accept", "reject", "no_evidence"]
+GateTest = Literal["sign_flip", "bootstrap"]
+
+CI_LEVEL = 0.95  # the reported interval; the decision uses the one-sided test at ``alpha``
+_EPS = 1e-12  # float noise when comparing resampled statistics with the observed one
 
 
 @dataclass(frozen=True)
 class GatePolicy:
+    """What a candidate must show on the holdout to be accepted."""
+
     min_gain: float = 0.05
     max_task_drop: float = 0.25
     alpha: float = 0.05
-    test: Literal["sign_flip", "bootstrap"] = "sign_flip"
+    test: GateTest = "sign_flip"
     max_error_rate: float = 0.3
     min_tasks: int = 4
-    resamples: int = 2000
+    resamples: int = 4096  # 4096 = 2**12: twelve holdout tasks are still enumerated exactly
 
 
 @dataclass(frozen=True)
 class GateResult:
+    """The decision, its reason, and the numbers behind it (means are over tasks)."""
+
     decision: GateDecision
     reason: str
     before: float | None = None
@@ -37,10 +54,21 @@ class GateResult:
     worst_drop: float | None = None
     n_tasks: int = 0
     errored: int = 0
+    worst_task: str | None = None
+    rollouts: int = 0
+    exact: bool = False
 
 
-def _mean(xs: Sequence[float]) -> float:
-    return sum(xs) / len(xs)
+def policy_from_settings(night: NightSettings) -> GatePolicy:
+    """The policy the night settings describe."""
+    return GatePolicy(
+        min_gain=night.min_gain,
+        max_task_drop=night.max_task_drop,
+        alpha=night.alpha,
+        test=night.gate_test,
+        max_error_rate=night.max_error_rate,
+        min_tasks=night.min_holdout_tasks,
+    )
 
 
 def decide(
@@ -49,26 +77,132 @@ def decide(
     policy: GatePolicy,
     rng: random.Random,
 ) -> GateResult:
-    """Paired per-task comparison of holdout scores before and after (placeholder test)."""
-    total = sum(len(v) for v in before.values()) + sum(len(v) for v in after.values())
+    """Paired per-task comparison of holdout scores before and after a candidate edit."""
+    rollouts = sum(len(v) for v in before.values()) + sum(len(v) for v in after.values())
     errored = sum(1 for v in (*before.values(), *after.values()) for s in v if s is None)
-    if total and errored / total > policy.max_error_rate:
-        return GateResult("no_evidence", f"{errored} of {total} holdout rollouts errored", errored=errored)
-    diffs: list[float] = []
-    b_means: list[float] = []
-    a_means: list[float] = []
+    if rollouts and errored / rollouts > policy.max_error_rate:
+        return GateResult(
+            "no_evidence",
+            f"not enough evidence: {errored} of {rollouts} holdout rollouts errored "
+            f"({errored / rollouts:.0%}, at most {policy.max_error_rate:.0%} allowed)",
+            errored=errored, rollouts=rollouts,
+        )
+    paired = _paired_means(before, after)
+    n = len(paired)
+    if n < policy.min_tasks:
+        return GateResult(
+            "no_evidence",
+            f"not enough evidence: {n} holdout tasks scored, need {policy.min_tasks}",
+            n_tasks=n, errored=errored, rollouts=rollouts,
+        )
+    diffs = [a - b for _, b, a in paired]
+    gain = _mean(diffs)
+    worst_task, worst_b, worst_a = min(paired, key=lambda t: (t[2] - t[1], t[0]))
+    worst_drop = max(0.0, worst_b - worst_a)
+    if policy.test == "sign_flip":
+        p_value, exact = sign_flip_p(diffs, policy.resamples, rng)
+    else:
+        p_value, exact = bootstrap_p(diffs, policy.resamples, rng), False
+    ci_low, ci_high = bootstrap_ci(diffs, policy.resamples, rng)
+    problems = _problems(gain, p_value, worst_drop, worst_task, policy)
+    summary = (
+        f"gain {gain:+.3f} (95% CI {ci_low:+.3f} to {ci_high:+.3f}), p = {p_value:.3g} "
+        f"on {n} holdout tasks"
+    )
+    return GateResult(
+        "reject" if problems else "accept",
+        "; ".join(problems) if problems else summary,
+        before=_mean([b for _, b, _ in paired]),
+        after=_mean([a for _, _, a in paired]),
+        gain=gain, ci_low=ci_low, ci_high=ci_high, p_value=p_value,
+        worst_drop=worst_drop, n_tasks=n, errored=errored, worst_task=worst_task,
+        rollouts=rollouts, exact=exact,
+    )
+
+
+def _paired_means(
+    before: Mapping[str, Sequence[float | None]], after: Mapping[str, Sequence[float | None]]
+) -> list[tuple[str, float, float]]:
+    """(task, mean before, mean after) for tasks with at least one scored rollout on each side."""
+    out = []
     for task in sorted(set(before) & set(after)):
         b = [s for s in before[task] if s is not None]
         a = [s for s in after[task] if s is not None]
         if b and a:
-            b_means.append(_mean(b))
-            a_means.append(_mean(a))
-            diffs.append(a_means[-1] - b_means[-1])
-    if len(diffs) < policy.min_tasks:
-        return GateResult("no_evidence", f"not enough evidence: {len(diffs)} holdout tasks scored",
-                          n_tasks=len(diffs), errored=errored)
-    gain = _mean(diffs)
-    worst = -min(diffs)
-    decision: GateDecision = "accept" if gain >= policy.min_gain and worst <= policy.max_task_drop else "reject"
-    return GateResult(decision, "mean comparison", _mean(b_means), _mean(a_means), gain, gain, gain,
-                      None, worst, len(diffs), errored)
+            out.append((task, _mean(b), _mean(a)))
+    return out
+
+
+def _problems(
+    gain: float, p_value: float, worst_drop: float, worst_task: str, policy: GatePolicy
+) -> list[str]:
+    problems = []
+    if gain < policy.min_gain:
+        problems.append(f"gain {gain:+.3f} is below the minimum {policy.min_gain:.3f}")
+    if p_value >= policy.alpha:
+        problems.append(f"not significant: p = {p_value:.3g} >= alpha {policy.alpha:g}")
+    if worst_drop > policy.max_task_drop + _EPS:
+        problems.append(
+            f"task {worst_task} dropped by {worst_drop:.2f} (at most {policy.max_task_drop:.2f} allowed)"
+        )
+    return problems
+
+
+def sign_flip_p(diffs: Sequence[float], resamples: int, rng: random.Random) -> tuple[float, bool]:
+    """One-sided p-value of ``mean(diffs) > 0`` by flipping signs; (p, exact?).
+
+    Exact over all ``2**n`` sign patterns when that is at most ``resamples``; otherwise a Monte
+    Carlo estimate ``(1 + hits) / (1 + resamples)``, which never reports an impossible p of 0.
+    """
+    n = len(diffs)
+    observed = sum(diffs)
+    if 2**n <= resamples:
+        sums = [0.0]  # every signed sum, built one task at a time: 2**n values
+        for d in diffs:
+            sums = [s + d for s in sums] + [s - d for s in sums]
+        hits = sum(1 for s in sums if s >= observed - _EPS)
+        return hits / len(sums), True
+    hits = 0
+    for _ in range(resamples):
+        flipped = sum(d if rng.random() < 0.5 else -d for d in diffs)
+        hits += flipped >= observed - _EPS
+    return (1 + hits) / (1 + resamples), False
+
+
+def bootstrap_p(diffs: Sequence[float], resamples: int, rng: random.Random) -> float:
+    """One-sided p-value of ``mean(diffs) > 0`` by a studentized (bootstrap-t) test.
+
+    The t statistic of the diffs is compared with the t statistics of resamples of the diffs
+    shifted to mean 0. Studentizing keeps the test honest on a dozen tasks, where a bootstrap
+    of the plain mean is too eager (it underestimates the spread).
+    """
+    n = len(diffs)
+    mean = _mean(diffs)
+    observed = _t(diffs)
+    centred = [d - mean for d in diffs]
+    hits = sum(1 for _ in range(resamples) if _t(rng.choices(centred, k=n)) >= observed - _EPS)
+    return (1 + hits) / (1 + resamples)
+
+
+def _t(xs: Sequence[float]) -> float:
+    """Student's t of ``mean(xs) > 0``; with no spread, +-inf by the sign of the mean (or 0)."""
+    n = len(xs)
+    mean = _mean(xs)
+    var = sum((x - mean) ** 2 for x in xs) / (n - 1) if n > 1 else 0.0
+    if var <= _EPS:
+        return 0.0 if abs(mean) <= _EPS else math.copysign(math.inf, mean)
+    return mean / math.sqrt(var / n)
+
+
+def bootstrap_ci(diffs: Sequence[float], resamples: int, rng: random.Random) -> tuple[float, float]:
+    """Percentile bootstrap interval of ``mean(diffs)`` at :data:`CI_LEVEL`."""
+    n = len(diffs)
+    means = sorted(_mean(rng.choices(diffs, k=n)) for _ in range(resamples))
+    tail = (1 - CI_LEVEL) / 2
+    low = means[max(0, math.floor(tail * resamples))]
+    high = means[min(resamples - 1, math.ceil((1 - tail) * resamples) - 1)]
+    return low, high
+
+
+def _mean(xs: Sequence[float]) -> float:
+    return sum(xs) / len(xs)

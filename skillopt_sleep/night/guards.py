@@ -1,57 +1,102 @@
 """Guarded edits: what the optimizer proposes is applied only inside these rails.
 
-- memory edits only inside the managed block; every byte outside it stays identical;
-- ``SKILL.md`` frontmatter stays valid; size caps per file (AGENTS.md is cut at 32 KiB by Codex);
-- no secrets, no dangerous instructions; at most ``budget`` edits a night;
-- a "memory" edit is written once into every memory file.
+- at most ``budget`` edits a night (:func:`edit_budget` follows the configured schedule);
+- memory edits only inside the managed block, every byte outside it identical;
+- learned skill rules only in the "## Learned rules" block of ``SKILL.md``, whose frontmatter
+  stays valid and unchanged;
+- size caps per file (AGENTS.md is cut at 32 KiB by Codex);
+- a lint for secrets, dangerous instructions, unknown URLs, empty, overlong and multi-line rules;
+- no duplicate of a rule the file already states;
+- a "memory" edit is written once into every memory file the project has.
+
+Every edit comes back either ``applied`` or ``rejected`` with a human reason.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..models import Edit
+from ..redact import redact
 from ..settings import NightSettings
+from .managed_block import (
+    BEGIN,
+    END,
+    SKILL_HEADING,
+    BlockError,
+    add_rule,
+    block_lines,
+    find_block,
+    frontmatter,
+    mentions_rule,
+    new_skill,
+    replace_rule,
+    same_rule,
+)
+from .rule_lint import MAX_RULE_CHARS, lint_rule
 
-BEGIN = "<!-- skillopt-sleep:begin -->"
-END = "<!-- skillopt-sleep:end -->"
+__all__ = [
+    "BEGIN",
+    "END",
+    "MEMORY_FILES",
+    "SKILL_FILE",
+    "EditOutcome",
+    "GuardLimits",
+    "apply_edits",
+    "edit_budget",
+    "managed_rules",
+]
+
+SKILL_FILE = "SKILL.md"
 MEMORY_FILES = ("CLAUDE.md", "AGENTS.md")
 
 
 @dataclass(frozen=True)
 class GuardLimits:
+    """Size caps in bytes per file name, and the URLs (or hosts) this project has used."""
+
     max_bytes: Mapping[str, int] = field(default_factory=dict)
     known_urls: frozenset[str] = frozenset()
+    max_rule_chars: int = MAX_RULE_CHARS
 
 
 @dataclass(frozen=True)
 class EditOutcome:
+    """The files after the applied edits, and every edit with its status."""
+
     files: dict[str, str]
     applied: list[Edit]
     rejected: list[Edit]
 
 
+class _Refused(Exception):
+    """One edit is refused; its message is the reason shown to the user."""
+
+
 def edit_budget(settings: NightSettings, night_index: int) -> int:
-    """Edits allowed on the ``night_index``-th night of a project (placeholder: constant)."""
-    return settings.edit_budget
+    """Edits allowed on a project's night number ``night_index`` (0 for its first night).
+
+    ``constant`` keeps ``edit_budget``; ``linear`` and ``cosine`` decay from ``edit_budget`` to
+    ``edit_budget_min`` over ``schedule_horizon`` nights and stay there, like a textual
+    learning rate: bold changes while little is known, small ones once the files have settled.
+    """
+    high = settings.edit_budget
+    low = min(settings.edit_budget_min, high)
+    if settings.edit_schedule == "constant":
+        return high
+    t = min(max(night_index, 0), settings.schedule_horizon) / settings.schedule_horizon
+    if settings.edit_schedule == "linear":
+        value = high - (high - low) * t
+    else:
+        value = low + (high - low) * (1 + math.cos(math.pi * t)) / 2
+    return math.floor(value + 0.5)
 
 
 def managed_rules(text: str) -> list[str]:
-    """The rules currently inside the managed block of a memory file."""
-    if BEGIN not in text or END not in text:
-        return []
-    inner = text.split(BEGIN, 1)[1].split(END, 1)[0]
-    return [ln[2:].strip() for ln in inner.splitlines() if ln.startswith("- ")]
-
-
-def _with_rule(text: str, rule: str) -> str:
-    if BEGIN in text and END in text:
-        head, rest = text.split(BEGIN, 1)
-        inner, tail = rest.split(END, 1)
-        return f"{head}{BEGIN}{inner}- {rule}\n{END}{tail}"
-    sep = "" if text.endswith("\n") or not text else "\n"
-    return f"{text}{sep}\n{BEGIN}\n- {rule}\n{END}\n"
+    """The rules currently inside the managed block of a file (memory file or SKILL.md)."""
+    return block_lines(text)
 
 
 def apply_edits(
@@ -61,20 +106,125 @@ def apply_edits(
     budget: int,
     limits: GuardLimits,
 ) -> EditOutcome:
-    """Apply what passes the guards (placeholder: add-only, budget only)."""
+    """Apply, in order, every edit that passes the guards; refuse the rest with a reason.
+
+    ``files`` maps "SKILL.md", "CLAUDE.md", "AGENTS.md" to their current text (only the files
+    the project has or uses; an empty ``SKILL.md`` gets a minimal valid frontmatter).
+    """
     out = dict(files)
     applied: list[Edit] = []
     rejected: list[Edit] = []
     for edit in edits:
-        if len(applied) >= budget:
-            rejected.append(edit.model_copy(update={"status": "rejected", "reason": "over the edit budget"}))
+        try:
+            changed, done = _apply_one(out, edit, limits)
+            if len(applied) >= budget:
+                raise _Refused(f"over tonight's edit budget of {budget}")
+        except _Refused as exc:
+            rejected.append(_refused(edit, str(exc)))
             continue
-        names = ["SKILL.md"] if edit.target == "skill" else (
-            [n for n in MEMORY_FILES if n in out] if edit.target == "memory" else [edit.target])
-        for name in names:
-            if name == "SKILL.md":
-                out[name] = out.get(name, "").rstrip("\n") + f"\n- {edit.content}\n"
-            else:
-                out[name] = _with_rule(out.get(name, ""), edit.content)
-        applied.append(edit.model_copy(update={"status": "applied"}))
+        out.update(changed)
+        applied.append(done)
     return EditOutcome(out, applied, rejected)
+
+
+def _refused(edit: Edit, reason: str) -> Edit:
+    """The edit marked rejected; a secret in it is redacted, since it goes to reports and logs."""
+    return edit.model_copy(update={
+        "status": "rejected", "reason": reason, "content": redact(edit.content),
+        "old": None if edit.old is None else redact(edit.old), "rationale": redact(edit.rationale),
+    })
+
+
+def _apply_one(files: Mapping[str, str], edit: Edit, limits: GuardLimits) -> tuple[dict[str, str], Edit]:
+    """The files this edit changes (new texts) and the edit as applied; :class:`_Refused` if not."""
+    rule = _clean(edit.content)
+    old = _clean(edit.old if edit.old is not None else (edit.content if edit.op == "remove" else ""))
+    if edit.op != "remove":
+        reason = lint_rule(rule, known_urls=limits.known_urls, max_chars=limits.max_rule_chars)
+        if reason:
+            raise _Refused(reason)
+    if edit.op != "add" and not old:
+        raise _Refused(f"{edit.op} needs the rule it changes (old)")
+    if edit.op == "replace" and same_rule(old, rule):
+        raise _Refused("replaces a rule with itself")
+    names = _targets(edit, files)
+    changed: dict[str, str] = {}
+    for name in names:
+        new = _edit_file(name, files[name], edit.op, rule, old)
+        if new is not None:
+            changed[name] = new
+    if not changed:
+        where = ", ".join(names)
+        if edit.op == "add":
+            raise _Refused(f"duplicate: {where} already has this rule")
+        raise _Refused(
+            f"no learned rule {old!r} to {edit.op} in {where} (hand-written text is never changed)"
+        )
+    for name, new in changed.items():
+        _check_size(name, files[name], new, limits)
+    done = edit.model_copy(update={
+        "status": "applied", "reason": "",
+        "content": "" if edit.op == "remove" else rule,
+        "old": old or None,
+    })
+    return changed, done
+
+
+def _clean(rule: str) -> str:
+    """The rule as one bullet's text: no surrounding space, no bullet of its own."""
+    text = rule.strip()
+    if text[:2] in ("- ", "* "):
+        text = text[2:].lstrip()
+    return text
+
+
+def _targets(edit: Edit, files: Mapping[str, str]) -> list[str]:
+    if edit.target == "skill":
+        if SKILL_FILE not in files:
+            raise _Refused("this project has no SKILL.md to edit")
+        return [SKILL_FILE]
+    if edit.target == "memory":
+        names = [n for n in MEMORY_FILES if n in files]
+        if not names:
+            raise _Refused("this project has no memory file (CLAUDE.md or AGENTS.md)")
+        return names
+    if edit.target not in files:
+        raise _Refused(f"{edit.target} is not one of this project's files")
+    return [edit.target]
+
+
+def _edit_file(name: str, text: str, op: str, rule: str, old: str) -> str | None:
+    """The file's new text, or None when this edit has nothing to do in it."""
+    is_skill = name == SKILL_FILE
+    if is_skill:
+        text = text or new_skill()
+        if frontmatter(text) is None:
+            raise _Refused(
+                "SKILL.md has no valid frontmatter (a --- block with name: and description:); "
+                "fix it by hand"
+            )
+    try:
+        find_block(text)
+    except BlockError as exc:
+        raise _Refused(f"{name}: {exc}; fix it by hand") from exc
+    if op == "add":
+        if mentions_rule(text, rule):
+            return None
+        new = add_rule(text, rule, heading=SKILL_HEADING if is_skill else None)
+    else:
+        if op == "replace" and mentions_rule(text, rule):
+            raise _Refused(f"duplicate: {name} already has this rule")
+        replaced = replace_rule(text, old, None if op == "remove" else rule)
+        if replaced is None:
+            return None
+        new = replaced
+    if is_skill and frontmatter(new) != frontmatter(text):
+        raise _Refused("would change the SKILL.md frontmatter")
+    return new
+
+
+def _check_size(name: str, before: str, after: str, limits: GuardLimits) -> None:
+    cap = limits.max_bytes.get(name)
+    size = len(after.encode("utf-8"))
+    if cap is not None and size > cap and size > len(before.encode("utf-8")):
+        raise _Refused(f"{name} would be {size:,} bytes, over its cap of {cap:,} bytes")

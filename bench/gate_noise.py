@@ -1,0 +1,160 @@
+"""How often the replay gate is fooled by noise, and how often it sees a real gain.
+
+Usage::
+
+    python bench/gate_noise.py            # both rates, and the strict-mean baseline
+    python bench/gate_noise.py --json     # one JSON object
+
+Score model (one simulated night):
+
+- ``--tasks`` holdout tasks (12), each replayed ``--k`` times (4) before and after the edit.
+- A task has 2 to 4 checks (uniformly); a rollout's score is the fraction of its checks that pass,
+  as the judge scores equally weighted rule checks.
+- Each check has its own pass rate: 35% of checks are "settled pass" (rate uniform in 0.85-1),
+  15% "settled fail" (0-0.15) and 50% "unsettled" (uniform in 0-1): an agent mostly does, or
+  mostly does not, follow a given preference, with a wide middle. Checks pass independently.
+- 3% of rollouts error (``None``): excluded and counted by the gate, never a 0.
+- Null nights: the candidate has exactly the same pass rates (the edit has no true effect), so
+  any difference is noise.
+- Gain nights: the edit fixes a fraction ``d`` of every check's failures (``p -> p + d(1 - p)``),
+  with ``d`` set per night so the expected mean score over the night's tasks rises by exactly
+  ``--gain`` (0.15 = 15 points).
+
+The same gain is also measured with one pass/fail check per task (``power_pass_fail``): the
+hardest case, where a rollout's score is 0 or 1.
+
+Baseline, measured on the same null nights: the predecessor's strict mean comparison (accept
+when the candidate's mean holdout score is higher than the current one's).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from skillopt_sleep.night.gate import GatePolicy, decide
+
+Scores = dict[str, list[float | None]]
+
+ERROR_RATE = 0.03
+FALSE_ACCEPT_TARGET = 0.05
+POWER_TARGET = 0.80
+
+
+def check_rate(rng: random.Random) -> float:
+    """A check's pass rate under the current skill (see the module docstring)."""
+    r = rng.random()
+    if r < 0.35:
+        return rng.uniform(0.85, 1.0)
+    if r < 0.50:
+        return rng.uniform(0.0, 0.15)
+    return rng.uniform(0.0, 1.0)
+
+
+def simulate_night(
+    rng: random.Random, *, tasks: int, k: int, gain: float, checks: tuple[int, int] = (2, 4)
+) -> tuple[Scores, Scores]:
+    """Holdout scores before and after an edit whose true mean effect is ``gain``."""
+    rates = [[check_rate(rng) for _ in range(rng.randint(*checks))] for _ in range(tasks)]
+    room = sum(sum(1 - p for p in task) / len(task) for task in rates) / tasks
+    fix = min(1.0, gain / room) if room > 0 else 0.0
+    before: Scores = {}
+    after: Scores = {}
+    for i, task in enumerate(rates):
+        improved = [p + fix * (1 - p) for p in task]
+        before[f"t{i:02d}"] = [_rollout(rng, task) for _ in range(k)]
+        after[f"t{i:02d}"] = [_rollout(rng, improved) for _ in range(k)]
+    return before, after
+
+
+def _rollout(rng: random.Random, rates: Sequence[float]) -> float | None:
+    if rng.random() < ERROR_RATE:
+        return None
+    return sum(rng.random() < p for p in rates) / len(rates)
+
+
+def strict_mean_accepts(before: Scores, after: Scores) -> bool:
+    """The predecessor's gate: accept when the candidate's mean score is strictly higher."""
+    b = [s for v in before.values() for s in v if s is not None]
+    a = [s for v in after.values() for s in v if s is not None]
+    return sum(a) / len(a) > sum(b) / len(b)
+
+
+def measure(nights: int, tasks: int, k: int, gain: float, seed: int, policy: GatePolicy) -> dict:
+    """Run the three experiments; every rate is over ``nights`` simulated nights."""
+    rng = random.Random(seed)
+    false_accepts = baseline_accepts = 0
+    for _ in range(nights):
+        before, after = simulate_night(rng, tasks=tasks, k=k, gain=0.0)
+        false_accepts += decide(before, after, policy, rng).decision == "accept"
+        baseline_accepts += strict_mean_accepts(before, after)
+    hits = sum(
+        decide(*simulate_night(rng, tasks=tasks, k=k, gain=gain), policy, rng).decision == "accept"
+        for _ in range(nights)
+    )
+    hits_pass_fail = sum(
+        decide(*simulate_night(rng, tasks=tasks, k=k, gain=gain, checks=(1, 1)), policy, rng).decision
+        == "accept"
+        for _ in range(nights)
+    )
+    far = false_accepts / nights
+    baseline = baseline_accepts / nights
+    power = hits / nights
+    return {
+        "nights": nights,
+        "tasks": tasks,
+        "k": k,
+        "gain": gain,
+        "seed": seed,
+        "false_accept_rate": far,
+        "power": power,
+        "power_pass_fail": hits_pass_fail / nights,
+        "baseline_false_accept_rate": baseline,
+        "false_accept_ratio": far / baseline if baseline else None,
+        "meets_targets": far <= FALSE_ACCEPT_TARGET and power >= POWER_TARGET,
+        "policy": {
+            "min_gain": policy.min_gain,
+            "max_task_drop": policy.max_task_drop,
+            "alpha": policy.alpha,
+            "test": policy.test,
+        },
+    }
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--nights", type=int, default=1000, help="nights per experiment (>= 200)")
+    parser.add_argument("--tasks", type=int, default=12, help="holdout tasks per night")
+    parser.add_argument("--k", type=int, default=4, help="rollouts per task and side")
+    parser.add_argument("--gain", type=float, default=0.15, help="true gain of the good edit")
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--test", choices=["sign_flip", "bootstrap"], default="sign_flip")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args(argv)
+    if args.nights < 200:
+        parser.error("--nights must be at least 200")
+    result = measure(args.nights, args.tasks, args.k, args.gain, args.seed, GatePolicy(test=args.test))
+    if args.json:
+        print(json.dumps(result, sort_keys=True))
+    else:
+        n = result["nights"]
+        print(f"gate false accept rate (no true effect): {result['false_accept_rate']:.1%} "
+              f"of {n} nights (target <= {FALSE_ACCEPT_TARGET:.0%})")
+        print(f"gate power (true gain {args.gain:.2f}, {args.tasks} tasks x K={args.k}): "
+              f"{result['power']:.1%} of {n} nights (target >= {POWER_TARGET:.0%})")
+        print(f"  with one pass/fail check per task: {result['power_pass_fail']:.1%}")
+        ratio = result["false_accept_ratio"]
+        print(f"baseline strict mean comparison, same null nights: "
+              f"{result['baseline_false_accept_rate']:.1%} accepted"
+              + (f" (gate/baseline = {ratio:.3f})" if ratio is not None else ""))
+    return 0 if result["meets_targets"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

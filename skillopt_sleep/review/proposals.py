@@ -1,0 +1,138 @@
+"""Staged proposals: find a night, load what it staged, reject it.
+
+A staged night lives in ``<nights_dir>/<night_id>/`` (``proposal.json``, ``candidate/<name>``,
+``diffs/<name>.diff``, ``report.md``, ``report.html``) and in the store with state ``staged``.
+States: ``staged`` -> ``adopted`` -> ``rolled_back``; ``staged`` -> ``rejected``; a newer staged
+night of the same project makes an older pending one ``superseded``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from ..errors import ProposalError
+from ..models import Edit, Proposal
+from ..store import NightRow, Store
+
+REJECTED_REASON = "rejected at review"
+
+
+@dataclass(frozen=True)
+class Staged:
+    """A night's proposal as loaded from its directory."""
+
+    row: NightRow
+    directory: Path
+    proposal: Proposal
+
+    @property
+    def night_id(self) -> str:
+        return self.row.id
+
+    def read(self, relative: str) -> bytes:
+        """A file of the proposal (a candidate or a diff), as bytes."""
+        path = self.directory / relative
+        try:
+            return path.read_bytes()
+        except OSError as exc:
+            raise ProposalError(
+                f"the proposal of night {self.night_id} is incomplete: cannot read {path}",
+                hint="run the night again to stage a fresh proposal",
+            ) from exc
+
+    def diffs(self) -> dict[str, str]:
+        """File name -> unified diff text."""
+        return {f.name: self.read(f.diff).decode("utf-8") for f in self.proposal.files}
+
+
+def find_night(
+    store: Store, night: str | None, *, project: str | None, states: Iterable[str], verb: str
+) -> NightRow:
+    """The night a command is about.
+
+    ``night`` is an id or a unique prefix of one. Without it: the newest night in ``states`` of
+    ``project``; if ``project`` has none, the only such night of any project.
+    """
+    wanted = tuple(states)
+    rows = store.nights(limit=100_000)
+    if night:
+        matches = [r for r in rows if r.id == night] or [r for r in rows if r.id.startswith(night)]
+        if not matches:
+            raise ProposalError(f"no night {night!r}", hint="see `skillopt-sleep status` for the nights")
+        if len(matches) > 1:
+            raise ProposalError(
+                f"{night!r} matches {len(matches)} nights ({', '.join(r.id for r in matches[:4])})",
+                hint="give more of the night id",
+            )
+        return _check_state(matches[0], wanted, verb, rows)
+    candidates = [r for r in rows if r.state in wanted]
+    mine = [r for r in candidates if r.project == project]
+    if mine:
+        return mine[0]
+    if len(candidates) == 1:
+        return candidates[0]
+    what = "pending proposal" if "staged" in wanted else f"{' or '.join(wanted)} night"
+    if not candidates:
+        where = f" for {project}" if project else ""
+        hint = "run `skillopt-sleep run` to stage one" if "staged" in wanted else "see `skillopt-sleep status`"
+        raise ProposalError(f"no {what}{where}", hint=hint)
+    listing = ", ".join(f"{r.id} ({r.project})" for r in candidates[:4])
+    raise ProposalError(
+        f"no {what} for {project}; {len(candidates)} in other projects: {listing}",
+        hint=f"name the night: `skillopt-sleep {verb} NIGHT`, or pass --project",
+    )
+
+
+def _check_state(row: NightRow, wanted: tuple[str, ...], verb: str, rows: list[NightRow]) -> NightRow:
+    if row.state in wanted:
+        return row
+    if row.state == "superseded":
+        newer = next((r.id for r in rows if r.project == row.project and r.state == "staged"), None)
+        hint = f"review night {newer} instead" if newer else "run the night again"
+        raise ProposalError(f"night {row.id} was superseded by a newer proposal", hint=hint)
+    if row.proposal_dir is None and "staged" in wanted:
+        raise ProposalError(
+            f"night {row.id} staged nothing ({row.decision}: {row.summary.reason or 'no proposal'})",
+            hint="see `skillopt-sleep status`",
+        )
+    state = {"none": "not staged", "dry-run": "a dry run"}.get(row.state, row.state)
+    raise ProposalError(f"cannot {verb} night {row.id}: it is {state}", hint="see `skillopt-sleep status`")
+
+
+def load_staged(row: NightRow) -> Staged:
+    """The proposal a night staged; :class:`ProposalError` if it is missing or damaged."""
+    if row.proposal_dir is None:
+        raise ProposalError(f"night {row.id} staged nothing", hint="see `skillopt-sleep status`")
+    directory = Path(row.proposal_dir)
+    path = directory / "proposal.json"
+    try:
+        proposal = Proposal.model_validate_json(path.read_bytes())
+    except OSError as exc:
+        raise ProposalError(
+            f"the proposal of night {row.id} is missing ({path})", hint="run the night again"
+        ) from exc
+    except ValidationError as exc:
+        raise ProposalError(
+            f"the proposal of night {row.id} is damaged ({path}: {exc.errors()[0]['msg']})",
+            hint="run the night again",
+        ) from exc
+    if proposal.night_id != row.id:
+        raise ProposalError(f"{path} belongs to night {proposal.night_id}, not {row.id}")
+    return Staged(row, directory, proposal)
+
+
+def reject(store: Store, row: NightRow) -> list[Edit]:
+    """Discard a staged night; its edits are recorded so later nights show them as tried."""
+    if row.state != "staged":
+        raise ProposalError(f"cannot reject night {row.id}: it is {row.state}")
+    edits = [
+        e.model_copy(update={"status": "rejected", "reason": REJECTED_REASON})
+        for e in row.summary.edits
+    ]
+    store.add_rejected_edits(row.project, row.id, edits)
+    store.set_night_state(row.id, "rejected")
+    return edits

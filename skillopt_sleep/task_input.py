@@ -1,0 +1,151 @@
+"""TaskRecords written by hand: ``--check KIND=VALUE`` flags and JSON / JSON-lines / TOML files.
+
+Every record is validated when it is read; the first bad one is a one-line :class:`InputError`
+naming the record and the field, and nothing from that file is used.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any, get_args
+
+from pydantic import ValidationError
+
+from .errors import InputError
+from .models import Check, CheckKind, TaskRecord
+
+try:  # Python 3.11+
+    import tomllib
+except ModuleNotFoundError:  # pragma: no cover - 3.10
+    import tomli as tomllib  # type: ignore[no-redef]
+
+CHECK_KINDS: tuple[str, ...] = get_args(CheckKind)
+_FIELDS = tuple(TaskRecord.model_fields)
+
+
+@dataclass(frozen=True)
+class Defaults:
+    """What a hand-written record may leave out."""
+
+    project: str
+    now: datetime
+    source: str = "manual"
+
+
+def parse_check(spec: str) -> Check:
+    """``contains=pytest -q``, ``max_chars=300``, ``json_valid``, ``rubric=Is it polite?``."""
+    kind, sep, value = spec.partition("=")
+    kind = kind.strip()
+    if kind not in CHECK_KINDS:
+        close = difflib.get_close_matches(kind, CHECK_KINDS, n=1)
+        hint = f"did you mean {close[0]}? " if close else ""
+        raise InputError(f"unknown check kind {kind!r} in --check {spec}",
+                         hint=f"{hint}kinds: {', '.join(CHECK_KINDS)}")
+    raw: Any = value if sep else None
+    if kind == "max_chars" and sep:
+        try:
+            raw = int(value)
+        except ValueError:
+            raise InputError(f"--check {spec}: max_chars needs a whole number",
+                             hint="for example --check max_chars=300") from None
+    try:
+        return Check(kind=kind, value=raw)  # type: ignore[arg-type]
+    except ValidationError as exc:
+        hint = "fix the regular expression (and quote it for the shell)" if kind == "regex" else (
+            "write it as KIND=VALUE")
+        raise InputError(f"--check {spec}: {_message(exc.errors()[0])}", hint=hint) from exc
+
+
+def manual_session(project: str, intent: str) -> str:
+    """A stable session id for a hand-made task: adding the same intent again updates it."""
+    return "manual-" + hashlib.sha256(f"{project}\x00{intent}".encode()).hexdigest()[:16]
+
+
+def make_record(fields: Mapping[str, Any], defaults: Defaults) -> TaskRecord:
+    """A validated record from ``fields``, with the defaults filled in (ValidationError if bad)."""
+    data = dict(fields)
+    data.setdefault("source", defaults.source)
+    data.setdefault("project", defaults.project)
+    data.setdefault("created_at", defaults.now)
+    if "session_id" not in data and isinstance(data.get("intent"), str):
+        data["session_id"] = manual_session(str(data["project"]), data["intent"])
+    return TaskRecord.model_validate(data)
+
+
+def read_records(path: Path, defaults: Defaults) -> list[TaskRecord]:
+    """Every record of a JSON array, JSON-lines or TOML (``[[task]]``) file, all validated."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError(f"no such file: {path}", hint="check the path") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"cannot read {path}: {exc}", hint="it must be a UTF-8 text file") from exc
+    raw = _parse(path, text)
+    if not raw:
+        raise InputError(f"no tasks in {path}", hint="write a JSON array, JSON lines or TOML [[task]] tables")
+    records = []
+    for number, item in enumerate(raw, start=1):
+        where = f"{path.name} record {number}"
+        if not isinstance(item, dict):
+            raise InputError(f"{where} is not an object", hint="each task is a JSON object or a [[task]] table")
+        try:
+            records.append(make_record(item, defaults))
+        except ValidationError as exc:
+            raise record_error(where, exc) from exc
+    return records
+
+
+def _parse(path: Path, text: str) -> list[Any]:
+    if path.suffix.lower() == ".toml":
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise InputError(f"{path} is not valid TOML: {exc}", hint="fix the file") from exc
+        tasks = data.get("task", [])
+        if not isinstance(tasks, list):
+            raise InputError(f"{path}: `task` must be an array of tables", hint="write [[task]] for each task")
+        return tasks
+    stripped = text.strip()
+    if not stripped:
+        return []
+    try:
+        data = json.loads(stripped)
+    except json.JSONDecodeError:
+        return _json_lines(path, text)
+    return data if isinstance(data, list) else [data]
+
+
+def _json_lines(path: Path, text: str) -> list[Any]:
+    out = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            out.append(json.loads(line))
+        except json.JSONDecodeError as exc:
+            raise InputError(f"{path} line {number} is not valid JSON: {exc.msg}",
+                             hint="write a JSON array, or one JSON object per line") from exc
+    return out
+
+
+def record_error(where: str, exc: ValidationError) -> InputError:
+    """A one-line error naming the record and the field (a misspelt field first: it explains the rest)."""
+    errors = exc.errors()
+    err = min(errors, key=lambda e: (e["type"] != "extra_forbidden", e["loc"][:1] == ("session_id",)))
+    field = ".".join(str(p) for p in err["loc"]) or "record"
+    if err["type"] == "extra_forbidden":
+        close = difflib.get_close_matches(str(err["loc"][-1]), _FIELDS, n=1)
+        hint = f"did you mean {close[0]}?" if close else f"fields: {', '.join(_FIELDS)}"
+        return InputError(f"{where}: unknown field {field!r}", hint=hint)
+    return InputError(f"{where}: {field}: {_message(err)}", hint="fix the record; nothing was imported")
+
+
+def _message(err: Mapping[str, Any]) -> str:
+    msg = str(err["msg"])
+    return msg.removeprefix("Value error, ")
