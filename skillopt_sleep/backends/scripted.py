@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Mapping
-from typing import Union
 
 from ..errors import BackendError
 from ..settings import RoleSettings
 from .base import Completion, Health, Request
 
-Reply = Union[str, Completion, BackendError, Callable[[Request], "str | Completion"]]
+Reply = str | Completion | BackendError | Callable[[Request], "str | Completion"]
 
 
 class ScriptedBackend:

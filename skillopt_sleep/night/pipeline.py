@@ -25,11 +25,12 @@ from ..errors import BackendError, BudgetExhausted, MalformedOutput
 from ..models import Edit, NightSummary, TaskRecord, Usage
 from ..settings import Settings
 from ..store import Store, atomic_write_text
-from .gate import GatePolicy, GateResult, decide
+from .gate import GateResult, decide, policy_from_settings
 from .guards import EditOutcome, GuardLimits, apply_edits, edit_budget, managed_rules
 from .judge import RUBRIC_SYSTEM, RubricJudge, parse_rubric_reply, rubric_prompt
 from .reflect import OPTIMIZER_SYSTEM, RETRY_NOTE, parse_edits, pick_cases, reflection_prompt
 from .replay import Calls, Replayer, Rollout
+from .rule_lint import urls_in
 from .select import Selection, select_tasks
 from .workspace import Workspace, load_workspace
 
@@ -119,14 +120,14 @@ class Night:
         edits = await self._reflect(sel.train, train)
         if edits is None:
             return self._finish("no_evidence", "the optimizer did not answer usably: no evidence tonight")
-        outcome = self._guard(edits)
+        outcome = self._guard(edits, [*sel.train, *sel.holdout])
         if not outcome.applied:
             why = "no edit passed the guards" if edits else "the optimizer proposed no edit"
             return self._finish("no_evidence", f"no candidate tonight: {why}")
         result.candidate = outcome.files
         before = await self._replay("holdout before", sel.holdout, self.ws.texts)
         after = await self._replay("holdout after", sel.holdout, outcome.files)
-        gate = decide(_scores(before), _scores(after), self._policy(), self.rng)
+        gate = decide(_scores(before), _scores(after), policy_from_settings(self.s.night), self.rng)
         result.gate = gate
         self._record_gate(gate, outcome)
 
@@ -169,17 +170,14 @@ class Night:
             return edits
         return None
 
-    def _guard(self, edits: list[Edit]) -> EditOutcome:
+    def _guard(self, edits: list[Edit], tasks: Sequence[TaskRecord]) -> EditOutcome:
         budget = edit_budget(self.s.night, self.night_index)
-        limits = GuardLimits(max_bytes=self.s.files.max_bytes)
+        # A rule may name only URLs the user used in their own tasks (or the project's files).
+        seen = [t.intent + "\n" + t.context + "\n" + t.feedback for t in tasks] + list(self.ws.texts.values())
+        limits = GuardLimits(max_bytes=self.s.files.max_bytes, known_urls=frozenset(urls_in("\n".join(seen))))
         outcome = apply_edits(self.ws.texts, edits, budget=budget, limits=limits)
         self.summary.rejected_edits += outcome.rejected
         return outcome
-
-    def _policy(self) -> GatePolicy:
-        n = self.s.night
-        return GatePolicy(min_gain=n.min_gain, max_task_drop=n.max_task_drop, alpha=n.alpha, test=n.gate_test,
-                          max_error_rate=n.max_error_rate, min_tasks=n.min_holdout_tasks)
 
     def _record_gate(self, gate: GateResult, outcome: EditOutcome) -> None:
         s = self.summary

@@ -17,6 +17,7 @@ from ..backends.registry import create_backend
 from ..clock import Clock
 from ..models import NightSummary, TaskRecord
 from ..paths import Paths
+from ..review.adopt import auto_adopt
 from ..settings import RoleSettings, Settings
 from ..store import Store
 from .estimate import Estimate, estimate_night
@@ -86,6 +87,8 @@ def run_project_night(
     summary.dry_run = dry_run
     if summary.decision == "accept" and result.candidate is not None and not dry_run:
         stage(directory, summary, result.workspace, result.candidate, store)
+        if settings.night.auto_adopt:
+            auto_adopt(store, paths, night_id, clock)
         return result
     if not dry_run and summary.rejected_edits:
         store.add_rejected_edits(str(project), night_id, summary.rejected_edits)

@@ -93,6 +93,11 @@ def _host(url_or_host: str) -> str:
         return ""
 
 
+def urls_in(text: str) -> list[str]:
+    """Every URL in ``text``."""
+    return [m.group(0) for m in _URL.finditer(text)]
+
+
 def unknown_urls(text: str, known_urls: Iterable[str]) -> list[str]:
     """URLs in ``text`` whose host is neither local nor one of ``known_urls`` (URLs or hosts)."""
     known = {_host(u) for u in known_urls} | _LOCAL_HOSTS

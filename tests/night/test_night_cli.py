@@ -96,3 +96,14 @@ def test_a_second_night_while_one_runs_is_refused_with_exit_9(cli, tmp_path):
         r = cli("run", "--project", str(project), "--backend", "simulated")
     assert r.code == 9
     assert "another night" in r.err.lower() or "running" in r.err.lower(), r.err
+
+
+def test_auto_adopt_applies_the_accepted_night_and_leaves_a_notice(cli, tmp_path):
+    project = _store_with_sample(tmp_path, cli)
+    r = cli("run", "--project", str(project), "--backend", "simulated", "--json",
+            env={"SKILLOPT_SLEEP_NIGHT__AUTO_ADOPT": "true"})
+    assert r.code == 0, r.err
+    assert r.json()["decision"] == "accept"
+    assert "<!-- skillopt-sleep:begin -->" in (project / "CLAUDE.md").read_text()
+    notices = cli("status", "--project", str(project), "--json").json()["notices"]
+    assert any("auto-adopted" in n["message"] for n in notices)
