@@ -7,7 +7,8 @@ at the boundary where they happen (``raise ... from exc``).
 
     SleepError (1)
     ├── UsageError (2)            bad command line: unknown command, bad flag value
-    ├── ConfigError (3)           bad config file / env value, unknown backend name
+    ├── ConfigError (3)           bad config file / env value
+    │   └── UnknownBackend (11)   a backend name that is not registered
     ├── InputError (4)            bad user data: a TaskRecord, a check, a hook payload
     ├── StoreError (5)            the database or a file cannot be read or written (disk full, ...)
     ├── BackendError (6)          a model backend failed
@@ -51,6 +52,12 @@ class ConfigError(SleepError):
     """A setting (file, env or flag) is invalid, or names something unknown."""
 
     exit_code = 3
+
+
+class UnknownBackend(ConfigError):
+    """A backend name that no registered backend answers to."""
+
+    exit_code = 11
 
 
 class InputError(SleepError):

@@ -37,3 +37,14 @@ def test_unknown_backend_lists_the_choices(cli):
         backend_class("antropic")
     assert "did you mean anthropic?" in info.value.one_line()
     assert "simulated" in info.value.one_line()
+
+
+def test_bad_value_unknown_backend_and_unknown_command_have_distinct_exit_codes(cli):
+    bad_value = cli("doctor", env={"SKILLOPT_SLEEP_NIGHT__K": "abc"})
+    unknown_backend = cli("config", "show", "--backend", "antropic")
+    unknown_command = cli("frobnicate")
+    codes = [bad_value.code, unknown_backend.code, unknown_command.code]
+    assert codes == [3, 11, 2]
+    for r in (bad_value, unknown_backend, unknown_command):
+        assert r.err.count("\n") == 1 and r.err.startswith("skillopt-sleep: error: ")
+    assert "did you mean anthropic?" in unknown_backend.err

@@ -21,7 +21,7 @@ import difflib
 import importlib
 from collections.abc import Callable, Mapping
 
-from ..errors import BackendUnavailable, ConfigError
+from ..errors import BackendUnavailable, UnknownBackend
 from ..settings import RoleSettings
 from .base import Backend
 
@@ -56,7 +56,7 @@ def backend_class(name: str) -> type:
     if name not in BACKENDS:
         close = difflib.get_close_matches(name, BACKENDS, n=1)
         hint = f"did you mean {close[0]}? " if close else ""
-        raise ConfigError(
+        raise UnknownBackend(
             f"unknown backend {name!r}",
             hint=f"{hint}choose one of: {', '.join(known_backends())}",
         )

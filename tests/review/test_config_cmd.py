@@ -91,7 +91,7 @@ def test_path_lists_the_files(cli, project):
 def test_unknown_backend_is_a_config_error_listing_the_choices(cli, project):
     (project / ".skillopt-sleep.toml").write_text('[roles.judge]\nbackend = "antropic"\n')
     r = cli("config", "show", cwd=project)
-    assert r.code == 3
+    assert r.code == 11
     assert r.err == ("skillopt-sleep: error: unknown backend 'antropic' (did you mean anthropic? choose one of: "
                      "anthropic, claude-code, codex, openai, scripted, simulated)\n")
 
