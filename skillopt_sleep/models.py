@@ -181,6 +181,14 @@ class Usage(_Strict):
     def tokens(self) -> int:
         return self.input_tokens + self.output_tokens
 
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(
+            calls=self.calls + other.calls,
+            input_tokens=self.input_tokens + other.input_tokens,
+            output_tokens=self.output_tokens + other.output_tokens,
+            cost_usd=self.cost_usd + other.cost_usd,
+        )
+
 
 class NightSummary(_Strict):
     """The stable machine-readable result of one night (``run --json`` prints exactly this)."""

@@ -61,6 +61,12 @@ def price_for(model: str, overrides: dict[str, Price]) -> tuple[float, float] | 
     return table[best] if best is not None else None
 
 
+def cost_for(model: str, input_tokens: int, output_tokens: int, overrides: dict[str, Price]) -> float | None:
+    """USD cost of a call of ``model`` with these token counts; None if its price is unknown."""
+    price = price_for(model, overrides)
+    return None if price is None else (input_tokens * price[0] + output_tokens * price[1]) / 1_000_000
+
+
 def estimate_tokens(request: Request) -> tuple[int, int]:
     """(input, output) tokens an attempt may use: the prompt's length, and ``max_tokens``."""
     chars = len(request.system) + sum(len(m.content) for m in request.messages)
@@ -87,15 +93,7 @@ class Budget:
 
     @property
     def total(self) -> Usage:
-        t = Usage()
-        for u in self.by_role.values():
-            t = Usage(
-                calls=t.calls + u.calls,
-                input_tokens=t.input_tokens + u.input_tokens,
-                output_tokens=t.output_tokens + u.output_tokens,
-                cost_usd=t.cost_usd + u.cost_usd,
-            )
-        return t
+        return sum(self.by_role.values(), Usage())
 
     def check(self, expected_tokens: int = 0, expected_cost_usd: float = 0.0) -> None:
         """Raise ``BudgetExhausted`` if one more call (of about ``expected_tokens`` tokens and
@@ -119,9 +117,7 @@ class Budget:
     def estimate(self, model: str, request: Request) -> tuple[int, float]:
         """Expected (tokens, cost in USD) of one attempt of ``request`` on ``model``."""
         tokens_in, tokens_out = estimate_tokens(request)
-        price = price_for(model, self.limits.prices)
-        cost = 0.0 if price is None else (tokens_in * price[0] + tokens_out * price[1]) / 1_000_000
-        return tokens_in + tokens_out, cost
+        return tokens_in + tokens_out, cost_for(model, tokens_in, tokens_out, self.limits.prices) or 0.0
 
     def reserve(self, expected_tokens: int = 0, expected_cost_usd: float = 0.0) -> Hold:
         """:meth:`check`, then hold the attempt's share until :meth:`settle`."""
@@ -138,12 +134,10 @@ class Budget:
                cost_usd: float | None) -> float:
         """Account one finished call; returns its cost in USD."""
         if cost_usd is None:
-            price = price_for(model, self.limits.prices)
-            if price is None:
+            cost_usd = cost_for(model, input_tokens, output_tokens, self.limits.prices)
+            if cost_usd is None:
                 self.unpriced_models.add(model)
                 cost_usd = 0.0
-            else:
-                cost_usd = (input_tokens * price[0] + output_tokens * price[1]) / 1_000_000
         self._add(role, Usage(calls=1, input_tokens=input_tokens, output_tokens=output_tokens,
                               cost_usd=cost_usd))
         return cost_usd
@@ -154,10 +148,4 @@ class Budget:
         self._add(role, Usage(calls=1))
 
     def _add(self, role: str, more: Usage) -> None:
-        u = self.by_role.get(role, Usage())
-        self.by_role[role] = Usage(
-            calls=u.calls + more.calls,
-            input_tokens=u.input_tokens + more.input_tokens,
-            output_tokens=u.output_tokens + more.output_tokens,
-            cost_usd=u.cost_usd + more.cost_usd,
-        )
+        self.by_role[role] = self.by_role.get(role, Usage()) + more

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..backends.base import Backend
-from ..backends.budget import price_for
+from ..backends.budget import cost_for
 from ..settings import Settings
 from ..store import Store
 from .replay import cache_key, system_text
@@ -48,9 +48,8 @@ def estimate_night(sel: Selection, ws: Workspace, settings: Settings, target: Ba
     calls += 1 + rubric_calls
     tokens_in += reflect_in + rubric_calls * 600
     tokens_out += settings.roles.optimizer.max_tokens // 2 + rubric_calls * 60
-    price = price_for(target.model, settings.budget.prices)
-    notes = [] if price else [f"no price known for {target.model}: add [budget.prices] to the config"]
-    cost = None if price is None else (tokens_in * price[0] + tokens_out * price[1]) / 1_000_000
+    cost = cost_for(target.model, tokens_in, tokens_out, settings.budget.prices)
+    notes = [] if cost is not None else [f"no price known for {target.model}: add [budget.prices] to the config"]
     b = settings.budget
     within = (b.max_calls is None or calls <= b.max_calls) and \
              (b.max_tokens is None or tokens_in + tokens_out <= b.max_tokens) and \

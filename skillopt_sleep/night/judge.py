@@ -34,7 +34,7 @@ def _norm(text: str, check: Check) -> tuple[str, str]:
     return (text, value) if check.case_sensitive else (text.lower(), value.lower())
 
 
-def _extract_json(text: str) -> str:
+def extract_json(text: str) -> str:
     fence = re.search(r"```(?:json)?\s*\n(.*?)```", text, re.DOTALL)
     return fence.group(1) if fence else text
 
@@ -47,7 +47,7 @@ def rule_check(check: Check, text: str) -> tuple[bool, str]:
         return n <= int(check.value or 0), f"answer too long ({n} characters)"
     if kind == "json_valid":
         try:
-            json.loads(_extract_json(text))
+            json.loads(extract_json(text))
             return True, "valid JSON"
         except ValueError:
             return False, "answer is not valid JSON"
@@ -110,6 +110,6 @@ def rubric_prompt(rubric: str, task: TaskRecord, answer: str) -> str:
 
 def parse_rubric_reply(text: str) -> RubricReply:
     try:
-        return RubricReply.model_validate_json(_extract_json(text).strip())
+        return RubricReply.model_validate_json(extract_json(text).strip())
     except ValidationError as exc:
         raise MalformedOutput(f"judge reply is not the expected JSON: {exc.errors()[0]['msg']}") from exc

@@ -27,7 +27,7 @@ from ..settings import Settings
 from ..store import Store, atomic_write_text
 from .gate import GateResult, decide, policy_from_settings
 from .guards import EditOutcome, GuardLimits, apply_edits, edit_budget, managed_rules
-from .judge import RUBRIC_SYSTEM, RubricJudge, parse_rubric_reply, rubric_prompt
+from .judge import RUBRIC_SYSTEM, RubricJudge, RubricReply, parse_rubric_reply, rubric_prompt
 from .reflect import OPTIMIZER_SYSTEM, RETRY_NOTE, parse_edits, pick_cases, reflection_prompt
 from .replay import Calls, Replayer, Rollout
 from .rule_lint import urls_in
@@ -59,15 +59,17 @@ def _scores(rollouts: dict[str, list[Rollout]]) -> dict[str, list[float | None]]
 
 
 def _rubric_from_backend(backend: Backend, calls: Calls) -> RubricJudge:
+    async def ask(prompt: str) -> RubricReply:
+        request = Request("judge", RUBRIC_SYSTEM, (Message("user", prompt),), max_tokens=200,
+                          temperature=0.0, tag="judge")
+        return parse_rubric_reply((await calls(backend, request)).text)
+
     async def rubric(text: str, task: TaskRecord, answer: str) -> tuple[float, str]:
-        request = Request("judge", RUBRIC_SYSTEM, (Message("user", rubric_prompt(text, task, answer)),),
-                          max_tokens=200, temperature=0.0, tag="judge")
+        prompt = rubric_prompt(text, task, answer)
         try:
-            reply = parse_rubric_reply((await calls(backend, request)).text)
+            reply = await ask(prompt)
         except MalformedOutput:
-            retry = Request("judge", RUBRIC_SYSTEM, (Message("user", rubric_prompt(text, task, answer) + RETRY_NOTE),),
-                            max_tokens=200, temperature=0.0, tag="judge")
-            reply = parse_rubric_reply((await calls(backend, retry)).text)
+            reply = await ask(prompt + RETRY_NOTE)  # one retry on a malformed reply
         return reply.score, reply.reason
 
     return rubric

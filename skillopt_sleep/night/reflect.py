@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from ..errors import MalformedOutput
 from ..models import Edit, EditOp, EditTarget, TaskRecord
-from .judge import _extract_json
+from .judge import extract_json
 from .replay import Rollout
 
 OPTIMIZER_SYSTEM = (
@@ -99,7 +99,7 @@ def reflection_prompt(cases: Sequence[Case], current_rules: Sequence[str], tried
 def parse_edits(text: str) -> list[Edit]:
     """The optimizer's reply as edits; ``MalformedOutput`` if it is not the JSON asked for."""
     try:
-        reply = _Reply.model_validate_json(_extract_json(text).strip())
+        reply = _Reply.model_validate_json(extract_json(text).strip())
     except ValidationError as exc:
         err = exc.errors()[0]
         raise MalformedOutput(f"optimizer reply is not the expected JSON: {err['msg']}") from exc

@@ -245,14 +245,18 @@ class Store:
             sql += " WHERE project = ?"
             args.append(project)
         sql += f" ORDER BY started_at DESC, id DESC LIMIT {int(limit)}"
-        return [
-            NightRow(r[0], r[1], r[2], r[3], r[4], r[5], NightSummary.model_validate_json(r[6]))
-            for r in self._rows(sql, args)
-        ]
+        return [self._night_row(r) for r in self._rows(sql, args)]
 
     def night(self, night_id: str) -> NightRow | None:
-        rows = [n for n in self.nights(limit=10_000) if n.id == night_id]
-        return rows[0] if rows else None
+        rows = self._rows(
+            "SELECT id, project, started_at, decision, state, proposal_dir, summary FROM nights WHERE id = ?",
+            (night_id,),
+        )
+        return self._night_row(rows[0]) if rows else None
+
+    @staticmethod
+    def _night_row(r: sqlite3.Row) -> NightRow:
+        return NightRow(r[0], r[1], r[2], r[3], r[4], r[5], NightSummary.model_validate_json(r[6]))
 
     # -- rollout cache -------------------------------------------------------------------------
 
