@@ -7,6 +7,8 @@ from pathlib import Path
 
 import platformdirs
 
+from .errors import StoreError
+
 APP = "skillopt-sleep"
 HOME_ENV = "SKILLOPT_SLEEP_HOME"
 
@@ -50,7 +52,10 @@ class Paths:
 
     def ensure(self) -> Paths:
         for d in (self.config_dir, self.data_dir, self.state_dir, self.log_dir):
-            d.mkdir(parents=True, exist_ok=True)
+            try:
+                d.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise not_writable(d, exc.strerror or str(exc)) from exc
         return self
 
 
@@ -64,4 +69,16 @@ def resolve_paths(home: str | None) -> Paths:
         Path(platformdirs.user_data_dir(APP)),
         Path(platformdirs.user_state_dir(APP)),
         Path(platformdirs.user_log_dir(APP)),
+    )
+
+
+def not_writable(path: Path, reason: str) -> StoreError:
+    """The error of a command that must write its files and may not (a sandbox, permissions)."""
+    where = path if path.is_dir() else path.parent
+    return StoreError(
+        f"cannot write the store {path}: {reason}",
+        hint=(f"a sandbox or the permissions of {where} forbid writing there; run this command "
+              "outside the agent's sandbox (in Codex, approve running it outside the sandbox), or "
+              f"give your user write access to {where}. Reading commands (status, review, "
+              "tasks list, doctor) work without it"),
     )

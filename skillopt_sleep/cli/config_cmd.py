@@ -51,7 +51,7 @@ def show_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
     rows = {key: (_value_at(values, key), _source_text(key, src)) for key, src in sorted(loaded.sources.items())}
     payload = {
         "project": str(project),
-        "files": {"user": str(ctx.paths.config_file), "project": str(project / PROJECT_FILE)},
+        "files": {"user": str(ctx.read_paths.config_file), "project": str(project / PROJECT_FILE)},
         "settings": {key: {"value": value, "source": src} for key, (value, src) in rows.items()},
     }
     shown = {key: ("(unset)" if value is None else toml_value(value)) for key, (value, _) in rows.items()}
@@ -64,13 +64,13 @@ def show_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
 def path_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
     project = ctx.project(args.project)
     entries = {
-        "user config": ctx.paths.config_file,
+        "user config": ctx.read_paths.config_file,
         "project config": project / PROJECT_FILE,
-        "secrets file": ctx.paths.env_file,
-        "database": ctx.paths.db,
-        "nights": ctx.paths.nights_dir,
-        "backups": ctx.paths.backups_dir,
-        "logs": ctx.paths.log_dir,
+        "secrets file": ctx.read_paths.env_file,
+        "database": ctx.read_paths.db,
+        "nights": ctx.read_paths.nights_dir,
+        "backups": ctx.read_paths.backups_dir,
+        "logs": ctx.read_paths.log_dir,
     }
     payload = {key.replace(" ", "_"): {"path": str(p), "exists": p.exists()} for key, p in entries.items()}
     lines = [f"{key + ':':<16}{p}" + ("" if p.exists() else "  (not created yet)") for key, p in entries.items()]

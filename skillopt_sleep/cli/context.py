@@ -36,6 +36,16 @@ class Ctx:
     def store(self) -> Store:
         return Store.open(self.paths.db)
 
+    @cached_property
+    def read_paths(self) -> Paths:
+        """The paths, creating nothing: for commands that only read."""
+        return resolve_paths(self.env.get(HOME_ENV))
+
+    @cached_property
+    def read_store(self) -> Store:
+        """The store opened read-only: reading commands work inside a read-only sandbox."""
+        return Store.open_readonly(self.read_paths.db)
+
     def project(self, given: str | None) -> Path:
         """The project a command is about: ``--project`` or the current directory, absolute."""
         path = Path(given).expanduser() if given else self.cwd
@@ -45,7 +55,7 @@ class Ctx:
 
     def settings(self, project: Path | None, flags: Mapping[str, Any] | None = None) -> LoadedSettings:
         layers = settings_layers(
-            config_file=self.paths.config_file, project=project, env=self.env, flags=flags or {}
+            config_file=self.read_paths.config_file, project=project, env=self.env, flags=flags or {}
         )
         return load_settings(layers)
 

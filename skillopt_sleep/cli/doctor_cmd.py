@@ -21,7 +21,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
 def doctor(args: argparse.Namespace, ctx: Ctx) -> int:
     project = ctx.project(args.project)
     loaded = ctx.settings(project, backend_flags(args))
-    findings = run_checks(DoctorInput(ctx.env, ctx.paths, loaded.settings, project))
+    findings = run_checks(DoctorInput(ctx.env, ctx.read_paths, loaded.settings, project))
     lines = []
     for f in findings:
         line = f"{MARK[f.status]}  {f.name}: {f.detail}"

@@ -41,7 +41,8 @@ def _project(args: argparse.Namespace, ctx: Ctx) -> str:
 
 
 def _row(args: argparse.Namespace, ctx: Ctx, states: tuple[str, ...], verb: str) -> NightRow:
-    return find_night(ctx.store, args.night, project=_project(args, ctx), states=states, verb=verb)
+    store = ctx.read_store if verb == "review" else ctx.store
+    return find_night(store, args.night, project=_project(args, ctx), states=states, verb=verb)
 
 
 def review_cmd(args: argparse.Namespace, ctx: Ctx) -> int:

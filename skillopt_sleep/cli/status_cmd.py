@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from ..errors import StoreError
 from ..night.project import summary_line
 from ..store import NightRow
 from .common import add_project_flag
@@ -30,7 +31,7 @@ def _night_row(row: NightRow) -> str:
 
 def status(args: argparse.Namespace, ctx: Ctx) -> int:
     project = None if args.all_projects else str(ctx.project(args.project))
-    store = ctx.store
+    store = ctx.read_store
     nights = store.nights(project=project, limit=args.limit)
     pending = next((n for n in store.nights(project=project, limit=1000) if n.state == "staged"), None)
     notices = store.notices(unseen_only=True)
@@ -56,5 +57,14 @@ def status(args: argparse.Namespace, ctx: Ctx) -> int:
         lines.append("  review it with `skillopt-sleep review`, then `adopt` or `reject`")
     ctx.emit(payload, "\n".join(lines))
     if notices:
-        store.mark_notices_seen(n.id for n in notices)
+        _mark_seen(ctx, [n.id for n in notices])
     return 0
+
+
+def _mark_seen(ctx: Ctx, ids: list[int]) -> None:
+    """Shown notices are marked seen when the store may be written; a read-only sandbox keeps
+    them for the next `status`, which is better than failing a command that only reads."""
+    try:
+        ctx.store.mark_notices_seen(ids)
+    except StoreError:
+        pass

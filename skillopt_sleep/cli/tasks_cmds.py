@@ -9,6 +9,7 @@ from pydantic import ValidationError
 
 from ..errors import InputError
 from ..models import TaskRecord
+from ..store import Store
 from ..task_input import Defaults, make_record, parse_check, read_records, record_error
 from .common import add_project_flag
 from .context import Ctx
@@ -103,7 +104,7 @@ def _brief(r: TaskRecord) -> list[str]:
 
 def list_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
     project = None if args.all_projects else str(ctx.project(args.project))
-    records = ctx.store.list_tasks(project=project)
+    records = ctx.read_store.list_tasks(project=project)
     if not records:
         where = "any project" if project is None else project
         text = f"no tasks for {where}: add one with `skillopt-sleep tasks add --intent ...`"
@@ -114,12 +115,12 @@ def list_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
     return 0
 
 
-def find_task(ctx: Ctx, prefix: str) -> TaskRecord:
+def find_task(store: Store, prefix: str) -> TaskRecord:
     """The task whose id is ``prefix`` or starts with it."""
-    exact = ctx.store.get_task(prefix)
+    exact = store.get_task(prefix)
     if exact is not None:
         return exact
-    matches = [r for r in ctx.store.list_tasks() if r.id.startswith(prefix)]
+    matches = [r for r in store.list_tasks() if r.id.startswith(prefix)]
     if not matches:
         raise InputError(f"no task {prefix!r}", hint="see `skillopt-sleep tasks list --all-projects`")
     if len(matches) > 1:
@@ -128,7 +129,7 @@ def find_task(ctx: Ctx, prefix: str) -> TaskRecord:
 
 
 def show_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
-    r = find_task(ctx, args.id)
+    r = find_task(ctx.read_store, args.id)
     lines = [f"id:        {r.id}", f"project:   {r.project}", f"source:    {r.source} (session {r.session_id})",
              f"created:   {r.created_at.isoformat()}", f"outcome:   {r.outcome}", f"intent:    {r.intent}"]
     for label, value in (("context", r.context), ("attempt", r.attempt), ("feedback", r.feedback)):
@@ -144,7 +145,7 @@ def show_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
 
 
 def rm_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
-    r = find_task(ctx, args.id)
+    r = find_task(ctx.store, args.id)
     ctx.store.delete_task(r.id)
     ctx.emit({"removed": r.id}, f"removed {r.id}  {_short(r.intent)}")
     return 0

@@ -20,7 +20,7 @@ from . import DoctorInput, Finding
 
 def checks(inp: DoctorInput) -> list[Finding]:
     try:
-        store = Store.open(inp.paths.db)
+        store = Store.open_readonly(inp.paths.db)
     except SleepError as exc:
         return [Finding("schedule", "skip", f"cannot read the store: {exc.one_line()}")]
     try:

@@ -1,8 +1,11 @@
-"""Doctor checks for the store and the data directory."""
+"""Doctor checks for the store and the data directory. They only read: doctor works inside a
+read-only sandbox and says what such a sandbox stops."""
 
 from __future__ import annotations
 
+import os
 import shutil
+from pathlib import Path
 
 from ..errors import StoreError
 from ..store import Store
@@ -11,18 +14,33 @@ from . import DoctorInput, Finding
 MIN_FREE_BYTES = 200 * 1024 * 1024
 
 
+def _existing(path: Path) -> Path:
+    """``path`` or its nearest parent that exists."""
+    while not path.exists() and path.parent != path:
+        path = path.parent
+    return path
+
+
 def checks(inp: DoctorInput) -> list[Finding]:
     out: list[Finding] = []
+    db = inp.paths.db
     try:
-        store = Store.open(inp.paths.db)
+        store = Store.open_readonly(db)
         n = len(store.list_tasks())
         store.close()
-        out.append(Finding("store", "ok", f"{inp.paths.db} ({n} tasks)"))
+        where = db if db.exists() else f"{db} (not created yet)"
+        out.append(Finding("store", "ok", f"{where} ({n} tasks)"))
     except StoreError as exc:
         out.append(Finding("store", "fail", exc.message, exc.hint or "check the data directory"))
-    free = shutil.disk_usage(inp.paths.data_dir).free
+    target = db if db.exists() else _existing(db.parent)
+    if not os.access(target, os.W_OK):
+        out.append(Finding("store writes", "warn", f"{target} is not writable here",
+                           "reading commands work; `run`, `harvest`, `adopt` need a shell outside the "
+                           "agent's sandbox or write access to it"))
+    data = _existing(inp.paths.data_dir)
+    free = shutil.disk_usage(data).free
     if free < MIN_FREE_BYTES:
-        out.append(Finding("disk", "warn", f"only {free // 2**20} MiB free under {inp.paths.data_dir}",
+        out.append(Finding("disk", "warn", f"only {free // 2**20} MiB free under {data}",
                            "free some disk space before the next night"))
     else:
         out.append(Finding("disk", "ok", f"{free // 2**30} GiB free"))

@@ -18,6 +18,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from ..errors import StoreError
+from ..paths import not_writable
 from ..models import Edit, NightSummary, TaskRecord
 
 SCHEMA = """
@@ -114,11 +115,13 @@ class NightRow:
 
 
 class Store:
-    """The one database. Open with ``Store.open(paths.db)``; ``Store.memory()`` for tests."""
+    """The one database. ``Store.open(paths.db)`` to write, ``Store.open_readonly(paths.db)`` for a
+    command that only reads (it works where a sandbox forbids writes), ``Store.memory()`` for tests."""
 
-    def __init__(self, conn: sqlite3.Connection, path: str) -> None:
+    def __init__(self, conn: sqlite3.Connection, path: str, *, readonly: bool = False) -> None:
         self._conn = conn
         self.path = path
+        self.readonly = readonly
 
     @classmethod
     def open(cls, path: Path) -> Store:
@@ -130,13 +133,40 @@ class Store:
             conn.execute("PRAGMA synchronous = NORMAL")
             conn.executescript(SCHEMA)
         except sqlite3.DatabaseError as exc:
+            if _is_permission(exc):
+                raise not_writable(path, str(exc)) from exc
             raise StoreError(
                 f"cannot open the store {path}: {exc}",
-                hint="check the disk and permissions, or move it aside to start fresh",
+                hint="check the disk; `skillopt-sleep doctor` shows what else it finds",
             ) from exc
         except OSError as exc:
-            raise StoreError(f"cannot create the store directory for {path}: {exc.strerror}") from exc
+            raise not_writable(path, exc.strerror or str(exc)) from exc
         return cls(conn, str(path))
+
+    @classmethod
+    def open_readonly(cls, path: Path) -> Store:
+        """The store for reading only: creates nothing and writes nothing, not even a WAL index.
+
+        A missing store reads as an empty one. SQLite's ``mode=ro`` still needs the WAL index
+        files when they are gone and the directory is not writable (a sandbox); ``immutable=1``
+        then reads the file as it is, which is safe because a reader here never writes.
+        """
+        if not Path(path).exists():
+            empty = cls.memory()
+            return cls(empty._conn, str(path), readonly=True)
+        uri = Path(path).resolve().as_uri()
+        last: sqlite3.DatabaseError | None = None
+        for flags in ("mode=ro", "mode=ro&immutable=1"):
+            try:
+                conn = sqlite3.connect(f"{uri}?{flags}", uri=True, timeout=60, isolation_level=None,
+                                       check_same_thread=False)
+                conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            except sqlite3.DatabaseError as exc:
+                last = exc
+                continue
+            return cls(conn, str(path), readonly=True)
+        raise StoreError(f"cannot read the store {path}: {last}",
+                         hint=f"check that your user can read {Path(path).parent}")
 
     @classmethod
     def memory(cls) -> Store:
@@ -149,6 +179,8 @@ class Store:
 
     @contextmanager
     def _tx(self) -> Iterator[sqlite3.Connection]:
+        if self.readonly:
+            raise not_writable(Path(self.path), "it was opened read-only")
         try:
             self._conn.execute("BEGIN IMMEDIATE")
             try:
@@ -158,6 +190,8 @@ class Store:
                 raise
             self._conn.execute("COMMIT")
         except sqlite3.OperationalError as exc:
+            if _is_permission(exc):
+                raise not_writable(Path(self.path), str(exc)) from exc
             hint = "free some space and run again" if "full" in str(exc) else "retry; is another process stuck?"
             raise StoreError(f"the store {self.path} could not be written: {exc}", hint=hint) from exc
 
@@ -385,3 +419,9 @@ class Store:
     def has_cursors(self) -> bool:
         """Whether any transcript was ever harvested (a first harvest says how far it looks back)."""
         return bool(self._rows("SELECT 1 FROM cursors LIMIT 1"))
+
+
+def _is_permission(exc: sqlite3.DatabaseError) -> bool:
+    text = str(exc).lower()
+    return "readonly" in text or "read-only" in text or "unable to open" in text
+

@@ -27,10 +27,15 @@ def need(binary: str) -> str:
 
 @pytest.fixture
 def clean_bin(tmp_path: Path) -> Path:
-    """A bin dir holding only ``python3`` (this interpreter): PATH without any skillopt-sleep."""
+    """A bin dir holding only ``python3`` (this interpreter): PATH without any skillopt-sleep.
+
+    A wrapper script, not a symlink: a venv's python is itself a symlink to the base interpreter,
+    and a second symlink elsewhere loses the venv (Python finds ``pyvenv.cfg`` next to argv[0])."""
     bin_dir = tmp_path / "clean-bin"
     bin_dir.mkdir()
-    (bin_dir / "python3").symlink_to(sys.executable)
+    wrapper = bin_dir / "python3"
+    wrapper.write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n')
+    wrapper.chmod(0o755)
     return bin_dir
 
 

@@ -1,0 +1,102 @@
+"""Reading commands inside Codex's default `read-only` sandbox, with the store outside every
+writable root: the real `codex exec` runs `$skillopt-sleep status` and it answers."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from skillopt_sleep.testing import ModelServer
+from skillopt_sleep.testing.agents import codex_home, run_agent
+from skillopt_sleep.testing.scripts import shell_then_reply, tool_output
+
+pytestmark = pytest.mark.realbin
+
+
+@pytest.fixture
+def outside_store():
+    """A store directory Codex's sandbox cannot write: not the workspace and not /tmp (which
+    the Linux sandbox leaves writable)."""
+    root = Path(tempfile.mkdtemp(prefix="sleep-store-", dir="/var/tmp"))
+    yield root
+    shutil.rmtree(root, ignore_errors=True)
+
+
+def _engine_script(home: Path, repo: Path) -> Path:
+    script = home / ".local" / "bin" / "skillopt-sleep"
+    script.parent.mkdir(parents=True)
+    script.write_text(f"#!{sys.executable}\nimport sys\nsys.path.insert(0, {str(repo)!r})\n"
+                      "sys.dont_write_bytecode = True\n"
+                      "from skillopt_sleep.cli import entry\nentry()\n")
+    script.chmod(0o755)
+    return script
+
+
+@pytest.mark.parametrize("command", ["status", "tasks list", "doctor --backend simulated",
+                                     "config show", "review"])
+def test_reading_commands_work_in_the_default_read_only_sandbox(kit, tmp_path, clean_bin,
+                                                                 outside_store, command):
+    codex = kit.need("codex")
+    home, project = tmp_path / "home", tmp_path / "project"
+    project.mkdir()
+    skill_dir = home / ".agents" / "skills" / "skillopt-sleep"
+    shutil.copytree(kit.codex_plugin / "skills" / "skillopt-sleep", skill_dir)
+    script = _engine_script(home, kit.repo)
+    base = kit.base_env(home, clean_bin, SKILLOPT_SLEEP_HOME=str(outside_store))
+    # One write from a normal shell first: the store exists, in WAL mode, with a task.
+    added = subprocess.run([str(script), "tasks", "add", "--intent", "Run the tests",
+                            "--project", str(project)], check=False, env=base, cwd=project,
+                           capture_output=True, text=True, timeout=60)
+    assert added.returncode == 0, added.stderr
+    launcher = skill_dir / "scripts" / "skillopt-sleep"
+    # Report the exit code too: the sandboxed command's own status is what the user sees.
+    shell = f"{launcher} {command} 2>&1; echo exit=$?"
+    direct = subprocess.run(["sh", "-c", shell], check=False, env=base, cwd=project,
+                            capture_output=True, text=True, timeout=60).stdout.strip()
+    store_files = sorted(p.name for p in outside_store.rglob("*"))
+    with ModelServer(responder=shell_then_reply(shell, "{output}")) as srv:
+        env = codex_home(home, srv.url, base=base, sandbox="read-only")
+        argv = [codex, "exec", "--json", "--skip-git-repo-check", f"$skillopt-sleep {command}"]
+        run = run_agent(argv, env, project, timeout=180)
+        calls = srv.model_calls("responses")
+    assert run.code == 0, run.err
+    sandbox = next(t for t in (m.text for m in calls[0].messages) if "sandbox" in t.lower())
+    assert "read-only" in sandbox
+    seen = tool_output(calls[-1].last_tool_result)
+    if command != "doctor --backend simulated":  # doctor also reports what the sandbox stops
+        assert seen == direct
+    else:
+        assert "warn  store writes:" in seen and "is not writable here" in seen
+    if command == "status":
+        assert "(1 tasks logged)" in seen
+    # review: no proposal is pending, and it says so the same way inside the sandbox
+    assert seen.endswith("exit=8" if command == "review" else "exit=0"), seen
+    assert sorted(p.name for p in outside_store.rglob("*")) == store_files  # nothing written
+
+
+def test_a_writing_command_names_the_sandbox_and_never_says_move_the_store(kit, tmp_path,
+                                                                          clean_bin,
+                                                                          outside_store):
+    codex = kit.need("codex")
+    home, project = tmp_path / "home", tmp_path / "project"
+    project.mkdir()
+    script = _engine_script(home, kit.repo)
+    base = kit.base_env(home, clean_bin, SKILLOPT_SLEEP_HOME=str(outside_store))
+    subprocess.run([str(script), "status"], check=True, env=base, cwd=project,
+                   capture_output=True, timeout=60)
+    shell = f"{script} tasks add --intent 'Say hi' 2>&1; echo exit=$?"
+    with ModelServer(responder=shell_then_reply(shell, "{output}")) as srv:
+        env = codex_home(home, srv.url, base=base, sandbox="read-only")
+        run_agent([codex, "exec", "--json", "--skip-git-repo-check", "add a task"], env, project,
+                  timeout=180)
+        calls = srv.model_calls("responses")
+    seen = tool_output(calls[-1].last_tool_result)
+    assert seen.endswith("exit=5"), seen
+    [line] = [ln for ln in seen.splitlines() if ln.startswith("skillopt-sleep: error:")]
+    assert "cannot write the store" in line and "sandbox" in line
+    assert "aside" not in seen
