@@ -24,6 +24,7 @@ from ..models import TaskRecord
 from ..store import Cursor, Store
 from .claude_code import ClaudeCodeParser
 from .codex import CodexParser
+from .control import drop_control_turns
 from .jsonl import MAX_LINE_BYTES, LineParser, read_chunk
 from .mine import group_turns, intent_key, merge_records, mine_chunk
 from .scan import CLAUDE, CODEX, Roots, claude_files, codex_files, mtime
@@ -205,6 +206,7 @@ class Harvester:
             self._cursor(path, source, st, st.st_size, _FileCursor(fc.parse, head))
             return
         chunk, end = read_chunk(_PARSERS[source](fc.parse), path, start, self.max_line)
+        chunk = drop_control_turns(chunk)
         stats.files_read += 1
         stats.bytes_read += end - start
         stats.lines_read += chunk.lines

@@ -123,7 +123,7 @@ class ParseState:
     session_id: str = ""
     project: str = ""
     turns_before: int = 0  # prompts that come before the offset
-    replay: bool = False  # a session run by skillopt-sleep's own replay: never mined
+    replay: bool = False  # a session skillopt-sleep ran (a replay, a control session): never mined
     item_events: bool = False  # codex: prompts come as item_completed items (0.169+)
 
     def to_json(self) -> str:
