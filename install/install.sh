@@ -1,11 +1,12 @@
 #!/bin/sh
-# Install skillopt-sleep from this checkout: the engine (pipx, else uv, else pip --user), the
-# Claude Code plugin and the Codex skill for the agents found here, and, if asked, the nightly
-# schedule. Every change is written to a manifest, so `--uninstall` removes exactly those.
+# Install skillopt-sleep from this checkout: the engine (built into a wheel, installed with pipx,
+# else uv, else into a private virtual environment), the Claude Code plugin and the Codex skill
+# for the agents found here (copies the installation owns), and, if asked, the nightly schedule.
+# Every change is written to a manifest, so `--uninstall` removes exactly those.
 #
 #   sh install/install.sh [--dry-run] [--uninstall] [--schedule | --no-schedule] [--yes]
-#                         [--with pipx|uv|pip] [--claude | --no-claude] [--codex | --no-codex]
-#                         [--package SPEC]
+#                         [--with pipx|uv|venv|pip] [--claude | --no-claude]
+#                         [--codex | --no-codex] [--package SPEC]
 set -u
 
 PROG=install.sh
@@ -15,13 +16,20 @@ MARKET=skillopt-sleep
 PLUGIN_ID="$NAME@$MARKET"
 STATE_DIR="${XDG_STATE_HOME:-$HOME/.local/state}/$NAME"
 MANIFEST="$STATE_DIR/install-manifest.txt"
+# What the installation owns; the plugin launcher looks for the engine at exactly this place.
+OWN_DIR="${XDG_DATA_HOME:-$HOME/.local/share}/$NAME"
+ENGINE_VENV="$OWN_DIR/engine"
+WHEEL_DIR="$OWN_DIR/wheels"
+CLAUDE_MARKET_DIR="$OWN_DIR/claude-marketplace"
+USER_BIN="$HOME/.local/bin"
 CLAUDE_DIR="${CLAUDE_CONFIG_DIR:-$HOME/.claude}"
 SKILLS_DIR="$HOME/.agents/skills"
 TAB=$(printf '\t')
 # pip must leave no self-check or cache files behind: uninstall restores the tree exactly.
 PIP_DISABLE_PIP_VERSION_CHECK=1
 PIP_NO_CACHE_DIR=1
-export PIP_DISABLE_PIP_VERSION_CHECK PIP_NO_CACHE_DIR
+UV_NO_CACHE=1
+export PIP_DISABLE_PIP_VERSION_CHECK PIP_NO_CACHE_DIR UV_NO_CACHE
 
 DRY=0 UNINSTALL=0 SCHEDULE=ask YES=0 TOOL= WANT_CLAUDE=auto WANT_CODEX=auto PACKAGE=
 NEW_MANIFEST=
@@ -41,7 +49,7 @@ while [ $# -gt 0 ]; do
         --schedule) SCHEDULE=yes ;;
         --no-schedule) SCHEDULE=no ;;
         --yes | -y) YES=1 ;;
-        --with) [ $# -ge 2 ] || die "--with needs pipx, uv or pip"; TOOL=$2; shift ;;
+        --with) [ $# -ge 2 ] || die "--with needs pipx, uv, venv or pip"; TOOL=$2; shift ;;
         --with=*) TOOL=${1#--with=} ;;
         --claude) WANT_CLAUDE=yes ;;
         --no-claude) WANT_CLAUDE=no ;;
@@ -57,7 +65,7 @@ while [ $# -gt 0 ]; do
     esac
     shift
 done
-case $TOOL in "" | pipx | uv | pip) ;; *) die "--with takes pipx, uv or pip, not '$TOOL'" ;; esac
+case $TOOL in "" | pipx | uv | venv | pip) ;; *) die "--with takes pipx, uv, venv or pip, not '$TOOL'" ;; esac
 [ -f "$SRC/pyproject.toml" ] && [ -d "$SRC/skillopt_sleep" ] ||
     die "run this script from a skillopt-sleep checkout ($SRC has no pyproject.toml)"
 VERSION=$(sed -n 's/^__version__ = "\(.*\)"$/\1/p' "$SRC/skillopt_sleep/__init__.py")
@@ -148,10 +156,16 @@ pick_python() {
 
 # --- the engine ------------------------------------------------------------------------------
 
+venv_python() { say "$ENGINE_VENV/bin/python"; }
+
 installed_version() {  # installed_version TOOL: the version that tool has installed, or nothing
     case $1 in
         pipx) pipx list --short 2>/dev/null | sed -n "s/^$NAME \([^ ]*\).*/\1/p" ;;
         uv) uv tool list 2>/dev/null | sed -n "s/^$NAME v\([^ ]*\).*/\1/p" ;;
+        venv)
+            [ -x "$(venv_python)" ] &&
+                "$(venv_python)" -c 'import skillopt_sleep as s; print(s.__version__)' 2>/dev/null
+            ;;
         # Only the user site: a system or editable install elsewhere is not ours to manage.
         pip) "$PY" -m pip list --user --format=freeze 2>/dev/null | sed -n "s/^$NAME==//p" ;;
     esac
@@ -161,8 +175,18 @@ choose_tool() {
     if [ -n "$TOOL" ]; then say "$TOOL"; return; fi
     if command -v pipx >/dev/null 2>&1; then say pipx
     elif command -v uv >/dev/null 2>&1; then say uv
-    else say pip
+    else say venv
     fi
+}
+
+in_venv() {  # is PY inside a virtual environment (where `pip --user` cannot install)?
+    "$PY" -c 'import sys; sys.exit(sys.prefix == getattr(sys, "base_prefix", sys.prefix))'
+}
+
+externally_managed() {  # does PY refuse pip installs (PEP 668: Debian, Ubuntu, Homebrew)?
+    [ -z "${PIP_BREAK_SYSTEM_PACKAGES:-}" ] && "$PY" -c '
+import os, sys, sysconfig
+sys.exit(not os.path.exists(os.path.join(sysconfig.get_path("stdlib"), "EXTERNALLY-MANAGED")))'
 }
 
 # A copy of the package sources outside the checkout, so a build never leaves build/ there
@@ -176,10 +200,100 @@ stage_source() {
     say "$stage"
 }
 
+# pip_for_build: a pip that can build the wheel: PY's own, else a throwaway environment's.
+build_wheel() {  # build_wheel: builds the wheel into WHEEL_DIR and prints its path
+    stage=$(stage_source)
+    out=$(mktemp -d "${TMPDIR:-/tmp}/skillopt-sleep-wheel.XXXXXX") || die "cannot make a temp dir"
+    if "$PY" -m pip --version >/dev/null 2>&1; then
+        builder=$PY
+    else
+        "$PY" -m venv "$out/build-env" >/dev/null 2>&1 ||
+            die "$PY has neither pip nor venv; install python3-venv (Debian/Ubuntu) or pipx"
+        builder="$out/build-env/bin/python"
+    fi
+    "$builder" -m pip wheel -q --no-deps -w "$out" "$stage" >&2 ||
+        { rm -rf "$stage" "$out"; die "building the wheel failed (see above)"; }
+    rm -rf "$stage"
+    wheel=$(ls "$out"/*.whl 2>/dev/null | head -n 1)
+    [ -n "$wheel" ] || die "the build made no wheel"
+    make_dirs "$WHEEL_DIR" >&2
+    # Kept: pipx and uv reinstall from it on `pipx upgrade` / `uv tool upgrade`.
+    dest="$WHEEL_DIR/$(basename "$wheel")"
+    [ -e "$dest" ] || record file "$dest"
+    mv "$wheel" "$dest" || die "cannot move the wheel to $WHEEL_DIR"
+    rm -rf "$out"
+    say "$dest"
+}
+
+# pip_user_packages: the distributions in PY's user site, one name a line, sorted.
+pip_user_packages() {
+    "$PY" -m pip list --user --format=freeze 2>/dev/null | sed 's/==.*//' | LC_ALL=C sort
+}
+
+install_with_pip() {  # install_with_pip SPEC: --user, recording every distribution it adds
+    if in_venv; then
+        die "--with pip installs into the user site, which a virtual environment hides;" \
+            "leave out --with pip (the default installs into a private environment)"
+    fi
+    if externally_managed; then
+        die "$PY is managed by the system (PEP 668) and refuses pip installs; leave out" \
+            "--with pip (the default installs into a private environment)"
+    fi
+    base=$("$PY" -m site --user-base) || die "$PY cannot report its user base"
+    site=$("$PY" -m site --user-site)
+    expect_dirs "$base/bin"
+    expect_dirs "$site"
+    before=$(pip_user_packages)
+    run "$PY" -m pip install -q --user --no-warn-script-location "$1" || return 1
+    # Every distribution this install added (the package and its dependencies), so that
+    # --uninstall removes them all and leaves the user site as it was.
+    pip_user_packages | while read -r dist; do
+        printf '%s\n' "$before" | grep -qx "$dist" || record pip-dist "$dist" "$PY"
+    done
+}
+
+install_with_venv() {  # install_with_venv SPEC: a private environment only this engine uses
+    if [ ! -x "$(venv_python)" ]; then
+        make_dirs "$OWN_DIR"
+        run "$PY" -m venv "$ENGINE_VENV" ||
+            die "$PY cannot make a virtual environment; install python3-venv (Debian/Ubuntu)" \
+                "or pipx, then run this again"
+    fi
+    run "$(venv_python)" -m pip install -q --force-reinstall --no-deps "$1" &&
+        run "$(venv_python)" -m pip install -q "$1" || return 1
+    link_engine "$ENGINE_VENV/bin/$NAME"
+}
+
+link_engine() {  # link_engine TARGET: ~/.local/bin/skillopt-sleep -> TARGET, unless taken
+    link="$USER_BIN/$NAME"
+    if [ -L "$link" ] && [ "$(readlink "$link")" = "$1" ]; then return 0; fi
+    if [ -e "$link" ] || [ -L "$link" ]; then
+        say "engine: $link exists and is not ours; leaving it (the plugins find the engine anyway)"
+        return 0
+    fi
+    make_dirs "$USER_BIN"
+    run ln -s "$1" "$link" && record link "$link" "$1"
+    case ":$PATH:" in
+        *":$USER_BIN:"*) ;;
+        *) say "note: $USER_BIN is not on PATH; add it to run '$NAME' from your shell" ;;
+    esac
+}
+
+# Directories pipx or uv creates on first use; the ones that did not exist before our install
+# are removed again on uninstall when no other tool is installed in them.
+tool_paths() {
+    data=${XDG_DATA_HOME:-$HOME/.local/share}
+    case $1 in
+        pipx) printf '%s\n' "${PIPX_HOME:-$data/pipx}" "${XDG_STATE_HOME:-$HOME/.local/state}/pipx" \
+            "${XDG_CACHE_HOME:-$HOME/.cache}/pipx" "$USER_BIN" ;;
+        uv) printf '%s\n' "${UV_TOOL_DIR:-$data/uv/tools}" "$data/uv" "$USER_BIN" ;;
+    esac
+}
+
 install_engine() {
     tool=$(choose_tool)
-    for t in pipx uv pip; do
-        [ "$t" = pip ] || command -v "$t" >/dev/null 2>&1 || continue
+    for t in pipx uv venv pip; do
+        case $t in pipx | uv) command -v "$t" >/dev/null 2>&1 || continue ;; esac
         v=$(installed_version "$t")
         [ -n "$v" ] || continue
         if recorded package "$t" && [ "$v" = "$VERSION" ]; then
@@ -193,45 +307,53 @@ install_engine() {
                 say "  note: this checkout is $VERSION; upgrade with $t yourself"
             return 0
         fi
+        tool=$t  # ours, at another version: upgrade it in place
+        say "engine: upgrading $NAME $v to $VERSION ($t)"
     done
     case $tool in
         pipx) command -v pipx >/dev/null 2>&1 || die "--with pipx: pipx is not on PATH" ;;
         uv) command -v uv >/dev/null 2>&1 || die "--with uv: uv is not on PATH" ;;
     esac
     if [ "$DRY" = 1 ]; then
-        say "would install the engine $NAME $VERSION with $tool from ${PACKAGE:-$SRC}"
+        where=${PACKAGE:-"a wheel built from $SRC"}
+        [ "$tool" = venv ] && where="$where into $ENGINE_VENV"
+        say "would install the engine $NAME $VERSION with $tool from $where"
         return 0
     fi
-    if [ -n "$PACKAGE" ]; then spec=$PACKAGE; stage=; else stage=$(stage_source); spec=$stage; fi
+    if [ -n "$PACKAGE" ]; then spec=$PACKAGE; else spec=$(build_wheel) || exit 1; fi
+    case $tool in
+        pipx | uv)
+            recorded package "$tool" || tool_paths "$tool" | while read -r p; do
+                [ -e "$p" ] || record tool-path "$p" "$tool"
+            done
+            ;;
+    esac
     case $tool in
         pipx) run pipx install --force "$spec" && ok=1 || ok=0 ;;
         uv) run uv tool install --force "$spec" && ok=1 || ok=0 ;;
-        pip)
-            base=$("$PY" -m site --user-base) || die "$PY cannot report its user base"
-            site=$("$PY" -m site --user-site)
-            expect_dirs "$base/bin"
-            expect_dirs "$site"
-            run "$PY" -m pip install -q --user --no-warn-script-location "$spec" &&
-                ok=1 || ok=0
-            ;;
+        venv) install_with_venv "$spec" && ok=1 || ok=0 ;;
+        pip) install_with_pip "$spec" && ok=1 || ok=0 ;;
     esac
-    [ -n "$stage" ] && rm -rf "$stage"
     [ "$ok" = 1 ] || die "installing the engine with $tool failed (see above)"
-    record package "$tool" "$PY"
+    recorded package "$tool" || record package "$tool" "$PY"
 }
 
 uninstall_engine() {  # uninstall_engine TOOL PYTHON
     case $1 in
         pipx) run pipx uninstall "$NAME" ;;
         uv) run uv tool uninstall "$NAME" ;;
-        pip) run "$2" -m pip uninstall -q -y "$NAME" ;;
+        venv) run rm -rf "$ENGINE_VENV" ;;
+        pip) : ;;  # its distributions are removed one by one (pip-dist lines)
     esac
 }
 
 engine_cmd() {  # the installed engine's path, for the schedule
+    for c in "$ENGINE_VENV/bin/$NAME" "$USER_BIN/$NAME"; do
+        if [ -x "$c" ]; then say "$c"; return; fi
+    done
     if command -v "$NAME" >/dev/null 2>&1; then command -v "$NAME"; return; fi
     user_bin="$("$PY" -m site --user-base 2>/dev/null)/bin"
-    for c in "${PIPX_BIN_DIR:-$HOME/.local/bin}/$NAME" "$user_bin/$NAME"; do
+    for c in "${PIPX_BIN_DIR:-$USER_BIN}/$NAME" "$user_bin/$NAME"; do
         if [ -x "$c" ]; then say "$c"; return; fi
     done
     say "$SRC/plugins/claude-code/bin/$NAME"
@@ -255,20 +377,62 @@ claude_paths() {
         "$CLAUDE_DIR/plugins/known_marketplaces.json" "$CLAUDE_DIR/settings.json"
 }
 
+# The plugin as Claude Code loads it: a marketplace directory this installation owns, so the
+# plugin keeps working when the checkout is moved or deleted.
+stage_claude_market() {
+    rm -rf "$CLAUDE_MARKET_DIR"
+    mkdir -p "$CLAUDE_MARKET_DIR/.claude-plugin" "$CLAUDE_MARKET_DIR/plugins" &&
+        cp "$SRC/.claude-plugin/marketplace.json" "$CLAUDE_MARKET_DIR/.claude-plugin/" &&
+        cp -R "$SRC/plugins/claude-code" "$CLAUDE_MARKET_DIR/plugins/" ||
+        die "cannot copy the Claude Code plugin to $CLAUDE_MARKET_DIR"
+}
+
+claude_has_plugin() {  # read from Claude Code's own file: running `claude` would create files
+    grep -q "\"$PLUGIN_ID\"" "$CLAUDE_DIR/plugins/installed_plugins.json" 2>/dev/null
+}
+
 install_claude() {
-    command -v claude >/dev/null 2>&1 || die "--claude: the claude CLI is not on PATH"
-    if claude plugin list </dev/null 2>/dev/null | grep -q "$PLUGIN_ID"; then
+    if [ "$DRY" = 0 ]; then
+        command -v claude >/dev/null 2>&1 || die "--claude: the claude CLI is not on PATH"
+    fi
+    fresh=0
+    if [ -d "$CLAUDE_MARKET_DIR" ]; then
+        [ "$(tree_sum "$CLAUDE_MARKET_DIR/plugins/claude-code")" = \
+            "$(tree_sum "$SRC/plugins/claude-code")" ] || fresh=1
+    else
+        fresh=1
+    fi
+    if recorded claude-plugin "$PLUGIN_ID" && [ "$fresh" = 0 ] && claude_has_plugin; then
         say "claude code: plugin $PLUGIN_ID already installed"
         return 0
     fi
+    if ! recorded claude-plugin "$PLUGIN_ID" && claude_has_plugin; then
+        say "claude code: plugin $PLUGIN_ID is installed (not by this script); leaving it"
+        return 0
+    fi
+    if [ "$DRY" = 1 ]; then
+        say "would copy: $SRC/plugins/claude-code -> $CLAUDE_MARKET_DIR/plugins/claude-code"
+        say "would run: claude plugin marketplace add $CLAUDE_MARKET_DIR"
+        say "would run: claude plugin install $PLUGIN_ID"
+        return 0
+    fi
     absent=$(claude_paths | while read -r p; do [ -e "$p" ] || say "$p"; done)
-    if recorded claude-marketplace "$MARKET"; then :; else
-        run claude plugin marketplace add "$SRC" </dev/null ||
+    make_dirs "$OWN_DIR"
+    say "+ cp -R $SRC/plugins/claude-code $CLAUDE_MARKET_DIR/plugins/"
+    stage_claude_market
+    recorded claude-copy "$CLAUDE_MARKET_DIR" || record claude-copy "$CLAUDE_MARKET_DIR"
+    if recorded claude-plugin "$PLUGIN_ID"; then  # an upgrade: Claude Code re-reads the copy
+        run claude plugin marketplace update "$MARKET" </dev/null ||
+            die "claude plugin marketplace update failed"
+        run claude plugin update "$PLUGIN_ID" </dev/null || die "claude plugin update failed"
+        return 0
+    fi
+    if ! recorded claude-marketplace "$MARKET"; then
+        run claude plugin marketplace add "$CLAUDE_MARKET_DIR" </dev/null ||
             die "claude plugin marketplace add failed"
         record claude-marketplace "$MARKET"
     fi
     run claude plugin install "$PLUGIN_ID" </dev/null || die "claude plugin install failed"
-    [ "$DRY" = 1 ] && return 0
     printf '%s\n' "$absent" | while read -r p; do
         [ -n "$p" ] && [ -e "$p" ] && record claude-path "$p"
     done
@@ -360,6 +524,26 @@ remove_claude_leftovers() {
     IFS=$old_ifs
 }
 
+# remove_tool_leftovers "PATH TOOL<tab>...": the directories pipx or uv made for our install,
+# once that tool holds no other package.
+remove_tool_leftovers() {
+    old_ifs=$IFS
+    IFS=$TAB
+    for entry in $1; do
+        p=${entry% *}
+        t=${entry##* }
+        [ -e "$p" ] || continue
+        if [ "$p" = "$USER_BIN" ]; then rmdir "$p" 2>/dev/null || true; continue; fi
+        case $t in
+            pipx) others=$(pipx list --short 2>/dev/null) ;;
+            uv) others=$(uv tool list 2>/dev/null | grep -v '^No tools installed') ;;
+            *) others=x ;;
+        esac
+        [ -n "$others" ] || rm -rf "$p"
+    done
+    IFS=$old_ifs
+}
+
 uninstall() {
     if [ ! -f "$MANIFEST" ]; then
         say "nothing to uninstall: no manifest at $MANIFEST"
@@ -369,6 +553,7 @@ uninstall() {
     failed=
     dirs=
     claude_left=
+    tool_left=
     old_ifs=$IFS
     while IFS=$TAB read -r kind value extra; do
         IFS=$old_ifs
@@ -389,7 +574,16 @@ uninstall() {
                 if [ -d "$cache" ]; then run rm -rf "$cache"; fi
                 ;;
             claude-path) claude_left="$claude_left$value$TAB" ;;
+            claude-copy) run rm -rf "$value" ;;
             package) uninstall_engine "$value" "${extra:-$PY}" || ok=0 ;;
+            pip-dist) run "${extra:-$PY}" -m pip uninstall -q -y "$value" || ok=0 ;;
+            file) [ ! -e "$value" ] || run rm -f "$value" ;;
+            link)
+                if [ -L "$value" ] && [ "$(readlink "$value")" = "$extra" ]; then
+                    run rm -f "$value"
+                fi
+                ;;
+            tool-path) tool_left="$tool_left$value $extra$TAB" ;;
             dir) dirs="$dirs$value$TAB" ;;
         esac
         [ "$ok" = 1 ] || failed="$failed$kind$TAB$value$TAB$extra
@@ -404,6 +598,7 @@ EOF
     fi
     [ "$DRY" = 1 ] && { say "would remove: $MANIFEST"; return 0; }
     remove_claude_leftovers "$claude_left"
+    remove_tool_leftovers "$tool_left"
     rm -f "$MANIFEST"
     IFS=$TAB
     for d in $dirs; do rmdir "$d" 2>/dev/null || true; done  # newest (deepest) first

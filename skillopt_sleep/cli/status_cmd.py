@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from ..errors import StoreError
 from ..night.project import summary_line
-from ..store import NightRow
+from ..store import NightRow, Notice
 from .common import add_project_flag
 from .context import Ctx
+
+LAUNCHER_NOTICES = "launcher-notices.txt"  # written by plugins/*/skillopt-sleep (the launcher)
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -34,7 +37,7 @@ def status(args: argparse.Namespace, ctx: Ctx) -> int:
     store = ctx.read_store
     nights = store.nights(project=project, limit=args.limit)
     pending = next((n for n in store.nights(project=project, limit=1000) if n.state == "staged"), None)
-    notices = store.notices(unseen_only=True)
+    notices = store.notices(unseen_only=True) + launcher_notices(ctx.read_paths.state_dir)
     tasks = len(store.list_tasks(project=project))
     payload = {
         "project": project,
@@ -57,8 +60,31 @@ def status(args: argparse.Namespace, ctx: Ctx) -> int:
         lines.append("  review it with `skillopt-sleep review`, then `adopt` or `reject`")
     ctx.emit(payload, "\n".join(lines))
     if notices:
-        _mark_seen(ctx, [n.id for n in notices])
+        _mark_seen(ctx, [n.id for n in notices if n.id >= 0])
+        _clear_launcher_notices(ctx.read_paths.state_dir)
     return 0
+
+
+def launcher_notices(state_dir: Path) -> list[Notice]:
+    """What the plugin launcher could not tell anyone at the time (it runs with no engine to
+    write the store): one line each, ``<UTC time> <message>``."""
+    try:
+        lines = (state_dir / LAUNCHER_NOTICES).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return []
+    found = []
+    for line in lines:
+        stamp, _, message = line.partition(" ")
+        if message.strip():
+            found.append(Notice(-1, stamp, "launcher", message.strip(), False))
+    return found
+
+
+def _clear_launcher_notices(state_dir: Path) -> None:
+    try:
+        (state_dir / LAUNCHER_NOTICES).unlink()
+    except OSError:
+        pass  # a read-only sandbox: shown again next time
 
 
 def _mark_seen(ctx: Ctx, ids: list[int]) -> None:

@@ -18,8 +18,8 @@ from typing import Any
 from pydantic import ValidationError
 
 from ..errors import StoreError
-from ..paths import not_writable
 from ..models import Edit, NightSummary, TaskRecord
+from ..paths import not_writable
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tasks (

@@ -113,25 +113,68 @@ def test_an_importable_package_is_run_with_python(kit, tmp_path, clean_bin):
     assert (r.returncode, r.stdout.strip()) == (0, f"skillopt-sleep {__version__}"), r.stderr
 
 
-@pytest.mark.parametrize(("present", "command"), [
-    ((), "python3 -m pip install --user skillopt-sleep"),
-    (("uv",), "uv tool install skillopt-sleep"),
-    (("uv", "pipx"), "pipx install skillopt-sleep"),
-])
-def test_not_found_prints_the_one_install_command(kit, tmp_path, present, command):
+@pytest.mark.parametrize("present", [(), ("uv",), ("uv", "pipx")])
+def test_not_found_names_the_installer_and_no_package_index(kit, tmp_path, present):
+    """The package is not on an index: `pipx install skillopt-sleep` could never work."""
     tools = _tools_only(tmp_path, *[(name, "exit 0") for name in present])
     launcher = _detached_launcher(kit, tmp_path / "cache" / "bin")
     r = _run(launcher, "status", env=kit.base_env(tmp_path / "home", tools))
     assert r.returncode == 127
     assert r.stdout == ""
-    assert r.stderr == f"skillopt-sleep: the engine is not installed. Install it with: {command}\n"
+    assert r.stderr == ("skillopt-sleep: error: the engine is not installed (install it with: "
+                        "sh install/install.sh in a skillopt-sleep checkout)\n")
 
 
-def test_a_checkout_without_its_dependencies_names_the_checkout(kit, tmp_path):
+def test_a_checkout_without_its_dependencies_names_its_installer(kit, tmp_path):
     tools = _tools_only(tmp_path, ("python3", "exit 1"))  # a Python that lacks pydantic
     r = _run(kit.launcher, "status", env=kit.base_env(tmp_path / "home", tools))
     assert r.returncode == 127
-    assert f"Install it with: python3 -m pip install --user {kit.repo.resolve()}" in r.stderr
+    assert f"(install it with: sh {kit.repo.resolve()}/install/install.sh)" in r.stderr
+
+
+def test_the_hook_exits_0_without_an_engine_and_status_shows_why(kit, tmp_path, clean_bin):
+    tools = _tools_only(tmp_path)
+    launcher = _detached_launcher(kit, tmp_path / "cache" / "bin")
+    home = tmp_path / "home"
+    env = kit.base_env(home, tools, SKILLOPT_SLEEP_HOME=str(tmp_path / "sleep"))
+    payload = '{"session_id": "s1", "transcript_path": "/nowhere.jsonl", "cwd": "/", ' \
+              '"hook_event_name": "SessionEnd", "reason": "other"}'
+    r = subprocess.run(["/bin/sh", str(launcher), "log"], input=payload, check=False, env=env,
+                       cwd=launcher.parent, capture_output=True, text=True, timeout=60)
+    assert (r.returncode, r.stdout, r.stderr) == (0, "", "")
+    # Once an engine runs, `status` shows the notice, once.
+    env = kit.base_env(home, clean_bin, SKILLOPT_SLEEP_HOME=str(tmp_path / "sleep"),
+                       PYTHONPATH=str(kit.repo))
+    status = _run(launcher, "status", env=env)
+    line = next(ln for ln in status.stdout.splitlines() if ln.startswith("! "))
+    assert "launcher: the engine is not installed, so a finished session was not logged." in line
+    assert "Install it with: sh install/install.sh in a skillopt-sleep checkout" in line
+    assert not [ln for ln in _run(launcher, "status", env=env).stdout.splitlines()
+                if ln.startswith("! ")]
+
+
+def test_the_hook_exits_0_when_the_engine_fails(kit, tmp_path):
+    where = tmp_path / "elsewhere" / "bin"
+    _script(where / "skillopt-sleep", "exit 3")
+    tools = _tools_only(tmp_path)
+    env = kit.base_env(tmp_path / "home", tools, SKILLOPT_SLEEP_HOME=str(tmp_path / "sleep"))
+    env["PATH"] = f"{where}:{env['PATH']}"
+    launcher = _detached_launcher(kit, tmp_path / "cache" / "bin")
+    r = _run(launcher, "log", env=env)
+    assert r.returncode == 0
+    notices = (tmp_path / "sleep" / "state" / "launcher-notices.txt").read_text()
+    assert "the session-end logger exited with status 3" in notices
+
+
+def test_the_installers_private_environment_is_found_first(kit, tmp_path):
+    home = tmp_path / "home"
+    tools = _tools_only(tmp_path)
+    engine = home / ".local" / "share" / "skillopt-sleep" / "engine" / "bin" / "python"
+    _script(engine, 'printf "private:%s\n" "$@"')
+    _script(home / ".local" / "bin" / "skillopt-sleep", 'echo "user-bin"')
+    launcher = _detached_launcher(kit, tmp_path / "cache" / "bin")
+    r = _run(launcher, "status", env=kit.base_env(home, tools))
+    assert r.stdout.splitlines() == ["private:-m", "private:skillopt_sleep", "private:status"]
 
 
 def test_two_launcher_copies_on_path_do_not_call_each_other(kit, tmp_path):
