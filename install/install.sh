@@ -66,9 +66,12 @@ while [ $# -gt 0 ]; do
     shift
 done
 case $TOOL in "" | pipx | uv | venv | pip) ;; *) die "--with takes pipx, uv, venv or pip, not '$TOOL'" ;; esac
-[ -f "$SRC/pyproject.toml" ] && [ -d "$SRC/skillopt_sleep" ] ||
-    die "run this script from a skillopt-sleep checkout ($SRC has no pyproject.toml)"
-VERSION=$(sed -n 's/^__version__ = "\(.*\)"$/\1/p' "$SRC/skillopt_sleep/__init__.py")
+# Uninstalling needs only the manifest: the checkout may be long gone.
+if [ "$UNINSTALL" = 0 ]; then
+    [ -f "$SRC/pyproject.toml" ] && [ -d "$SRC/skillopt_sleep" ] ||
+        die "run this script from a skillopt-sleep checkout ($SRC has no pyproject.toml)"
+fi
+VERSION=$(sed -n 's/^__version__ = "\(.*\)"$/\1/p' "$SRC/skillopt_sleep/__init__.py" 2>/dev/null)
 
 # --- helpers ---------------------------------------------------------------------------------
 
@@ -147,9 +150,13 @@ tree_sum() {  # tree_sum DIR: one checksum over every file's path and content
     done) | cksum | cut -d' ' -f1
 }
 
-pick_python() {
+pick_python() {  # the first Python 3.10 or newer on PATH
     for p in python3 python; do
-        if command -v "$p" >/dev/null 2>&1; then command -v "$p"; return 0; fi
+        if command -v "$p" >/dev/null 2>&1 &&
+                "$p" -c 'import sys; sys.exit(sys.version_info < (3, 10))' 2>/dev/null; then
+            command -v "$p"
+            return 0
+        fi
     done
     return 1
 }
@@ -279,18 +286,42 @@ link_engine() {  # link_engine TARGET: ~/.local/bin/skillopt-sleep -> TARGET, un
     esac
 }
 
-# Directories pipx or uv creates on first use; the ones that did not exist before our install
-# are removed again on uninstall when no other tool is installed in them.
+# Directories pipx or uv creates on first use: "PATH rm" is the tool's own (removed whole once the
+# tool holds no other package), "PATH rmdir" a shared one (removed only when empty). The ones
+# that did not exist before our install are recorded and removed again on uninstall.
 tool_paths() {
     data=${XDG_DATA_HOME:-$HOME/.local/share}
+    state=${XDG_STATE_HOME:-$HOME/.local/state}
+    cache=${XDG_CACHE_HOME:-$HOME/.cache}
     case $1 in
-        pipx) printf '%s\n' "${PIPX_HOME:-$data/pipx}" "${XDG_STATE_HOME:-$HOME/.local/state}/pipx" \
-            "${XDG_CACHE_HOME:-$HOME/.cache}/pipx" "$USER_BIN" ;;
-        uv) printf '%s\n' "${UV_TOOL_DIR:-$data/uv/tools}" "$data/uv" "$USER_BIN" ;;
+        pipx) printf '%s rm\n' "${PIPX_HOME:-$data/pipx}" "$state/pipx" "$cache/pipx"
+            printf '%s rmdir\n' "$data/man/man1" "$data/man" ;;
+        uv) printf '%s rm\n' "${UV_TOOL_DIR:-$data/uv/tools}" "$data/uv" "$cache/uv" ;;
     esac
+    printf '%s rmdir\n' "$USER_BIN"
+}
+
+missing_tool_paths() {  # "TOOL DIR HOW" for every missing tool dir and missing parent
+    for t in pipx uv; do
+        tool_paths "$t" | while read -r p how; do
+            missing_dirs "$p" | while read -r d; do
+                [ -n "$d" ] || continue
+                if [ "$d" = "$p" ]; then say "$t $d $how"; else say "$t $d rmdir"; fi
+            done
+        done
+    done
+}
+
+record_tool_paths() {  # record_tool_paths TOOL SNAPSHOT: the ones that tool's install creates
+    printf '%s\n' "$2" | while read -r t d how; do
+        [ "$t" = "$1" ] || continue
+        recorded tool-path "$d" || record tool-path "$d" "$t/$how"
+    done
 }
 
 install_engine() {
+    # Before any pipx or uv call: even `pipx list` creates directories.
+    absent_tool_paths=$(missing_tool_paths)
     tool=$(choose_tool)
     for t in pipx uv venv pip; do
         case $t in pipx | uv) command -v "$t" >/dev/null 2>&1 || continue ;; esac
@@ -322,11 +353,7 @@ install_engine() {
     fi
     if [ -n "$PACKAGE" ]; then spec=$PACKAGE; else spec=$(build_wheel) || exit 1; fi
     case $tool in
-        pipx | uv)
-            recorded package "$tool" || tool_paths "$tool" | while read -r p; do
-                [ -e "$p" ] || record tool-path "$p" "$tool"
-            done
-            ;;
+        pipx | uv) recorded package "$tool" || record_tool_paths "$tool" "$absent_tool_paths" ;;
     esac
     case $tool in
         pipx) run pipx install --force "$spec" && ok=1 || ok=0 ;;
@@ -524,22 +551,24 @@ remove_claude_leftovers() {
     IFS=$old_ifs
 }
 
-# remove_tool_leftovers "PATH TOOL<tab>...": the directories pipx or uv made for our install,
-# once that tool holds no other package.
+# remove_tool_leftovers "PATH TOOL/HOW<tab>...": the directories pipx or uv made for our install
+# (newest, deepest first), once that tool holds no other package.
 remove_tool_leftovers() {
+    [ -n "$1" ] || return 0
+    # Asked once, before removing anything: pipx writes a log file on every call.
+    pipx_others=$(pipx list --short 2>/dev/null)
+    uv_others=$(uv tool list 2>/dev/null | grep -v '^No tools installed')
     old_ifs=$IFS
     IFS=$TAB
     for entry in $1; do
         p=${entry% *}
-        t=${entry##* }
+        how=${entry##* }
         [ -e "$p" ] || continue
-        if [ "$p" = "$USER_BIN" ]; then rmdir "$p" 2>/dev/null || true; continue; fi
-        case $t in
-            pipx) others=$(pipx list --short 2>/dev/null) ;;
-            uv) others=$(uv tool list 2>/dev/null | grep -v '^No tools installed') ;;
-            *) others=x ;;
+        case $how in
+            */rmdir) rmdir "$p" 2>/dev/null || true ;;
+            pipx/rm) [ -n "$pipx_others" ] || rm -rf "$p" ;;
+            uv/rm) [ -n "$uv_others" ] || rm -rf "$p" ;;
         esac
-        [ -n "$others" ] || rm -rf "$p"
     done
     IFS=$old_ifs
 }

@@ -89,8 +89,64 @@ class Kit:
     base_env = staticmethod(base_env)
     listing = staticmethod(listing)
     sh = staticmethod(sh)
+    offline_pip = staticmethod(lambda wheelhouse: offline_pip(wheelhouse))
 
 
 @pytest.fixture
 def kit() -> type[Kit]:
     return Kit
+
+
+SYSTEM_PYTHON = Path("/usr/bin/python3")
+# The engine's dependencies plus what its build and the pipx/uv routes need, for offline installs.
+WHEELHOUSE_REQUIREMENTS = ("setuptools>=68", "wheel", "pip", "pipx", "uv")
+
+
+@pytest.fixture(scope="session")
+def empty_python() -> Path:
+    """A Python that has none of the engine's dependencies (the machine's own, not this venv)."""
+    if not SYSTEM_PYTHON.exists():
+        pytest.skip(f"{SYSTEM_PYTHON} not found")
+    probe = subprocess.run([str(SYSTEM_PYTHON), "-c", "import pydantic"], check=False,
+                           capture_output=True, env={"PATH": "/usr/bin:/bin", "HOME": "/nonexistent"})
+    if probe.returncode == 0:
+        pytest.skip(f"{SYSTEM_PYTHON} already has pydantic: not an empty Python")
+    return SYSTEM_PYTHON
+
+
+@pytest.fixture(scope="session")
+def wheelhouse(tmp_path_factory: pytest.TempPathFactory, empty_python: Path) -> Path:
+    """Every wheel an install needs, downloaded once per test session by a pip of the empty
+    Python's version; installs then run with ``--no-index`` and take seconds."""
+    root = tmp_path_factory.mktemp("wheelhouse")
+    scratch = root / "venv"
+    made = subprocess.run([str(empty_python), "-m", "venv", str(scratch)], check=False,
+                          capture_output=True, text=True, timeout=300)
+    if made.returncode != 0:
+        pytest.skip(f"{empty_python} cannot make a venv: {made.stderr.strip()[-200:]}")
+    wheels = root / "wheels"
+    deps = _project_dependencies()
+    got = subprocess.run([str(scratch / "bin" / "python"), "-m", "pip", "download", "-q",
+                          "-d", str(wheels), *deps, *WHEELHOUSE_REQUIREMENTS],
+                         check=False, capture_output=True, text=True, timeout=600)
+    if got.returncode != 0:
+        pytest.skip(f"cannot download the wheels (no package index?): {got.stderr[-300:]}")
+    shutil.rmtree(scratch)
+    return wheels
+
+
+def _project_dependencies() -> list[str]:
+    try:
+        import tomllib
+    except ImportError:  # Python 3.10
+        import tomli as tomllib
+
+    with open(REPO / "pyproject.toml", "rb") as fh:
+        return list(tomllib.load(fh)["project"]["dependencies"])
+
+
+def offline_pip(wheelhouse: Path) -> dict[str, str]:
+    """Environment that makes pip (and uv) install only from the wheelhouse."""
+    return {"PIP_NO_INDEX": "1", "PIP_FIND_LINKS": str(wheelhouse), "UV_OFFLINE": "1",
+            "UV_FIND_LINKS": str(wheelhouse), "UV_NO_INDEX": "1",
+            "PIP_CONFIG_FILE": os.devnull}

@@ -1,0 +1,164 @@
+"""install/install.sh for real, with a Python whose site-packages holds none of the engine's
+dependencies (the machine's own, PEP 668-managed on Debian): every route installs a working
+engine, and `--uninstall` leaves `find $HOME` exactly as it was."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from skillopt_sleep import __version__
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    home = tmp_path / "home"
+    home.mkdir()
+    return home
+
+
+@pytest.fixture
+def checkout(kit, tmp_path: Path) -> Path:
+    """A copy of the checkout the test may move or delete, as a user's clone."""
+    copy = tmp_path / "clone"
+    shutil.copytree(kit.repo, copy, ignore=shutil.ignore_patterns(
+        ".git", ".tools", "__pycache__", ".pytest_cache", ".ruff_cache", ".mypy_cache", "build",
+        "dist", "*.egg-info"))
+    return copy
+
+
+def _bin_with(tmp_path: Path, python: Path, *extra: Path) -> Path:
+    """A bin dir whose python3 is ``python`` (and links to ``extra`` executables)."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir(exist_ok=True)
+    (bin_dir / "python3").symlink_to(python)
+    for exe in extra:
+        (bin_dir / exe.name).symlink_to(exe)
+    return bin_dir
+
+
+def _run(cmd: list[str], env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(cmd, check=False, env=env, cwd=cwd, stdin=subprocess.DEVNULL,
+                          capture_output=True, text=True, timeout=300)
+
+
+def _install_sh(checkout: Path) -> Path:
+    return checkout / "install" / "install.sh"
+
+
+def test_private_environment_on_a_pep668_python(kit, home, tmp_path, checkout, empty_python,
+                                                wheelhouse):
+    """The default route; the README's first command runs it. Debian marks its Python
+    EXTERNALLY-MANAGED, where `pip install` stops: the installer must not."""
+    env = kit.base_env(home, _bin_with(tmp_path, empty_python), **kit.offline_pip(wheelhouse))
+    (home / ".codex").mkdir()  # Codex was used here
+    before = kit.listing(home)
+
+    first = kit.sh(_install_sh(checkout), env=env, cwd=tmp_path)
+    assert first.returncode == 0, first.stdout + first.stderr
+    assert "externally-managed" not in first.stdout + first.stderr
+    engine = home / ".local" / "share" / "skillopt-sleep" / "engine" / "bin" / "python"
+    assert _run([str(home / ".local" / "bin" / "skillopt-sleep"), "--version"], env,
+                tmp_path).stdout == f"skillopt-sleep {__version__}\n"
+    installed = kit.listing(home)
+
+    second = kit.sh(_install_sh(checkout), env=env, cwd=tmp_path)
+    assert f"engine: skillopt-sleep {__version__} already installed with venv" in second.stdout
+    assert kit.listing(home) == installed
+
+    # The clone goes away: the installed skill's launcher still runs the engine it installed.
+    shutil.rmtree(checkout / "skillopt_sleep")
+    skill_launcher = home / ".agents" / "skills" / "skillopt-sleep" / "scripts" / "skillopt-sleep"
+    seen = _run(["/bin/sh", str(skill_launcher), "--version"], env, tmp_path)
+    assert seen.stdout == f"skillopt-sleep {__version__}\n", seen.stderr
+    doctor = _run([str(engine), "-m", "skillopt_sleep", "--version"], env, tmp_path)
+    assert doctor.stdout == f"skillopt-sleep {__version__}\n"
+
+    gone = kit.sh(_install_sh(checkout), "--uninstall", env=env, cwd=tmp_path)
+    assert gone.returncode == 0, gone.stdout + gone.stderr
+    assert kit.listing(home) == before
+
+
+def test_inside_an_active_venv(kit, home, tmp_path, checkout, empty_python, wheelhouse):
+    venv = tmp_path / "users-venv"
+    subprocess.run([str(empty_python), "-m", "venv", str(venv)], check=True, timeout=300)
+    env = kit.base_env(home, venv / "bin", VIRTUAL_ENV=str(venv), **kit.offline_pip(wheelhouse))
+    before, venv_files = kit.listing(home), kit.listing(venv)
+    first = kit.sh(_install_sh(checkout), "--no-codex", "--no-claude", env=env, cwd=tmp_path)
+    assert first.returncode == 0, first.stdout + first.stderr
+    assert kit.listing(venv) == venv_files  # the user's venv is not ours to fill
+    # Neither this venv nor PATH is needed to find the engine (Codex runs `bash -lc`).
+    launcher = checkout / "plugins" / "codex" / "skills" / "skillopt-sleep" / "scripts"
+    shutil.copytree(launcher, tmp_path / "detached")
+    bare = kit.base_env(home, tmp_path / "nothing")
+    seen = _run(["/bin/sh", str(tmp_path / "detached" / "skillopt-sleep"), "--version"], bare,
+                tmp_path)
+    assert seen.stdout == f"skillopt-sleep {__version__}\n", seen.stderr
+    gone = kit.sh(_install_sh(checkout), "--uninstall", env=env, cwd=tmp_path)
+    assert gone.returncode == 0, gone.stdout + gone.stderr
+    assert kit.listing(home) == before
+
+
+def test_pip_route_removes_every_dependency_it_added(kit, home, tmp_path, checkout,
+                                                     empty_python, wheelhouse):
+    """`--with pip` into the user site of a Python that allows it (PIP_BREAK_SYSTEM_PACKAGES
+    stands in for a Python without PEP 668): all 20-odd dependencies go on uninstall."""
+    env = kit.base_env(home, _bin_with(tmp_path, empty_python), PIP_BREAK_SYSTEM_PACKAGES="1",
+                       **kit.offline_pip(wheelhouse))
+    before = kit.listing(home)
+    first = kit.sh(_install_sh(checkout), "--with", "pip", "--no-codex", "--no-claude", env=env,
+                   cwd=tmp_path)
+    assert first.returncode == 0, first.stdout + first.stderr
+    site = _run([str(empty_python), "-m", "site", "--user-site"], env, tmp_path).stdout.strip()
+    assert (Path(site) / "pydantic").is_dir()
+    assert _run([str(home / ".local" / "bin" / "skillopt-sleep"), "--version"], env,
+                tmp_path).stdout == f"skillopt-sleep {__version__}\n"
+    gone = kit.sh(_install_sh(checkout), "--uninstall", env=env, cwd=tmp_path)
+    assert gone.returncode == 0, gone.stdout + gone.stderr
+    assert kit.listing(home) == before
+
+
+def test_pip_route_on_a_pep668_python_says_what_works(kit, home, tmp_path, empty_python):
+    env = kit.base_env(home, _bin_with(tmp_path, empty_python))
+    r = kit.sh(kit.install_sh, "--with", "pip", "--no-codex", "--no-claude", env=env,
+               cwd=tmp_path)
+    assert r.returncode == 1
+    assert r.stderr.endswith("is managed by the system (PEP 668) and refuses pip installs; leave "
+                             "out --with pip (the default installs into a private environment)\n")
+
+
+def _tool_venv(tmp_path: Path, python: Path, wheelhouse: Path, tool: str) -> Path:
+    venv = tmp_path / f"{tool}-tool"
+    subprocess.run([str(python), "-m", "venv", str(venv)], check=True, timeout=300)
+    subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "--no-index",
+                    "--find-links", str(wheelhouse), tool], check=True, timeout=300,
+                   env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "PIP_CONFIG_FILE": "/dev/null"})
+    return venv / "bin" / tool
+
+
+@pytest.mark.parametrize("tool", ["pipx", "uv"])
+def test_pipx_and_uv_routes_upgrade_and_uninstall_exactly(kit, home, tmp_path, checkout,
+                                                          empty_python, wheelhouse, tool):
+    exe = _tool_venv(tmp_path, empty_python, wheelhouse, tool)
+    env = kit.base_env(home, _bin_with(tmp_path, empty_python, exe), **kit.offline_pip(wheelhouse))
+    before = kit.listing(home)
+    first = kit.sh(_install_sh(checkout), "--no-codex", "--no-claude", env=env, cwd=tmp_path)
+    assert first.returncode == 0, first.stdout + first.stderr
+    assert f"+ {tool} " in first.stdout
+    assert _run([str(home / ".local" / "bin" / "skillopt-sleep"), "--version"], env,
+                tmp_path).stdout == f"skillopt-sleep {__version__}\n"
+    shutil.rmtree(checkout)  # the clone is gone: the tool upgrades from the kept wheel
+    upgrade = ["pipx", "upgrade", "skillopt-sleep"] if tool == "pipx" else \
+        ["uv", "tool", "upgrade", "skillopt-sleep"]
+    up = _run(upgrade, env, tmp_path)
+    assert up.returncode == 0, up.stdout + up.stderr
+    shutil.copytree(kit.repo / "install", tmp_path / "installer" / "install")
+    gone = kit.sh(tmp_path / "installer" / "install" / "install.sh", "--uninstall", env=env,
+                  cwd=tmp_path)
+    assert gone.returncode == 0, gone.stdout + gone.stderr
+    assert kit.listing(home) == before, gone.stdout
