@@ -38,7 +38,7 @@ say() { printf '%s\n' "$*"; }
 die() { printf '%s: error: %s\n' "$PROG" "$*" >&2; exit 1; }
 
 usage() {
-    sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'
     exit 0
 }
 

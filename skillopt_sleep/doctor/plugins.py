@@ -14,7 +14,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import __version__
+from ..schedule.runner import SubprocessRunner
 from . import DoctorInput, Finding
+from .agent_probe import claude_load_errors, codex_skill_names
 
 PLUGIN = "skillopt-sleep"
 MARKETPLACE = "skillopt-sleep"
@@ -92,6 +94,13 @@ def _claude_finding(inp: DoctorInput, home: Path) -> Finding:
     if not copy.enabled:
         return Finding("plugin: claude-code", "warn", f"installed at {copy.where} but disabled",
                        f"run `claude plugin enable {PLUGIN}@{MARKETPLACE}`", _data(copy))
+    errors = claude_load_errors(SubprocessRunner(inp.env), f"{PLUGIN}@{MARKETPLACE}") \
+        if inp.which("claude") else None
+    if errors:
+        return Finding("plugin: claude-code", "fail",
+                       f"installed at {copy.where} but Claude Code cannot load it: {errors[0]}",
+                       f"run {INSTALL_HINT}: it installs the plugin from a copy it owns",
+                       _data(copy))
     return _version_finding("plugin: claude-code", copy, claude_update_fix())
 
 
@@ -161,7 +170,17 @@ def _codex_finding(inp: DoctorInput, home: Path) -> Finding:
     if stale:
         return _version_finding("skill: codex", stale[0], _codex_fix(stale[0]))
     where = ", ".join(_codex_place(c) for c in copies)
-    return Finding("skill: codex", "ok", f"version {__version__} at {where}", data=_data(copies[0]))
+    # Ask Codex only where it has run before: the first run of `codex` writes its own files.
+    listed = codex_skill_names(SubprocessRunner(inp.env), inp.project) \
+        if inp.which("codex") and (home / ".codex").is_dir() else None
+    if listed is not None and not {PLUGIN, f"{PLUGIN}:{PLUGIN}"} & set(listed):
+        return Finding("skill: codex", "fail", f"found at {where}, but Codex does not list it",
+                       f"run {INSTALL_HINT}, and check that the skill's SKILL.md is readable",
+                       _data(copies[0]))
+    names = "" if listed is None else " (Codex lists it as " + ", ".join(
+        f"${n}" for n in (PLUGIN, f"{PLUGIN}:{PLUGIN}") if n in listed) + ")"
+    return Finding("skill: codex", "ok", f"version {__version__} at {where}{names}",
+                   data=_data(copies[0]))
 
 
 def _codex_place(copy: InstalledCopy) -> str:
@@ -185,9 +204,8 @@ def _version_finding(name: str, copy: InstalledCopy, update_fix: str) -> Finding
         return Finding(name, "ok", f"version {copy.version} at {copy.where}", data=_data(copy))
     shown = copy.version or "unknown"
     if copy.version and _version_key(copy.version) > _version_key(__version__):
-        fix = (f"upgrade the engine to {copy.version}: `pipx upgrade skillopt-sleep`, "
-               "`uv tool upgrade skillopt-sleep` or "
-               "`python3 -m pip install --user -U skillopt-sleep`")
+        fix = (f"upgrade the engine to {copy.version}: run install/install.sh from a checkout "
+               f"of skillopt-sleep {copy.version}")
     else:
         fix = update_fix
     detail = f"version {shown} at {copy.where}, but the engine is {__version__}"

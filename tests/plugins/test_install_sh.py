@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -26,6 +27,7 @@ case "$1 $2" in
 esac
 exit 0
 """.replace("{version}", __version__)
+SPEC = "/some/where/skillopt_sleep-0.1.0-py3-none-any.whl"  # --package: no wheel build here
 
 
 def _fake_tools(bin_dir: Path, state: Path, *names: str) -> dict[str, str]:
@@ -64,66 +66,47 @@ def _manifest(home: Path) -> Path:
 
 def test_dry_run_changes_nothing_and_says_what_it_would_do(kit, home, clean_bin):
     (home / ".codex").mkdir()
+    if shutil.which("claude"):
+        kit.link(clean_bin, "claude")  # its probe must not run: `claude` creates ~/.claude*
     before = kit.listing(home)
     r = kit.sh(kit.install_sh, "--dry-run", "--schedule", env=kit.base_env(home, clean_bin))
     assert r.returncode == 0, r.stderr
     assert kit.listing(home) == before
     out = r.stdout
     assert out.startswith("dry run: nothing will change\n")
-    assert f"would install the engine skillopt-sleep {__version__} with pip from {kit.repo}" in out
+    engine = home / ".local" / "share" / "skillopt-sleep" / "engine"
+    assert (f"would install the engine skillopt-sleep {__version__} with venv from a wheel built "
+            f"from {kit.repo} into {engine}") in out
     skill = "skills/skillopt-sleep"
     assert f"would copy: {kit.codex_plugin}/{skill} -> {home}/.agents/{skill}" in out
+    if shutil.which("claude"):
+        market = home / ".local" / "share" / "skillopt-sleep" / "claude-marketplace"
+        assert f"would run: claude plugin marketplace add {market}" in out
     assert "would run: " in out and out.rstrip().splitlines()[-2].endswith(" schedule")
-
-
-@pytest.mark.slow
-def test_pip_install_then_noop_then_uninstall_restores_the_tree(kit, home, clean_bin):
-    (home / ".codex").mkdir()  # Codex was used here; Claude Code was not
-    env = kit.base_env(home, clean_bin)
-    before, checkout = kit.listing(home), _checkout_files(kit.repo)
-
-    first = kit.sh(kit.install_sh, env=env)
-    assert first.returncode == 0, first.stdout + first.stderr
-    engine = home / ".local" / "bin" / "skillopt-sleep"
-    version = subprocess.run([str(engine), "--version"], check=False, env=env,
-                             capture_output=True, text=True)
-    assert version.stdout.strip() == f"skillopt-sleep {__version__}"
-    skill = home / ".agents" / "skills" / "skillopt-sleep"
-    source = kit.codex_plugin / "skills" / "skillopt-sleep"
-    assert (skill / "SKILL.md").read_text() == (source / "SKILL.md").read_text()
-    assert "claude code: not found; skipped" in first.stdout
-    assert "schedule: not installed; run 'skillopt-sleep schedule'" in first.stdout
-    installed, manifest = kit.listing(home), _manifest(home).read_text()
-    assert _checkout_files(kit.repo) == checkout  # built from a copy: no build/ or egg-info here
-
-    second = kit.sh(kit.install_sh, env=env)
-    assert second.returncode == 0, second.stderr
-    assert f"engine: skillopt-sleep {__version__} already installed with pip" in second.stdout
-    assert "codex: skill already installed" in second.stdout
-    assert "+ " not in second.stdout  # ran nothing
-    assert kit.listing(home) == installed and _manifest(home).read_text() == manifest
-
-    gone = kit.sh(kit.install_sh, "--uninstall", env=env)
-    assert gone.returncode == 0, gone.stdout + gone.stderr
-    assert kit.listing(home) == before
 
 
 @pytest.mark.realbin
 @pytest.mark.slow
 def test_claude_plugin_install_noop_uninstall(kit, home, clean_bin, tmp_path):
     kit.link(clean_bin, "claude")
-    env = kit.base_env(home, clean_bin)
+    env = kit.base_env(home, clean_bin, **_fake_tools(clean_bin, tmp_path / "fake", "pipx"))
     claude = [str(clean_bin / "claude"), "plugin", "list", "--json"]
     subprocess.run(claude, check=False, env=env, stdin=subprocess.DEVNULL, capture_output=True,
                    timeout=120)
     before = kit.listing(home)  # a home where Claude Code has run once
 
-    first = kit.sh(kit.install_sh, env=env)
+    first = kit.sh(kit.install_sh, "--package", SPEC, env=env)
     assert first.returncode == 0, first.stdout + first.stderr
     listed = json.loads(subprocess.run(claude, check=False, env=env, stdin=subprocess.DEVNULL,
                                        capture_output=True, text=True, timeout=120).stdout)
     [plugin] = [p for p in listed if p["id"] == "skillopt-sleep@skillopt-sleep"]
     assert plugin["version"] == __version__ and plugin["enabled"] is True
+    assert not plugin.get("errors")
+    # Installed from a copy the installation owns, not from the checkout.
+    known = json.loads((home / ".claude" / "plugins" / "known_marketplaces.json").read_text())
+    market = home / ".local" / "share" / "skillopt-sleep" / "claude-marketplace"
+    assert str(market) in json.dumps(known["skillopt-sleep"]) and str(kit.repo) not in \
+        json.dumps(known)
     doctor = subprocess.run(
         [sys.executable, "-m", "skillopt_sleep", "doctor", "--json"], check=False,
         capture_output=True, text=True,
@@ -134,7 +117,7 @@ def test_claude_plugin_install_noop_uninstall(kit, home, clean_bin, tmp_path):
     assert checks["plugin: claude-code"]["data"]["version"] == __version__
     installed = kit.listing(home)
 
-    second = kit.sh(kit.install_sh, env=env)
+    second = kit.sh(kit.install_sh, "--package", SPEC, env=env)
     assert "claude code: plugin skillopt-sleep@skillopt-sleep already installed" in second.stdout
     assert kit.listing(home) == installed
 
@@ -154,18 +137,18 @@ def test_prefers_pipx_then_uv(kit, home, clean_bin, tmp_path, tools, chosen, ins
                               uninstall_call):
     env = kit.base_env(home, clean_bin, **_fake_tools(clean_bin, tmp_path / "fake", *tools))
     before = kit.listing(home)
-    first = kit.sh(kit.install_sh, "--no-codex", "--no-claude", env=env)
+    first = kit.sh(kit.install_sh, "--no-codex", "--no-claude", "--package", SPEC, env=env)
     assert first.returncode == 0, first.stderr
     installs = [c for c in _calls(env) if " install " in f" {c} "]
-    assert len(installs) == 1 and installs[0].startswith(install_call)
+    assert installs == [f"{install_call} {SPEC}"]
     assert f"package\t{chosen}\t" in _manifest(home).read_text()
 
-    second = kit.sh(kit.install_sh, "--no-codex", "--no-claude", env=env)
+    second = kit.sh(kit.install_sh, "--no-codex", "--no-claude", "--package", SPEC, env=env)
     assert f"already installed with {chosen}" in second.stdout
     assert len([c for c in _calls(env) if " install " in f" {c} "]) == 1
 
     kit.sh(kit.install_sh, "--uninstall", env=env)
-    assert _calls(env)[-1] == uninstall_call
+    assert [c for c in _calls(env) if "uninstall" in c] == [uninstall_call]
     assert kit.listing(home) == before
 
 
@@ -183,7 +166,7 @@ def test_an_engine_the_user_installed_is_left_alone(kit, home, clean_bin, tmp_pa
 def test_a_changed_skill_is_not_deleted_and_a_foreign_one_not_touched(kit, home, clean_bin,
                                                                       tmp_path):
     env = kit.base_env(home, clean_bin, **_fake_tools(clean_bin, tmp_path / "fake", "pipx"))
-    r = kit.sh(kit.install_sh, "--codex", "--no-claude", env=env)
+    r = kit.sh(kit.install_sh, "--codex", "--no-claude", "--package", SPEC, env=env)
     assert r.returncode == 0, r.stderr
     skill = home / ".agents" / "skills" / "skillopt-sleep" / "SKILL.md"
     skill.write_text(skill.read_text() + "\nMy own note.\n")
@@ -191,14 +174,14 @@ def test_a_changed_skill_is_not_deleted_and_a_foreign_one_not_touched(kit, home,
     assert "changed since it was installed; leaving it" in gone.stdout
     assert skill.read_text().endswith("My own note.\n")
 
-    again = kit.sh(kit.install_sh, "--codex", "--no-claude", env=env)
+    again = kit.sh(kit.install_sh, "--codex", "--no-claude", "--package", SPEC, env=env)
     assert "was not installed by this script; leaving it" in again.stdout
     assert skill.read_text().endswith("My own note.\n")
 
 
 @pytest.mark.parametrize(("args", "message"), [
     (["--bogus"], "install.sh: error: unknown option '--bogus' (see --help)\n"),
-    (["--with", "conda"], "install.sh: error: --with takes pipx, uv or pip, not 'conda'\n"),
+    (["--with", "conda"], "install.sh: error: --with takes pipx, uv, venv or pip, not 'conda'\n"),
 ])
 def test_bad_options_are_one_line_errors(kit, home, clean_bin, args, message):
     r = kit.sh(kit.install_sh, *args, env=kit.base_env(home, clean_bin))
