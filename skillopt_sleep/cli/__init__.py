@@ -18,6 +18,7 @@ from typing import TextIO
 from .. import __version__
 from ..errors import SleepError, UsageError
 from .context import Ctx
+from .help_text import finish as finish_help
 
 # Each module has ``register(subparsers, common)`` adding its commands with ``func=handler``;
 # a handler is ``handler(args, ctx) -> int``.
@@ -73,10 +74,11 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         prog="skillopt-sleep",
         description="A nightly sleep for your coding agent: learn from the day's tasks, safely.",
     )
-    parser.add_argument("--version", action="version", version=f"skillopt-sleep {__version__}")
+    parser.add_argument("-V", "--version", action="version", version=f"skillopt-sleep {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in _modules_for(argv):
         importlib.import_module(f"{__name__}.{name}").register(sub, common)
+    finish_help(parser)
     return parser
 
 
@@ -114,13 +116,13 @@ def main(
         stderr.write(f"skillopt-sleep: error: {exc.one_line()}\n")
         return exc.exit_code
     except KeyboardInterrupt:
-        stderr.write("skillopt-sleep: interrupted\n")
+        stderr.write("skillopt-sleep: error: interrupted\n")
         return 130
     except Exception as exc:  # noqa: BLE001 - the last line of defence: one line, trace on --debug
         if debug:
             traceback.print_exc(file=stderr)
         stderr.write(
-            f"skillopt-sleep: internal error: {type(exc).__name__}: {exc} "
+            f"skillopt-sleep: error: internal error: {type(exc).__name__}: {exc} "
             "(rerun with --debug for the trace and report it)\n"
         )
         return INTERNAL_ERROR_EXIT

@@ -174,7 +174,7 @@ def _hook_failure(ctx: Ctx, exc: BaseException) -> None:
     except Exception:  # noqa: BLE001 - the store itself is what failed; the log file is the fallback
         _append_log(ctx, message)
     try:
-        ctx.err.write(f"skillopt-sleep {message}\n")
+        ctx.err.write(f"skillopt-sleep: error: {message}\n")
     except (OSError, ValueError):
         pass
 
@@ -184,7 +184,7 @@ def _append_log(ctx: Ctx, line: str) -> None:
         ctx.paths.log_dir.mkdir(parents=True, exist_ok=True)
         with open(ctx.paths.log_dir / "hook.log", "a", encoding="utf-8") as fh:
             fh.write(" ".join(line.split()) + "\n")
-    except OSError:
+    except (OSError, SleepError):  # SleepError: the directories cannot be made
         pass
 
 

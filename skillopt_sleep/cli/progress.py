@@ -1,25 +1,44 @@
-"""Progress bars on stderr for long work (only on a terminal; silent under cron and --json)."""
+"""Progress on stderr for long work: live bars with the current step, elapsed time and an ETA on
+a terminal; one plain line a step where the terminal is `TERM=dumb`; nothing under cron, --quiet
+or --json."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import TextIO
 
 from .context import Ctx
 
+Update = Callable[[str, int, int], None]
+
 
 @contextmanager
-def night_progress(ctx: Ctx) -> Iterator[object]:
-    """Yields a ``progress(phase, advance, total)`` callback for the night pipeline."""
+def night_progress(ctx: Ctx) -> Iterator[Update | None]:
+    """Yields a ``progress(phase, advance, total)`` callback for the night pipeline (a call with
+    ``advance=0`` announces a step before its first result)."""
     if not ctx.interactive:
         yield None
         return
+    if ctx.env.get("TERM") == "dumb":
+        yield plain_progress(ctx.err)
+        return
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        SpinnerColumn,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
 
     bars: dict[str, object] = {}
-    with Progress(TextColumn("{task.description:<16}"), BarColumn(), MofNCompleteColumn(),
-                  TimeElapsedColumn(), console=Console(file=ctx.err), transient=False) as progress:
+    columns = (SpinnerColumn(), TextColumn("{task.description:<16}"), BarColumn(), MofNCompleteColumn(),
+               TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn())
+    with Progress(*columns, console=Console(file=ctx.err), transient=False) as progress:
 
         def update(phase: str, advance: int, total: int) -> None:
             if phase not in bars:
@@ -27,3 +46,25 @@ def night_progress(ctx: Ctx) -> Iterator[object]:
             progress.advance(bars[phase], advance)  # type: ignore[arg-type]
 
         yield update
+
+
+def plain_progress(out: TextIO, clock: Callable[[], float] = time.monotonic) -> Update:
+    """One line when a step starts and when it ends, with the time it took and, part way, an
+    estimate of the time left; no escape codes, no redrawing."""
+    started: dict[str, float] = {}
+    done: dict[str, int] = {}
+
+    def update(phase: str, advance: int, total: int) -> None:
+        now = clock()
+        if phase not in started:
+            started[phase], done[phase] = now, 0
+            out.write(f"{phase}: started, {total} to do\n")
+        done[phase] += advance
+        if advance and done[phase] >= total:
+            out.write(f"{phase}: done {done[phase]}/{total} in {now - started[phase]:.0f}s\n")
+        elif advance and done[phase] * 4 // total != (done[phase] - advance) * 4 // total:
+            left = (now - started[phase]) / done[phase] * (total - done[phase])
+            out.write(f"{phase}: {done[phase]}/{total}, ETA {left:.0f}s\n")
+        out.flush()
+
+    return update

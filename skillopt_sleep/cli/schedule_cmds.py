@@ -13,7 +13,8 @@ from datetime import datetime
 from pathlib import Path
 
 from ..backends.registry import detect_backend
-from ..errors import UsageError
+from ..errors import SleepError, UsageError
+from ..paths import Paths
 from ..schedule.envfile import read_env_file, too_open
 from ..schedule.install import Request, apply, prepare, remove
 from ..schedule.job import JobDeps, JobResult, run_job
@@ -82,12 +83,14 @@ def _project_flags(p: argparse.ArgumentParser) -> None:
 def schedule_install(args: argparse.Namespace, ctx: Ctx) -> int:
     projects, loaded = _projects_and_settings(args, ctx)
     cron = _cron(args, loaded[0])
+    # --print changes nothing and creates nothing, not even the data directories.
+    paths = ctx.read_paths if args.print_only else ctx.paths
     flags, backends = _pinned_flags(args, loaded, ctx)
     request = Request(projects, cron, args.method or loaded[0].schedule.method, flags,
                       secret_names(loaded, backends))
-    host, tz, now = _host(ctx), local_timezone(ctx.env), ctx.clock.now()
+    host, tz, now = _host(ctx, paths), local_timezone(ctx.env), ctx.clock.now()
     root = package_root()
-    prepared = prepare(request, name=instance_name(ctx.env, ctx.paths), env=ctx.env, paths=ctx.paths,
+    prepared = prepare(request, name=instance_name(ctx.env, paths), env=ctx.env, paths=paths,
                        host=host, now=now, tz=tz, python=resolve_python(ctx.env),
                        root=root if needs_pythonpath(root) else None, only_render=args.print_only)
     plan = prepared.plan
@@ -95,22 +98,22 @@ def schedule_install(args: argparse.Namespace, ctx: Ctx) -> int:
         "method": plan.method, "cron": cron, "description": describe(cron, tz), "timezone": zone_name(tz),
         "projects": [str(p) for p in projects], "next_runs": [t.isoformat() for t in prepared.next_runs],
         "job": {"argv": prepared.job.argv, "env": prepared.job.env_dict},
-        "env_file": str(ctx.paths.env_file), "secrets_to_env_file": sorted(prepared.secrets),
-        "plan": plan.as_json(), "changed": not args.print_only, "log_dir": str(ctx.paths.log_dir),
+        "env_file": str(paths.env_file), "secrets_to_env_file": sorted(prepared.secrets),
+        "plan": plan.as_json(), "changed": not args.print_only, "log_dir": str(paths.log_dir),
     }
     head = [f"method: {plan.method}, {describe(cron, tz)}",
             "projects: " + ", ".join(str(p) for p in projects),
             "next runs: " + ", ".join(_when(t) for t in prepared.next_runs)]
     if prepared.secrets:
-        head.append(f"keys kept in {ctx.paths.env_file} (mode 0600), not in the job: "
+        head.append(f"keys kept in {paths.env_file} (mode 0600), not in the job: "
                     + ", ".join(sorted(prepared.secrets)))
     if args.print_only:
         ctx.emit(payload, "\n".join(["would schedule a nightly run", *head, "", plan.as_text(), "",
                                      "nothing was changed (--print)"]))
         return 0
-    apply(prepared, store=ctx.store, paths=ctx.paths, host=host, now=now, tz=tz)
+    apply(prepared, store=ctx.store, paths=paths, host=host, now=now, tz=tz)
     tail = [f"warning: {w}" for w in plan.warnings]
-    tail += [f"logs: {ctx.paths.log_dir}",
+    tail += [f"logs: {paths.log_dir}",
              "check it with `skillopt-sleep schedule status`; remove it with `skillopt-sleep unschedule`"]
     ctx.emit(payload, "\n".join(["scheduled a nightly run", *head, *tail]))
     return 0
@@ -148,15 +151,24 @@ def _pinned_flags(args: argparse.Namespace, loaded: Sequence[Settings], ctx: Ctx
     names = {r.backend for r in roles}
     pinned = None
     if names == {None}:
-        pinned = detect_backend(ctx.env, which=lambda name: shutil.which(name, path=ctx.env.get("PATH")))
+        try:
+            pinned = detect_backend(ctx.env, which=lambda name: shutil.which(name, path=ctx.env.get("PATH")))
+        except SleepError as exc:
+            if not args.print_only:
+                raise
+            # A preview may come before the backend is set up; the real `schedule` refuses.
+            ctx.err.write(f"skillopt-sleep: warning: {exc.one_line()}; the job would fail until "
+                          "a backend is set up\n")
+            return _run_flags(args), []
         names = {pinned}
     return _run_flags(args, pinned), sorted(n for n in names if n)
 
 
-def _host(ctx: Ctx) -> Host:
+def _host(ctx: Ctx, paths: Paths | None = None) -> Host:
     home = Path(ctx.env.get("HOME") or ctx.env.get("USERPROFILE") or Path.home())
     uid = os.getuid() if hasattr(os, "getuid") else 0
-    return Host(SubprocessRunner(ctx.env), ctx.env, home, ctx.paths.state_dir, sys.platform, uid)
+    state_dir = (paths or ctx.paths).state_dir
+    return Host(SubprocessRunner(ctx.env), ctx.env, home, state_dir, sys.platform, uid)
 
 
 def _when(t: datetime) -> str:

@@ -135,6 +135,7 @@ class Night:
 
     async def _replay(self, phase: str, tasks: Sequence[TaskRecord], files: dict[str, str]) -> dict[str, list[Rollout]]:
         self._phase = (phase, len(tasks) * self.s.night.k)
+        self._progress(phase, 0, self._phase[1])  # the step is shown before its first result
         rollouts = await self.replayer.replay(tasks, files)
         self.rollouts[phase] = rollouts
         if self.replayer.budget_hit is not None and phase != "holdout after":
@@ -153,6 +154,7 @@ class Night:
         rules = managed_rules(self.ws.texts.get("CLAUDE.md", "")) + managed_rules(self.ws.texts.get("AGENTS.md", ""))
         prompt = reflection_prompt(cases, rules, self.tried)
         self._phase = ("reflect", 1)
+        self._progress("reflect", 0, 1)  # one long optimizer call: shown while it runs
         for attempt in (prompt, prompt + RETRY_NOTE):
             request = Request("optimizer", OPTIMIZER_SYSTEM, (Message("user", attempt),),
                               max_tokens=self.s.roles.optimizer.max_tokens, seed=self.night_index, tag="reflect")
@@ -169,6 +171,7 @@ class Night:
                 return None
             self._save("reflection.json", {"prompt": attempt, "reply": reply.text,
                                            "edits": [e.model_dump() for e in edits]})
+            self._progress("reflect", 1, 1)
             return edits
         return None
 

@@ -42,10 +42,11 @@ def colorize(diff: str) -> str:
 
 
 def wants_colour(stream: object, env: Mapping[str, str] | None = None, choice: str = "auto") -> bool:
-    """Colour on a terminal only, unless ``choice`` forces it; ``NO_COLOR`` turns it off."""
+    """Colour on a terminal only, unless ``choice`` forces it; ``NO_COLOR`` and ``TERM=dumb``
+    turn it off."""
     if choice != "auto":
         return choice == "always"
-    if env is not None and env.get("NO_COLOR"):
+    if env is not None and (env.get("NO_COLOR") or env.get("TERM") == "dumb"):
         return False
     isatty = getattr(stream, "isatty", None)
     return bool(isatty and isatty())

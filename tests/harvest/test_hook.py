@@ -62,7 +62,7 @@ def test_log_returns_at_once_and_a_detached_reader_stores_the_task(
 def test_bad_hook_input_exits_0_and_leaves_a_notice_status_shows(cli):
     r = cli("log", stdin="{not json")
     assert r.code == 0 and r.out == ""
-    assert r.err.startswith("skillopt-sleep log: the hook JSON is invalid")
+    assert r.err.startswith("skillopt-sleep: error: log: the hook JSON is invalid")
     status = cli("status", "--json").json()
     [notice] = status["notices"]
     assert notice["kind"] == "hook" and notice["message"].startswith(
@@ -77,7 +77,7 @@ def test_log_exits_0_even_when_the_store_cannot_be_opened(cli, sandbox_home, tmp
     blocker.write_text("")
     r = cli("log", stdin="{}", env={"SKILLOPT_SLEEP_HOME": str(blocker / "home")})
     assert r.code == 0
-    assert r.err.startswith("skillopt-sleep log: ")
+    assert r.err.startswith("skillopt-sleep: error: log: ")
 
 
 def test_sessions_run_by_our_replays_are_not_logged(cli, agent_homes, sandbox_home):
