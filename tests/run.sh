@@ -1,10 +1,23 @@
 #!/usr/bin/env bash
-# Install everything the test suite needs (the package, dev tools, the real claude and codex
-# CLIs from npm into ./.tools) and run it. Tests that need a binary that could not be installed
-# skip with the reason.
+# Install everything the test suite needs (the package and dev tools into a virtual environment,
+# the real claude and codex CLIs from npm into ./.tools) and run it. Inside an active virtual
+# environment that one is used; outside one, ./.venv is made (a system Python may refuse pip
+# installs, PEP 668). Tests that need a binary that could not be installed skip with the reason.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-python3 -m pip install -q -e ".[dev]"
+if [ -n "${VIRTUAL_ENV:-}" ] && [ -x "$VIRTUAL_ENV/bin/python" ]; then
+  py="$VIRTUAL_ENV/bin/python"
+else
+  if [ ! -x .venv/bin/python ]; then
+    python3 -m venv .venv || {
+      echo "error: python3 cannot make a virtual environment; install python3-venv" \
+        "(Debian/Ubuntu: apt-get install python3-venv) and run this again" >&2
+      exit 1
+    }
+  fi
+  py="$PWD/.venv/bin/python"
+fi
+"$py" -m pip install -q --disable-pip-version-check -e ".[dev]"
 if command -v npm >/dev/null 2>&1; then
   if [ ! -x .tools/node_modules/.bin/claude ] || [ ! -x .tools/node_modules/.bin/codex ]; then
     npm install --silent --no-audit --no-fund --prefix .tools @anthropic-ai/claude-code @openai/codex \
@@ -14,4 +27,4 @@ if command -v npm >/dev/null 2>&1; then
 else
   echo "warning: npm not found; tests of the real claude/codex CLIs will skip" >&2
 fi
-exec python3 -m pytest -q "$@"
+exec "$py" -m pytest -q "$@"

@@ -44,7 +44,7 @@ def test_every_command_help_has_a_description_and_an_example():
 
 def _check_help(text: str) -> None:
     r_out = text
-    usage, _, rest = r_out.partition("\n\n")
+    _usage, _, rest = r_out.partition("\n\n")
     description = rest.split("\n\n")[0]
     assert description and not description.startswith(("positional", "options")), r_out
     assert "example:\n" in r_out, r_out

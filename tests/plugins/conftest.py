@@ -60,6 +60,17 @@ def base_env(home: Path, bin_dir: Path, **extra: str) -> dict[str, str]:
     return env
 
 
+# What a user's clone does not have: version control, tool caches, local environments.
+NOT_IN_A_CLONE = (".git", ".tools", ".venv", "__pycache__", ".pytest_cache", ".ruff_cache",
+                  ".mypy_cache", ".hypothesis", "build", "dist", "*.egg-info")
+
+
+def copy_checkout(dest: Path) -> Path:
+    """A copy of this checkout as a user's clone, which a test may move or delete."""
+    shutil.copytree(REPO, dest, ignore=shutil.ignore_patterns(*NOT_IN_A_CLONE))
+    return dest
+
+
 def listing(root: Path) -> list[str]:
     """Every path under ``root`` (relative, sorted), with the target of each symlink."""
     out = []
@@ -88,6 +99,7 @@ class Kit:
     link = staticmethod(link)
     base_env = staticmethod(base_env)
     listing = staticmethod(listing)
+    copy_checkout = staticmethod(copy_checkout)
     sh = staticmethod(sh)
     offline_pip = staticmethod(lambda wheelhouse: offline_pip(wheelhouse))
 
@@ -99,7 +111,7 @@ def kit() -> type[Kit]:
 
 SYSTEM_PYTHON = Path("/usr/bin/python3")
 # The engine's dependencies plus what its build and the pipx/uv routes need, for offline installs.
-WHEELHOUSE_REQUIREMENTS = ("setuptools>=68", "wheel", "pip", "pipx", "uv")
+WHEELHOUSE_REQUIREMENTS = ("setuptools>=68", "wheel", "pip", "pipx", "uv", "build")
 
 
 @pytest.fixture(scope="session")
@@ -136,13 +148,15 @@ def wheelhouse(tmp_path_factory: pytest.TempPathFactory, empty_python: Path) -> 
 
 
 def _project_dependencies() -> list[str]:
+    """The engine's dependencies and its dev extras (tests/run.sh installs those)."""
     try:
         import tomllib
     except ImportError:  # Python 3.10
         import tomli as tomllib
 
     with open(REPO / "pyproject.toml", "rb") as fh:
-        return list(tomllib.load(fh)["project"]["dependencies"])
+        project = tomllib.load(fh)["project"]
+    return [*project["dependencies"], *project["optional-dependencies"]["dev"]]
 
 
 def offline_pip(wheelhouse: Path) -> dict[str, str]:

@@ -48,9 +48,7 @@ def test_the_plugin_outlives_its_clone_and_ignores_its_own_sessions(kit, tmp_pat
     bin_dir.mkdir()
     (bin_dir / "python3").symlink_to(empty_python)
     (bin_dir / "claude").symlink_to(claude)
-    clone = tmp_path / "clone"
-    shutil.copytree(kit.repo, clone, ignore=shutil.ignore_patterns(
-        ".git", ".tools", "__pycache__", ".pytest_cache", ".ruff_cache", ".mypy_cache"))
+    clone = kit.copy_checkout(tmp_path / "clone")
     env = kit.base_env(home, bin_dir, SKILLOPT_SLEEP_HOME=str(sleep_home),
                        **kit.offline_pip(wheelhouse))
     _plugin_list(env, tmp_path)  # Claude Code has run here before

@@ -25,11 +25,7 @@ def home(tmp_path: Path) -> Path:
 @pytest.fixture
 def checkout(kit, tmp_path: Path) -> Path:
     """A copy of the checkout the test may move or delete, as a user's clone."""
-    copy = tmp_path / "clone"
-    shutil.copytree(kit.repo, copy, ignore=shutil.ignore_patterns(
-        ".git", ".tools", "__pycache__", ".pytest_cache", ".ruff_cache", ".mypy_cache", "build",
-        "dist", "*.egg-info"))
-    return copy
+    return kit.copy_checkout(tmp_path / "clone")
 
 
 def _bin_with(tmp_path: Path, python: Path, *extra: Path) -> Path:
@@ -162,3 +158,40 @@ def test_pipx_and_uv_routes_upgrade_and_uninstall_exactly(kit, home, tmp_path, c
                   cwd=tmp_path)
     assert gone.returncode == 0, gone.stdout + gone.stderr
     assert kit.listing(home) == before, gone.stdout
+
+
+def _readme_first_command(readme: Path) -> str:
+    block = readme.read_text(encoding="utf-8").split("```bash\n", 1)[1].split("```", 1)[0]
+    return block.splitlines()[0].split("  #", 1)[0].strip()
+
+
+def test_the_readme_first_command_works_on_a_pep668_python(kit, home, tmp_path, checkout,
+                                                           empty_python, wheelhouse):
+    command = _readme_first_command(checkout / "README.md")
+    assert "demo" in command
+    env = kit.base_env(home, _bin_with(tmp_path, empty_python), **kit.offline_pip(wheelhouse))
+    r = subprocess.run(["sh", "-c", command], check=False, env=env, cwd=checkout,
+                       stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
+    assert "holdout" in r.stdout and "Nothing live changed." in r.stdout
+
+
+def test_python_m_build_then_pipx_install_the_wheel(kit, home, tmp_path, checkout, empty_python,
+                                                    wheelhouse):
+    builder = tmp_path / "build-env"
+    subprocess.run([str(empty_python), "-m", "venv", str(builder)], check=True, timeout=300)
+    offline = kit.offline_pip(wheelhouse)
+    env = kit.base_env(home, _bin_with(tmp_path, empty_python), **offline)
+    subprocess.run([str(builder / "bin" / "python"), "-m", "pip", "install", "-q", "build"],
+                   check=True, env=env, timeout=300)
+    built = _run([str(builder / "bin" / "python"), "-m", "build", "--outdir",
+                  str(tmp_path / "dist"), str(checkout)], env, tmp_path)
+    assert built.returncode == 0, built.stdout[-2000:] + built.stderr[-2000:]
+    wheels = sorted((tmp_path / "dist").glob("*.whl"))
+    assert [w.name for w in wheels] == [f"skillopt_sleep-{__version__}-py3-none-any.whl"]
+    assert (tmp_path / "dist" / f"skillopt_sleep-{__version__}.tar.gz").is_file()
+    pipx = _tool_venv(tmp_path, empty_python, wheelhouse, "pipx")
+    installed = _run([str(pipx), "install", str(wheels[0])], env, tmp_path)
+    assert installed.returncode == 0, installed.stdout + installed.stderr
+    assert _run([str(home / ".local" / "bin" / "skillopt-sleep"), "-V"], env,
+                tmp_path).stdout == f"skillopt-sleep {__version__}\n"

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -48,16 +47,6 @@ def home(tmp_path: Path) -> Path:
     home = tmp_path / "home"
     home.mkdir()
     return home
-
-
-def _checkout_files(repo: Path) -> list[str]:
-    """Every file in the checkout, bytecode and tool caches aside."""
-    skip = {".git", ".tools", "__pycache__", ".pytest_cache", ".ruff_cache", ".mypy_cache"}
-    found = []
-    for top, dirs, files in os.walk(repo):
-        dirs[:] = [d for d in dirs if d not in skip]
-        found += [os.path.join(top, f) for f in files]
-    return sorted(found)
 
 
 def _manifest(home: Path) -> Path:
