@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 from pathlib import Path
 
+from .. import __version__
 from ..errors import StoreError
 from ..store import Store
 from . import DoctorInput, Finding
@@ -22,7 +24,9 @@ def _existing(path: Path) -> Path:
 
 
 def checks(inp: DoctorInput) -> list[Finding]:
-    out: list[Finding] = []
+    # Which interpreter runs the engine: the one the plugins' launcher found.
+    out = [Finding("engine", "ok", f"skillopt-sleep {__version__} on {sys.executable}",
+                   data={"python": sys.executable, "version": __version__})]
     db = inp.paths.db
     try:
         store = Store.open_readonly(db)

@@ -5,6 +5,7 @@ and `doctor` asks Claude Code whether the plugin loads."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -15,7 +16,7 @@ import pytest
 
 from skillopt_sleep.paths import resolve_paths
 from skillopt_sleep.store import Store
-from skillopt_sleep.testing import ModelServer
+from skillopt_sleep.testing import ModelServer, Text
 from skillopt_sleep.testing.agents import claude_env, run_agent
 from skillopt_sleep.testing.scripts import shell_then_reply
 
@@ -110,3 +111,28 @@ def test_doctor_fails_a_plugin_claude_cannot_load(kit, tmp_path):
     assert finding["status"] == "fail"
     assert "Claude Code cannot load it: Marketplace skillopt-sleep failed to load" in \
         finding["detail"]
+
+
+def test_the_session_end_hook_exits_0_without_an_engine(kit, tmp_path):
+    """No engine anywhere: Claude Code must not report a failed hook after every session."""
+    claude = kit.need("claude")
+    home, project, sleep_home = tmp_path / "home", tmp_path / "project", tmp_path / "sleep"
+    project.mkdir()
+    plugin = tmp_path / "installed-plugin"  # outside any checkout, as in Claude Code's cache
+    shutil.copytree(kit.claude_plugin, plugin)
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "claude").symlink_to(claude)
+    env = kit.base_env(home, bin_dir, SKILLOPT_SLEEP_HOME=str(sleep_home))
+    debug = tmp_path / "claude-debug.log"
+    with ModelServer([Text("Tests pass.")]) as srv:
+        run = run_agent([claude, "-p", "Run the tests", "--plugin-dir", str(plugin),
+                         "--output-format", "json", "--debug-file", str(debug)],
+                        claude_env(home, srv.url, base=env), project, timeout=180)
+    assert run.code == 0 and run.json()["result"] == "Tests pass."
+    assert "failed" not in run.err
+    ends = re.findall(r'SessionEnd:\w+ \["\$\{CLAUDE_PLUGIN_ROOT\}/bin/skillopt-sleep" log\] '
+                      r"completed with status (\d+)", debug.read_text())
+    assert ends == ["0"]
+    notices = (sleep_home / "state" / "launcher-notices.txt").read_text()
+    assert "the engine is not installed, so a finished session was not logged" in notices

@@ -3,6 +3,7 @@ writable root: the real `codex exec` runs `$skillopt-sleep status` and it answer
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import sys
@@ -74,6 +75,14 @@ def test_reading_commands_work_in_the_default_read_only_sandbox(kit, tmp_path, c
         assert "warn  store writes:" in seen and "is not writable here" in seen
     if command == "status":
         assert "(1 tasks logged)" in seen
+        # The `$skillopt-sleep status` session is on disk now; harvesting it adds no task.
+        harvest = subprocess.run([str(script), "harvest", "--all-projects", "--source", "codex",
+                                  "--json"], check=False, env=env, cwd=project,
+                                 capture_output=True, text=True, timeout=120)
+        stats = json.loads(harvest.stdout)
+        codex_stats = stats["sources"]["codex"]
+        assert codex_stats["files_read"] == 1 and codex_stats["tasks_new"] == 0, stats
+        return  # the harvest wrote the store (from outside the sandbox)
     # review: no proposal is pending, and it says so the same way inside the sandbox
     assert seen.endswith("exit=8" if command == "review" else "exit=0"), seen
     assert sorted(p.name for p in outside_store.rglob("*")) == store_files  # nothing written

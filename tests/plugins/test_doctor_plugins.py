@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -134,3 +135,23 @@ def test_a_codex_plugin_copy_says_its_namespaced_name(cli, tmp_path, sandbox_hom
     assert codex["status"] == "ok"
     assert codex["detail"] == (f"version {__version__} at {cached / __version__} "
                                "(as $skillopt-sleep:skillopt-sleep)")
+
+
+@pytest.mark.realbin
+@pytest.mark.parametrize("route", ["copy", "plugin"])
+def test_doctor_asks_codex_under_which_name_it_lists_the_skill(cli, tmp_path, sandbox_home, kit,
+                                                               route):
+    codex = kit.need("codex")
+    if route == "copy":
+        _codex_skill(kit, sandbox_home, __version__)
+        expected = "(Codex lists it as $skillopt-sleep)"
+    else:
+        env = {"HOME": str(sandbox_home), "PATH": f"{Path(codex).parent}:/usr/bin:/bin"}
+        for args in (["marketplace", "add", str(kit.repo)], ["add", "skillopt-sleep@skillopt-sleep"]):
+            subprocess.run([codex, "plugin", *args], check=True, env=env, cwd=tmp_path,
+                           stdin=subprocess.DEVNULL, capture_output=True, timeout=120)
+        expected = "(Codex lists it as $skillopt-sleep:skillopt-sleep)"
+    (sandbox_home / ".codex").mkdir(exist_ok=True)
+    codex_finding = _findings(cli, tmp_path)["skill: codex"]
+    assert codex_finding["status"] == "ok", codex_finding
+    assert codex_finding["detail"].endswith(expected)
