@@ -57,7 +57,7 @@ def test_dollar_skillopt_sleep_loads_the_skill_and_runs_the_cli(kit, tmp_path, c
                             env=env, cwd=project, capture_output=True, text=True, timeout=60)
     assert direct.stdout.startswith(f"project: {project.resolve()}")
     assert tool_output(calls[-1].last_tool_result) == direct.stdout.strip()
-    assert resolve_paths(str(sleep_home)).db.is_file()
+    assert not resolve_paths(str(sleep_home)).db.exists()  # a reading command creates nothing
     messages = [e["item"]["text"] for e in run.jsonl()
                 if e.get("type") == "item.completed" and e["item"].get("type") == "agent_message"]
     assert messages == [direct.stdout.strip()]
