@@ -39,6 +39,14 @@ def clean_bin(tmp_path: Path) -> Path:
     return bin_dir
 
 
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    """An empty HOME for an installer run."""
+    home = tmp_path / "home"
+    home.mkdir()
+    return home
+
+
 def link(bin_dir: Path, binary: str) -> None:
     """Make ``binary`` (found on the real PATH) available in ``bin_dir``."""
     (bin_dir / binary).symlink_to(need(binary))

@@ -16,13 +16,6 @@ pytestmark = pytest.mark.slow
 
 
 @pytest.fixture
-def home(tmp_path: Path) -> Path:
-    home = tmp_path / "home"
-    home.mkdir()
-    return home
-
-
-@pytest.fixture
 def checkout(kit, tmp_path: Path) -> Path:
     """A copy of the checkout the test may move or delete, as a user's clone."""
     return kit.copy_checkout(tmp_path / "clone")

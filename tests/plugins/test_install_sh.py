@@ -42,13 +42,6 @@ def _calls(env: dict[str, str]) -> list[str]:
     return log.read_text().splitlines() if log.exists() else []
 
 
-@pytest.fixture
-def home(tmp_path: Path) -> Path:
-    home = tmp_path / "home"
-    home.mkdir()
-    return home
-
-
 def _manifest(home: Path) -> Path:
     return home / ".local" / "state" / "skillopt-sleep" / "install-manifest.txt"
 
