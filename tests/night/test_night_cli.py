@@ -18,7 +18,9 @@ def test_demo_json_accepts_and_stages_inside_the_demo_dir_only(cli, tmp_path, sa
     assert r.code == 0, r.err
     out = r.json()
     assert NIGHT_KEYS <= set(out)
-    assert out["decision"] == "accept" and out["holdout_after"] > out["holdout_before"]
+    assert out["decision"] == "accept"
+    proven = [ev for ev in out["evidence"] if ev["verdict"] == "accepted"]
+    assert proven and all(ev["efficacy"]["after_pass"] > ev["efficacy"]["before_pass"] for ev in proven)
     proposal = Path(out["proposal_dir"])
     assert proposal.is_relative_to(tmp_path / "d")
     assert {p.name for p in proposal.iterdir()} >= {"proposal.json", "report.md", "report.html", "diffs", "candidate"}
@@ -30,9 +32,9 @@ def test_demo_json_accepts_and_stages_inside_the_demo_dir_only(cli, tmp_path, sa
 def test_demo_text_shows_score_decision_edits_and_diffs(cli, tmp_path):
     r = cli("demo", "--dir", str(tmp_path / "d"))
     assert r.code == 0, r.err
-    assert "held-out score: " in r.out and "95% CI" in r.out
+    assert "evidence, edit by edit" in r.out and "[accepted]" in r.out and "where it acts" in r.out
     assert "decision: ACCEPT" in r.out
-    assert "--- proposed change to SKILL.md ---" in r.out and "--- proposed change to CLAUDE.md ---" in r.out
+    assert "--- proposed change to " in r.out
     assert "+<!-- skillopt-sleep:begin -->" in r.out
 
 
