@@ -40,6 +40,7 @@ HELP = {
     "night.harm_alpha": "an edit with fewer passes elsewhere at this level is refused tonight",
     "night.harm_conclusive": "and at this level it is remembered as harmful, never proposed again",
     "night.unseen_alpha": "unseen tasks of the edit's kind must show a gain at this level",
+    "night.unseen_rollouts": "fresh rollouts per side on those unseen tasks, at least",
     "night.evidence_alpha": "evidence carried across nights (e-values) accepts at 1/this",
     "night.min_effect": "a refused edit that rules out this gain is not proposed again",
     "night.min_gain": "holdout gate only: mean held-out gain an edit must show",

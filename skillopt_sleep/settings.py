@@ -70,6 +70,7 @@ class NightSettings(_Section):
     harm_alpha: float = Field(default=0.05, gt=0, lt=1)
     harm_conclusive: float = Field(default=0.01, gt=0, lt=1)
     unseen_alpha: float = Field(default=0.2, gt=0, le=1)
+    unseen_rollouts: int = Field(default=8, ge=1, le=512)
     evidence_alpha: float = Field(default=0.005, gt=0, lt=1)
     evidence_odds: float = Field(default=4.0, gt=1, le=1000)
     min_effect: float = Field(default=0.25, gt=0, le=1)

@@ -199,7 +199,8 @@ class Night:
     async def reflect(self, cases: Sequence[Case], accepted: Sequence[str], refused: Sequence[Edit],
                       step: int) -> list[Edit] | None:
         """The optimizer's edits for ``cases``, each citing the tasks it addresses; None if it failed."""
-        rules = managed_rules(self.ws.texts.get("CLAUDE.md", "")) + managed_rules(self.ws.texts.get("AGENTS.md", ""))
+        rules = list(dict.fromkeys(r for name in ("SKILL.md", "CLAUDE.md", "AGENTS.md")
+                                   for r in managed_rules(self.ws.texts.get(name, ""))))
         prompt = reflection_prompt(cases, [*rules, *accepted], [*self.tried, *refused])
         self._phase = ("reflect", 1)
         for attempt in (prompt, prompt + RETRY_NOTE):

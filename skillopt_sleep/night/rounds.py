@@ -97,7 +97,7 @@ class Rounds:
             verdicts = {c.key: EditEvidence(edit=c.edit, round=c.round, verdict="accepted" if self.oracle(c.edit)
                                             else "no_effect", reason="decided by the oracle") for c in cands}
         else:
-            verdicts = await trials.efficacy(cands)
+            verdicts = await trials.efficacy(cands, cands[0].round)
         passed = []
         for cand in cands:
             ev = verdicts[cand.key]

@@ -131,8 +131,8 @@ def test_inconclusive_edits_are_not_shown_as_tried_and_keep_their_evidence(sampl
     assert rule not in [e.content for e in store.rejected_edits(str(project))]
     # proposed again on the next night, its evidence is the product of both nights' e-values
     assert second.e_total == pytest.approx(first.e_total * second.e_value, rel=1e-9)
-    assert "ALREADY TRIED" in optimizer.history[-1].prompt
-    assert rule not in optimizer.history[-1].prompt.split("## CASES", 1)[0]
+    tried_sections = [r.prompt.split("## ALREADY TRIED", 1)[1].split("## CASES", 1)[0] for r in optimizer.history]
+    assert len(tried_sections) >= 3 and not any(rule in tried for tried in tried_sections)
 
 
 def test_the_report_shows_each_edits_evidence(sample_project, tmp_path):

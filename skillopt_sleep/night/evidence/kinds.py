@@ -22,8 +22,16 @@ _STOP = frozenset(
 SIMILAR = 0.5  # Jaccard overlap of request words that makes two check-less tasks one kind
 
 
+_SUFFIX = re.compile(r"(?:ies|es|s|ing|ed|ly)$")
+
+
+def _stem(word: str) -> str:
+    """A crude stem, enough to match "tests" with "test" and "summaries" with "summary"."""
+    return _SUFFIX.sub("", word) if len(word) > 4 else word
+
+
 def _words(text: str) -> frozenset[str]:
-    return frozenset(w for w in (m.lower() for m in _WORD.findall(text)) if w not in _STOP)
+    return frozenset(_stem(w) for w in (m.lower() for m in _WORD.findall(text)) if w not in _STOP)
 
 
 def kind_of(task: TaskRecord) -> str | None:

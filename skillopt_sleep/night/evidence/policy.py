@@ -20,6 +20,7 @@ class EvidencePolicy:
     harm_alpha: float = 0.05  # refused tonight at this level of "fewer passes elsewhere"
     harm_conclusive: float = 0.01  # and remembered as harmful (never proposed again) at this one
     unseen_alpha: float = 0.2
+    unseen_rollouts: int = 8  # fresh rollouts per side on the unseen tasks of the kind, at least
     evidence_alpha: float = 0.005
     evidence_odds: float = 4.0
     min_effect: float = 0.25
@@ -32,15 +33,30 @@ class EvidencePolicy:
         return cls(
             alpha=night.alpha, steps=night.steps, efficacy_rollouts=night.efficacy_rollouts,
             efficacy_looks=night.efficacy_looks, harm_rollouts=night.harm_rollouts,
-            harm_alpha=night.harm_alpha, harm_conclusive=night.harm_conclusive, unseen_alpha=night.unseen_alpha,
+            harm_alpha=night.harm_alpha, harm_conclusive=night.harm_conclusive, unseen_alpha=night.unseen_alpha, unseen_rollouts=night.unseen_rollouts,
             evidence_alpha=night.evidence_alpha, evidence_odds=night.evidence_odds,
             min_effect=night.min_effect, harm_max_tasks=night.harm_max_tasks,
             max_error_rate=night.max_error_rate,
         )
 
-    def round_alpha(self) -> float:
-        """Each round of a night spends an equal share of ``alpha`` (Bonferroni over rounds)."""
-        return self.alpha / self.steps
+    def round_alpha(self, step: int) -> float:
+        """The share of ``alpha`` round ``step`` (from 1) spends: halving from round to round, the
+        shares summing to ``alpha`` (Bonferroni over rounds, weighted to the first, where most
+        proposals are made)."""
+        weights = [0.5**r for r in range(1, self.steps + 1)]
+        return self.alpha * weights[step - 1] / sum(weights)
+
+    def look_weights(self) -> list[float]:
+        """How the level of one efficacy test is split over its looks (weighted Bonferroni): a small
+        share for each early look, most for the last, so an early stop costs the full test little."""
+        if self.efficacy_looks == 1:
+            return [1.0]
+        early = 0.25 / (self.efficacy_looks - 1)
+        return [early] * (self.efficacy_looks - 1) + [0.75]
+
+    def harm_levels(self) -> tuple[float, float]:
+        """The level of each of the harm test's two looks (Bonferroni: they sum to ``harm_alpha``)."""
+        return self.harm_alpha / 2, self.harm_alpha / 2
 
     def per_look(self, total: int, tasks: int) -> int:
         """Rollouts per task and side at each look, so the looks together reach ``total`` per side."""

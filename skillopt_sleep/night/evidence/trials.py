@@ -37,6 +37,7 @@ from .policy import EvidencePolicy
 Want = tuple[TaskRecord, int, int]  # (task, first sample, count)
 Draw = Callable[[list[Want], dict[str, str], str], Awaitable[dict[str, list[Rollout]]]]
 RELEVANT = 0.5  # share of a rule's words in a shown case that makes the case one it addresses
+UNRELATED = 0.25  # ... and below which a cited case is taken for a slip, when another case matches
 
 
 @dataclass
@@ -48,6 +49,7 @@ class Candidate:
     round: int
     addressed: list[TaskRecord] = field(default_factory=list)
     unseen: list[TaskRecord] = field(default_factory=list)
+    per_look: dict[str, int] = field(default_factory=dict)  # rollouts per side and look, by task
     after: dict[str, list[Rollout]] = field(default_factory=dict)
     log_e: float = 0.0
     p_looks: list[float] = field(default_factory=list)
@@ -114,8 +116,12 @@ class Trials:
     def place(self, cand: Candidate, shown_now: Sequence[TaskRecord]) -> None:
         """The tasks the edit addresses and the unseen tasks of their kind (no outcome is looked at)."""
         by_id = {t.id: t for t in self.tasks}
-        addressed = [by_id[i] for i in cand.edit.cites if i in by_id]
-        addressed += [t for t in shown_now if t not in addressed and relevance(cand.edit.content, t) >= RELEVANT]
+        rule = cand.edit.content
+        cited = [by_id[i] for i in cand.edit.cites if i in by_id]
+        plain = [t for t in shown_now if relevance(rule, t) >= RELEVANT]
+        # a citation the rule's words do not touch, while other shown cases plainly match, is a slip
+        addressed = [t for t in cited if not plain or relevance(rule, t) >= UNRELATED]
+        addressed += [t for t in plain if t not in addressed]
         if not addressed:  # cites nothing usable: it answers the cases it was shown with
             addressed = list(shown_now)
         unseen = kin(addressed, [t for t in self.tasks if t.id not in self.shown])
@@ -123,13 +129,18 @@ class Trials:
         if len(unseen) > room:
             unseen = self.rng.sample(sorted(unseen, key=lambda t: t.id), room)
         cand.addressed, cand.unseen = addressed, unseen
+        p = self.policy
+        m = p.per_look(p.efficacy_rollouts, len(cand.efficacy_tasks))
+        # the unseen tasks carry their own test, so they get enough rollouts for it
+        m_unseen = max(m, p.per_look(p.unseen_rollouts, len(unseen)))
+        cand.per_look = {t.id: m for t in addressed} | {t.id: m_unseen for t in unseen}
 
     # -- efficacy ---------------------------------------------------------------------------------
 
-    async def efficacy(self, cands: Sequence[Candidate]) -> dict[str, EditEvidence]:
+    async def efficacy(self, cands: Sequence[Candidate], step: int = 1) -> dict[str, EditEvidence]:
         """Test a round's edits where they act; Holm over the round. Returns evidence by edit key."""
         p = self.policy
-        alpha = p.round_alpha()
+        alpha = p.round_alpha(step)
         strictest = alpha / max(1, len(cands))
         for look in range(1, p.efficacy_looks + 1):
             active = [c for c in cands if not c.stopped]
@@ -149,19 +160,19 @@ class Trials:
         p = self.policy
         wants: dict[str, tuple[TaskRecord, int]] = {}
         for c in cands:
-            m = p.per_look(p.efficacy_rollouts, len(c.efficacy_tasks))
             for t in c.efficacy_tasks:
-                wants[t.id] = (t, max(wants.get(t.id, (t, 0))[1], m * look))
+                wants[t.id] = (t, max(wants.get(t.id, (t, 0))[1], c.per_look[t.id] * look))
         await self.baseline.ensure(wants)
 
         async def one(c: Candidate) -> None:
-            m = p.per_look(p.efficacy_rollouts, len(c.efficacy_tasks))
-            got = await self.draw([(t, m * (look - 1), m) for t in c.efficacy_tasks], c.files, f"{self.nonce}:{c.key}")
+            m = c.per_look
+            got = await self.draw([(t, m[t.id] * (look - 1), m[t.id]) for t in c.efficacy_tasks], c.files,
+                                  f"{self.nonce}:{c.key}")
             increments = []
             for t in c.efficacy_tasks:
                 new = got.get(t.id, [])
                 c.after.setdefault(t.id, []).extend(new)
-                increments.append(_counts(self.baseline.take(t.id, m * (look - 1), m * look), new)[0])
+                increments.append(_counts(self.baseline.take(t.id, m[t.id] * (look - 1), m[t.id] * look), new)[0])
             c.log_e += log_e_value(increments, p.evidence_odds)
             c.looks = look
             c.p_looks.append(stratified_p(self._strata(c, c.efficacy_tasks)))
@@ -170,19 +181,20 @@ class Trials:
 
     def _strata(self, c: Candidate, tasks: Sequence[TaskRecord]) -> list[Stratum]:
         """The strata of ``tasks`` for ``c``: before from the baseline pool, after from ``c``'s draws."""
-        m = self.policy.per_look(self.policy.efficacy_rollouts, len(c.efficacy_tasks)) * c.looks
-        return [_counts(self.baseline.take(t.id, 0, m), c.after.get(t.id, []))[0] for t in tasks]
+        return [_counts(self.baseline.take(t.id, 0, c.per_look[t.id] * c.looks), c.after.get(t.id, []))[0]
+                for t in tasks]
 
     def _adjusted(self, c: Candidate) -> float:
-        """The efficacy p-value, Bonferroni over the looks taken or planned (valid at any stop)."""
-        return min(1.0, min(c.p_looks, default=1.0) * self.policy.efficacy_looks)
+        """The efficacy p-value, weighted-Bonferroni over the looks (valid whenever it stops)."""
+        weights = self.policy.look_weights()
+        return min([1.0, *(p / w for p, w in zip(c.p_looks, weights))])
 
     def _efficacy_evidence(self, c: Candidate, p_adj: float, alpha_edit: float, passed: bool) -> EditEvidence:
         p = self.policy
         strata = self._strata(c, c.efficacy_tasks)
         unseen = self._strata(c, c.unseen)
-        m = p.per_look(p.efficacy_rollouts, len(c.efficacy_tasks)) * c.looks
-        errored = sum(_counts(self.baseline.take(t.id, 0, m), c.after.get(t.id, []))[1] for t in c.efficacy_tasks)
+        errored = sum(_counts(self.baseline.take(t.id, 0, c.per_look[t.id] * c.looks), c.after.get(t.id, []))[1]
+                      for t in c.efficacy_tasks)
         p_unseen = stratified_p(unseen) if c.unseen else None
         log_total = self.ledger.get(c.key, 0.0) + c.log_e
         ev = EditEvidence(
@@ -222,8 +234,9 @@ class Trials:
 
     async def harm(self, files: dict[str, str], tasks: Sequence[TaskRecord], stream: str) -> tuple[Counts, float | None]:
         """Fresh rollouts on ``tasks`` under ``files`` against the baseline; (counts, one-sided p of fewer
-        passes). About ``harm_rollouts`` per side, spread evenly over the tasks; a second, equal draw
-        follows when the pass rate fell but not significantly (more rollouts where rates differ)."""
+        passes, Bonferroni-adjusted over the looks taken). About ``harm_rollouts`` per side, spread
+        evenly over the tasks; a second, equal draw follows when the pass rate fell but not
+        significantly (more rollouts where rates differ)."""
         if not tasks:
             return Counts(), None
         p = self.policy
@@ -232,18 +245,19 @@ class Trials:
         extra = set(t.id for t in self.rng.sample(order, total % len(order)))
         per = {t.id: total // len(order) + (t.id in extra) for t in order}
         after: dict[str, list[Rollout]] = {}
-        for look in (1, 2):
+        p_adj = 1.0
+        for look, level in enumerate(p.harm_levels(), 1):
             await self.baseline.ensure({t.id: (t, per[t.id] * look) for t in order})
             got = await self.draw([(t, per[t.id] * (look - 1), per[t.id]) for t in order], files,
                                   f"{self.nonce}:{stream}")
             for t in order:
                 after.setdefault(t.id, []).extend(got.get(t.id, []))
             strata = [_counts(self.baseline.take(t.id, 0, per[t.id] * look), after[t.id])[0] for t in order]
-            p_less = stratified_p(strata, "less")
+            p_adj = min(p_adj, stratified_p(strata, "less") * p.harm_alpha / level)
             counts = _total(strata)
-            if p_less <= p.harm_alpha or not _fell(counts):
-                break
-        return counts, p_less
+            if p_adj <= p.harm_conclusive or not _fell(counts):
+                break  # decided: conclusive harm, or no sign of any
+        return counts, min(1.0, p_adj)
 
     async def judge_harm(self, cand: Candidate, ev: EditEvidence) -> EditEvidence:
         """Harm of an edit that passed efficacy, on every task outside its efficacy set."""
