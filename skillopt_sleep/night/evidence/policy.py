@@ -65,3 +65,14 @@ class EvidencePolicy:
     def accumulated_enough(self, log_e: float) -> bool:
         """Whether evidence carried over nights reaches the e-value threshold ``1/evidence_alpha``."""
         return log_e >= -math.log(self.evidence_alpha)
+
+    def planned_rollouts(self, tasks: int, proposals: int, adopted: int) -> int:
+        """An upper bound on tonight's fresh rollouts over ``tasks`` tasks, for ``proposals`` edits
+        a round and ``adopted`` accepted: efficacy after-rollouts for every edit and their share of
+        the baseline, two harm looks (after and baseline) for each accepted edit, and the joint check."""
+        efficacy = self.efficacy_rollouts + self.unseen_rollouts
+        harm = 2 * max(self.harm_rollouts, tasks)
+        tested = self.steps * proposals
+        joint = adopted * efficacy + harm if adopted > 1 else 0
+        return tested * efficacy + tested * efficacy // 2 + adopted * harm + harm + joint
+
