@@ -260,6 +260,7 @@ class NightSummary(_Strict):
     edits: list[Edit] = Field(default_factory=list)
     rejected_edits: list[Edit] = Field(default_factory=list)
     evidence: list[EditEvidence] = Field(default_factory=list)
+    saved_rollouts: int = 0  # rollouts that sequential tests did not need to draw
     skipped: list[str] = Field(default_factory=list)
     proposal_dir: str | None = None
     calls: int = 0

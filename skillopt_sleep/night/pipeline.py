@@ -160,7 +160,7 @@ class Night:
 
     def _record_rounds(self, rounds: RoundsResult, result: NightResult) -> None:
         s = self.summary
-        s.evidence, result.ledger = rounds.evidence, rounds.ledger
+        s.evidence, result.ledger, s.saved_rollouts = rounds.evidence, rounds.ledger, rounds.saved
         s.errored_rollouts = sum(e.errored for e in rounds.evidence)
         conclusive = {"harmful", "worse", "no_effect"}
         refused = [e.edit.model_copy(update={"status": "rejected", "reason": e.reason})

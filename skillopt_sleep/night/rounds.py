@@ -37,6 +37,7 @@ class RoundsResult:
     adopted: list[Edit] = field(default_factory=list)
     files: dict[str, str] | None = None
     ledger: dict[str, float | None] = field(default_factory=dict)  # edit key -> log e (None: forget)
+    saved: int = 0  # after-rollouts the efficacy tests' early stops did not draw
 
 
 class Rounds:
@@ -98,6 +99,7 @@ class Rounds:
                                             else "no_effect", reason="decided by the oracle") for c in cands}
         else:
             verdicts = await trials.efficacy(cands, cands[0].round)
+            self.out.saved += sum(c.unneeded(self.policy.efficacy_looks) for c in cands)
         passed = []
         for cand in cands:
             ev = verdicts[cand.key]

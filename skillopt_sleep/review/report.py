@@ -107,6 +107,10 @@ def spend_rows(s: NightSummary) -> list[tuple[str, str, str, str]]:
     return rows
 
 
+def saved_line(s: NightSummary) -> str:
+    return f"Tests decided at their first look saved {s.saved_rollouts} rollouts."
+
+
 def next_step(s: NightSummary) -> str:
     if s.proposal_dir and not s.dry_run:
         return ("Nothing live has changed. Adopt with `skillopt-sleep adopt`, discard with "
@@ -155,6 +159,7 @@ def render_markdown(summary: NightSummary, diffs: Mapping[str, str]) -> str:
     out += [f"- {_md(_one_line(note))}" for note in s.skipped] or ["- nothing"]
     out += ["", "## Spend", "", "| " + " | ".join(SPEND_HEADER) + " |", "|---|--:|--:|--:|"]
     out += ["| " + " | ".join(row) + " |" for row in spend_rows(s)]
+    out += ["", saved_line(s)] if s.saved_rollouts else []
     out += ["", "## Changes", ""]
     for name, diff in diffs.items():
         body = diff.replace("\r\n", "\n").rstrip("\n")
@@ -240,7 +245,7 @@ def render_html(summary: NightSummary, diffs: Mapping[str, str]) -> str:
               "<h2>Spend</h2><table><tr>" + "".join(f"<th>{h}</th>" for h in SPEND_HEADER) + "</tr>"]
     for row in spend_rows(s):
         parts.append(f"<tr><th>{e(row[0])}</th>" + "".join(f'<td class="n">{e(v)}</td>' for v in row[1:]) + "</tr>")
-    parts.append("</table><h2>Changes</h2>")
+    parts.append("</table>" + (f"<p>{e(saved_line(s))}</p>" if s.saved_rollouts else "") + "<h2>Changes</h2>")
     for name, diff in diffs.items():
         parts += [f"<h3>{e(name)}</h3>", _diff_html(diff)]
     if not diffs:

@@ -64,6 +64,10 @@ class Candidate:
     def key(self) -> str:
         return self.edit.key()
 
+    def unneeded(self, looks: int) -> int:
+        """After-rollouts the looks not taken would have drawn (an early stop's saving)."""
+        return sum(self.per_look.values()) * (looks - self.looks)
+
 
 class Pool:
     """Fresh rollouts under one set of files, drawn on demand by sample index and shared."""
