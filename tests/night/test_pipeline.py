@@ -11,7 +11,6 @@ from skillopt_sleep.errors import TransientError
 from skillopt_sleep.settings import BudgetSettings, Settings
 from skillopt_sleep.store import Store
 
-
 NO_EDITS = '{"edits": []}'
 
 

@@ -246,7 +246,7 @@ class Trials:
         p = self.policy
         total = max(p.harm_rollouts, len(tasks))
         order = sorted(tasks, key=lambda t: t.id)
-        extra = set(t.id for t in self.rng.sample(order, total % len(order)))
+        extra = {t.id for t in self.rng.sample(order, total % len(order))}
         per = {t.id: total // len(order) + (t.id in extra) for t in order}
         after: dict[str, list[Rollout]] = {}
         p_adj = 1.0
