@@ -101,13 +101,18 @@ def log_e_value(strata: Sequence[Stratum], psi: float) -> float:
     return total
 
 
+def holm_levels(p_values: Mapping[str, float], alpha: float) -> dict[str, float]:
+    """The level Holm's step-down holds each key's p-value to: ``alpha / (m - rank)``."""
+    order = sorted(p_values, key=lambda k: (p_values[k], k))
+    return {key: alpha / (len(order) - rank) for rank, key in enumerate(order)}
+
+
 def holm(p_values: Mapping[str, float], alpha: float) -> set[str]:
     """Holm's step-down: the keys whose hypothesis is rejected, family-wise error at most ``alpha``."""
-    order = sorted(p_values, key=lambda k: (p_values[k], k))
-    m = len(order)
+    levels = holm_levels(p_values, alpha)
     rejected: set[str] = set()
-    for rank, key in enumerate(order):
-        if p_values[key] > alpha / (m - rank):
+    for key in sorted(p_values, key=lambda k: (p_values[k], k)):
+        if p_values[key] > levels[key]:
             break
         rejected.add(key)
     return rejected

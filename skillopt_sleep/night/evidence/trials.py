@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 
 from ...models import Counts, Edit, EditEvidence, TaskRecord
 from ..replay import Rollout
-from .exact import Stratum, holm, log_e_value, rules_out_gain, stratified_p
+from .exact import Stratum, holm, holm_levels, log_e_value, rules_out_gain, stratified_p
 from .kinds import kin, relevance
 from .policy import EvidencePolicy
 
@@ -156,9 +156,8 @@ class Trials:
                 if self._adjusted(c) <= strictest or (look < p.efficacy_looks and not gained):
                     c.stopped = True  # decided: a clear pass, or no sign of a gain
         adjusted = {c.key: self._adjusted(c) for c in cands}
-        passed = holm(adjusted, alpha)
-        return {c.key: self._efficacy_evidence(c, adjusted[c.key], alpha / len(cands), c.key in passed)
-                for c in cands}
+        passed, levels = holm(adjusted, alpha), holm_levels(adjusted, alpha)
+        return {c.key: self._efficacy_evidence(c, adjusted[c.key], levels[c.key], c.key in passed) for c in cands}
 
     async def _look(self, cands: Sequence[Candidate], look: int) -> None:
         p = self.policy
@@ -220,8 +219,10 @@ class Trials:
             return ev.model_copy(update={"reason": (
                 f"helps the cited tasks but not unseen tasks of their kind (p = {p_unseen:.3g} > "
                 f"{p.unseen_alpha:g})")})
-        if stratified_p(strata, "less") <= p.harm_alpha:
-            return ev.model_copy(update={"verdict": "worse", "reason": "fewer passes where it should help"})
+        p_less = stratified_p(strata, "less")
+        if p_less <= p.harm_conclusive:
+            return ev.model_copy(update={"verdict": "worse", "reason": (
+                f"fewer passes where it should help (p = {p_less:.3g})")})
         if rules_out_gain(strata, p.min_effect):
             return ev.model_copy(update={"verdict": "no_effect", "reason": (
                 f"no effect: a gain of {p.min_effect:g} or more is ruled out")})
