@@ -226,6 +226,9 @@ class Trials:
         if rules_out_gain(strata, p.min_effect):
             return ev.model_copy(update={"verdict": "no_effect", "reason": (
                 f"no effect: a gain of {p.min_effect:g} or more is ruled out")})
+        if p_adj <= alpha_edit:  # Holm stops at the first edit that fails its level
+            return ev.model_copy(update={"reason": (
+                f"not enough evidence yet (p = {p_adj:.3g}; Holm's step-down stopped at an edit with less)")})
         return ev.model_copy(update={"reason": f"not enough evidence yet (p = {p_adj:.3g} > {alpha_edit:.3g})"})
 
     # -- harm -------------------------------------------------------------------------------------
