@@ -1,0 +1,278 @@
+"""Does a night learn what the user keeps correcting, night after night, and nothing else?
+
+Usage::
+
+    python bench/learning.py                 # 50 seeds x 5 nights x 10 new tasks a night
+    python bench/learning.py --json          # one JSON object
+    python bench/learning.py --seeds 5 --nights 3   # a quick look
+
+Every run is one user in :class:`~skillopt_sleep.testing.preference_world.PreferenceWorld` (eight
+kinds of recurring preference, useless and harmful rules, an optimizer that cites its cases,
+sometimes wrongly). For each seed and each mode, ``--nights`` nights run end to end through
+``run_project_night`` (what ``skillopt-sleep run`` calls) with a real store in a fresh home,
+``night.auto_adopt`` on: an accepted night's files are adopted before the next night, and tried
+edits and history carry over exactly as for a user.
+
+Modes: ``holdout`` (the holdout gate), ``edit`` (the edit-by-edit gate, ``night.gate = "edit"``)
+and ``oracle`` (a perfect judge that adopts exactly the good proposals). A mode the installed
+package cannot run is skipped with a note.
+
+Counted from what the world's optimizer proposed each night and from the project's files after
+each night (never from the summary's wording):
+
+- power: good proposals adopted / good proposals that reached the night (not already in the files);
+- false accepts: useless or harmful proposals adopted / those that reached the night;
+- harmful runs: runs whose files hold a harmful rule after the last night;
+- useless-night changes: nights whose proposals were all useless and that changed the files;
+- gain: the world's exact quality after the last night minus before the first (mean, sd over
+  seeds), and as a fraction of the oracle's mean gain;
+- calls per night, from the night summaries.
+"""
+
+from __future__ import annotations
+
+import argparse
+import inspect
+import json
+import shutil
+import statistics
+import sys
+import tempfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from skillopt_sleep.clock import FixedClock
+from skillopt_sleep.lock import night_lock
+from skillopt_sleep.models import Edit
+from skillopt_sleep.night.project import Backends, run_project_night
+from skillopt_sleep.night.workspace import load_workspace
+from skillopt_sleep.paths import resolve_paths
+from skillopt_sleep.settings import NightSettings, Settings
+from skillopt_sleep.store import Store
+from skillopt_sleep.testing.preference_kinds import HARMFUL_RULES
+from skillopt_sleep.testing.preference_world import PreferenceWorld, ProposedEdit
+
+TARGETS = {"power": 0.80, "false_accepts": 0.02, "harmful_runs": 0, "useless_night_changes": 0.03,
+           "gain_fraction": 0.85}
+Oracle = Callable[[Edit], bool]
+
+
+@dataclass(frozen=True)
+class Mode:
+    """How one mode runs a night: night settings on top of the defaults, and an optional oracle."""
+
+    name: str
+    night: dict[str, Any]
+    oracle: bool = False
+
+
+def modes() -> tuple[list[Mode], dict[str, str]]:
+    """The modes the installed package can run, and a note for each one it cannot."""
+    has_gate = "gate" in NightSettings.model_fields
+    takes_oracle = "oracle" in inspect.signature(run_project_night).parameters
+    run = [Mode("holdout", {"gate": "holdout"} if has_gate else {})]
+    skipped = {}
+    if has_gate:
+        run.append(Mode("edit", {"gate": "edit"}))
+    else:
+        skipped["edit"] = "skipped: this version has no night.gate setting (no edit-by-edit gate)"
+    if takes_oracle:
+        run.append(Mode("oracle", {"gate": "edit"} if has_gate else {}, oracle=True))
+    else:
+        skipped["oracle"] = "skipped: run_project_night takes no oracle in this version"
+    return run, skipped
+
+
+@dataclass
+class NightRecord:
+    """What one night proposed, what the files held before and after it, and what it cost."""
+
+    proposed: list[ProposedEdit]
+    before: dict[str, str]
+    after: dict[str, str]
+    calls: int
+    decision: str
+
+
+@dataclass
+class RunRecord:
+    seed: int
+    mode: str
+    quality_before: float
+    quality_after: float
+    nights: list[NightRecord] = field(default_factory=list)
+
+
+def _text(files: dict[str, str]) -> str:
+    return " ".join(" ".join(files.values()).split()).lower()
+
+
+def holds(files: dict[str, str], rule: str) -> bool:
+    """Whether ``rule`` is written in one of ``files`` (whitespace and case aside)."""
+    return " ".join(rule.split()).lower() in _text(files)
+
+
+def run_seed(seed: int, mode: Mode, *, nights: int, tasks: int, workdir: Path) -> RunRecord:
+    """``nights`` nights of one user (``seed``) under ``mode``, in a fresh project and home."""
+    world = PreferenceWorld(seed)
+    root = workdir / f"{mode.name}-{seed}"
+    shutil.rmtree(root, ignore_errors=True)
+    project, home = root / "project", root / "home"
+    project.mkdir(parents=True)
+    paths = resolve_paths(str(home)).ensure()
+    store = Store.open(paths.db)
+    settings = Settings(night=NightSettings(auto_adopt=True, **mode.night))
+    extra: dict[str, Any] = {}  # keyword arguments only some versions of run_project_night take
+    if mode.oracle:
+        extra["oracle"] = lambda edit: world.classify(edit.content) == "good"
+    files = load_workspace(project, settings.files).texts
+    record = RunRecord(seed, mode.name, world.quality(files), 0.0)
+    try:
+        for night in range(nights):
+            clock = FixedClock(world.night_time(night))
+            store.upsert_tasks(world.tasks(night, tasks, project=str(project)), clock.now())
+            mark = len(world.proposals)
+            result = run_project_night(project=project, settings=settings, store=store, paths=paths,
+                                       backends=Backends(world, world, world), clock=clock, **extra)
+            after = load_workspace(project, settings.files).texts
+            record.nights.append(NightRecord(world.proposals[mark:], files, after, result.summary.calls,
+                                             result.summary.decision))
+            files = after
+    finally:
+        store.close()
+        shutil.rmtree(root, ignore_errors=True)
+    record.quality_after = world.quality(files)
+    return record
+
+
+def _reached(night: NightRecord, verdicts: Sequence[str]) -> list[str]:
+    """Distinct rules of these verdicts proposed tonight that the files did not already hold."""
+    rules = dict.fromkeys(p.content for p in night.proposed if p.verdict in verdicts)
+    return [r for r in rules if not holds(night.before, r)]
+
+
+def _ratio(hits: int, total: int) -> float | None:
+    return hits / total if total else None
+
+
+def metrics(runs: Sequence[RunRecord]) -> dict[str, Any]:
+    """Every number the benchmark prints for one mode (see the module docstring)."""
+    good = bad = good_in = bad_in = useless_nights = useless_changed = 0
+    calls: list[int] = []
+    for run in runs:
+        for night in run.nights:
+            g, b = _reached(night, ["good"]), _reached(night, ["useless", "harmful"])
+            good += len(g)
+            bad += len(b)
+            good_in += sum(holds(night.after, r) for r in g)
+            bad_in += sum(holds(night.after, r) for r in b)
+            if night.proposed and all(p.verdict == "useless" for p in night.proposed):
+                useless_nights += 1
+                useless_changed += night.after != night.before
+            calls.append(night.calls)
+    gains = [r.quality_after - r.quality_before for r in runs]
+    harmful = sum(any(holds(r.nights[-1].after, h) for h in HARMFUL_RULES) for r in runs if r.nights)
+    return {
+        "runs": len(runs),
+        "power": _ratio(good_in, good), "good_adopted": good_in, "good_reached": good,
+        "false_accepts": _ratio(bad_in, bad), "bad_adopted": bad_in, "bad_reached": bad,
+        "harmful_runs": harmful,
+        "useless_night_changes": _ratio(useless_changed, useless_nights), "useless_nights": useless_nights,
+        "gain_mean": statistics.fmean(gains) if gains else None,
+        "gain_sd": statistics.stdev(gains) if len(gains) > 1 else None,
+        "calls_per_night": statistics.fmean(calls) if calls else None,
+    }
+
+
+def _meets(m: dict[str, Any]) -> dict[str, bool | None]:
+    def at_least(key: str) -> bool | None:
+        return None if m.get(key) is None else m[key] >= TARGETS[key]
+
+    def at_most(key: str) -> bool | None:
+        return None if m.get(key) is None else m[key] <= TARGETS[key]
+
+    return {"power": at_least("power"), "false_accepts": at_most("false_accepts"),
+            "harmful_runs": at_most("harmful_runs"), "useless_night_changes": at_most("useless_night_changes"),
+            "gain_fraction": at_least("gain_fraction")}
+
+
+def run_bench(seeds: int, nights: int, tasks: int, workdir: Path,
+              progress: Callable[[str], None] = lambda line: None) -> dict[str, Any]:
+    """Every mode the package can run over ``seeds`` users; the JSON the benchmark prints."""
+    ran, skipped = modes()
+    result: dict[str, Any] = {"seeds": seeds, "nights": nights, "tasks_per_night": tasks, "targets": TARGETS,
+                              "modes": {}, "skipped": skipped}
+    workdir.mkdir(parents=True, exist_ok=True)
+    with night_lock(workdir / "bench.lock"):
+        for mode in ran:
+            runs = []
+            for seed in range(seeds):
+                runs.append(run_seed(seed, mode, nights=nights, tasks=tasks, workdir=workdir))
+                progress(f"{mode.name}: seed {seed + 1}/{seeds}")
+            result["modes"][mode.name] = metrics(runs)
+    oracle = result["modes"].get("oracle", {}).get("gain_mean")
+    for m in result["modes"].values():
+        m["gain_fraction"] = m["gain_mean"] / oracle if oracle and m["gain_mean"] is not None else None
+        m["meets"] = _meets(m)
+    return result
+
+
+def _fmt(value: float | None, spec: str = ".3f") -> str:
+    return "n/a" if value is None else format(value, spec)
+
+
+def report(r: dict[str, Any]) -> str:
+    """The human-readable table."""
+    lines = [f"learning: {r['seeds']} seeds x {r['nights']} nights x {r['tasks_per_night']} new tasks a night"]
+    t = r["targets"]
+    for name, m in r["modes"].items():
+        gain = f"{_fmt(m['gain_mean'], '+.3f')} +- {_fmt(m['gain_sd'])}"
+        lines += [
+            f"  {name}",
+            (f"    power on good edits       {_fmt(m['power'])} ({m['good_adopted']}/{m['good_reached']})"
+             f"   target >= {t['power']:.2f}"),
+            (f"    false accepts             {_fmt(m['false_accepts'])} ({m['bad_adopted']}/{m['bad_reached']})"
+             f"   target <= {t['false_accepts']:.2f}"),
+            f"    runs ending harmful       {m['harmful_runs']}/{m['runs']}   target {t['harmful_runs']}",
+            (f"    useless-night changes     {_fmt(m['useless_night_changes'])} (of {m['useless_nights']} nights)"
+             f"   target <= {t['useless_night_changes']:.2f}"),
+            f"    quality gain              {gain}",
+            f"    gain / oracle gain        {_fmt(m['gain_fraction'])}   target >= {t['gain_fraction']:.2f}",
+            f"    calls per night           {_fmt(m['calls_per_night'], '.1f')}",
+        ]
+    lines += [f"  {name}: {note}" for name, note in r["skipped"].items()]
+    return "\n".join(lines)
+
+
+def _scratch() -> Path:
+    """A memory-backed directory when the system has one (the store syncs to disk often)."""
+    shm = Path("/dev/shm")
+    return shm if shm.is_dir() else Path(tempfile.gettempdir())
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--seeds", type=int, default=50, help="simulated users per mode")
+    parser.add_argument("--nights", type=int, default=5)
+    parser.add_argument("--tasks", type=int, default=10, help="new tasks a night")
+    parser.add_argument("--workdir", type=Path, default=_scratch() / "skillopt-sleep-learning",
+                        help="where the projects and homes live while they run (a fixed path keeps "
+                             "the nights' ids, and so every number, the same from run to run)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    args = parser.parse_args(argv)
+    if min(args.seeds, args.nights, args.tasks) < 1:
+        parser.error("--seeds, --nights and --tasks must be at least 1")
+    say = (lambda line: None) if args.quiet else (lambda line: print(line, file=sys.stderr, flush=True))
+    result = run_bench(args.seeds, args.nights, args.tasks, args.workdir.resolve(), say)
+    print(json.dumps(result, sort_keys=True) if args.json else report(result))
+    edit = result["modes"].get("edit")
+    return 1 if edit is not None and not all(v is not False for v in edit["meets"].values()) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
