@@ -43,8 +43,8 @@ import json
 import random
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -99,8 +99,7 @@ def strict_mean_accepts(before: Scores, after: Scores) -> bool:
     return sum(a) / len(a) > sum(b) / len(b)
 
 
-@dataclass(frozen=True)
-class SparseNight:
+class SparseNight(NamedTuple):
     """One night of the sparse case: the holdout's kinds, the edit's kind, and whether it helps."""
 
     kinds: tuple[int, ...]  # the kind of each holdout task

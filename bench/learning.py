@@ -41,7 +41,7 @@ import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -56,6 +56,7 @@ from skillopt_sleep.store import Store
 from skillopt_sleep.testing.preference_kinds import HARMFUL_RULES
 from skillopt_sleep.testing.preference_world import PreferenceWorld, ProposedEdit
 
+VERDICTS = ("good", "useless", "harmful")
 TARGETS = {"power": 0.80, "false_accepts": 0.02, "harmful_runs": 0, "useless_night_changes": 0.03,
            "gain_fraction": 0.85}
 Oracle = Callable[[Edit], bool]
@@ -70,18 +71,27 @@ class Mode:
     oracle: bool = False
 
 
+def _gate_values() -> tuple[str, ...]:
+    """The values ``night.gate`` accepts in this version (none: there is one gate)."""
+    field_ = NightSettings.model_fields.get("gate")
+    return tuple(str(v) for v in get_args(field_.annotation)) if field_ is not None else ()
+
+
 def modes() -> tuple[list[Mode], dict[str, str]]:
     """The modes the installed package can run, and a note for each one it cannot."""
-    has_gate = "gate" in NightSettings.model_fields
+    gates = _gate_values()
     takes_oracle = "oracle" in inspect.signature(run_project_night).parameters
-    run = [Mode("holdout", {"gate": "holdout"} if has_gate else {})]
-    skipped = {}
-    if has_gate:
+    run, skipped = [], {}
+    if not gates or "holdout" in gates:
+        run.append(Mode("holdout", {"gate": "holdout"} if gates else {}))
+    else:
+        skipped["holdout"] = f"skipped: night.gate offers no holdout gate (only {', '.join(gates)})"
+    if "edit" in gates:
         run.append(Mode("edit", {"gate": "edit"}))
     else:
-        skipped["edit"] = "skipped: this version has no night.gate setting (no edit-by-edit gate)"
+        skipped["edit"] = "skipped: this version has no night.gate = \"edit\" (no edit-by-edit gate)"
     if takes_oracle:
-        run.append(Mode("oracle", {"gate": "edit"} if has_gate else {}, oracle=True))
+        run.append(Mode("oracle", {"gate": "edit"} if "edit" in gates else {}, oracle=True))
     else:
         skipped["oracle"] = "skipped: run_project_night takes no oracle in this version"
     return run, skipped
@@ -105,6 +115,7 @@ class RunRecord:
     quality_before: float
     quality_after: float
     nights: list[NightRecord] = field(default_factory=list)
+    quality: list[float] = field(default_factory=list)  # after each night
 
 
 def _text(files: dict[str, str]) -> str:
@@ -141,6 +152,7 @@ def run_seed(seed: int, mode: Mode, *, nights: int, tasks: int, workdir: Path) -
             after = load_workspace(project, settings.files).texts
             record.nights.append(NightRecord(world.proposals[mark:], files, after, result.summary.calls,
                                              result.summary.decision))
+            record.quality.append(world.quality(after))
             files = after
     finally:
         store.close()
@@ -161,30 +173,38 @@ def _ratio(hits: int, total: int) -> float | None:
 
 def metrics(runs: Sequence[RunRecord]) -> dict[str, Any]:
     """Every number the benchmark prints for one mode (see the module docstring)."""
-    good = bad = good_in = bad_in = useless_nights = useless_changed = 0
+    reached = dict.fromkeys(VERDICTS, 0)
+    adopted = dict.fromkeys(VERDICTS, 0)
+    useless_nights = useless_changed = 0
     calls: list[int] = []
     for run in runs:
         for night in run.nights:
-            g, b = _reached(night, ["good"]), _reached(night, ["useless", "harmful"])
-            good += len(g)
-            bad += len(b)
-            good_in += sum(holds(night.after, r) for r in g)
-            bad_in += sum(holds(night.after, r) for r in b)
+            for verdict in VERDICTS:
+                rules = _reached(night, [verdict])
+                reached[verdict] += len(rules)
+                adopted[verdict] += sum(holds(night.after, r) for r in rules)
             if night.proposed and all(p.verdict == "useless" for p in night.proposed):
                 useless_nights += 1
                 useless_changed += night.after != night.before
             calls.append(night.calls)
     gains = [r.quality_after - r.quality_before for r in runs]
     harmful = sum(any(holds(r.nights[-1].after, h) for h in HARMFUL_RULES) for r in runs if r.nights)
+    bad_in, bad = adopted["useless"] + adopted["harmful"], reached["useless"] + reached["harmful"]
+    trajectory = [statistics.fmean(q) for q in zip(*(r.quality for r in runs))]
     return {
         "runs": len(runs),
-        "power": _ratio(good_in, good), "good_adopted": good_in, "good_reached": good,
+        "power": _ratio(adopted["good"], reached["good"]), "good_adopted": adopted["good"],
+        "good_reached": reached["good"],
         "false_accepts": _ratio(bad_in, bad), "bad_adopted": bad_in, "bad_reached": bad,
+        "useless_adopted": adopted["useless"], "useless_reached": reached["useless"],
+        "harmful_adopted": adopted["harmful"], "harmful_reached": reached["harmful"],
         "harmful_runs": harmful,
         "useless_night_changes": _ratio(useless_changed, useless_nights), "useless_nights": useless_nights,
         "gain_mean": statistics.fmean(gains) if gains else None,
         "gain_sd": statistics.stdev(gains) if len(gains) > 1 else None,
         "calls_per_night": statistics.fmean(calls) if calls else None,
+        "quality_start": statistics.fmean(r.quality_before for r in runs) if runs else None,
+        "quality_by_night": trajectory,
     }
 
 
@@ -235,12 +255,15 @@ def report(r: dict[str, Any]) -> str:
             f"  {name}",
             (f"    power on good edits       {_fmt(m['power'])} ({m['good_adopted']}/{m['good_reached']})"
              f"   target >= {t['power']:.2f}"),
-            (f"    false accepts             {_fmt(m['false_accepts'])} ({m['bad_adopted']}/{m['bad_reached']})"
-             f"   target <= {t['false_accepts']:.2f}"),
+            (f"    false accepts             {_fmt(m['false_accepts'])} ({m['bad_adopted']}/{m['bad_reached']}: "
+             f"useless {m['useless_adopted']}/{m['useless_reached']}, harmful "
+             f"{m['harmful_adopted']}/{m['harmful_reached']})   target <= {t['false_accepts']:.2f}"),
             f"    runs ending harmful       {m['harmful_runs']}/{m['runs']}   target {t['harmful_runs']}",
             (f"    useless-night changes     {_fmt(m['useless_night_changes'])} (of {m['useless_nights']} nights)"
              f"   target <= {t['useless_night_changes']:.2f}"),
             f"    quality gain              {gain}",
+            f"    quality by night          {_fmt(m['quality_start'])} -> "
+            + " -> ".join(_fmt(q) for q in m["quality_by_night"]),
             f"    gain / oracle gain        {_fmt(m['gain_fraction'])}   target >= {t['gain_fraction']:.2f}",
             f"    calls per night           {_fmt(m['calls_per_night'], '.1f')}",
         ]

@@ -201,6 +201,7 @@ def test_learning_bench_runs_end_to_end_and_prints_every_metric(tmp_path, capsys
     assert set(result["modes"]) | set(result["skipped"]) == {"holdout", "edit", "oracle"}
     holdout = result["modes"]["holdout"]
     assert holdout["runs"] == 2 and holdout["good_reached"] > 0 and holdout["calls_per_night"] > 0
+    assert len(holdout["quality_by_night"]) == 2
     for key in ("power", "false_accepts", "harmful_runs", "useless_night_changes", "gain_mean", "gain_sd",
                 "gain_fraction", "calls_per_night", "meets"):
         assert key in holdout, key
@@ -209,7 +210,8 @@ def test_learning_bench_runs_end_to_end_and_prints_every_metric(tmp_path, capsys
     bench.main(["--seeds", "2", "--nights", "2", "--quiet", "--workdir", str(tmp_path)])
     text = capsys.readouterr().out
     for line in ("power on good edits", "false accepts", "runs ending harmful", "useless-night changes",
-                 "quality gain", "gain / oracle gain", "calls per night", "target >= 0.80", "target <= 0.02"):
+                 "quality gain", "quality by night", "gain / oracle gain", "calls per night", "target >= 0.80",
+                 "target <= 0.02", "target <= 0.03", "target >= 0.85"):
         assert line in text, line
 
 
@@ -232,6 +234,7 @@ def test_bench_metrics_count_proposals_against_the_files():
     m = bench.metrics([run])
     assert (m["good_adopted"], m["good_reached"]) == (1, 2)  # the good rule already written is no news
     assert (m["bad_adopted"], m["bad_reached"]) == (1, 3)
+    assert (m["useless_adopted"], m["useless_reached"], m["harmful_adopted"], m["harmful_reached"]) == (1, 2, 0, 1)
     assert m["useless_nights"] == 1 and m["useless_night_changes"] == 1.0
     assert m["harmful_runs"] == 0 and m["calls_per_night"] == 60
     assert m["gain_mean"] == pytest.approx(0.65 / 8)
