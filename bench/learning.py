@@ -39,7 +39,10 @@ import statistics
 import sys
 import tempfile
 from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import nullcontext
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any, get_args
 
@@ -220,19 +223,23 @@ def _meets(m: dict[str, Any]) -> dict[str, bool | None]:
             "gain_fraction": at_least("gain_fraction")}
 
 
-def run_bench(seeds: int, nights: int, tasks: int, workdir: Path,
+def run_bench(seeds: int, nights: int, tasks: int, workdir: Path, *, jobs: int = 1,
               progress: Callable[[str], None] = lambda line: None) -> dict[str, Any]:
-    """Every mode the package can run over ``seeds`` users; the JSON the benchmark prints."""
+    """Every mode the package can run over ``seeds`` users; the JSON the benchmark prints.
+
+    ``jobs`` > 1 runs the users in that many processes (each run has its own project and store).
+    """
     ran, skipped = modes()
     result: dict[str, Any] = {"seeds": seeds, "nights": nights, "tasks_per_night": tasks, "targets": TARGETS,
                               "modes": {}, "skipped": skipped}
     workdir.mkdir(parents=True, exist_ok=True)
-    with night_lock(workdir / "bench.lock"):
+    with night_lock(workdir / "bench.lock"), ProcessPoolExecutor(jobs) if jobs > 1 else nullcontext() as pool:
         for mode in ran:
+            run = partial(run_seed, mode=mode, nights=nights, tasks=tasks, workdir=workdir)
             runs = []
-            for seed in range(seeds):
-                runs.append(run_seed(seed, mode, nights=nights, tasks=tasks, workdir=workdir))
-                progress(f"{mode.name}: seed {seed + 1}/{seeds}")
+            for run_record in (pool.map(run, range(seeds)) if pool is not None else map(run, range(seeds))):
+                runs.append(run_record)
+                progress(f"{mode.name}: seed {len(runs)}/{seeds}")
             result["modes"][mode.name] = metrics(runs)
     oracle = result["modes"].get("oracle", {}).get("gain_mean")
     for m in result["modes"].values():
@@ -285,13 +292,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--workdir", type=Path, default=_scratch() / "skillopt-sleep-learning",
                         help="where the projects and homes live while they run (a fixed path keeps "
                              "the nights' ids, and so every number, the same from run to run)")
+    parser.add_argument("--jobs", type=int, default=1, help="processes to run the users in")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     args = parser.parse_args(argv)
-    if min(args.seeds, args.nights, args.tasks) < 1:
-        parser.error("--seeds, --nights and --tasks must be at least 1")
+    if min(args.seeds, args.nights, args.tasks, args.jobs) < 1:
+        parser.error("--seeds, --nights, --tasks and --jobs must be at least 1")
     say = (lambda line: None) if args.quiet else (lambda line: print(line, file=sys.stderr, flush=True))
-    result = run_bench(args.seeds, args.nights, args.tasks, args.workdir.resolve(), say)
+    result = run_bench(args.seeds, args.nights, args.tasks, args.workdir.resolve(), jobs=args.jobs, progress=say)
     print(json.dumps(result, sort_keys=True) if args.json else report(result))
     edit = result["modes"].get("edit")
     return 1 if edit is not None and not all(v is not False for v in edit["meets"].values()) else 0

@@ -207,6 +207,8 @@ def test_learning_bench_runs_end_to_end_and_prints_every_metric(tmp_path, capsys
         assert key in holdout, key
     assert set(holdout["meets"]) == set(result["targets"])
     assert list(tmp_path.iterdir()) == [tmp_path / "bench.lock"]  # every run cleaned up after itself
+    bench.main(["--seeds", "2", "--nights", "2", "--json", "--quiet", "--jobs", "2", "--workdir", str(tmp_path)])
+    assert json.loads(capsys.readouterr().out) == result  # the same users, the same numbers, in two processes
     bench.main(["--seeds", "2", "--nights", "2", "--quiet", "--workdir", str(tmp_path)])
     text = capsys.readouterr().out
     for line in ("power on good edits", "false accepts", "runs ending harmful", "useless-night changes",
