@@ -13,9 +13,10 @@ sometimes wrongly). For each seed and each mode, ``--nights`` nights run end to 
 ``night.auto_adopt`` on: an accepted night's files are adopted before the next night, and tried
 edits and history carry over exactly as for a user.
 
-Modes: ``holdout`` (the holdout gate), ``edit`` (the edit-by-edit gate, ``night.gate = "edit"``)
-and ``oracle`` (a perfect judge that adopts exactly the good proposals). A mode the installed
-package cannot run is skipped with a note.
+Modes: ``holdout`` (the holdout gate), ``mean-better`` (the same gate loosened to the
+predecessor's rule: accept when the holdout mean rose at all, from the first night on), ``edit``
+(the edit-by-edit gate, ``night.gate = "edit"``) and ``oracle`` (a perfect judge that adopts
+exactly the good proposals). A mode the installed package cannot run is skipped with a note.
 
 Counted from what the world's optimizer proposed each night and from the project's files after
 each night (never from the summary's wording):
@@ -57,7 +58,7 @@ from skillopt_sleep.paths import resolve_paths
 from skillopt_sleep.settings import NightSettings, Settings
 from skillopt_sleep.store import Store
 from skillopt_sleep.testing.preference_kinds import HARMFUL_RULES
-from skillopt_sleep.testing.preference_world import PreferenceWorld, ProposedEdit
+from skillopt_sleep.testing.preference_world import PAIRING, PreferenceWorld, ProposedEdit
 
 VERDICTS = ("good", "useless", "harmful")
 TARGETS = {"power": 0.80, "false_accepts": 0.02, "harmful_runs": 0, "useless_night_changes": 0.03,
@@ -89,6 +90,11 @@ def modes() -> tuple[list[Mode], dict[str, str]]:
         run.append(Mode("holdout", {"gate": "holdout"} if gates else {}))
     else:
         skipped["holdout"] = f"skipped: night.gate offers no holdout gate (only {', '.join(gates)})"
+    loose = {"min_gain": 1e-9, "alpha": 0.999, "max_task_drop": 1.0, "min_holdout_tasks": 1}
+    if run and set(loose) <= set(NightSettings.model_fields):
+        run.append(Mode("mean-better", {**run[0].night, **loose}))
+    else:
+        skipped["mean-better"] = "skipped: the holdout gate's thresholds are not settings in this version"
     if "edit" in gates:
         run.append(Mode("edit", {"gate": "edit"}))
     else:
@@ -130,9 +136,10 @@ def holds(files: dict[str, str], rule: str) -> bool:
     return " ".join(rule.split()).lower() in _text(files)
 
 
-def run_seed(seed: int, mode: Mode, *, nights: int, tasks: int, workdir: Path) -> RunRecord:
+def run_seed(seed: int, mode: Mode, *, nights: int, tasks: int, workdir: Path,
+             pairing: float = PAIRING) -> RunRecord:
     """``nights`` nights of one user (``seed``) under ``mode``, in a fresh project and home."""
-    world = PreferenceWorld(seed)
+    world = PreferenceWorld(seed, pairing=pairing)
     root = workdir / f"{mode.name}-{seed}"
     shutil.rmtree(root, ignore_errors=True)
     project, home = root / "project", root / "home"
@@ -142,7 +149,8 @@ def run_seed(seed: int, mode: Mode, *, nights: int, tasks: int, workdir: Path) -
     settings = Settings(night=NightSettings(auto_adopt=True, **mode.night))
     extra: dict[str, Any] = {}  # keyword arguments only some versions of run_project_night take
     if mode.oracle:
-        extra["oracle"] = lambda edit: world.classify(edit.content) == "good"
+        oracle: Oracle = lambda edit: world.classify(edit.content) == "good"
+        extra["oracle"] = oracle
     files = load_workspace(project, settings.files).texts
     record = RunRecord(seed, mode.name, world.quality(files), 0.0)
     try:
@@ -223,19 +231,19 @@ def _meets(m: dict[str, Any]) -> dict[str, bool | None]:
             "gain_fraction": at_least("gain_fraction")}
 
 
-def run_bench(seeds: int, nights: int, tasks: int, workdir: Path, *, jobs: int = 1,
+def run_bench(seeds: int, nights: int, tasks: int, workdir: Path, *, jobs: int = 1, pairing: float = PAIRING,
               progress: Callable[[str], None] = lambda line: None) -> dict[str, Any]:
     """Every mode the package can run over ``seeds`` users; the JSON the benchmark prints.
 
     ``jobs`` > 1 runs the users in that many processes (each run has its own project and store).
     """
     ran, skipped = modes()
-    result: dict[str, Any] = {"seeds": seeds, "nights": nights, "tasks_per_night": tasks, "targets": TARGETS,
-                              "modes": {}, "skipped": skipped}
+    result: dict[str, Any] = {"seeds": seeds, "nights": nights, "tasks_per_night": tasks, "pairing": pairing,
+                              "targets": TARGETS, "modes": {}, "skipped": skipped}
     workdir.mkdir(parents=True, exist_ok=True)
     with night_lock(workdir / "bench.lock"), ProcessPoolExecutor(jobs) if jobs > 1 else nullcontext() as pool:
         for mode in ran:
-            run = partial(run_seed, mode=mode, nights=nights, tasks=tasks, workdir=workdir)
+            run = partial(run_seed, mode=mode, nights=nights, tasks=tasks, workdir=workdir, pairing=pairing)
             runs = []
             for run_record in (pool.map(run, range(seeds)) if pool is not None else map(run, range(seeds))):
                 runs.append(run_record)
@@ -254,7 +262,8 @@ def _fmt(value: float | None, spec: str = ".3f") -> str:
 
 def report(r: dict[str, Any]) -> str:
     """The human-readable table."""
-    lines = [f"learning: {r['seeds']} seeds x {r['nights']} nights x {r['tasks_per_night']} new tasks a night"]
+    head = f"learning: {r['seeds']} seeds x {r['nights']} nights x {r['tasks_per_night']} new tasks a night"
+    lines = [f"{head} (pairing {r['pairing']:g})"]
     t = r["targets"]
     for name, m in r["modes"].items():
         gain = f"{_fmt(m['gain_mean'], '+.3f')} +- {_fmt(m['gain_sd'])}"
@@ -292,14 +301,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--workdir", type=Path, default=_scratch() / "skillopt-sleep-learning",
                         help="where the projects and homes live while they run (a fixed path keeps "
                              "the nights' ids, and so every number, the same from run to run)")
+    parser.add_argument("--pairing", type=float, default=PAIRING,
+                        help="chance one sample under two system texts shares its draw (1: common random "
+                             "numbers, where a rule that changes nothing moves no answer)")
     parser.add_argument("--jobs", type=int, default=1, help="processes to run the users in")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     args = parser.parse_args(argv)
     if min(args.seeds, args.nights, args.tasks, args.jobs) < 1:
         parser.error("--seeds, --nights, --tasks and --jobs must be at least 1")
+    if not 0 <= args.pairing <= 1:
+        parser.error("--pairing must be between 0 and 1")
     say = (lambda line: None) if args.quiet else (lambda line: print(line, file=sys.stderr, flush=True))
-    result = run_bench(args.seeds, args.nights, args.tasks, args.workdir.resolve(), jobs=args.jobs, progress=say)
+    result = run_bench(args.seeds, args.nights, args.tasks, args.workdir.resolve(), jobs=args.jobs,
+                       pairing=args.pairing, progress=say)
     print(json.dumps(result, sort_keys=True) if args.json else report(result))
     edit = result["modes"].get("edit")
     return 1 if edit is not None and not all(v is not False for v in edit["meets"].values()) else 0

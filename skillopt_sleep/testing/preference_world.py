@@ -7,9 +7,11 @@ truth, so that a benchmark can say whether a night learned the right thing:
   and corrected (``outcome="failure"``, the kind's correction as feedback, the kind's rule check).
 - role ``target``: answers a task so that its check passes with the kind's pass rate under the
   system text (the replay's skill and memory): :data:`BASE_RATE` with no rule, :data:`RULE_RATE`
-  with the kind's correct rule, :data:`BROKEN_RATE` under a harmful rule. The draw depends only on
-  (world seed, request seed, prompt): K samples differ, and one sample under two system texts is
-  paired (common random numbers), as a real model at a fixed seed would be.
+  with the kind's correct rule, :data:`BROKEN_RATE` under a harmful rule. The draw depends on
+  (world seed, request seed, prompt) and, with a chance, on the system text: K samples differ, one
+  sample under one system text is always the same answer, and one sample under two system texts
+  shares its draw with probability ``pairing`` (1: common random numbers; below 1, a rule that
+  changes nothing still moves some answers, as a changed prompt moves a real model's sample).
 - role ``optimizer``: reads the reflection prompt and, for each kind among its cases, proposes the
   correct rule about half the time, a useless rule often, a harmful rule sometimes; every edit
   cites the case numbers it learned from (``"cases"``), wrongly about one time in seven. It never
@@ -55,6 +57,7 @@ GOOD_RATE = 0.5  # chance the optimizer proposes the correct rule for a kind it 
 USELESS_RATE = 0.5  # chance a reply carries a useless rule
 HARMFUL_RATE = 0.15  # chance a reply carries a harmful rule
 WRONG_CITATION_RATE = 0.15  # chance an edit cites another case than the one it learned from
+PAIRING = 0.5  # chance one sample under two different system texts shares its draw
 FIRST_DAY = datetime(2026, 1, 5, tzinfo=timezone.utc)
 
 
@@ -96,10 +99,16 @@ class PreferenceWorld:
 
     name = "preference-world"
 
-    def __init__(self, seed: int = 0, *, model: str = "preference-world") -> None:
+    def __init__(self, seed: int = 0, *, pairing: float = PAIRING, model: str = "preference-world") -> None:
+        if not 0 <= pairing <= 1:
+            raise ValueError(f"pairing is a probability, got {pairing}")
         self.seed = seed
+        self.pairing = pairing
         self.model = model
         self.proposals: list[ProposedEdit] = []
+        # Each system text keeps a sample's shared draw with chance sqrt(pairing), so two system
+        # texts both keep it (and answer alike) with chance ``pairing``.
+        self._keep = pairing**0.5
 
     # -- the truth ---------------------------------------------------------------------------
 
@@ -175,6 +184,10 @@ class PreferenceWorld:
         if kind is None:
             return "Done."
         u = _rng("answer", self.seed, seed, prompt).random()
+        if self._keep < 1:
+            own = hashlib.sha256(f"{self.seed}\x00{seed}\x00{prompt}\x00{system}".encode()).digest()
+            if int.from_bytes(own[:8], "big") / 2**64 >= self._keep:
+                u = int.from_bytes(own[8:16], "big") / 2**64
         return kind.right if u < self.pass_rate(kind, system) else kind.wrong
 
     def optimize(self, system: str, prompt: str, seed: int | None) -> str:

@@ -84,7 +84,7 @@ def test_analytic_quality_matches_sampled_pass_rates(rules):
 
 
 def test_a_correct_rule_lifts_its_kind_only_and_leaves_every_other_answer_unchanged():
-    world = PreferenceWorld(1)
+    world = PreferenceWorld(1, pairing=1.0)
     kind = KINDS[3]
     before, after = files_with(), files_with(kind.rule)
     assert 0.18 < sampled_pass_rate(world, before, kind) < 0.32
@@ -97,6 +97,27 @@ def test_a_correct_rule_lifts_its_kind_only_and_leaves_every_other_answer_unchan
             assert (world.answer(system_text(before, task), task.intent, seed)
                     == world.answer(system_text(after, task), task.intent, seed))
     assert world.quality(after) - world.quality(before) == pytest.approx((0.9 - 0.25) / len(KINDS))
+
+
+def test_pairing_is_the_chance_one_sample_keeps_its_draw_under_two_system_texts():
+    tasks = [t for night in range(30) for t in PreferenceWorld(0).tasks(night, 10, project=PROJECT)]
+    plain, padded = files_with(), files_with(*USELESS_RULES[:2])  # the same truth, another text
+
+    def same_answers(world: PreferenceWorld) -> float:
+        same = 0
+        for task in tasks:
+            seed = sample_seed(task.id, 0)
+            first = world.answer(system_text(plain, task), task.intent, seed)
+            assert first == world.answer(system_text(plain, task), task.intent, seed)  # one text, one answer
+            same += first == world.answer(system_text(padded, task), task.intent, seed)
+        return same / len(tasks)
+
+    # two independent draws at a pass rate of 0.25 agree with chance 0.25**2 + 0.75**2 = 0.625
+    assert same_answers(PreferenceWorld(0, pairing=1.0)) == 1.0
+    assert abs(same_answers(PreferenceWorld(0, pairing=0.5)) - (0.5 + 0.5 * 0.625)) < 0.06
+    assert abs(same_answers(PreferenceWorld(0, pairing=0.0)) - 0.625) < 0.06
+    with pytest.raises(ValueError, match="probability"):
+        PreferenceWorld(0, pairing=1.5)
 
 
 def test_harmful_rules_break_what_the_truth_says_they_break():
@@ -198,7 +219,7 @@ def test_learning_bench_runs_end_to_end_and_prints_every_metric(tmp_path, capsys
     code = bench.main(["--seeds", "2", "--nights", "2", "--json", "--quiet", "--workdir", str(tmp_path)])
     result = json.loads(capsys.readouterr().out)
     assert code == 0
-    assert set(result["modes"]) | set(result["skipped"]) == {"holdout", "edit", "oracle"}
+    assert set(result["modes"]) | set(result["skipped"]) == {"holdout", "mean-better", "edit", "oracle"}
     holdout = result["modes"]["holdout"]
     assert holdout["runs"] == 2 and holdout["good_reached"] > 0 and holdout["calls_per_night"] > 0
     assert len(holdout["quality_by_night"]) == 2
