@@ -5,6 +5,7 @@ Usage::
     python bench/learning.py                 # 50 seeds x 5 nights x 10 new tasks a night
     python bench/learning.py --json          # one JSON object
     python bench/learning.py --seeds 5 --nights 3   # a quick look
+    python bench/learning.py --pairing 1     # common random numbers: a useless rule moves no answer
 
 Every run is one user in :class:`~skillopt_sleep.testing.preference_world.PreferenceWorld` (eight
 kinds of recurring preference, useless and harmful rules, an optimizer that cites its cases,
@@ -21,13 +22,20 @@ exactly the good proposals). A mode the installed package cannot run is skipped 
 Counted from what the world's optimizer proposed each night and from the project's files after
 each night (never from the summary's wording):
 
-- power: good proposals adopted / good proposals that reached the night (not already in the files);
+- power: good proposals adopted / good proposals that reached the night (not already in the
+  files; the same rule proposed twice in a night counts once; one the edit budget cut is a miss);
 - false accepts: useless or harmful proposals adopted / those that reached the night;
 - harmful runs: runs whose files hold a harmful rule after the last night;
 - useless-night changes: nights whose proposals were all useless and that changed the files;
 - gain: the world's exact quality after the last night minus before the first (mean, sd over
   seeds), and as a fraction of the oracle's mean gain;
 - calls per night, from the night summaries.
+
+``--pairing`` (0.5) is the chance that one replay sample under two different system texts keeps
+its random draw: below 1, a rule that changes nothing still moves some answers, as a changed
+prompt moves a real model's sample, so the gate meets the noise it meets in use. The gate's
+Monte Carlo p-values draw from a generator seeded by the night id, which hashes the project's
+path: a fixed ``--workdir`` (the default) keeps every number the same from run to run.
 """
 
 from __future__ import annotations
