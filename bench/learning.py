@@ -23,7 +23,8 @@ Counted from what the world's optimizer proposed each night and from the project
 each night (never from the summary's wording):
 
 - power: good proposals adopted / good proposals that reached the night (not already in the
-  files; the same rule proposed twice in a night counts once; one the edit budget cut is a miss);
+  files; a kind's rule proposed twice in a night, in either phrasing, counts once; one the edit
+  budget cut is a miss);
 - false accepts: useless or harmful proposals adopted / those that reached the night;
 - harmful runs: runs whose files hold a harmful rule after the last night;
 - useless-night changes: nights whose proposals were all useless and that changed the files;
@@ -43,6 +44,7 @@ from __future__ import annotations
 import argparse
 import inspect
 import json
+import re
 import shutil
 import statistics
 import sys
@@ -65,7 +67,7 @@ from skillopt_sleep.night.workspace import load_workspace
 from skillopt_sleep.paths import resolve_paths
 from skillopt_sleep.settings import NightSettings, Settings
 from skillopt_sleep.store import Store
-from skillopt_sleep.testing.preference_kinds import HARMFUL_RULES
+from skillopt_sleep.testing.preference_kinds import BY_KEY, HARMFUL_RULES
 from skillopt_sleep.testing.preference_world import PAIRING, PreferenceWorld, ProposedEdit
 
 VERDICTS = ("good", "useless", "harmful")
@@ -180,10 +182,23 @@ def run_seed(seed: int, mode: Mode, *, nights: int, tasks: int, workdir: Path,
     return record
 
 
-def _reached(night: NightRecord, verdicts: Sequence[str]) -> list[str]:
-    """Distinct rules of these verdicts proposed tonight that the files did not already hold."""
-    rules = dict.fromkeys(p.content for p in night.proposed if p.verdict in verdicts)
-    return [r for r in rules if not holds(night.before, r)]
+def _present(files: dict[str, str], pattern: re.Pattern[str]) -> bool:
+    return pattern.search("\n".join(files.values())) is not None
+
+
+def _reached(night: NightRecord, verdict: str) -> list[Callable[[dict[str, str]], bool]]:
+    """Tonight's distinct lessons of ``verdict`` that the files did not already hold, each as a
+    test of whether a set of files holds it. A good rule's lesson is its kind (any phrasing of
+    it); any other rule's is its text."""
+    found: dict[str, Callable[[dict[str, str]], bool]] = {}
+    for p in night.proposed:
+        if p.verdict != verdict:
+            continue
+        if p.kind is not None and verdict == "good":
+            found.setdefault(p.kind, partial(_present, pattern=BY_KEY[p.kind].rule_re))
+        else:
+            found.setdefault(" ".join(p.content.split()).lower(), partial(holds, rule=p.content))
+    return [present for present in found.values() if not present(night.before)]
 
 
 def _ratio(hits: int, total: int) -> float | None:
@@ -199,9 +214,9 @@ def metrics(runs: Sequence[RunRecord]) -> dict[str, Any]:
     for run in runs:
         for night in run.nights:
             for verdict in VERDICTS:
-                rules = _reached(night, [verdict])
-                reached[verdict] += len(rules)
-                adopted[verdict] += sum(holds(night.after, r) for r in rules)
+                lessons = _reached(night, verdict)
+                reached[verdict] += len(lessons)
+                adopted[verdict] += sum(present(night.after) for present in lessons)
             if night.proposed and all(p.verdict == "useless" for p in night.proposed):
                 useless_nights += 1
                 useless_changed += night.after != night.before

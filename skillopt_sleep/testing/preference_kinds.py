@@ -2,7 +2,8 @@
 
 Eight kinds of thing a user keeps correcting. Each kind has several intent templates (so two
 tasks of a kind are rarely the same text), the rule check that scores an answer, the user's
-correction, the one rule that fixes it, and a regex that finds that rule in a system text. An
+correction, the rule that fixes it (in two phrasings: an optimizer does not always word a lesson
+the same way), and a regex that finds either phrasing in a system text. An
 answer is one fragment: ``right`` passes the kind's check, ``wrong`` fails it.
 
 Besides the correct rules there are rules that change nothing (:data:`USELESS_RULES`), a rule
@@ -33,16 +34,22 @@ class Kind:
     templates: tuple[str, ...]  # intents, with ``{module}`` filled in
     check: Check
     feedback: str  # the user's correction
-    rule: str  # the rule that makes the agent follow the preference
-    rule_re: re.Pattern[str]  # finds ``rule`` in a system text
+    rules: tuple[str, ...]  # phrasings of the rule that makes the agent follow the preference
+    rule_re: re.Pattern[str]  # finds any of ``rules`` in a system text
     target: str  # where the optimizer writes the rule: "skill" or "memory"
     right: str
     wrong: str
 
 
-def _kind(key: str, topic: str, templates: tuple[str, ...], check: Check, feedback: str, rule: str,
-          rule_re: str, target: str, right: str, wrong: str) -> Kind:
-    return Kind(key, re.compile(topic, re.IGNORECASE), templates, check, feedback, rule, re.compile(rule_re),
+    @property
+    def rule(self) -> str:
+        """The rule's first phrasing."""
+        return self.rules[0]
+
+
+def _kind(key: str, topic: str, templates: tuple[str, ...], check: Check, feedback: str,
+          rules: tuple[str, ...], rule_re: str, target: str, right: str, wrong: str) -> Kind:
+    return Kind(key, re.compile(topic, re.IGNORECASE), templates, check, feedback, rules, re.compile(rule_re),
                 target, right, wrong)
 
 
@@ -54,7 +61,8 @@ KINDS: tuple[Kind, ...] = (
          "Update the README now that {module} is public."),
         Check(kind="heading", value="Beta App"),
         "The README title is 'Beta App', as a level-1 heading, every time.",
-        "The README's title is always 'Beta App', as a level-1 heading.", r"title is always 'Beta App'",
+        ("The README's title is always 'Beta App', as a level-1 heading.",
+         "Open every README with the level-1 heading '# Beta App'."), r"'(# )?Beta App'",
         "memory", "# Beta App\n\nA small app for tracking beta testers.", "# beta_app\n\nA small app.",
     ),
     _kind(
@@ -64,7 +72,8 @@ KINDS: tuple[Kind, ...] = (
          "Check that the {module} tests still pass after my change."),
         Check(kind="contains", value="pytest -q"),
         "Run the tests with `pytest -q`; the verbose output is noise to me.",
-        "Run the test suite with `pytest -q`, never bare `pytest`.", r"suite with `pytest -q`",
+        ("Run the test suite with `pytest -q`, never bare `pytest`.", "Use `pytest -q` to run the tests."),
+        r"`pytest -q`",
         "skill", "Run them with `pytest -q`.", "Run them with `pytest -v`.",
     ),
     _kind(
@@ -74,8 +83,9 @@ KINDS: tuple[Kind, ...] = (
          "I need debugging output in {module} for the next release."),
         Check(kind="not_contains", value="print("),
         "Use the logging module for debug output, not print().",
-        "Use the logging module (logging.getLogger(__name__)) for diagnostics, never print().",
-        r"logging module \(logging\.getLogger", "skill",
+        ("Use the logging module (logging.getLogger(__name__)) for diagnostics, never print().",
+         "Report diagnostics through logging.getLogger(__name__), not print()."),
+        r"logging\.getLogger\(__name__\)", "skill",
         "log = logging.getLogger(__name__)\nlog.debug(\"loaded %s\", path)", "print(\"loaded\", path)",
     ),
     _kind(
@@ -85,7 +95,8 @@ KINDS: tuple[Kind, ...] = (
          "Give me a commit message for what we just did in {module}."),
         Check(kind="regex", value=r"^(feat|fix|docs|refactor|chore)(\([\w-]+\))?: \S"),
         "Commit messages follow Conventional Commits: type(scope): summary.",
-        "Write commit messages as Conventional Commits: `type(scope): summary`.", r"as Conventional Commits",
+        ("Write commit messages as Conventional Commits: `type(scope): summary`.",
+         "Commit messages follow the Conventional Commits format."), r"Conventional Commits",
         "skill", "feat(core): add the new option", "Added the new option",
     ),
     _kind(
@@ -95,7 +106,9 @@ KINDS: tuple[Kind, ...] = (
          "I need a small function in {module} to normalise names."),
         Check(kind="regex", value=r"def \w+\([^)]*:[^)]*\) -> "),
         "Every new function needs full type hints, the return type included.",
-        "Give every new Python function full type hints, return type included.", r"full type hints",
+        ("Give every new Python function full type hints, return type included.",
+         "Annotate every new function fully: parameters and return type."),
+        r"full type hints|Annotate every new function",
         "memory", "def load(path: str) -> dict[str, str]:\n    ...", "def load(path):\n    ...",
     ),
     _kind(
@@ -105,7 +118,8 @@ KINDS: tuple[Kind, ...] = (
          "Write a short summary of the {module} work."),
         Check(kind="max_chars", value=300),
         "Too long: summaries must stay under 300 characters.",
-        "Keep summaries under 300 characters.", r"summaries under 300 characters",
+        ("Keep summaries under 300 characters.", "A summary is at most 300 characters long."),
+        r"[Ss]ummar(y|ies) .{0,20}300 characters",
         "memory", "Short version: the change adds the option and its docs.",
         "Sure! Here is a detailed account of everything that happened in this change. " * 5,
     ),
@@ -116,7 +130,8 @@ KINDS: tuple[Kind, ...] = (
          "Update the changelog: {module} got faster."),
         Check(kind="contains", value="## [Unreleased]"),
         "New changelog entries go under the [Unreleased] section, not a version heading.",
-        "Add changelog entries under `## [Unreleased]` in CHANGELOG.md.", r"under `## \[Unreleased\]`",
+        ("Add changelog entries under `## [Unreleased]` in CHANGELOG.md.",
+         "New CHANGELOG.md entries go in the `## [Unreleased]` section."), r"`## \[Unreleased\]`",
         "skill", "## [Unreleased]\n- The module got faster.", "## v2.4.0\n- The module got faster.",
     ),
     _kind(
@@ -126,7 +141,8 @@ KINDS: tuple[Kind, ...] = (
          "Which date did {module} ship? Write it in the docs."),
         Check(kind="regex", value=r"\b\d{4}-\d{2}-\d{2}\b"),
         "Write dates as YYYY-MM-DD.",
-        "Write dates in ISO 8601 form (YYYY-MM-DD).", r"ISO 8601 form", "memory",
+        ("Write dates in ISO 8601 form (YYYY-MM-DD).", "Dates are always written YYYY-MM-DD."),
+        r"ISO 8601|YYYY-MM-DD", "memory",
         "Released on 2026-03-14.", "Released on March 14, 2026.",
     ),
 )

@@ -201,7 +201,7 @@ class PreferenceWorld:
         for kind in dict.fromkeys(c.kind for c in cases if c.kind is not None):
             if kind.rule_re.search(current) or kind.rule_re.search(tried) or rng.random() >= GOOD_RATE:
                 continue
-            edits.append(self._edit(kind.rule, kind.target, cases, kind, rng, seed))
+            edits.append(self._edit(rng.choice(kind.rules), kind.target, cases, kind, rng, seed))
         useless = [r for r in fresh if r in USELESS_RULES]
         if useless and rng.random() < USELESS_RATE:
             edits.append(self._edit(rng.choice(useless), "skill", cases, None, rng, seed))

@@ -17,7 +17,7 @@ from skillopt_sleep.models import Edit, TaskRecord
 from skillopt_sleep.night.guards import BEGIN, END
 from skillopt_sleep.night.judge import rule_check
 from skillopt_sleep.night.reflect import Case, parse_edits, reflection_prompt
-from skillopt_sleep.night.replay import Rollout, sample_seed, system_text
+from skillopt_sleep.night.replay import REPLAY_SYSTEM, Rollout, sample_seed, system_text
 from skillopt_sleep.night.workspace import NEW_SKILL
 from skillopt_sleep.testing.preference_kinds import (
     BREAKS_ALL,
@@ -129,9 +129,19 @@ def test_harmful_rules_break_what_the_truth_says_they_break():
     assert world.quality(files_with(*USELESS_RULES)) == world.quality(files_with()) == pytest.approx(0.25)
 
 
+def test_a_kind_rule_regex_finds_its_phrasings_and_nothing_else():
+    others = [*USELESS_RULES, BREAKS_ALL, HELPS_ONE, REPLAY_SYSTEM, NEW_SKILL]
+    for kind in KINDS:
+        assert len(kind.rules) >= 2 and all(kind.rule_re.search(r) for r in kind.rules), kind.key
+        foreign = [r for k in KINDS if k is not kind for r in k.rules] + others
+        assert not [r for r in foreign if kind.rule_re.search(r)], kind.key
+        assert {PreferenceWorld(0).quality(files_with(r)) for r in kind.rules} == {0.25 + 0.65 / len(KINDS)}
+
+
 def test_classify_knows_every_rule():
     world = PreferenceWorld(0)
-    assert {world.classify(k.rule) for k in KINDS} == {"good"}
+    assert {world.classify(r) for k in KINDS for r in k.rules} == {"good"}
+    assert [world.kind_of_rule(k.rules[1]) for k in KINDS] == list(KINDS)
     assert {world.classify(r) for r in USELESS_RULES} == {"useless"}
     assert world.classify(BREAKS_ALL) == world.classify(HELPS_ONE) == "harmful"
     assert [world.kind_of_rule(k.rule) for k in KINDS] == list(KINDS)
@@ -244,18 +254,20 @@ def test_bench_metrics_count_proposals_against_the_files():
     good, useless = KINDS[0].rule, USELESS_RULES[0]
 
     def proposed(*rules: str):
-        return [bench.ProposedEdit(r, "memory", world.classify(r), None, (1,), True, 0) for r in rules]
+        return [bench.ProposedEdit(r, "memory", world.classify(r), getattr(world.kind_of_rule(r), "key", None),
+                                   (1,), True, 0) for r in rules]
 
     empty = files_with()
     nights = [
         bench.NightRecord(proposed(good, useless, BREAKS_ALL), empty, files_with(good), 100, "accept"),
         bench.NightRecord(proposed(useless), files_with(good), files_with(good, useless), 50, "accept"),
-        bench.NightRecord(proposed(good, KINDS[1].rule), files_with(good, useless), files_with(good, useless),
-                          30, "reject"),
+        bench.NightRecord(proposed(KINDS[0].rules[1], KINDS[1].rule, KINDS[1].rules[1]), files_with(good, useless),
+                          files_with(good, useless), 30, "reject"),
     ]
     run = bench.RunRecord(0, "holdout", world.quality(empty), world.quality(files_with(good)), nights)
     m = bench.metrics([run])
-    assert (m["good_adopted"], m["good_reached"]) == (1, 2)  # the good rule already written is no news
+    # a kind's rule already written is no news, in any phrasing; two phrasings are one lesson
+    assert (m["good_adopted"], m["good_reached"]) == (1, 2)
     assert (m["bad_adopted"], m["bad_reached"]) == (1, 3)
     assert (m["useless_adopted"], m["useless_reached"], m["harmful_adopted"], m["harmful_reached"]) == (1, 2, 0, 1)
     assert m["useless_nights"] == 1 and m["useless_night_changes"] == 1.0
