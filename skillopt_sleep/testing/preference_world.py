@@ -204,7 +204,7 @@ class PreferenceWorld:
             edits.append(self._edit(rng.choice(kind.rules), kind.target, cases, kind, rng, seed))
         useless = [r for r in fresh if r in USELESS_RULES]
         if useless and rng.random() < USELESS_RATE:
-            edits.append(self._edit(rng.choice(useless), "skill", cases, None, rng, seed))
+            edits.append(self._edit(rng.choice(useless), rng.choice(("skill", "memory")), cases, None, rng, seed))
         harmful = [r for r in fresh if r == BREAKS_ALL
                    or (r == HELPS_ONE and any(c.kind is BY_KEY[HELPED_KIND] for c in cases))]
         if harmful and cases and rng.random() < HARMFUL_RATE:
