@@ -60,6 +60,7 @@ from typing import Any, get_args
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from skillopt_sleep.clock import FixedClock
+from skillopt_sleep.errors import LockedError
 from skillopt_sleep.lock import night_lock
 from skillopt_sleep.models import Edit
 from skillopt_sleep.night.project import Backends, run_project_night
@@ -336,8 +337,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not 0 <= args.pairing <= 1:
         parser.error("--pairing must be between 0 and 1")
     say = (lambda line: None) if args.quiet else (lambda line: print(line, file=sys.stderr, flush=True))
-    result = run_bench(args.seeds, args.nights, args.tasks, args.workdir.resolve(), jobs=args.jobs,
-                       pairing=args.pairing, progress=say)
+    try:
+        result = run_bench(args.seeds, args.nights, args.tasks, args.workdir.resolve(), jobs=args.jobs,
+                           pairing=args.pairing, progress=say)
+    except LockedError:
+        parser.error(f"another learning benchmark is using {args.workdir}: wait for it, or pass another --workdir")
     print(json.dumps(result, sort_keys=True) if args.json else report(result))
     edit = result["modes"].get("edit")
     return 1 if edit is not None and not all(v is not False for v in edit["meets"].values()) else 0
