@@ -6,6 +6,7 @@ Usage::
     python bench/learning.py --json          # one JSON object
     python bench/learning.py --seeds 5 --nights 3   # a quick look
     python bench/learning.py --pairing 1     # common random numbers: a useless rule moves no answer
+    python bench/learning.py --seeds 1 --trace   # every proposal, its truth and its fate, night by night
 
 Every run is one user in :class:`~skillopt_sleep.testing.preference_world.PreferenceWorld` (eight
 kinds of recurring preference, useless and harmful rules, an optimizer that cites its cases,
@@ -126,6 +127,7 @@ class NightRecord:
     after: dict[str, str]
     calls: int
     decision: str
+    why: dict[str, str] = field(default_factory=dict)  # rule -> the night's word on it, for --trace
 
 
 @dataclass
@@ -172,8 +174,9 @@ def run_seed(seed: int, mode: Mode, *, nights: int, tasks: int, workdir: Path,
             result = run_project_night(project=project, settings=settings, store=store, paths=paths,
                                        backends=Backends(world, world, world), clock=clock, **extra)
             after = load_workspace(project, settings.files).texts
-            record.nights.append(NightRecord(world.proposals[mark:], files, after, result.summary.calls,
-                                             result.summary.decision))
+            s = result.summary
+            why = {e.content: f"{e.status}: {e.reason}".rstrip(": ") for e in [*s.edits, *s.rejected_edits]}
+            record.nights.append(NightRecord(world.proposals[mark:], files, after, s.calls, s.decision, why))
             record.quality.append(world.quality(after))
             files = after
     finally:
@@ -256,7 +259,7 @@ def _meets(m: dict[str, Any]) -> dict[str, bool | None]:
 
 
 def run_bench(seeds: int, nights: int, tasks: int, workdir: Path, *, jobs: int = 1, pairing: float = PAIRING,
-              progress: Callable[[str], None] = lambda line: None) -> dict[str, Any]:
+              progress: Callable[[str], None] = lambda line: None, traced: bool = False) -> dict[str, Any]:
     """Every mode the package can run over ``seeds`` users; the JSON the benchmark prints.
 
     ``jobs`` > 1 runs the users in that many processes (each run has its own project and store).
@@ -272,12 +275,29 @@ def run_bench(seeds: int, nights: int, tasks: int, workdir: Path, *, jobs: int =
             for run_record in (pool.map(run, range(seeds)) if pool is not None else map(run, range(seeds))):
                 runs.append(run_record)
                 progress(f"{mode.name}: seed {len(runs)}/{seeds}")
+                if traced:
+                    progress("\n".join(trace(run_record)))
             result["modes"][mode.name] = metrics(runs)
     oracle = result["modes"].get("oracle", {}).get("gain_mean")
     for m in result["modes"].values():
         m["gain_fraction"] = m["gain_mean"] / oracle if oracle and m["gain_mean"] is not None else None
         m["meets"] = _meets(m)
     return result
+
+
+def trace(run: RunRecord) -> list[str]:
+    """One user's nights, edit by edit: what was proposed, its truth, whether the files took it."""
+    lines = [f"{run.mode} seed {run.seed}: quality {run.quality_before:.3f} -> {run.quality_after:.3f}"]
+    for i, night in enumerate(run.nights):
+        lines.append(f"  night {i + 1}: {night.decision}, {night.calls} calls")
+        for p in night.proposed:
+            state = "already held" if holds(night.before, p.content) else (
+                "adopted" if holds(night.after, p.content) else "not adopted")
+            cited = "cited right" if p.cited_right else "cited WRONG"
+            lines.append(f"    {p.verdict:<8} {state:<12} cases {list(p.cases)} ({cited}) {p.content}")
+            if p.content in night.why and state == "not adopted":
+                lines.append(f"             the night said: {night.why[p.content]}")
+    return lines
 
 
 def _fmt(value: float | None, spec: str = ".3f") -> str:
@@ -331,6 +351,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1, help="processes to run the users in")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    parser.add_argument("--trace", action="store_true",
+                        help="print every night's proposals, their truth and fate on stderr (a few seeds)")
     args = parser.parse_args(argv)
     if min(args.seeds, args.nights, args.tasks, args.jobs) < 1:
         parser.error("--seeds, --nights, --tasks and --jobs must be at least 1")
@@ -339,7 +361,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     say = (lambda line: None) if args.quiet else (lambda line: print(line, file=sys.stderr, flush=True))
     try:
         result = run_bench(args.seeds, args.nights, args.tasks, args.workdir.resolve(), jobs=args.jobs,
-                           pairing=args.pairing, progress=say)
+                           pairing=args.pairing, progress=say, traced=args.trace)
     except LockedError:
         parser.error(f"another learning benchmark is using {args.workdir}: wait for it, or pass another --workdir")
     print(json.dumps(result, sort_keys=True) if args.json else report(result))

@@ -276,3 +276,19 @@ def test_bench_metrics_count_proposals_against_the_files():
     assert m["gain_mean"] == pytest.approx(0.65 / 8)
     harmed = bench.RunRecord(1, "holdout", 0.25, 0.05, [bench.NightRecord([], empty, files_with(BREAKS_ALL), 1, "")])
     assert bench.metrics([run, harmed])["harmful_runs"] == 1
+
+
+def test_bench_trace_shows_each_proposal_its_truth_and_fate():
+    bench = load_bench()
+    world = PreferenceWorld(0)
+    good, useless = KINDS[0].rule, USELESS_RULES[0]
+    proposed = [bench.ProposedEdit(good, "memory", "good", KINDS[0].key, (2,), True, 0),
+                bench.ProposedEdit(useless, "skill", "useless", None, (1,), False, 0)]
+    night = bench.NightRecord(proposed, files_with(), files_with(good), 12, "accept",
+                              {useless: "rejected: no effect"})
+    lines = bench.trace(bench.RunRecord(3, "edit", 0.25, world.quality(files_with(good)), [night]))
+    assert lines[0] == "edit seed 3: quality 0.250 -> 0.331"
+    assert lines[1] == "  night 1: accept, 12 calls"
+    assert "good     adopted      cases [2] (cited right) " + good in lines[2]
+    assert "useless  not adopted  cases [1] (cited WRONG) " + useless in lines[3]
+    assert lines[4].strip() == "the night said: rejected: no effect"
