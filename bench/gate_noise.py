@@ -32,23 +32,30 @@ pass/fail check, passed at ``SPARSE_BASE`` (0.25); the edit was learned from one
 kind (the cited task, outside the holdout). A helpful edit lifts its kind to ``SPARSE_FIXED``
 (0.9) and touches nothing else (power); a no-effect edit changes nothing (false accepts). A gate
 gets the night's tasks and draws as many rollouts as it wants, so a targeted gate can sit next
-to the holdout gate. Each gate's ``meets_targets`` is reported there; the exit code still says
+to the holdout gate: ``edit`` is the edit-by-edit gate, which tests the edit on the cited task
+and the unseen tasks of its kind and then for harm on the others. Each gate's ``meets_targets``
+is reported there; the exit code still says
 whether the no-effect and dense-gain case meets its targets.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import random
 import sys
 from collections.abc import Callable, Sequence
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from skillopt_sleep.models import Check, Edit, TaskRecord
+from skillopt_sleep.night.evidence import Candidate, EvidencePolicy, Trials
 from skillopt_sleep.night.gate import GatePolicy, decide
+from skillopt_sleep.night.replay import Rollout
 
 Scores = dict[str, list[float | None]]
 
@@ -58,6 +65,7 @@ POWER_TARGET = 0.80
 SPARSE_KINDS = 8
 SPARSE_BASE = 0.25
 SPARSE_FIXED = 0.9
+_DAY = datetime(2026, 1, 5, tzinfo=timezone.utc)
 
 
 def check_rate(rng: random.Random) -> float:
@@ -135,7 +143,46 @@ def holdout_gate(policy: GatePolicy, k: int) -> Gate:
     return accepts
 
 
-GATES: dict[str, Callable[[GatePolicy, int], Gate]] = {"holdout": holdout_gate}
+def edit_gate(policy: GatePolicy, k: int) -> Gate:
+    """The edit-by-edit gate with its default policy: the edit tested where it acts (the cited task
+    and the unseen tasks of its kind) and, if it passes, for harm on all the others; fresh
+    rollouts drawn as the gate asks (``policy`` and ``k`` belong to the holdout gate)."""
+    evidence = EvidencePolicy()
+    edit = Edit(target="memory", content="the rule")
+
+    def task(i: int, kind: int) -> TaskRecord:
+        return TaskRecord(source="manual", project="/bench", session_id=f"s{i}", created_at=_DAY,
+                          intent=f"task {i} of kind {kind}", checks=[Check(kind="contains", value=f"kind-{kind}")])
+
+    def accepts(night: SparseNight, rng: random.Random) -> bool:
+        tasks = [task(i, kind) for i, kind in enumerate((night.edit_kind, *night.kinds))]
+        kinds = {t.id: kind for t, kind in zip(tasks, (night.edit_kind, *night.kinds))}
+
+        async def draw(wants, files, nonce):  # type: ignore[no-untyped-def]
+            after = files is not base
+            return {t.id: [Rollout(t.id, s, "", *_verdict(night.draw(rng, kinds[t.id], after, 1)[0]))
+                           for s in range(first, first + count)] for t, first, count in wants}
+
+        base: dict[str, str] = {}
+        trials = Trials(draw, base, tasks, evidence, "bench", rng)
+        cand = Candidate(edit.model_copy(update={"cites": [tasks[0].id]}), {"CLAUDE.md": "the rule"}, 1)
+        trials.shown = {tasks[0].id}
+        trials.place(cand, tasks[:1])
+
+        async def judge() -> str:
+            ev = (await trials.efficacy([cand]))[cand.key]
+            return (await trials.judge_harm(cand, ev)).verdict if ev.verdict == "accepted" else ev.verdict
+
+        return asyncio.run(judge()) == "accepted"
+
+    return accepts
+
+
+def _verdict(score: float | None) -> tuple[float | None, bool]:
+    return score, score == 1.0
+
+
+GATES: dict[str, Callable[[GatePolicy, int], Gate]] = {"holdout": holdout_gate, "edit": edit_gate}
 
 
 def measure_sparse(nights: int, tasks: int, k: int, seed: int, policy: GatePolicy) -> dict:

@@ -32,6 +32,8 @@ def test_gate_noise_json_over_200_nights(capsys):
     for rates in sparse["gates"].values():
         assert 0 <= rates["power"] <= 1 and isinstance(rates["meets_targets"], bool)
         assert rates["false_accept_rate"] <= 0.05  # a gate stays valid when the rule acts on few tasks
+    # only the edit-by-edit gate sees a rule that acts on one kind of eight
+    assert sparse["gates"]["edit"]["power"] >= 0.80 and sparse["gates"]["holdout"]["power"] < 0.3
 
 
 def mean_gain(bench, gain: float) -> float:
