@@ -71,8 +71,8 @@ def test_a_dumb_terminal_gets_plain_lines_with_the_reflection_step(tmp_path, san
     assert code == 0
     lines = err.getvalue().splitlines()
     assert not ESCAPE.search(err.getvalue()) and not ESCAPE.search(out.getvalue())
-    assert lines.index("reflect: started, 1 to do") < next(
-        i for i, line in enumerate(lines) if line.startswith("reflect: done 1/1 in "))
+    assert lines.index("reflect step 1: started, 1 to do") < next(
+        i for i, line in enumerate(lines) if line.startswith("reflect step 1: done 1/1 in "))
     assert "replay train: started, 72 to do" in lines, lines
 
 
