@@ -43,6 +43,8 @@ def night_progress(ctx: Ctx) -> Iterator[Update | None]:
         def update(phase: str, advance: int, total: int) -> None:
             if phase not in bars:
                 bars[phase] = progress.add_task(phase, total=total)
+            elif advance == 0:  # the same step again (another round): start it over
+                progress.reset(bars[phase], total=total)  # type: ignore[arg-type]
             progress.advance(bars[phase], advance)  # type: ignore[arg-type]
 
         yield update
@@ -56,7 +58,7 @@ def plain_progress(out: TextIO, clock: Callable[[], float] = time.monotonic) -> 
 
     def update(phase: str, advance: int, total: int) -> None:
         now = clock()
-        if phase not in started:
+        if phase not in started or advance == 0:  # a new step, or the same one again
             started[phase], done[phase] = now, 0
             out.write(f"{phase}: started, {total} to do\n")
         done[phase] += advance
