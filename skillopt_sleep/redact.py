@@ -14,6 +14,7 @@ readability, a false negative leaks a key.
 
 from __future__ import annotations
 
+import bisect
 import math
 import re
 from collections import Counter
@@ -32,7 +33,9 @@ _PRIVATE_KEY = (
     r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----"
     r"(?:[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|[\s\S]*\Z)"
 )
-_ASSIGN = r"[\w.\-]*[\"']?\s*(?::|=|:=|=>)\s*(?P<q>[\"'`]?)(?P<v>(?!\[REDACTED)[^\s\"'`,;)}]"
+# The key name's tail is bounded ({0,64}): unbounded, every keyword inside a long run of word
+# characters ("secretsecret...") rescans the rest of the run, which is quadratic.
+_ASSIGN = r"[\w.\-]{0,64}[\"']?\s*(?::|=|:=|=>)\s*(?P<q>[\"'`]?)(?P<v>(?!\[REDACTED)[^\s\"'`,;)}]"
 
 # (kind, pattern, value group). Earlier rules win where matches overlap. Group 0 redacts the whole
 # match; a named group redacts only the value and keeps the key name ("password = [REDACTED:...]").
@@ -54,7 +57,8 @@ _RULES: tuple[tuple[str, str, int | str], ...] = (
     ("npm-token", r"npm_[A-Za-z0-9]{36}", 0),
     ("pypi-token", r"pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_\-]{50,}", 0),
     ("sendgrid-key", r"SG\.[A-Za-z0-9_\-]{16,}\.[A-Za-z0-9_\-]{16,}", 0),
-    ("jwt", r"eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}", 0),
+    # Starts only where a base64url run starts: from every "eyJ" inside a run it is quadratic.
+    ("jwt", r"(?<![A-Za-z0-9_\-])eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}", 0),
     ("url-password", r"://[^\s:/@\"']+:(?P<v>[^\s@/\"']{3,})@", "v"),
     ("bearer-token", _keywords("bearer", "token") + r"\s+(?P<v>[A-Za-z0-9._~+/\-]{20,}=*)", "v"),
     ("password", _keywords("password", "passwd", "passphrase", "pwd") + _ASSIGN + "{3,})", "v"),
@@ -178,11 +182,19 @@ def find_secrets(text: str) -> list[SecretFinding]:
         if _looks_random(match.group(0)):
             candidates.append((rank_entropy, SecretFinding("high-entropy", *match.span())))
     candidates.sort(key=lambda item: (item[0], item[1].start))
+    # Chosen spans never overlap, so sorted by start they are sorted by end too: a candidate
+    # overlaps one only if it overlaps a neighbour (bisect keeps this n log n, not n squared).
+    starts: list[int] = []
     chosen: list[SecretFinding] = []
     for _, finding in candidates:
-        if all(finding.end <= c.start or finding.start >= c.end for c in chosen):
-            chosen.append(finding)
-    return sorted(chosen, key=lambda f: f.start)
+        at = bisect.bisect_left(starts, finding.start)
+        if at > 0 and chosen[at - 1].end > finding.start:
+            continue
+        if at < len(chosen) and chosen[at].start < finding.end:
+            continue
+        starts.insert(at, finding.start)
+        chosen.insert(at, finding)
+    return chosen
 
 
 def redact(text: str) -> str:
