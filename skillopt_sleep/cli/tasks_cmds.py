@@ -56,6 +56,14 @@ def _defaults(args: argparse.Namespace, ctx: Ctx, source: str) -> Defaults:
 
 
 def _store(records: list[TaskRecord], ctx: Ctx, what: str) -> int:
+    for number, r in enumerate(records, start=1):
+        held = ctx.store.get_task(r.id)
+        if held is not None and held.project != r.project:
+            raise InputError(
+                f"{what}: record {number} has the id {r.id} of a task of {held.project}; "
+                "storing it would move that task",
+                hint="drop its `id` field, or import it with --project " + held.project,
+            )
     new, updated = ctx.store.upsert_tasks(records, ctx.clock.now())
     lines = [f"{what}: {new} new, {updated} updated"]
     lines += [f"  {r.id}  {_short(r.intent)}" for r in records[:20]]

@@ -80,7 +80,7 @@ class SourceStats:
     def skip_file(self, path: str | Path, why: str) -> None:
         """Count a file (or directory) skipped whole, with its path and the reason."""
         self.files_skipped += 1
-        self.errors.append(f"{printable(path)}: {why}")
+        self.errors.append(f"{printable(path)}: {printable(why)}")
 
     def note_problems(self, problems: list[Problem]) -> None:
         for path, why in problems:

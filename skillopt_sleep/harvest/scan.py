@@ -158,9 +158,14 @@ def _utf8(path: str) -> bool:
     return True
 
 
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
 def printable(path: str | Path) -> str:
-    """A path as text that any terminal and UTF-8 store accept (undecodable bytes escaped)."""
-    return os.fsencode(path).decode("utf-8", "backslashreplace")
+    """A path as text that any terminal and UTF-8 store accept: undecodable bytes and control
+    characters (a terminal escape in a file name) are written as escapes."""
+    text = os.fsencode(path).decode("utf-8", "backslashreplace")
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
 
 
 def _why(exc: OSError) -> str:
