@@ -172,11 +172,40 @@ def _rule_findings(text: str) -> list[tuple[int, SecretFinding]]:
     return found
 
 
+_PEM_END = re.compile(r"-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----")
+_PEM_LINE = re.compile(r"[A-Za-z0-9+/=]+|[A-Za-z-]+: .*")  # base64, or a header ("Proc-Type: ...")
+_PEM_MAX_LINES = 200  # an RSA-8192 key is ~100 lines
+
+
+def _headless_keys(text: str) -> list[SecretFinding]:
+    """Private keys whose ``BEGIN`` line was cut off (an excerpt kept only their end): the
+    base64 lines just before an ``END ... PRIVATE KEY`` line, up to it. Each END looks back
+    over at most a key's worth of lines, so this stays linear."""
+    found: list[SecretFinding] = []
+    for end in _PEM_END.finditer(text):
+        start = end.start()
+        for _ in range(_PEM_MAX_LINES):
+            line_end = text.rfind("\n", 0, start)
+            if line_end < 0:
+                break
+            line_start = text.rfind("\n", 0, line_end) + 1
+            line = text[line_start:line_end].strip().lstrip("…")
+            if not line or not _PEM_LINE.fullmatch(line):
+                break
+            start = line_start
+        if start == end.start() and start > 0:
+            start = max(text.rfind("\n", 0, start) + 1, 0)  # the text before END on its line
+        found.append(SecretFinding("private-key", start, end.end()))
+    return found
+
+
 def find_secrets(text: str) -> list[SecretFinding]:
     """The secrets in ``text``, in order, without overlaps (the more specific rule wins)."""
     if not text:
         return []
     candidates = _rule_findings(text)
+    if "PRIVATE KEY" in text:
+        candidates += [(0, f) for f in _headless_keys(text)]
     rank_entropy = len(_COMPILED)
     for match in _CANDIDATE.finditer(text):
         if _looks_random(match.group(0)):

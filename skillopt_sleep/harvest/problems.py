@@ -60,11 +60,12 @@ def describe(summary: dict[str, Any] | None) -> list[str]:
     if not summary or not (summary.get("files_skipped") or summary.get("lines_skipped")):
         return []
     when = str(summary.get("at", ""))[:16].replace("T", " ")
-    out = [
+    head = (
         f"last harvest ({when}) skipped {summary.get('files_skipped', 0)} file(s) and "
         f"{summary.get('lines_skipped', 0)} line(s) in "
         f"{summary.get('files_with_bad_lines', 0)} file(s) (details: `harvest --json`):"
-    ]
+    )
+    out = [head]
     out += [f"  skipped {entry}" for entry in summary.get("files", [])]
     for path, reasons in dict(summary.get("lines") or {}).items():
         counts = ", ".join(f"{reason} {n}" for reason, n in sorted(dict(reasons).items()))

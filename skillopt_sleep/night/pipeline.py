@@ -23,6 +23,7 @@ from ..backends.retry import RetryPolicy
 from ..clock import Clock, SystemClock
 from ..errors import BackendError, BudgetExhausted, MalformedOutput
 from ..models import Edit, NightSummary, TaskRecord, Usage
+from ..redact import redact
 from ..settings import Settings
 from ..store import Store, atomic_write_text
 from .gate import GateResult, decide, policy_from_settings
@@ -95,7 +96,8 @@ class Night:
                                  max_tokens=settings.roles.target.max_tokens,
                                  progress=lambda n: self._progress(self._phase[0], n, self._phase[1]))
         self.summary = NightSummary(night_id=night_id, project=str(workspace.project),
-                                    started_at=clock.now(), decision="no_evidence")
+                                    started_at=clock.now(), decision="no_evidence",
+                                    skipped=list(workspace.skipped))
         self.rollouts: dict[str, dict[str, list[Rollout]]] = {}
 
     async def run(self, tasks: Sequence[TaskRecord], last_night=None) -> NightResult:
@@ -167,7 +169,7 @@ class Night:
                     raise
                 self.summary.skipped.append(f"optimizer failed: {exc.one_line()}")
                 return None
-            self._save("reflection.json", {"prompt": attempt, "reply": reply.text,
+            self._save("reflection.json", {"prompt": redact(attempt), "reply": redact(reply.text),
                                            "edits": [e.model_dump() for e in edits]})
             return edits
         return None
