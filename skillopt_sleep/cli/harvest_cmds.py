@@ -187,7 +187,7 @@ def _append_log(ctx: Ctx, line: str) -> None:
         ctx.paths.log_dir.mkdir(parents=True, exist_ok=True)
         with open(ctx.paths.log_dir / "hook.log", "a", encoding="utf-8") as fh:
             fh.write(" ".join(line.split()) + "\n")
-    except OSError:
+    except (OSError, SleepError):  # no home to log into: stderr has had the message
         pass
 
 

@@ -49,6 +49,15 @@ class ReadLimits:
     max_bytes: int = MAX_FILE_BYTES
     max_seconds: float = MAX_FILE_SECONDS
 
+    @property
+    def hard_bytes(self) -> int:
+        """Past the limit, a read waits this long for the next turn to start."""
+        return self.max_bytes + max(self.max_bytes, 4 * self.max_line)
+
+    @property
+    def grace_seconds(self) -> float:
+        return max(self.max_seconds, 10.0)
+
 
 def iter_lines(
     fh: BinaryIO, start: int, max_line: int = MAX_LINE_BYTES
@@ -239,16 +248,28 @@ def read_chunk(
 ) -> tuple[SessionChunk, int]:
     """Feed ``path`` from ``start`` into ``parser``; returns the chunk and where reading stopped.
 
-    Reading stops early (``chunk.partial``) once ``limits`` bytes or seconds are spent: what
-    was read is kept and the next read goes on from there.
+    Once ``limits`` bytes or seconds are spent, reading stops (``chunk.partial``) where the
+    next turn begins, so every turn read is whole (``chunk.cut_turn``: the turn whose prompt
+    was read last; the next read starts there). A single turn longer than the limits allow
+    (:meth:`ReadLimits.hard_bytes`, :meth:`ReadLimits.grace_seconds`) is cut where it stands.
     """
     limits = limits or ReadLimits(max_line=max_line)
+    chunk = parser.chunk
     end = start
-    deadline = time.monotonic() + limits.max_seconds
+    clock = time.monotonic
+    deadline = clock() + limits.max_seconds
+    over = False
     with open(path, "rb", buffering=_READ_BUFFER) as fh:
         for offset, end, line in iter_lines(fh, start, limits.max_line):
+            turns = len(chunk.turns)
             parser.feed(offset, line)
-            if end - start >= limits.max_bytes or time.monotonic() > deadline:
-                parser.chunk.partial = True
+            over = over or end - start >= limits.max_bytes or clock() > deadline
+            if not over:
+                continue
+            if turns and len(chunk.turns) > turns:
+                chunk.partial, chunk.cut_turn = True, True
+                break
+            if end - start >= limits.hard_bytes or clock() > deadline + limits.grace_seconds:
+                chunk.partial = True
                 break
     return parser.finish(), end

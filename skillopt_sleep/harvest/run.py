@@ -44,6 +44,7 @@ from .session import ParseState, SessionChunk
 
 _HEAD_BYTES = 1024
 _SCOPED_OUT = '"scoped_out": true'  # as json.dumps writes it in a cursor's state
+_PARTLY_READ = '"partial": true'  # a read stopped at its limit: the file has more to give
 _FLUSH_RECORDS = 500
 _FLUSH_CURSORS = 500
 _PARSERS: dict[str, type[LineParser]] = {CLAUDE: ClaudeCodeParser, CODEX: CodexParser}
@@ -105,6 +106,7 @@ class _FileCursor:
     parse: ParseState
     head: str = ""
     scoped_out: bool = False
+    partial: bool = False
 
     def dump(self) -> str:
         return json.dumps(
@@ -112,6 +114,7 @@ class _FileCursor:
                 "parse": json.loads(self.parse.to_json()),
                 "head": self.head,
                 "scoped_out": self.scoped_out,
+                "partial": self.partial,
             },
             sort_keys=True,
         )
@@ -124,7 +127,10 @@ class _FileCursor:
             data = {}
         data = data if isinstance(data, dict) else {}
         parse = ParseState.from_json(json.dumps(data.get("parse") or {}))
-        return cls(parse, str(data.get("head") or ""), data.get("scoped_out") is True)
+        return cls(
+            parse, str(data.get("head") or ""), data.get("scoped_out") is True,
+            data.get("partial") is True,
+        )
 
 
 class Harvester:
@@ -200,7 +206,12 @@ class Harvester:
             st.st_size,
             st.st_mtime_ns,
         )
-        if old is not None and same_stat and _SCOPED_OUT not in old.state:  # no JSON to parse
+        if (
+            old is not None
+            and same_stat
+            and _SCOPED_OUT not in old.state  # (substring tests: no JSON to parse)
+            and _PARTLY_READ not in old.state
+        ):
             stats.files_unchanged += 1
             return
         fc = _FileCursor.load(old.state) if old else _FileCursor(ParseState())
@@ -265,12 +276,15 @@ class Harvester:
             stats.replay_sessions += 1
         elif chunk.turns:
             stats.sessions += 1
+        cut = chunk.turns.pop() if chunk.cut_turn else None  # only its prompt was read
         records = mine_chunk(chunk, mtime(st))
         offset, state = _resume_point(chunk, end)
-        if chunk.partial and offset <= start:
-            offset, state = end, _past(chunk)  # one task longer than a read: go on past it
+        if cut is not None and (offset <= start or offset > cut.offset):
+            offset, state.turns_before = cut.offset, cut.index
+        elif chunk.partial and offset <= start:
+            offset, state = end, _past(chunk)  # one turn longer than a read: go on past it
         self._records.extend((r, stats) for r in records)
-        self._cursor(path, source, st, offset, _FileCursor(state, head))
+        self._cursor(path, source, st, offset, _FileCursor(state, head, partial=chunk.partial))
 
     def _cursor(
         self, path: Path, source: str, st: os.stat_result, offset: int, fc: _FileCursor

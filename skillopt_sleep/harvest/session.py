@@ -160,3 +160,4 @@ class SessionChunk:
     lines: int = 0
     skipped: Counter[str] = field(default_factory=Counter)
     partial: bool = False  # the read stopped at its byte or time limit; the rest comes next time
+    cut_turn: bool = False  # it stopped just after the prompt of the last turn (read it again)
