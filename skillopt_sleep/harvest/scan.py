@@ -186,14 +186,17 @@ def parse_since(value: str, now: datetime, local_zone: timezone | None = None) -
         return _back(now, float(match.group(1)) * _UNITS[match.group(2).lower()])
     try:
         parsed = datetime.fromisoformat(text.replace("Z", "+00:00"))
-        if parsed.tzinfo is None:
-            parsed = parsed.astimezone(local_zone) if local_zone else parsed.astimezone()
-        parsed = parsed.astimezone(timezone.utc)
-    except (ValueError, OverflowError, OSError):
+    except ValueError:
         raise UsageError(
             f"--since {value!r} is not a date, a date-time or a duration",
             hint="use e.g. 2026-11-01, 2026-11-01T09:00, 36h or 3d",
         ) from None
+    try:
+        if parsed.tzinfo is None:
+            parsed = parsed.astimezone(local_zone) if local_zone else parsed.astimezone()
+        parsed = parsed.astimezone(timezone.utc)
+    except (OverflowError, OSError, ValueError):  # year 1 or 9999 moved out of range by a zone
+        return EARLIEST if parsed.year < EARLIEST.year else now
     return max(parsed, EARLIEST)
 
 
