@@ -195,6 +195,9 @@ class Harvester:
         except OSError as exc:
             stats.skip_file(path, exc.strerror or type(exc).__name__)
             return
+        except ValueError:  # a NUL or a lone surrogate in a path a hook payload gave
+            stats.skip_file(path, "not a valid file name")
+            return
         if not stat.S_ISREG(st.st_mode):
             stats.skip_file(path, "not a regular file")
             return

@@ -164,7 +164,11 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 def printable(path: str | Path) -> str:
     """A path as text that any terminal and UTF-8 store accept: undecodable bytes and control
     characters (a terminal escape in a file name) are written as escapes."""
-    text = os.fsencode(path).decode("utf-8", "backslashreplace")
+    text = os.fspath(path)
+    try:
+        text = os.fsencode(text).decode("utf-8", "backslashreplace")
+    except UnicodeEncodeError:  # a lone surrogate that is no escaped byte
+        text = text.encode("utf-8", "backslashreplace").decode("utf-8")
     return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
 
 

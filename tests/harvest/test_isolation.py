@@ -154,6 +154,8 @@ def test_the_spool_moves_a_poisoned_payload_aside_and_goes_on(cli, agent_homes, 
     spool.mkdir(parents=True)
     (spool / "1-poison.json").write_text('{"a":' + "[" * 50_000 + "]" * 50_000 + "}")
     (spool / "2-good.json").write_text(json.dumps({"session_id": "s", "transcript_path": str(transcript)}))
+    for n, bad in enumerate(("/x\ud83d.jsonl", "/x\x00.jsonl", str(transcript) + "\x00")):
+        (spool / f"3-bad-path-{n}.json").write_text(json.dumps({"session_id": "s", "transcript_path": bad}))
     r = cli("log", "--drain")
     assert r.code == 0
     assert [p.name for p in (spool / "failed").iterdir()] == ["1-poison.json"]
