@@ -19,6 +19,7 @@ from typing import Any, get_args
 from pydantic import ValidationError
 
 from .errors import InputError
+from .harvest.jsonl import without_surrogates
 from .models import Check, CheckKind, TaskRecord, task_id
 from .redact import redact
 
@@ -76,7 +77,7 @@ def make_record(fields: Mapping[str, Any], defaults: Defaults) -> TaskRecord:
     Without an explicit ``id``, the id is scoped to the project: a session id that another
     project's task also uses makes a new task here, never moves that one.
     """
-    data = dict(fields)
+    data = without_surrogates(dict(fields))  # half an emoji, or bytes that were not UTF-8
     data.setdefault("source", defaults.source)
     data.setdefault("project", defaults.project)
     data.setdefault("created_at", defaults.now)

@@ -126,3 +126,14 @@ def test_a_headless_private_key_leaves_no_line_behind():
     out = redact(excerpt)
     assert out == "[REDACTED:private-key]\nDone."
     assert not any(line in out for line in body)
+
+
+def test_half_an_emoji_or_bytes_that_are_not_utf8_are_stored_as_a_replacement(cli, tmp_path, sandbox_home):
+    path = tmp_path / "t.json"
+    path.write_text('[{"intent": "Fix the \\ud83d test"}]')  # a lone surrogate, as JSON allows
+    assert cli("tasks", "import", str(path), cwd=tmp_path).code == 0
+    not_utf8 = b"Run it \xff".decode("utf-8", "surrogateescape")  # as Python hands over such argv
+    r = cli("tasks", "add", "--intent", not_utf8, "--check", f"contains={not_utf8}", cwd=tmp_path)
+    assert r.code == 0, r.err
+    stored = sorted(t.intent for t in _store(sandbox_home).list_tasks())
+    assert stored == ["Fix the \ufffd test", "Run it \ufffd"]

@@ -8,6 +8,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from ..errors import InputError
+from ..harvest.jsonl import without_surrogates
 from ..models import TaskRecord
 from ..task_input import Defaults, make_record, parse_check, read_records, record_error
 from .common import add_project_flag
@@ -80,7 +81,7 @@ def add_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
         return _store(read_records(args.file, _defaults(args, ctx, "manual")), ctx, f"added from {args.file}")
     if not args.intent or not args.intent.strip():
         raise InputError("a task needs --intent", hint='for example: tasks add --intent "Write the README"')
-    checks = [parse_check(spec) for spec in args.check]
+    checks = [parse_check(without_surrogates(spec)) for spec in args.check]
     fields = {"intent": args.intent, "checks": checks, "feedback": args.feedback, "outcome": args.outcome,
               "context": args.context, "attempt": args.attempt, "tags": args.tag}
     try:

@@ -199,12 +199,12 @@ def decode_line(raw: bytes) -> Any:
     else:
         if not _SURROGATE_ESCAPE.search(raw):
             return value
-    return _without_surrogates(value)
+    return without_surrogates(value)
 
 
-def _without_surrogates(value: Any) -> Any:
-    """``value`` with every string (and key) made encodable; iterative, as the value may be
-    nested as deep as the parser allows."""
+def without_surrogates(value: Any) -> Any:
+    """``value`` with every string (and key) made encodable as UTF-8 (a lone surrogate becomes
+    U+FFFD); iterative, as the value may be nested as deep as the parser allows."""
     root = [value]
     stack: list[tuple[Any, Any]] = [(root, 0)]
     while stack:
