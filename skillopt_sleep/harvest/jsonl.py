@@ -56,6 +56,7 @@ class ReadLimits:
 
     @property
     def grace_seconds(self) -> float:
+        """The same, in seconds."""
         return max(self.max_seconds, 10.0)
 
 
