@@ -329,5 +329,7 @@ def _text(p: dict[str, Any]) -> str:
         )
     if t["replay_sessions"]:
         lines.append(f"  {t['replay_sessions']} replay session(s) ignored")
-    lines.extend(f"  skipped {e}" for e in p["errors"])
+    lines.extend(f"  skipped {e}" for e in p["errors"][:SHOWN_PATHS])
+    if len(p["errors"]) > SHOWN_PATHS:
+        lines.append(f"  ... and {len(p['errors']) - SHOWN_PATHS} more skipped (see --json)")
     return "\n".join(lines)
