@@ -51,11 +51,13 @@ class Paths:
         return self.nights_dir / night_id
 
     def ensure(self) -> Paths:
+        """Create the directories; one that cannot be made is a :class:`StoreError` naming it."""
         for d in (self.config_dir, self.data_dir, self.state_dir, self.log_dir):
             try:
                 d.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
-                raise not_writable(d, exc.strerror or str(exc)) from exc
+                raise StoreError(f"cannot create {d}: {exc.strerror or exc}",
+                                 hint=write_hint(d.parent)) from exc
         return self
 
 
@@ -72,13 +74,16 @@ def resolve_paths(home: str | None) -> Paths:
     )
 
 
+def write_hint(where: Path) -> str:
+    """What to do when a command must write under ``where`` and may not: a sandbox or the
+    permissions stop it. Never "move it aside": that would lose the task log."""
+    return (f"a sandbox or the permissions of {where} forbid writing there; run this command "
+            "outside the agent's sandbox (in Codex, approve running it outside the sandbox), "
+            f"give your user write access to {where}, or point {HOME_ENV} at a directory you can "
+            "write. Reading commands (status, review, tasks list, doctor) work without it")
+
+
 def not_writable(path: Path, reason: str) -> StoreError:
-    """The error of a command that must write its files and may not (a sandbox, permissions)."""
+    """The error of a command that must write the store and may not."""
     where = path if path.is_dir() else path.parent
-    return StoreError(
-        f"cannot write the store {path}: {reason}",
-        hint=(f"a sandbox or the permissions of {where} forbid writing there; run this command "
-              "outside the agent's sandbox (in Codex, approve running it outside the sandbox), or "
-              f"give your user write access to {where}. Reading commands (status, review, "
-              "tasks list, doctor) work without it"),
-    )
+    return StoreError(f"cannot write the store {path}: {reason}", hint=write_hint(where))

@@ -107,5 +107,6 @@ def test_a_writing_command_names_the_sandbox_and_never_says_move_the_store(kit, 
     seen = tool_output(calls[-1].last_tool_result)
     assert seen.endswith("exit=5"), seen
     [line] = [ln for ln in seen.splitlines() if ln.startswith("skillopt-sleep: error:")]
-    assert "cannot write the store" in line and "sandbox" in line
+    assert line.startswith(f"skillopt-sleep: error: cannot create {outside_store}/")
+    assert "a sandbox or the permissions of" in line and "outside the agent's sandbox" in line
     assert "aside" not in seen
