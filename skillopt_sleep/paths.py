@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import errno
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -49,6 +51,19 @@ class Paths:
 
     def night_dir(self, night_id: str) -> Path:
         return self.nights_dir / night_id
+
+    def check_usable(self) -> Paths:
+        """Raise when a directory could never be made (a file stands in its way), without
+        creating anything: reading commands create nothing, yet must not read a home that
+        cannot exist as an empty one."""
+        for d in (self.config_dir, self.data_dir, self.state_dir, self.log_dir):
+            existing = d
+            while not existing.exists() and existing.parent != existing:
+                existing = existing.parent
+            if not existing.is_dir():
+                raise StoreError(f"cannot create {d}: {os.strerror(errno.ENOTDIR)}",
+                                 hint=write_hint(existing.parent))
+        return self
 
     def ensure(self) -> Paths:
         """Create the directories; one that cannot be made is a :class:`StoreError` naming it."""

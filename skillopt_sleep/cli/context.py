@@ -39,7 +39,7 @@ class Ctx:
     @cached_property
     def read_paths(self) -> Paths:
         """The paths, creating nothing: for commands that only read."""
-        return resolve_paths(self.env.get(HOME_ENV))
+        return resolve_paths(self.env.get(HOME_ENV)).check_usable()
 
     @cached_property
     def read_store(self) -> Store:
