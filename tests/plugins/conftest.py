@@ -148,7 +148,8 @@ def wheelhouse(tmp_path_factory: pytest.TempPathFactory, empty_python: Path) -> 
     deps = _project_dependencies()
     got = subprocess.run([str(scratch / "bin" / "python"), "-m", "pip", "download", "-q",
                           "-d", str(wheels), *deps, *WHEELHOUSE_REQUIREMENTS],
-                         check=False, capture_output=True, text=True, timeout=600)
+                         check=False, capture_output=True, text=True, timeout=600,
+                         env={**os.environ, "PIP_NO_CACHE_DIR": "1"})
     if got.returncode != 0:
         pytest.skip(f"cannot download the wheels (no package index?): {got.stderr[-300:]}")
     shutil.rmtree(scratch)

@@ -183,3 +183,30 @@ def test_help_shows_the_options(kit, home, clean_bin):
     assert r.stdout.startswith("Install skillopt-sleep from this checkout")
     assert r.stdout.rstrip().endswith("[--package SPEC]")
     assert kit.listing(home) == []
+
+
+@pytest.mark.realbin
+@pytest.mark.slow
+def test_a_new_plugin_version_is_upgraded_in_place(kit, home, clean_bin, tmp_path):
+    kit.link(clean_bin, "claude")
+    env = kit.base_env(home, clean_bin, **_fake_tools(clean_bin, tmp_path / "fake", "pipx"))
+    claude = [str(clean_bin / "claude"), "plugin", "list", "--json"]
+    subprocess.run(claude, check=False, env=env, stdin=subprocess.DEVNULL, capture_output=True,
+                   timeout=120)
+    before = kit.listing(home)
+    clone = kit.copy_checkout(tmp_path / "clone")
+    installer = clone / "install" / "install.sh"
+    assert kit.sh(installer, "--package", SPEC, env=env).returncode == 0
+    for manifest in (clone / "plugins" / "claude-code" / ".claude-plugin" / "plugin.json",
+                     clone / ".claude-plugin" / "marketplace.json"):
+        manifest.write_text(manifest.read_text().replace(f'"version": "{__version__}"',
+                                                         '"version": "9.9.9"'))
+    again = kit.sh(installer, "--package", SPEC, env=env)
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert "+ claude plugin update skillopt-sleep@skillopt-sleep" in again.stdout
+    [plugin] = json.loads(subprocess.run(claude, check=False, env=env, stdin=subprocess.DEVNULL,
+                                         capture_output=True, text=True, timeout=120).stdout)
+    assert plugin["version"] == "9.9.9" and not plugin.get("errors")
+    gone = kit.sh(installer, "--uninstall", env=env)
+    assert gone.returncode == 0, gone.stdout + gone.stderr
+    assert kit.listing(home) == before
