@@ -72,6 +72,14 @@ class StoreError(SleepError):
     exit_code = 5
 
 
+class StoreNotWritable(StoreError):
+    """A command must write under ``where`` and may not: a sandbox or the permissions."""
+
+    def __init__(self, message: str, *, where: str, hint: str | None = None) -> None:
+        super().__init__(message, hint=hint)
+        self.where = where
+
+
 class BackendError(SleepError):
     """A model backend failed. Subclasses say whether retrying can help."""
 

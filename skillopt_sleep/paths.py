@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import errno
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 import platformdirs
 
-from .errors import StoreError
+from .errors import StoreNotWritable
 
 APP = "skillopt-sleep"
 HOME_ENV = "SKILLOPT_SLEEP_HOME"
@@ -57,22 +58,18 @@ class Paths:
         creating anything: reading commands create nothing, yet must not read a home that
         cannot exist as an empty one."""
         for d in (self.config_dir, self.data_dir, self.state_dir, self.log_dir):
-            existing = d
-            while not existing.exists() and existing.parent != existing:
-                existing = existing.parent
+            existing = nearest(d)
             if not existing.is_dir():
-                raise StoreError(f"cannot create {d}: {os.strerror(errno.ENOTDIR)}",
-                                 hint=write_hint(existing.parent))
+                raise refused(f"cannot create {d}: {os.strerror(errno.ENOTDIR)}", existing)
         return self
 
     def ensure(self) -> Paths:
-        """Create the directories; one that cannot be made is a :class:`StoreError` naming it."""
+        """Create the directories; one that cannot be made is a :class:`StoreNotWritable`."""
         for d in (self.config_dir, self.data_dir, self.state_dir, self.log_dir):
             try:
                 d.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
-                raise StoreError(f"cannot create {d}: {exc.strerror or exc}",
-                                 hint=write_hint(d.parent)) from exc
+                raise refused(f"cannot create {d}: {exc.strerror or exc}", nearest(d)) from exc
         return self
 
 
@@ -89,16 +86,48 @@ def resolve_paths(home: str | None) -> Paths:
     )
 
 
-def write_hint(where: Path) -> str:
-    """What to do when a command must write under ``where`` and may not: a sandbox or the
-    permissions stop it. Never "move it aside": that would lose the task log."""
-    return (f"a sandbox or the permissions of {where} forbid writing there; run this command "
-            "outside the agent's sandbox (in Codex, approve running it outside the sandbox), "
-            f"give your user write access to {where}, or point {HOME_ENV} at a directory you can "
-            "write. Reading commands (status, review, tasks list, doctor) work without it")
+def nearest(path: Path) -> Path:
+    """``path`` or its nearest ancestor that exists."""
+    while not path.exists() and path.parent != path:
+        path = path.parent
+    return path
 
 
-def not_writable(path: Path, reason: str) -> StoreError:
+def write_hint(where: Path, agent: str | None = None) -> str:
+    """What to do when a command must write under ``where`` and may not. Never "move it
+    aside": that would lose the task log."""
+    reads = "reading commands (status, review, tasks list, doctor) work without it"
+    if agent:
+        return (f"{agent} runs commands in a sandbox that may not write to {where}; approve "
+                f"running this command outside the sandbox; {reads}")
+    return (f"the permissions of {where} (or a sandbox) forbid writing there; give your user "
+            f"write access to it, run the command outside the sandbox, or point {HOME_ENV} at a "
+            f"directory you can write; {reads}")
+
+
+def refused(message: str, where: Path) -> StoreNotWritable:
+    """The error of a command that must write under ``where`` and may not."""
+    return StoreNotWritable(message, where=str(where), hint=write_hint(where))
+
+
+def not_writable(path: Path, reason: str) -> StoreNotWritable:
     """The error of a command that must write the store and may not."""
     where = path if path.is_dir() else path.parent
-    return StoreError(f"cannot write the store {path}: {reason}", hint=write_hint(where))
+    return refused(f"cannot write the store {path}: {reason}", where)
+
+
+def sandboxing_agent(env: Mapping[str, str]) -> str | None:
+    """The agent whose sandbox runs this command, told by the variables it sets, or None."""
+    if env.get("CODEX_THREAD_ID") or env.get("CODEX_SANDBOX_NETWORK_DISABLED"):
+        return "Codex"
+    if env.get("CLAUDECODE"):
+        return "Claude Code"
+    return None
+
+
+def in_sandbox(exc: StoreNotWritable, env: Mapping[str, str]) -> StoreNotWritable:
+    """``exc`` with a hint naming the agent's sandbox when one runs this command."""
+    agent = sandboxing_agent(env)
+    if agent is None:
+        return exc
+    return StoreNotWritable(exc.message, where=exc.where, hint=write_hint(Path(exc.where), agent))

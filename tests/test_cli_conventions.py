@@ -118,3 +118,15 @@ def test_schedule_print_works_without_a_backend_and_touches_nothing(tmp_path):
     assert r.stderr.rstrip().endswith("the job would fail until a backend is set up")
     assert r.stdout.startswith("would schedule a nightly run\nmethod: crontab")
     assert _listing(home) == []
+
+
+def test_a_refused_write_names_what_stops_it_and_never_says_move_it_aside(cli, tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    home = {"SKILLOPT_SLEEP_HOME": str(blocker / "home")}
+    plain = cli("tasks", "add", "--intent", "Say hi", env=home)
+    assert plain.code == 5
+    assert f"(the permissions of {blocker} (or a sandbox) forbid writing there;" in plain.err
+    inside = cli("tasks", "add", "--intent", "Say hi", env={**home, "CLAUDECODE": "1"})
+    assert f"(Claude Code runs commands in a sandbox that may not write to {blocker};" in inside.err
+    assert "aside" not in plain.err + inside.err

@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import TextIO
 
 from .. import __version__
-from ..errors import SleepError, UsageError
+from ..errors import SleepError, StoreNotWritable, UsageError
+from ..paths import in_sandbox
 from .context import Ctx
 from .help_text import finish as finish_help
 
@@ -116,6 +117,8 @@ def main(
         )
         return int(args.func(args, ctx) or 0)
     except SleepError as exc:
+        if isinstance(exc, StoreNotWritable):
+            exc = in_sandbox(exc, os.environ if env is None else env)
         stderr.write(f"skillopt-sleep: error: {exc.one_line()}\n")
         return exc.exit_code
     except KeyboardInterrupt:

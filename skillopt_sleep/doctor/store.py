@@ -6,21 +6,14 @@ from __future__ import annotations
 import os
 import shutil
 import sys
-from pathlib import Path
 
 from .. import __version__
 from ..errors import StoreError
+from ..paths import nearest
 from ..store import Store
 from . import DoctorInput, Finding
 
 MIN_FREE_BYTES = 200 * 1024 * 1024
-
-
-def _existing(path: Path) -> Path:
-    """``path`` or its nearest parent that exists."""
-    while not path.exists() and path.parent != path:
-        path = path.parent
-    return path
 
 
 def checks(inp: DoctorInput) -> list[Finding]:
@@ -36,12 +29,12 @@ def checks(inp: DoctorInput) -> list[Finding]:
         out.append(Finding("store", "ok", f"{where} ({n} tasks)"))
     except StoreError as exc:
         out.append(Finding("store", "fail", exc.message, exc.hint or "check the data directory"))
-    target = db if db.exists() else _existing(db.parent)
+    target = db if db.exists() else nearest(db.parent)
     if not os.access(target, os.W_OK):
         out.append(Finding("store writes", "warn", f"{target} is not writable here",
                            "reading commands work; `run`, `harvest`, `adopt` need a shell outside the "
                            "agent's sandbox or write access to it"))
-    data = _existing(inp.paths.data_dir)
+    data = nearest(inp.paths.data_dir)
     free = shutil.disk_usage(data).free
     if free < MIN_FREE_BYTES:
         out.append(Finding("disk", "warn", f"only {free // 2**20} MiB free under {data}",

@@ -108,5 +108,7 @@ def test_a_writing_command_names_the_sandbox_and_never_says_move_the_store(kit, 
     assert seen.endswith("exit=5"), seen
     [line] = [ln for ln in seen.splitlines() if ln.startswith("skillopt-sleep: error:")]
     assert line.startswith(f"skillopt-sleep: error: cannot create {outside_store}/")
-    assert "a sandbox or the permissions of" in line and "outside the agent's sandbox" in line
+    assert (f"(Codex runs commands in a sandbox that may not write to {outside_store}; approve running "
+            "this command outside the sandbox; reading commands (status, review, tasks list, "
+            "doctor) work without it)") in line
     assert "aside" not in seen
