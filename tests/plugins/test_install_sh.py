@@ -67,14 +67,21 @@ def test_dry_run_changes_nothing_and_says_what_it_would_do(kit, home, clean_bin)
     assert "would run: " in out and out.rstrip().splitlines()[-2].endswith(" schedule")
 
 
-@pytest.mark.realbin
-@pytest.mark.slow
-def test_claude_plugin_install_noop_uninstall(kit, home, clean_bin, tmp_path):
+def _claude_home(kit, home, clean_bin, tmp_path) -> tuple[dict[str, str], list[str]]:
+    """(env, `claude plugin list --json`) for a home where Claude Code has run once and a
+    stand-in pipx installs the engine."""
     kit.link(clean_bin, "claude")
     env = kit.base_env(home, clean_bin, **_fake_tools(clean_bin, tmp_path / "fake", "pipx"))
     claude = [str(clean_bin / "claude"), "plugin", "list", "--json"]
     subprocess.run(claude, check=False, env=env, stdin=subprocess.DEVNULL, capture_output=True,
                    timeout=120)
+    return env, claude
+
+
+@pytest.mark.realbin
+@pytest.mark.slow
+def test_claude_plugin_install_noop_uninstall(kit, home, clean_bin, tmp_path):
+    env, claude = _claude_home(kit, home, clean_bin, tmp_path)
     before = kit.listing(home)  # a home where Claude Code has run once
 
     first = kit.sh(kit.install_sh, "--package", SPEC, env=env)
@@ -188,11 +195,7 @@ def test_help_shows_the_options(kit, home, clean_bin):
 @pytest.mark.realbin
 @pytest.mark.slow
 def test_a_new_plugin_version_is_upgraded_in_place(kit, home, clean_bin, tmp_path):
-    kit.link(clean_bin, "claude")
-    env = kit.base_env(home, clean_bin, **_fake_tools(clean_bin, tmp_path / "fake", "pipx"))
-    claude = [str(clean_bin / "claude"), "plugin", "list", "--json"]
-    subprocess.run(claude, check=False, env=env, stdin=subprocess.DEVNULL, capture_output=True,
-                   timeout=120)
+    env, claude = _claude_home(kit, home, clean_bin, tmp_path)
     before = kit.listing(home)
     clone = kit.copy_checkout(tmp_path / "clone")
     installer = clone / "install" / "install.sh"
