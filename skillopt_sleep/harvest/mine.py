@@ -63,7 +63,9 @@ def group_turns(turns: Sequence[Turn], classifier: TurnClassifier | None = None)
     A request without any agent work (``/clear``, an interrupted prompt) is dropped: there is
     nothing to learn from it; the turns after it attach to the task before it.
     """
-    verdicts = (classifier or _RULES).classify([t.prompt for t in turns[1:]]) if turns else []
+    if not turns:
+        return []
+    verdicts = (classifier or _RULES).classify([t.prompt for t in turns[1:]], turns[0].prompt)
     groups: list[TaskGroup] = []
     for turn, verdict in zip(turns, [None, *verdicts]):
         if verdict is None or verdict.kind == "new_request" or not groups:

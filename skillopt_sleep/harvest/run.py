@@ -26,8 +26,10 @@ from .claude_code import ClaudeCodeParser
 from .codex import CodexParser
 from .jsonl import MAX_LINE_BYTES, LineParser, read_chunk
 from .mine import group_turns, intent_key, merge_records, mine_chunk
+from .preferences import preference_sightings
 from .scan import CLAUDE, CODEX, Roots, claude_files, codex_files, mtime
 from .session import ParseState, SessionChunk
+from .turns import TurnClassifier
 
 _HEAD_BYTES = 1024
 _SCOPED_OUT = '"scoped_out": true'  # as json.dumps writes it in a cursor's state
@@ -112,8 +114,10 @@ class Harvester:
         *,
         miner: Miner | None = None,
         max_line: int = MAX_LINE_BYTES,
+        classifier: TurnClassifier | None = None,
     ) -> None:
         self.store = store
+        self.classifier = classifier  # None: the rules alone
         self.clock = clock
         self.miner = miner
         self.max_line = max_line
@@ -219,9 +223,9 @@ class Harvester:
             stats.replay_sessions += 1
         elif chunk.turns:
             stats.sessions += 1
-        records = mine_chunk(chunk, mtime(st))
+        records = mine_chunk(chunk, mtime(st), self.classifier)
         self._records.extend((r, stats) for r in records)
-        offset, state = _resume_point(chunk, end)
+        offset, state = _resume_point(chunk, end, self.classifier)
         self._cursor(path, source, st, offset, _FileCursor(state, head))
         if len(self._records) >= _FLUSH_RECORDS or len(self._cursors) >= _FLUSH_CURSORS:
             self.flush()
@@ -248,15 +252,18 @@ class Harvester:
             )
             stats.tasks_new += new
             stats.tasks_updated += updated
+            self.store.note_preferences(preference_sightings(batch))
         if self._cursors:
             self.store.save_cursors(self._cursors)
             self._cursors = []
 
 
-def _resume_point(chunk: SessionChunk, end: int) -> tuple[int, ParseState]:
+def _resume_point(
+    chunk: SessionChunk, end: int, classifier: TurnClassifier | None = None
+) -> tuple[int, ParseState]:
     """Where the next read starts: at the last task's prompt (its feedback may still come)."""
     state = ParseState(**chunk.state.__dict__)
-    groups = group_turns(chunk.turns)
+    groups = group_turns(chunk.turns, classifier)
     if not groups:
         state.turns_before += len(chunk.turns)
         return end, state

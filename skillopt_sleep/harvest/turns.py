@@ -49,15 +49,15 @@ class TurnVerdict:
 class TurnClassifier(Protocol):
     """Classifies the later turns of a session, in order, one verdict per prompt."""
 
-    def classify(self, prompts: Sequence[str]) -> list[TurnVerdict]:
-        """Verdicts for ``prompts`` (each a user turn after the first of its session)."""
+    def classify(self, prompts: Sequence[str], first: str = "") -> list[TurnVerdict]:
+        """Verdicts for ``prompts``, the user turns after ``first`` (the session's request)."""
         ...
 
 
 class RuleClassifier:
     """The rules alone: offline, free, deterministic."""
 
-    def classify(self, prompts: Sequence[str]) -> list[TurnVerdict]:
+    def classify(self, prompts: Sequence[str], first: str = "") -> list[TurnVerdict]:
         return [classify_turn(p) for p in prompts]
 
 
