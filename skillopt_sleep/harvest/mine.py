@@ -185,8 +185,10 @@ def group_record(group: TaskGroup, chunk: SessionChunk, fallback_time: datetime)
     tags = list(task.tags)
     if "correction" in group.kinds:
         tags.append("corrected")
-    if group.unsure or any(n.unsure for n in notes):
-        tags.append("unsure")
+    if group.unsure:
+        tags.append("unsure-request")  # no rule was sure it is a request; kept as one
+    if any(n.unsure for n in notes):
+        tags.append("unsure-turn")
     if task.errors:
         tags.append("tool-error")
     return TaskRecord(

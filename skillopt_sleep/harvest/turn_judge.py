@@ -84,6 +84,7 @@ class ModelClassifier:
     policy: RetryPolicy = field(default_factory=lambda: RetryPolicy(max_retries=2))
     calls: int = 0
     failures: int = 0
+    _seen: dict[tuple[str, str], TurnVerdict] = field(default_factory=dict, repr=False)
 
     def classify(self, prompts: Sequence[str], first: str = "") -> list[TurnVerdict]:
         """Verdicts for the later turns of a session; ``first`` is the prompt before them."""
@@ -94,8 +95,12 @@ class ModelClassifier:
         rng = random.Random(0)
         previous = first
         for i, (prompt, verdict) in enumerate(zip(prompts, verdicts)):
-            if not verdict.sure and self.calls < self.max_calls:
+            known = self._seen.get((previous, prompt))
+            if known is not None:  # the same turn read again (a resumed session): ask once
+                verdicts[i] = known
+            elif not verdict.sure and self.calls < self.max_calls:
                 verdicts[i] = await self._ask(previous, prompt, verdict, rng)
+                self._seen[(previous, prompt)] = verdicts[i]
             if verdicts[i].kind == "new_request":
                 previous = prompt
         return verdicts
