@@ -21,7 +21,8 @@ _VALUE = rf"(?:{_QUOTED}|{_PHRASE})"
 _STOP_WORDS = (
     "for in here there when because instead to from on with and or but rather anymore again "
     "please now then so since if as like every each this that it of at by ever not statt "
-    "anstatt bitte immer mit und oder für im in der die das den verwenden nutzen benutzen"
+    "anstatt bitte immer mit und oder für im in der die das den verwenden nutzen benutzen "
+    "before after until unless you your me mich whenever vor bevor nach wenn"
 )
 _STOP = frozenset(_STOP_WORDS.split())
 _ARTICLES = frozenset({"the", "a", "an", "der", "die", "das", "den", "ein", "eine"})
@@ -106,11 +107,13 @@ _UNDER = re.compile(
     r"(?P<what>words?|w[oö]rter(?:n)?|characters?|chars?|zeichen|sentences?|s[aä]tzen?|lines?|zeilen)",
     _I,
 )
-_CALL_ME = re.compile(r"\b(?:call\s+me|nenn\s+mich|address\s+me\s+as)\s+(?P<name>[A-Z][\w-]{1,30})")
+_CALL_ME = re.compile(
+    r"\b(?:[Cc]all\s+me|[Nn]enn\s+mich|[Aa]ddress\s+me\s+as)\s+(?P<name>[A-Z][\w-]{1,30})"
+)
 _NOT_X = re.compile(r"(?:,\s*|\b)(?:not|nicht)\s+" + _QUOTED, _I)
 _FORMAL = re.compile(r"\b(?:mit\s+sie\s+an|siez\w*)\b|\bsie\b(?=[^.]*\bnicht\b[^.]*\bdu\b)", _I)
 _INFORMAL = re.compile(r"\b(?:duz\w*|mit\s+du\s+an)\b", _I)
-_DU = r"(?i)\b(?:du|dich|dir|dein\w*)\b"
+_DU = r"(?i:\b(?:du|dich|dir|dein\w*)\b)"
 _SIE = r"\b(?:Sie|Ihnen|Ihr\w*)\b"
 
 

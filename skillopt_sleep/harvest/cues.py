@@ -96,6 +96,8 @@ CORRECTION_ANYWHERE = (
     r"|call me|address me|don't call me|sprich mich|nenn mich|duz|siez"
     r"|less (?:wordy|verbose|chatty)|misspel+ed|typo|(?<=,) nicht (?!nur|so)|could you not|can you not"
     r"|warum hast du|wieso hast du|why did you (?!choose|pick)|^ok(?:ay)?,? but"
+    r"|keep it (?:(?:under|below|within|to) \d+|shorter|brief|short)|(?:under|below|fewer than|less than"
+    r"|unter|weniger als) \d+ (?:words|characters|chars|lines|sentences|w[oö]rtern?|zeichen|zeilen)"
 )
 # A follow-up: the next step of the same request, or a question about the answer.
 FOLLOW_UP_START = (
