@@ -170,11 +170,12 @@ def group_record(group: TaskGroup, chunk: SessionChunk, fallback_time: datetime)
     """One TaskRecord from a task and the turns attached to it. All text is redacted."""
     task, project = group.task, chunk.state.project
     first, later = _attempts(group, project)
-    extends = [
-        text
-        for a, text in zip(group.attached, later)
-        if text and a.verdict.kind == "follow_up" and a.verdict.sure
-    ]
+    extends: list[str] = []  # follow-up work until the first correction: what was corrected
+    for a, text in zip(group.attached, later):
+        if a.verdict.kind == "correction" and a.verdict.sure:
+            break
+        if text and a.verdict.kind == "follow_up" and a.verdict.sure:
+            extends.append(text)
     attempt = cut("\n".join([first, *extends]), ATTEMPT_CHARS)
     notes = _notes(group)
     feedback = "\n".join(

@@ -69,7 +69,6 @@ def _request(previous: str, prompt: str) -> Request:
         system=SYSTEM,
         messages=(Message("user", body),),
         max_tokens=200,
-        temperature=0.0,
         tag="classify-turn",
     )
 
