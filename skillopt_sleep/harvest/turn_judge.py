@@ -17,12 +17,10 @@ from dataclasses import dataclass, field
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from ..backends.base import Backend, Message, Request
-from ..backends.budget import Budget
-from ..backends.retry import RetryPolicy, call_with_retry
-from ..errors import BackendError, BudgetExhausted
+from ..backends.base import Message, Request
 from ..models import TurnKind
 from ..redact import redact
+from .model_helper import ModelHelper
 from .turns import RuleClassifier, TurnVerdict
 
 SYSTEM = (
@@ -74,15 +72,9 @@ def _request(previous: str, prompt: str) -> Request:
 
 
 @dataclass
-class ModelClassifier:
+class ModelClassifier(ModelHelper):
     """A ``TurnClassifier``: the rules, then the judge model for the turns they are unsure of."""
 
-    backend: Backend
-    budget: Budget
-    max_calls: int
-    policy: RetryPolicy = field(default_factory=lambda: RetryPolicy(max_retries=2))
-    calls: int = 0
-    failures: int = 0
     _seen: dict[tuple[str, str], TurnVerdict] = field(default_factory=dict, repr=False)
 
     def classify(self, prompts: Sequence[str], first: str = "") -> list[TurnVerdict]:
@@ -97,30 +89,15 @@ class ModelClassifier:
             known = self._seen.get((previous, prompt))
             if known is not None:  # the same turn read again (a resumed session): ask once
                 verdicts[i] = known
-            elif not verdict.sure and self.calls < self.max_calls:
-                verdicts[i] = await self._ask(previous, prompt, verdict, rng)
+            elif not verdict.sure and self.can_ask:
+                answer = await self.ask(_request(previous, prompt), rng)
+                judged = parse_judgement(answer) if answer is not None else None
+                if answer is not None and judged is None:
+                    self.failures += 1  # an answer outside the schema: the rules' verdict stands
+                if judged is not None:
+                    verdicts[i] = TurnVerdict(judged.kind, judged.reason, sure=judged.confident,
+                                              by="model")
                 self._seen[(previous, prompt)] = verdicts[i]
             if verdicts[i].kind == "new_request":
                 previous = prompt
         return verdicts
-
-    async def _ask(
-        self, previous: str, prompt: str, rules: TurnVerdict, rng: random.Random
-    ) -> TurnVerdict:
-        self.calls += 1
-        try:
-            done = await call_with_retry(
-                self.backend, _request(previous, prompt), budget=self.budget,
-                policy=self.policy, rng=rng,
-            )
-        except BudgetExhausted:
-            self.max_calls = self.calls  # stop asking; the rules' verdicts stand, marked unsure
-            return rules
-        except BackendError:
-            self.failures += 1
-            return rules
-        judged = parse_judgement(done.text)
-        if judged is None:
-            self.failures += 1
-            return rules
-        return TurnVerdict(judged.kind, judged.reason, sure=judged.confident, by="model")
