@@ -16,11 +16,11 @@ from dataclasses import dataclass
 
 from pydantic import ValidationError
 
-from ..backends.base import Message, Request
+from ..backends.base import Request
 from ..models import Check, TaskRecord
 from ..redact import redact
 from .feedback import validated
-from .model_helper import ModelHelper
+from .model_helper import ModelHelper, json_request
 
 SYSTEM = (
     "You turn a user's correction of a coding agent into automatic checks on the agent's next "
@@ -60,18 +60,10 @@ def parse_checks(text: str) -> list[Check]:
 
 
 def _request(record: TaskRecord) -> Request:
-    body = json.dumps(
-        {"request": record.intent, "attempt": record.attempt[:1500], "correction": record.feedback},
-        ensure_ascii=False,
-    )
-    return Request(
-        role="optimizer",
-        system=SYSTEM,
-        messages=(Message("user", body),),
-        max_tokens=400,
-        temperature=0.0,
-        tag="mine-checks",
-    )
+    payload = {"request": record.intent, "attempt": record.attempt[:1500],
+               "correction": record.feedback}
+    return json_request("optimizer", SYSTEM, payload, max_tokens=400, tag="mine-checks",
+                        temperature=0.0)
 
 
 @dataclass

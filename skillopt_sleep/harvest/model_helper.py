@@ -3,10 +3,11 @@ and a failure that leaves the work as the rules did it instead of stopping the h
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import dataclass, field
 
-from ..backends.base import Backend, Request
+from ..backends.base import Backend, Message, Request, Role
 from ..backends.budget import Budget
 from ..backends.retry import RetryPolicy, call_with_retry
 from ..errors import BackendError, BudgetExhausted
@@ -41,3 +42,13 @@ class ModelHelper:
             self.failures += 1
             return None
         return done.text
+
+
+def json_request(
+    role: Role, system: str, payload: dict[str, str], *, max_tokens: int, tag: str,
+    temperature: float | None = None,
+) -> Request:
+    """One model call whose user message is ``payload`` as JSON (the answer is parsed as JSON)."""
+    body = json.dumps(payload, ensure_ascii=False)
+    return Request(role=role, system=system, messages=(Message("user", body),),
+                   max_tokens=max_tokens, temperature=temperature, tag=tag)

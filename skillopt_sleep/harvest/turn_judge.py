@@ -9,7 +9,6 @@ rules' verdict as it was: kept and marked unsure, never guessed.
 from __future__ import annotations
 
 import asyncio
-import json
 import random
 import re
 from collections.abc import Sequence
@@ -17,10 +16,10 @@ from dataclasses import dataclass, field
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from ..backends.base import Message, Request
+from ..backends.base import Request
 from ..models import TurnKind
 from ..redact import redact
-from .model_helper import ModelHelper
+from .model_helper import ModelHelper, json_request
 from .turns import RuleClassifier, TurnVerdict
 
 SYSTEM = (
@@ -58,17 +57,9 @@ def parse_judgement(text: str) -> TurnJudgement | None:
 
 
 def _request(previous: str, prompt: str) -> Request:
-    body = json.dumps(
-        {"earlier_request": redact(previous[:_TEXT_CHARS]), "message": redact(prompt[:_TEXT_CHARS])},
-        ensure_ascii=False,
-    )
-    return Request(
-        role="judge",
-        system=SYSTEM,
-        messages=(Message("user", body),),
-        max_tokens=200,
-        tag="classify-turn",
-    )
+    payload = {"earlier_request": redact(previous[:_TEXT_CHARS]),
+               "message": redact(prompt[:_TEXT_CHARS])}
+    return json_request("judge", SYSTEM, payload, max_tokens=200, tag="classify-turn")
 
 
 @dataclass
