@@ -140,15 +140,22 @@ def mine_checks(group: TaskGroup, first: str, later: list[str | None]) -> list[C
     must fail on the attempt the correction answers and pass on the retry the user let stand."""
     previous = first
     found: list[Check] = []
+    unruled: list[str] = []  # corrections no rule captures: scored by a rubric of their words
     for i, (a, retry) in enumerate(zip(group.attached, later)):
         if a.verdict.kind == "correction" and a.verdict.sure:
             accepted = retry if _accepted(group, i) else None
+            before = len(found)
             for check in candidate_checks(a.turn.prompt):
                 if isinstance(check.value, str):
                     check = check.model_copy(update={"value": redact(check.value)})
                 if all((c.kind, c.value) != (check.kind, check.value) for c in found):
                     found.extend(validated([check], previous, accepted))
+            if len(found) == before:
+                unruled.append(safe(a.turn.prompt, FEEDBACK_CHARS))
         previous = retry if retry is not None else previous
+    if found and unruled:  # without any rule, the night makes the rubric from all the feedback
+        text = " / ".join(unruled)
+        found.append(Check(kind="rubric", value=f"The answer respects the user's correction: {text}"))
     return found
 
 

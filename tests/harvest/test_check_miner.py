@@ -55,3 +55,22 @@ def test_a_check_that_also_fails_on_the_accepted_retry_is_dropped():
     checks = candidate_checks("No, always use pytest -q")
     assert validated(checks, "python -m unittest", "python -m unittest -v") == []
     assert [c.value for c in validated(checks, "python -m unittest", None)] == ["pytest -q"]
+
+
+def test_a_correction_no_rule_captures_is_scored_by_a_rubric_next_to_the_rules(tmp_path):
+    from datetime import datetime, timezone
+
+    from skillopt_sleep.harvest import synthetic as syn
+    from skillopt_sleep.harvest.claude_code import ClaudeCodeParser
+    from skillopt_sleep.harvest.jsonl import read_chunk
+    from skillopt_sleep.harvest.mine import mine_chunk
+
+    sid = "7f0c9e7e-1b4c-4f0e-9d65-000000000001"
+    turns = [syn.SynthTurn("List the release steps", "- a\n- b\n- c\n- d"),
+             syn.SynthTurn("Max 2 bullet points, please.", "- a\n- b"),
+             syn.SynthTurn("You forgot the changelog.", "- a\n- changelog")]
+    path = syn.claude_path(tmp_path, "/work/a", sid)
+    syn.write(path, syn.claude_session(sid, "/work/a", turns, datetime.now(timezone.utc)))
+    [task] = mine_chunk(read_chunk(ClaudeCodeParser(), path, 0)[0], datetime.now(timezone.utc))
+    assert [c.kind for c in task.checks] == ["regex", "rubric"]
+    assert task.checks[1].value == "The answer respects the user's correction: You forgot the changelog."
