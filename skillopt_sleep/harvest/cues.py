@@ -124,7 +124,9 @@ REQUEST_START = (
     r"|investigate|look into|check|debug|optimi[sz]e|list|summari[sz]e|draft|design|deploy|release"
     r"|port|convert|split|merge|tag|stop|start|open|close|clean|run|test|help|how|what|why|where"
     r"|when|which|who|is|are|does|do|can you|could you|would you|please|let's|i (?:need|want)"
-    r"|schreib|erstell|f[uü]g|bau|implementier|erkl[aä]r|finde|[uü]bersetz|richte|mach|wie|was|warum"
+    r"|(?:schreib|erstell|f[uü]g|bau|implementier|erkl[aä]r|find|[uü]bersetz|richt|mach|pr[uü]f"
+    r"|[aä]nder|entfern|l[oö]sch|aktualisier|teste?|dokumentier|konfigurier|installier)(?:e|en)?"
+    r"|wie|was|warum"
     r"|wo|kannst du|k[oö]nntest du|bitte|ich (?:brauche|m[oö]chte)|lass uns"
     r"|[ée]cris|ajoute|cr[ée]e|peux-tu|escribe|a[nñ]ade|crea|puedes"
 )
