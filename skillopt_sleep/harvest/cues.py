@@ -26,7 +26,7 @@ DISMISSIVE_OPENER = (
     r"|never ?mind(?: that)?|no more [^;:.!?]*(?:today|for now)"
     r"|(?:no|nein),? (?:thanks|danke)(?:,? (?:instead|stattdessen))?"
     r"|don't worry about [^;:.!?]*|forget (?:that|it|about [^;:.!?]*)"
-    r"|always wanted to (?:ask|know)|keine eile|kein stress|egal|vergiss (?:das|es)"
+    r"|wait|warte|always wanted to (?:ask|know)|keine eile|kein stress|egal|vergiss (?:das|es)"
     r"|pas de souci|sin prisa)"
 )
 
@@ -35,7 +35,7 @@ PRAISE_START = (
     r"|excellent|good job|well done|good catch|good call|good work|well spotted|spot on|lgtm"
     r"|looks (?:good|great|fine)|exactly|correct|that's (?:right|correct|it|perfect|great)"
     r"|yes,? (?:that's|this is|exactly|perfect|right)|brilliant|love it|cool|sweet|amazing"
-    r"|fantastic|wonderful|superb|much better|way better|beautiful|neat|nailed it|bravo"
+    r"|fantastic|wonderful|superb|yep|yup|jep|jawohl|that's the one|much better|way better|beautiful|neat|nailed it|bravo"
     r"|danke|vielen dank|dankesch[oö]n|super|perfekt|genau|klasse|prima|toll|top|spitze"
     r"|mega|yes!|sehr (?:gut|sch[oö]n)|gut gemacht|wunderbar|passt|stimmt|richtig|sauber|l[aä]uft"
     r"|merci|parfait|g[ée]nial|tr[eè]s bien|bravo|gracias|perfecto|genial|muy bien|excelente"
@@ -96,6 +96,10 @@ CORRECTION_ANYWHERE = (
     r"|call me|address me|don't call me|sprich mich|nenn mich|duz|siez"
     r"|less (?:wordy|verbose|chatty)|misspel+ed|typo|(?<=,) nicht (?!nur|so)|could you not|can you not"
     r"|warum hast du|wieso hast du|why did you (?!choose|pick)|^ok(?:ay)?,? but"
+    r"|(?:this|that) is the (?:second|third|fourth|fifth|\w+th|\d+\w*) time|go back to|was better"
+    r"|i don't want|i do not want|drop the|sorry,? but|(?:is|are)n't valid|not valid|overcomplicat"
+    r"|over-?engineer|where(?:'s| is| are) (?:the|my|your)|wo (?:ist|sind) (?:denn )?(?:die|der|das|mein)"
+    r"|viel zu|way too|far too|you shouldn't|you should not|du sollst (?:doch )?nicht|das passt (?:so )?nicht"
     r"|keep it (?:(?:under|below|within|to) \d+|shorter|brief|short)|(?:under|below|fewer than|less than"
     r"|unter|weniger als) \d+ (?:words|characters|chars|lines|sentences|w[oö]rtern?|zeichen|zeilen)"
 )
@@ -110,7 +114,8 @@ FOLLOW_UP_START = (
     r"|continue[zr]?|sigue|contin[uú]a"
 )
 FOLLOW_UP_ANYWHERE = (
-    r"(?:for|to) (?:it|that|this|them) (?:as well|too)|as well\?|them too|auch noch|the same for|do the same|same thing for|das gleiche|dasselbe|auch f[uü]r"
+    r"(?:on|to|for|with|into|from|about) (?:it|that|them|es|das|ihm|ihr) now\b|next up"
+    r"|^und (?:jetzt|nun|noch)\b|^zeig(?:e)? (?:mir )?(?:mal |bitte )?(?:den|die|das)\b|(?:for|to) (?:it|that|this|them) (?:as well|too)|as well\?|them too|auch noch|the same for|do the same|same thing for|das gleiche|dasselbe|auch f[uü]r"
     r"|\b(?:commit|push|run|test|deploy|merge|check|try|open|rename|format) (?:it|that|this|them|es|das)\b"
     r"|what (?:does|do|did) (?:the|this|that|these|those|it)\b|was (?:die|der|das|es) [^.?!]{0,30}"
     r"(?:macht|tut|bedeutet)|que (?:fait|hace) (?:la|le|el)"

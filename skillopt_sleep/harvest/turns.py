@@ -33,6 +33,8 @@ _REQUEST_START = cues.compile_start(cues.REQUEST_START)
 _SENTENCE = re.compile(r"(?<=[.!?;:])\s+|\n+")
 _QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-"})
 _SLASH_OR_SKILL = re.compile(r"^(?:/[\w:.-]+|\$[a-z0-9][\w.:-]*)(?:\s|$)", re.IGNORECASE)
+_INTERJECTION = re.compile(r"^(?:(?:ha)+|lol|oh|ah|wow|hey|ok(?:ay)?)[,!. ]+(?=\w)", re.IGNORECASE)
+_NEGATED = re.compile(r"[\s,]*(?:\w+\s+){0,1}(?:nicht|not|no|nein)\b", re.IGNORECASE)
 _NEW_TOPIC_HEAD = 60  # a new-topic marker counts only near the start of the prompt
 
 
@@ -106,7 +108,10 @@ def _correction(text: str) -> str | None:
 
 
 def _praise(text: str) -> TurnVerdict | None:
+    text = _INTERJECTION.sub("", text)
     start = _PRAISE_START.match(text)
+    if start and _NEGATED.match(text, start.end()):
+        return None  # "Das passt so nicht", "Great? No."
     anywhere = _PRAISE_ANY.search(text) if len(text.split()) <= 14 else None
     if not (start or anywhere):
         return None
