@@ -74,3 +74,26 @@ def test_a_correction_no_rule_captures_is_scored_by_a_rubric_next_to_the_rules(t
     [task] = mine_chunk(read_chunk(ClaudeCodeParser(), path, 0)[0], datetime.now(timezone.utc))
     assert [c.kind for c in task.checks] == ["regex", "rubric"]
     assert task.checks[1].value == "The answer respects the user's correction: You forgot the changelog."
+
+
+def test_a_secret_in_a_correction_is_redacted_in_its_turn_its_feedback_and_its_preference(tmp_path):
+    from datetime import datetime, timezone
+
+    from skillopt_sleep.harvest import synthetic as syn
+    from skillopt_sleep.harvest.claude_code import ClaudeCodeParser
+    from skillopt_sleep.harvest.jsonl import read_chunk
+    from skillopt_sleep.harvest.mine import mine_chunk
+    from skillopt_sleep.harvest.preferences import preference_sightings
+
+    key = "sk-ant-api03-" + "Zq8wX2vB7nM4kL1pR6tY9uI3oE5aS0dF" * 2
+    sid = "7f0c9e7e-1b4c-4f0e-9d65-000000000002"
+    turns = [syn.SynthTurn("Call the API", "curl https://api.example.com"),
+             syn.SynthTurn(f"No, always use `{key}` as the key", "ok")]
+    path = syn.claude_path(tmp_path, "/work/a", sid)
+    syn.write(path, syn.claude_session(sid, "/work/a", turns, datetime.now(timezone.utc)))
+    [task] = mine_chunk(read_chunk(ClaudeCodeParser(), path, 0)[0], datetime.now(timezone.utc))
+    [sighting] = preference_sightings([task])
+    assert task.turns[0].kind == "correction"
+    for text in (task.turns[0].text, task.feedback, sighting.statement, *sighting.checks):
+        assert key not in text and "sk-ant" not in text
+    assert task.checks == []  # a rule about a secret would carry its shape into prompts
