@@ -50,11 +50,13 @@ class TaskGroup:
     @property
     def kinds(self) -> list[FeedbackKind]:
         """The sure corrections and praise, in order (what sets the outcome)."""
-        return [
-            a.verdict.kind  # type: ignore[misc]
-            for a in self.attached
-            if a.verdict.sure and a.verdict.kind in ("correction", "praise")
-        ]
+        out: list[FeedbackKind] = []
+        for a in self.attached:
+            if a.verdict.sure and a.verdict.kind == "correction":
+                out.append("correction")
+            elif a.verdict.sure and a.verdict.kind == "praise":
+                out.append("praise")
+        return out
 
 
 def group_turns(turns: Sequence[Turn], classifier: TurnClassifier | None = None) -> list[TaskGroup]:

@@ -112,10 +112,10 @@ def _praise(text: str) -> TurnVerdict | None:
     start = _PRAISE_START.match(text)
     if start and _NEGATED.match(text, start.end()):
         return None  # "Das passt so nicht", "Great? No."
-    anywhere = _PRAISE_ANY.search(text) if len(text.split()) <= 14 else None
-    if not (start or anywhere):
+    found = start or (_PRAISE_ANY.search(text) if len(text.split()) <= 14 else None)
+    if found is None:
         return None
-    cue = (start or anywhere).group(0)  # type: ignore[union-attr]
+    cue = found.group(0)
     rest = text[start.end() :] if start else text
     contrast = _CONTRAST.search(rest)
     if contrast:
