@@ -8,6 +8,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from ..errors import InputError
+from ..harvest.check_miner import plain
 from ..models import TaskRecord, TurnNote
 from ..store.preferences import Preference
 from ..task_input import Defaults, make_record, parse_check, read_records, record_error
@@ -110,7 +111,7 @@ def _brief(r: TaskRecord) -> list[str]:
         lines += [_turn_line(t) for t in r.turns]
     elif r.feedback:
         lines.append(f"  feedback: {_short(r.feedback)}")
-    lines.append("  checks:   " + ("; ".join(c.describe() for c in r.checks) if r.checks else "none"))
+    lines.append("  checks:   " + ("; ".join(plain(c) for c in r.checks) if r.checks else "none"))
     if r.occurrences > 1:
         last = r.last_seen_at or r.created_at
         lines.append(f"  seen:     {r.occurrences} times, last {last:%Y-%m-%d %H:%M}")
@@ -168,7 +169,7 @@ def show_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
         lines.append("turns:")
         lines += [_turn_line(t) for t in r.turns]
     lines.append("checks:" + ("" if r.checks else "    none"))
-    lines += [f"  - {c.describe()}" + ("" if c.weight == 1 else f" (weight {c.weight:g})") for c in r.checks]
+    lines += [f"  - {plain(c)}" + ("" if c.weight == 1 else f" (weight {c.weight:g})") for c in r.checks]
     for label, items in (("tags", r.tags), ("skills", r.skills_used), ("tools", r.tools_used)):
         if items:
             lines.append(f"{label + ':':<10} {', '.join(items)}")

@@ -40,18 +40,18 @@ _SEPARATORS = {
 }
 _BULLET = r"^[ \t]*(?:[-*+\u2022]|\d+[.)])[ \t]"
 # Formatting a correction may forbid: words naming it -> (check kind, value).
-_CONSTRUCTS: tuple[tuple[str, str, str], ...] = (
-    (r"em[- ]?dash(?:es)?|gedankenstrich(?:e)?", "not_contains", "\u2014"),
-    (r"bold(?: text)?|fett(?:druck|schrift)?", "not_contains", "**"),
-    (r"tables?|tabellen?", "regex", r"(?s)\A(?!.*^[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*\|)"),
-    (r"emojis?|emoticons?", "regex",
-     "(?s)\\A(?!.*[\U0001F300-\U0001FAFF\u2600-\u27BF])"),
-    (r"headings?|headers?|[uü]berschriften", "regex", r"(?s)\A(?!.*^#{1,6} )"),
-    (r"code ?blocks?|codebl[oö]cke?", "not_contains", "```"),
-    (r"semicolons?|semikolons?", "not_contains", ";"),
-    (r"exclamation marks?|ausrufezeichen", "not_contains", "!"),
+_CONSTRUCTS: tuple[tuple[str, str, str, str], ...] = (
+    (r"em[- ]?dash(?:es)?|gedankenstrich(?:e)?", "not_contains", "\u2014", "no em dashes"),
+    (r"bold(?: text)?|fett(?:druck|schrift)?", "not_contains", "**", "no bold"),
+    (r"tables?|tabellen?", "regex", r"(?s)\A(?!.*^[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*\|)", "no tables"),
+    (r"emojis?|emoticons?", "regex", "(?s)\\A(?!.*[\U0001F300-\U0001FAFF\u2600-\u27BF])",
+     "no emoji"),
+    (r"headings?|headers?|[uü]berschriften", "regex", r"(?s)\A(?!.*^#{1,6} )", "no headings"),
+    (r"code ?blocks?|codebl[oö]cke?", "not_contains", "```", "no code blocks"),
+    (r"semicolons?|semikolons?", "not_contains", ";", "no semicolons"),
+    (r"exclamation marks?|ausrufezeichen", "not_contains", "!", "no exclamation marks"),
     (r"bullet(?: point)?s?|lists?|aufz[aä]hlungen?|stichpunkte?", "regex",
-     rf"(?s)\A(?!.*{_BULLET})"),
+     rf"(?s)\A(?!.*{_BULLET})", "no bullet points"),
 )
 _NO = r"(?:no|never|without|don't use|do not use|stop using|avoid|keine?n?|ohne|nie)"
 _ADD_USE = (
@@ -167,7 +167,7 @@ def _lengths(text: str) -> list[tuple[str, str | int]]:
 
 def _format_rules(text: str) -> list[tuple[str, str | int]]:
     found: list[tuple[str, str | int]] = []
-    for words, kind, value in _CONSTRUCTS:
+    for words, kind, value, _ in _CONSTRUCTS:
         if re.search(rf"\b{_NO}\s+(?:\w+\s+){{0,2}}(?:{words})\b", text, _I) or re.search(
             rf"\b(?:stop\s+using|stop\s+adding|avoid|lass\s+(?:die|das)?\s*)\s*(?:{words})\b", text, _I
         ):
@@ -257,3 +257,31 @@ def candidate_checks(feedback: str) -> list[Check]:
         if all((c.kind, c.value) != (check.kind, check.value) for c in checks):
             checks.append(check)
     return checks
+
+
+# What a mined regex means, for people (``tasks list``); the optimizer never sees check sources.
+_PLAIN_FIXED = {value: label for _, kind, value, label in _CONSTRUCTS if kind == "regex"}
+_PLAIN_FIXED.update({
+    _SIE: "addresses the user formally (Sie)", rf"(?s)\A(?!.*{_DU})": "never says du",
+    _DU: "addresses the user informally (du)", rf"(?s)\A(?!.*{_SIE})": "never says Sie",
+})
+_PLAIN_COUNTED = (
+    (re.compile(r"^\(\?ms\)\\A\(\?!\(\?:\.\*\?.*\)\{(\d+)\}\)$"), "at most {} bullet points", -1),
+    (re.compile(r"^\(\?s\)\\A\(\?:\[\^\.!\?\]\*\[\.!\?\]\+\)\{0,(\d+)\}"), "at most {} sentences", 0),
+    (re.compile(r"^\(\?s\)\\A\\W\*\(\?:\\w\+\\W\+\)\{0,(\d+)\}"), "at most {} words", 1),
+    (re.compile(r"^\\A\(\?:\.\*\\n\)\{0,(\d+)\}"), "at most {} lines", 1),
+)
+
+
+def plain(check: Check) -> str:
+    """A check as people read it: a mined regex by what it asks, anything else as it is."""
+    if check.kind != "regex" or not isinstance(check.value, str):
+        return check.describe()
+    fixed = _PLAIN_FIXED.get(check.value)
+    if fixed:
+        return fixed
+    for pattern, label, shift in _PLAIN_COUNTED:
+        match = pattern.match(check.value)
+        if match:
+            return label.format(int(match.group(1)) + shift)
+    return check.describe()

@@ -157,3 +157,15 @@ def test_live_recording_with_the_real_binaries_gives_the_same_conversations(
     counts = check_conversations(_tasks(sandbox_home))
     assert counts == {"checkable": 20, "with_rule": counts["with_rule"]}
     assert counts["with_rule"] >= 8
+
+
+def test_tasks_list_says_what_a_mined_regex_asks_for(cli, sandbox_home):
+    home = sandbox_home / "agents"
+    shutil.copytree(FIXTURES, home)
+    _harvest(cli, home)
+    out = cli("tasks", "list", "--all-projects").out
+    for label in ("checks:   at most 3 bullet points\n", "checks:   no tables\n",
+                  "checks:   addresses the user formally (Sie); never says du\n",
+                  "checks:   at most 2 sentences\n", "checks:   at most 49 words\n",
+                  "checks:   no emoji\n", "checks:   heading 'Zusammenfassung'\n"):
+        assert label in out, label
