@@ -14,7 +14,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-SCHEMA_VERSION = 2  # 2: ``TaskRecord.turns``; a version-1 record reads as one without turns
+SCHEMA_VERSION = 1  # of proposal.json
+# Of a TaskRecord. 2: ``turns``; a version-1 record reads as one without turns.
+TASK_SCHEMA_VERSION = 2
 
 Source = Literal["claude-code", "codex", "manual", "sample", "import"]
 Outcome = Literal["success", "failure", "mixed", "unknown"]
@@ -109,7 +111,7 @@ class TurnNote(_Strict):
 class TaskRecord(_Strict):
     """One task the agent was given, what it did and what the user said about it."""
 
-    schema_version: int = SCHEMA_VERSION
+    schema_version: int = TASK_SCHEMA_VERSION
     id: str = ""
     source: Source
     project: str
@@ -144,9 +146,10 @@ class TaskRecord(_Strict):
     @field_validator("schema_version")
     @classmethod
     def _known_schema(cls, value: int) -> int:
-        if value > SCHEMA_VERSION:
+        if value > TASK_SCHEMA_VERSION:
             raise ValueError(
-                f"schema_version {value} is newer than this skillopt-sleep ({SCHEMA_VERSION}); upgrade"
+                f"schema_version {value} is newer than this skillopt-sleep ({TASK_SCHEMA_VERSION});"
+                " upgrade"
             )
         return value
 
