@@ -12,6 +12,7 @@ from ..store import NightRow
 from .common import add_project_flag
 from .context import Ctx
 from .render import score_line
+from .terminal import printable
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -56,12 +57,14 @@ def review_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
     colour = wants_colour(ctx.out, ctx.env, args.color)
     lines = [f"night {row.id} [{row.state}]  project {row.project}", score_line(row.summary),
              f"decision: {row.summary.decision.upper()} — {row.summary.reason}"]
+    lines = [printable(line) for line in lines]
     for diff in diffs.values():
-        lines += ["", colorize(diff).rstrip("\n") if colour else diff.rstrip("\n")]
-    lines += ["", f"report: {report}"]
+        shown = printable(diff)
+        lines += ["", colorize(shown).rstrip("\n") if colour else shown.rstrip("\n")]
+    lines += ["", printable(f"report: {report}")]
     if row.state == "staged":
         lines.append("adopt it with `skillopt-sleep adopt`, or discard it with `skillopt-sleep reject`")
-    ctx.emit(payload, "\n".join(lines))
+    ctx.emit(payload, "\n".join(lines), escaped=True)
     return 0
 
 
