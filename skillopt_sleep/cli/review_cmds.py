@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..review.adopt import Outcome, adopt, rollback
+from ..review.adopt import Outcome, adopt, recover, rollback
 from ..review.diff import colorize, wants_colour
 from ..review.proposals import find_night, load_staged, reject
 from ..store import NightRow
@@ -42,6 +42,10 @@ def _project(args: argparse.Namespace, ctx: Ctx) -> str:
 
 
 def _row(args: argparse.Namespace, ctx: Ctx, states: tuple[str, ...], verb: str) -> NightRow:
+    """The night the command is about, once an interrupted adoption was undone or finished."""
+    repaired = recover(ctx.store, ctx.paths, ctx.clock)
+    if repaired:
+        ctx.say(f"note: {repaired}")
     return find_night(ctx.store, args.night, project=_project(args, ctx), states=states, verb=verb)
 
 
@@ -99,7 +103,7 @@ def reject_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
 
 def rollback_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
     row = _row(args, ctx, ("adopted",), "rollback")
-    outcome = rollback(ctx.store, ctx.paths, row, force=args.force)
+    outcome = rollback(ctx.store, ctx.paths, row, ctx.clock, force=args.force)
     lines = [f"rolled back night {row.id}:"]
     lines += [f"  {'restored' if c.action == 'updated' else 'removed'} {c.live_path}" for c in outcome.files]
     ctx.emit(_outcome_payload(outcome), "\n".join(lines))
