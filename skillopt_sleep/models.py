@@ -32,7 +32,7 @@ CheckKind = Literal[
 EditTarget = Literal["skill", "memory", "CLAUDE.md", "AGENTS.md"]
 EditOp = Literal["add", "replace", "remove"]
 EditStatus = Literal["proposed", "applied", "rejected"]
-Decision = Literal["accept", "reject", "no_evidence", "budget_exhausted"]
+Decision = Literal["accept", "reject", "no_evidence", "budget_exhausted", "outage"]
 ProposalState = Literal["staged", "adopted", "rejected", "rolled_back", "superseded"]
 
 

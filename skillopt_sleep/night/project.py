@@ -49,7 +49,10 @@ def build_backends(settings: Settings, env: Mapping[str, str]) -> Backends:
 
 
 def _history(store: Store, project: str) -> tuple[datetime | None, int]:
-    nights = [n for n in store.nights(project=project, limit=1000) if not n.summary.dry_run]
+    """When the project's last real night ran, and how many it had. A dry run or an outage
+    (nothing answered) does not count: its tasks are still waiting, still new."""
+    nights = [n for n in store.nights(project=project, limit=1000)
+              if not n.summary.dry_run and n.summary.decision != "outage"]
     last = datetime.fromisoformat(nights[0].started_at) if nights else None
     return last, len(nights)
 

@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from ..backends.base import Backend, Completion, Message, Request
+from ..backends.breaker import CircuitBreaker
 from ..backends.budget import Budget
 from ..backends.retry import RetryPolicy, call_with_retry
 from ..clock import Clock
@@ -46,16 +47,19 @@ class Rollout:
 
 @dataclass
 class Calls:
-    """How model calls are made tonight: budget checked and retries applied to every call."""
+    """How model calls are made tonight: budget checked, retries applied, and one circuit
+    breaker over all of them (a backend that answers nothing stops the night: ``BackendOutage``)."""
 
     budget: Budget
     retry: RetryPolicy
     rng: random.Random
     sleep: Callable[[float], object] = asyncio.sleep
+    breaker: CircuitBreaker = field(default_factory=CircuitBreaker)
 
     async def __call__(self, backend: Backend, request: Request) -> Completion:
         return await call_with_retry(backend, request, budget=self.budget, policy=self.retry,
-                                     rng=self.rng, sleep=self.sleep)  # type: ignore[arg-type]
+                                     rng=self.rng, sleep=self.sleep,  # type: ignore[arg-type]
+                                     breaker=self.breaker)
 
 
 @dataclass
