@@ -12,6 +12,7 @@ import pytest
 from skillopt_sleep.clock import SystemClock
 from skillopt_sleep.night.demo import sample_tasks, write_sample_project
 from skillopt_sleep.paths import resolve_paths
+from skillopt_sleep.schedule.nightrun import subprocess_night
 from skillopt_sleep.store import Store
 from skillopt_sleep.testing import Disconnect, Error, ModelServer
 
@@ -63,3 +64,14 @@ def test_a_dead_server_stops_the_night_fast_and_consumes_nothing(cli, waiting, p
     assert r.code == 0, r.err
     nxt = r.json()
     assert nxt["n_train"] + nxt["n_holdout"] == len(tasks_before) > RECALL
+
+
+def test_the_scheduled_night_reports_the_outage_and_its_exit_code(waiting, subprocess_env):
+    project, store = waiting
+    env = dict(subprocess_env, OPENAI_API_KEY="sk-test")
+    with ModelServer(responder=DEAD["503"]) as srv:
+        outcome = subprocess_night(env["SKILLOPT_SLEEP_PYTHON"])(
+            project, ["--backend", "openai", "--base-url", srv.v1], env)
+    assert (outcome.status, outcome.exit_code) == ("failed", 6)
+    assert outcome.message.startswith("skillopt-sleep: error: the model backend is down:")
+    assert outcome.summary is not None and outcome.summary.decision == "outage"
