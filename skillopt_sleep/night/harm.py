@@ -30,10 +30,6 @@ from dataclasses import dataclass
 _I = re.IGNORECASE
 
 
-def _words(*alternatives: str) -> str:
-    return "(?:" + "|".join(alternatives) + ")"
-
-
 @dataclass(frozen=True)
 class Harm:
     """One harmful instruction found in a rule: its class, what it does, and the words."""

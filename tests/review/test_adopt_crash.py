@@ -126,9 +126,18 @@ def states(tmp_path, monkeypatch, setup: str) -> tuple[dict, dict, int, int]:
     return before, after, counting.count, undo.count
 
 
-def settle(cli, project: Path) -> None:
+def crash_points(n_ops: int) -> list[tuple[int, str]]:
+    return [(at, when) for at in range(1, n_ops + 1) for when in ("before", "after")]
+
+
+def next_command(cli, home: Home, project: Path, before: dict, after: dict) -> tuple[bool, str]:
+    """Run `status` (any command repairs); (whether the project is as before, the night's state)."""
     r = cli("status", cwd=project)
     assert r.code == 0, r.err
+    now = snapshot(project)
+    assert now in (before, after)
+    assert not journal_path(home.paths).exists()
+    return now == before, home.store.night(NIGHT).state
 
 
 @pytest.mark.parametrize("setup", sorted(SETUPS))
@@ -138,39 +147,30 @@ def test_adopt_killed_at_every_file_operation_ends_before_or_after(cli, tmp_path
     if setup == "linked":
         assert after["CLAUDE.md"] == ("link", "AGENTS.md")
     seen = set()
-    for at in range(1, n_ops + 1):
-        for when in ("before", "after"):
-            home, project = fresh(tmp_path, monkeypatch, f"{setup}-{at}-{when}", setup)
-            with pytest.raises(Crash):
-                adopt(home.store, home.paths, home.store.night(NIGHT), clock(), ops=CrashAt(at, when))
-            settle(cli, project)
-            now = snapshot(project)
-            assert now in (before, after), (at, when)
-            state = home.store.night(NIGHT).state
-            assert state == ("staged" if now == before else "adopted"), (at, when, state)
-            assert not journal_path(home.paths).exists()
-            seen.add("before" if now == before else "after")
-            if state == "staged":  # the user can adopt again, and roll back, exactly
-                assert cli("adopt", cwd=project).code == 0 and snapshot(project) == after
-            assert cli("rollback", cwd=project).code == 0 and snapshot(project) == before
-    assert seen == {"before", "after"}
+    for at, when in crash_points(n_ops):
+        home, project = fresh(tmp_path, monkeypatch, f"{setup}-{at}-{when}", setup)
+        with pytest.raises(Crash):
+            adopt(home.store, home.paths, home.store.night(NIGHT), clock(), ops=CrashAt(at, when))
+        as_before, state = next_command(cli, home, project, before, after)
+        assert state == ("staged" if as_before else "adopted"), (at, when, state)
+        seen.add(as_before)
+        if state == "staged":  # the user can adopt again, and roll back, exactly
+            assert cli("adopt", cwd=project).code == 0 and snapshot(project) == after
+        assert cli("rollback", cwd=project).code == 0 and snapshot(project) == before
+    assert seen == {True, False}
 
 
 @pytest.mark.parametrize("setup", sorted(SETUPS))
 def test_rollback_killed_at_every_file_operation_ends_before_or_after(cli, tmp_path, monkeypatch, setup):
     before, after, _, n_ops = states(tmp_path, monkeypatch, setup)
     assert n_ops >= 3
-    for at in range(1, n_ops + 1):
-        for when in ("before", "after"):
-            home, project = fresh(tmp_path, monkeypatch, f"rb-{setup}-{at}-{when}", setup)
-            adopt(home.store, home.paths, home.store.night(NIGHT), clock())
-            with pytest.raises(Crash):
-                rollback(home.store, home.paths, home.store.night(NIGHT), clock(), ops=CrashAt(at, when))
-            settle(cli, project)
-            now = snapshot(project)
-            assert now in (before, after), (at, when)
-            state = home.store.night(NIGHT).state
-            assert state == ("rolled_back" if now == before else "adopted"), (at, when, state)
+    for at, when in crash_points(n_ops):
+        home, project = fresh(tmp_path, monkeypatch, f"rb-{setup}-{at}-{when}", setup)
+        adopt(home.store, home.paths, home.store.night(NIGHT), clock())
+        with pytest.raises(Crash):
+            rollback(home.store, home.paths, home.store.night(NIGHT), clock(), ops=CrashAt(at, when))
+        as_before, state = next_command(cli, home, project, before, after)
+        assert state == ("rolled_back" if as_before else "adopted"), (at, when, state)
 
 
 class FullDisk(FileOps):
