@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..clock import Clock
-from ..errors import ProposalError, StoreError
+from ..errors import LockedError, ProposalError, StoreError
 from ..models import ProposalFile
 from ..paths import Paths
 from ..store import NightRow, Store
@@ -24,6 +24,7 @@ from .backup import (
     BackedUpFile,
     BackupManifest,
     Journal,
+    adoption_lock,
     back_up,
     backup_dir,
     clear_journal,
@@ -32,6 +33,7 @@ from .backup import (
     load_manifest,
     real_path,
     recover,
+    recover_locked,
     restore,
     write_journal,
 )
@@ -68,8 +70,8 @@ def live_sha256(path: Path) -> str | None:
 
 
 def _current(store: Store, paths: Paths, row: NightRow, clock: Clock, ops: FileOps) -> NightRow:
-    """``row`` as it is after any interrupted adoption was repaired."""
-    if recover(store, paths, clock, ops) is None:
+    """``row`` as it is after any interrupted adoption was repaired (the lock is held)."""
+    if recover_locked(store, paths, clock, ops) is None:
         return row
     fresh = store.night(row.id)
     return fresh if fresh is not None else row
@@ -80,7 +82,11 @@ def adopt(store: Store, paths: Paths, row: NightRow, clock: Clock, *, ops: FileO
 
     ``ops`` performs every file operation (a seam for tests of crashes and full disks).
     """
-    ops = ops or FileOps()
+    with adoption_lock(paths):
+        return _adopt(store, paths, row, clock, ops or FileOps())
+
+
+def _adopt(store: Store, paths: Paths, row: NightRow, clock: Clock, ops: FileOps) -> Outcome:
     row = _current(store, paths, row, clock, ops)
     if row.state != "staged":
         raise ProposalError(f"cannot adopt night {row.id}: it is {row.state}")
@@ -161,7 +167,11 @@ def rollback(store: Store, paths: Paths, row: NightRow, clock: Clock, *, force: 
     or when a file changed after the adoption (the user's later edits would be lost) unless
     ``force``, which first keeps the current bytes next to the backup.
     """
-    ops = ops or FileOps()
+    with adoption_lock(paths):
+        return _rollback(store, paths, row, clock, force, ops or FileOps())
+
+
+def _rollback(store: Store, paths: Paths, row: NightRow, clock: Clock, force: bool, ops: FileOps) -> Outcome:
     row = _current(store, paths, row, clock, ops)
     if row.state != "adopted":
         raise ProposalError(f"cannot roll back night {row.id}: it is {row.state}, not adopted")
@@ -206,7 +216,7 @@ def auto_adopt(store: Store, paths: Paths, night_id: str, clock: Clock) -> Outco
         return None
     try:
         outcome = adopt(store, paths, row, clock)
-    except (ProposalError, StoreError) as exc:
+    except (ProposalError, StoreError, LockedError) as exc:
         store.add_notice("auto-adopt", f"night {night_id} was not auto-adopted: {exc.one_line()}",
                          clock.now())
         return None

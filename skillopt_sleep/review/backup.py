@@ -17,6 +17,8 @@ is written, so the link stays a link; ``real_path`` is that target.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 from typing import Literal
@@ -24,7 +26,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from ..clock import Clock
-from ..errors import ProposalError, StoreError
+from ..errors import LockedError, ProposalError, StoreError
+from ..lock import try_lock
 from ..paths import Paths
 from ..store import Store
 from .fileops import FileOps, temp_path
@@ -187,15 +190,33 @@ def read_journal(paths: Paths) -> Journal | None:
         ) from exc
 
 
+@contextmanager
+def adoption_lock(paths: Paths) -> Iterator[None]:
+    """Held by an adopt or rollback under way: another process's recovery leaves it alone."""
+    with try_lock(paths.backups_dir / "adopt.lock") as taken:
+        if not taken:
+            raise LockedError("another adopt or rollback is under way",
+                              hint="wait a moment and run the command again")
+        yield
+
+
 def recover(store: Store, paths: Paths, clock: Clock, ops: FileOps | None = None) -> str | None:
     """Undo an interrupted adoption or finish an interrupted rollback; what was done, or None.
 
     The live files end as they were before the adoption; a file changed since (it is neither
     the before nor the adopted bytes) is first kept in the backup under ``replaced/``. The
     message is also left as a notice for ``status``. :class:`StoreError` (say the disk is still
-    full) leaves the journal in place for the next command.
+    full) leaves the journal in place for the next command. An adopt or rollback that another
+    live process is running is not interrupted: it is left alone.
     """
-    ops = ops or FileOps()
+    if read_journal(paths) is None:
+        return None
+    with try_lock(paths.backups_dir / "adopt.lock") as taken:
+        return recover_locked(store, paths, clock, ops or FileOps()) if taken else None
+
+
+def recover_locked(store: Store, paths: Paths, clock: Clock, ops: FileOps) -> str | None:
+    """:func:`recover`, for a caller that holds :func:`adoption_lock`."""
     journal = read_journal(paths)
     if journal is None:
         return None

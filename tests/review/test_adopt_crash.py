@@ -20,6 +20,7 @@ import pytest
 
 from skillopt_sleep.clock import FixedClock
 from skillopt_sleep.errors import StoreError
+from skillopt_sleep.lock import try_lock
 from skillopt_sleep.review.adopt import adopt, rollback
 from skillopt_sleep.review.backup import journal_path
 from skillopt_sleep.review.fileops import FileOps
@@ -261,3 +262,20 @@ def test_a_real_kill_9_mid_way(cli, tmp_path, monkeypatch, subprocess_env, verb,
     assert r.returncode == 0, r.stderr
     assert snapshot(project) == before
     assert home.store.night(NIGHT).state == ("staged" if verb == "adopt" else "rolled_back")
+
+
+def test_an_adoption_another_process_is_running_is_left_alone(cli, tmp_path, monkeypatch):
+    before, after, _, _ = states(tmp_path, monkeypatch, "plain")
+    home, project = fresh(tmp_path, monkeypatch, "busy", "plain")
+    with pytest.raises(Crash):  # half way: the journal is on disk, as while an adopt runs
+        adopt(home.store, home.paths, home.store.night(NIGHT), clock(), ops=CrashAt(9, "after"))
+    half = snapshot(project)
+    assert half not in (before, after)
+    with try_lock(home.paths.backups_dir / "adopt.lock") as taken:  # the adopt's process, alive
+        assert taken
+        assert cli("status", cwd=project).code == 0
+        assert snapshot(project) == half and journal_path(home.paths).exists()
+        r = cli("adopt", cwd=project)
+        assert r.code == 9 and "another adopt or rollback is under way" in r.err
+        assert snapshot(project) == half
+    assert cli("status", cwd=project).code == 0 and snapshot(project) == before
