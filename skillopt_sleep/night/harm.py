@@ -90,11 +90,14 @@ _PIPE_TO_SHELL = re.compile(r"(?<!\|)\|(?!\|)\s*" + _WRAPPERS + _PATH + _SHELLS 
 _PIPE_TO_NET = re.compile(r"(?<!\|)\|(?!\|)\s*" + _WRAPPERS + _PATH
                           + r"(?:curl|wget|nc|ncat|netcat|socat|telnet|http|https)(?![\w.-])", _I)
 _SUBSTITUTED = re.compile(r"[<>=$]\(\s*[^)]{0,200}?(?:" + _DOWNLOAD + ")", _I)
+_PS_EVAL = re.compile(
+    r"\b(?:iex|invoke-expression)\b[^;|]{0,80}?\b(?:downloadstring|downloadfile|iwr|irm|invoke-webrequest"
+    r"|invoke-restmethod|curl|wget)\b", _I)
 _EVAL_OF = re.compile(r"\b(?:iex|invoke-expression|eval|source|" + _SHELLS + r"\s+-c)\b\s*[(\"'`]*\s*(?:"
                       + _DOWNLOAD + ")", _I)
 _RUN_FILE = re.compile(
     r"(?:&&|\|\||;|\bthen\b|\band\b|,)\s*" + _WRAPPERS + _PATH + _SHELLS + r"\s+[^\s\-|&;]"
-    r"|(?:^|[\s;&|`(])\.{1,2}/[\w.-]+"
+    r"|(?:^|[\s;&|`(])\.{1,2}/[\w.-]+|(?:&&|\|\||;|\bthen\b)\s*(?:[\w.~$-]*/)+[\w.-]+"
     r"|\bchmod\s+(?:-\w+\s+)*(?:[ugoa]*\+\w*x|[0-7]*[1357])\b"
     r"|\b(?:start-process|invoke-item)\b"
     r"|\b(?:run|runs|execute|executes|exec|source|launch|start)\s+(?:it|them|that|this"
@@ -113,19 +116,18 @@ Span = tuple[str, int, int]  # what it does, start, end
 
 
 def _download_to_shell(text: str) -> Iterator[Span]:
-    for m in _PIPE_TO_SHELL.finditer(text):
-        download = _DOWNLOAD_RE.search(text, 0, m.start())
-        if download is not None:
+    download = _DOWNLOAD_RE.search(text)  # the first: whatever runs after any runs after it
+    if download is not None:
+        for m in _PIPE_TO_SHELL.finditer(text, download.end()):
             yield "pipes a download into a shell", download.start(), m.end()
+        run = _RUN_FILE.search(text, download.end())
+        if run is not None:
+            yield "downloads a file and runs it", download.start(), run.end()
     for m in _SUBSTITUTED.finditer(text):
         yield "substitutes a download into a command", m.start(), m.end()
-    for m in _EVAL_OF.finditer(text):
-        yield "evaluates a download", m.start(), m.end()
-    for d in _DOWNLOAD_RE.finditer(text):
-        run = _RUN_FILE.search(text, d.end())
-        if run is not None:
-            yield "downloads a file and runs it", d.start(), run.end()
-            break
+    for pattern in (_EVAL_OF, _PS_EVAL):
+        for m in pattern.finditer(text):
+            yield "evaluates a download", m.start(), m.end()
     for pattern in (_PROSE_PIPE, _PROSE_DOWNLOAD_RUN):
         for m in pattern.finditer(text):
             yield "pipes or runs a download in a shell", m.start(), m.end()
@@ -137,19 +139,25 @@ _SECRET_NAME = r"[A-Za-z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASS|CREDENTIA
 _SECRET_VAR = re.compile(
     r"(?:\$\{?|%|\$env:|\benv\.|environ(?:\.get\(|\[)\s*['\"]?|getenv\(\s*['\"]?|process\.env\.)"
     + _SECRET_NAME, _I)
+_SECRET_NAME_BARE = re.compile(
+    r"\b(?:[A-Z][A-Z0-9]*_)+(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?|PAT)\b|\b(?:[A-Z][A-Z0-9]*_)*"
+    r"(?:API_KEY|ACCESS_KEY|SECRET_KEY|AUTH_TOKEN)\b")
 _CREDENTIAL = re.compile(
     r"(?:~|\$home|%userprofile%)?/?\.ssh\b[\w./-]*|\bid_(?:rsa|dsa|ecdsa|ed25519)\b"
     r"|(?<![\w.])\.env(?:\.(?:local|prod|production|dev|development|staging|test))?(?![\w.])"
     r"|\.aws/\w+|\.git-credentials|\.netrc|\.npmrc|\.pypirc|\.docker/config\.json|\.kube/config"
     r"|\.gnupg|/etc/(?:shadow|passwd|sudoers)|\.credentials\.json|\bauth\.json\b|\bkeychain\b"
-    r"|\bsecrets?\.(?:json|ya?ml|toml|txt|env)\b|\b[\w-]+\.(?:pem|p12|pfx|keystore|jks)\b"
-    r"|\bprivate[ _-]?keys?\b|\b(?:api|access|secret|auth|bearer|github|gh|aws|openai|anthropic"
-    r"|ssh|gpg|deploy|session)[ _-]?(?:keys?|tokens?)\b|\bpasswords?\b|\bsecrets?\b|\bcredentials?\b",
+    r"|\bsecrets?\.(?:json|ya?ml|toml|txt|env)\b|\b[\w-]+\.(?:pem|p12|pfx|keystore|jks)\b|\bprivate[ _-]?keys?\b",
     _I)
+_SECRET_WORD = re.compile(
+    r"\b(?:api|access|secret|auth|bearer|github|gh|aws|openai|anthropic|ssh|gpg|deploy|session)[ _-]?"
+    r"(?:keys?|tokens?)\b|\bpasswords?\b|\bsecrets?\b|\bcredentials?\b", _I)
+# Reading a secret *variable* is how a program uses it; reading a credential *file* is not.
+_USE = re.compile(r"(?:open|read)\w*", _I)
 _DISCLOSE = re.compile(
     r"\b(?:print|echo|cat|show|display|output|dump|reveal|expose|leak|log|copy|copie|cp|paste|include"
     r"|embed|insert|append|quote|upload|send|post|share|transmit|e?mail|commit|open|read|type|less|more"
-    r"|head|tail|base64|xxd|strings|scp|rsync|tar|zip|get-content|gc|printf|write|exfiltrate|forward)"
+    r"|head|tail|base64|xxd|strings|scp|rsync|tar|zip|get-content|gc|printf|write|exfiltrate|forward|add)"
     r"(?:s|es|ed|d|ing)?\b", _I)
 _DUMP_ENV = re.compile(
     r"\bprintenv\b|\benv\s*(?:\||>|$)|\bset\s*\||\bexport\s+-p\b|\b(?:get-childitem|gci|dir|ls)\s+env:"
@@ -162,16 +170,22 @@ def _secrets(text: str) -> Iterator[Span]:
     for sentence in _sentences(text):
         start, end = sentence
         body = text[start:end]
-        targets = [t for t in (*_SECRET_VAR.finditer(body), *_CREDENTIAL.finditer(body))
-                   if not _DESTINATION.search(body, 0, t.start())]  # "copy x to .env" writes it
+        files = [t for t in _CREDENTIAL.finditer(body) if not _DESTINATION.search(body, 0, t.start())]
+        names = [*_SECRET_VAR.finditer(body), *_SECRET_NAME_BARE.finditer(body), *_SECRET_WORD.finditer(body)]
+        targets = files + [t for t in names if not _DESTINATION.search(body, 0, t.start())]
         if not targets:
-            continue
+            continue  # "copy .env.example to .env" writes a credential file; it does not show one
         for verb in _DISCLOSE.finditer(text, start, end):
+            if verb.group(0).lower().startswith("add") and _IGNORE_FILE.search(body):
+                continue  # "add .env to .gitignore" keeps it out
+            if not files and _USE.fullmatch(verb.group(0)):
+                continue
             target = targets[0]
             yield ("reads, prints or copies a secret or credential file", min(verb.start(), start + target.start()),
                    max(verb.end(), start + target.end()))
 
 
+_IGNORE_FILE = re.compile(r"\.\w*ignore\b|\bignore\s+file", _I)
 _DESTINATION = re.compile(r"\b(?:to|into|onto)\s+$", _I)
 
 
@@ -187,15 +201,15 @@ def _sentences(text: str) -> Iterator[tuple[int, int]]:
 # -- the rest -----------------------------------------------------------------------------------
 
 _EXFILTRATION = re.compile(
-    r"\b(?:curl|wget|http|httpie)\b[^|;&]*?\s(?:(?:-d|--data(?:-binary|-raw|-urlencode|-ascii)?"
+    r"\b(?:curl|wget|http|httpie)\b[^|;&]{0,200}?\s(?:(?:-d|--data(?:-binary|-raw|-urlencode|-ascii)?"
     r"|-F|--form)\s*['\"]?[^\s'\"]*@|(?:-T|--upload-file|--post-file|--body-file)\b)"
     r"|\b(?:nc|ncat|netcat|socat|telnet)\b(?:\s+-\S+)*\s+[\w.-]+\s+\d{2,5}\b|/dev/(?:tcp|udp)/"
-    r"|\b(?:scp|rsync|sftp)\b[^|;&]*\s[\w.@-]+:"
+    r"|\b(?:scp|rsync|sftp)\b[^|;&]{0,200}?\s[\w.@-]+:"
     r"|\bexfiltrat\w*"
-    r"|\b(?:dig|nslookup|host)\b[^|;&]*\$\("
+    r"|\b(?:dig|nslookup|host)\b[^|;&]{0,200}?\$\("
     r"|\b(?:send|upload|post|e?mail|forward|transmit|leak|beam|sync)\w*\b[^.;]{0,60}?\b(?:secrets?|keys?"
     r"|tokens?|credentials?|passwords?|env(?:ironment)?|source(?:\s+code)?|codebase|repo(?:sitory)?|history"
-    r"|transcripts?|conversations?|files?|data|contents?)\b[^.;]{0,40}?\b(?:to|at|via)\s+(?:\S+@\S+"
+    r"|transcripts?|conversations?|files?|data|contents?)\b[^.;]{0,40}?\b(?:to|at|via)\s+(?:\S+@\S+|https?://"
     r"|(?:a|an|the|my|our|this|external|remote|third-party|some)\s+(?:\w+\s+)?(?:server|webhook|endpoint"
     r"|url|host|address|email|pastebin|gist|bucket|channel|discord|slack|telegram))", _I)
 _SAFETY = re.compile(
@@ -204,7 +218,7 @@ _SAFETY = re.compile(
     r"|--dangerously-skip-permissions|--dangerously-bypass-approvals-and-sandbox|--yolo\b"
     r"|--no-sandbox\b|\|\|\s*true\b|continue-on-error:\s*true|--exit-zero\b"
     r"|@pytest\.mark\.(?:skip|xfail)|\bpytest\.skip\(|\b(?:it|test|describe)\.skip\b|\bxit\("
-    r"|\bgit\s+push\b[^|;&]*?(?:\s--force(?:-with-lease|-if-includes)?\b|\s-\w*f\w*\b|\s\+[\w/.-]+)"
+    r"|\bgit\s+push\b[^|;&]{0,200}?(?:\s--force(?:-with-lease|-if-includes)?\b|\s-\w*f\w*\b|\s\+[\w/.-]+)"
     r"|\bforce[- ]?push\w*|\bpush\w*\s+(?:\w+\s+){0,3}(?:with\s+)?(?:--force|-f)\b"
     r"|\bskip(?:s|ped|ping)?\s+(?:over\s+)?(?:the\s+|all\s+|any\s+|failing\s+|flaky\s+|slow\s+)*"
     r"(?:tests?|checks?|hooks?|lint(?:ing|er|s)?|ci|pre-commit|verification|type[- ]?check\w*|reviews?"
@@ -214,11 +228,19 @@ _SAFETY = re.compile(
     r"|broken\s+|git\s+|safety\s+|security\s+)*(?:tests?|checks?|hooks?|lint(?:ing|er|s)?|ci|pre-commit"
     r"|type[- ]?check(?:ing|s)?|assertions?|verification|sandbox\w*|guardrails?|permission\s+prompts?"
     r"|approvals?|branch\s+protection)\b"
-    r"|\bmark\w*\s+(?:the\s+|all\s+|failing\s+|flaky\s+)*tests?\s+as\s+(?:skip\w*|xfail\w*|expected\s+fail\w*)",
+    r"|\bmark\w*\s+(?:the\s+|all\s+|failing\s+|flaky\s+)*tests?\s+as\s+(?:skip\w*|xfail\w*|expected\s+fail\w*)"
+    r"|\bgit\s+commit\b[^|;&]{0,200}?\s-[a-z]*n[a-z]*\b"
+    r"|\b(?:don'?t|do\s+not|never|no\s+need\s+to|needn'?t|without)\s+(?:bother\w*\s+(?:to\s+|with\s+)?)?"
+    r"(?:run|running|execut\w*|wait\w*\s+for)\s+(?:the\s+|any\s+|all\s+)?(?:tests?|test\s+suite|suite|checks?"
+    r"|linters?|lint|hooks?|ci|type[- ]?check\w*)\b"
+    r"|\b(?:tests?|checks?|hooks?|ci|lint\w*|reviews?)\s+(?:are|is)\s+(?:optional|unnecessary|not\s+needed)\b"
+    r"|\bwithout\s+(?:asking|confirmation|confirming|approval|permission|review|prompting)\b"
+    r"|\bauto(?:matically)?[- ]?(?:approve|accept|confirm)\w*"
+    r"|\b(?:approve|accept|allow)\w*\s+(?:every|all|any)\s+(?:\w+\s+){0,2}?(?:automatically|without)\b",
     _I)
 _DESTRUCTIVE = re.compile(
     r"\brm\s+(?:-\w*r\w*f\w*|-\w*f\w*r\w*|(?:-r|-R|--recursive)\s+(?:-f|--force)|(?:-f|--force)\s+"
-    r"(?:-r|-R|--recursive))\b|\bRemove-Item\b[^\n]*-Recurse[^\n]*-Force", _I)
+    r"(?:-r|-R|--recursive))\b|\bRemove-Item\b[^;|]{0,200}?-Recurse[^;|]{0,200}?-Force", _I)
 _WORLD_WRITABLE = re.compile(r"\bchmod\s+(?:-R\s+)?(?:0?777|a\+rwx)\b", _I)
 _TARGETS = (r"(?:instructions?|rules|prompts?|directions|directives|guidance|guidelines|messages"
             r"|context|constraints|restrictions|polic(?:y|ies)|training)")
@@ -228,7 +250,11 @@ _INJECTION = re.compile(
     r"|\b(?:disregard|forget|override|overrule|abandon|discard|bypass)\s+(?:all\s+|any\s+|the\s+|your\s+"
     r"|every\s+)*(?:previous|prior|above|earlier|preceding|system|developer|safety|original|existing)\s+"
     + _TARGETS + r"\b"
-    r"|\b(?:disregard|forget)\s+(?:all\s+|any\s+|the\s+)?(?:everything|all)\s+(?:above|before|else|you\s+were\s+told)"
+    r"|\b(?:[il1|]gnore|disregard|forget)\s+(?:all\s+|any\s+|the\s+)?(?:everything|all|anything)\s+(?:above|before"
+    r"|else|prior|previously|you\s+were\s+told)"
+    r"|\b(?:[il1|]gnore|disregard|forget|override|overrule|discard)\s+(?:all\s+|any\s+|the\s+|your\s+|of\s+"
+    r"|every\s+|these\s+|those\s+)*(?:instructions?|rules|prompts?|directives|guidelines|system\s+prompt|training)\b"
+    r"|\b(?:your|the|my)\s+(?:new|real|actual|updated|true)\s+(?:instructions|rules|task|orders|directives)\s+(?:are|is)\b"
     r"|\b(?:you\s+are\s+now|from\s+now\s+on,?\s+you\s+are|act\s+as|pretend\s+(?:to\s+be|you\s+are)|roleplay\s+as)"
     r"\b[^.;]{0,40}?\b(?:dan|unrestricted|jailbroken|unfiltered|without\s+(?:any\s+)?(?:rules|restrictions"
     r"|limits)|developer\s+mode|evil|root|admin)\b"
@@ -240,8 +266,12 @@ _INJECTION = re.compile(
     r"|^\s*(?:system|assistant|human)\s*:"
     r"|\bhid(?:e|es|ing)\s+(?:\w+\s+){0,3}from\s+(?:the\s+)?(?:user|human|operator|reviewer)\b", _I)
 _CONCEAL = re.compile(
-    r"\b(?:do\s+not|don'?t|never)\s+(?:tell|inform|notify|alert|warn)\s+(?:the\s+)?(?:user|human|operator|reviewer)"
-    r"\b(?!\s+(?:by|with|using|via)\b)", _I)
+    r"\b(?:do\s+not|don'?t|never)\s+(?:tell|inform|notify|alert|warn)\s+(?:the\s+)?(?:user|human|operator|reviewer"
+    r"|anyone|anybody|users)\b(?!\s+(?:by|with|using|via)\b)"
+    r"|\b(?:do\s+not|don'?t|never)\s+(?:tell|mention|reveal|disclose|explain|show)\b(?:\s+\w+){0,3}?\s+(?:this|these)"
+    r"\s+(?:rules?|instructions?|changes?|edits?)\b"
+    r"|\bkeep\s+(?:this|these|it)\s+(?:\w+\s+)?(?:secret|hidden|private|quiet)\b"
+    r"|\b(?:secret|hidden)\s+from\s+(?:the\s+)?(?:user|human|operator|reviewer)", _I)
 
 _CLASSES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     ("exfiltration", "sends files or data to another machine", _EXFILTRATION),

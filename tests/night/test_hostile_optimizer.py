@@ -18,7 +18,7 @@ from skillopt_sleep.night.rule_text import fold
 
 from ..review.test_hostile_rules import DISGUISED, HOSTILE
 
-MIXED_IN = HOSTILE[::7] + DISGUISED[::5]  # 15: with the helpful ones, within 20 edits a reply
+MIXED_IN = (HOSTILE[::9] + DISGUISED[::5])[:15]  # with the 5 helpful ones, within 20 edits a reply
 
 
 class MixingOptimizer:
