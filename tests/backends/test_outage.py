@@ -68,6 +68,7 @@ def test_a_dead_server_stops_the_night_fast_and_consumes_nothing(cli, waiting, p
 
 def test_the_scheduled_night_reports_the_outage_and_its_exit_code(waiting, subprocess_env):
     project, store = waiting
+    tasks_before = store.list_tasks(project=str(project))
     env = dict(subprocess_env, OPENAI_API_KEY="sk-test")
     with ModelServer(responder=DEAD["503"]) as srv:
         outcome = subprocess_night(env["SKILLOPT_SLEEP_PYTHON"])(
@@ -75,3 +76,4 @@ def test_the_scheduled_night_reports_the_outage_and_its_exit_code(waiting, subpr
     assert (outcome.status, outcome.exit_code) == ("failed", 6)
     assert outcome.message.startswith("skillopt-sleep: error: the model backend is down:")
     assert outcome.summary is not None and outcome.summary.decision == "outage"
+    assert store.list_tasks(project=str(project)) == tasks_before
