@@ -8,10 +8,13 @@ see is whether it lands in the staged file.
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from skillopt_sleep.models import Edit
 from skillopt_sleep.night.guards import GuardLimits, apply_edits, managed_rules
+from skillopt_sleep.night.rule_text import fold
 
 KNOWN = "https://tools.example.com/install"
 LIMITS = GuardLimits(known_urls=frozenset({KNOWN, "https://docs.example.org/api/v2"}))
@@ -232,3 +235,33 @@ def test_harmless_rules_with_the_same_words_are_applied(rule):
 ])
 def test_a_url_must_be_one_the_user_used_in_full(url, applied):
     assert _applied(f"See {url} for the tools.") is applied
+
+
+def _lookalikes() -> dict[str, list[str]]:
+    """ASCII letter -> the non-ASCII characters that fold to it (Cyrillic, Greek, fullwidth, ...)."""
+    table: dict[str, list[str]] = {}
+    for code in range(0x80, 0x20000):
+        ch = chr(code)
+        if ch.isprintable() and not ch.isspace():
+            folded = fold(ch)
+            if len(folded) == 1 and folded.isascii() and folded.isalpha():
+                table.setdefault(folded, []).append(ch)
+    return table
+
+
+def test_hostile_rules_disguised_with_random_lookalikes_are_still_refused():
+    lookalikes = _lookalikes()
+    assert len(lookalikes) == 52 and min(len(v) for v in lookalikes.values()) >= 2
+    rng = random.Random(12)
+    tried = 0
+    for rule in HOSTILE:
+        for _ in range(8):
+            disguised = "".join(rng.choice(lookalikes[c]) if c in lookalikes and rng.random() < 0.4 else c
+                                for c in rule)
+            out = apply_edits({"CLAUDE.md": "# Notes\n"}, [Edit(target="memory", op="add", content=disguised)],
+                              budget=5, limits=LIMITS)
+            assert not out.applied, f"applied: {disguised!r} (from {rule!r})"
+            if "://" not in rule:  # without a URL to give it away, the harm itself was recognised
+                assert out.rejected[0].reason.startswith(("dangerous instruction:", "contains a secret")), disguised
+            tried += 1
+    assert tried == 8 * len(HOSTILE)
