@@ -106,7 +106,10 @@ def _adopt(store: Store, paths: Paths, row: NightRow, clock: Clock, ops: FileOps
                 ops.mkdir(Path(d))
             ops.write(entry.target, data, entry.mode if entry.existed else NEW_FILE_MODE)
     except StoreError as exc:
-        _undo(ops, paths, backups, written, exc)
+        _undo(ops, paths, backups, written, exc.message)
+        raise
+    except KeyboardInterrupt:  # Ctrl-C: put everything back now rather than at the next command
+        _undo(ops, paths, backups, written, "interrupted")
         raise
     store.set_night_state(row.id, "adopted")
     clear_journal(ops, paths)
@@ -114,7 +117,7 @@ def _adopt(store: Store, paths: Paths, row: NightRow, clock: Clock, ops: FileOps
     return Outcome(row.id, row.project, "adopted", changes, str(backups))
 
 
-def _undo(ops: FileOps, paths: Paths, backups: Path, written: list[BackedUpFile], cause: StoreError) -> None:
+def _undo(ops: FileOps, paths: Paths, backups: Path, written: list[BackedUpFile], cause: str) -> None:
     """Put back what a failed adoption wrote; if that fails too, the journal stays for later."""
     try:
         for entry in reversed(written):
@@ -122,7 +125,7 @@ def _undo(ops: FileOps, paths: Paths, backups: Path, written: list[BackedUpFile]
         clear_journal(ops, paths)
     except StoreError as again:
         raise StoreError(
-            f"{cause.message}; putting the files back failed too ({again.message})",
+            f"{cause}; putting the files back failed too ({again.message})",
             hint="free some space: the next skillopt-sleep command puts every file back as it was",
         ) from again
 

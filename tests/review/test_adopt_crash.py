@@ -279,3 +279,20 @@ def test_an_adoption_another_process_is_running_is_left_alone(cli, tmp_path, mon
         assert r.code == 9 and "another adopt or rollback is under way" in r.err
         assert snapshot(project) == half
     assert cli("status", cwd=project).code == 0 and snapshot(project) == before
+
+
+def test_ctrl_c_during_adopt_puts_the_files_back_at_once(cli, tmp_path, monkeypatch):
+    before, _, _, _ = states(tmp_path, monkeypatch, "linked")
+    home, project = fresh(tmp_path, monkeypatch, "ctrl-c", "linked")
+
+    at_interrupt = []
+
+    def interrupt() -> None:
+        at_interrupt.append(snapshot(project))
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):  # right after the first live rename (AGENTS.md)
+        adopt(home.store, home.paths, home.store.night(NIGHT), clock(), ops=CrashAt(8, "after", interrupt))
+    assert at_interrupt[0]["AGENTS.md"] != before["AGENTS.md"]
+    assert snapshot(project) == before and not journal_path(home.paths).exists()
+    assert home.store.night(NIGHT).state == "staged"
