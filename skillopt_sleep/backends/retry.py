@@ -42,6 +42,7 @@ class RetryPolicy:
 
 
 Sleep = Callable[[float], Awaitable[None]]
+_NEVER = 2**31
 
 
 async def call_with_retry(
@@ -57,10 +58,11 @@ async def call_with_retry(
     """One call: budget checked before each attempt, transient errors retried, usage recorded.
 
     Raises ``BudgetExhausted`` (the attempt was not sent), ``BackendOutage`` once ``breaker``
-    has tripped (not sent either), or the last ``BackendError`` once the retries are used up or
-    for an error a retry cannot fix.
+    (shared by a night's calls) has tripped (not sent either), or the last ``BackendError`` once
+    the retries are used up or for an error a retry cannot fix.
     """
-    breaker = breaker or CircuitBreaker()
+    if breaker is None:  # a lone call: its retries alone decide
+        breaker = CircuitBreaker(threshold=_NEVER, threshold_after_success=_NEVER)
     attempt = 0
     while True:
         breaker.check()
