@@ -49,13 +49,16 @@ def find_skill(project: Path, configured: str | None) -> Path:
 def _one_name_per_file(project: Path, names: list[str]) -> list[str]:
     """``names`` with one name kept for each file: when ``CLAUDE.md`` is a link to ``AGENTS.md``
     the night trains AGENTS.md (the file, not the link), so a rule is written and shown once."""
-    kept: dict[Path, str] = {}
+    kept: dict[object, str] = {}
     for name in names:
         path = project / name
-        real = path.resolve()
-        if real not in kept or (kept[real] != name and (project / kept[real]).is_symlink()
-                                and not path.is_symlink()):
-            kept[real] = name
+        try:
+            info = path.stat()
+            same: object = (info.st_dev, info.st_ino)  # a symbolic or a hard link: one file
+        except OSError:
+            same = path.resolve()
+        if same not in kept or ((project / kept[same]).is_symlink() and not path.is_symlink()):
+            kept[same] = name
     return [n for n in names if n in kept.values()]
 
 

@@ -1,8 +1,8 @@
 """The file operations of adopt and rollback, one primitive each, durable, behind one seam.
 
 Every change adopt or rollback makes to the disk is one call here: write a temporary file next
-to its target (written and fsynced), rename it over the target, remove a file, make or remove a
-directory; each one fsyncs the directory it changed, so what is done survives a power cut. Tests
+to its target (written and fsynced), rename it over the target, overwrite a hard-linked file in
+place, remove a file, make or remove a directory; each one fsyncs the directory it changed, so what is done survives a power cut. Tests
 pass a subclass that crashes or fills the disk at any chosen call. An ``OSError`` becomes a
 one-line :class:`StoreError`.
 """
@@ -16,6 +16,13 @@ from ..errors import StoreError
 from ..store.files import write_error
 
 TEMP_SUFFIX = ".skillopt-sleep.tmp"
+
+
+def _hard_links(path: Path) -> int:
+    try:
+        return os.stat(path).st_nlink
+    except OSError:
+        return 0
 
 
 def temp_path(path: Path) -> Path:
@@ -98,9 +105,27 @@ class FileOps:
         finally:
             os.close(fd)
 
+    def overwrite(self, path: Path, data: bytes, mode: int | None) -> None:
+        """Write ``data`` into the existing file ``path`` itself (same inode), fsynced."""
+        try:
+            with open(path, "r+b") as fh:
+                fh.write(data)
+                fh.truncate()
+                fh.flush()
+                os.fsync(fh.fileno())
+            if mode is not None:
+                os.chmod(path, mode)
+        except OSError as exc:
+            raise write_error(exc, path) from exc
+
     def write(self, path: Path, data: bytes, mode: int | None = None) -> None:
-        """Atomic durable write: :meth:`write_temp` then :meth:`replace`."""
-        self.replace(self.write_temp(path, data, mode), path)
+        """Durable write: a temporary file renamed over ``path`` (atomic); but a file with
+        several hard links is overwritten in place, so that every name keeps seeing it (a crash
+        mid-way is repaired from the backup by the journal's recovery)."""
+        if _hard_links(path) > 1:
+            self.overwrite(path, data, mode)
+        else:
+            self.replace(self.write_temp(path, data, mode), path)
 
     @staticmethod
     def _discard(tmp: Path) -> None:

@@ -33,7 +33,7 @@ CLAUDE = b"# Notes\r\n\r\n- Use tabs.\r\nno final newline"
 AGENTS = b"# Agents\n\n- Be brief.\n"
 SKILL = "---\nname: demo\ndescription: d\n---\n"
 BLOCK = "\n<!-- skillopt-sleep:begin -->\n- Use uv.\n<!-- skillopt-sleep:end -->\n"
-PRIMITIVES = ("write_temp", "replace", "unlink", "mkdir", "rmdir")
+PRIMITIVES = ("write_temp", "replace", "overwrite", "unlink", "mkdir", "rmdir")
 
 
 def plain(project: Path) -> dict[str, str]:
@@ -51,7 +51,14 @@ def linked(project: Path) -> dict[str, str]:
     return {"CLAUDE.md": AGENTS.decode() + BLOCK, "AGENTS.md": AGENTS.decode() + BLOCK, "SKILL.md": SKILL}
 
 
-SETUPS = {"plain": plain, "linked": linked}
+def hard_linked(project: Path) -> dict[str, str]:
+    """``CLAUDE.md`` and ``AGENTS.md`` two hard links of one file, and a new skill."""
+    (project / "AGENTS.md").write_bytes(AGENTS)
+    os.link(project / "AGENTS.md", project / "CLAUDE.md")
+    return {"AGENTS.md": AGENTS.decode() + BLOCK, "SKILL.md": SKILL}
+
+
+SETUPS = {"plain": plain, "linked": linked, "hard-linked": hard_linked}
 
 
 def snapshot(root: Path) -> dict[str, tuple]:
@@ -66,7 +73,8 @@ def snapshot(root: Path) -> dict[str, tuple]:
             elif path.is_dir():
                 out[rel] = ("dir", path.stat().st_mode & 0o7777)
             else:
-                out[rel] = ("file", path.read_bytes(), path.stat().st_mode & 0o7777)
+                info = path.stat()
+                out[rel] = ("file", path.read_bytes(), info.st_mode & 0o7777, info.st_nlink)
     return out
 
 
@@ -147,6 +155,8 @@ def test_adopt_killed_at_every_file_operation_ends_before_or_after(cli, tmp_path
     assert before != after and n_ops >= 10
     if setup == "linked":
         assert after["CLAUDE.md"] == ("link", "AGENTS.md")
+    if setup == "hard-linked":
+        assert after["CLAUDE.md"] == after["AGENTS.md"] and after["AGENTS.md"][3] == 2
     seen = set()
     for at, when in crash_points(n_ops):
         home, project = fresh(tmp_path, monkeypatch, f"{setup}-{at}-{when}", setup)
@@ -180,12 +190,19 @@ class FullDisk(FileOps):
     def __init__(self, project: Path) -> None:
         self.project, self.live_writes = project, 0
 
-    def write_temp(self, path, data, mode):
+    def _live_write(self, path: Path) -> None:
         if self.project in path.parents:
             self.live_writes += 1
             if self.live_writes > 1:
                 raise write_error(OSError(errno.ENOSPC, "No space left on device"), path)
+
+    def write_temp(self, path, data, mode):
+        self._live_write(path)
         return super().write_temp(path, data, mode)
+
+    def overwrite(self, path, data, mode):
+        self._live_write(path)
+        super().overwrite(path, data, mode)
 
 
 @pytest.mark.parametrize("setup", sorted(SETUPS))

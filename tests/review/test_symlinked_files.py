@@ -59,3 +59,20 @@ def test_a_linked_claude_md_is_trained_once_and_stays_a_link(cli, tmp_path):
     r = cli("rollback", cwd=project)
     assert r.code == 0, r.err
     assert snapshot(project) == before
+
+
+def test_hard_linked_memory_files_stay_one_file(cli, tmp_path):
+    project = linked_project(tmp_path)
+    (project / "CLAUDE.md").unlink()
+    os.link(project / "AGENTS.md", project / "CLAUDE.md")
+    before = snapshot(project)
+    r = cli("run", "--project", str(project), "--backend", "simulated", "--json")
+    assert r.code == 0 and r.json()["decision"] == "accept", r.err
+    proposal = json.loads((Path(r.json()["proposal_dir"]) / "proposal.json").read_text())
+    assert len([f for f in proposal["files"] if f["name"] in ("CLAUDE.md", "AGENTS.md")]) == 1
+    assert cli("adopt", cwd=project).code == 0
+    assert os.path.samefile(project / "CLAUDE.md", project / "AGENTS.md")
+    rules = managed_rules((project / "AGENTS.md").read_text())
+    assert rules and len(rules) == len(set(rules))
+    assert cli("rollback", cwd=project).code == 0
+    assert snapshot(project) == before and os.path.samefile(project / "CLAUDE.md", project / "AGENTS.md")
