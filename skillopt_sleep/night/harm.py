@@ -157,7 +157,7 @@ _USE = re.compile(r"(?:open|read)\w*", _I)
 _DISCLOSE = re.compile(
     r"\b(?:print|echo|cat|show|display|output|dump|reveal|expose|leak|log|copy|copie|cp|paste|include"
     r"|embed|insert|append|quote|upload|send|post|share|transmit|e?mail|commit|open|read|type|less|more"
-    r"|head|tail|base64|xxd|strings|scp|rsync|tar|zip|get-content|gc|printf|write|exfiltrate|forward|add)"
+    r"|head|tail|base64|xxd|scp|rsync|tar|zip|get-content|gc|printf|write|exfiltrate|forward|add)"
     r"(?:s|es|ed|d|ing)?\b", _I)
 _DUMP_ENV = re.compile(
     r"\bprintenv\b|\benv\s*(?:\||>|$)|\bset\s*\||\bexport\s+-p\b|\b(?:get-childitem|gci|dir|ls)\s+env:"
@@ -180,11 +180,14 @@ def _secrets(text: str) -> Iterator[Span]:
                 continue  # "add .env to .gitignore" keeps it out
             if not files and _USE.fullmatch(verb.group(0)):
                 continue
+            if _ARTICLE.search(text, max(0, verb.start() - 8), verb.start()):
+                continue  # "a log", "the output": a noun, not an action
             target = targets[0]
             yield ("reads, prints or copies a secret or credential file", min(verb.start(), start + target.start()),
                    max(verb.end(), start + target.end()))
 
 
+_ARTICLE = re.compile(r"\b(?:a|an|the|this|that|its|their|your|our|my)\s+$", _I)
 _IGNORE_FILE = re.compile(r"\.\w*ignore\b|\bignore\s+file", _I)
 _DESTINATION = re.compile(r"\b(?:to|into|onto)\s+$", _I)
 
@@ -282,10 +285,38 @@ _CLASSES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
 )
 
 
+# Phrases that are only ever spelled out to hide them ("i g n o r e  p r e v i o u s ...",
+# "--no_v3rify"): found in the letters alone while the plain spelling is absent.
+_SPELLED_OUT: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
+    ("injection", ("ignorepreviousinstructions", "ignoreallpreviousinstructions", "ignorepriorinstructions",
+                   "ignoreallinstructions", "disregardpreviousinstructions", "forgetpreviousinstructions",
+                   "ignoreyourinstructions"), _INJECTION),
+    ("disables-safety", ("noverify",), re.compile(r"--no-verify", _I)),
+    ("disables-safety", ("dangerouslyskippermissions",), re.compile(r"--dangerously-skip-permissions", _I)),
+)
+_LEET = str.maketrans("013457@$|!", "oieastasii")
+
+
+def _letters(text: str) -> str:
+    return re.sub(r"[^a-z]", "", text.lower().translate(_LEET))
+
+
+def _spelled_out(text: str) -> Harm | None:
+    letters = _letters(text)
+    for kind, phrases, plain in _SPELLED_OUT:
+        hidden = next((p for p in phrases if p in letters), None)
+        if hidden is not None and not plain.search(text):
+            return Harm(kind, "hides a harmful phrase in spaced or altered letters", hidden)
+    return None
+
+
 def find_harm(text: str) -> Harm | None:
     """The first harmful, non-negated instruction in ``text`` (a folded rule), or None."""
     for m in _CONCEAL.finditer(text):
         return Harm("injection", "hides what it does from the user", m.group(0))
+    spelled = _spelled_out(text)
+    if spelled is not None:
+        return spelled
     found: list[tuple[str, Span]] = [("download-to-shell", span) for span in _download_to_shell(text)]
     found += [("secrets", span) for span in _secrets(text)]
     found += [(kind, (what, m.start(), m.end())) for kind, what, pattern in _CLASSES
