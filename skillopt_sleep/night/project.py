@@ -17,7 +17,7 @@ from ..backends.registry import create_backend
 from ..clock import Clock
 from ..models import NightSummary, TaskRecord
 from ..paths import Paths
-from ..review.adopt import auto_adopt
+from ..review.adopt import auto_adopt, recover
 from ..settings import RoleSettings, Settings
 from ..store import Store
 from .estimate import Estimate, estimate_night
@@ -73,7 +73,11 @@ def run_project_night(
     progress: Progress | None = None,
     tasks: list[TaskRecord] | None = None,
 ) -> NightResult:
-    """Run tonight for ``project``; stage a proposal if the gate accepts (unless ``dry_run``)."""
+    """Run tonight for ``project``; stage a proposal if the gate accepts (unless ``dry_run``).
+
+    An adoption cut short is repaired first, so the night reads whole files, never half of one.
+    """
+    recover(store, paths, clock)
     tasks = project_tasks(store, project) if tasks is None else tasks
     last_night, index = _history(store, str(project))
     night_id = night_id_for(project, clock)

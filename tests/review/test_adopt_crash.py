@@ -313,3 +313,18 @@ def test_ctrl_c_during_adopt_puts_the_files_back_at_once(cli, tmp_path, monkeypa
     assert at_interrupt[0]["AGENTS.md"] != before["AGENTS.md"]
     assert snapshot(project) == before and not journal_path(home.paths).exists()
     assert home.store.night(NIGHT).state == "staged"
+
+
+def test_a_night_repairs_an_interrupted_adoption_before_reading_the_files(cli, tmp_path, monkeypatch):
+    from skillopt_sleep.night.demo import sample_tasks
+
+    before, _, _, _ = states(tmp_path, monkeypatch, "plain")
+    home, project = fresh(tmp_path, monkeypatch, "night", "plain")
+    home.store.upsert_tasks(sample_tasks(project), clock().now())
+    with pytest.raises(Crash):
+        adopt(home.store, home.paths, home.store.night(NIGHT), clock(), ops=CrashAt(10, "after"))
+    assert snapshot(project)["CLAUDE.md"] != before["CLAUDE.md"]  # CLAUDE.md adopted, AGENTS.md not
+    assert snapshot(project)["AGENTS.md"] == before["AGENTS.md"]
+    r = cli("dry-run", "--project", str(project), "--backend", "simulated", "--json")
+    assert r.code == 0, r.err
+    assert snapshot(project) == before
