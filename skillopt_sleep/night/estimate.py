@@ -8,6 +8,7 @@ from ..backends.base import Backend
 from ..backends.budget import cost_for
 from ..settings import Settings
 from ..store import Store
+from .evidence import EvidencePolicy
 from .replay import cache_key, system_text
 from .select import Selection
 from .workspace import Workspace
@@ -29,11 +30,26 @@ class Estimate:
 
 def estimate_night(sel: Selection, ws: Workspace, settings: Settings, target: Backend,
                    store: Store | None) -> Estimate:
-    """Upper-bound-ish estimate: train + holdout before + holdout after, one reflection, rubrics."""
+    """Upper-bound-ish estimate: the train replay, then (edit gate) the fresh rollouts of every
+    proposed edit's tests, or (holdout gate) the holdout before and after; the reflections, rubrics."""
     k = settings.night.k
     out_tokens = int(settings.roles.target.max_tokens * OUTPUT_SHARE)
     calls = cached = tokens_in = tokens_out = rubric_calls = 0
-    for phase, tasks in (("train", sel.train), ("before", sel.holdout), ("after", sel.holdout)):
+    phases = [("train", sel.train)]
+    if settings.night.gate == "holdout":
+        phases += [("before", sel.holdout), ("after", sel.holdout)]
+    else:
+        tasks = [*sel.train, *sel.holdout]
+        budget = max(1, settings.night.edit_budget)
+        fresh = EvidencePolicy.from_settings(settings.night).planned_rollouts(len(tasks), budget + 1, budget)
+        if tasks and sel.train:
+            per_task = sum((len(system_text(ws.texts, t)) + len(t.intent) + len(t.context)) // 4 for t in tasks)
+            rubrics = sum(sum(1 for c in t.checks if c.kind == "rubric") for t in tasks)
+            calls += fresh
+            tokens_in += fresh * per_task // len(tasks)
+            tokens_out += fresh * out_tokens
+            rubric_calls += fresh * rubrics // len(tasks)
+    for phase, tasks in phases:
         for task in tasks:
             system = system_text(ws.texts, task)
             for sample in range(k):
@@ -44,10 +60,11 @@ def estimate_night(sel: Selection, ws: Workspace, settings: Settings, target: Ba
                 tokens_in += (len(system) + len(task.intent) + len(task.context)) // 4
                 tokens_out += out_tokens
                 rubric_calls += sum(1 for c in task.checks if c.kind == "rubric")
+    rounds = settings.night.steps if settings.night.gate == "edit" else 1
     reflect_in = 4000 + 800 * settings.night.reflect_tasks
-    calls += 1 + rubric_calls
-    tokens_in += reflect_in + rubric_calls * 600
-    tokens_out += settings.roles.optimizer.max_tokens // 2 + rubric_calls * 60
+    calls += rounds + rubric_calls
+    tokens_in += rounds * reflect_in + rubric_calls * 600
+    tokens_out += rounds * settings.roles.optimizer.max_tokens // 2 + rubric_calls * 60
     cost = cost_for(target.model, tokens_in, tokens_out, settings.budget.prices)
     notes = [] if cost is not None else [f"no price known for {target.model}: add [budget.prices] to the config"]
     b = settings.budget

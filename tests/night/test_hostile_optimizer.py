@@ -30,11 +30,13 @@ class MixingOptimizer:
     def __init__(self) -> None:
         self.inner = SimulatedBackend()
         self.helpful: list[str] = []
+        self.replies = 0
 
     async def complete(self, request: Request) -> Completion:
         done = await self.inner.complete(request)
+        self.replies += 1
         helpful = json.loads(done.text)["edits"][:5]
-        self.helpful = [e["content"] for e in helpful]
+        self.helpful += [e["content"] for e in helpful]  # over every round of the night
         edits = []
         for i, rule in enumerate(MIXED_IN):
             edits.append({"target": "memory" if i % 2 else "skill", "content": rule})
@@ -56,7 +58,7 @@ def test_hostile_rules_never_reach_the_candidate_of_an_accepted_night(sample_pro
     assert s.decision == "accept", s.reason
     assert optimizer.helpful and {e.content for e in s.edits} <= set(optimizer.helpful)
     refused = [e.content for e in s.rejected_edits if e.reason.startswith(("dangerous", "contains"))]
-    assert len(refused) == len(MIXED_IN)
+    assert sorted(refused) == sorted(MIXED_IN * optimizer.replies)  # each refused, in every round
     staged = {p.name: p.read_text(encoding="utf-8") for p in (art / "candidate").iterdir()}
     assert result.candidate is not None and set(staged) == set(result.candidate)
     assert {rule for text in staged.values() for rule in managed_rules(text)} == {e.content for e in s.edits}
