@@ -35,7 +35,7 @@ TurnKind = Literal["new_request", "correction", "praise", "follow_up"]
 EditTarget = Literal["skill", "memory", "CLAUDE.md", "AGENTS.md"]
 EditOp = Literal["add", "replace", "remove"]
 EditStatus = Literal["proposed", "applied", "rejected"]
-Decision = Literal["accept", "reject", "no_evidence", "budget_exhausted"]
+Decision = Literal["accept", "reject", "no_evidence", "budget_exhausted", "outage"]
 EditVerdict = Literal[
     "accepted", "harmful", "worse", "no_effect", "inconclusive", "conflict", "over_budget", "no_evidence"
 ]
