@@ -21,6 +21,7 @@ from ..errors import SleepError, StoreNotWritable, UsageError
 from ..paths import in_sandbox
 from .context import Ctx
 from .help_text import finish as finish_help
+from .terminal import printable
 
 # Each module has ``register(subparsers, common)`` adding its commands with ``func=handler``;
 # a handler is ``handler(args, ctx) -> int``.
@@ -119,7 +120,7 @@ def main(
     except SleepError as exc:
         if isinstance(exc, StoreNotWritable):
             exc = in_sandbox(exc, os.environ if env is None else env)
-        stderr.write(f"skillopt-sleep: error: {exc.one_line()}\n")
+        stderr.write(f"skillopt-sleep: error: {printable(exc.one_line())}\n")
         return exc.exit_code
     except KeyboardInterrupt:
         stderr.write("skillopt-sleep: error: interrupted\n")
@@ -128,7 +129,7 @@ def main(
         if debug:
             traceback.print_exc(file=stderr)
         stderr.write(
-            f"skillopt-sleep: error: internal error: {type(exc).__name__}: {exc} "
+            f"skillopt-sleep: error: internal error: {type(exc).__name__}: {printable(str(exc))} "
             "(rerun with --debug for the trace and report it)\n"
         )
         return INTERNAL_ERROR_EXIT

@@ -11,6 +11,7 @@ from ..night.project import summary_line
 from ..store import NightRow, Notice
 from .common import add_project_flag
 from .context import Ctx
+from .repair import repair_interrupted
 
 LAUNCHER_NOTICES = "launcher-notices.txt"  # written by plugins/*/skillopt-sleep (the launcher)
 
@@ -35,6 +36,7 @@ def _night_row(row: NightRow) -> str:
 
 def status(args: argparse.Namespace, ctx: Ctx) -> int:
     project = None if args.all_projects else str(ctx.project(args.project))
+    repair_interrupted(ctx)  # an interrupted adoption: its notice is shown below
     store = ctx.read_store
     nights = store.nights(project=project, limit=args.limit)
     pending = next((n for n in store.nights(project=project, limit=1000) if n.state == "staged"), None)
