@@ -148,7 +148,7 @@ def list_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
     else:
         text = "\n".join(line for r in records for line in _brief(r))
         text += f"\n{len(records)} task(s)" + ("" if project is None else f" for {project}")
-        prefs = [p for p in ctx.store.preferences(project) if p.count > 1]
+        prefs = [p for p in ctx.read_store.preferences(project) if p.count > 1]
         if prefs:
             text += "\n" + "\n".join(_preference_lines(prefs))
     ctx.emit(records, text)

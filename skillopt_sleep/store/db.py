@@ -21,6 +21,7 @@ from ..errors import StoreError
 from ..models import Edit, NightSummary, TaskRecord
 from ..paths import not_writable
 from . import preferences as prefs
+from .migrate import VERSION as SCHEMA_VERSION
 from .migrate import migrate
 
 SCHEMA = """
@@ -172,6 +173,7 @@ class Store:
                 conn = sqlite3.connect(f"{uri}?{flags}", uri=True, timeout=60, isolation_level=None,
                                        check_same_thread=False)
                 conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+                _stand_in_tables(conn)
             except sqlite3.DatabaseError as exc:
                 last = exc
                 continue
@@ -466,6 +468,21 @@ class Store:
     def has_cursors(self) -> bool:
         """Whether any transcript was ever harvested (a first harvest says how far it looks back)."""
         return bool(self._rows("SELECT 1 FROM cursors LIMIT 1"))
+
+
+def _stand_in_tables(conn: sqlite3.Connection) -> None:
+    """Empty temporary tables for those an older store lacks: a reader cannot migrate it, and
+    reads them as empty until the next command that writes brings it up to date."""
+    if int(conn.execute("PRAGMA user_version").fetchone()[0]) >= SCHEMA_VERSION:
+        return
+    have = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    model = sqlite3.connect(":memory:")
+    model.executescript(SCHEMA)
+    migrate(model)
+    for name, sql in model.execute("SELECT name, sql FROM sqlite_master WHERE type = 'table'"):
+        if name not in have and not name.startswith("sqlite_"):
+            conn.execute(sql.replace("CREATE TABLE", "CREATE TEMP TABLE", 1))
+    model.close()
 
 
 def _is_permission(exc: sqlite3.DatabaseError) -> bool:
