@@ -170,24 +170,35 @@ class ProposalFile(_Strict):
 
 
 class Usage(_Strict):
-    """Calls, tokens and money spent, for one role or a whole night."""
+    """Calls, tokens and money spent, for one role or a whole night.
+
+    ``input_tokens`` counts every prompt token; ``cache_write_tokens`` and ``cache_read_tokens``
+    are the parts of it written to and read from the provider's prompt cache. ``list_cost_usd``
+    is what the same calls cost at the full uncached, synchronous price, so ``saved_usd`` is
+    what prompt caching and batches saved. Nights stored before these fields load with 0.
+    """
 
     calls: int = 0
     input_tokens: int = 0
     output_tokens: int = 0
     cost_usd: float = 0.0
+    cache_write_tokens: int = 0
+    cache_read_tokens: int = 0
+    batched_calls: int = 0
+    list_cost_usd: float = 0.0
 
     @property
     def tokens(self) -> int:
         return self.input_tokens + self.output_tokens
 
+    @property
+    def saved_usd(self) -> float:
+        """What caching and batches saved against the list price (0 for old records)."""
+        return max(0.0, self.list_cost_usd - self.cost_usd)
+
     def __add__(self, other: Usage) -> Usage:
-        return Usage(
-            calls=self.calls + other.calls,
-            input_tokens=self.input_tokens + other.input_tokens,
-            output_tokens=self.output_tokens + other.output_tokens,
-            cost_usd=self.cost_usd + other.cost_usd,
-        )
+        return Usage(**{name: getattr(self, name) + getattr(other, name)
+                        for name in Usage.model_fields})
 
 
 class NightSummary(_Strict):

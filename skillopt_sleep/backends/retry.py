@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..errors import BackendError
 from .base import Backend, Completion, Request
@@ -59,7 +59,8 @@ async def call_with_retry(
     """
     attempt = 0
     while True:
-        hold = budget.reserve(*budget.estimate(backend.model, request))
+        hold = budget.reserve(*budget.estimate(backend.model, request,
+                                               batched=getattr(backend, "batched", False)))
         try:
             done = await backend.complete(request)
         except BackendError as exc:
@@ -76,5 +77,5 @@ async def call_with_retry(
             raise
         budget.settle(hold)
         model = done.model or backend.model
-        cost = budget.record(request.role, model, done.input_tokens, done.output_tokens, done.cost_usd)
-        return Completion(done.text, done.input_tokens, done.output_tokens, cost, model)
+        cost = budget.record(request.role, model, done)
+        return replace(done, cost_usd=cost, model=model)
