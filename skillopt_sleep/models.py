@@ -232,6 +232,25 @@ class NightSummary(_Strict):
     def to_json(self) -> str:
         return json.dumps(self.model_dump(mode="json"), indent=2, sort_keys=True)
 
+    @property
+    def usage(self) -> Usage:
+        """The night's usage over every role."""
+        return sum(self.usage_by_role.values(), Usage())
+
+    def saving_note(self) -> str:
+        """What prompt caching and batches saved tonight, in one line; "" when nothing."""
+        u = self.usage
+        if u.saved_usd <= 0 or u.list_cost_usd <= 0:
+            return ""
+        how = []
+        if u.cache_read_tokens or u.cache_write_tokens:
+            how.append(f"prompt caching ({u.cache_read_tokens:,} tokens read from the cache, "
+                       f"{u.cache_write_tokens:,} written)")
+        if u.batched_calls:
+            how.append(f"batches ({u.batched_calls} calls at half price)")
+        return (f"saved ${u.saved_usd:.4f} ({u.saved_usd / u.list_cost_usd:.0%} of ${u.list_cost_usd:.4f} "
+                f"at the full price) with {' and '.join(how) or 'discounts'}")
+
 
 class Proposal(_Strict):
     """``proposal.json``: what a staged night would change, and how to check it is still safe."""

@@ -34,6 +34,8 @@ def night_text(s: NightSummary) -> str:
     if s.errored_rollouts:
         lines.append(f"errored rollouts (excluded, not scored 0): {s.errored_rollouts}")
     lines.append(f"spent: {s.calls} calls, {s.tokens} tokens, ${s.cost_usd:.4f}")
+    if s.saving_note():
+        lines.append(s.saving_note())
     if s.proposal_dir:
         lines.append(f"proposal: {s.proposal_dir}/report.md  (review with `skillopt-sleep review`)")
     return "\n".join(lines)
