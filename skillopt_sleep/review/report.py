@@ -206,10 +206,8 @@ def render_html(summary: NightSummary, diffs: Mapping[str, str]) -> str:
               "<h2>Spend</h2><table><tr>" + "".join(f"<th>{h}</th>" for h in SPEND_HEADER) + "</tr>"]
     for row in spend_rows(s):
         parts.append(f"<tr><th>{e(row[0])}</th>" + "".join(f'<td class="n">{e(v)}</td>' for v in row[1:]) + "</tr>")
-    parts.append("</table>")
-    if s.saving_note():
-        parts.append(f"<p>{e(_sentence(s.saving_note()))}</p>")
-    parts.append("<h2>Changes</h2>")
+    saving = f"<p>{e(_sentence(s.saving_note()))}</p>" if s.saving_note() else ""
+    parts.append(f"</table>{saving}<h2>Changes</h2>")
     for name, diff in diffs.items():
         parts += [f"<h3>{e(name)}</h3>", _diff_html(diff)]
     if not diffs:
