@@ -9,7 +9,7 @@ both batch APIs:
 * ``cache``: the stable prefix (instructions, skill, memory) cached;
 * ``cache+batch``: cached, and sent through the provider's batch API (half price).
 
-Costs are the night's own accounting at the providers' list prices (Claude Sonnet 4.5:
+Costs are the night's own accounting at the providers' list prices (Claude Sonnet 4.6:
 $3 / $15 per million input / output tokens, cache write 1.25x, read 0.1x; GPT-5 mini: $0.25 /
 $2, cached input $0.025; batches half price). The project's skill and memory are a few thousand
 tokens, as real ones are. Printed: each run's cost and its ratio to ``today``, and whether the
@@ -52,7 +52,7 @@ from skillopt_sleep.testing import ModelServer
 from skillopt_sleep.testing.night_model import simulated_night_responder
 
 TARGET = 0.35
-MODELS = {"anthropic": "claude-sonnet-4-5", "openai": "gpt-5-mini"}
+MODELS = {"anthropic": "claude-sonnet-4-6", "openai": "gpt-5-mini"}
 MODES = ("today", "cache", "cache+batch")
 AREAS = ("billing", "accounts", "export", "search", "notifications", "reports", "sync", "admin")
 VERBS = ("validates", "stores", "renders", "schedules", "retries", "reconciles", "archives", "exports")
