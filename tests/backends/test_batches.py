@@ -15,7 +15,6 @@ from pathlib import Path
 
 import pytest
 
-from skillopt_sleep.backends.base import Message, Request
 from skillopt_sleep.backends.batching import BatchingBackend, BatchJournal
 from skillopt_sleep.backends.budget import Budget
 from skillopt_sleep.backends.retry import RetryPolicy, call_with_retry
@@ -25,8 +24,8 @@ from skillopt_sleep.store import Store
 from skillopt_sleep.testing import Error, ModelServer, Text
 
 sys.path.insert(0, str(Path(__file__).parent))
-from batch_child import backend as child_backend  # noqa: E402
-from batch_child import requests  # noqa: E402
+from batch_child import backend as child_backend
+from batch_child import requests
 
 PROVIDERS = ("anthropic", "openai")
 CHILD = Path(__file__).parent / "batch_child.py"
