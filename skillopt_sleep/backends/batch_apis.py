@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from openai.types.chat import ChatCompletion
 from pydantic import ValidationError
 
-from ..errors import BackendError, BadRequestError, TransientError
+from ..errors import BackendError, BackendUnavailable, BadRequestError, TransientError
 from .base import Completion, Request
 from .http_errors import status_error
 
@@ -111,10 +111,16 @@ class OpenAIBatches:
         lines = [json.dumps({"custom_id": cid, "method": "POST", "url": CHAT_ENDPOINT, "body": b.params(r)})
                  for cid, r in items]
         data = ("\n".join(lines) + "\n").encode()
-        upload = await b._call(lambda c: c.files.create(file=("batch.jsonl", data, "application/jsonl"),
-                                                        purpose="batch"))
-        batch = await b._call(lambda c: c.batches.create(input_file_id=upload.id, endpoint=CHAT_ENDPOINT,
-                                                         completion_window="24h"))
+        try:
+            upload = await b._call(lambda c: c.files.create(file=("batch.jsonl", data, "application/jsonl"),
+                                                            purpose="batch"))
+            batch = await b._call(lambda c: c.batches.create(input_file_id=upload.id, endpoint=CHAT_ENDPOINT,
+                                                             completion_window="24h"))
+        except BackendError as exc:
+            if exc.retryable or not b.compatible:
+                raise
+            raise BackendUnavailable(f"{b.base_url} did not take a batch: {exc.message}",
+                                     hint="this server may have no batch API: set [night] batch = false") from exc
         return str(batch.id)
 
     async def poll(self, batch_id: str) -> dict[str, Outcome] | None:

@@ -189,9 +189,9 @@ class Budget:
             cost = cost_for(model, done.input_tokens, done.output_tokens, prices,
                             cache_write=done.cache_write_tokens, cache_read=done.cache_read_tokens,
                             batched=done.batched)
-        if cost is None or list_cost is None:
+        if cost is None:
             self.unpriced_models.add(model)
-        cost = cost or 0.0
+            cost = 0.0
         self._add(role, Usage(calls=1, input_tokens=done.input_tokens, output_tokens=done.output_tokens,
                               cost_usd=cost, cache_write_tokens=done.cache_write_tokens,
                               cache_read_tokens=done.cache_read_tokens, batched_calls=int(done.batched),

@@ -17,9 +17,10 @@ import pytest
 
 from skillopt_sleep.backends.batching import BatchingBackend, BatchJournal
 from skillopt_sleep.backends.budget import Budget
+from skillopt_sleep.backends.openai_api import OpenAIBackend
 from skillopt_sleep.backends.retry import RetryPolicy, call_with_retry
-from skillopt_sleep.errors import BadRequestError, BudgetExhausted
-from skillopt_sleep.settings import BudgetSettings
+from skillopt_sleep.errors import BackendUnavailable, BadRequestError, BudgetExhausted
+from skillopt_sleep.settings import BudgetSettings, RoleSettings
 from skillopt_sleep.store import Store
 from skillopt_sleep.testing import Error, ModelServer, Text
 
@@ -218,3 +219,11 @@ def test_the_batch_files_are_what_the_provider_documents(server):
     assert [x["url"] for x in lines] == ["/v1/chat/completions"] * 2
     assert all(x["method"] == "POST" and x["body"]["model"] == "gpt-5-mini" for x in lines)
     assert len({x["custom_id"] for x in lines}) == 2
+
+
+def test_a_compatible_server_without_a_batch_api_names_the_setting_to_turn_off(server):
+    role = RoleSettings(backend="openai", model="llama3", base_url=server.url + "/nobatch")
+    inner = OpenAIBackend.from_settings(role, {})
+    done, _ = gather(BatchingBackend(inner, inner.batch_api(), poll_s=0.01), requests(2))
+    assert all(isinstance(d, BackendUnavailable) for d in done)
+    assert "set [night] batch = false" in done[0].one_line()
