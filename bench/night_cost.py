@@ -96,7 +96,7 @@ def one_night(provider: str, mode: str, project: Path, tasks: list[TaskRecord], 
               seed: int) -> tuple[dict[str, Any], NightSummary]:
     settings = Settings(night=NightSettings(k=k),
                         budget=BudgetSettings(max_calls=None, max_tokens=None, max_cost_usd=None))
-    with ModelServer(responder=simulated_night_responder()) as srv:
+    with ModelServer(responder=simulated_night_responder(count_samples=True)) as srv:
         backend = backend_for(provider, srv, cache=mode != "today")
         if mode == "cache+batch":
             backend = batching(backend, Store.memory(), poll_s=0.02)
