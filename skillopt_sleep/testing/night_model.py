@@ -5,10 +5,11 @@ gets answers the pipeline can use: replays that follow the rules in the skill un
 optimizer reply in the JSON shape the reflection asks for, rubric verdicts. The role is read
 from the system prompt the pipeline sends; the sample seed from the request body (the openai
 backend sends ``seed`` to compatible servers), so K samples differ and a retried call gets the
-same answer as the first attempt would have. With ``count_samples``, a call without a seed (the
+same answer as the first attempt would have. With ``count_samples``, a replay without a seed (the
 Anthropic API and the public OpenAI API take none) is the n-th sample of its prompt, n counted
 per system and prompt: the K identical requests of one task get K different samples whatever
-order they arrive in (without it, they all get the same answer).
+order they arrive in (without it, they all get the same answer). Reflection and rubric calls,
+one draw each, are answered from their prompt alone.
 """
 
 from __future__ import annotations
@@ -50,11 +51,12 @@ def simulated_night_responder(backend: SimulatedBackend | None = None, *,
         body = call.body if isinstance(call.body, Mapping) else {}
         seed = body.get("seed")
         last = call.last.text if call.last is not None else ""
-        if not isinstance(seed, int) and count_samples:
+        role = role_of(call.system)
+        if not isinstance(seed, int) and count_samples and role == "target":
             with lock:
                 n = next(seen[hashlib.sha256(f"{call.system}\x00{last}".encode()).hexdigest()])
             seed = int(hashlib.sha256(f"{last}\x00{n}".encode()).hexdigest()[:12], 16)
-        request = Request(role_of(call.system), call.system, (Message("user", last),),
+        request = Request(role, call.system, (Message("user", last),),
                           seed=seed if isinstance(seed, int) else None)
         return Text(asyncio.run(sim.complete(request)).text)
 
