@@ -8,6 +8,10 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -111,3 +115,33 @@ def test_the_cost_benchmark_meets_its_goal_with_the_same_decisions(capsys):
     assert modes["today"]["cache_read_tokens"] == 0 and modes["today"]["batched_calls"] == 0
     assert modes["cache+batch"]["batched_calls"] == modes["cache+batch"]["calls"]
     assert modes["cache"]["cost_usd"] < modes["today"]["cost_usd"]
+
+
+def test_a_night_killed_while_its_batch_runs_is_resumed_by_the_rerun_without_paying_again(
+        cli, project, server, subprocess_env):
+    server.hold_batches = True
+    env = {**subprocess_env, **night_env(server, night__batch="true")}
+    argv = [sys.executable, "-m", "skillopt_sleep", "dry-run", "--project", str(project), "--backend", "anthropic",
+            "--model", "claude-sonnet-4-6", "--base-url", server.url]
+    proc = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        end = time.monotonic() + 60
+        while not [x for x in server.requests if x.method == "GET" and "/batches/" in x.path]:
+            assert time.monotonic() < end and proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGKILL)
+    finally:
+        proc.wait(timeout=30)
+    first = set(server.batches.batches)
+    assert len(first) == 1  # the train replays, submitted, recorded, then the process died
+    server.hold_batches = False
+    r = run(cli, project, server, "--json", night__batch="true")
+    assert r.code == 0, r.err
+    train = server.batches.batches[first.pop()]
+    assert train.state == "ended"  # the rerun fetched the killed night's batch ...
+    answered = [x for x in server.model_requests() if x.batch == train.id]
+    assert len(answered) == len(train.items)  # ... answered once, never submitted twice
+    bodies = [json.dumps(b, sort_keys=True) for _, b in train.items]
+    later = [json.dumps(b, sort_keys=True) for other in server.batches.batches.values() if other is not train
+             for _, b in other.items]
+    assert not set(bodies) & set(later)
