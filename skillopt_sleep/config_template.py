@@ -37,7 +37,7 @@ HELP = {
     "night.min_holdout_tasks": "fewer scored held-out tasks than this: no evidence, nothing staged",
     "night.max_error_rate": "more errored rollouts than this: no evidence",
     "night.auto_adopt": "adopt accepted proposals without review; rollback still works",
-    "night.batch": ("replays and checks through the provider's batch API: half price, results within "
+    "night.batch": ("the night's calls through the provider's batch API: half price, results within "
                     "24 hours (usually minutes); off, scheduled nights too, so the proposal is ready by morning"),
     "night.batch_poll_s": "seconds between two looks at a running batch",
     "roles.target.prompt_cache": "cache the skill and memory every replay shares (a read costs 0.1x input)",

@@ -76,9 +76,10 @@ class NightSettings(_Section):
     reflect_tasks: int = Field(default=6, ge=1, le=100)
     seed: int = 0
     auto_adopt: bool = False
-    # Send the replays and rubric checks through the provider's batch API (half price, results
-    # within 24 hours, usually minutes). Off by default, scheduled nights included: a night's
-    # phases run one after another, so a slow batch can hold back the morning's proposal.
+    # Send the night's model calls (replays, rubric checks, reflection) through the provider's
+    # batch API (half price, results within 24 hours, usually minutes). Off by default, scheduled
+    # nights included: a night's phases run one after another, so a slow batch can hold back the
+    # morning's proposal.
     batch: bool = False
     batch_poll_s: float = Field(default=30.0, gt=0, le=3600)
 
