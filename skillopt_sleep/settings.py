@@ -93,6 +93,7 @@ class Price(_Section):
     output: float = Field(ge=0)
     cache_write: float | None = Field(default=None, ge=0)
     cache_read: float | None = Field(default=None, ge=0)
+    cache_write_1h: float | None = Field(default=None, ge=0)  # unset: 2x input for Claude models
 
 
 class BudgetSettings(_Section):

@@ -62,8 +62,9 @@ class AnthropicBackend(SdkBackend):
         """This backend's Message Batches API (see :mod:`.batching`)."""
         return AnthropicBatches(self)
 
-    def params(self, request: Request) -> dict[str, Any]:
-        """The Messages API body of ``request`` (also one item of a message batch)."""
+    def params(self, request: Request, *, cache_ttl: str | None = None) -> dict[str, Any]:
+        """The Messages API body of ``request`` (also one item of a message batch, whose cache
+        entry should outlive the five minutes by default: ``cache_ttl="1h"``)."""
         kwargs: dict[str, Any] = {
             "model": self.model,
             "max_tokens": request.max_tokens,
@@ -72,7 +73,7 @@ class AnthropicBackend(SdkBackend):
         if request.system:
             block: dict[str, Any] = {"type": "text", "text": request.system}
             if self.prompt_cache:
-                block["cache_control"] = {"type": "ephemeral"}
+                block["cache_control"] = {"type": "ephemeral", **({"ttl": cache_ttl} if cache_ttl else {})}
             kwargs["system"] = [block]
         if (temperature := self._temperature(request)) is not None:
             kwargs["temperature"] = temperature
@@ -87,12 +88,14 @@ class AnthropicBackend(SdkBackend):
         usage = getattr(reply, "usage", None)
         written = int(getattr(usage, "cache_creation_input_tokens", 0) or 0)
         read = int(getattr(usage, "cache_read_input_tokens", 0) or 0)
+        long_written = int(getattr(getattr(usage, "cache_creation", None), "ephemeral_1h_input_tokens", 0) or 0)
         return Completion(
             text=text,
             input_tokens=int(getattr(usage, "input_tokens", 0) or 0) + written + read,
             output_tokens=int(getattr(usage, "output_tokens", 0) or 0),
             model=getattr(reply, "model", None) or self.model,
-            cache_write_tokens=written, cache_read_tokens=read, batched=batched,
+            cache_write_tokens=written, cache_read_tokens=read, cache_write_1h_tokens=long_written,
+            batched=batched,
         )
 
     async def complete(self, request: Request) -> Completion:

@@ -30,6 +30,9 @@ ANTHROPIC_STATUS = {
     "api_error": 500, "overloaded_error": 529,
 }
 CHAT_ENDPOINT = "/v1/chat/completions"
+# A batch may run for longer than the default five-minute cache lifetime: its requests keep the
+# shared prefix for an hour (written at 2x input instead of 1.25x, read at 0.1x all the same).
+ANTHROPIC_BATCH_CACHE_TTL = "1h"
 
 
 class BatchApi(Protocol):
@@ -64,7 +67,8 @@ class AnthropicBatches:
         self.backend = backend
 
     async def submit(self, items: Sequence[tuple[str, Request]]) -> str:
-        requests = [{"custom_id": cid, "params": self.backend.params(r)} for cid, r in items]
+        requests = [{"custom_id": cid, "params": self.backend.params(r, cache_ttl=ANTHROPIC_BATCH_CACHE_TTL)}
+                    for cid, r in items]
         batch = await self.backend._call(lambda c: c.messages.batches.create(requests=requests))
         return str(batch.id)
 

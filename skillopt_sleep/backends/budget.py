@@ -47,8 +47,9 @@ OPENAI_CACHED_INPUT: dict[str, float] = {
     "gpt-5": 0.125, "gpt-5-mini": 0.025, "gpt-5-nano": 0.005, "gpt-4.1": 0.5, "gpt-4.1-mini": 0.1,
     "gpt-4.1-nano": 0.025, "gpt-4o": 1.25, "gpt-4o-mini": 0.075, "o3": 0.5, "o4-mini": 0.275,
 }
-# Anthropic's prompt cache: a 5-minute write costs 1.25x input, a read 0.1x input.
+# Anthropic's prompt cache: a 5-minute write costs 1.25x input, a 1-hour write 2x, a read 0.1x.
 ANTHROPIC_CACHE_WRITE = 1.25
+ANTHROPIC_CACHE_WRITE_1H = 2.0
 ANTHROPIC_CACHE_READ = 0.1
 ANTHROPIC_NAMES = ("claude", "opus", "sonnet", "haiku")
 BATCH_DISCOUNT = 0.5  # both providers' batch APIs charge half of every token price
@@ -56,12 +57,14 @@ CHARS_PER_TOKEN = 4  # rough, for the pre-call estimate only
 
 
 class ModelPrice(NamedTuple):
-    """USD per million tokens: fresh input, output, input written to and read from the cache."""
+    """USD per million tokens: fresh input, output, input written to and read from the cache,
+    and input written to the cache for an hour (Anthropic's longer cache, used for batches)."""
 
     input: float
     output: float
     cache_write: float
     cache_read: float
+    cache_write_1h: float
 
 
 def _base_name(model: str) -> str:
@@ -73,14 +76,15 @@ def _longest(name: str, names: Iterable[str]) -> str | None:
     return max((p for p in names if name.startswith(p)), key=len, default=None)
 
 
-def _cache_prices(model: str, input_price: float) -> tuple[float, float]:
-    """(write, read) prices of cached input for a model without explicit ones: Anthropic's
-    multipliers, OpenAI's cached-input price, else no discount."""
+def _cache_prices(model: str, input_price: float) -> tuple[float, float, float]:
+    """(write, read, 1-hour write) prices of cached input for a model without explicit ones:
+    Anthropic's multipliers, OpenAI's cached-input price, else no discount."""
     name = _base_name(model)
     if name.startswith(ANTHROPIC_NAMES):
-        return input_price * ANTHROPIC_CACHE_WRITE, input_price * ANTHROPIC_CACHE_READ
+        return (input_price * ANTHROPIC_CACHE_WRITE, input_price * ANTHROPIC_CACHE_READ,
+                input_price * ANTHROPIC_CACHE_WRITE_1H)
     best = _longest(name, OPENAI_CACHED_INPUT)
-    return input_price, OPENAI_CACHED_INPUT[best] if best is not None else input_price
+    return input_price, OPENAI_CACHED_INPUT[best] if best is not None else input_price, input_price
 
 
 def price_for(model: str, overrides: dict[str, Price]) -> ModelPrice | None:
@@ -94,22 +98,27 @@ def price_for(model: str, overrides: dict[str, Price]) -> ModelPrice | None:
         return None
     found = table[key]
     if isinstance(found, Price):
-        write, read = _cache_prices(model, found.input)
+        write, read, long_write = _cache_prices(model, found.input)
         return ModelPrice(found.input, found.output,
                           write if found.cache_write is None else found.cache_write,
-                          read if found.cache_read is None else found.cache_read)
+                          read if found.cache_read is None else found.cache_read,
+                          long_write if found.cache_write_1h is None else found.cache_write_1h)
     return ModelPrice(found[0], found[1], *_cache_prices(model, found[0]))
 
 
 def cost_for(model: str, input_tokens: int, output_tokens: int, overrides: dict[str, Price], *,
-             cache_write: int = 0, cache_read: int = 0, batched: bool = False) -> float | None:
+             cache_write: int = 0, cache_read: int = 0, cache_write_1h: int = 0,
+             batched: bool = False) -> float | None:
     """USD cost of a call of ``model``; None if its price is unknown. ``input_tokens`` counts the
-    whole prompt, of which ``cache_write`` / ``cache_read`` tokens are priced as such."""
+    whole prompt, of which ``cache_write`` / ``cache_read`` tokens are priced as such
+    (``cache_write_1h`` of the written ones at the 1-hour price)."""
     price = price_for(model, overrides)
     if price is None:
         return None
     fresh = max(0, input_tokens - cache_write - cache_read)
-    usd = (fresh * price.input + cache_write * price.cache_write + cache_read * price.cache_read
+    long_write = min(cache_write_1h, cache_write)
+    usd = (fresh * price.input + (cache_write - long_write) * price.cache_write
+           + long_write * price.cache_write_1h + cache_read * price.cache_read
            + output_tokens * price.output) / 1_000_000
     return usd * BATCH_DISCOUNT if batched else usd
 
@@ -188,6 +197,7 @@ class Budget:
         if cost is None:
             cost = cost_for(model, done.input_tokens, done.output_tokens, prices,
                             cache_write=done.cache_write_tokens, cache_read=done.cache_read_tokens,
+                            cache_write_1h=done.cache_write_1h_tokens,
                             batched=done.batched)
         if cost is None:
             self.unpriced_models.add(model)

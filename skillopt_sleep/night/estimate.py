@@ -69,7 +69,7 @@ def estimate_night(sel: Selection, ws: Workspace, settings: Settings, target: Ba
     cost = cost_for(model, tokens_in, tokens_out, prices)
     cost_cached = cost_for(model, tokens_in, tokens_out, prices, cache_write=writes, cache_read=reads)
     cost_batch = cost_for(model, tokens_in, tokens_out, prices, cache_write=writes, cache_read=reads,
-                          batched=True)
+                          cache_write_1h=writes, batched=True)  # a batch keeps its prefix for an hour
     notes = [] if cost is not None else [f"no price known for {model}: add [budget.prices] to the config"]
     batch = settings.night.batch
     spend = cost_for(model, tokens_in, tokens_out, prices, batched=batch)

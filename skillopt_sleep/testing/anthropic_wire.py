@@ -74,7 +74,9 @@ def render(call: ModelCall, reply: Text | ToolCall | CustomToolCall, new_id: IdM
         "max_tokens" if reply.truncated else "end_turn")
     prompt, completion = usage_counts(call, reply)
     usage = {"input_tokens": max(0, prompt - cache.write - cache.read), "output_tokens": completion,
-             "cache_creation_input_tokens": cache.write, "cache_read_input_tokens": cache.read}
+             "cache_creation_input_tokens": cache.write, "cache_read_input_tokens": cache.read,
+             "cache_creation": {"ephemeral_5m_input_tokens": cache.write - cache.write_1h,
+                                "ephemeral_1h_input_tokens": cache.write_1h}}
     message = {"id": new_id("msg_"), "type": "message", "role": "assistant", "model": call.model,
                "content": blocks, "stop_reason": stop, "stop_sequence": None, "usage": usage}
     if not call.stream:

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from skillopt_sleep.backends.base import Message, Request
 from skillopt_sleep.backends.batching import BatchingBackend, BatchJournal
 from skillopt_sleep.backends.budget import Budget
 from skillopt_sleep.backends.openai_api import OpenAIBackend
@@ -227,3 +228,18 @@ def test_a_compatible_server_without_a_batch_api_names_the_setting_to_turn_off(s
     done, _ = gather(BatchingBackend(inner, inner.batch_api(), poll_s=0.01), requests(2))
     assert all(isinstance(d, BackendUnavailable) for d in done)
     assert "set [night] batch = false" in done[0].one_line()
+
+
+def test_anthropic_batch_requests_keep_the_shared_prefix_for_an_hour_and_pay_that_price(server):
+    system = "Keep the public names stable and document every new setting. " * 100
+    reqs = [Request("target", system, (Message("user", f"q{i}"),), max_tokens=20, seed=i) for i in range(3)]
+    done, _ = gather(batching("anthropic", server), reqs)
+    items = server.model_requests()
+    assert all(r.body["system"][0]["cache_control"] == {"type": "ephemeral", "ttl": "1h"} for r in items)
+    writer = done[0]
+    assert writer.cache_write_tokens == writer.cache_write_1h_tokens > 1024
+    assert [d.cache_read_tokens for d in done[1:]] == [writer.cache_write_tokens] * 2
+    fresh = writer.input_tokens - writer.cache_write_tokens
+    # a 1-hour write is 2x input, and the batch halves everything
+    assert writer.cost_usd == pytest.approx((fresh * 3 + writer.cache_write_tokens * 6 + writer.output_tokens * 15)
+                                            / 1e6 / 2)

@@ -136,12 +136,14 @@ def test_the_anthropic_client_sees_the_providers_usage_fields(server):
 
 
 def test_cache_and_batch_prices_follow_the_list_prices():
-    assert price_for("claude-sonnet-4-6", {}) == pytest.approx((3.0, 15.0, 3.75, 0.3))
-    assert price_for("gpt-5-mini", {}) == (0.25, 2.0, 0.25, 0.025)
-    assert price_for("llama3", {"llama3": Price(input=1, output=2)}) == (1, 2, 1, 1)
+    assert price_for("claude-sonnet-4-6", {}) == pytest.approx((3.0, 15.0, 3.75, 0.3, 6.0))
+    assert price_for("gpt-5-mini", {}) == (0.25, 2.0, 0.25, 0.025, 0.25)
+    assert price_for("llama3", {"llama3": Price(input=1, output=2)}) == (1, 2, 1, 1, 1)
     custom = {"my-model": Price(input=1, output=2, cache_write=3, cache_read=0.5)}
     assert cost_for("my-model", 1000, 10, custom, cache_write=200, cache_read=300) == \
         pytest.approx((500 * 1 + 200 * 3 + 300 * 0.5 + 10 * 2) / 1e6)
+    assert cost_for("claude-sonnet-4-6", 1000, 0, {}, cache_write=600, cache_write_1h=600) == \
+        pytest.approx((400 * 3 + 600 * 6) / 1e6)
     full = cost_for("claude-sonnet-4-6", 1000, 100, {})
     assert cost_for("claude-sonnet-4-6", 1000, 100, {}, batched=True) == pytest.approx(full / 2)
 

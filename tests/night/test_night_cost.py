@@ -97,8 +97,8 @@ def test_run_estimate_shows_the_full_the_cached_and_the_batch_price(cli, project
     assert "cost at the full price:" in r.out and "with prompt caching:" in r.out
     assert "with caching and batches:" in r.out
     est = run(cli, project, server, "--estimate", "--json", command="run").json()
-    assert est["cost_batch_usd"] == pytest.approx(est["cost_cached_usd"] / 2)
     assert est["cost_cached_usd"] < est["cost_usd"]
+    assert est["cost_cached_usd"] / 2 < est["cost_batch_usd"] < est["cost_cached_usd"] / 1.9  # 1-hour writes
     assert not server.model_requests()  # an estimate spends nothing
 
 

@@ -53,3 +53,14 @@ def test_openai_caches_the_longest_seen_prefix_in_steps_of_128_tokens():
     read = answered(cache, "chat", chat_body("second")).read
     assert read >= 1024 and (read - 1024) % 128 == 0
     assert answered(cache, "chat", chat_body("x", system="other " * 800)).read == 0
+
+
+def test_a_one_hour_breakpoint_outlives_five_minutes_and_is_reported_apart():
+    now = [0.0]
+    cache = PromptCache(clock=lambda: now[0])
+    body = anthropic_body("a")
+    body["system"][0]["cache_control"]["ttl"] = "1h"
+    first = answered(cache, "anthropic", body)
+    assert first.write == first.write_1h > 1024
+    now[0] = 3000.0
+    assert answered(cache, "anthropic", anthropic_body("b")).read == first.write
