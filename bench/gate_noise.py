@@ -25,26 +25,47 @@ hardest case, where a rollout's score is 0 or 1.
 
 Baseline, measured on the same null nights: the predecessor's strict mean comparison (accept
 when the candidate's mean holdout score is higher than the current one's).
+
+The sparse case (``sparse`` in the JSON), per gate in :data:`GATES`: a rule acts on one kind of
+preference among ``SPARSE_KINDS`` (8). Each holdout task is of a kind drawn uniformly and has one
+pass/fail check, passed at ``SPARSE_BASE`` (0.25); the edit was learned from one more task of its
+kind (the cited task, outside the holdout). A helpful edit lifts its kind to ``SPARSE_FIXED``
+(0.9) and touches nothing else (power); a no-effect edit changes nothing (false accepts). A gate
+gets the night's tasks and draws as many rollouts as it wants, so a targeted gate can sit next
+to the holdout gate: ``edit`` is the edit-by-edit gate, which tests the edit on the cited task
+and the unseen tasks of its kind and then for harm on the others. Each gate's ``meets_targets``
+is reported there; the exit code still says
+whether the no-effect and dense-gain case meets its targets.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import random
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from datetime import datetime, timezone
 from pathlib import Path
+from typing import NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from skillopt_sleep.models import Check, Edit, TaskRecord
+from skillopt_sleep.night.evidence import Candidate, EvidencePolicy, Trials
 from skillopt_sleep.night.gate import GatePolicy, decide
+from skillopt_sleep.night.replay import Rollout
 
 Scores = dict[str, list[float | None]]
 
 ERROR_RATE = 0.03
 FALSE_ACCEPT_TARGET = 0.05
 POWER_TARGET = 0.80
+SPARSE_KINDS = 8
+SPARSE_BASE = 0.25
+SPARSE_FIXED = 0.9
+_DAY = datetime(2026, 1, 5, tzinfo=timezone.utc)
 
 
 def check_rate(rng: random.Random) -> float:
@@ -86,6 +107,98 @@ def strict_mean_accepts(before: Scores, after: Scores) -> bool:
     return sum(a) / len(a) > sum(b) / len(b)
 
 
+class SparseNight(NamedTuple):
+    """One night of the sparse case: the holdout's kinds, the edit's kind, and whether it helps."""
+
+    kinds: tuple[int, ...]  # the kind of each holdout task
+    edit_kind: int  # the kind the edit is about; the cited task is of this kind
+    helps: bool
+
+    def rate(self, kind: int, after: bool) -> float:
+        """Pass rate of a task of ``kind`` before or after the edit."""
+        return SPARSE_FIXED if after and self.helps and kind == self.edit_kind else SPARSE_BASE
+
+    def draw(self, rng: random.Random, kind: int, after: bool, n: int) -> list[float | None]:
+        """``n`` fresh rollouts of a task of ``kind`` (1 pass, 0 fail, None errored)."""
+        p = self.rate(kind, after)
+        return [None if rng.random() < ERROR_RATE else float(rng.random() < p) for _ in range(n)]
+
+
+def sparse_night(rng: random.Random, *, tasks: int, helps: bool) -> SparseNight:
+    return SparseNight(tuple(rng.randrange(SPARSE_KINDS) for _ in range(tasks)),
+                       rng.randrange(SPARSE_KINDS), helps)
+
+
+Gate = Callable[[SparseNight, random.Random], bool]  # (night, rng) -> accepted?
+
+
+def holdout_gate(policy: GatePolicy, k: int) -> Gate:
+    """The holdout gate: K rollouts per holdout task and side, one test over the whole holdout."""
+
+    def accepts(night: SparseNight, rng: random.Random) -> bool:
+        before = {f"t{i:02d}": night.draw(rng, kind, False, k) for i, kind in enumerate(night.kinds)}
+        after = {f"t{i:02d}": night.draw(rng, kind, True, k) for i, kind in enumerate(night.kinds)}
+        return decide(before, after, policy, rng).decision == "accept"
+
+    return accepts
+
+
+def edit_gate(policy: GatePolicy, k: int) -> Gate:
+    """The edit-by-edit gate with its default policy: the edit tested where it acts (the cited task
+    and the unseen tasks of its kind) and, if it passes, for harm on all the others; fresh
+    rollouts drawn as the gate asks (``policy`` and ``k`` belong to the holdout gate)."""
+    evidence = EvidencePolicy()
+    edit = Edit(target="memory", content="the rule")
+
+    def task(i: int, kind: int) -> TaskRecord:
+        return TaskRecord(source="manual", project="/bench", session_id=f"s{i}", created_at=_DAY,
+                          intent=f"task {i} of kind {kind}", checks=[Check(kind="contains", value=f"kind-{kind}")])
+
+    def accepts(night: SparseNight, rng: random.Random) -> bool:
+        tasks = [task(i, kind) for i, kind in enumerate((night.edit_kind, *night.kinds))]
+        kinds = {t.id: kind for t, kind in zip(tasks, (night.edit_kind, *night.kinds))}
+
+        async def draw(wants, files, nonce):  # type: ignore[no-untyped-def]
+            after = files is not base
+            return {t.id: [Rollout(t.id, s, "", *_verdict(night.draw(rng, kinds[t.id], after, 1)[0]))
+                           for s in range(first, first + count)] for t, first, count in wants}
+
+        base: dict[str, str] = {}
+        trials = Trials(draw, base, tasks, evidence, "bench", rng)
+        cand = Candidate(edit.model_copy(update={"cites": [tasks[0].id]}), {"CLAUDE.md": "the rule"}, 1)
+        trials.shown = {tasks[0].id}
+        trials.place(cand, tasks[:1])
+
+        async def judge() -> str:
+            ev = (await trials.efficacy([cand]))[cand.key]
+            return (await trials.judge_harm(cand, ev)).verdict if ev.verdict == "accepted" else ev.verdict
+
+        return asyncio.run(judge()) == "accepted"
+
+    return accepts
+
+
+def _verdict(score: float | None) -> tuple[float | None, bool]:
+    return score, score == 1.0
+
+
+GATES: dict[str, Callable[[GatePolicy, int], Gate]] = {"holdout": holdout_gate, "edit": edit_gate}
+
+
+def measure_sparse(nights: int, tasks: int, k: int, seed: int, policy: GatePolicy) -> dict:
+    """Power and false accepts of every gate in :data:`GATES` on the sparse case."""
+    out: dict[str, dict[str, float | bool]] = {}
+    for name, make in GATES.items():
+        gate, rng = make(policy, k), random.Random(seed)
+        hits = sum(gate(sparse_night(rng, tasks=tasks, helps=True), rng) for _ in range(nights))
+        false = sum(gate(sparse_night(rng, tasks=tasks, helps=False), rng) for _ in range(nights))
+        power, far = hits / nights, false / nights
+        out[name] = {"power": power, "false_accept_rate": far,
+                     "meets_targets": power >= POWER_TARGET and far <= FALSE_ACCEPT_TARGET}
+    return {"kinds": SPARSE_KINDS, "base": SPARSE_BASE, "fixed": SPARSE_FIXED,
+            "true_gain": (SPARSE_FIXED - SPARSE_BASE) / SPARSE_KINDS, "gates": out}
+
+
 def measure(nights: int, tasks: int, k: int, gain: float, seed: int, policy: GatePolicy) -> dict:
     """Run the three experiments; every rate is over ``nights`` simulated nights."""
     rng = random.Random(seed)
@@ -118,6 +231,7 @@ def measure(nights: int, tasks: int, k: int, gain: float, seed: int, policy: Gat
         "baseline_false_accept_rate": baseline,
         "false_accept_ratio": far / baseline if baseline else None,
         "meets_targets": far <= FALSE_ACCEPT_TARGET and power >= POWER_TARGET,
+        "sparse": measure_sparse(nights, tasks, k, seed, policy),
         "policy": {
             "min_gain": policy.min_gain,
             "max_task_drop": policy.max_task_drop,
@@ -153,6 +267,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"baseline strict mean comparison, same null nights: "
               f"{result['baseline_false_accept_rate']:.1%} accepted"
               + (f" (gate/baseline = {ratio:.3f})" if ratio is not None else ""))
+        sparse = result["sparse"]
+        print(f"sparse case: a rule lifts one kind of {sparse['kinds']} from {sparse['base']:.2f} to "
+              f"{sparse['fixed']:.2f} (true mean gain {sparse['true_gain']:.3f})")
+        for name, rates in sparse["gates"].items():
+            print(f"  {name:<8} power {rates['power']:.1%} (target >= {POWER_TARGET:.0%}), "
+                  f"false accepts with no effect {rates['false_accept_rate']:.1%} "
+                  f"(target <= {FALSE_ACCEPT_TARGET:.0%})")
     return 0 if result["meets_targets"] else 1
 
 

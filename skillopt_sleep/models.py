@@ -33,6 +33,9 @@ EditTarget = Literal["skill", "memory", "CLAUDE.md", "AGENTS.md"]
 EditOp = Literal["add", "replace", "remove"]
 EditStatus = Literal["proposed", "applied", "rejected"]
 Decision = Literal["accept", "reject", "no_evidence", "budget_exhausted"]
+EditVerdict = Literal[
+    "accepted", "harmful", "worse", "no_effect", "inconclusive", "conflict", "over_budget", "no_evidence"
+]
 ProposalState = Literal["staged", "adopted", "rejected", "rolled_back", "superseded"]
 
 
@@ -152,6 +155,7 @@ class Edit(_Strict):
     rationale: str = ""
     status: EditStatus = "proposed"
     reason: str = ""
+    cites: list[str] = Field(default_factory=list)  # ids of the tasks the optimizer says it addresses
 
     def key(self) -> str:
         """Identity used to recognise the same edit across nights."""
@@ -201,6 +205,50 @@ class Usage(_Strict):
                         for name in Usage.model_fields})
 
 
+class Counts(_Strict):
+    """Pass counts of one comparison: ``before_pass`` of ``before_n`` rollouts, and after."""
+
+    before_pass: int = 0
+    before_n: int = 0
+    after_pass: int = 0
+    after_n: int = 0
+
+    @property
+    def before_rate(self) -> float | None:
+        return self.before_pass / self.before_n if self.before_n else None
+
+    @property
+    def after_rate(self) -> float | None:
+        return self.after_pass / self.after_n if self.after_n else None
+
+
+class EditEvidence(_Strict):
+    """How one edit was judged tonight: where it was tested, on how many rollouts, and the verdict.
+
+    *Efficacy* is measured where the edit should act (the tasks it cites and unseen tasks of the
+    same kind), *harm* on every other task; all rollouts are fresh, drawn tonight.
+    """
+
+    edit: Edit
+    round: int = 1
+    verdict: EditVerdict
+    reason: str = ""
+    cited: list[str] = Field(default_factory=list)
+    unseen: list[str] = Field(default_factory=list)
+    harm_tasks: list[str] = Field(default_factory=list)
+    efficacy: Counts = Field(default_factory=Counts)
+    unseen_counts: Counts = Field(default_factory=Counts)
+    harm: Counts = Field(default_factory=Counts)
+    p_efficacy: float | None = None
+    p_unseen: float | None = None
+    p_harm: float | None = None
+    alpha: float | None = None  # the level this edit's efficacy p-value was held to tonight
+    e_value: float | None = None  # tonight's e-value for efficacy
+    e_total: float | None = None  # the product over the nights this edit was tested
+    looks: int = 0
+    errored: int = 0
+
+
 class NightSummary(_Strict):
     """The stable machine-readable result of one night (``run --json`` prints exactly this)."""
 
@@ -222,6 +270,8 @@ class NightSummary(_Strict):
     errored_rollouts: int = 0
     edits: list[Edit] = Field(default_factory=list)
     rejected_edits: list[Edit] = Field(default_factory=list)
+    evidence: list[EditEvidence] = Field(default_factory=list)
+    saved_rollouts: int = 0  # rollouts that sequential tests did not need to draw
     skipped: list[str] = Field(default_factory=list)
     proposal_dir: str | None = None
     calls: int = 0

@@ -64,9 +64,22 @@ class NightSettings(_Section):
     edit_budget_min: int = Field(default=1, ge=0, le=50)
     edit_schedule: Literal["constant", "linear", "cosine"] = "constant"
     schedule_horizon: int = Field(default=10, ge=1, le=1000)
+    gate: Literal["edit", "holdout"] = "edit"
+    alpha: float = Field(default=0.05, gt=0, lt=1)
+    steps: int = Field(default=2, ge=1, le=10)
+    efficacy_rollouts: int = Field(default=16, ge=2, le=512)
+    efficacy_looks: int = Field(default=2, ge=1, le=8)
+    harm_rollouts: int = Field(default=32, ge=2, le=1024)
+    harm_alpha: float = Field(default=0.05, gt=0, lt=1)
+    harm_conclusive: float = Field(default=0.01, gt=0, lt=1)
+    unseen_alpha: float = Field(default=0.2, gt=0, le=1)
+    unseen_rollouts: int = Field(default=8, ge=1, le=512)
+    evidence_alpha: float = Field(default=0.005, gt=0, lt=1)
+    evidence_odds: float = Field(default=4.0, gt=1, le=1000)
+    min_effect: float = Field(default=0.25, gt=0, le=1)
+    harm_max_tasks: int = Field(default=64, ge=1)
     min_gain: float = Field(default=0.05, ge=0, le=1)
     max_task_drop: float = Field(default=0.25, ge=0, le=1)
-    alpha: float = Field(default=0.05, gt=0, lt=1)
     gate_test: Literal["sign_flip", "bootstrap"] = "sign_flip"
     holdout_fraction: float = Field(default=0.35, gt=0, lt=1)
     min_holdout_tasks: int = Field(default=4, ge=1)

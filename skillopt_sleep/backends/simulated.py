@@ -149,16 +149,20 @@ class SimulatedBackend:
         text = request.prompt
         current = request.system + "\n" + _section(text, "CURRENT RULES")
         tried = _section(text, "ALREADY TRIED")
-        evidence = _section(text, "CASES")
+        cases = _cases(_section(text, "CASES"))
         edits = []
         for pref in WORLD:
-            if re.search(pref.feedback, evidence) and pref.lesson not in current and pref.lesson not in tried:
+            cited = [n for n, body in cases if re.search(pref.feedback, body)]
+            if cited and pref.lesson not in current and pref.lesson not in tried:
                 edits.append({"target": pref.target, "op": "add", "content": pref.lesson,
-                              "rationale": f"the user corrected this ({pref.key})"})
+                              "rationale": f"the user corrected this ({pref.key})", "cases": cited})
+        some = [n for n, _ in cases][:1]
         if rng.random() < self.noise:
-            edits.append({"target": "skill", "op": "add", "content": USELESS, "rationale": "general care"})
+            edits.append({"target": "skill", "op": "add", "content": USELESS, "rationale": "general care",
+                          "cases": some})
         if rng.random() < self.noise / 3 and HARMFUL not in tried:
-            edits.insert(0, {"target": "skill", "op": "add", "content": HARMFUL, "rationale": "simpler debugging"})
+            edits.insert(0, {"target": "skill", "op": "add", "content": HARMFUL, "rationale": "simpler debugging",
+                             "cases": some})
         return json.dumps({"edits": edits})
 
     def _judge(self, request: Request) -> str:
@@ -169,6 +173,12 @@ class SimulatedBackend:
         hit = sum(1 for w in words if w in answer)
         score = round(hit / len(words), 2) if words else 0.5
         return json.dumps({"score": score, "reason": f"{hit} of {len(words)} rubric terms addressed"})
+
+
+def _cases(section: str) -> list[tuple[int, str]]:
+    """(number, text) of every ``### Case N`` of the reflection prompt's CASES section."""
+    parts = re.split(r"^### Case (\d+)\b.*$", section, flags=re.MULTILINE)
+    return [(int(parts[i]), parts[i + 1]) for i in range(1, len(parts) - 1, 2)]
 
 
 def _section(text: str, title: str) -> str:

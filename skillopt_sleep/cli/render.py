@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..models import NightSummary
+from ..review.report import evidence_row
 
 
 def score_line(s: NightSummary) -> str:
@@ -15,11 +16,22 @@ def score_line(s: NightSummary) -> str:
     return f"held-out score: {s.holdout_before:.3f} -> {s.holdout_after:.3f} (gain {s.gain:+.3f}{ci}{p})"
 
 
+def evidence_lines(s: NightSummary) -> list[str]:
+    """Each edit's verdict and the evidence behind it, two lines an edit."""
+    lines = ["evidence, edit by edit (fresh rollouts; before -> after passes):"]
+    for ev in s.evidence:
+        verdict, edit, where, _, acts, p, elsewhere, p_harm, why = evidence_row(ev)
+        lines.append(f"  [{verdict}] {edit}")
+        lines.append(f"      where it acts {acts} (p={p}); elsewhere {elsewhere} (p={p_harm}); "
+                     f"tested on {where}; {why}")
+    return lines
+
+
 def night_text(s: NightSummary) -> str:
     lines = [
         f"night {s.night_id}  project {s.project}",
         f"tasks: {s.n_train} train, {s.n_holdout} holdout",
-        score_line(s),
+        *(evidence_lines(s) if s.evidence else [score_line(s)]),
         f"decision: {s.decision.upper()} — {s.reason}",
     ]
     if s.edits:
@@ -36,6 +48,8 @@ def night_text(s: NightSummary) -> str:
     lines.append(f"spent: {s.calls} calls, {s.tokens} tokens, ${s.cost_usd:.4f}")
     if s.saving_note():
         lines.append(s.saving_note())
+    if s.saved_rollouts:
+        lines.append(f"saved: {s.saved_rollouts} rollouts that tests decided early did not need")
     if s.proposal_dir:
         lines.append(f"proposal: {s.proposal_dir}/report.md  (review with `skillopt-sleep review`)")
     return "\n".join(lines)

@@ -11,7 +11,7 @@ from ..review.proposals import find_night, load_staged, reject
 from ..store import NightRow
 from .common import add_project_flag
 from .context import Ctx
-from .render import score_line
+from .render import evidence_lines, score_line
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -54,7 +54,8 @@ def review_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
     payload = dict(row.summary.model_dump(mode="json"), state=row.state, diffs=diffs,
                    report=str(report), report_html=str(staged.directory / "report.html"))
     colour = wants_colour(ctx.out, ctx.env, args.color)
-    lines = [f"night {row.id} [{row.state}]  project {row.project}", score_line(row.summary),
+    scores = evidence_lines(row.summary) if row.summary.evidence else [score_line(row.summary)]
+    lines = [f"night {row.id} [{row.state}]  project {row.project}", *scores,
              f"decision: {row.summary.decision.upper()} — {row.summary.reason}"]
     for diff in diffs.values():
         lines += ["", colorize(diff).rstrip("\n") if colour else diff.rstrip("\n")]

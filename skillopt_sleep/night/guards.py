@@ -148,6 +148,9 @@ def _apply_one(files: Mapping[str, str], edit: Edit, limits: GuardLimits) -> tup
     if edit.op == "replace" and same_rule(old, rule):
         raise _Refused("replaces a rule with itself")
     names = _targets(edit, files)
+    elsewhere = [n for n in (SKILL_FILE, *MEMORY_FILES) if n in files and n not in names]
+    if edit.op != "remove" and (has := [n for n in elsewhere if mentions_rule(files[n], rule)]):
+        raise _Refused(f"duplicate: {', '.join(has)} already has this rule")
     changed: dict[str, str] = {}
     for name in names:
         new = _edit_file(name, files[name], edit.op, rule, old)

@@ -13,7 +13,7 @@ import asyncio
 import hashlib
 import json
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -22,14 +22,16 @@ from ..backends.budget import Budget
 from ..backends.retry import RetryPolicy
 from ..clock import Clock, SystemClock
 from ..errors import BackendError, BudgetExhausted, MalformedOutput
-from ..models import Edit, NightSummary, TaskRecord, Usage
+from ..models import Edit, EditEvidence, NightSummary, TaskRecord, Usage
+from ..redact import redact
 from ..settings import Settings
 from ..store import Store, atomic_write_text
 from .gate import GateResult, decide, policy_from_settings
 from .guards import EditOutcome, GuardLimits, apply_edits, edit_budget, managed_rules
 from .judge import RUBRIC_SYSTEM, RubricJudge, RubricReply, parse_rubric_reply, rubric_prompt
-from .reflect import OPTIMIZER_SYSTEM, RETRY_NOTE, parse_edits, pick_cases, reflection_prompt
+from .reflect import OPTIMIZER_SYSTEM, RETRY_NOTE, Case, parse_edits, pick_cases, reflection_prompt
 from .replay import Calls, Replayer, Rollout
+from .rounds import Oracle, Rounds, RoundsResult
 from .rule_lint import urls_in
 from .select import Selection, select_tasks
 from .workspace import Workspace, load_workspace
@@ -47,6 +49,7 @@ class NightResult:
     candidate: dict[str, str] | None = None
     gate: GateResult | None = None
     rollouts: dict[str, dict[str, list[Rollout]]] = field(default_factory=dict)
+    ledger: dict[str, float | None] = field(default_factory=dict)  # evidence carried to later nights
 
 
 def night_id_for(project: Path, clock: Clock) -> str:
@@ -81,10 +84,18 @@ class Night:
     def __init__(self, settings: Settings, workspace: Workspace, *, target: Backend, optimizer: Backend,
                  judge: JudgeArg, store: Store | None, clock: Clock, rng: random.Random,
                  night_id: str, artifacts: Path | None, progress: Progress | None,
-                 night_index: int = 0, tried: Sequence[Edit] = ()) -> None:
+                 night_index: int = 0, tried: Sequence[Edit] = (), ledger: Mapping[str, float] | None = None,
+                 oracle: Oracle | None = None) -> None:
         self.s, self.ws, self.store, self.clock, self.rng = settings, workspace, store, clock, rng
+        # the tests' own draws, apart from the retries' jitter, so faults never change a decision
+        self.trials_rng = random.Random(rng.getrandbits(64))
+        # names tonight's fresh rollout streams: new every night, the same on a rerun of this night
+        self.stream = f"n{night_index}-{self.trials_rng.getrandbits(32):08x}"
         self.optimizer, self.artifacts, self.night_index = optimizer, artifacts, night_index
         self.tried = list(tried)
+        self.ledger = dict(ledger or {})
+        self.oracle = oracle
+        self._tasks: list[TaskRecord] = []
         self.budget = Budget(settings.budget)
         self.calls = Calls(self.budget, RetryPolicy(max_retries=settings.roles.target.max_retries), rng)
         rubric = _rubric_from_backend(judge, self.calls) if isinstance(judge, Backend) else judge
@@ -100,6 +111,7 @@ class Night:
 
     async def run(self, tasks: Sequence[TaskRecord], last_night=None) -> NightResult:
         sel = select_tasks(tasks, self.s.night, self.rng, last_night)
+        self._tasks = [*sel.train, *sel.holdout]
         self.summary.n_train, self.summary.n_holdout = len(sel.train), len(sel.holdout)
         self.summary.skipped += sel.skipped
         result = NightResult(self.summary, self.ws)
@@ -113,16 +125,19 @@ class Night:
         return result
 
     async def _stages(self, sel: Selection, result: NightResult) -> None:
+        if self.s.night.gate == "edit":
+            return await self._edit_stages(sel, result)
         need = self.s.night.min_holdout_tasks
         if len(sel.holdout) < need:
             return self._finish("no_evidence", f"not enough evidence: {len(sel.holdout)} holdout tasks, need {need}")
         train = await self._replay("replay train", sel.train, self.ws.texts)
         if self._too_many_errors(train):
             return self._finish("no_evidence", "too many replays failed: no evidence tonight")
-        edits = await self._reflect(sel.train, train)
+        cases = pick_cases(sel.train, train, self.s.night.reflect_tasks)
+        edits = await self.reflect(cases, (), (), 1) if cases else []
         if edits is None:
             return self._finish("no_evidence", "the optimizer did not answer usably: no evidence tonight")
-        outcome = self._guard(edits, [*sel.train, *sel.holdout])
+        outcome = self.guard(edits, budget=edit_budget(self.s.night, self.night_index))
         if not outcome.applied:
             why = "no edit passed the guards" if edits else "the optimizer proposed no edit"
             return self._finish("no_evidence", f"no candidate tonight: {why}")
@@ -132,6 +147,38 @@ class Night:
         gate = decide(_scores(before), _scores(after), policy_from_settings(self.s.night), self.rng)
         result.gate = gate
         self._record_gate(gate, outcome)
+
+    async def _edit_stages(self, sel: Selection, result: NightResult) -> None:
+        """Edit by edit: every proposed edit tested alone where it acts, harm checked elsewhere."""
+        if not sel.train:
+            return self._finish("no_evidence", "not enough evidence: no task to learn from tonight")
+        train = await self._replay("replay train", sel.train, self.ws.texts)
+        if self._too_many_errors(train):
+            return self._finish("no_evidence", "too many replays failed: no evidence tonight")
+        rounds = await Rounds(self, self.oracle).run(sel, train)
+        self._record_rounds(rounds, result)
+
+    def _record_rounds(self, rounds: RoundsResult, result: NightResult) -> None:
+        s = self.summary
+        s.evidence, result.ledger, s.saved_rollouts = rounds.evidence, rounds.ledger, rounds.saved
+        s.errored_rollouts = sum(e.errored for e in rounds.evidence)
+        conclusive = {"harmful", "worse", "no_effect"}
+        refused = [e.edit.model_copy(update={"status": "rejected", "reason": e.reason})
+                   for e in rounds.evidence if e.verdict in conclusive]
+        s.rejected_edits += refused
+        budget_hit = self.replayer.budget_hit
+        if budget_hit is not None:
+            s.skipped.append(f"{self.replayer.stats.skipped} rollouts skipped: {budget_hit.one_line()}")
+        if rounds.adopted:
+            result.candidate, s.edits = rounds.files, rounds.adopted
+            return self._finish("accept", _tally(rounds.evidence, len(rounds.adopted)))
+        if budget_hit is not None:
+            return self._finish("budget_exhausted", f"{budget_hit.one_line()}; no edit was proven tonight")
+        if not rounds.evidence:
+            why = "no edit passed the guards" if s.rejected_edits else "the optimizer proposed no edit"
+            return self._finish("no_evidence", f"no candidate tonight: {why}")
+        decision = "reject" if refused else "no_evidence"
+        self._finish(decision, _tally(rounds.evidence, 0))
 
     async def _replay(self, phase: str, tasks: Sequence[TaskRecord], files: dict[str, str]) -> dict[str, list[Rollout]]:
         self._phase = (phase, len(tasks) * self.s.night.k)
@@ -146,19 +193,23 @@ class Night:
         bad = sum(1 for r in every if r.score is None)
         return not every or bad / len(every) > self.s.night.max_error_rate
 
-    async def _reflect(self, train: Sequence[TaskRecord], rollouts: dict[str, list[Rollout]]) -> list[Edit] | None:
-        cases = pick_cases(train, rollouts, self.s.night.reflect_tasks)
-        if not cases:
-            return []
-        rules = managed_rules(self.ws.texts.get("CLAUDE.md", "")) + managed_rules(self.ws.texts.get("AGENTS.md", ""))
-        prompt = reflection_prompt(cases, rules, self.tried)
+    def set_phase(self, phase: str, total: int) -> None:
+        self._phase = (phase, total)
+
+    async def reflect(self, cases: Sequence[Case], accepted: Sequence[str], refused: Sequence[Edit],
+                      step: int) -> list[Edit] | None:
+        """The optimizer's edits for ``cases``, each citing the tasks it addresses; None if it failed."""
+        rules = list(dict.fromkeys(r for name in ("SKILL.md", "CLAUDE.md", "AGENTS.md")
+                                   for r in managed_rules(self.ws.texts.get(name, ""))))
+        prompt = reflection_prompt(cases, [*rules, *accepted], [*self.tried, *refused])
         self._phase = ("reflect", 1)
         for attempt in (prompt, prompt + RETRY_NOTE):
             request = Request("optimizer", OPTIMIZER_SYSTEM, (Message("user", attempt),),
-                              max_tokens=self.s.roles.optimizer.max_tokens, seed=self.night_index, tag="reflect")
+                              max_tokens=self.s.roles.optimizer.max_tokens,
+                              seed=self.night_index * 100 + step - 1, tag="reflect")
             try:
                 reply = await self.calls(self.optimizer, request)
-                edits = parse_edits(reply.text)
+                edits = parse_edits(reply.text, cases)
             except MalformedOutput as exc:
                 self.summary.skipped.append(f"optimizer reply unusable: {exc.one_line()}")
                 continue
@@ -167,17 +218,19 @@ class Night:
                     raise
                 self.summary.skipped.append(f"optimizer failed: {exc.one_line()}")
                 return None
-            self._save("reflection.json", {"prompt": attempt, "reply": reply.text,
-                                           "edits": [e.model_dump() for e in edits]})
+            self._save(f"reflection-{step}.json" if step > 1 else "reflection.json",
+                       {"prompt": attempt, "reply": redact(reply.text), "edits": [e.model_dump() for e in edits]})
             return edits
         return None
 
-    def _guard(self, edits: list[Edit], tasks: Sequence[TaskRecord]) -> EditOutcome:
-        budget = edit_budget(self.s.night, self.night_index)
-        # A rule may name only URLs the user used in their own tasks (or the project's files).
-        seen = [t.intent + "\n" + t.context + "\n" + t.feedback for t in tasks] + list(self.ws.texts.values())
-        limits = GuardLimits(max_bytes=self.s.files.max_bytes, known_urls=frozenset(urls_in("\n".join(seen))))
-        outcome = apply_edits(self.ws.texts, edits, budget=budget, limits=limits)
+    def limits(self) -> GuardLimits:
+        """The guards' limits tonight: size caps, and the URLs the user used in full."""
+        seen = [t.intent + "\n" + t.context + "\n" + t.feedback for t in self._tasks] + list(self.ws.texts.values())
+        return GuardLimits(max_bytes=self.s.files.max_bytes, known_urls=frozenset(urls_in("\n".join(seen))))
+
+    def guard(self, edits: Sequence[Edit], *, budget: int) -> EditOutcome:
+        """Apply ``edits`` to tonight's files under the guards; refused ones are recorded."""
+        outcome = apply_edits(self.ws.texts, edits, budget=budget, limits=self.limits())
         self.summary.rejected_edits += outcome.rejected
         return outcome
 
@@ -227,6 +280,8 @@ class Night:
         atomic_write_text(self.artifacts / "rollouts.jsonl", "\n".join(lines) + ("\n" if lines else ""))
         if result.gate is not None:
             self._save("gate.json", result.gate.__dict__)
+        if self.summary.evidence:
+            self._save("evidence.json", [e.model_dump(mode="json") for e in self.summary.evidence])
         for name, text in (result.candidate or {}).items():
             atomic_write_text(self.artifacts / "candidate" / name, text)
         self._save("summary.json", self.summary.model_dump(mode="json"))
@@ -248,12 +303,17 @@ def run_night(
     night_index: int = 0,
     tried: Sequence[Edit] = (),
     last_night=None,
+    ledger: Mapping[str, float] | None = None,
+    oracle: Oracle | None = None,
 ) -> NightResult:
     """Run one night over ``tasks`` for the project at ``project``; stages nothing.
 
     ``judge`` scores rubric checks: a Backend, or your own ``async (rubric, task, answer) ->
     (score, reason)``. Artifacts (rollouts, reflection, candidate, gate) go to ``artifacts_dir``.
     Pass a ``store`` to cache rollouts: rerunning an interrupted night resumes from it.
+    ``tried`` (edits refused conclusively before) and ``ledger`` (evidence carried from earlier
+    nights, by edit key) come from earlier nights' results. ``oracle``, for benchmarks that know
+    the truth, replaces the statistical decision on each edit.
     """
     settings = settings or Settings()
     clock = clock or SystemClock()
@@ -265,6 +325,17 @@ def run_night(
         rng=random.Random(settings.night.seed if seed is None else seed),
         night_id=night_id_for(project, clock),
         artifacts=Path(artifacts_dir) if artifacts_dir is not None else None,
-        progress=progress, night_index=night_index, tried=tried,
+        progress=progress, night_index=night_index, tried=tried, ledger=ledger, oracle=oracle,
     )
     return asyncio.run(night.run(tasks, last_night))
+
+
+def _tally(evidence: Sequence[EditEvidence], adopted: int) -> str:
+    """One line: how many edits were adopted, and why the others were not."""
+    counts: dict[str, int] = {}
+    for e in evidence:
+        if e.verdict != "accepted":
+            counts[e.verdict] = counts.get(e.verdict, 0) + 1
+    others = ", ".join(f"{n} {v.replace('_', ' ')}" for v, n in sorted(counts.items()))
+    head = f"{adopted} of {len(evidence)} edits proven and adopted"
+    return head + (f"; {others}" if others else "")

@@ -23,6 +23,7 @@ from ..settings import RoleSettings, Settings
 from ..store import Store
 from .estimate import Estimate, estimate_night
 from .pipeline import Night, NightResult, Progress, night_id_for
+from .rounds import Oracle
 from .select import select_tasks
 from .stage import stage
 from .workspace import load_workspace
@@ -83,8 +84,11 @@ def run_project_night(
     dry_run: bool = False,
     progress: Progress | None = None,
     tasks: list[TaskRecord] | None = None,
+    oracle: Oracle | None = None,
 ) -> NightResult:
-    """Run tonight for ``project``; stage a proposal if the gate accepts (unless ``dry_run``)."""
+    """Run tonight for ``project``; stage a proposal if the gate accepts (unless ``dry_run``).
+
+    ``oracle`` (benchmarks only) replaces the statistical decision on each edit."""
     tasks = project_tasks(store, project) if tasks is None else tasks
     last_night, index = _history(store, str(project))
     night_id = night_id_for(project, clock)
@@ -96,19 +100,23 @@ def run_project_night(
         optimizer=backends.optimizer, judge=backends.judge, store=store, clock=clock,
         rng=random.Random(f"{settings.night.seed}:{night_id}"), night_id=night_id,
         artifacts=directory / "artifacts", progress=progress, night_index=index,
-        tried=store.rejected_edits(str(project)),
+        tried=store.rejected_edits(str(project)), ledger=store.edit_evidence(str(project)), oracle=oracle,
     )
     result = asyncio.run(night.run(tasks, last_night))
     summary = result.summary
     summary.dry_run = dry_run
-    if summary.decision == "accept" and result.candidate is not None and not dry_run:
+    if dry_run:
+        store.save_night(summary, "dry-run")
+        return result
+    if summary.rejected_edits:
+        store.add_rejected_edits(str(project), night_id, summary.rejected_edits)
+    store.update_edit_evidence(str(project), night_id, result.ledger)
+    if summary.decision == "accept" and result.candidate is not None:
         stage(directory, summary, result.workspace, result.candidate, store)
         if settings.night.auto_adopt:
             auto_adopt(store, paths, night_id, clock)
         return result
-    if not dry_run and summary.rejected_edits:
-        store.add_rejected_edits(str(project), night_id, summary.rejected_edits)
-    store.save_night(summary, "dry-run" if dry_run else "none")
+    store.save_night(summary, "none")
     return result
 
 

@@ -1,9 +1,10 @@
 """Reflection: turn scored rollouts into proposed edits.
 
 Contrastive on tasks whose K rollouts disagree (a good and a bad attempt side by side), failure
-reflection on tasks that always fail (with the user's own correction). The optimizer sees intents,
-attempts, feedback and judge *reasons*; never a check's source. Earlier rejected edits are shown as
-already tried.
+reflection on tasks that always fail (with the user's own correction), and a few successes (what
+reliably works, so it is kept). The optimizer sees intents, attempts, feedback and judge
+*reasons*; never a check's source. Every edit cites the cases it addresses; only edits refused
+conclusively on earlier nights are shown as already tried.
 """
 
 from __future__ import annotations
@@ -23,8 +24,10 @@ OPTIMIZER_SYSTEM = (
     "and bad attempts, the user's own corrections and why attempts were judged bad. Propose a few "
     "short, general rules that would make the good behaviour reliable. Each rule is one line, says "
     "what to do, and is not specific to one task. Target 'skill' for how to work, 'memory' for facts "
-    "and conventions of the project. Reply with JSON only: "
-    '{"edits": [{"target": "skill"|"memory", "op": "add", "content": "<rule>", "rationale": "<why>"}]}'
+    "and conventions of the project. For every rule, cite the numbers of the cases it addresses. "
+    "Reply with JSON only: "
+    '{"edits": [{"target": "skill"|"memory", "op": "add", "content": "<rule>", "rationale": "<why>", '
+    '"cases": [<case number>, ...]}]}'
 )
 MAX_EXCERPT = 1200
 
@@ -33,10 +36,10 @@ MAX_EXCERPT = 1200
 class Case:
     """One task shown to the optimizer."""
 
-    kind: str  # "contrast" or "failure"
+    kind: str  # "contrast", "failure" or "success"
     task: TaskRecord
     good: Rollout | None
-    bad: Rollout
+    bad: Rollout | None
 
 
 class _ProposedEdit(BaseModel):
@@ -45,19 +48,23 @@ class _ProposedEdit(BaseModel):
     content: str = Field(min_length=1, max_length=2000)
     old: str | None = None
     rationale: str = ""
+    cases: list[int] = Field(default_factory=list, max_length=50)
 
 
 class _Reply(BaseModel):
     edits: list[_ProposedEdit] = Field(max_length=20)
 
 
-def pick_cases(tasks: Sequence[TaskRecord], rollouts: dict[str, list[Rollout]], limit: int) -> list[Case]:
-    """Tasks whose scores spread most (contrast), then tasks that always fail (failure)."""
+def pick_cases(tasks: Sequence[TaskRecord], rollouts: dict[str, list[Rollout]], limit: int,
+               skip: frozenset[str] = frozenset()) -> list[Case]:
+    """Tasks whose scores spread most (contrast), then tasks that always fail (failure), then one
+    or two that always pass (success), leaving out the tasks in ``skip``."""
     contrast: list[tuple[float, Case]] = []
     failure: list[tuple[float, Case]] = []
+    success: list[Case] = []
     for task in tasks:
         scored = [r for r in rollouts.get(task.id, []) if r.score is not None]
-        if not scored:
+        if not scored or task.id in skip:
             continue
         best = max(scored, key=lambda r: r.score or 0.0)
         worst = min(scored, key=lambda r: r.score or 0.0)
@@ -66,10 +73,13 @@ def pick_cases(tasks: Sequence[TaskRecord], rollouts: dict[str, list[Rollout]], 
             contrast.append((spread, Case("contrast", task, best, worst)))
         elif (best.score or 0.0) < 0.5:
             failure.append((1.0 if task.feedback else 0.5, Case("failure", task, None, worst)))
+        elif task.feedback:
+            success.append(Case("success", task, best, None))
     contrast.sort(key=lambda x: (-x[0], x[1].task.id))
     failure.sort(key=lambda x: (-x[0], x[1].task.id))
     cases = [c for _, c in contrast[:limit]]
-    return cases + [c for _, c in failure[: max(0, limit - len(cases))]]
+    cases += [c for _, c in failure[: max(0, limit - len(cases))]]
+    return cases + sorted(success, key=lambda c: c.task.id)[: min(2, max(0, limit + 2 - len(cases)))]
 
 
 def _excerpt(text: str) -> str:
@@ -88,22 +98,29 @@ def reflection_prompt(cases: Sequence[Case], current_rules: Sequence[str], tried
         if t.feedback:
             parts.append(f"User's feedback: {t.feedback}")
         if case.good is not None:
-            parts += [f"Good attempt (score {case.good.score:.2f}):", _excerpt(case.good.text)]
-        parts += [f"Bad attempt (score {case.bad.score:.2f}):", _excerpt(case.bad.text)]
-        if case.bad.reasons:
-            parts.append("Why the bad attempt was judged bad: " + "; ".join(case.bad.reasons))
-    parts += ["", "Propose the rules now, as JSON."]
+            label = "Attempt that works" if case.bad is None else "Good attempt"
+            parts += [f"{label} (score {case.good.score:.2f}):", _excerpt(case.good.text)]
+        if case.bad is not None:
+            parts += [f"Bad attempt (score {case.bad.score:.2f}):", _excerpt(case.bad.text)]
+            if case.bad.reasons:
+                parts.append("Why the bad attempt was judged bad: " + "; ".join(case.bad.reasons))
+    parts += ["", "Propose the rules now, as JSON, each citing its case numbers."]
     return "\n".join(parts)
 
 
-def parse_edits(text: str) -> list[Edit]:
-    """The optimizer's reply as edits; ``MalformedOutput`` if it is not the JSON asked for."""
+def parse_edits(text: str, cases: Sequence[Case] = ()) -> list[Edit]:
+    """The optimizer's reply as edits, each citing the ids of the tasks of the cases it names;
+    ``MalformedOutput`` if it is not the JSON asked for. Case numbers that do not exist are dropped."""
     try:
         reply = _Reply.model_validate_json(extract_json(text).strip())
     except ValidationError as exc:
         err = exc.errors()[0]
         raise MalformedOutput(f"optimizer reply is not the expected JSON: {err['msg']}") from exc
-    return [Edit(**e.model_dump()) for e in reply.edits]
+    edits = []
+    for proposed in reply.edits:
+        cites = [cases[n - 1].task.id for n in dict.fromkeys(proposed.cases) if 1 <= n <= len(cases)]
+        edits.append(Edit(**proposed.model_dump(exclude={"cases"}), cites=cites))
+    return edits
 
 
 RETRY_NOTE = (

@@ -114,10 +114,19 @@ class Replayer:
 
     async def replay(self, tasks: Sequence[TaskRecord], files: dict[str, str]) -> dict[str, list[Rollout]]:
         """K rollouts for every task under ``files``. Fatal backend errors propagate at once."""
-        jobs = [(t, s) for t in tasks for s in range(self.k)]
-        results = await asyncio.gather(
-            *(self._one(t, system_text(files, t), s) for t, s in jobs), return_exceptions=True
-        )
+        return await self._gather(tasks, [self._one(t, system_text(files, t), s) for t in tasks for s in range(self.k)])
+
+    async def draw(self, wants: Sequence[tuple[TaskRecord, int, int]], files: dict[str, str],
+                   nonce: str) -> dict[str, list[Rollout]]:
+        """Fresh rollouts under ``files``: for each ``(task, first, count)``, samples ``first`` to
+        ``first + count - 1`` of the stream named ``nonce``. Never served from or kept in the cache:
+        a decision always sees rollouts drawn for it."""
+        jobs = [self._one(t, system_text(files, t), s, nonce=nonce)
+                for t, first, count in wants for s in range(first, first + count)]
+        return await self._gather([t for t, _, _ in wants], jobs)
+
+    async def _gather(self, tasks: Sequence[TaskRecord], jobs: list) -> dict[str, list[Rollout]]:
+        results = await asyncio.gather(*jobs, return_exceptions=True)
         out: dict[str, list[Rollout]] = {t.id: [] for t in tasks}
         if self._fatal is not None:
             raise self._fatal
@@ -128,9 +137,9 @@ class Replayer:
                 out[res.task_id].append(res)
         return out
 
-    async def _one(self, task: TaskRecord, system: str, sample: int) -> Rollout | None:
+    async def _one(self, task: TaskRecord, system: str, sample: int, nonce: str | None = None) -> Rollout | None:
         key = cache_key(task, system, sample, self.target)
-        if self.store is not None and (hit := self.store.cache_get(key)) is not None:
+        if nonce is None and self.store is not None and (hit := self.store.cache_get(key)) is not None:
             self.stats.cached += 1
             self._progress(1)
             return Rollout(task.id, sample, hit["text"], hit["score"], hit["passed"], tuple(hit["reasons"]),
@@ -143,7 +152,7 @@ class Replayer:
                 self._progress(1)
                 return None
             try:
-                rollout = await self._run(task, system, sample)
+                rollout = await self._run(task, system, sample, nonce)
             except BudgetExhausted as exc:
                 self._budget_hit = exc
                 self.stats.skipped += 1
@@ -157,17 +166,18 @@ class Replayer:
                 self.stats.errors.append(exc.one_line())
                 self._progress(1)
                 return Rollout(task.id, sample, "", None, error=exc.one_line())
-        if self.store is not None:
+        if self.store is not None and nonce is None:
             self.store.cache_put(key, task.id, {"text": rollout.text, "score": rollout.score,
                                                 "passed": rollout.passed, "reasons": list(rollout.reasons)},
                                  self.clock.now())
         self._progress(1)
         return rollout
 
-    async def _run(self, task: TaskRecord, system: str, sample: int) -> Rollout:
+    async def _run(self, task: TaskRecord, system: str, sample: int, nonce: str | None = None) -> Rollout:
         prompt = f"{task.context}\n\n{task.intent}".strip() if task.context else task.intent
+        stream = task.id if nonce is None else f"{task.id}:{nonce}"
         request = Request(role="target", system=system, messages=(Message("user", prompt),),
-                          max_tokens=self.max_tokens, seed=sample_seed(task.id, sample), tag="replay")
+                          max_tokens=self.max_tokens, seed=sample_seed(stream, sample), tag="replay")
         done = await self.calls(self.target, request)
         self.stats.calls += 1
         verdict = await judge(task, done.text, self.rubric)

@@ -1,7 +1,8 @@
 """The morning report of a night: ``report.md`` and a self-contained ``report.html``.
 
-Both show the same things, in the same order: the decision and its reason, the held-out score
-before -> after with its confidence interval and p-value, the edits, the rejected edits with
+Both show the same things, in the same order: the decision and its reason, the evidence edit by
+edit (where each edit was tested, on how many fresh rollouts, pass rates, p-values, and why it was
+refused) or, under the older holdout gate, the held-out score with its interval, the edits, the rejected edits with
 their reasons, what was skipped, the calls/tokens/cost per role, and the diff of each file.
 """
 
@@ -11,7 +12,7 @@ import html
 import re
 from collections.abc import Mapping
 
-from ..models import Edit, NightSummary
+from ..models import Counts, Edit, EditEvidence, NightSummary
 from ..redact import redact
 
 MAX_SHOWN = 240  # characters of a rejected edit shown (it may be long: that can be why it was refused)
@@ -63,6 +64,29 @@ def score_rows(s: NightSummary) -> list[tuple[str, str]]:
     ]
 
 
+EVIDENCE_HEADER = ("verdict", "edit", "tested on", "rollouts / side", "where it acts", "p", "elsewhere",
+                   "p (harm)", "why")
+
+
+def _rates(c: Counts) -> str:
+    if not c.before_n or not c.after_n:
+        return "-"
+    return f"{c.before_pass}/{c.before_n} -> {c.after_pass}/{c.after_n}"
+
+
+def _p(value: float | None) -> str:
+    return "-" if value is None else f"{value:.3g}"
+
+
+def evidence_row(ev: EditEvidence) -> tuple[str, ...]:
+    """One edit's evidence as table cells, in :data:`EVIDENCE_HEADER` order."""
+    where = f"{len(ev.cited)} cited + {len(ev.unseen)} unseen same-kind; {len(ev.harm_tasks)} others"
+    per_side = f"{ev.efficacy.after_n} + {ev.harm.after_n}" if ev.harm.after_n else str(ev.efficacy.after_n)
+    p_eff = _p(ev.p_efficacy) + (f" (unseen {_p(ev.p_unseen)})" if ev.p_unseen is not None else "")
+    return (ev.verdict.replace("_", " "), describe_edit(ev.edit), where, per_side, _rates(ev.efficacy), p_eff,
+            _rates(ev.harm), _p(ev.p_harm), _one_line(ev.reason))
+
+
 def tasks_line(s: NightSummary) -> str:
     line = f"{s.n_holdout} holdout tasks, {s.n_train} train tasks"
     if s.errored_rollouts:
@@ -81,6 +105,10 @@ def spend_rows(s: NightSummary) -> list[tuple[str, str, str, str]]:
     ]
     rows.append(("total", str(s.calls), f"{s.tokens:,}", f"${s.cost_usd:.4f}"))
     return rows
+
+
+def saved_line(s: NightSummary) -> str:
+    return f"Tests decided at their first look saved {s.saved_rollouts} rollouts."
 
 
 def next_step(s: NightSummary) -> str:
@@ -114,8 +142,14 @@ def render_markdown(summary: NightSummary, diffs: Mapping[str, str]) -> str:
     title = "dry run" if s.dry_run else "night"
     out = [f"# skillopt-sleep {title} {s.night_id}", "", f"Project: `{s.project}`  ", f"{_when(s)}", ""]
     out += [f"## Decision: {_DECISION_TEXT[s.decision]}", "", _md(s.reason or "(no reason given)"), ""]
-    out += ["## Held-out score", "", "| | |", "|---|---|"]
-    out += [f"| {label} | {value} |" for label, value in score_rows(s)]
+    if s.evidence:
+        out += ["## Evidence, edit by edit", "", "| " + " | ".join(EVIDENCE_HEADER) + " |",
+                "|" + "---|" * len(EVIDENCE_HEADER)]
+        out += ["| " + " | ".join(_md(cell).replace("|", "\\|") for cell in evidence_row(ev)) + " |"
+                for ev in s.evidence]
+    else:
+        out += ["## Held-out score", "", "| | |", "|---|---|"]
+        out += [f"| {label} | {value} |" for label, value in score_rows(s)]
     out += ["", tasks_line(s), ""]
     out += [f"## Edits ({len(s.edits)})", ""]
     out += [f"- [{e.status}] {_md(describe_edit(e))}" + (f" — why: {_md(_one_line(e.rationale))}"
@@ -130,6 +164,7 @@ def render_markdown(summary: NightSummary, diffs: Mapping[str, str]) -> str:
     out += ["", "## Spend", "", "| " + " | ".join(SPEND_HEADER) + " |", "|---|--:|--:|--:|"]
     out += ["| " + " | ".join(row) + " |" for row in spend_rows(s)]
     out += ["", _md(_sentence(s.saving_note()))] if s.saving_note() else []
+    out += ["", saved_line(s)] if s.saved_rollouts else []
     out += ["", "## Changes", ""]
     for name, diff in diffs.items():
         body = diff.replace("\r\n", "\n").rstrip("\n")
@@ -179,6 +214,16 @@ def _list(items: list[str], empty: str) -> str:
     return "<ul>" + "".join(f"<li>{item}</li>" for item in items) + "</ul>"
 
 
+def _score_html(s: NightSummary) -> list[str]:
+    e = html.escape
+    if s.evidence:
+        head = "<tr>" + "".join(f"<th>{e(h)}</th>" for h in EVIDENCE_HEADER) + "</tr>"
+        rows = ["<tr>" + "".join(f"<td>{_h(cell)}</td>" for cell in evidence_row(ev)) + "</tr>" for ev in s.evidence]
+        return ["<h2>Evidence, edit by edit</h2><table>", head, *rows, "</table>"]
+    return ["<h2>Held-out score</h2><table>",
+            *[f"<tr><th>{e(label)}</th><td>{e(value)}</td></tr>" for label, value in score_rows(s)], "</table>"]
+
+
 def render_html(summary: NightSummary, diffs: Mapping[str, str]) -> str:
     """``report.html`` of a night: one file, no external resources, every value escaped."""
     s, e = summary, html.escape
@@ -190,9 +235,8 @@ def render_html(summary: NightSummary, diffs: Mapping[str, str]) -> str:
         f'<p>Project: <code>{e(s.project)}</code><br><span class="muted">{e(_when(s))}</span></p>',
         f'<h2>Decision</h2><p><span class="decision {e(s.decision)}">{e(_DECISION_TEXT[s.decision])}</span></p>',
         f"<p>{e(s.reason or '(no reason given)')}</p>",
-        "<h2>Held-out score</h2><table>",
-        *[f"<tr><th>{e(label)}</th><td>{e(value)}</td></tr>" for label, value in score_rows(s)],
-        f"</table><p>{e(tasks_line(s))}</p>",
+        *_score_html(s),
+        f"<p>{e(tasks_line(s))}</p>",
         f"<h2>Edits ({len(s.edits)})</h2>",
         _list([f"[{e(x.status)}] {_h(describe_edit(x))}"
                + (f' <span class="muted">why: {e(_one_line(x.rationale))}</span>' if x.rationale else "")
@@ -207,6 +251,7 @@ def render_html(summary: NightSummary, diffs: Mapping[str, str]) -> str:
     for row in spend_rows(s):
         parts.append(f"<tr><th>{e(row[0])}</th>" + "".join(f'<td class="n">{e(v)}</td>' for v in row[1:]) + "</tr>")
     saving = f"<p>{e(_sentence(s.saving_note()))}</p>" if s.saving_note() else ""
+    saving += f"<p>{e(saved_line(s))}</p>" if s.saved_rollouts else ""
     parts.append(f"</table>{saving}<h2>Changes</h2>")
     for name, diff in diffs.items():
         parts += [f"<h3>{e(name)}</h3>", _diff_html(diff)]

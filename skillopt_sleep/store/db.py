@@ -69,6 +69,14 @@ CREATE TABLE IF NOT EXISTS rejected_edits (
   edit TEXT NOT NULL,
   PRIMARY KEY (key, project)
 );
+CREATE TABLE IF NOT EXISTS edit_evidence (
+  key TEXT NOT NULL,
+  project TEXT NOT NULL,
+  log_e REAL NOT NULL,
+  nights INTEGER NOT NULL,
+  night_id TEXT NOT NULL,
+  PRIMARY KEY (key, project)
+);
 CREATE TABLE IF NOT EXISTS meta (
   key TEXT PRIMARY KEY,
   value TEXT NOT NULL
@@ -325,6 +333,27 @@ class Store:
     def rejected_edits(self, project: str) -> list[Edit]:
         rows = self._rows("SELECT edit FROM rejected_edits WHERE project = ? ORDER BY night_id", (project,))
         return [Edit.model_validate_json(r[0]) for r in rows]
+
+    # -- evidence for edits not yet proven, carried across nights (log e-values) -------------------
+
+    def edit_evidence(self, project: str) -> dict[str, float]:
+        """Log e-value by edit key of the edits whose evidence is still accumulating."""
+        rows = self._rows("SELECT key, log_e FROM edit_evidence WHERE project = ?", (project,))
+        return {r[0]: float(r[1]) for r in rows}
+
+    def update_edit_evidence(self, project: str, night_id: str, ledger: dict[str, float | None]) -> None:
+        """Set each key's accumulated log e-value; ``None`` forgets a key (proven or refused)."""
+        with self._tx() as conn:
+            for key, log_e in ledger.items():
+                if log_e is None:
+                    conn.execute("DELETE FROM edit_evidence WHERE key = ? AND project = ?", (key, project))
+                    continue
+                conn.execute(
+                    "INSERT INTO edit_evidence(key, project, log_e, nights, night_id) VALUES (?, ?, ?, 1, ?)"
+                    " ON CONFLICT(key, project) DO UPDATE SET log_e = excluded.log_e,"
+                    " nights = nights + 1, night_id = excluded.night_id",
+                    (key, project, log_e, night_id),
+                )
 
     # -- small key/value state ---------------------------------------------------------------
 

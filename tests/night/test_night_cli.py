@@ -18,7 +18,9 @@ def test_demo_json_accepts_and_stages_inside_the_demo_dir_only(cli, tmp_path, sa
     assert r.code == 0, r.err
     out = r.json()
     assert NIGHT_KEYS <= set(out)
-    assert out["decision"] == "accept" and out["holdout_after"] > out["holdout_before"]
+    assert out["decision"] == "accept"
+    proven = [ev for ev in out["evidence"] if ev["verdict"] == "accepted"]
+    assert proven and all(ev["efficacy"]["after_pass"] > ev["efficacy"]["before_pass"] for ev in proven)
     proposal = Path(out["proposal_dir"])
     assert proposal.is_relative_to(tmp_path / "d")
     assert {p.name for p in proposal.iterdir()} >= {"proposal.json", "report.md", "report.html", "diffs", "candidate"}
@@ -30,9 +32,9 @@ def test_demo_json_accepts_and_stages_inside_the_demo_dir_only(cli, tmp_path, sa
 def test_demo_text_shows_score_decision_edits_and_diffs(cli, tmp_path):
     r = cli("demo", "--dir", str(tmp_path / "d"))
     assert r.code == 0, r.err
-    assert "held-out score: " in r.out and "95% CI" in r.out
+    assert "evidence, edit by edit" in r.out and "[accepted]" in r.out and "where it acts" in r.out
     assert "decision: ACCEPT" in r.out
-    assert "--- proposed change to SKILL.md ---" in r.out and "--- proposed change to CLAUDE.md ---" in r.out
+    assert "--- proposed change to " in r.out
     assert "+<!-- skillopt-sleep:begin -->" in r.out
 
 
@@ -69,7 +71,10 @@ def test_dry_run_stages_nothing_and_a_second_night_is_mostly_cached(cli, tmp_pat
     first = cli("dry-run", "--project", str(project), "--backend", "simulated", "--json").json()
     assert first["proposal_dir"] is None and first["dry_run"] is True
     est = cli("run", "--estimate", "--project", str(project), "--backend", "simulated", "--json").json()
-    assert est["cached"] > 0 and est["calls"] < first["calls"]
+    second = cli("dry-run", "--project", str(project), "--backend", "simulated", "--json").json()
+    assert est["cached"] > 0 and second["calls"] < first["calls"]  # the train replay came from the cache
+    # the estimate counts every test's fresh rollouts: an upper bound, not a wild one
+    assert second["calls"] <= est["calls"] <= 2 * second["calls"]
 
 
 def test_run_without_tasks_says_how_to_get_some(cli, tmp_path):
@@ -107,3 +112,14 @@ def test_auto_adopt_applies_the_accepted_night_and_leaves_a_notice(cli, tmp_path
     assert "<!-- skillopt-sleep:begin -->" in (project / "CLAUDE.md").read_text()
     notices = cli("status", "--project", str(project), "--json").json()["notices"]
     assert any("auto-adopted" in n["message"] for n in notices)
+
+
+def test_review_shows_each_edits_evidence_and_why_others_were_refused(cli, tmp_path):
+    assert cli("demo", "--dir", str(tmp_path / "d")).code == 0
+    r = cli("review", "-p", str(tmp_path / "d" / "project"), env={"SKILLOPT_SLEEP_HOME": str(tmp_path / "d" / "home")})
+    assert r.code == 0, r.err
+    assert "evidence, edit by edit" in r.out and "[accepted]" in r.out
+    assert "where it acts" in r.out and "cited +" in r.out and "unseen same-kind" in r.out
+    report = (tmp_path / "d" / "home").rglob("report.md")
+    text = next(report).read_text()
+    assert "## Evidence, edit by edit" in text and "rollouts / side" in text

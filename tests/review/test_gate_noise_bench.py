@@ -27,6 +27,13 @@ def test_gate_noise_json_over_200_nights(capsys):
     # the strict mean comparison on the same noise accepts far more often
     assert result["baseline_false_accept_rate"] > 0.3
     assert code == 0 and result["meets_targets"] is True
+    sparse = result["sparse"]
+    assert sparse["kinds"] == 8 and set(sparse["gates"]) == set(bench.GATES)
+    for rates in sparse["gates"].values():
+        assert 0 <= rates["power"] <= 1 and isinstance(rates["meets_targets"], bool)
+        assert rates["false_accept_rate"] <= 0.05  # a gate stays valid when the rule acts on few tasks
+    # only the edit-by-edit gate sees a rule that acts on one kind of eight
+    assert sparse["gates"]["edit"]["power"] >= 0.80 and sparse["gates"]["holdout"]["power"] < 0.3
 
 
 def mean_gain(bench, gain: float) -> float:
@@ -44,3 +51,32 @@ def test_simulated_nights_have_the_true_effect_they_claim():
     bench = load_bench()
     assert abs(mean_gain(bench, 0.0)) < 0.01
     assert abs(mean_gain(bench, 0.15) - 0.15) < 0.01
+
+
+def test_sparse_nights_lift_one_kind_of_eight_and_nothing_else():
+    bench = load_bench()
+    rng = random.Random(1)
+    lifts, nulls = [], []
+    for _ in range(400):
+        for helps, out in ((True, lifts), (False, nulls)):
+            night = bench.sparse_night(rng, tasks=12, helps=helps)
+            for kind in night.kinds:
+                before = [s for s in night.draw(rng, kind, False, 40) if s is not None]
+                after = [s for s in night.draw(rng, kind, True, 40) if s is not None]
+                out.append((kind == night.edit_kind, sum(after) / len(after) - sum(before) / len(before)))
+    same_kind = [d for on_kind, d in lifts if on_kind]
+    other_kinds = [d for on_kind, d in lifts if not on_kind]
+    assert abs(sum(same_kind) / len(same_kind) - (0.9 - 0.25)) < 0.02
+    assert abs(sum(other_kinds) / len(other_kinds)) < 0.01
+    assert abs(sum(d for _, d in nulls) / len(nulls)) < 0.01
+    # about one holdout task in eight is of the edit's kind
+    assert abs(len(same_kind) / len(lifts) - 1 / 8) < 0.02
+
+
+def test_the_sparse_case_is_printed_for_every_gate(capsys):
+    bench = load_bench()
+    bench.main(["--nights", "200"])
+    text = capsys.readouterr().out
+    assert "sparse case: a rule lifts one kind of 8 from 0.25 to 0.90" in text
+    for name in bench.GATES:
+        assert f"  {name:<8} power " in text

@@ -1,0 +1,373 @@
+"""Does a night learn what the user keeps correcting, night after night, and nothing else?
+
+Usage::
+
+    python bench/learning.py                 # 50 seeds x 5 nights x 10 new tasks a night
+    python bench/learning.py --json          # one JSON object
+    python bench/learning.py --seeds 5 --nights 3   # a quick look
+    python bench/learning.py --pairing 1     # common random numbers: a useless rule moves no answer
+    python bench/learning.py --seeds 1 --trace   # every proposal, its truth and its fate, night by night
+
+Every run is one user in :class:`~skillopt_sleep.testing.preference_world.PreferenceWorld` (eight
+kinds of recurring preference, useless and harmful rules, an optimizer that cites its cases,
+sometimes wrongly). For each seed and each mode, ``--nights`` nights run end to end through
+``run_project_night`` (what ``skillopt-sleep run`` calls) with a real store in a fresh home,
+``night.auto_adopt`` on: an accepted night's files are adopted before the next night, and tried
+edits and history carry over exactly as for a user.
+
+Modes: ``holdout`` (the holdout gate), ``mean-better`` (the same gate loosened to the
+predecessor's rule: accept when the holdout mean rose at all, from the first night on), ``edit``
+(the edit-by-edit gate, ``night.gate = "edit"``) and ``oracle`` (a perfect judge that adopts
+exactly the good proposals). A mode the installed package cannot run is skipped with a note.
+
+Counted from what the world's optimizer proposed each night and from the project's files after
+each night (never from the summary's wording):
+
+- power: good proposals adopted / good proposals that reached the night (not already in the
+  files; a kind's rule proposed twice in a night, in either phrasing, counts once; one the edit
+  budget cut is a miss);
+- false accepts: useless or harmful proposals adopted / those that reached the night;
+- harmful runs: runs whose files hold a harmful rule after the last night;
+- useless-night changes: nights whose proposals were all useless and that changed the files;
+- gain: the world's exact quality after the last night minus before the first (mean, sd over
+  seeds), and as a fraction of the oracle's mean gain;
+- calls per night, from the night summaries.
+
+``--pairing`` (0.5) is the chance that one replay sample under two different system texts keeps
+its random draw: below 1, a rule that changes nothing still moves some answers, as a changed
+prompt moves a real model's sample, so the gate meets the noise it meets in use. The gate's
+Monte Carlo p-values draw from a generator seeded by the night id, which hashes the project's
+path: a fixed ``--workdir`` (the default) keeps every number the same from run to run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import inspect
+import json
+import re
+import shutil
+import statistics
+import sys
+import tempfile
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import nullcontext
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+from typing import Any, get_args
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from skillopt_sleep.clock import FixedClock
+from skillopt_sleep.errors import LockedError
+from skillopt_sleep.lock import night_lock
+from skillopt_sleep.models import Edit
+from skillopt_sleep.night.project import Backends, run_project_night
+from skillopt_sleep.night.workspace import load_workspace
+from skillopt_sleep.paths import resolve_paths
+from skillopt_sleep.settings import NightSettings, Settings
+from skillopt_sleep.store import Store
+from skillopt_sleep.testing.preference_kinds import BY_KEY, HARMFUL_RULES
+from skillopt_sleep.testing.preference_world import PAIRING, PreferenceWorld, ProposedEdit
+
+VERDICTS = ("good", "useless", "harmful")
+TARGETS = {"power": 0.80, "false_accepts": 0.02, "harmful_runs": 0, "useless_night_changes": 0.03,
+           "gain_fraction": 0.85}
+Oracle = Callable[[Edit], bool]
+
+
+@dataclass(frozen=True)
+class Mode:
+    """How one mode runs a night: night settings on top of the defaults, and an optional oracle."""
+
+    name: str
+    night: dict[str, Any]
+    oracle: bool = False
+
+
+def _gate_values() -> tuple[str, ...]:
+    """The values ``night.gate`` accepts in this version (none: there is one gate)."""
+    field_ = NightSettings.model_fields.get("gate")
+    return tuple(str(v) for v in get_args(field_.annotation)) if field_ is not None else ()
+
+
+def modes() -> tuple[list[Mode], dict[str, str]]:
+    """The modes the installed package can run, and a note for each one it cannot."""
+    gates = _gate_values()
+    takes_oracle = "oracle" in inspect.signature(run_project_night).parameters
+    run, skipped = [], {}
+    if not gates or "holdout" in gates:
+        run.append(Mode("holdout", {"gate": "holdout"} if gates else {}))
+    else:
+        skipped["holdout"] = f"skipped: night.gate offers no holdout gate (only {', '.join(gates)})"
+    loose = {"min_gain": 1e-9, "alpha": 0.999, "max_task_drop": 1.0, "min_holdout_tasks": 1}
+    if run and set(loose) <= set(NightSettings.model_fields):
+        run.append(Mode("mean-better", {**run[0].night, **loose}))
+    else:
+        skipped["mean-better"] = "skipped: the holdout gate's thresholds are not settings in this version"
+    if "edit" in gates:
+        run.append(Mode("edit", {"gate": "edit"}))
+    else:
+        skipped["edit"] = "skipped: this version has no night.gate = \"edit\" (no edit-by-edit gate)"
+    if takes_oracle:
+        run.append(Mode("oracle", {"gate": "edit"} if "edit" in gates else {}, oracle=True))
+    else:
+        skipped["oracle"] = "skipped: run_project_night takes no oracle in this version"
+    return run, skipped
+
+
+@dataclass
+class NightRecord:
+    """What one night proposed, what the files held before and after it, and what it cost."""
+
+    proposed: list[ProposedEdit]
+    before: dict[str, str]
+    after: dict[str, str]
+    calls: int
+    decision: str
+    why: dict[str, str] = field(default_factory=dict)  # rule -> the night's word on it, for --trace
+
+
+@dataclass
+class RunRecord:
+    seed: int
+    mode: str
+    quality_before: float
+    quality_after: float
+    nights: list[NightRecord] = field(default_factory=list)
+    quality: list[float] = field(default_factory=list)  # after each night
+
+
+def _text(files: dict[str, str]) -> str:
+    return " ".join(" ".join(files.values()).split()).lower()
+
+
+def holds(files: dict[str, str], rule: str) -> bool:
+    """Whether ``rule`` is written in one of ``files`` (whitespace and case aside)."""
+    return " ".join(rule.split()).lower() in _text(files)
+
+
+def run_seed(seed: int, mode: Mode, *, nights: int, tasks: int, workdir: Path,
+             pairing: float = PAIRING) -> RunRecord:
+    """``nights`` nights of one user (``seed``) under ``mode``, in a fresh project and home."""
+    world = PreferenceWorld(seed, pairing=pairing)
+    root = workdir / f"{mode.name}-{seed}"
+    shutil.rmtree(root, ignore_errors=True)
+    project, home = root / "project", root / "home"
+    project.mkdir(parents=True)
+    paths = resolve_paths(str(home)).ensure()
+    store = Store.open(paths.db)
+    settings = Settings(night=NightSettings(auto_adopt=True, **mode.night))
+    extra: dict[str, Any] = {}  # keyword arguments only some versions of run_project_night take
+    if mode.oracle:
+        oracle: Oracle = lambda edit: world.classify(edit.content) == "good"
+        extra["oracle"] = oracle
+    files = load_workspace(project, settings.files).texts
+    record = RunRecord(seed, mode.name, world.quality(files), 0.0)
+    try:
+        for night in range(nights):
+            clock = FixedClock(world.night_time(night))
+            store.upsert_tasks(world.tasks(night, tasks, project=str(project)), clock.now())
+            mark = len(world.proposals)
+            result = run_project_night(project=project, settings=settings, store=store, paths=paths,
+                                       backends=Backends(world, world, world), clock=clock, **extra)
+            after = load_workspace(project, settings.files).texts
+            s = result.summary
+            why = {e.content: f"{e.status}: {e.reason}".rstrip(": ") for e in [*s.edits, *s.rejected_edits]}
+            record.nights.append(NightRecord(world.proposals[mark:], files, after, s.calls, s.decision, why))
+            record.quality.append(world.quality(after))
+            files = after
+    finally:
+        store.close()
+        shutil.rmtree(root, ignore_errors=True)
+    record.quality_after = world.quality(files)
+    return record
+
+
+def _present(files: dict[str, str], pattern: re.Pattern[str]) -> bool:
+    return pattern.search("\n".join(files.values())) is not None
+
+
+def _reached(night: NightRecord, verdict: str) -> list[Callable[[dict[str, str]], bool]]:
+    """Tonight's distinct lessons of ``verdict`` that the files did not already hold, each as a
+    test of whether a set of files holds it. A good rule's lesson is its kind (any phrasing of
+    it); any other rule's is its text."""
+    found: dict[str, Callable[[dict[str, str]], bool]] = {}
+    for p in night.proposed:
+        if p.verdict != verdict:
+            continue
+        if p.kind is not None and verdict == "good":
+            found.setdefault(p.kind, partial(_present, pattern=BY_KEY[p.kind].rule_re))
+        else:
+            found.setdefault(" ".join(p.content.split()).lower(), partial(holds, rule=p.content))
+    return [present for present in found.values() if not present(night.before)]
+
+
+def _ratio(hits: int, total: int) -> float | None:
+    return hits / total if total else None
+
+
+def metrics(runs: Sequence[RunRecord]) -> dict[str, Any]:
+    """Every number the benchmark prints for one mode (see the module docstring)."""
+    reached = dict.fromkeys(VERDICTS, 0)
+    adopted = dict.fromkeys(VERDICTS, 0)
+    useless_nights = useless_changed = 0
+    calls: list[int] = []
+    for run in runs:
+        for night in run.nights:
+            for verdict in VERDICTS:
+                lessons = _reached(night, verdict)
+                reached[verdict] += len(lessons)
+                adopted[verdict] += sum(present(night.after) for present in lessons)
+            if night.proposed and all(p.verdict == "useless" for p in night.proposed):
+                useless_nights += 1
+                useless_changed += night.after != night.before
+            calls.append(night.calls)
+    gains = [r.quality_after - r.quality_before for r in runs]
+    harmful = sum(any(holds(r.nights[-1].after, h) for h in HARMFUL_RULES) for r in runs if r.nights)
+    bad_in, bad = adopted["useless"] + adopted["harmful"], reached["useless"] + reached["harmful"]
+    trajectory = [statistics.fmean(q) for q in zip(*(r.quality for r in runs))]
+    return {
+        "runs": len(runs),
+        "power": _ratio(adopted["good"], reached["good"]), "good_adopted": adopted["good"],
+        "good_reached": reached["good"],
+        "false_accepts": _ratio(bad_in, bad), "bad_adopted": bad_in, "bad_reached": bad,
+        "useless_adopted": adopted["useless"], "useless_reached": reached["useless"],
+        "harmful_adopted": adopted["harmful"], "harmful_reached": reached["harmful"],
+        "harmful_runs": harmful,
+        "useless_night_changes": _ratio(useless_changed, useless_nights), "useless_nights": useless_nights,
+        "gain_mean": statistics.fmean(gains) if gains else None,
+        "gain_sd": statistics.stdev(gains) if len(gains) > 1 else None,
+        "calls_per_night": statistics.fmean(calls) if calls else None,
+        "quality_start": statistics.fmean(r.quality_before for r in runs) if runs else None,
+        "quality_by_night": trajectory,
+    }
+
+
+def _meets(m: dict[str, Any]) -> dict[str, bool | None]:
+    def at_least(key: str) -> bool | None:
+        return None if m.get(key) is None else m[key] >= TARGETS[key]
+
+    def at_most(key: str) -> bool | None:
+        return None if m.get(key) is None else m[key] <= TARGETS[key]
+
+    return {"power": at_least("power"), "false_accepts": at_most("false_accepts"),
+            "harmful_runs": at_most("harmful_runs"), "useless_night_changes": at_most("useless_night_changes"),
+            "gain_fraction": at_least("gain_fraction")}
+
+
+def run_bench(seeds: int, nights: int, tasks: int, workdir: Path, *, jobs: int = 1, pairing: float = PAIRING,
+              progress: Callable[[str], None] = lambda line: None, traced: bool = False) -> dict[str, Any]:
+    """Every mode the package can run over ``seeds`` users; the JSON the benchmark prints.
+
+    ``jobs`` > 1 runs the users in that many processes (each run has its own project and store).
+    """
+    ran, skipped = modes()
+    result: dict[str, Any] = {"seeds": seeds, "nights": nights, "tasks_per_night": tasks, "pairing": pairing,
+                              "targets": TARGETS, "modes": {}, "skipped": skipped}
+    workdir.mkdir(parents=True, exist_ok=True)
+    with night_lock(workdir / "bench.lock"), ProcessPoolExecutor(jobs) if jobs > 1 else nullcontext() as pool:
+        for mode in ran:
+            run = partial(run_seed, mode=mode, nights=nights, tasks=tasks, workdir=workdir, pairing=pairing)
+            runs = []
+            for run_record in (pool.map(run, range(seeds)) if pool is not None else map(run, range(seeds))):
+                runs.append(run_record)
+                progress(f"{mode.name}: seed {len(runs)}/{seeds}")
+                if traced:
+                    progress("\n".join(trace(run_record)))
+            result["modes"][mode.name] = metrics(runs)
+    oracle = result["modes"].get("oracle", {}).get("gain_mean")
+    for m in result["modes"].values():
+        m["gain_fraction"] = m["gain_mean"] / oracle if oracle and m["gain_mean"] is not None else None
+        m["meets"] = _meets(m)
+    return result
+
+
+def trace(run: RunRecord) -> list[str]:
+    """One user's nights, edit by edit: what was proposed, its truth, whether the files took it."""
+    lines = [f"{run.mode} seed {run.seed}: quality {run.quality_before:.3f} -> {run.quality_after:.3f}"]
+    for i, night in enumerate(run.nights):
+        lines.append(f"  night {i + 1}: {night.decision}, {night.calls} calls")
+        for p in night.proposed:
+            state = "already held" if holds(night.before, p.content) else (
+                "adopted" if holds(night.after, p.content) else "not adopted")
+            cited = "cited right" if p.cited_right else "cited WRONG"
+            lines.append(f"    {p.verdict:<8} {state:<12} cases {list(p.cases)} ({cited}) {p.content}")
+            if p.content in night.why and state == "not adopted":
+                lines.append(f"             the night said: {night.why[p.content]}")
+    return lines
+
+
+def _fmt(value: float | None, spec: str = ".3f") -> str:
+    return "n/a" if value is None else format(value, spec)
+
+
+def report(r: dict[str, Any]) -> str:
+    """The human-readable table."""
+    head = f"learning: {r['seeds']} seeds x {r['nights']} nights x {r['tasks_per_night']} new tasks a night"
+    lines = [f"{head} (pairing {r['pairing']:g})"]
+    t = r["targets"]
+    for name, m in r["modes"].items():
+        gain = f"{_fmt(m['gain_mean'], '+.3f')} +- {_fmt(m['gain_sd'])}"
+        lines += [
+            f"  {name}",
+            (f"    power on good edits       {_fmt(m['power'])} ({m['good_adopted']}/{m['good_reached']})"
+             f"   target >= {t['power']:.2f}"),
+            (f"    false accepts             {_fmt(m['false_accepts'])} ({m['bad_adopted']}/{m['bad_reached']}: "
+             f"useless {m['useless_adopted']}/{m['useless_reached']}, harmful "
+             f"{m['harmful_adopted']}/{m['harmful_reached']})   target <= {t['false_accepts']:.2f}"),
+            f"    runs ending harmful       {m['harmful_runs']}/{m['runs']}   target {t['harmful_runs']}",
+            (f"    useless-night changes     {_fmt(m['useless_night_changes'])} (of {m['useless_nights']} nights)"
+             f"   target <= {t['useless_night_changes']:.2f}"),
+            f"    quality gain              {gain}",
+            f"    quality by night          {_fmt(m['quality_start'])} -> "
+            + " -> ".join(_fmt(q) for q in m["quality_by_night"]),
+            f"    gain / oracle gain        {_fmt(m['gain_fraction'])}   target >= {t['gain_fraction']:.2f}",
+            f"    calls per night           {_fmt(m['calls_per_night'], '.1f')}",
+        ]
+    lines += [f"  {name}: {note}" for name, note in r["skipped"].items()]
+    return "\n".join(lines)
+
+
+def _scratch() -> Path:
+    """A memory-backed directory when the system has one (the store syncs to disk often)."""
+    shm = Path("/dev/shm")
+    return shm if shm.is_dir() else Path(tempfile.gettempdir())
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--seeds", type=int, default=50, help="simulated users per mode")
+    parser.add_argument("--nights", type=int, default=5)
+    parser.add_argument("--tasks", type=int, default=10, help="new tasks a night")
+    parser.add_argument("--workdir", type=Path, default=_scratch() / "skillopt-sleep-learning",
+                        help="where the projects and homes live while they run (a fixed path keeps "
+                             "the nights' ids, and so every number, the same from run to run)")
+    parser.add_argument("--pairing", type=float, default=PAIRING,
+                        help="chance one sample under two system texts shares its draw (1: common random "
+                             "numbers, where a rule that changes nothing moves no answer)")
+    parser.add_argument("--jobs", type=int, default=1, help="processes to run the users in")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    parser.add_argument("--trace", action="store_true",
+                        help="print every night's proposals, their truth and fate on stderr (a few seeds)")
+    args = parser.parse_args(argv)
+    if min(args.seeds, args.nights, args.tasks, args.jobs) < 1:
+        parser.error("--seeds, --nights, --tasks and --jobs must be at least 1")
+    if not 0 <= args.pairing <= 1:
+        parser.error("--pairing must be between 0 and 1")
+    say = (lambda line: None) if args.quiet else (lambda line: print(line, file=sys.stderr, flush=True))
+    try:
+        result = run_bench(args.seeds, args.nights, args.tasks, args.workdir.resolve(), jobs=args.jobs,
+                           pairing=args.pairing, progress=say, traced=args.trace)
+    except LockedError:
+        parser.error(f"another learning benchmark is using {args.workdir}: wait for it, or pass another --workdir")
+    print(json.dumps(result, sort_keys=True) if args.json else report(result))
+    edit = result["modes"].get("edit")
+    return 1 if edit is not None and not all(v is not False for v in edit["meets"].values()) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

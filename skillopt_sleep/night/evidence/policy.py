@@ -1,0 +1,78 @@
+"""What an edit must show to be adopted, as read from the night settings."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from ...settings import NightSettings
+
+
+@dataclass(frozen=True)
+class EvidencePolicy:
+    """The levels and sizes of the edit-by-edit gate (see :mod:`.trials`)."""
+
+    alpha: float = 0.05  # family-wise error of a night's efficacy tests, split over rounds and edits
+    steps: int = 2
+    efficacy_rollouts: int = 16  # fresh rollouts per side where the edit should act, at least
+    efficacy_looks: int = 2
+    harm_rollouts: int = 32  # fresh rollouts per side on the other tasks, at least
+    harm_alpha: float = 0.05  # refused tonight at this level of "fewer passes elsewhere"
+    harm_conclusive: float = 0.01  # and remembered as harmful (never proposed again) at this one
+    unseen_alpha: float = 0.2
+    unseen_rollouts: int = 8  # fresh rollouts per side on the unseen tasks of the kind, at least
+    evidence_alpha: float = 0.005
+    evidence_odds: float = 4.0
+    min_effect: float = 0.25
+    harm_max_tasks: int = 64
+    max_error_rate: float = 0.3
+    max_efficacy_tasks: int = 12
+
+    @classmethod
+    def from_settings(cls, night: NightSettings) -> EvidencePolicy:
+        return cls(
+            alpha=night.alpha, steps=night.steps, efficacy_rollouts=night.efficacy_rollouts,
+            efficacy_looks=night.efficacy_looks, harm_rollouts=night.harm_rollouts,
+            harm_alpha=night.harm_alpha, harm_conclusive=night.harm_conclusive, unseen_alpha=night.unseen_alpha, unseen_rollouts=night.unseen_rollouts,
+            evidence_alpha=night.evidence_alpha, evidence_odds=night.evidence_odds,
+            min_effect=night.min_effect, harm_max_tasks=night.harm_max_tasks,
+            max_error_rate=night.max_error_rate,
+        )
+
+    def round_alpha(self, step: int) -> float:
+        """The share of ``alpha`` round ``step`` (from 1) spends: halving from round to round, the
+        shares summing to ``alpha`` (Bonferroni over rounds, weighted to the first, where most
+        proposals are made)."""
+        weights = [0.5**r for r in range(1, self.steps + 1)]
+        return self.alpha * weights[step - 1] / sum(weights)
+
+    def look_weights(self) -> list[float]:
+        """How the level of one efficacy test is split over its looks (weighted Bonferroni): a small
+        share for each early look, most for the last, so an early stop costs the full test little."""
+        if self.efficacy_looks == 1:
+            return [1.0]
+        early = 0.25 / (self.efficacy_looks - 1)
+        return [early] * (self.efficacy_looks - 1) + [0.75]
+
+    def harm_levels(self) -> tuple[float, float]:
+        """The level of each of the harm test's two looks (Bonferroni: they sum to ``harm_alpha``)."""
+        return self.harm_alpha / 2, self.harm_alpha / 2
+
+    def per_look(self, total: int, tasks: int) -> int:
+        """Rollouts per task and side at each look, so the looks together reach ``total`` per side."""
+        return max(1, math.ceil(total / (self.efficacy_looks * max(1, tasks))))
+
+    def accumulated_enough(self, log_e: float) -> bool:
+        """Whether evidence carried over nights reaches the e-value threshold ``1/evidence_alpha``."""
+        return log_e >= -math.log(self.evidence_alpha)
+
+    def planned_rollouts(self, tasks: int, proposals: int, adopted: int) -> int:
+        """An upper bound on tonight's fresh rollouts over ``tasks`` tasks, for ``proposals`` edits
+        a round and ``adopted`` accepted: efficacy after-rollouts for every edit and their share of
+        the baseline, two harm looks (after and baseline) for each accepted edit, and the joint check."""
+        efficacy = self.efficacy_rollouts + self.unseen_rollouts
+        harm = 2 * max(self.harm_rollouts, tasks)
+        tested = self.steps * proposals
+        joint = adopted * efficacy + harm if adopted > 1 else 0
+        return tested * efficacy + tested * efficacy // 2 + adopted * harm + harm + joint
+

@@ -1,0 +1,318 @@
+"""The edit-by-edit gate: each edit judged alone, where it acts, with harm checked everywhere else.
+
+A rule acts on the tasks of its kind, a few of a night's tasks; a test over a whole holdout drowns
+it in noise. So, for every edit that passed the guards:
+
+1. **Efficacy** where it should act: the tasks it cites (plus shown cases its words plainly
+   address), and unseen tasks of the same kind (never shown to the optimizer). Fresh rollouts
+   before and after, at ``efficacy_looks`` looks; a comparison that is decided stops early. The
+   p-value is the stratified exact test, Bonferroni-adjusted over the looks, and the edits of a
+   round share the round's ``alpha`` by Holm's step-down. Where unseen tasks of the kind exist,
+   they must show a gain of their own (``unseen_alpha``), so that a rule that only memorises its
+   own task does not pass. An edit refused for lack of evidence keeps its e-value: the product
+   over nights (a test martingale) accepts it once it reaches ``1/evidence_alpha``.
+2. **Harm** on all the other tasks (fresh rollouts, about ``harm_rollouts`` per side, more where
+   the pass rate fell): an edit with significantly fewer passes there is refused.
+3. The edits accepted tonight are checked **together** once; an edit that a joint replay shows in
+   conflict is dropped.
+
+Every rollout here is fresh (never from the cache) and an errored one is excluded and counted,
+never a fail. Draws go through an injected ``draw`` function, so this module runs no model itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import random
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from ...models import Counts, Edit, EditEvidence, TaskRecord
+from ..replay import Rollout
+from .exact import Stratum, holm, holm_levels, log_e_value, rules_out_gain, stratified_p
+from .kinds import kin, relevance
+from .policy import EvidencePolicy
+
+Want = tuple[TaskRecord, int, int]  # (task, first sample, count)
+Draw = Callable[[list[Want], dict[str, str], str], Awaitable[dict[str, list[Rollout]]]]
+RELEVANT = 0.5  # share of a rule's words in a shown case that makes the case one it addresses
+UNRELATED = 0.25  # ... and below which a cited case is taken for a slip, when another case matches
+
+
+@dataclass
+class Candidate:
+    """An edit that passed the guards, the files it makes, and where it is tested."""
+
+    edit: Edit
+    files: dict[str, str]
+    round: int
+    addressed: list[TaskRecord] = field(default_factory=list)
+    unseen: list[TaskRecord] = field(default_factory=list)
+    per_look: dict[str, int] = field(default_factory=dict)  # rollouts per side and look, by task
+    after: dict[str, list[Rollout]] = field(default_factory=dict)
+    log_e: float = 0.0
+    p_looks: list[float] = field(default_factory=list)
+    looks: int = 0
+    stopped: bool = False
+
+    @property
+    def efficacy_tasks(self) -> list[TaskRecord]:
+        return self.addressed + self.unseen
+
+    @property
+    def key(self) -> str:
+        return self.edit.key()
+
+    def unneeded(self, looks: int) -> int:
+        """After-rollouts the looks not taken would have drawn (an early stop's saving)."""
+        return sum(self.per_look.values()) * (looks - self.looks)
+
+
+class Pool:
+    """Fresh rollouts under one set of files, drawn on demand by sample index and shared."""
+
+    def __init__(self, draw: Draw, files: dict[str, str], nonce: str) -> None:
+        self.draw, self.files, self.nonce = draw, files, nonce
+        self.rollouts: dict[str, list[Rollout]] = {}
+        self._drawn: dict[str, int] = {}
+
+    async def ensure(self, wants: Mapping[str, tuple[TaskRecord, int]]) -> None:
+        """Make sure each task has at least ``n`` samples drawn (``wants``: id -> (task, n))."""
+        missing = [(t, self._drawn.get(t.id, 0), n - self._drawn.get(t.id, 0))
+                   for t, n in wants.values() if n > self._drawn.get(t.id, 0)]
+        if not missing:
+            return
+        got = await self.draw(missing, self.files, self.nonce)
+        for task, first, count in missing:
+            self.rollouts.setdefault(task.id, []).extend(got.get(task.id, []))
+            self._drawn[task.id] = first + count
+
+    def take(self, task_id: str, start: int, stop: int) -> list[Rollout]:
+        return [r for r in self.rollouts.get(task_id, []) if start <= r.sample < stop]
+
+
+def _counts(before: Sequence[Rollout], after: Sequence[Rollout]) -> tuple[Stratum, int]:
+    """A task's stratum from its rollouts, and how many of them errored (left out)."""
+    b = [r for r in before if r.score is not None]
+    a = [r for r in after if r.score is not None]
+    errored = len(before) + len(after) - len(b) - len(a)
+    return Stratum(sum(r.passed for r in b), len(b), sum(r.passed for r in a), len(a)), errored
+
+
+def _total(strata: Sequence[Stratum]) -> Counts:
+    return Counts(before_pass=sum(s.before_pass for s in strata), before_n=sum(s.before_n for s in strata),
+                  after_pass=sum(s.after_pass for s in strata), after_n=sum(s.after_n for s in strata))
+
+
+class Trials:
+    """Tonight's tests of edits against the night's files (``base``), over tonight's ``tasks``."""
+
+    def __init__(self, draw: Draw, base: dict[str, str], tasks: Sequence[TaskRecord], policy: EvidencePolicy,
+                 nonce: str, rng: random.Random, ledger: Mapping[str, float] | None = None) -> None:
+        self.draw, self.tasks, self.policy, self.nonce, self.rng = draw, list(tasks), policy, nonce, rng
+        self.ledger = dict(ledger or {})  # edit key -> log e-value carried from earlier nights
+        self.baseline = Pool(draw, base, f"{nonce}:base")
+        self.shown: set[str] = set()
+
+    # -- where an edit is tested ---------------------------------------------------------------
+
+    def place(self, cand: Candidate, shown_now: Sequence[TaskRecord]) -> None:
+        """The tasks the edit addresses and the unseen tasks of their kind (no outcome is looked at)."""
+        by_id = {t.id: t for t in self.tasks}
+        rule = cand.edit.content
+        cited = [by_id[i] for i in cand.edit.cites if i in by_id]
+        plain = [t for t in shown_now if relevance(rule, t) >= RELEVANT]
+        # a citation the rule's words do not touch, while other shown cases plainly match, is a slip
+        addressed = [t for t in cited if not plain or relevance(rule, t) >= UNRELATED]
+        addressed += [t for t in plain if t not in addressed]
+        if not addressed:  # cites nothing usable: it answers the cases it was shown with
+            addressed = list(shown_now)
+        unseen = kin(addressed, [t for t in self.tasks if t.id not in self.shown])
+        room = max(0, self.policy.max_efficacy_tasks - len(addressed))
+        if len(unseen) > room:
+            unseen = self.rng.sample(sorted(unseen, key=lambda t: t.id), room)
+        cand.addressed, cand.unseen = addressed, unseen
+        p = self.policy
+        m = p.per_look(p.efficacy_rollouts, len(cand.efficacy_tasks))
+        # the unseen tasks carry their own test, so they get enough rollouts for it
+        m_unseen = max(m, p.per_look(p.unseen_rollouts, len(unseen)))
+        cand.per_look = {t.id: m for t in addressed} | {t.id: m_unseen for t in unseen}
+
+    # -- efficacy ---------------------------------------------------------------------------------
+
+    async def efficacy(self, cands: Sequence[Candidate], step: int = 1) -> dict[str, EditEvidence]:
+        """Test a round's edits where they act; Holm over the round. Returns evidence by edit key."""
+        p = self.policy
+        alpha = p.round_alpha(step)
+        strictest = alpha / max(1, len(cands))
+        for look in range(1, p.efficacy_looks + 1):
+            active = [c for c in cands if not c.stopped]
+            if not active:
+                break
+            await self._look(active, look)
+            for c in active:
+                gained = _gained(_total(self._strata(c, c.efficacy_tasks)))
+                if self._adjusted(c) <= strictest or (look < p.efficacy_looks and not gained):
+                    c.stopped = True  # decided: a clear pass, or no sign of a gain
+        adjusted = {c.key: self._adjusted(c) for c in cands}
+        passed, levels = holm(adjusted, alpha), holm_levels(adjusted, alpha)
+        return {c.key: self._efficacy_evidence(c, adjusted[c.key], levels[c.key], c.key in passed) for c in cands}
+
+    async def _look(self, cands: Sequence[Candidate], look: int) -> None:
+        p = self.policy
+        wants: dict[str, tuple[TaskRecord, int]] = {}
+        for c in cands:
+            for t in c.efficacy_tasks:
+                wants[t.id] = (t, max(wants.get(t.id, (t, 0))[1], c.per_look[t.id] * look))
+        await self.baseline.ensure(wants)
+
+        async def one(c: Candidate) -> None:
+            m = c.per_look
+            got = await self.draw([(t, m[t.id] * (look - 1), m[t.id]) for t in c.efficacy_tasks], c.files,
+                                  f"{self.nonce}:{c.key}")
+            increments = []
+            for t in c.efficacy_tasks:
+                new = got.get(t.id, [])
+                c.after.setdefault(t.id, []).extend(new)
+                increments.append(_counts(self.baseline.take(t.id, m[t.id] * (look - 1), m[t.id] * look), new)[0])
+            c.log_e += log_e_value(increments, p.evidence_odds)
+            c.looks = look
+            c.p_looks.append(stratified_p(self._strata(c, c.efficacy_tasks)))
+
+        await asyncio.gather(*(one(c) for c in cands))
+
+    def _strata(self, c: Candidate, tasks: Sequence[TaskRecord]) -> list[Stratum]:
+        """The strata of ``tasks`` for ``c``: before from the baseline pool, after from ``c``'s draws."""
+        return [_counts(self.baseline.take(t.id, 0, c.per_look[t.id] * c.looks), c.after.get(t.id, []))[0]
+                for t in tasks]
+
+    def _adjusted(self, c: Candidate) -> float:
+        """The efficacy p-value, weighted-Bonferroni over the looks (valid whenever it stops)."""
+        weights = self.policy.look_weights()
+        return min([1.0, *(p / w for p, w in zip(c.p_looks, weights))])
+
+    def _efficacy_evidence(self, c: Candidate, p_adj: float, alpha_edit: float, passed: bool) -> EditEvidence:
+        p = self.policy
+        strata = self._strata(c, c.efficacy_tasks)
+        unseen = self._strata(c, c.unseen)
+        errored = sum(_counts(self.baseline.take(t.id, 0, c.per_look[t.id] * c.looks), c.after.get(t.id, []))[1]
+                      for t in c.efficacy_tasks)
+        p_unseen = stratified_p(unseen) if c.unseen else None
+        log_total = self.ledger.get(c.key, 0.0) + c.log_e
+        ev = EditEvidence(
+            edit=c.edit, round=c.round, verdict="inconclusive",
+            cited=[t.id for t in c.addressed], unseen=[t.id for t in c.unseen],
+            efficacy=_total(strata), unseen_counts=_total(unseen), p_efficacy=p_adj, p_unseen=p_unseen,
+            alpha=alpha_edit, e_value=_exp(c.log_e), e_total=_exp(log_total), looks=c.looks, errored=errored,
+        )
+        rollouts = sum(s.before_n + s.after_n for s in strata) + errored
+        if not rollouts or errored / rollouts > p.max_error_rate:
+            return ev.model_copy(update={"verdict": "no_evidence",
+                                         "reason": f"{errored} of {rollouts} rollouts errored: no evidence"})
+        unseen_ok = p_unseen is None or p_unseen <= p.unseen_alpha
+        carried = p.accumulated_enough(log_total)
+        if (passed or carried) and unseen_ok:
+            how = f"p = {p_adj:.3g} <= {alpha_edit:.3g}" if passed else f"evidence over nights e = {_exp(log_total):.3g}"
+            return ev.model_copy(update={"verdict": "accepted", "reason": f"helps where it acts ({how})"})
+        if (passed or carried) and not unseen_ok:
+            return ev.model_copy(update={"reason": (
+                f"helps the cited tasks but not unseen tasks of their kind (p = {p_unseen:.3g} > "
+                f"{p.unseen_alpha:g})")})
+        p_less = stratified_p(strata, "less")
+        if p_less <= p.harm_conclusive:
+            return ev.model_copy(update={"verdict": "worse", "reason": (
+                f"fewer passes where it should help (p = {p_less:.3g})")})
+        if rules_out_gain(strata, p.min_effect):
+            return ev.model_copy(update={"verdict": "no_effect", "reason": (
+                f"no effect: a gain of {p.min_effect:g} or more is ruled out")})
+        if p_adj <= alpha_edit:  # Holm stops at the first edit that fails its level
+            return ev.model_copy(update={"reason": (
+                f"not enough evidence yet (p = {p_adj:.3g}; Holm's step-down stopped at an edit with less)")})
+        return ev.model_copy(update={"reason": f"not enough evidence yet (p = {p_adj:.3g} > {alpha_edit:.3g})"})
+
+    # -- harm -------------------------------------------------------------------------------------
+
+    def harm_set(self, tasks_tested: Sequence[TaskRecord]) -> list[TaskRecord]:
+        ids = {t.id for t in tasks_tested}
+        others = sorted((t for t in self.tasks if t.id not in ids), key=lambda t: t.id)
+        if len(others) > self.policy.harm_max_tasks:
+            others = self.rng.sample(others, self.policy.harm_max_tasks)
+        return others
+
+    async def harm(self, files: dict[str, str], tasks: Sequence[TaskRecord], stream: str) -> tuple[Counts, float | None]:
+        """Fresh rollouts on ``tasks`` under ``files`` against the baseline; (counts, one-sided p of fewer
+        passes, Bonferroni-adjusted over the looks taken). About ``harm_rollouts`` per side, spread
+        evenly over the tasks; a second, equal draw follows when the pass rate fell but not
+        significantly (more rollouts where rates differ)."""
+        if not tasks:
+            return Counts(), None
+        p = self.policy
+        total = max(p.harm_rollouts, len(tasks))
+        order = sorted(tasks, key=lambda t: t.id)
+        extra = {t.id for t in self.rng.sample(order, total % len(order))}
+        per = {t.id: total // len(order) + (t.id in extra) for t in order}
+        after: dict[str, list[Rollout]] = {}
+        p_adj = 1.0
+        for look, level in enumerate(p.harm_levels(), 1):
+            await self.baseline.ensure({t.id: (t, per[t.id] * look) for t in order})
+            got = await self.draw([(t, per[t.id] * (look - 1), per[t.id]) for t in order], files,
+                                  f"{self.nonce}:{stream}")
+            for t in order:
+                after.setdefault(t.id, []).extend(got.get(t.id, []))
+            strata = [_counts(self.baseline.take(t.id, 0, per[t.id] * look), after[t.id])[0] for t in order]
+            p_adj = min(p_adj, stratified_p(strata, "less") * p.harm_alpha / level)
+            counts = _total(strata)
+            if p_adj <= p.harm_conclusive or not _fell(counts):
+                break  # decided: conclusive harm, or no sign of any
+        return counts, min(1.0, p_adj)
+
+    async def judge_harm(self, cand: Candidate, ev: EditEvidence) -> EditEvidence:
+        """Harm of an edit that passed efficacy, on every task outside its efficacy set."""
+        tasks = self.harm_set(cand.efficacy_tasks)
+        counts, p_less = await self.harm(cand.files, tasks, f"harm:{cand.key}")
+        ev = ev.model_copy(update={"harm_tasks": [t.id for t in tasks], "harm": counts, "p_harm": p_less})
+        if p_less is None or p_less > self.policy.harm_alpha:
+            return ev
+        drop = f"{_rate(counts.before_rate)} -> {_rate(counts.after_rate)} (p = {p_less:.3g})"
+        if p_less <= self.policy.harm_conclusive:
+            return ev.model_copy(update={"verdict": "harmful", "reason": f"fewer passes on the other tasks: {drop}"})
+        return ev.model_copy(update={"verdict": "inconclusive", "reason": (
+            f"may harm the other tasks: {drop}; refused tonight, may be tested again")})
+
+    # -- together -----------------------------------------------------------------------------------
+
+    async def conflicts(self, accepted: Sequence[Candidate], joint: dict[str, str]) -> set[str]:
+        """Keys of accepted edits that lose, in the joint files, what they showed alone."""
+        losers: set[str] = set()
+        for c in accepted:
+            tasks = c.efficacy_tasks
+            got = await self.draw([(t, 0, len(c.after.get(t.id, []))) for t in tasks], joint,
+                                  f"{self.nonce}:joint:{c.key}")
+            strata = [_counts(c.after.get(t.id, []), got.get(t.id, []))[0] for t in tasks]
+            # the alone rollouts are those that passed efficacy, a lucky draw on average (the
+            # winner's curse): only a conclusive loss counts as a conflict
+            if stratified_p(strata, "less") <= self.policy.harm_conclusive:
+                losers.add(c.key)
+        acting = {t.id: t for c in accepted for t in c.efficacy_tasks}
+        _, p_less = await self.harm(joint, self.harm_set(list(acting.values())), "joint")
+        if p_less is not None and p_less <= self.policy.harm_alpha and not losers:
+            losers.add(max(accepted, key=lambda c: (self._adjusted(c), c.key)).key)
+        return losers
+
+
+def _gained(c: Counts) -> bool:
+    """Whether the pass rate after is above the rate before (cross-multiplied, exact)."""
+    return c.after_pass * c.before_n > c.before_pass * c.after_n
+
+
+def _fell(c: Counts) -> bool:
+    return c.after_pass * c.before_n < c.before_pass * c.after_n
+
+
+def _exp(log_value: float) -> float:
+    return math.exp(min(log_value, 700.0))
+
+
+def _rate(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.2f}"

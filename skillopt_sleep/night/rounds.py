@@ -1,0 +1,142 @@
+"""A night under the edit-by-edit gate: up to ``steps`` rounds of reflect -> test, then adopt.
+
+Each round shows the optimizer cases it has not seen tonight (contrasts, failures, successes),
+guards each proposed edit alone, merges duplicates, and tests every new edit on its own
+(:mod:`.evidence.trials`). The accepted edits are checked together once, ranked by their
+evidence, and capped by the night's edit budget. Only *conclusive* refusals (harm, worse, or no
+effect ruled out with enough rollouts) are remembered as "already tried"; an inconclusive edit
+keeps its evidence for a later night.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from ..models import Edit, EditEvidence
+from .evidence import Candidate, EvidencePolicy, Trials
+from .guards import apply_edits, edit_budget
+from .reflect import pick_cases
+from .replay import Rollout
+
+if TYPE_CHECKING:
+    from .pipeline import Night
+    from .select import Selection
+
+Oracle = Callable[[Edit], bool]
+CONCLUSIVE = ("harmful", "worse", "no_effect")
+
+
+@dataclass
+class RoundsResult:
+    """What the rounds decided: every edit's evidence, the adopted edits and their files."""
+
+    evidence: list[EditEvidence] = field(default_factory=list)
+    adopted: list[Edit] = field(default_factory=list)
+    files: dict[str, str] | None = None
+    ledger: dict[str, float | None] = field(default_factory=dict)  # edit key -> log e (None: forget)
+    saved: int = 0  # after-rollouts the efficacy tests' early stops did not draw
+
+
+class Rounds:
+    """Runs the rounds of one night on the :class:`~.pipeline.Night`'s backends, budget and files."""
+
+    def __init__(self, night: Night, oracle: Oracle | None = None) -> None:
+        self.n, self.oracle = night, oracle
+        self.policy = EvidencePolicy.from_settings(night.s.night)
+        self.out = RoundsResult()
+        self.candidates: dict[str, Candidate] = {}
+
+    async def run(self, sel: Selection, train: dict[str, list[Rollout]]) -> RoundsResult:
+        n = self.n
+        tasks = [*sel.train, *sel.holdout]
+        trials = Trials(self._draw, n.ws.texts, tasks, self.policy, n.stream, n.trials_rng, n.ledger)
+        accepted: list[Candidate] = []
+        for step in range(1, self.policy.steps + 1):
+            covered = frozenset(t.id for c in accepted for t in c.efficacy_tasks)
+            cases = pick_cases(sel.train, train, n.s.night.reflect_tasks, skip=covered | frozenset(trials.shown))
+            cases = cases or pick_cases(sel.train, train, n.s.night.reflect_tasks, skip=covered)
+            if not cases:
+                break
+            trials.shown |= {c.task.id for c in cases}
+            edits = await n.reflect(cases, [c.edit.content for c in accepted], self._refused_tonight(), step)
+            if edits is None:
+                break
+            cands = self._guarded(edits, step)
+            if not cands:
+                continue
+            for cand in cands:
+                trials.place(cand, [c.task for c in cases])
+            accepted += await self._judge(trials, cands)
+        await self._adopt(trials, accepted)
+        return self.out
+
+    async def _draw(self, wants, files, nonce):  # type: ignore[no-untyped-def]
+        self.n.set_phase("test edits", sum(count for _, _, count in wants))
+        return await self.n.replayer.draw(wants, files, nonce)
+
+    def _refused_tonight(self) -> list[Edit]:
+        return [e.edit for e in self.out.evidence if e.verdict in CONCLUSIVE]
+
+    def _guarded(self, edits: Sequence[Edit], step: int) -> list[Candidate]:
+        """Each new edit guarded alone against tonight's files; duplicates of tonight's edits merged."""
+        cands = []
+        for edit in edits:
+            if edit.key() in self.candidates:
+                continue
+            outcome = self.n.guard([edit], budget=1)
+            if outcome.applied:
+                cand = Candidate(outcome.applied[0], outcome.files, step)
+                self.candidates[edit.key()] = cand
+                cands.append(cand)
+        return cands
+
+    async def _judge(self, trials: Trials, cands: list[Candidate]) -> list[Candidate]:
+        if self.oracle is not None:
+            verdicts = {c.key: EditEvidence(edit=c.edit, round=c.round, verdict="accepted" if self.oracle(c.edit)
+                                            else "no_effect", reason="decided by the oracle") for c in cands}
+        else:
+            verdicts = await trials.efficacy(cands, cands[0].round)
+            self.out.saved += sum(c.unneeded(self.policy.efficacy_looks) for c in cands)
+        passed = []
+        for cand in cands:
+            ev = verdicts[cand.key]
+            if ev.verdict == "accepted" and self.oracle is None:
+                ev = await trials.judge_harm(cand, ev)
+            self.out.evidence.append(ev)
+            if ev.verdict == "accepted":
+                passed.append(cand)
+        return passed
+
+    async def _adopt(self, trials: Trials, accepted: list[Candidate]) -> None:
+        """Check the accepted edits together once, rank them, cap by the edit budget, write the files."""
+        by_key = {e.edit.key(): i for i, e in enumerate(self.out.evidence)}
+        if len(accepted) > 1 and self.oracle is None:
+            joint = apply_edits(self.n.ws.texts, [c.edit for c in accepted], budget=len(accepted),
+                                limits=self.n.limits()).files
+            losers = await trials.conflicts(accepted, joint)
+            for key in losers:
+                self._set(by_key[key], "conflict", "conflicts with another edit accepted tonight")
+            accepted = [c for c in accepted if c.key not in losers]
+        ranked = sorted(accepted, key=lambda c: (self.out.evidence[by_key[c.key]].p_efficacy or 0.0, c.key))
+        budget = edit_budget(self.n.s.night, self.n.night_index)
+        for cand in ranked[budget:]:
+            self._set(by_key[cand.key], "over_budget", f"over tonight's edit budget of {budget}")
+        kept = ranked[:budget]
+        if kept:
+            outcome = apply_edits(self.n.ws.texts, [c.edit for c in kept], budget=budget, limits=self.n.limits())
+            self.out.files, self.out.adopted = outcome.files, outcome.applied
+            for edit in outcome.rejected:
+                self._set(by_key[edit.key()], "conflict", edit.reason)
+        for ev in self.out.evidence:
+            key = ev.edit.key()
+            if ev.verdict in ("inconclusive", "over_budget") and ev.e_total is not None:
+                self.out.ledger[key] = math.log(max(ev.e_total, 1e-300))
+            else:
+                self.out.ledger[key] = None
+
+    def _set(self, index: int, verdict: str, reason: str) -> None:
+        self.out.evidence[index] = self.out.evidence[index].model_copy(update={"verdict": verdict, "reason": reason})
+
