@@ -94,7 +94,10 @@ def backend_for(provider: str, srv: ModelServer, cache: bool) -> Any:
 
 def one_night(provider: str, mode: str, project: Path, tasks: list[TaskRecord], k: int,
               seed: int) -> tuple[dict[str, Any], NightSummary]:
-    settings = Settings(night=NightSettings(k=k),
+    # One call at a time: the K identical requests of a task (neither API takes a seed) then reach
+    # the simulated model in the same order in every run, so each sample keeps its draw and the
+    # paired tests see the same rollouts. A batch keeps that order by itself.
+    settings = Settings(night=NightSettings(k=k, concurrency=1),
                         budget=BudgetSettings(max_calls=None, max_tokens=None, max_cost_usd=None))
     with ModelServer(responder=simulated_night_responder(count_samples=True)) as srv:
         backend = backend_for(provider, srv, cache=mode != "today")
@@ -144,6 +147,7 @@ def provider_runs(provider: str, project: Path, tasks: list[TaskRecord], k: int,
         "decisions": {str(seed): d["decision"] for seed, d in by_seed.items()},
         "edits": {str(seed): len(d["edits"]) for seed, d in by_seed.items()},
         "same_decisions": all(decisions[(m, seed)] == by_seed[seed] for m in MODES for seed in seeds),
+        "same_calls": all(r["calls"] == runs[0]["calls"] for r in runs),
         "cheapest_ratio": round(cheapest / today, 4) if today else None,
         "full_price_usd": runs[0]["list_cost_usd"],
         "cheapest_to_full_price": round(cheapest / runs[0]["list_cost_usd"], 4),
@@ -160,7 +164,7 @@ def measure(n_tasks: int, k: int, providers: tuple[str, ...], seeds: list[int]) 
         tasks = bench_tasks(project, n_tasks)
         for provider in providers:
             out["providers"][provider] = provider_runs(provider, project, tasks, k, seeds)
-    out["same_decisions"] = all(p["same_decisions"] for p in out["providers"].values())
+    out["same_decisions"] = all(p["same_decisions"] and p["same_calls"] for p in out["providers"].values())
     out["target_met"] = all(p["target_met"] for p in out["providers"].values())
     return out
 
@@ -171,7 +175,8 @@ def report(r: dict[str, Any]) -> str:
     for provider, p in r["providers"].items():
         seen = ", ".join(f"seed {s}: {d} ({p['edits'][s]} edits)" for s, d in p["decisions"].items())
         lines.append(f"  {provider} ({p['model']}): {seen}; "
-                     f"same decision and edits in all three runs: {p['same_decisions']}")
+                     f"same decision and edits in all three runs: {p['same_decisions']}, "
+                     f"same calls: {p['same_calls']}")
         for run in p["runs"]:
             lines.append(f"    {run['mode']:<12} ${run['cost_usd']:>9.4f}  {run['ratio']:>6.1%} of today  "
                          f"{run['calls']} calls, cache write/read {run['cache_write_tokens']:,}/"

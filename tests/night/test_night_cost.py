@@ -109,7 +109,7 @@ def test_the_cost_benchmark_meets_its_goal_with_the_same_decisions(capsys):
     code = bench.main(["--tasks", "16", "--k", "2", "--seeds", "0", "--provider", "anthropic", "--json"])
     result = json.loads(capsys.readouterr().out)
     anthropic = result["providers"]["anthropic"]
-    assert code == 0 and anthropic["same_decisions"] is True
+    assert code == 0 and anthropic["same_decisions"] is True and anthropic["same_calls"] is True
     assert anthropic["cheapest_ratio"] <= 0.35 and result["target_met"] is True
     modes = {r["mode"]: r for r in anthropic["runs"]}
     assert modes["today"]["cache_read_tokens"] == 0 and modes["today"]["batched_calls"] == 0
