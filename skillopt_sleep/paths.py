@@ -7,6 +7,8 @@ from pathlib import Path
 
 import platformdirs
 
+from .errors import StoreError
+
 APP = "skillopt-sleep"
 HOME_ENV = "SKILLOPT_SLEEP_HOME"
 
@@ -49,8 +51,15 @@ class Paths:
         return self.nights_dir / night_id
 
     def ensure(self) -> Paths:
+        """Create the directories; one that cannot be made is a :class:`StoreError` naming it."""
         for d in (self.config_dir, self.data_dir, self.state_dir, self.log_dir):
-            d.mkdir(parents=True, exist_ok=True)
+            try:
+                d.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise StoreError(
+                    f"cannot create {d}: {exc.strerror or exc}",
+                    hint=f"make it writable, or point {HOME_ENV} at a directory you can write",
+                ) from exc
         return self
 
 

@@ -14,6 +14,7 @@ readability, a false negative leaks a key.
 
 from __future__ import annotations
 
+import bisect
 import math
 import re
 from collections import Counter
@@ -32,7 +33,9 @@ _PRIVATE_KEY = (
     r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----"
     r"(?:[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|[\s\S]*\Z)"
 )
-_ASSIGN = r"[\w.\-]*[\"']?\s*(?::|=|:=|=>)\s*(?P<q>[\"'`]?)(?P<v>(?!\[REDACTED)[^\s\"'`,;)}]"
+# The key name's tail is bounded ({0,64}): unbounded, every keyword inside a long run of word
+# characters ("secretsecret...") rescans the rest of the run, which is quadratic.
+_ASSIGN = r"[\w.\-]{0,64}[\"']?\s*(?::|=|:=|=>)\s*(?P<q>[\"'`]?)(?P<v>(?!\[REDACTED)[^\s\"'`,;)}]"
 
 # (kind, pattern, value group). Earlier rules win where matches overlap. Group 0 redacts the whole
 # match; a named group redacts only the value and keeps the key name ("password = [REDACTED:...]").
@@ -54,7 +57,8 @@ _RULES: tuple[tuple[str, str, int | str], ...] = (
     ("npm-token", r"npm_[A-Za-z0-9]{36}", 0),
     ("pypi-token", r"pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_\-]{50,}", 0),
     ("sendgrid-key", r"SG\.[A-Za-z0-9_\-]{16,}\.[A-Za-z0-9_\-]{16,}", 0),
-    ("jwt", r"eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}", 0),
+    # Starts only where a base64url run starts: from every "eyJ" inside a run it is quadratic.
+    ("jwt", r"(?<![A-Za-z0-9_\-])eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}", 0),
     ("url-password", r"://[^\s:/@\"']+:(?P<v>[^\s@/\"']{3,})@", "v"),
     ("bearer-token", _keywords("bearer", "token") + r"\s+(?P<v>[A-Za-z0-9._~+/\-]{20,}=*)", "v"),
     ("password", _keywords("password", "passwd", "passphrase", "pwd") + _ASSIGN + "{3,})", "v"),
@@ -168,21 +172,58 @@ def _rule_findings(text: str) -> list[tuple[int, SecretFinding]]:
     return found
 
 
+_PEM_END = re.compile(r"-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----")
+_PEM_LINE = re.compile(r"[A-Za-z0-9+/=]+|[A-Za-z-]+: .*")  # base64, or a header ("Proc-Type: ...")
+_PEM_MAX_LINES = 200  # an RSA-8192 key is ~100 lines
+
+
+def _headless_keys(text: str) -> list[SecretFinding]:
+    """Private keys whose ``BEGIN`` line was cut off (an excerpt kept only their end): the
+    base64 lines just before an ``END ... PRIVATE KEY`` line, up to it. Each END looks back
+    over at most a key's worth of lines, so this stays linear."""
+    found: list[SecretFinding] = []
+    for end in _PEM_END.finditer(text):
+        start = end.start()
+        for _ in range(_PEM_MAX_LINES):
+            line_end = text.rfind("\n", 0, start)
+            if line_end < 0:
+                break
+            line_start = text.rfind("\n", 0, line_end) + 1
+            line = text[line_start:line_end].strip().lstrip("…")
+            if not line or not _PEM_LINE.fullmatch(line):
+                break
+            start = line_start
+        if start == end.start() and start > 0:
+            start = max(text.rfind("\n", 0, start) + 1, 0)  # the text before END on its line
+        found.append(SecretFinding("private-key", start, end.end()))
+    return found
+
+
 def find_secrets(text: str) -> list[SecretFinding]:
     """The secrets in ``text``, in order, without overlaps (the more specific rule wins)."""
     if not text:
         return []
     candidates = _rule_findings(text)
+    if "PRIVATE KEY" in text:
+        candidates += [(0, f) for f in _headless_keys(text)]
     rank_entropy = len(_COMPILED)
     for match in _CANDIDATE.finditer(text):
         if _looks_random(match.group(0)):
             candidates.append((rank_entropy, SecretFinding("high-entropy", *match.span())))
     candidates.sort(key=lambda item: (item[0], item[1].start))
+    # Chosen spans never overlap, so sorted by start they are sorted by end too: a candidate
+    # overlaps one only if it overlaps a neighbour (bisect keeps this n log n, not n squared).
+    starts: list[int] = []
     chosen: list[SecretFinding] = []
     for _, finding in candidates:
-        if all(finding.end <= c.start or finding.start >= c.end for c in chosen):
-            chosen.append(finding)
-    return sorted(chosen, key=lambda f: f.start)
+        at = bisect.bisect_left(starts, finding.start)
+        if at > 0 and chosen[at - 1].end > finding.start:
+            continue
+        if at < len(chosen) and chosen[at].start < finding.end:
+            continue
+        starts.insert(at, finding.start)
+        chosen.insert(at, finding)
+    return chosen
 
 
 def redact(text: str) -> str:

@@ -1,7 +1,8 @@
 """TaskRecords written by hand: ``--check KIND=VALUE`` flags and JSON / JSON-lines / TOML files.
 
 Every record is validated when it is read; the first bad one is a one-line :class:`InputError`
-naming the record and the field, and nothing from that file is used.
+naming the record and the field, and nothing from that file is used. Every text a record
+carries is redacted before it is stored: a hand-written task is a way in like any other.
 """
 
 from __future__ import annotations
@@ -18,7 +19,9 @@ from typing import Any, get_args
 from pydantic import ValidationError
 
 from .errors import InputError
-from .models import Check, CheckKind, TaskRecord
+from .harvest.jsonl import without_surrogates
+from .models import Check, CheckKind, TaskRecord, task_id
+from .redact import redact
 
 try:  # Python 3.11+
     import tomllib
@@ -68,14 +71,38 @@ def manual_session(project: str, intent: str) -> str:
 
 
 def make_record(fields: Mapping[str, Any], defaults: Defaults) -> TaskRecord:
-    """A validated record from ``fields``, with the defaults filled in (ValidationError if bad)."""
-    data = dict(fields)
+    """A validated, redacted record from ``fields``, with the defaults filled in
+    (ValidationError if bad).
+
+    Without an explicit ``id``, the id is scoped to the project: a session id that another
+    project's task also uses makes a new task here, never moves that one.
+    """
+    data = without_surrogates(dict(fields))  # half an emoji, or bytes that were not UTF-8
     data.setdefault("source", defaults.source)
     data.setdefault("project", defaults.project)
     data.setdefault("created_at", defaults.now)
     if "session_id" not in data and isinstance(data.get("intent"), str):
         data["session_id"] = manual_session(str(data["project"]), data["intent"])
-    return TaskRecord.model_validate(data)
+    record = redacted(TaskRecord.model_validate(data))
+    if not fields.get("id") and "session_id" in fields:  # (a made-up session is scoped already)
+        scoped = f"{record.project}\x00{record.session_id}"
+        record = record.model_copy(update={"id": task_id(record.source, scoped, record.turn)})
+    return record
+
+
+def redacted(record: TaskRecord) -> TaskRecord:
+    """``record`` with every secret in its text (and its checks' text) replaced by a placeholder."""
+    checks = [
+        c.model_copy(update={"value": redact(c.value)}) if isinstance(c.value, str) else c
+        for c in record.checks
+    ]
+    update: dict[str, Any] = {
+        name: redact(getattr(record, name))
+        for name in ("intent", "context", "attempt", "feedback", "session_id")
+    }
+    for name in ("tags", "skills_used", "tools_used"):
+        update[name] = [redact(v) for v in getattr(record, name)]
+    return TaskRecord.model_validate({**record.model_dump(), **update, "checks": checks})
 
 
 def read_records(path: Path, defaults: Defaults) -> list[TaskRecord]:
@@ -84,9 +111,16 @@ def read_records(path: Path, defaults: Defaults) -> list[TaskRecord]:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise InputError(f"no such file: {path}", hint="check the path") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"cannot read {path}: {exc}", hint="it must be a UTF-8 text file") from exc
-    raw = _parse(path, text)
+    except UnicodeDecodeError as exc:
+        raise InputError(
+            f"cannot read {path}: byte {exc.start} is not UTF-8", hint="save it as UTF-8 text"
+        ) from None
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc.strerror or exc}", hint="check the path and its permissions") from None
+    try:
+        raw = _parse(path, text)
+    except RecursionError:
+        raise InputError(f"{path} is nested too deeply to read", hint="a task is a flat object: fix the file") from None
     if not raw:
         raise InputError(f"no tasks in {path}", hint="write a JSON array, JSON lines or TOML [[task]] tables")
     records = []

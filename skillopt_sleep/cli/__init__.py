@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import importlib
+import io
 import os
 import sys
 import traceback
@@ -90,8 +91,10 @@ def main(
     cwd: Path | None = None,
 ) -> int:
     """Run one command; returns the process exit code. Everything outside can be injected."""
-    stdout = stdout or sys.stdout
-    stderr = stderr or sys.stderr
+    # A process started with its standard streams closed has None here: write to nowhere
+    # rather than fail (the SessionEnd hook must exit 0 whatever its caller left open).
+    stdout = stdout or sys.stdout or io.StringIO()
+    stderr = stderr or sys.stderr or io.StringIO()
     argv = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in argv
     try:
@@ -103,7 +106,7 @@ def main(
         ctx = Ctx(
             env=dict(os.environ if env is None else env),
             cwd=cwd or Path.cwd(),
-            stdin=stdin or sys.stdin,
+            stdin=stdin or sys.stdin or io.StringIO(),
             out=stdout,
             err=stderr,
             json=getattr(args, "json", False),

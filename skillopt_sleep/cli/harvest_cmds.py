@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 SOURCES = ("claude-code", "codex")
 
 LOCK_WAIT_S = 120.0
+SHOWN_PATHS = 20
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -73,7 +74,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
 
 def log_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
     """Never fails the agent: any error becomes a notice that ``status`` shows, and exit 0."""
-    from ..harvest.hook import MAX_PAYLOAD_BYTES, Spool, parse_payload
+    from ..harvest.hook import MAX_PAYLOAD_BYTES, Spool, parse_payload, read_stdin
 
     try:
         if args.drain:
@@ -81,7 +82,7 @@ def log_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
             return 0
         if ctx.env.get(REPLAY_ENV):
             return 0  # a session our own replay ran: never a task
-        raw = ctx.stdin.read(MAX_PAYLOAD_BYTES + 1)
+        raw = read_stdin(ctx.stdin)
         if len(raw) > MAX_PAYLOAD_BYTES:
             raise SleepError(
                 "the hook JSON is larger than 1 MB", hint="is `log` on the right hook?"
@@ -106,6 +107,7 @@ def _lock_path(ctx: Ctx) -> Path:
 
 
 def _drain(ctx: Ctx, wait_s: float) -> DrainResult:
+    from ..harvest import problems
     from ..harvest.drain import drain
     from ..harvest.hook import Spool
     from ..harvest.run import Harvester
@@ -117,6 +119,7 @@ def _drain(ctx: Ctx, wait_s: float) -> DrainResult:
     now = ctx.clock.now()
     for error in result.errors:
         ctx.store.add_notice("hook", redact(f"log: {error}"), now)
+    problems.save(ctx.store, problems.summarise([result.stats], now), keep_clean=True)
     if result.payloads:
         s = result.stats
         skipped = ", ".join(f"{k} {v}" for k, v in sorted(s.lines_skipped.items())) or "none"
@@ -184,7 +187,7 @@ def _append_log(ctx: Ctx, line: str) -> None:
         ctx.paths.log_dir.mkdir(parents=True, exist_ok=True)
         with open(ctx.paths.log_dir / "hook.log", "a", encoding="utf-8") as fh:
             fh.write(" ".join(line.split()) + "\n")
-    except OSError:
+    except (OSError, SleepError):  # no home to log into: stderr has had the message
         pass
 
 
@@ -192,6 +195,7 @@ def _append_log(ctx: Ctx, line: str) -> None:
 
 
 def harvest_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
+    from ..harvest import problems
     from ..harvest.lock import file_lock
     from ..harvest.run import Harvester, HarvestPlan
     from ..harvest.scan import agent_roots, parse_since, project_keys, since_lookback
@@ -230,6 +234,8 @@ def harvest_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
             )
         stats = Harvester(ctx.store, ctx.clock, miner=miner).run(plan)
     _drain(ctx, wait_s=LOCK_WAIT_S)  # sessions that ended while we held the lock
+    summary = problems.summarise(stats.values(), ctx.clock.now())
+    problems.save(ctx.store, summary)
     payload = _report(plan, stats, first_run, hooked, miner, str(project))
     ctx.emit(payload, _text(payload))
     return 0
@@ -262,6 +268,8 @@ def _report(
         "files_unchanged",
         "files_too_old",
         "files_other_projects",
+        "files_skipped",
+        "files_partly_read",
         "bytes_read",
         "lines_read",
         "sessions",
@@ -310,7 +318,18 @@ def _text(p: dict[str, Any]) -> str:
         lines.append(
             "  lines skipped: " + ", ".join(f"{k} {v}" for k, v in t["lines_skipped"].items())
         )
+        bad = [(path, r) for s in p["sources"].values() for path, r in s["bad_lines"].items()]
+        for path, reasons in bad[:SHOWN_PATHS]:
+            lines.append(f"    {path}: " + ", ".join(f"{k} {v}" for k, v in reasons.items()))
+        if len(bad) > SHOWN_PATHS:
+            lines.append(f"    ... and {len(bad) - SHOWN_PATHS} more file(s) (see --json)")
+    if t["files_partly_read"]:
+        lines.append(
+            f"  {t['files_partly_read']} large file(s) read in part; the next harvest goes on"
+        )
     if t["replay_sessions"]:
         lines.append(f"  {t['replay_sessions']} replay session(s) ignored")
-    lines.extend(f"  error: {e}" for e in p["errors"])
+    lines.extend(f"  skipped {e}" for e in p["errors"][:SHOWN_PATHS])
+    if len(p["errors"]) > SHOWN_PATHS:
+        lines.append(f"  ... and {len(p['errors']) - SHOWN_PATHS} more skipped (see --json)")
     return "\n".join(lines)

@@ -7,6 +7,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from ..backends.registry import backend_class
 from ..lock import night_lock
 from ..night.demo import prepare_demo
 from ..night.estimate import Estimate
@@ -52,6 +53,9 @@ def _flags(args: argparse.Namespace) -> dict[str, Any]:
 def run_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
     project = ctx.project(args.project)
     settings = ctx.settings(project, _flags(args)).settings
+    for role in (settings.roles.target, settings.roles.optimizer, settings.roles.judge):
+        if role.backend:
+            backend_class(role.backend)  # a misspelt name is an error even on a night with no tasks
     tasks = ctx.store.list_tasks(project=str(project))
     if not tasks:
         ctx.emit({"project": str(project), "decision": None, "reason": "no tasks"},

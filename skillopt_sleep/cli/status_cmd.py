@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from ..harvest import problems as harvest_problems
 from ..night.project import summary_line
 from ..store import NightRow
 from .common import add_project_flag
@@ -46,9 +47,12 @@ def status(args: argparse.Namespace, ctx: Ctx) -> int:
                                                  "summary": pending.summary.model_dump(mode="json")},
         "notices": [n.__dict__ for n in notices],
     }
+    harvest_skips = harvest_problems.load(store)
+    payload["harvest_skips"] = harvest_skips
     lines = [f"project: {project or 'all'}  ({tasks} tasks logged)"]
     for n in notices:
         lines.append(f"! {n.created_at[:16].replace('T', ' ')} {n.kind}: {n.message}")
+    lines += harvest_problems.describe(harvest_skips)
     if nights:
         lines.append("nights (newest first):")
         lines += ["  " + _night_row(n) for n in nights]

@@ -8,6 +8,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from ..errors import InputError
+from ..harvest.jsonl import without_surrogates
 from ..models import TaskRecord
 from ..task_input import Defaults, make_record, parse_check, read_records, record_error
 from .common import add_project_flag
@@ -56,6 +57,14 @@ def _defaults(args: argparse.Namespace, ctx: Ctx, source: str) -> Defaults:
 
 
 def _store(records: list[TaskRecord], ctx: Ctx, what: str) -> int:
+    for number, r in enumerate(records, start=1):
+        held = ctx.store.get_task(r.id)
+        if held is not None and held.project != r.project:
+            raise InputError(
+                f"{what}: record {number} has the id {r.id} of a task of {held.project}; "
+                "storing it would move that task",
+                hint="drop its `id` field, or import it with --project " + held.project,
+            )
     new, updated = ctx.store.upsert_tasks(records, ctx.clock.now())
     lines = [f"{what}: {new} new, {updated} updated"]
     lines += [f"  {r.id}  {_short(r.intent)}" for r in records[:20]]
@@ -72,7 +81,7 @@ def add_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
         return _store(read_records(args.file, _defaults(args, ctx, "manual")), ctx, f"added from {args.file}")
     if not args.intent or not args.intent.strip():
         raise InputError("a task needs --intent", hint='for example: tasks add --intent "Write the README"')
-    checks = [parse_check(spec) for spec in args.check]
+    checks = [parse_check(without_surrogates(spec)) for spec in args.check]
     fields = {"intent": args.intent, "checks": checks, "feedback": args.feedback, "outcome": args.outcome,
               "context": args.context, "attempt": args.attempt, "tags": args.tag}
     try:

@@ -16,14 +16,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .jsonl import BadRecord, LineParser, as_dict, as_list, as_str, require_dict
-from .session import Turn, parse_time
+from .jsonl import KEPT_PROMPT_CHARS, BadRecord, LineParser, as_dict, as_list, as_str, require_dict
+from .session import Turn, cut, parse_time
 
 SOURCE = "claude-code"
 
-_REMINDER = re.compile(r"<system-reminder>.*?</system-reminder>", re.DOTALL)
-_COMMAND_NAME = re.compile(r"<command-name>(.*?)</command-name>", re.DOTALL)
-_COMMAND_ARGS = re.compile(r"<command-args>(.*?)</command-args>", re.DOTALL)
 # User records that are the UI's own output, not something the user asked the agent.
 _NOT_PROMPTS = (
     "<local-command-stdout>",
@@ -62,19 +59,50 @@ def sanitise_cwd(cwd: str) -> str:
     return re.sub(r"[^A-Za-z0-9]", "-", cwd)
 
 
+def strip_blocks(text: str, tag: str) -> str:
+    """``text`` without its ``<tag>...</tag>`` blocks; an unclosed tag and what follows it stay.
+
+    Linear: a lazy regex rescans the rest of the text from every unclosed tag, which is
+    quadratic on a prompt holding thousands of them.
+    """
+    opening, closing = f"<{tag}>", f"</{tag}>"
+    parts: list[str] = []
+    pos = 0
+    while True:
+        start = text.find(opening, pos)
+        if start < 0:
+            break
+        end = text.find(closing, start + len(opening))
+        if end < 0:
+            break  # no closing tag after this one: none after any later one either
+        parts.append(text[pos:start])
+        pos = end + len(closing)
+    parts.append(text[pos:])
+    return "".join(parts)
+
+
+def first_block(text: str, tag: str) -> str | None:
+    """The inside of the first closed ``<tag>...</tag>`` (linear, like :func:`strip_blocks`)."""
+    opening, closing = f"<{tag}>", f"</{tag}>"
+    start = text.find(opening)
+    if start < 0:
+        return None
+    end = text.find(closing, start + len(opening))
+    return None if end < 0 else text[start + len(opening) : end]
+
+
 def clean_prompt(text: str) -> tuple[str, str] | None:
     """A human prompt's text without injected blocks, and the slash command it ran ("" if none).
 
     None when the record is not something the user asked (command output, shell escapes).
     """
-    text = _REMINDER.sub("", text).strip()
+    text = strip_blocks(text, "system-reminder").strip()
     if not text or text.startswith(_NOT_PROMPTS):
         return None
-    name = _COMMAND_NAME.search(text)
-    if name:
-        command = name.group(1).strip()
-        args = _COMMAND_ARGS.search(text)
-        arg_text = args.group(1).strip() if args else ""
+    name = first_block(text, "command-name")
+    if name is not None:
+        command = name.strip()
+        arg_text = (first_block(text, "command-args") or "").strip()
         return f"{command} {arg_text}".strip(), command.lstrip("/")
     return text, ""
 
@@ -190,7 +218,7 @@ class ClaudeCodeParser(LineParser):
         skill = _SKILL_BASE.match(text)
         if skill:
             turn.note(turn.skills, skill.group(1).rstrip("/").rsplit("/", 1)[-1])
-        turn.context = _REMINDER.sub("", text).strip()
+        turn.context = cut(strip_blocks(text, "system-reminder").strip(), KEPT_PROMPT_CHARS)
 
     def _assistant(self, obj: dict[str, Any]) -> None:
         message = require_dict(obj.get("message"), "message")

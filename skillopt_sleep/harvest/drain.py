@@ -48,10 +48,13 @@ def drain(
 
 
 def _drain_one(spool: Spool, entry: Path, harvester: Harvester, result: DrainResult) -> None:
+    """Read one spooled session. A payload that cannot be read, or whose transcript cannot,
+    moves to ``failed/`` (kept for a look, never retried forever) and the drain goes on."""
     try:
         payload = spool.load(entry)
-    except (OSError, ValueError) as exc:
-        result.errors.append(f"unreadable hook payload {entry.name}: {exc}")
+    except (OSError, ValueError, RecursionError) as exc:
+        reason = "nested too deep" if isinstance(exc, RecursionError) else _first_line(exc)
+        result.errors.append(f"unreadable hook payload {spool.root / entry.name}: {reason}")
         _move_failed(spool, entry)
         return
     path = Path(payload.transcript_path)
@@ -65,6 +68,11 @@ def _drain_one(spool: Spool, entry: Path, harvester: Harvester, result: DrainRes
             _move_failed(spool, entry)
             return
     spool.done(entry)
+
+
+def _first_line(exc: Exception) -> str:
+    text = str(exc).strip().splitlines()
+    return (text[0] if text else type(exc).__name__)[:200]
 
 
 def _move_failed(spool: Spool, entry: Path) -> None:

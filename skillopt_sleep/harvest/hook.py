@@ -10,15 +10,61 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TextIO
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from ..errors import InputError, StoreError
 
 MAX_PAYLOAD_BYTES = 1024 * 1024
+READ_TIMEOUT_S = 5.0  # Claude Code writes the payload at once; a writer that never closes is not
+
+
+def read_stdin(stream: TextIO, limit: int = MAX_PAYLOAD_BYTES, timeout: float = READ_TIMEOUT_S) -> str:
+    """The hook's JSON from ``stream``, bounded in size and time.
+
+    Reading stops at end of input, as soon as what was read is one complete JSON value (the
+    writer may keep its end open), after ``limit + 1`` bytes, or after ``timeout`` seconds:
+    the hook must return even when its input never ends.
+    """
+    try:
+        fd = stream.fileno()
+    except (AttributeError, OSError, ValueError):  # an in-memory stream: it cannot block
+        return stream.read(limit + 1)
+    chunks: list[bytes] = []
+    finished = threading.Event()
+
+    def pump() -> None:
+        size = 0
+        try:
+            while size <= limit:
+                data = os.read(fd, 65536)
+                if not data:
+                    break
+                chunks.append(data)
+                size += len(data)
+                if data.rstrip().endswith((b"}", b"]")) and _complete_json(b"".join(chunks)):
+                    break
+        except OSError:
+            pass
+        finally:
+            finished.set()
+
+    threading.Thread(target=pump, name="hook-stdin", daemon=True).start()
+    finished.wait(timeout)
+    return b"".join(list(chunks)).decode("utf-8", "replace")
+
+
+def _complete_json(data: bytes) -> bool:
+    try:
+        json.loads(data)
+    except (ValueError, RecursionError):
+        return False
+    return True
 
 
 class HookPayload(BaseModel):

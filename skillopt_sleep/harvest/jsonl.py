@@ -8,12 +8,15 @@ left for the next read: the agent may still be writing it.
 from __future__ import annotations
 
 import json
+import re
+import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
 
 from ..markers import REPLAY_MARKER
-from .session import ParseState, SessionChunk, Turn, parse_time
+from .session import PROMPT_CHARS, ParseState, SessionChunk, Turn, cut, parse_time
 
 _loads: Callable[[bytes], Any]
 try:  # orjson parses transcripts about 2-3x faster; the standard library is the fallback
@@ -24,11 +27,37 @@ except ImportError:  # pragma: no cover - exercised where orjson is not installe
     _loads = json.loads
 
 MAX_LINE_BYTES = 4 * 1024 * 1024  # longer lines (a pasted image, a huge tool dump) are skipped
+MAX_FILE_BYTES = 256 * 1024 * 1024  # read per file per harvest; the cursor continues next time
+MAX_FILE_SECONDS = 60.0  # the same, in time: one huge file never holds up every other one
 _READ_BUFFER = 1024 * 1024
+# Prompts are kept this long while parsing (mining cuts them to PROMPT_CHARS): nothing after a
+# parser looks at more, so no later pass can cost more than this per prompt.
+KEPT_PROMPT_CHARS = 2 * PROMPT_CHARS
+# A \\uD800-\\uDFFF escape: the line may hold a lone surrogate, which no UTF-8 store can take.
+_SURROGATE_ESCAPE = re.compile(rb"\\[uU][dD][89a-fA-F]")
 
 
 class BadRecord(ValueError):
     """A JSON object that does not have the shape its ``type`` promises."""
+
+
+@dataclass(frozen=True)
+class ReadLimits:
+    """How much of one file a single read may take: bytes and seconds (the rest waits)."""
+
+    max_line: int = MAX_LINE_BYTES
+    max_bytes: int = MAX_FILE_BYTES
+    max_seconds: float = MAX_FILE_SECONDS
+
+    @property
+    def hard_bytes(self) -> int:
+        """Past the limit, a read waits this long for the next turn to start."""
+        return self.max_bytes + max(self.max_bytes, 4 * self.max_line)
+
+    @property
+    def grace_seconds(self) -> float:
+        """The same, in seconds."""
+        return max(self.max_seconds, 10.0)
 
 
 def iter_lines(
@@ -37,7 +66,8 @@ def iter_lines(
     """``(offset, end, line)`` for each complete line from ``start``; ``line`` is None when it is
     too long. ``end`` is the offset just after the line's newline.
 
-    Reading stops before a final line that has no newline yet. Memory stays bounded by
+    A line ends at LF, CRLF or a lone CR. Reading stops before a final line that has no end
+    yet. Memory stays bounded by
     ``max_line``: an over-long line is skipped in pieces, never held whole.
     """
     fh.seek(start)
@@ -46,6 +76,14 @@ def iter_lines(
         line = fh.readline(max_line + 1)
         if not line:
             return
+        if b"\r" in line:  # CR-only (old Mac) or CRLF endings: a raw CR never occurs inside JSON
+            complete = len(line) if line.endswith(b"\n") else line.rfind(b"\r") + 1
+            for piece in line[:complete].splitlines(keepends=True):
+                yield offset, offset + len(piece), piece
+                offset += len(piece)
+            if complete < len(line):
+                fh.seek(offset)  # the rest of this read is the start of a line not yet complete
+            continue
         if line.endswith(b"\n"):
             yield offset, offset + len(line), line
             offset += len(line)
@@ -105,7 +143,10 @@ class LineParser:
         if not raw.strip():
             return
         try:
-            obj = _loads(raw)
+            obj = decode_line(raw)
+        except RecursionError:
+            self.skip("too-deep")
+            return
         except ValueError:
             self.skip(_why_not_json(raw))
             return
@@ -118,7 +159,9 @@ class LineParser:
             return
         try:
             self.record(kind, obj, offset)
-        except (BadRecord, KeyError, TypeError, AttributeError, IndexError):
+        except RecursionError:
+            self.skip("too-deep")
+        except (ValueError, KeyError, TypeError, AttributeError, IndexError, OverflowError):
             self.skip("bad-fields")
 
     def record(self, kind: str, obj: dict[str, Any], offset: int) -> None:
@@ -131,6 +174,7 @@ class LineParser:
         if prompt.lstrip().startswith(REPLAY_MARKER):
             self.state.replay = True
         index = self.state.turns_before + len(self.chunk.turns)
+        prompt = cut(prompt, KEPT_PROMPT_CHARS)  # a pasted log: the request is at its start
         turn = Turn(index=index, offset=offset, prompt=prompt, timestamp=parse_time(timestamp))
         turn.ended_at = turn.timestamp
         self.chunk.turns.append(turn)
@@ -139,6 +183,52 @@ class LineParser:
 
     def finish(self) -> SessionChunk:
         return self.chunk
+
+
+def decode_line(raw: bytes) -> Any:
+    """One JSON line as Python objects. Lone UTF-16 surrogates (``"\\ud83d"`` without its pair,
+    left by a writer that cut a string mid-emoji) become U+FFFD, so the rest of the line is kept.
+
+    Raises ValueError (not JSON) or RecursionError (nested too deep to decode).
+    """
+    try:
+        value = _loads(raw)
+    except ValueError:
+        if not _SURROGATE_ESCAPE.search(raw):
+            raise
+        value = json.loads(raw)  # orjson refuses lone surrogates; the standard parser takes them
+    else:
+        if not _SURROGATE_ESCAPE.search(raw):
+            return value
+    return without_surrogates(value)
+
+
+def without_surrogates(value: Any) -> Any:
+    """``value`` with every string (and key) made encodable as UTF-8 (a lone surrogate becomes
+    U+FFFD); iterative, as the value may be nested as deep as the parser allows."""
+    root = [value]
+    stack: list[tuple[Any, Any]] = [(root, 0)]
+    while stack:
+        parent, key = stack.pop()
+        item = parent[key]
+        if isinstance(item, str):
+            parent[key] = _fix_text(item)
+        elif isinstance(item, list):
+            stack.extend((item, i) for i in range(len(item)))
+        elif isinstance(item, dict):
+            fixed = {_fix_text(k): v for k, v in item.items()}
+            item.clear()
+            item.update(fixed)
+            stack.extend((item, k) for k in item)
+    return root[0]
+
+
+def _fix_text(text: str) -> str:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    return text
 
 
 def _why_not_json(raw: bytes) -> str:
@@ -150,11 +240,37 @@ def _why_not_json(raw: bytes) -> str:
 
 
 def read_chunk(
-    parser: LineParser, path: Path, start: int, max_line: int = MAX_LINE_BYTES
+    parser: LineParser,
+    path: Path,
+    start: int,
+    max_line: int = MAX_LINE_BYTES,
+    *,
+    limits: ReadLimits | None = None,
 ) -> tuple[SessionChunk, int]:
-    """Feed ``path`` from ``start`` into ``parser``; returns the chunk and where reading stopped."""
+    """Feed ``path`` from ``start`` into ``parser``; returns the chunk and where reading stopped.
+
+    Once ``limits`` bytes or seconds are spent, reading stops (``chunk.partial``) where the
+    next turn begins, so every turn read is whole (``chunk.cut_turn``: the turn whose prompt
+    was read last; the next read starts there). A single turn longer than the limits allow
+    (:meth:`ReadLimits.hard_bytes`, :meth:`ReadLimits.grace_seconds`) is cut where it stands.
+    """
+    limits = limits or ReadLimits(max_line=max_line)
+    chunk = parser.chunk
     end = start
+    clock = time.monotonic
+    deadline = clock() + limits.max_seconds
+    over = False
     with open(path, "rb", buffering=_READ_BUFFER) as fh:
-        for offset, end, line in iter_lines(fh, start, max_line):
+        for offset, end, line in iter_lines(fh, start, limits.max_line):
+            turns = len(chunk.turns)
             parser.feed(offset, line)
+            over = over or end - start >= limits.max_bytes or clock() > deadline
+            if not over:
+                continue
+            if turns and len(chunk.turns) > turns:
+                chunk.partial, chunk.cut_turn = True, True
+                break
+            if end - start >= limits.hard_bytes or clock() > deadline + limits.grace_seconds:
+                chunk.partial = True
+                break
     return parser.finish(), end

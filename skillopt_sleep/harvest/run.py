@@ -5,6 +5,11 @@ size and mtime are unchanged is not opened. An appended file (a resumed session)
 the start of its last task, so that task is re-mined with its new feedback; a truncated or
 replaced file (other inode, smaller than the offset, or different first bytes) is read again
 from the start. Re-reading is safe: the store folds a sighting it has seen into the same task.
+
+Every file is isolated: a file that cannot be listed, opened or parsed is skipped with its path
+and the reason (``SourceStats.errors``), a bad line is skipped and counted under its file
+(``SourceStats.bad_lines``), and the cursor moves past what was read, so the next harvest does
+not meet the same damage again. One read of a file is bounded in bytes and seconds.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -24,13 +30,21 @@ from ..models import TaskRecord
 from ..store import Cursor, Store
 from .claude_code import ClaudeCodeParser
 from .codex import CodexParser
-from .jsonl import MAX_LINE_BYTES, LineParser, read_chunk
+from .jsonl import (
+    MAX_FILE_BYTES,
+    MAX_FILE_SECONDS,
+    MAX_LINE_BYTES,
+    LineParser,
+    ReadLimits,
+    read_chunk,
+)
 from .mine import group_turns, intent_key, merge_records, mine_chunk
-from .scan import CLAUDE, CODEX, Roots, claude_files, codex_files, mtime
+from .scan import CLAUDE, CODEX, Problem, Roots, claude_files, codex_files, mtime, printable
 from .session import ParseState, SessionChunk
 
 _HEAD_BYTES = 1024
 _SCOPED_OUT = '"scoped_out": true'  # as json.dumps writes it in a cursor's state
+_PARTLY_READ = '"partial": true'  # a read stopped at its limit: the file has more to give
 _FLUSH_RECORDS = 500
 _FLUSH_CURSORS = 500
 _PARSERS: dict[str, type[LineParser]] = {CLAUDE: ClaudeCodeParser, CODEX: CodexParser}
@@ -47,6 +61,8 @@ class SourceStats:
     files_unchanged: int = 0
     files_too_old: int = 0
     files_other_projects: int = 0
+    files_skipped: int = 0
+    files_partly_read: int = 0
     bytes_read: int = 0
     lines_read: int = 0
     sessions: int = 0
@@ -54,12 +70,23 @@ class SourceStats:
     tasks_new: int = 0
     tasks_updated: int = 0
     lines_skipped: Counter[str] = field(default_factory=Counter)
-    errors: list[str] = field(default_factory=list)
+    bad_lines: dict[str, dict[str, int]] = field(default_factory=dict)  # path -> reason -> n
+    errors: list[str] = field(default_factory=list)  # "path: why", one per file skipped
 
     def to_json(self) -> dict[str, Any]:
         data = dict(self.__dict__)
         data["lines_skipped"] = dict(sorted(self.lines_skipped.items()))
         return data
+
+    def skip_file(self, path: str | Path, why: str) -> None:
+        """Count a file (or directory) skipped whole, with its path and the reason."""
+        self.files_skipped += 1
+        self.errors.append(f"{printable(path)}: {printable(why)}")
+
+    def note_problems(self, problems: list[Problem]) -> None:
+        for path, why in problems:
+            self.skip_file(path, why)
+        problems.clear()
 
 
 @dataclass(frozen=True)
@@ -70,7 +97,6 @@ class HarvestPlan:
     since: datetime
     projects: frozenset[str] | None
     sources: tuple[str, ...] = (CLAUDE, CODEX)
-    max_line: int = MAX_LINE_BYTES
 
 
 @dataclass
@@ -80,6 +106,7 @@ class _FileCursor:
     parse: ParseState
     head: str = ""
     scoped_out: bool = False
+    partial: bool = False
 
     def dump(self) -> str:
         return json.dumps(
@@ -87,6 +114,7 @@ class _FileCursor:
                 "parse": json.loads(self.parse.to_json()),
                 "head": self.head,
                 "scoped_out": self.scoped_out,
+                "partial": self.partial,
             },
             sort_keys=True,
         )
@@ -99,7 +127,10 @@ class _FileCursor:
             data = {}
         data = data if isinstance(data, dict) else {}
         parse = ParseState.from_json(json.dumps(data.get("parse") or {}))
-        return cls(parse, str(data.get("head") or ""), data.get("scoped_out") is True)
+        return cls(
+            parse, str(data.get("head") or ""), data.get("scoped_out") is True,
+            data.get("partial") is True,
+        )
 
 
 class Harvester:
@@ -112,11 +143,13 @@ class Harvester:
         *,
         miner: Miner | None = None,
         max_line: int = MAX_LINE_BYTES,
+        max_file_bytes: int = MAX_FILE_BYTES,
+        max_file_seconds: float = MAX_FILE_SECONDS,
     ) -> None:
         self.store = store
         self.clock = clock
         self.miner = miner
-        self.max_line = max_line
+        self.limits = ReadLimits(max_line, max_file_bytes, max_file_seconds)
         self._records: list[tuple[TaskRecord, SourceStats]] = []
         self._cursors: list[Cursor] = []
         self._known: dict[str, Cursor] | None = None  # cursors loaded in one query by ``run``
@@ -127,18 +160,21 @@ class Harvester:
         for source in plan.sources:
             stats = report.setdefault(source, SourceStats())
             self._known = self.store.cursors(source)
+            problems: list[Problem] = []
             try:
-                for path in self._files(source, plan):
+                for path in self._files(source, plan, problems):
+                    stats.note_problems(problems)
                     self.harvest_file(source, path, stats, projects=plan.projects, since=plan.since)
+                stats.note_problems(problems)
             finally:
                 self._known = None
         self.flush()
         return report
 
-    def _files(self, source: str, plan: HarvestPlan) -> Iterator[str]:
+    def _files(self, source: str, plan: HarvestPlan, problems: list[Problem]) -> Iterator[str]:
         if source == CLAUDE:
-            return claude_files(plan.roots.claude, plan.projects)
-        return codex_files(plan.roots.codex, plan.since)
+            return claude_files(plan.roots.claude, plan.projects, problems)
+        return codex_files(plan.roots.codex, problems)
 
     def harvest_file(
         self,
@@ -149,11 +185,21 @@ class Harvester:
         projects: frozenset[str] | None = None,
         since: datetime | None = None,
     ) -> None:
-        """Read what is new in one transcript. Never raises for a bad file: counts it."""
+        """Read what is new in one transcript. Never raises for a bad file: counts it.
+
+        (Only the store failing raises: that is no fault of the file, and no later file would
+        fare better.)
+        """
         try:
             st = os.stat(path)
         except OSError as exc:
-            stats.errors.append(f"{path}: {exc.strerror or exc}")
+            stats.skip_file(path, exc.strerror or type(exc).__name__)
+            return
+        except ValueError:  # a NUL or a lone surrogate in a path a hook payload gave
+            stats.skip_file(path, "not a valid file name")
+            return
+        if not stat.S_ISREG(st.st_mode):
+            stats.skip_file(path, "not a regular file")
             return
         stats.files_scanned += 1
         key = str(path)
@@ -163,7 +209,12 @@ class Harvester:
             st.st_size,
             st.st_mtime_ns,
         )
-        if old is not None and same_stat and _SCOPED_OUT not in old.state:  # no JSON to parse
+        if (
+            old is not None
+            and same_stat
+            and _SCOPED_OUT not in old.state  # (substring tests: no JSON to parse)
+            and _PARTLY_READ not in old.state
+        ):
             stats.files_unchanged += 1
             return
         fc = _FileCursor.load(old.state) if old else _FileCursor(ParseState())
@@ -177,7 +228,13 @@ class Harvester:
         try:
             self._read(source, Path(path), st, old, fc, stats, projects)
         except OSError as exc:
-            stats.errors.append(f"{path}: {exc.strerror or exc}")
+            stats.skip_file(path, exc.strerror or type(exc).__name__)
+        except Exception as exc:  # noqa: BLE001 - one damaged file must not stop the others;
+            # it is reported with its path, and its cursor moves past it until it changes.
+            stats.skip_file(path, f"unreadable transcript ({type(exc).__name__}: {exc})"[:300])
+            self._cursor(Path(path), source, st, st.st_size, _FileCursor(ParseState()))
+        if len(self._records) >= _FLUSH_RECORDS or len(self._cursors) >= _FLUSH_CURSORS:
+            self.flush()
 
     def _read(
         self,
@@ -204,11 +261,14 @@ class Harvester:
             stats.replay_sessions += 1
             self._cursor(path, source, st, st.st_size, _FileCursor(fc.parse, head))
             return
-        chunk, end = read_chunk(_PARSERS[source](fc.parse), path, start, self.max_line)
+        chunk, end = read_chunk(_PARSERS[source](fc.parse), path, start, limits=self.limits)
         stats.files_read += 1
+        stats.files_partly_read += chunk.partial
         stats.bytes_read += end - start
         stats.lines_read += chunk.lines
         stats.lines_skipped.update(chunk.skipped)
+        if chunk.skipped:
+            stats.bad_lines[printable(path)] = dict(sorted(chunk.skipped.items()))
         if projects is not None and chunk.state.project not in projects:
             stats.files_other_projects += 1  # learnt only by parsing (an unusual directory name)
             self._cursor(
@@ -219,12 +279,15 @@ class Harvester:
             stats.replay_sessions += 1
         elif chunk.turns:
             stats.sessions += 1
+        cut = chunk.turns.pop() if chunk.cut_turn else None  # only its prompt was read
         records = mine_chunk(chunk, mtime(st))
-        self._records.extend((r, stats) for r in records)
         offset, state = _resume_point(chunk, end)
-        self._cursor(path, source, st, offset, _FileCursor(state, head))
-        if len(self._records) >= _FLUSH_RECORDS or len(self._cursors) >= _FLUSH_CURSORS:
-            self.flush()
+        if cut is not None and (offset <= start or offset > cut.offset):
+            offset, state.turns_before = cut.offset, cut.index
+        elif chunk.partial and offset <= start:
+            offset, state = end, _past(chunk)  # one turn longer than a read: go on past it
+        self._records.extend((r, stats) for r in records)
+        self._cursor(path, source, st, offset, _FileCursor(state, head, partial=chunk.partial))
 
     def _cursor(
         self, path: Path, source: str, st: os.stat_result, offset: int, fc: _FileCursor
@@ -265,6 +328,13 @@ def _resume_point(chunk: SessionChunk, end: int) -> tuple[int, ParseState]:
     return last.offset, state
 
 
+def _past(chunk: SessionChunk) -> ParseState:
+    """The parser state after every turn of ``chunk``."""
+    state = ParseState(**chunk.state.__dict__)
+    state.turns_before += len(chunk.turns)
+    return state
+
+
 def _rewound(chunk: SessionChunk, before: ParseState) -> ParseState:
     """The parser state at the start of a read, keeping what the read learnt about the session."""
     state = ParseState(**before.__dict__)
@@ -289,7 +359,7 @@ def peek_codex_project(path: Path) -> str:
         with open(path, "rb") as fh:
             line = fh.readline(MAX_LINE_BYTES)
         data = json.loads(line)
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return ""
     payload = data.get("payload") if isinstance(data, dict) else None
     if isinstance(data, dict) and data.get("type") == "session_meta" and isinstance(payload, dict):

@@ -15,6 +15,11 @@ from typing import Literal
 
 StepKind = Literal["text", "tool", "output", "error", "file"]
 
+# A timestamp outside these years is damage, not a session: the file's mtime dates the turn
+# instead (and date arithmetic on it downstream cannot overflow).
+_EARLIEST = datetime(1990, 1, 1, tzinfo=timezone.utc)
+_LATEST = datetime(2999, 1, 1, tzinfo=timezone.utc)
+
 STEP_CHARS = 800  # one step's excerpt
 PROMPT_CHARS = 8000  # a prompt longer than this is cut (pasted logs, not the request)
 HEAD_STEPS = 24  # the first steps of a turn are kept, and
@@ -46,15 +51,16 @@ def parse_time(value: object) -> datetime | None:
     A timestamp without an offset is taken as UTC: both CLIs write UTC, and guessing the local
     zone is what drops sessions east of UTC.
     """
-    if not isinstance(value, str) or not value:
+    if not isinstance(value, str) or not value or len(value) > 64:
         return None
     try:
         parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
-    except ValueError:
+        if parsed.tzinfo is None:
+            parsed = parsed.replace(tzinfo=timezone.utc)
+        parsed = parsed.astimezone(timezone.utc)  # year 1 or 9999 with an offset overflows here
+    except (ValueError, OverflowError):
         return None
-    if parsed.tzinfo is None:
-        parsed = parsed.replace(tzinfo=timezone.utc)
-    return parsed.astimezone(timezone.utc)
+    return parsed if _EARLIEST <= parsed <= _LATEST else None
 
 
 @dataclass
@@ -153,3 +159,5 @@ class SessionChunk:
     turns: list[Turn] = field(default_factory=list)
     lines: int = 0
     skipped: Counter[str] = field(default_factory=Counter)
+    partial: bool = False  # the read stopped at its byte or time limit; the rest comes next time
+    cut_turn: bool = False  # it stopped just after the prompt of the last turn (read it again)

@@ -106,7 +106,8 @@ class Night:
                                  max_tokens=settings.roles.target.max_tokens,
                                  progress=lambda n: self._progress(self._phase[0], n, self._phase[1]))
         self.summary = NightSummary(night_id=night_id, project=str(workspace.project),
-                                    started_at=clock.now(), decision="no_evidence")
+                                    started_at=clock.now(), decision="no_evidence",
+                                    skipped=list(workspace.skipped))
         self.rollouts: dict[str, dict[str, list[Rollout]]] = {}
 
     async def run(self, tasks: Sequence[TaskRecord], last_night=None) -> NightResult:
@@ -219,7 +220,8 @@ class Night:
                 self.summary.skipped.append(f"optimizer failed: {exc.one_line()}")
                 return None
             self._save(f"reflection-{step}.json" if step > 1 else "reflection.json",
-                       {"prompt": attempt, "reply": redact(reply.text), "edits": [e.model_dump() for e in edits]})
+                       {"prompt": redact(attempt), "reply": redact(reply.text),
+                        "edits": [e.model_dump() for e in edits]})
             return edits
         return None
 

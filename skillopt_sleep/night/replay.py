@@ -9,6 +9,8 @@ excluded from scoring and counted, never a 0. A budget stop leaves the rest *ski
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+import functools
 import hashlib
 import json
 import random
@@ -21,6 +23,7 @@ from ..backends.retry import RetryPolicy, call_with_retry
 from ..clock import Clock
 from ..errors import BackendError, BudgetExhausted, MalformedOutput
 from ..models import TaskRecord
+from ..redact import redact
 from ..store import Store
 from .judge import RubricJudge, judge
 
@@ -46,7 +49,9 @@ class Rollout:
 
 @dataclass
 class Calls:
-    """How model calls are made tonight: budget checked and retries applied to every call."""
+    """How model calls are made tonight: budget checked and retries applied to every call, and
+    secrets redacted both ways: none leaves in a request (the user's own CLAUDE.md may hold
+    one), none comes back in an answer to be cached, judged, logged or shown to the optimizer."""
 
     budget: Budget
     retry: RetryPolicy
@@ -54,8 +59,20 @@ class Calls:
     sleep: Callable[[float], object] = asyncio.sleep
 
     async def __call__(self, backend: Backend, request: Request) -> Completion:
-        return await call_with_retry(backend, request, budget=self.budget, policy=self.retry,
-                                     rng=self.rng, sleep=self.sleep)  # type: ignore[arg-type]
+        done = await call_with_retry(backend, redacted_request(request), budget=self.budget,
+                                     policy=self.retry, rng=self.rng, sleep=self.sleep)  # type: ignore[arg-type]
+        return dataclasses.replace(done, text=redact(done.text))
+
+
+def redacted_request(request: Request) -> Request:
+    """``request`` with every secret in its system text and messages replaced by a placeholder."""
+    messages = tuple(Message(m.role, redact(m.content)) for m in request.messages)
+    return dataclasses.replace(request, system=_redact_cached(request.system), messages=messages)
+
+
+@functools.lru_cache(maxsize=32)
+def _redact_cached(text: str) -> str:
+    return redact(text)  # a night sends the same skill and memory text in every replay
 
 
 @dataclass
@@ -180,5 +197,6 @@ class Replayer:
                           max_tokens=self.max_tokens, seed=sample_seed(stream, sample), tag="replay")
         done = await self.calls(self.target, request)
         self.stats.calls += 1
-        verdict = await judge(task, done.text, self.rubric)
-        return Rollout(task.id, sample, done.text, verdict.score, verdict.passed, verdict.reasons)
+        text = redact(done.text)  # before it is judged, cached or shown to anyone
+        verdict = await judge(task, text, self.rubric)
+        return Rollout(task.id, sample, text, verdict.score, verdict.passed, verdict.reasons)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..models import NightSummary, Proposal, ProposalFile
+from ..redact import redact
 from ..review.diff import unified_diff
 from ..review.report import render_html, render_markdown
 from ..store import Store, atomic_write_text, sha256_file
@@ -21,7 +22,8 @@ def candidate_diffs(workspace: Workspace, candidate: dict[str, str]) -> dict[str
     for name, new in candidate.items():
         old = workspace.texts.get(name, "")
         if new != old:
-            diffs[name] = unified_diff(old if workspace.existed.get(name) else "", new, name)
+            # Context lines are the user's own text, which may hold a secret: shown, never kept.
+            diffs[name] = redact(unified_diff(old if workspace.existed.get(name) else "", new, name))
     return diffs
 
 

@@ -5,7 +5,7 @@ Names used throughout the night: ``SKILL.md``, ``CLAUDE.md``, ``AGENTS.md``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import StoreError
@@ -29,6 +29,7 @@ class Workspace:
     paths: dict[str, Path]
     texts: dict[str, str]
     existed: dict[str, bool]
+    skipped: list[str] = field(default_factory=list)  # files left out tonight, and why
 
     def memory_names(self) -> list[str]:
         return [n for n in self.texts if n != "SKILL.md"]
@@ -55,13 +56,24 @@ def load_workspace(project: Path, files: FilesSettings) -> Workspace:
         paths[name] = project / name
     texts: dict[str, str] = {}
     existed: dict[str, bool] = {}
-    for name, path in paths.items():
+    skipped: list[str] = []
+    for name, path in list(paths.items()):
         try:
             texts[name] = path.read_bytes().decode("utf-8")
             existed[name] = True
         except FileNotFoundError:
             texts[name] = NEW_SKILL if name == "SKILL.md" else ""
             existed[name] = False
-        except (OSError, UnicodeDecodeError) as exc:
-            raise StoreError(f"cannot read {path}: {exc}", hint="check the file's permissions and encoding") from exc
-    return Workspace(project, paths, texts, existed)
+        except UnicodeDecodeError as exc:
+            # Not ours to rewrite: an edit would re-encode the user's text. Left out of the
+            # night (neither replayed nor edited), and the night goes on with the other files.
+            del paths[name]
+            skipped.append(
+                f"{path} is not UTF-8 (byte {exc.start}): left out of tonight's training; "
+                "save it as UTF-8 to include it"
+            )
+        except OSError as exc:
+            raise StoreError(
+                f"cannot read {path}: {exc.strerror or exc}", hint="check the file's permissions"
+            ) from exc
+    return Workspace(project, paths, texts, existed, skipped)

@@ -16,8 +16,9 @@ class EvidencePolicy:
     steps: int = 2
     efficacy_rollouts: int = 16  # fresh rollouts per side where the edit should act, at least
     efficacy_looks: int = 2
-    harm_rollouts: int = 32  # fresh rollouts per side on the other tasks, at least
-    harm_alpha: float = 0.05  # refused tonight at this level of "fewer passes elsewhere"
+    harm_rollouts: int = 48  # fresh rollouts per side and look on the other tasks, at least
+    harm_looks: int = 3  # looks at most: another while the pass rate fell and harm is not conclusive
+    harm_alpha: float = 0.1  # refused tonight at this level of "fewer passes elsewhere"
     harm_conclusive: float = 0.01  # and remembered as harmful (never proposed again) at this one
     unseen_alpha: float = 0.2
     unseen_rollouts: int = 8  # fresh rollouts per side on the unseen tasks of the kind, at least
@@ -32,7 +33,7 @@ class EvidencePolicy:
     def from_settings(cls, night: NightSettings) -> EvidencePolicy:
         return cls(
             alpha=night.alpha, steps=night.steps, efficacy_rollouts=night.efficacy_rollouts,
-            efficacy_looks=night.efficacy_looks, harm_rollouts=night.harm_rollouts,
+            efficacy_looks=night.efficacy_looks, harm_rollouts=night.harm_rollouts, harm_looks=night.harm_looks,
             harm_alpha=night.harm_alpha, harm_conclusive=night.harm_conclusive, unseen_alpha=night.unseen_alpha, unseen_rollouts=night.unseen_rollouts,
             evidence_alpha=night.evidence_alpha, evidence_odds=night.evidence_odds,
             min_effect=night.min_effect, harm_max_tasks=night.harm_max_tasks,
@@ -54,9 +55,9 @@ class EvidencePolicy:
         early = 0.25 / (self.efficacy_looks - 1)
         return [early] * (self.efficacy_looks - 1) + [0.75]
 
-    def harm_levels(self) -> tuple[float, float]:
-        """The level of each of the harm test's two looks (Bonferroni: they sum to ``harm_alpha``)."""
-        return self.harm_alpha / 2, self.harm_alpha / 2
+    def harm_levels(self) -> list[float]:
+        """The level of each of the harm test's looks (Bonferroni: they sum to ``harm_alpha``)."""
+        return [self.harm_alpha / self.harm_looks] * self.harm_looks
 
     def per_look(self, total: int, tasks: int) -> int:
         """Rollouts per task and side at each look, so the looks together reach ``total`` per side."""
@@ -71,7 +72,7 @@ class EvidencePolicy:
         a round and ``adopted`` accepted: efficacy after-rollouts for every edit and their share of
         the baseline, two harm looks (after and baseline) for each accepted edit, and the joint check."""
         efficacy = self.efficacy_rollouts + self.unseen_rollouts
-        harm = 2 * max(self.harm_rollouts, tasks)
+        harm = self.harm_looks * max(self.harm_rollouts, tasks)
         tested = self.steps * proposals
         joint = adopted * efficacy + harm if adopted > 1 else 0
         return tested * efficacy + tested * efficacy // 2 + adopted * harm + harm + joint

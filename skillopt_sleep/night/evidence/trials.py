@@ -242,9 +242,9 @@ class Trials:
 
     async def harm(self, files: dict[str, str], tasks: Sequence[TaskRecord], stream: str) -> tuple[Counts, float | None]:
         """Fresh rollouts on ``tasks`` under ``files`` against the baseline; (counts, one-sided p of fewer
-        passes, Bonferroni-adjusted over the looks taken). About ``harm_rollouts`` per side, spread
-        evenly over the tasks; a second, equal draw follows when the pass rate fell but not
-        significantly (more rollouts where rates differ)."""
+        passes, Bonferroni-adjusted over the looks). About ``harm_rollouts`` per side and look,
+        spread evenly over the tasks; another look follows, up to ``harm_looks``, while the pass
+        rate fell but harm is not yet conclusive (more rollouts where the rates differ)."""
         if not tasks:
             return Counts(), None
         p = self.policy
