@@ -16,6 +16,7 @@ at the boundary where they happen (``raise ... from exc``).
     │   ├── AuthError             key missing / rejected: stops the night at once
     │   ├── BadRequestError       the provider refused the request as malformed: stops the night
     │   ├── TransientError        429 / 5xx / overloaded / timeout: retried, then an errored rollout
+    │   ├── BackendOutage         nothing answers (the circuit breaker tripped): the night stops
     │   └── MalformedOutput       the model answered, but not in the shape asked for
     ├── BudgetExhausted (7)       the night's call/token/cost budget would be exceeded
     ├── ProposalError (8)         adopt/reject/rollback refused: nothing staged, file changed since staging
@@ -101,6 +102,10 @@ class TransientError(BackendError):
     """Rate limit, overload, server error or timeout: worth retrying."""
 
     retryable = True
+
+
+class BackendOutage(BackendError):
+    """The backend answers nothing: the night's circuit breaker tripped. Stops the night."""
 
 
 class MalformedOutput(BackendError):

@@ -67,6 +67,22 @@ def night_lock(
         fh.close()
 
 
+@contextmanager
+def try_lock(path: Path) -> Iterator[bool]:
+    """The OS lock on ``path`` for the ``with`` block if it is free: yields True when taken,
+    False when another process holds it (nothing is waited for)."""
+    fh = _open(Path(path))
+    try:
+        taken = _try_lock(fh)
+        try:
+            yield taken
+        finally:
+            if taken:
+                _unlock(fh)
+    finally:
+        fh.close()
+
+
 def read_holder(path: Path) -> LockHolder | None:
     """The holder written in the lock file, or None when it is empty or unreadable."""
     try:

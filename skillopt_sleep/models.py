@@ -14,7 +14,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 1  # of proposal.json
+# Of a TaskRecord. 2: ``turns``; a version-1 record reads as one without turns.
+TASK_SCHEMA_VERSION = 2
 
 Source = Literal["claude-code", "codex", "manual", "sample", "import"]
 Outcome = Literal["success", "failure", "mixed", "unknown"]
@@ -29,10 +31,11 @@ CheckKind = Literal[
     "equals",
     "rubric",
 ]
+TurnKind = Literal["new_request", "correction", "praise", "follow_up"]
 EditTarget = Literal["skill", "memory", "CLAUDE.md", "AGENTS.md"]
 EditOp = Literal["add", "replace", "remove"]
 EditStatus = Literal["proposed", "applied", "rejected"]
-Decision = Literal["accept", "reject", "no_evidence", "budget_exhausted"]
+Decision = Literal["accept", "reject", "no_evidence", "budget_exhausted", "outage"]
 EditVerdict = Literal[
     "accepted", "harmful", "worse", "no_effect", "inconclusive", "conflict", "over_budget", "no_evidence"
 ]
@@ -85,10 +88,30 @@ class Check(_Strict):
         return f"{self.kind} {self.value!r}"
 
 
+class TurnNote(_Strict):
+    """A user turn attached to a task: a correction, praise or follow-up, verbatim (redacted).
+
+    ``unsure``: neither the rules nor the judge model could tell what the turn is; it is kept
+    and shown, but it neither sets the outcome nor yields checks.
+    """
+
+    kind: TurnKind
+    text: str
+    reason: str = ""
+    unsure: bool = False
+    by: Literal["rules", "model"] = "rules"
+    at: datetime | None = None
+
+    @field_validator("at")
+    @classmethod
+    def _aware_utc(cls, value: datetime | None) -> datetime | None:
+        return None if value is None else utc(value)
+
+
 class TaskRecord(_Strict):
     """One task the agent was given, what it did and what the user said about it."""
 
-    schema_version: int = SCHEMA_VERSION
+    schema_version: int = TASK_SCHEMA_VERSION
     id: str = ""
     source: Source
     project: str
@@ -101,6 +124,7 @@ class TaskRecord(_Strict):
     outcome: Outcome = "unknown"
     feedback: str = ""
     checks: list[Check] = Field(default_factory=list)
+    turns: list[TurnNote] = Field(default_factory=list)
     skills_used: list[str] = Field(default_factory=list)
     tools_used: list[str] = Field(default_factory=list)
     tags: list[str] = Field(default_factory=list)
@@ -122,9 +146,10 @@ class TaskRecord(_Strict):
     @field_validator("schema_version")
     @classmethod
     def _known_schema(cls, value: int) -> int:
-        if value > SCHEMA_VERSION:
+        if value > TASK_SCHEMA_VERSION:
             raise ValueError(
-                f"schema_version {value} is newer than this skillopt-sleep ({SCHEMA_VERSION}); upgrade"
+                f"schema_version {value} is newer than this skillopt-sleep ({TASK_SCHEMA_VERSION});"
+                " upgrade"
             )
         return value
 

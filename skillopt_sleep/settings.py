@@ -140,6 +140,10 @@ class HarvestSettings(_Section):
     # Model calls a harvest may make to mine checks from corrections the heuristics could not
     # read (only when roles.optimizer.backend is set); 0: heuristics only.
     llm_checks: int = Field(default=20, ge=0, le=1000)
+    # Ask the judge backend (roles.judge) what a user turn is when the rules cannot tell, at
+    # most llm_classify_calls a run; off: unsure turns are kept and marked unsure.
+    llm_classify: bool = False
+    llm_classify_calls: int = Field(default=50, ge=0, le=5000)
 
 
 class ScheduleSettings(_Section):

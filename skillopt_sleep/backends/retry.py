@@ -14,8 +14,9 @@ import random
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 
-from ..errors import BackendError
+from ..errors import BackendError, BackendOutage
 from .base import Backend, Completion, Request
+from .breaker import CircuitBreaker
 from .budget import Budget
 
 
@@ -41,6 +42,7 @@ class RetryPolicy:
 
 
 Sleep = Callable[[float], Awaitable[None]]
+_NEVER = 2**31
 
 
 async def call_with_retry(
@@ -51,20 +53,33 @@ async def call_with_retry(
     policy: RetryPolicy,
     rng: random.Random,
     sleep: Sleep = asyncio.sleep,
+    breaker: CircuitBreaker | None = None,
 ) -> Completion:
     """One call: budget checked before each attempt, transient errors retried, usage recorded.
 
-    Raises ``BudgetExhausted`` (the attempt was not sent), or the last ``BackendError`` once the
-    retries are used up or for an error a retry cannot fix.
+    Raises ``BudgetExhausted`` (the attempt was not sent), ``BackendOutage`` once ``breaker``
+    (shared by a night's calls) has tripped (not sent either), or the last ``BackendError`` once
+    the retries are used up or for an error a retry cannot fix.
     """
+    if breaker is None:  # a lone call: its retries alone decide
+        breaker = CircuitBreaker(threshold=_NEVER, threshold_after_success=_NEVER)
     attempt = 0
     while True:
+        breaker.check()
         hold = budget.reserve(*budget.estimate(backend.model, request,
                                                batched=getattr(backend, "batched", False)))
         try:
-            done = await backend.complete(request)
+            async with breaker.attempt():
+                try:
+                    done = await backend.complete(request)
+                except BackendError as exc:
+                    breaker.failed(exc)
+                    raise
+                breaker.succeeded()
         except BackendError as exc:
             budget.settle(hold)
+            if isinstance(exc, BackendOutage):
+                raise  # refused before it was sent
             budget.record_failure(request.role)
             wait = policy.delay(attempt, exc.retry_after, rng) if exc.retryable else None
             if wait is None:

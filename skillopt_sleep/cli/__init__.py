@@ -19,6 +19,7 @@ from typing import TextIO
 from .. import __version__
 from ..errors import SleepError, UsageError
 from .context import Ctx
+from .terminal import printable
 
 # Each module has ``register(subparsers, common)`` adding its commands with ``func=handler``;
 # a handler is ``handler(args, ctx) -> int``.
@@ -114,7 +115,7 @@ def main(
         )
         return int(args.func(args, ctx) or 0)
     except SleepError as exc:
-        stderr.write(f"skillopt-sleep: error: {exc.one_line()}\n")
+        stderr.write(f"skillopt-sleep: error: {printable(exc.one_line())}\n")
         return exc.exit_code
     except KeyboardInterrupt:
         stderr.write("skillopt-sleep: interrupted\n")
@@ -123,7 +124,7 @@ def main(
         if debug:
             traceback.print_exc(file=stderr)
         stderr.write(
-            f"skillopt-sleep: internal error: {type(exc).__name__}: {exc} "
+            f"skillopt-sleep: internal error: {type(exc).__name__}: {printable(str(exc))} "
             "(rerun with --debug for the trace and report it)\n"
         )
         return INTERNAL_ERROR_EXIT

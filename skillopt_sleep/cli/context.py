@@ -15,6 +15,7 @@ from ..clock import Clock, SystemClock
 from ..paths import HOME_ENV, Paths, resolve_paths
 from ..settings import LoadedSettings, load_settings, settings_layers
 from ..store import Store
+from .terminal import printable
 
 
 @dataclass
@@ -53,17 +54,19 @@ class Ctx:
     def interactive(self) -> bool:
         return not self.quiet and not self.json and bool(getattr(self.err, "isatty", lambda: False)())
 
-    def emit(self, payload: Any, text: str) -> None:
-        """Print ``payload`` as JSON under ``--json``, else ``text``."""
+    def emit(self, payload: Any, text: str, *, escaped: bool = False) -> None:
+        """Print ``payload`` as JSON under ``--json``, else ``text`` with hidden characters
+        shown escaped (``escaped``: the caller already did, and added its own colours)."""
         if self.json:
             self.out.write(to_json(payload) + "\n")
         else:
+            text = text if escaped else printable(text)
             self.out.write(text if text.endswith("\n") else text + "\n")
 
     def say(self, text: str) -> None:
         """Progress or advice on stderr; silent under --quiet and --json."""
         if not self.quiet and not self.json:
-            self.err.write(text + "\n")
+            self.err.write(printable(text) + "\n")
 
 
 def to_json(payload: Any) -> str:

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from ..harvest.drain import DrainResult
     from ..harvest.llm_checks import LlmCheckMiner
     from ..harvest.run import HarvestPlan, SourceStats
+    from ..harvest.turn_judge import ModelClassifier
     from ..settings import Settings
 
 SOURCES = ("claude-code", "codex")
@@ -224,7 +225,7 @@ def harvest_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
             f"first harvest: looking back {hs.lookback_days:g} days "
             "(--since or --lookback to go further)"
         )
-    miner = _llm_miner(settings, ctx)
+    miner, classifier = _llm_helpers(settings, ctx)
     hooked = _drain(ctx, wait_s=LOCK_WAIT_S)
     with file_lock(_lock_path(ctx), wait_s=LOCK_WAIT_S) as got:
         if not got:
@@ -232,26 +233,36 @@ def harvest_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
                 "another harvest is still running",
                 hint="wait for it to finish, then run `harvest` again",
             )
-        stats = Harvester(ctx.store, ctx.clock, miner=miner).run(plan)
+        stats = Harvester(ctx.store, ctx.clock, miner=miner, classifier=classifier).run(plan)
     _drain(ctx, wait_s=LOCK_WAIT_S)  # sessions that ended while we held the lock
     summary = problems.summarise(stats.values(), ctx.clock.now())
     problems.save(ctx.store, summary)
     payload = _report(plan, stats, first_run, hooked, miner, str(project))
+    payload["llm_classify_calls"] = classifier.calls if classifier else 0
     ctx.emit(payload, _text(payload))
     return 0
 
 
-def _llm_miner(settings: Settings, ctx: Ctx) -> LlmCheckMiner | None:
+def _llm_helpers(
+    settings: Settings, ctx: Ctx
+) -> tuple[LlmCheckMiner | None, ModelClassifier | None]:
+    """The model helpers a harvest may use, sharing one budget: a check miner (optimizer
+    backend, ``llm_checks``) and a turn judge (judge backend, ``llm_classify``)."""
     from ..backends.budget import Budget
     from ..backends.registry import create_backend
     from ..harvest.llm_checks import LlmCheckMiner
+    from ..harvest.turn_judge import ModelClassifier
 
-    role = settings.roles.optimizer
-    if not role.backend or settings.harvest.llm_checks == 0:
-        return None
-    return LlmCheckMiner(
-        create_backend(role, ctx.env), Budget(settings.budget), settings.harvest.llm_checks
-    )
+    budget = Budget(settings.budget)
+    hs, roles = settings.harvest, settings.roles
+    miner = classifier = None
+    if roles.optimizer.backend and hs.llm_checks > 0:
+        miner = LlmCheckMiner(create_backend(roles.optimizer, ctx.env), budget, hs.llm_checks)
+    if hs.llm_classify and roles.judge.backend and hs.llm_classify_calls > 0:
+        classifier = ModelClassifier(
+            create_backend(roles.judge, ctx.env), budget, hs.llm_classify_calls
+        )
+    return miner, classifier
 
 
 def _report(

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from ..backends.registry import backend_class
+from ..errors import BackendError
 from ..lock import night_lock
 from ..night.demo import prepare_demo
 from ..night.estimate import Estimate
@@ -18,6 +19,7 @@ from .common import add_backend_flags, add_project_flag, backend_flags
 from .context import Ctx
 from .progress import night_progress
 from .render import night_text
+from .terminal import printable
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -76,6 +78,9 @@ def run_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
                                    backends=backends, clock=ctx.clock, dry_run=args.dry_run,
                                    progress=progress)  # type: ignore[arg-type]
     ctx.emit(result.summary, night_text(result.summary))
+    if result.summary.decision == "outage":  # the scheduler's notice shows this line and code
+        ctx.err.write(f"skillopt-sleep: error: {printable(result.summary.reason)}\n")
+        return BackendError.exit_code
     return 0
 
 

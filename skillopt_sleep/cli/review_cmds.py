@@ -5,13 +5,14 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..review.adopt import Outcome, adopt, rollback
+from ..review.adopt import Outcome, adopt, recover, rollback
 from ..review.diff import colorize, wants_colour
 from ..review.proposals import find_night, load_staged, reject
 from ..store import NightRow
 from .common import add_project_flag
 from .context import Ctx
 from .render import evidence_lines, score_line
+from .terminal import printable
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -41,6 +42,10 @@ def _project(args: argparse.Namespace, ctx: Ctx) -> str:
 
 
 def _row(args: argparse.Namespace, ctx: Ctx, states: tuple[str, ...], verb: str) -> NightRow:
+    """The night the command is about, once an interrupted adoption was undone or finished."""
+    repaired = recover(ctx.store, ctx.paths, ctx.clock)
+    if repaired:
+        ctx.say(f"note: {repaired}")
     return find_night(ctx.store, args.night, project=_project(args, ctx), states=states, verb=verb)
 
 
@@ -57,12 +62,14 @@ def review_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
     scores = evidence_lines(row.summary) if row.summary.evidence else [score_line(row.summary)]
     lines = [f"night {row.id} [{row.state}]  project {row.project}", *scores,
              f"decision: {row.summary.decision.upper()} — {row.summary.reason}"]
+    lines = [printable(line) for line in lines]
     for diff in diffs.values():
-        lines += ["", colorize(diff).rstrip("\n") if colour else diff.rstrip("\n")]
-    lines += ["", f"report: {report}"]
+        shown = printable(diff)
+        lines += ["", colorize(shown).rstrip("\n") if colour else shown.rstrip("\n")]
+    lines += ["", printable(f"report: {report}")]
     if row.state == "staged":
         lines.append("adopt it with `skillopt-sleep adopt`, or discard it with `skillopt-sleep reject`")
-    ctx.emit(payload, "\n".join(lines))
+    ctx.emit(payload, "\n".join(lines), escaped=True)
     return 0
 
 
@@ -97,7 +104,7 @@ def reject_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
 
 def rollback_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
     row = _row(args, ctx, ("adopted",), "rollback")
-    outcome = rollback(ctx.store, ctx.paths, row, force=args.force)
+    outcome = rollback(ctx.store, ctx.paths, row, ctx.clock, force=args.force)
     lines = [f"rolled back night {row.id}:"]
     lines += [f"  {'restored' if c.action == 'updated' else 'removed'} {c.live_path}" for c in outcome.files]
     ctx.emit(_outcome_payload(outcome), "\n".join(lines))

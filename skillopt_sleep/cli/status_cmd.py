@@ -6,6 +6,7 @@ import argparse
 
 from ..harvest import problems as harvest_problems
 from ..night.project import summary_line
+from ..review.backup import recover
 from ..store import NightRow
 from .common import add_project_flag
 from .context import Ctx
@@ -34,6 +35,7 @@ def _night_row(row: NightRow) -> str:
 def status(args: argparse.Namespace, ctx: Ctx) -> int:
     project = None if args.all_projects else str(ctx.project(args.project))
     store = ctx.store
+    recover(store, ctx.paths, ctx.clock)  # an interrupted adoption: its notice is shown below
     nights = store.nights(project=project, limit=args.limit)
     pending = next((n for n in store.nights(project=project, limit=1000) if n.state == "staged"), None)
     notices = store.notices(unseen_only=True)

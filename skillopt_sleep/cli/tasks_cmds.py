@@ -8,8 +8,10 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from ..errors import InputError
+from ..harvest.check_miner import plain
 from ..harvest.jsonl import without_surrogates
-from ..models import TaskRecord
+from ..models import TaskRecord, TurnNote
+from ..store.preferences import Preference
 from ..task_input import Defaults, make_record, parse_check, read_records, record_error
 from .common import add_project_flag
 from .context import Ctx
@@ -101,12 +103,38 @@ def _short(text: str, width: int = 100) -> str:
     return flat if len(flat) <= width else flat[: width - 1] + "…"
 
 
+def _turn_line(t: TurnNote) -> str:
+    kind = t.kind.replace("_", "-")
+    if t.unsure:
+        return f"    {kind + '?':<12}{_short(t.text, 80)}  (unsure: {t.reason})"
+    return f"    {kind:<12}{_short(t.text, 88)}"
+
+
 def _brief(r: TaskRecord) -> list[str]:
-    lines = [f"{r.id}  {r.created_at:%Y-%m-%d %H:%M}  {r.source}  {r.outcome}",
-             f"  intent:   {_short(r.intent)}"]
-    if r.feedback:
+    head = f"{r.id}  {r.created_at:%Y-%m-%d %H:%M}  {r.source}  {r.outcome}"
+    if "unsure-request" in r.tags:
+        head += "  (unsure: read as a request without a clear cue)"
+    lines = [head, f"  intent:   {_short(r.intent)}"]
+    if r.turns:
+        lines.append("  turns:")
+        lines += [_turn_line(t) for t in r.turns]
+    elif r.feedback:
         lines.append(f"  feedback: {_short(r.feedback)}")
-    lines.append("  checks:   " + ("; ".join(c.describe() for c in r.checks) if r.checks else "none"))
+    lines.append("  checks:   " + ("; ".join(plain(c) for c in r.checks) if r.checks else "none"))
+    if r.occurrences > 1:
+        last = r.last_seen_at or r.created_at
+        lines.append(f"  seen:     {r.occurrences} times, last {last:%Y-%m-%d %H:%M}")
+    return lines
+
+
+def _preference_lines(prefs: list[Preference]) -> list[str]:
+    """The corrections seen more than once: the user's standing preferences."""
+    lines = [f"preferences (a correction made again strengthens one): {len(prefs)}"]
+    for p in prefs:
+        what = "; ".join(p.checks) if p.checks else "rubric from the words"
+        lines.append(f"  x{p.count}  {_short(p.statement, 70)}")
+        lines.append(f"       first {p.first_seen[:16].replace('T', ' ')}, last "
+                     f"{p.last_seen[:16].replace('T', ' ')}; {', '.join(p.sources)}; {what}")
     return lines
 
 
@@ -119,6 +147,9 @@ def list_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
     else:
         text = "\n".join(line for r in records for line in _brief(r))
         text += f"\n{len(records)} task(s)" + ("" if project is None else f" for {project}")
+        prefs = [p for p in ctx.store.preferences(project) if p.count > 1]
+        if prefs:
+            text += "\n" + "\n".join(_preference_lines(prefs))
     ctx.emit(records, text)
     return 0
 
@@ -143,8 +174,11 @@ def show_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
     for label, value in (("context", r.context), ("attempt", r.attempt), ("feedback", r.feedback)):
         if value:
             lines.append(f"{label + ':':<10} {value}")
+    if r.turns:
+        lines.append("turns:")
+        lines += [_turn_line(t) for t in r.turns]
     lines.append("checks:" + ("" if r.checks else "    none"))
-    lines += [f"  - {c.describe()}" + ("" if c.weight == 1 else f" (weight {c.weight:g})") for c in r.checks]
+    lines += [f"  - {plain(c)}" + ("" if c.weight == 1 else f" (weight {c.weight:g})") for c in r.checks]
     for label, items in (("tags", r.tags), ("skills", r.skills_used), ("tools", r.tools_used)):
         if items:
             lines.append(f"{label + ':':<10} {', '.join(items)}")

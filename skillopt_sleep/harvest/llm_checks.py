@@ -12,17 +12,15 @@ import asyncio
 import json
 import random
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from pydantic import ValidationError
 
-from ..backends.base import Backend, Message, Request
-from ..backends.budget import Budget
-from ..backends.retry import RetryPolicy, call_with_retry
-from ..errors import BackendError, BudgetExhausted
+from ..backends.base import Request
 from ..models import Check, TaskRecord
 from ..redact import redact
 from .feedback import validated
+from .model_helper import ModelHelper, json_request
 
 SYSTEM = (
     "You turn a user's correction of a coding agent into automatic checks on the agent's next "
@@ -62,30 +60,15 @@ def parse_checks(text: str) -> list[Check]:
 
 
 def _request(record: TaskRecord) -> Request:
-    body = json.dumps(
-        {"request": record.intent, "attempt": record.attempt[:1500], "correction": record.feedback},
-        ensure_ascii=False,
-    )
-    return Request(
-        role="optimizer",
-        system=SYSTEM,
-        messages=(Message("user", body),),
-        max_tokens=400,
-        temperature=0.0,
-        tag="mine-checks",
-    )
+    payload = {"request": record.intent, "attempt": record.attempt[:1500],
+               "correction": record.feedback}
+    return json_request("optimizer", SYSTEM, payload, max_tokens=400, tag="mine-checks",
+                        temperature=0.0)
 
 
 @dataclass
-class LlmCheckMiner:
+class LlmCheckMiner(ModelHelper):
     """A ``Harvester`` miner: adds validated model-mined checks to corrected records."""
-
-    backend: Backend
-    budget: Budget
-    max_calls: int
-    policy: RetryPolicy = field(default_factory=lambda: RetryPolicy(max_retries=2))
-    calls: int = 0
-    failures: int = 0
 
     def __call__(self, records: list[TaskRecord]) -> list[TaskRecord]:
         return asyncio.run(self._mine(records))
@@ -94,22 +77,8 @@ class LlmCheckMiner:
         out: list[TaskRecord] = []
         rng = random.Random(0)
         for record in records:
-            if self.calls >= self.max_calls or not wants_checks(record):
-                out.append(record)
-                continue
-            self.calls += 1
-            try:
-                done = await call_with_retry(
-                    self.backend, _request(record), budget=self.budget, policy=self.policy, rng=rng
-                )
-            except BudgetExhausted:
-                self.max_calls = self.calls  # stop asking; keep the records as they are
-                out.append(record)
-                continue
-            except BackendError:
-                self.failures += 1
-                out.append(record)
-                continue
-            checks = validated(parse_checks(done.text), record.attempt)
+            answer = await self.ask(_request(record), rng) if (
+                self.can_ask and wants_checks(record)) else None
+            checks = validated(parse_checks(answer), record.attempt) if answer else []
             out.append(record.model_copy(update={"checks": checks}) if checks else record)
         return out

@@ -1,58 +1,80 @@
 """Turns of a session become TaskRecords: the request, what the agent did, what the user said.
 
-A task is a turn whose prompt is a request; the prompts after it that correct or praise it are
-its ``feedback`` (they are not tasks of their own). Every text field is redacted here, before
-anything leaves this module. Pure: no IO, no clock.
+A task is a turn whose prompt is a request. Every later user turn of the session is classified
+(:mod:`.turns`): a correction or praise lands on the most recent request of the session (its
+outcome, its feedback, its checks); a follow-up extends it; a new request starts the next task.
+Every turn attached to a task is kept on it (``TaskRecord.turns``, kind and redacted text); an
+unsure turn is kept and marked, but neither sets the outcome nor yields checks. Every text field
+is redacted here, before anything leaves this module. Pure: no IO, no clock.
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from ..models import Check, TaskRecord
+from ..models import Check, TaskRecord, TurnNote
 from ..redact import redact
-from .feedback import (
-    FeedbackKind,
-    candidate_checks,
-    classify,
-    combine_outcomes,
-    outcome_of,
-    validated,
-)
+from .check_miner import candidate_checks
+from .feedback import FeedbackKind, combine_outcomes, outcome_of, validated
 from .session import PROMPT_CHARS, SessionChunk, Turn, cut
+from .turns import RuleClassifier, TurnClassifier, TurnVerdict
 
 ATTEMPT_CHARS = 4000
 CONTEXT_CHARS = 2000
 FEEDBACK_CHARS = 2000
 _REDACT_SLACK = 512  # redact a little more than is kept, so no secret is cut in half first
+_RULES = RuleClassifier()
+
+
+@dataclass
+class Attached:
+    """A later turn of the session and what it is."""
+
+    turn: Turn
+    verdict: TurnVerdict
 
 
 @dataclass
 class TaskGroup:
-    """A task turn and the feedback turns that follow it."""
+    """A request turn and the turns that answer or extend it."""
 
     task: Turn
-    feedback: list[tuple[Turn, FeedbackKind]] = field(default_factory=list)
+    attached: list[Attached] = field(default_factory=list)
+    unsure: bool = False  # the request itself was read as one without a clear cue
 
     @property
     def kinds(self) -> list[FeedbackKind]:
-        return [kind for _, kind in self.feedback]
+        """The sure corrections and praise, in order (what sets the outcome)."""
+        out: list[FeedbackKind] = []
+        for a in self.attached:
+            if a.verdict.sure and a.verdict.kind == "correction":
+                out.append("correction")
+            elif a.verdict.sure and a.verdict.kind == "praise":
+                out.append("praise")
+        return out
 
 
-def group_turns(turns: list[Turn]) -> list[TaskGroup]:
-    """Split turns into tasks and their feedback. A turn without any agent work that is not
-    feedback (``/clear``, an interrupted prompt) is dropped: there is nothing to learn from it."""
+def group_turns(turns: Sequence[Turn], classifier: TurnClassifier | None = None) -> list[TaskGroup]:
+    """Split the turns of a session (or of a read that starts at a request) into tasks.
+
+    A request without any agent work (``/clear``, an interrupted prompt) is dropped: there is
+    nothing to learn from it; the turns after it attach to the task before it.
+    """
+    if not turns:
+        return []
+    verdicts = (classifier or _RULES).classify([t.prompt for t in turns[1:]], turns[0].prompt)
     groups: list[TaskGroup] = []
-    for turn in turns:
-        kind = classify(turn.prompt) if groups else "none"
-        if kind != "none":
-            groups[-1].feedback.append((turn, kind))
-        elif turn.has_work:
-            groups.append(TaskGroup(turn))
+    for turn, verdict in zip(turns, [None, *verdicts]):
+        if verdict is None or verdict.kind == "new_request" or not groups:
+            if turn.has_work:
+                groups.append(TaskGroup(turn, unsure=verdict is not None and not verdict.sure))
+            continue
+        groups[-1].attached.append(Attached(turn, verdict))
     return groups
 
 
@@ -94,30 +116,89 @@ def _files(turn: Turn, project: str) -> list[str]:
     return out
 
 
-def mine_checks(group: TaskGroup, attempt: str) -> list[Check]:
-    """Checks stated by the corrections of a task, validated against the corrected attempt."""
+def _attempts(group: TaskGroup, project: str) -> tuple[str, list[str | None]]:
+    """The request's redacted attempt, and each attached turn's (None: the agent did nothing)."""
+    first = safe(render_attempt(group.task, project), ATTEMPT_CHARS)
+    later = [
+        safe(render_attempt(a.turn, project), ATTEMPT_CHARS) if a.turn.has_work else None
+        for a in group.attached
+    ]
+    return first, later
+
+
+def _accepted(group: TaskGroup, index: int) -> bool:
+    """Whether the session shows the retry after attached turn ``index`` is what the user asked
+    for: the next sure verdict on the task is praise (before any other retry)."""
+    for later in group.attached[index + 1 :]:
+        if later.verdict.sure and later.verdict.kind in ("correction", "praise"):
+            return later.verdict.kind == "praise"
+        if later.turn.has_work:
+            return False
+    return False
+
+
+def mine_checks(group: TaskGroup, first: str, later: list[str | None]) -> list[Check]:
+    """Rule checks the sure corrections of a task state, each validated where it applies: it
+    must fail on the attempt the correction answers and pass on the retry the user let stand."""
+    previous = first
     found: list[Check] = []
-    for turn, kind in group.feedback:
-        if kind in ("correction", "mixed"):
-            for check in candidate_checks(turn.prompt):
-                check = (
-                    check.model_copy(update={"value": redact(str(check.value))})
-                    if isinstance(check.value, str)
-                    else check
-                )
+    unruled: list[str] = []  # corrections no rule captures: scored by a rubric of their words
+    for i, (a, retry) in enumerate(zip(group.attached, later)):
+        if a.verdict.kind == "correction" and a.verdict.sure:
+            accepted = retry if _accepted(group, i) else None
+            before = len(found)
+            for check in candidate_checks(a.turn.prompt):
+                if isinstance(check.value, str):
+                    check = check.model_copy(update={"value": redact(check.value)})
                 if all((c.kind, c.value) != (check.kind, check.value) for c in found):
-                    found.append(check)
-    return validated(found, attempt)
+                    found.extend(validated([check], previous, accepted))
+            if len(found) == before:
+                unruled.append(safe(a.turn.prompt, FEEDBACK_CHARS))
+        previous = retry if retry is not None else previous
+    if found and unruled:  # without any rule, the night makes the rubric from all the feedback
+        text = " / ".join(unruled)
+        found.append(Check(kind="rubric", value=f"The answer respects the user's correction: {text}"))
+    return found
+
+
+def _notes(group: TaskGroup) -> list[TurnNote]:
+    return [
+        TurnNote(
+            kind=a.verdict.kind,
+            text=safe(a.turn.prompt, FEEDBACK_CHARS),
+            reason=a.verdict.reason,
+            unsure=not a.verdict.sure,
+            by=a.verdict.by,
+            at=a.turn.timestamp,
+        )
+        for a in group.attached
+    ]
 
 
 def group_record(group: TaskGroup, chunk: SessionChunk, fallback_time: datetime) -> TaskRecord:
-    """One TaskRecord from a task and its feedback. All text is redacted."""
+    """One TaskRecord from a task and the turns attached to it. All text is redacted."""
     task, project = group.task, chunk.state.project
-    attempt = safe(render_attempt(task, project), ATTEMPT_CHARS)
-    feedback = "\n".join(safe(turn.prompt, FEEDBACK_CHARS) for turn, _ in group.feedback)
+    first, later = _attempts(group, project)
+    extends: list[str] = []  # follow-up work until the first correction: what was corrected
+    for a, text in zip(group.attached, later):
+        if a.verdict.kind == "correction" and a.verdict.sure:
+            break
+        if text and a.verdict.kind == "follow_up" and a.verdict.sure:
+            extends.append(text)
+    attempt = cut("\n".join([first, *extends]), ATTEMPT_CHARS)
+    notes = _notes(group)
+    feedback = "\n".join(
+        n.text for n in notes if not n.unsure and n.kind in ("correction", "praise")
+    )
+    follow_ups = [f"Then: {n.text}" for n in notes if n.kind == "follow_up" and not n.unsure]
+    context = "\n".join(p for p in [safe(task.context, CONTEXT_CHARS), *follow_ups] if p)
     tags = list(task.tags)
-    if any(k in ("correction", "mixed") for k in group.kinds):
+    if "correction" in group.kinds:
         tags.append("corrected")
+    if group.unsure:
+        tags.append("unsure-request")  # no rule was sure it is a request; kept as one
+    if any(n.unsure for n in notes):
+        tags.append("unsure-turn")
     if task.errors:
         tags.append("tool-error")
     return TaskRecord(
@@ -127,18 +208,21 @@ def group_record(group: TaskGroup, chunk: SessionChunk, fallback_time: datetime)
         turn=task.index,
         created_at=task.timestamp or fallback_time,
         intent=safe(task.prompt, PROMPT_CHARS) or "(empty prompt)",
-        context=safe(task.context, CONTEXT_CHARS),
+        context=cut(context, CONTEXT_CHARS),
         attempt=attempt,
         outcome=outcome_of(group.kinds),
         feedback=feedback,
-        checks=mine_checks(group, attempt),
+        checks=mine_checks(group, first, later),
+        turns=notes,
         skills_used=list(task.skills),
         tools_used=list(task.tools),
         tags=tags,
     )
 
 
-def mine_chunk(chunk: SessionChunk, fallback_time: datetime) -> list[TaskRecord]:
+def mine_chunk(
+    chunk: SessionChunk, fallback_time: datetime, classifier: TurnClassifier | None = None
+) -> list[TaskRecord]:
     """TaskRecords of one read of a session; none for replays or sessions without a project.
 
     ``fallback_time`` dates turns whose records carry no timestamp (the file's mtime).
@@ -146,7 +230,8 @@ def mine_chunk(chunk: SessionChunk, fallback_time: datetime) -> list[TaskRecord]
     state = chunk.state
     if state.replay or not state.session_id or not _absolute(state.project):
         return []
-    return [group_record(g, chunk, fallback_time) for g in group_turns(chunk.turns)]
+    groups = group_turns(chunk.turns, classifier)
+    return [group_record(g, chunk, fallback_time) for g in groups]
 
 
 def _absolute(path: str) -> bool:
@@ -164,6 +249,11 @@ def intent_key(record: TaskRecord) -> str:
 
 def _union(a: list, b: list) -> list:
     return a + [x for x in b if x not in a]
+
+
+def _union_turns(a: list[TurnNote], b: list[TurnNote]) -> list[TurnNote]:
+    seen = {(t.kind, t.text) for t in a}
+    return a + [t for t in b if (t.kind, t.text) not in seen]
 
 
 def _join_feedback(a: str, b: str) -> str:
@@ -188,6 +278,7 @@ def merge_records(existing: TaskRecord, new: TaskRecord, *, seen_before: bool) -
         "feedback": _join_feedback(existing.feedback, new.feedback),
         "outcome": combine_outcomes(existing.outcome, new.outcome),
         "checks": checks,
+        "turns": new.turns if new.id == existing.id else _union_turns(existing.turns, new.turns),
         "skills_used": _union(existing.skills_used, new.skills_used),
         "tools_used": _union(existing.tools_used, new.tools_used),
         "tags": _union(existing.tags, new.tags),

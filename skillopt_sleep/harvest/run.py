@@ -39,8 +39,10 @@ from .jsonl import (
     read_chunk,
 )
 from .mine import group_turns, intent_key, merge_records, mine_chunk
+from .preferences import preference_sightings
 from .scan import CLAUDE, CODEX, Problem, Roots, claude_files, codex_files, mtime, printable
 from .session import ParseState, SessionChunk
+from .turns import TurnClassifier
 
 _HEAD_BYTES = 1024
 _SCOPED_OUT = '"scoped_out": true'  # as json.dumps writes it in a cursor's state
@@ -145,8 +147,10 @@ class Harvester:
         max_line: int = MAX_LINE_BYTES,
         max_file_bytes: int = MAX_FILE_BYTES,
         max_file_seconds: float = MAX_FILE_SECONDS,
+        classifier: TurnClassifier | None = None,
     ) -> None:
         self.store = store
+        self.classifier = classifier  # None: the rules alone
         self.clock = clock
         self.miner = miner
         self.limits = ReadLimits(max_line, max_file_bytes, max_file_seconds)
@@ -280,8 +284,8 @@ class Harvester:
         elif chunk.turns:
             stats.sessions += 1
         cut = chunk.turns.pop() if chunk.cut_turn else None  # only its prompt was read
-        records = mine_chunk(chunk, mtime(st))
-        offset, state = _resume_point(chunk, end)
+        records = mine_chunk(chunk, mtime(st), self.classifier)
+        offset, state = _resume_point(chunk, end, self.classifier)
         if cut is not None and (offset <= start or offset > cut.offset):
             offset, state.turns_before = cut.offset, cut.index
         elif chunk.partial and offset <= start:
@@ -311,15 +315,18 @@ class Harvester:
             )
             stats.tasks_new += new
             stats.tasks_updated += updated
+            self.store.note_preferences(preference_sightings(batch))
         if self._cursors:
             self.store.save_cursors(self._cursors)
             self._cursors = []
 
 
-def _resume_point(chunk: SessionChunk, end: int) -> tuple[int, ParseState]:
+def _resume_point(
+    chunk: SessionChunk, end: int, classifier: TurnClassifier | None = None
+) -> tuple[int, ParseState]:
     """Where the next read starts: at the last task's prompt (its feedback may still come)."""
     state = ParseState(**chunk.state.__dict__)
-    groups = group_turns(chunk.turns)
+    groups = group_turns(chunk.turns, classifier)
     if not groups:
         state.turns_before += len(chunk.turns)
         return end, state

@@ -21,7 +21,7 @@ from ..backends.base import Backend, Message, Request
 from ..backends.budget import Budget
 from ..backends.retry import RetryPolicy
 from ..clock import Clock, SystemClock
-from ..errors import BackendError, BudgetExhausted, MalformedOutput
+from ..errors import BackendError, BackendOutage, BudgetExhausted, MalformedOutput
 from ..models import Edit, EditEvidence, NightSummary, TaskRecord, Usage
 from ..redact import redact
 from ..settings import Settings
@@ -120,6 +120,8 @@ class Night:
             await self._stages(sel, result)
         except BudgetExhausted as exc:
             self._finish("budget_exhausted", f"{exc.one_line()}; the rest of the night was skipped")
+        except BackendOutage as exc:
+            self._finish("outage", exc.one_line())
         self._account()
         self._write_artifacts(result)
         result.rollouts = self.rollouts

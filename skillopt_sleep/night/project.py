@@ -18,7 +18,7 @@ from ..backends.registry import create_backend
 from ..clock import Clock
 from ..models import NightSummary, TaskRecord
 from ..paths import Paths
-from ..review.adopt import auto_adopt
+from ..review.adopt import auto_adopt, recover
 from ..settings import RoleSettings, Settings
 from ..store import Store
 from .estimate import Estimate, estimate_night
@@ -64,7 +64,10 @@ def batched_backends(backends: Backends, store: Store | None, poll_s: float) -> 
 
 
 def _history(store: Store, project: str) -> tuple[datetime | None, int]:
-    nights = [n for n in store.nights(project=project, limit=1000) if not n.summary.dry_run]
+    """When the project's last real night ran, and how many it had. A dry run or an outage
+    (nothing answered) does not count: its tasks are still waiting, still new."""
+    nights = [n for n in store.nights(project=project, limit=1000)
+              if not n.summary.dry_run and n.summary.decision != "outage"]
     last = datetime.fromisoformat(nights[0].started_at) if nights else None
     return last, len(nights)
 
@@ -88,7 +91,10 @@ def run_project_night(
 ) -> NightResult:
     """Run tonight for ``project``; stage a proposal if the gate accepts (unless ``dry_run``).
 
-    ``oracle`` (benchmarks only) replaces the statistical decision on each edit."""
+    ``oracle`` (benchmarks only) replaces the statistical decision on each edit. An adoption cut
+    short is repaired first, so the night reads whole files, never half of one.
+    """
+    recover(store, paths, clock)
     tasks = project_tasks(store, project) if tasks is None else tasks
     last_night, index = _history(store, str(project))
     night_id = night_id_for(project, clock)

@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from ..backends.base import Backend, Completion, Message, Request
+from ..backends.breaker import CircuitBreaker
 from ..backends.budget import Budget
 from ..backends.retry import RetryPolicy, call_with_retry
 from ..clock import Clock
@@ -49,18 +50,22 @@ class Rollout:
 
 @dataclass
 class Calls:
-    """How model calls are made tonight: budget checked and retries applied to every call, and
-    secrets redacted both ways: none leaves in a request (the user's own CLAUDE.md may hold
-    one), none comes back in an answer to be cached, judged, logged or shown to the optimizer."""
+    """How model calls are made tonight: budget checked and retries applied to every call, one
+    circuit breaker over all of them (a backend that answers nothing stops the night:
+    ``BackendOutage``), and secrets redacted both ways: none leaves in a request (the user's own
+    CLAUDE.md may hold one), none comes back in an answer to be cached, judged, logged or shown
+    to the optimizer."""
 
     budget: Budget
     retry: RetryPolicy
     rng: random.Random
     sleep: Callable[[float], object] = asyncio.sleep
+    breaker: CircuitBreaker = field(default_factory=CircuitBreaker)
 
     async def __call__(self, backend: Backend, request: Request) -> Completion:
         done = await call_with_retry(backend, redacted_request(request), budget=self.budget,
-                                     policy=self.retry, rng=self.rng, sleep=self.sleep)  # type: ignore[arg-type]
+                                     policy=self.retry, rng=self.rng, sleep=self.sleep,  # type: ignore[arg-type]
+                                     breaker=self.breaker)
         return dataclasses.replace(done, text=redact(done.text))
 
 

@@ -1,55 +1,35 @@
 """Lint for one proposed rule: what must never be written into a skill or memory file.
 
 A rule is one line of plain guidance. It is refused when it is empty or overlong, spans lines,
-carries the block markers, holds a secret, or tells the agent to do something dangerous: pipe a
-download into a shell, ``rm -rf``, ``chmod 777``, skip or disable tests, checks or hooks, or
-talk to a URL this project never used. A dangerous phrase that is negated ("never use
-``--no-verify``") is guidance against the danger, and passes.
+carries control, invisible or direction-changing characters (terminal escapes among them),
+carries the block markers, holds a secret, tells the agent to do something harmful (see
+:mod:`.harm`: secrets, exfiltration, a download run by a shell, disabling safety, prompt
+injection), or names a URL the user never used. The harm is judged on the rule's folded form
+(:mod:`.rule_text`), so a Cyrillic letter or a fullwidth one does not hide a word. A harmful
+phrase that is negated ("never use ``--no-verify``") is guidance against the harm, and passes.
+
+A URL passes only when the user used it in full: the same scheme, host and port, and a path
+that is the same as, a parent of, or under one the user used (``https://docs.example.org/api``
+and ``.../api/v2/auth`` when the user opened ``https://docs.example.org/api/v2``), never just
+another path on a known host.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from urllib.parse import urlsplit
+from urllib.parse import SplitResult, urlsplit
 
 from ..redact import find_secrets
+from .harm import find_harm
 from .managed_block import BEGIN, END
+from .rule_text import fold, refused_character
 
 MAX_RULE_CHARS = 300
 
-_DANGERS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("pipes a download into a shell", re.compile(
-        r"\b(curl|wget|fetch|iwr|irm|invoke-webrequest|invoke-restmethod)\b[^|\n]*\|\s*"
-        r"(sudo\s+)?(ba|z|k|da|fi)?sh\b|\b(curl|wget|iwr|irm)\b[^|\n]*\|\s*(sudo\s+)?"
-        r"(python3?|perl|ruby|node|iex|invoke-expression)\b",
-        re.IGNORECASE)),
-    ("runs rm -rf", re.compile(
-        r"\brm\s+(-\w*r\w*f\w*|-\w*f\w*r\w*|(-r|-R|--recursive)\s+(-f|--force)|(-f|--force)\s+"
-        r"(-r|-R|--recursive))\b|\bRemove-Item\b[^\n]*-Recurse[^\n]*-Force", re.IGNORECASE)),
-    ("makes files world-writable (chmod 777)", re.compile(
-        r"\bchmod\s+(-R\s+)?(0?777|a\+rwx)\b", re.IGNORECASE)),
-    ("disables tests, checks or hooks", re.compile(
-        r"--no-verify\b|--no-hooks\b|\bHUSKY=0\b|\bSKIP_(TESTS?|CHECKS?|HOOKS?)\b"
-        r"|\bskip(ping)?\s+(the\s+|all\s+|any\s+)?(tests?|checks?|hooks?|lint(ing|er)?|ci|pre-commit)\b"
-        r"|\b(disable|disabling|turn(ing)?\s+off|bypass(ing)?|comment(ing)?\s+out|delete|deleting)\s+"
-        r"(the\s+|all\s+|any\s+|failing\s+|flaky\s+)*(tests?|checks?|hooks?|lint(ing|er|s)?|ci|pre-commit"
-        r"|type[- ]?check(ing|s)?|assertions?)\b",
-        re.IGNORECASE)),
-    ("overrides the agent's instructions", re.compile(
-        r"\bignore\s+(all\s+|any\s+)?(previous|prior|above|earlier|system)\s+(instructions|rules|prompts?)\b",
-        re.IGNORECASE)),
-)
-
-# Words that turn a dangerous phrase into a warning against it, when they come shortly before
-# it in the same clause ("never use --no-verify"); "if hooks are slow, use --no-verify" is not.
-_NEGATION = re.compile(
-    r"\b(never|not|don'?t|doesn'?t|mustn'?t|avoid|instead of|refuse|forbid(den)?)\b", re.IGNORECASE
-)
-_CLAUSE_BREAK = re.compile(r"[.;:!?,]\s|\b(but|then|unless|if|when|otherwise)\b", re.IGNORECASE)
-_NEGATION_REACH = 6  # words
 _URL = re.compile(r"\b(?:https?|ftp|wss?)://[^\s<>\"'`)\]]+", re.IGNORECASE)
 _LOCAL_HOSTS = {"localhost", "127.0.0.1", "::1", "0.0.0.0"}
+_DEFAULT_PORTS = {"http": 80, "https": 443, "ftp": 21, "ws": 80, "wss": 443}
 
 
 def lint_rule(rule: str, *, known_urls: Iterable[str] = (), max_chars: int = MAX_RULE_CHARS) -> str | None:
@@ -58,39 +38,24 @@ def lint_rule(rule: str, *, known_urls: Iterable[str] = (), max_chars: int = MAX
         return "empty rule"
     if "\n" in rule or "\r" in rule:
         return f"a rule is one line; this one has {len(rule.splitlines())} lines"
-    if BEGIN in rule or END in rule or "skillopt-sleep:" in rule or "<!--" in rule:
+    bad_char = refused_character(rule)
+    if bad_char:
+        return bad_char
+    folded = fold(rule)
+    if any(m in text for text in (rule, folded) for m in (BEGIN, END, "skillopt-sleep:", "<!--")):
         return "contains a skillopt-sleep block marker or an HTML comment"
     if len(rule) > max_chars:
         return f"rule is {len(rule)} characters long, at most {max_chars}"
-    secrets = find_secrets(rule)
+    secrets = find_secrets(rule) or find_secrets(folded)
     if secrets:
         return f"contains a secret ({secrets[0].kind})"
-    for what, pattern in _DANGERS:
-        for match in pattern.finditer(rule):
-            if not _negated(rule, match.start()):
-                return f"dangerous instruction: {what} ({match.group(0).strip()!r})"
+    harm = find_harm(folded)
+    if harm is not None:
+        return harm.reason()
     unknown = unknown_urls(rule, known_urls)
     if unknown:
         return f"points to a URL this project never used: {unknown[0]}"
     return None
-
-
-def _negated(text: str, start: int) -> bool:
-    """Whether a negation comes before ``start`` in the same clause."""
-    before = text[:start]
-    breaks = list(_CLAUSE_BREAK.finditer(before))
-    clause = before[breaks[-1].end():] if breaks else before
-    return bool(_NEGATION.search(" ".join(clause.split()[-_NEGATION_REACH:])))
-
-
-def _host(url_or_host: str) -> str:
-    text = url_or_host.strip().lower()
-    if "://" not in text:
-        text = "//" + text
-    try:
-        return (urlsplit(text).hostname or "").rstrip(".")
-    except ValueError:
-        return ""
 
 
 def urls_in(text: str) -> list[str]:
@@ -99,6 +64,46 @@ def urls_in(text: str) -> list[str]:
 
 
 def unknown_urls(text: str, known_urls: Iterable[str]) -> list[str]:
-    """URLs in ``text`` whose host is neither local nor one of ``known_urls`` (URLs or hosts)."""
-    known = {_host(u) for u in known_urls} | _LOCAL_HOSTS
-    return [m.group(0) for m in _URL.finditer(text) if _host(m.group(0)) not in known]
+    """URLs in ``text`` that are not local and not covered by one of ``known_urls``.
+
+    A known entry without a scheme (``docs.example.org``) is a host the user named, and covers
+    that host's root only.
+    """
+    known = [u for u in (_split(k if "://" in k else f"https://{k}/") for k in known_urls) if u is not None]
+    out = []
+    for url in urls_in(text):
+        parts = _split(url.rstrip(".,;:!?"))
+        if parts is not None and (parts.hostname or "") in _LOCAL_HOSTS:
+            continue
+        if parts is None or not any(_covers(k, parts) for k in known):
+            out.append(url)
+    return out
+
+
+def _split(url: str) -> SplitResult | None:
+    try:
+        parts = urlsplit(url.strip())
+        parts.port  # noqa: B018 - raises ValueError on a bad port
+    except ValueError:
+        return None
+    return parts if parts.hostname else None
+
+
+def _port(parts: SplitResult) -> int | None:
+    return parts.port or _DEFAULT_PORTS.get(parts.scheme.lower())
+
+
+def _segments(path: str) -> list[str]:
+    return [s for s in path.split("/") if s]
+
+
+def _covers(known: SplitResult, url: SplitResult) -> bool:
+    """Whether ``url`` is ``known`` or one of its parents (same scheme, host, port, credentials)."""
+    if (known.scheme.lower(), known.hostname, _port(known), known.username) != (
+            url.scheme.lower(), url.hostname, _port(url), url.username):
+        return False
+    mine, theirs = _segments(url.path), _segments(known.path)
+    if mine == theirs[: len(mine)]:  # the same page, or a parent of it
+        return not url.query or (mine == theirs and url.query == known.query)
+    # A page under one the user used (never under a bare host: that would be "just its host").
+    return bool(theirs) and mine[: len(theirs)] == theirs

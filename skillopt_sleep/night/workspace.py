@@ -47,12 +47,28 @@ def find_skill(project: Path, configured: str | None) -> Path:
     return found[0] if len(found) == 1 else project / DEFAULT_SKILL
 
 
+def _one_name_per_file(project: Path, names: list[str]) -> list[str]:
+    """``names`` with one name kept for each file: when ``CLAUDE.md`` is a link to ``AGENTS.md``
+    the night trains AGENTS.md (the file, not the link), so a rule is written and shown once."""
+    kept: dict[object, str] = {}
+    for name in names:
+        path = project / name
+        try:
+            info = path.stat()
+            same: object = (info.st_dev, info.st_ino)  # a symbolic or a hard link: one file
+        except OSError:
+            same = path.resolve()
+        if same not in kept or ((project / kept[same]).is_symlink() and not path.is_symlink()):
+            kept[same] = name
+    return [n for n in names if n in kept.values()]
+
+
 def load_workspace(project: Path, files: FilesSettings) -> Workspace:
-    """Read the skill and memory files. Memory files that exist are trained; if none exist,
-    ``CLAUDE.md`` is (its managed block is created on first adoption)."""
+    """Read the skill and memory files. Memory files that exist are trained (two names of one
+    file once); if none exist, ``CLAUDE.md`` is (its managed block is created on first adoption)."""
     paths = {"SKILL.md": find_skill(project, files.skill)}
     memory = [name for name in files.memory if (project / name).exists()] or files.memory[:1]
-    for name in memory:
+    for name in _one_name_per_file(project, memory):
         paths[name] = project / name
     texts: dict[str, str] = {}
     existed: dict[str, bool] = {}

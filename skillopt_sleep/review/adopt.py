@@ -1,58 +1,47 @@
 """Adopt a staged proposal into the live files, and roll an adoption back, byte for byte.
 
 Adoption refuses, before writing anything, when a live file changed since the night was staged
-(its hash differs from ``ProposalFile.base_sha256``). It first copies every live file into
-``<backups_dir>/<night_id>/`` with a ``backup.json`` manifest, then replaces each file
-atomically; if one write fails, the files already written are put back. Rollback restores the
-backed-up bytes (and mode), and removes a file that did not exist before the adoption.
+(its hash differs from ``ProposalFile.base_sha256``). It copies every live file into
+``<backups_dir>/<night_id>/`` with a ``backup.json`` manifest, writes the intent journal, then
+replaces each file atomically; if one write fails, the files already written are put back. A
+crash anywhere, or a failed undo, is repaired by the next command (:func:`backup.recover`).
+Rollback restores the backed-up bytes (and mode), and removes a file that did not exist before.
+A symbolic link stays a link: its target is what changes.
 """
 
 from __future__ import annotations
 
-import hashlib
-import os
-from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, ValidationError
-
 from ..clock import Clock
-from ..errors import ProposalError, StoreError
+from ..errors import LockedError, ProposalError, StoreError
 from ..models import ProposalFile
 from ..paths import Paths
-from ..store import NightRow, Store, sha256_file
-from ..store.files import atomic_write_bytes
+from ..store import NightRow, Store
+from .backup import (
+    NEW_FILE_MODE,
+    BackedUpFile,
+    BackupManifest,
+    Journal,
+    adoption_lock,
+    back_up,
+    backup_dir,
+    clear_journal,
+    file_sha256,
+    keep,
+    load_manifest,
+    real_path,
+    recover,
+    recover_locked,
+    restore,
+    write_journal,
+)
+from .fileops import FileOps
 from .proposals import Staged, load_staged
 
-NEW_FILE_MODE = 0o644
-Writer = Callable[..., None]
-
-
-class BackedUpFile(BaseModel):
-    """One live file as it was before an adoption."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    name: str
-    live_path: str
-    existed: bool
-    mode: int | None = None
-    sha256: str | None = None  # of the bytes before adoption
-    adopted_sha256: str  # of the bytes adoption wrote
-    created_dirs: list[str] = []  # directories adoption had to create, deepest last
-
-
-class BackupManifest(BaseModel):
-    """``backup.json``: what ``rollback`` needs to put a night's files back."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    night_id: str
-    project: str
-    adopted_at: datetime
-    files: list[BackedUpFile]
+__all__ = ["FileChange", "Outcome", "adopt", "auto_adopt", "backup_dir", "live_sha256", "load_manifest",
+           "recover", "rollback"]
 
 
 @dataclass(frozen=True)
@@ -75,44 +64,80 @@ class Outcome:
     backup_dir: str
 
 
-def backup_dir(paths: Paths, night_id: str) -> Path:
-    return paths.backups_dir / night_id
+def live_sha256(path: Path) -> str | None:
+    """Hash of a live file (through links), None if it does not exist."""
+    return file_sha256(path)
 
 
-def adopt(
-    store: Store, paths: Paths, row: NightRow, clock: Clock, *, write: Writer = atomic_write_bytes
-) -> Outcome:
+def _current(store: Store, paths: Paths, row: NightRow, clock: Clock, ops: FileOps) -> NightRow:
+    """``row`` as it is after any interrupted adoption was repaired (the lock is held)."""
+    if recover_locked(store, paths, clock, ops) is None:
+        return row
+    fresh = store.night(row.id)
+    return fresh if fresh is not None else row
+
+
+def adopt(store: Store, paths: Paths, row: NightRow, clock: Clock, *, ops: FileOps | None = None) -> Outcome:
     """Write a staged night's candidates into the live files (see the module docstring).
 
-    ``write`` is the atomic file writer (a seam for tests of a failing disk).
+    ``ops`` performs every file operation (a seam for tests of crashes and full disks).
     """
+    with adoption_lock(paths):
+        return _adopt(store, paths, row, clock, ops or FileOps())
+
+
+def _adopt(store: Store, paths: Paths, row: NightRow, clock: Clock, ops: FileOps) -> Outcome:
+    row = _current(store, paths, row, clock, ops)
     if row.state != "staged":
         raise ProposalError(f"cannot adopt night {row.id}: it is {row.state}")
-    staged = load_staged(row)
-    candidates = _checked_candidates(staged)
+    candidates = _checked_candidates(load_staged(row))
     backups = backup_dir(paths, row.id)
     manifest = BackupManifest(night_id=row.id, project=row.project, adopted_at=clock.now(), files=[
-        _back_up(backups, f.name, Path(f.live_path), data) for f, data in candidates
+        back_up(ops, backups, f.name, Path(f.live_path), data) for f, data in candidates
     ])
-    atomic_write_bytes(backups / "backup.json", manifest.model_dump_json(indent=2).encode("utf-8"))
+    keep(ops, backups / "backup.json", manifest.model_dump_json(indent=2).encode("utf-8"))
+    write_journal(ops, paths, Journal(op="adopt", night_id=row.id, project=row.project,
+                                      started_at=clock.now()))
     written: list[BackedUpFile] = []
     try:
         for entry, (_, data) in zip(manifest.files, candidates):
-            _create_dirs(entry)
-            write(Path(entry.live_path), data, mode=None if entry.existed else NEW_FILE_MODE)
             written.append(entry)
-    except StoreError:
-        for entry in reversed(written):
-            _restore(backups, entry)
+            for d in entry.created_dirs:
+                ops.mkdir(Path(d))
+            ops.write(entry.target, data, entry.mode if entry.existed else NEW_FILE_MODE)
+    except StoreError as exc:
+        _undo(ops, paths, backups, written, exc.message)
+        raise
+    except KeyboardInterrupt:  # Ctrl-C: put everything back now rather than at the next command
+        _undo(ops, paths, backups, written, "interrupted")
         raise
     store.set_night_state(row.id, "adopted")
+    clear_journal(ops, paths)
     changes = [FileChange(e.name, e.live_path, "updated" if e.existed else "created") for e in manifest.files]
     return Outcome(row.id, row.project, "adopted", changes, str(backups))
 
 
+def _undo(ops: FileOps, paths: Paths, backups: Path, written: list[BackedUpFile], cause: str) -> None:
+    """Put back what a failed adoption wrote; if that fails too, the journal stays for later."""
+    try:
+        for entry in reversed(written):
+            restore(ops, backups, entry)
+        clear_journal(ops, paths)
+    except StoreError as again:
+        raise StoreError(
+            f"{cause}; putting the files back failed too ({again.message})",
+            hint="free some space: the next skillopt-sleep command puts every file back as it was",
+        ) from again
+
+
 def _checked_candidates(staged: Staged) -> list[tuple[ProposalFile, bytes]]:
-    """Every candidate's bytes, after checking no live file changed since staging."""
-    out = []
+    """Every candidate's bytes, after checking no live file changed since staging.
+
+    Two names for one file (``CLAUDE.md`` a link to ``AGENTS.md``) are written once; their
+    candidates must agree.
+    """
+    out: list[tuple[ProposalFile, bytes]] = []
+    seen: dict[Path, bytes] = {}
     for f in staged.proposal.files:
         current = live_sha256(Path(f.live_path))
         if current != f.base_sha256:
@@ -122,92 +147,35 @@ def _checked_candidates(staged: Staged) -> list[tuple[ProposalFile, bytes]]:
                 f"{f.live_path} {change} since night {staged.night_id} was staged; nothing was written",
                 hint="run the night again to stage a fresh proposal, or `skillopt-sleep reject` this one",
             )
-        out.append((f, staged.read(f.candidate)))
+        data = staged.read(f.candidate)
+        target = real_path(Path(f.live_path))
+        if target in seen:
+            if seen[target] != data:
+                raise ProposalError(
+                    f"{f.live_path} is the same file as another file of night {staged.night_id}, "
+                    "with a different candidate; nothing was written",
+                    hint="run the night again to stage a fresh proposal",
+                )
+            continue
+        seen[target] = data
+        out.append((f, data))
     return out
 
 
-def live_sha256(path: Path) -> str | None:
-    """Hash of a live file, None if it does not exist; unreadable is an error, not "absent"."""
-    try:
-        return sha256_file(path)
-    except NotADirectoryError:
-        return None
-    except OSError as exc:
-        raise ProposalError(f"cannot read {path}: {exc.strerror}", hint="check its permissions") from exc
-
-
-def _back_up(backups: Path, name: str, live: Path, candidate: bytes) -> BackedUpFile:
-    created = []
-    parent = live.parent
-    while not parent.exists():
-        created.append(str(parent))
-        parent = parent.parent
-    try:
-        data = live.read_bytes()
-    except FileNotFoundError:
-        data = None
-    except OSError as exc:
-        raise ProposalError(f"cannot read {live}: {exc.strerror}", hint="check its permissions") from exc
-    if data is not None:
-        atomic_write_bytes(backups / "files" / name, data)
-    return BackedUpFile(
-        name=name, live_path=str(live), existed=data is not None,
-        mode=live.stat().st_mode & 0o7777 if data is not None else None,
-        sha256=hashlib.sha256(data).hexdigest() if data is not None else None,
-        adopted_sha256=hashlib.sha256(candidate).hexdigest(),
-        created_dirs=list(reversed(created)),
-    )
-
-
-def _create_dirs(entry: BackedUpFile) -> None:
-    for d in entry.created_dirs:
-        try:
-            Path(d).mkdir(exist_ok=True)
-        except OSError as exc:
-            raise StoreError(f"cannot create {d}: {exc.strerror}", hint="check the permissions") from exc
-
-
-def _restore(backups: Path, entry: BackedUpFile) -> str:
-    """Put one file back as it was before adoption; returns what was done."""
-    live = Path(entry.live_path)
-    if entry.existed:
-        try:
-            data = (backups / "files" / entry.name).read_bytes()
-        except OSError as exc:
-            raise ProposalError(f"the backup of {live} is missing ({backups})") from exc
-        atomic_write_bytes(live, data, mode=entry.mode)
-        return "updated"
-    try:
-        live.unlink()
-    except FileNotFoundError:
-        pass
-    except OSError as exc:
-        raise StoreError(f"cannot remove {live}: {exc.strerror}") from exc
-    for d in reversed(entry.created_dirs):
-        try:
-            os.rmdir(d)  # only if empty: anything the user put there stays
-        except OSError:
-            break
-    return "removed"
-
-
-def load_manifest(paths: Paths, night_id: str) -> BackupManifest:
-    path = backup_dir(paths, night_id) / "backup.json"
-    try:
-        return BackupManifest.model_validate_json(path.read_bytes())
-    except OSError as exc:
-        raise ProposalError(f"no backup of night {night_id} ({path})", hint="it cannot be rolled back") from exc
-    except ValidationError as exc:
-        raise ProposalError(f"the backup manifest {path} is damaged: {exc.errors()[0]['msg']}") from exc
-
-
-def rollback(store: Store, paths: Paths, row: NightRow, *, force: bool = False) -> Outcome:
+def rollback(store: Store, paths: Paths, row: NightRow, clock: Clock, *, force: bool = False,
+             ops: FileOps | None = None) -> Outcome:
     """Put the live files back exactly as they were before ``row``'s adoption.
 
     Refuses when a later adoption of the same project is still in place (roll that back first),
     or when a file changed after the adoption (the user's later edits would be lost) unless
     ``force``, which first keeps the current bytes next to the backup.
     """
+    with adoption_lock(paths):
+        return _rollback(store, paths, row, clock, force, ops or FileOps())
+
+
+def _rollback(store: Store, paths: Paths, row: NightRow, clock: Clock, force: bool, ops: FileOps) -> Outcome:
+    row = _current(store, paths, row, clock, ops)
     if row.state != "adopted":
         raise ProposalError(f"cannot roll back night {row.id}: it is {row.state}, not adopted")
     later = [n for n in store.nights(project=row.project, limit=100_000)
@@ -220,7 +188,7 @@ def rollback(store: Store, paths: Paths, row: NightRow, *, force: bool = False) 
     manifest = load_manifest(paths, row.id)
     backups = backup_dir(paths, row.id)
     for entry in manifest.files:
-        current = live_sha256(Path(entry.live_path))
+        current = live_sha256(entry.target)
         if current != entry.adopted_sha256:
             if not force:
                 raise ProposalError(
@@ -228,9 +196,16 @@ def rollback(store: Store, paths: Paths, row: NightRow, *, force: bool = False) 
                     hint="rerun with --force to restore anyway (the current file is kept in the backup)",
                 )
             if current is not None:
-                atomic_write_bytes(backups / "replaced" / entry.name, Path(entry.live_path).read_bytes())
-    changes = [FileChange(e.name, e.live_path, _restore(backups, e)) for e in manifest.files]
+                keep(ops, backups / "replaced" / entry.name, entry.target.read_bytes())
+    write_journal(ops, paths, Journal(op="rollback", night_id=row.id, project=row.project,
+                                      started_at=clock.now()))
+    try:
+        changes = [FileChange(e.name, e.live_path, restore(ops, backups, e)) for e in manifest.files]
+    except StoreError as exc:
+        raise StoreError(f"{exc.message}; the rollback is half done",
+                         hint="free some space: the next skillopt-sleep command finishes it") from exc
     store.set_night_state(row.id, "rolled_back")
+    clear_journal(ops, paths)
     return Outcome(row.id, row.project, "rolled_back", changes, str(backups))
 
 
@@ -244,7 +219,7 @@ def auto_adopt(store: Store, paths: Paths, night_id: str, clock: Clock) -> Outco
         return None
     try:
         outcome = adopt(store, paths, row, clock)
-    except ProposalError as exc:
+    except (ProposalError, StoreError, LockedError) as exc:
         store.add_notice("auto-adopt", f"night {night_id} was not auto-adopted: {exc.one_line()}",
                          clock.now())
         return None

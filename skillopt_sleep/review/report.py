@@ -21,6 +21,7 @@ _DECISION_TEXT = {
     "reject": "REJECT: nothing staged",
     "no_evidence": "NO EVIDENCE: nothing staged",
     "budget_exhausted": "BUDGET EXHAUSTED: nothing staged",
+    "outage": "OUTAGE: the backend answered nothing; nothing staged, no task consumed",
 }
 
 

@@ -19,6 +19,8 @@ from pydantic import ValidationError
 
 from ..errors import StoreError
 from ..models import Edit, NightSummary, TaskRecord
+from . import preferences as prefs
+from .migrate import migrate
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tasks (
@@ -137,6 +139,7 @@ class Store:
             conn.execute("PRAGMA journal_mode = WAL")
             conn.execute("PRAGMA synchronous = NORMAL")
             conn.executescript(SCHEMA)
+            migrate(conn)
         except sqlite3.DatabaseError as exc:
             raise StoreError(
                 f"cannot open the store {path}: {exc}",
@@ -150,6 +153,7 @@ class Store:
     def memory(cls) -> Store:
         conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
         conn.executescript(SCHEMA)
+        migrate(conn)
         return cls(conn, ":memory:")
 
     def close(self) -> None:
@@ -391,7 +395,6 @@ class Store:
         new = updated = 0
         stamp = now.isoformat()
         with self._tx() as conn:
-            conn.execute("CREATE TABLE IF NOT EXISTS task_keys (key TEXT PRIMARY KEY, task_id TEXT NOT NULL)")
             for rec in records:
                 sighting, request = f"s:{rec.id}", f"i:{key(rec)}"
                 seen = conn.execute("SELECT task_id FROM task_keys WHERE key = ?", (sighting,)).fetchone()
@@ -415,6 +418,21 @@ class Store:
                 conn.executemany("INSERT OR IGNORE INTO task_keys(key, task_id) VALUES (?, ?)",
                                  [(sighting, result.id), (request, result.id)])
         return new, updated
+
+    def note_preferences(self, sightings: Iterable[prefs.PreferenceSighting]) -> int:
+        """Count each new sighting of a correction once into its preference; returns how many."""
+        batch = list(sightings)
+        if not batch:
+            return 0
+        with self._tx() as conn:
+            return prefs.note(conn, batch)
+
+    def preferences(self, project: str | None = None) -> list[prefs.Preference]:
+        """The preferences of a project (all with None), the most often seen first."""
+        try:
+            return prefs.listed(self._conn, project)
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"the store {self.path} could not be read: {exc}") from exc
 
     def has_cursors(self) -> bool:
         """Whether any transcript was ever harvested (a first harvest says how far it looks back)."""

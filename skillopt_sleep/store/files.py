@@ -11,7 +11,8 @@ from pathlib import Path
 from ..errors import StoreError
 
 
-def _os_error(exc: OSError, path: Path) -> StoreError:
+def write_error(exc: OSError, path: Path) -> StoreError:
+    """The one-line error for a failed write of ``path``."""
     if exc.errno == errno.ENOSPC:
         return StoreError(f"disk full while writing {path}", hint="free some space and run again")
     if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
@@ -37,7 +38,7 @@ def atomic_write_bytes(path: Path, data: bytes, *, mode: int | None = None) -> N
         os.replace(tmp_name, path)
         tmp_name = None
     except OSError as exc:
-        raise _os_error(exc, path) from exc
+        raise write_error(exc, path) from exc
     finally:
         if tmp_name is not None:
             try:

@@ -60,10 +60,9 @@ def test_an_outage_is_no_evidence_never_a_decision(sample_project, provider):
     with ModelServer(responder=lambda call: outage) as srv:
         s = night(provider, srv, project, tasks, max_retries=2)
         sent = len(srv.model_requests())
-    assert s.decision == "no_evidence"
-    assert s.reason == "too many replays failed: no evidence tonight"
-    assert s.errored_rollouts == s.n_train * 4 and s.edits == []
-    assert s.calls == sent == 3 * s.errored_rollouts  # one try and two retries each
+    assert s.decision == "outage" and s.reason.startswith("the model backend is down: 5 attempts in a row")
+    assert s.edits == [] and s.holdout_before is None and s.gain is None
+    assert s.calls == sent == 5  # the circuit breaker's threshold, every attempt counted
 
 
 def test_a_rejected_key_stops_the_night_at_once(sample_project):

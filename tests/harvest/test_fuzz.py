@@ -56,8 +56,9 @@ wrong_values = st.one_of(
 def damaged_line(draw, source: str) -> tuple[str, bytes]:
     real = draw(st.sampled_from(REAL[source]))
     kind = draw(st.sampled_from(["good", "truncated", "utf8", "unknown", "wrong", "long"]))
-    if kind == "truncated":
-        return kind, real[: draw(st.integers(1, len(real) - 2))]
+    if kind == "truncated":  # cut between characters: a cut inside one is the "utf8" kind
+        text = real.decode("utf-8")
+        return kind, text[: draw(st.integers(1, len(text) - 2))].encode("utf-8")
     if kind == "utf8":
         at = draw(st.integers(0, len(real)))
         return kind, real[:at] + b"\xff\xfe\xc3" + real[at:]

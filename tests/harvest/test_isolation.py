@@ -61,7 +61,7 @@ def test_a_codex_session_resumed_ten_days_later_is_harvested(env):
 
 def test_a_big_file_is_read_in_bounded_pieces_and_loses_nothing(env, tmp_path):
     store, roots = env
-    turns = [syn.SynthTurn(f"Task number {i}", f"Done {i}.", "ls", "x" * 3000) for i in range(12)]
+    turns = [syn.SynthTurn(f"Add task number {i} to the list", f"Done {i}.", "ls", "x" * 3000) for i in range(12)]
     path = syn.write(syn.claude_path(roots.claude, PROJECT, SID), syn.claude_session(SID, PROJECT, turns, NOW))
     piece = path.stat().st_size // 5
     harvester = Harvester(store, FixedClock(NOW), max_file_bytes=piece)
@@ -101,10 +101,10 @@ def test_an_unexpected_failure_names_the_file_and_the_cursor_steps_past_it(env, 
 
     real = run.mine_chunk
 
-    def mine(chunk, fallback):  # a defect met by one file only
+    def mine(chunk, fallback, *rest):  # a defect met by one file only
         if chunk.state.session_id == SID:
             raise MemoryError("boom")
-        return real(chunk, fallback)
+        return real(chunk, fallback, *rest)
 
     monkeypatch.setattr(run, "mine_chunk", mine)  # the one way to reach the last line of defence
     stats = _run(store, roots)[CLAUDE]

@@ -133,12 +133,12 @@ def test_a_night_killed_while_its_batch_runs_is_resumed_by_the_rerun_without_pay
     finally:
         proc.wait(timeout=30)
     first = set(server.batches.batches)
-    assert len(first) == 1  # the train replays, submitted, recorded, then the process died
+    assert len(first) == 1  # the night's first batch, submitted, recorded, then the process died
     server.hold_batches = False
     r = run(cli, project, server, "--json", night__batch="true")
     assert r.code == 0, r.err
     train_id = first.pop()
-    train = server.batches.batches[train_id]
+    train = server.batches.batches[train_id]  # the train replay's first batch
     assert train.state == "ended"  # the rerun fetched the killed night's batch ...
     answered = [x for x in server.model_requests() if x.batch == train.id]
     assert len(answered) == len(train.items)  # ... each of its requests answered once

@@ -77,8 +77,9 @@ def test_an_outage_is_no_evidence_never_a_reject(sample_project):
     settings = Settings()
     settings.roles.target.max_retries = 0
     s = run_night(tasks, project, target=down, settings=settings).summary
-    assert s.decision == "no_evidence"
+    assert s.decision == "outage" and "the model backend is down" in s.reason
     assert s.holdout_before is None and s.gain is None and not s.evidence and not s.edits
+    assert len(down.history) == 5  # the breaker's threshold, one attempt at a time
 
 
 def test_budget_stops_the_night_cleanly_and_says_what_it_skipped(sample_project):

@@ -10,7 +10,7 @@ import pytest
 from skillopt_sleep.clock import FixedClock
 from skillopt_sleep.errors import ProposalError, StoreError
 from skillopt_sleep.review.adopt import adopt, auto_adopt
-from skillopt_sleep.store.files import atomic_write_bytes
+from skillopt_sleep.review.fileops import FileOps
 
 CLAUDE = b"# Notes\r\n\r\n\r\n```sh\r\nmake test\r\n```\r\n- Use tabs.\r\nno final newline"
 AGENTS = b"# Agents\n\n- Be brief.\n"
@@ -85,16 +85,18 @@ def test_a_failed_write_puts_back_what_was_already_written(home, live):
     row = home.stage(live, candidates())
     calls = []
 
-    def failing(path, data, *, mode=None):
-        calls.append(path.name)
-        if len(calls) == 2:
-            raise StoreError(f"disk full while writing {path}")
-        atomic_write_bytes(path, data, mode=mode)
+    class Failing(FileOps):
+        def write_temp(self, path, data, mode):
+            if path.parent == live or path.parent.name == "demo":
+                calls.append(path.name)
+                if len(calls) == 2:
+                    raise StoreError(f"disk full while writing {path}")
+            return super().write_temp(path, data, mode)
 
     clock = FixedClock(row.summary.started_at)
     with pytest.raises(StoreError):
-        adopt(home.store, home.paths, row, clock, write=failing)
-    assert calls == ["CLAUDE.md", "AGENTS.md"]
+        adopt(home.store, home.paths, row, clock, ops=Failing())
+    assert calls[:2] == ["CLAUDE.md", "AGENTS.md"]
     assert (live / "CLAUDE.md").read_bytes() == CLAUDE and (live / "AGENTS.md").read_bytes() == AGENTS
     assert home.store.night(NIGHT).state == "staged"
 

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 
+from skillopt_sleep.models import Edit
 from skillopt_sleep.review.diff import colorize, wants_colour
 
 NIGHT = "20260301-031700-aaaaaa"
@@ -80,3 +82,24 @@ def test_bad_input_to_review_commands_is_one_line(cli, project: Path):
     assert r.code == 2 and r.err.count("\n") == 1 and "unrecognized arguments: --bogus" in r.err
     r = cli("review", "--color", "pink", cwd=project)
     assert r.code == 2 and r.err.count("\n") == 1
+
+
+HOSTILE_TEXT = "Be brief.\x1b]0;owned\x07\x1b[2J\u202egnp.\x1b[8m hidden"
+
+
+def test_hostile_text_is_never_written_to_the_terminal_raw(cli, home, project):
+    (project / "CLAUDE.md").write_text("# Notes\n")
+    edit = Edit(target="memory", op="add", content=HOSTILE_TEXT, status="rejected", reason=HOSTILE_TEXT)
+    home.stage(project, {"CLAUDE.md": f"# Notes\n- {HOSTILE_TEXT}\n"}, edits=[edit])
+    plain = cli("review", cwd=project)
+    coloured = cli("review", "--color", "always", cwd=project)
+    status = cli("status", cwd=project)
+    for r in (plain, coloured, status):
+        assert r.code == 0, r.err
+        assert "\x07" not in r.out and "\u202e" not in r.out and "\x1b]" not in r.out
+        assert "\x1b[2J" not in r.out and "\x1b[8m" not in r.out
+    assert "Be brief.\\x1b]0;owned\\x07\\x1b[2J\\u202egnp.\\x1b[8m hidden" in plain.out
+    # the only escapes left are the diff's own colours
+    assert set(re.findall(r"\x1b\[[0-9;]*m", coloured.out)) <= {"\x1b[32m", "\x1b[0m", "\x1b[1m", "\x1b[36m"}
+    bad = cli("adopt", "no-such-night\x1b[2J", cwd=project)
+    assert bad.code == 8 and "\x1b" not in bad.err and "\\x1b[2J" in bad.err

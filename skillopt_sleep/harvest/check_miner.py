@@ -1,0 +1,287 @@
+"""Rule checks a correction states: a command to use, a heading, a separator, a cap on bullets
+or length, a formatting construct to avoid, a form of address (English and German).
+
+Candidates only: :func:`skillopt_sleep.harvest.feedback.validated` keeps a candidate when it
+fails on the attempt the user corrected (and passes on the attempt the user accepted, when the
+session shows one). Pure: no IO.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pydantic import ValidationError
+
+from ..models import Check
+
+_I = re.IGNORECASE
+_QUOTED = r"""[`'"\u201c\u2018\u201e](?P<q>[^`'"\u201d\u2019\u201c\n]{1,120})[`'"\u201d\u2019\u201c]"""
+_PHRASE = r"(?P<w>[^\s,;.!?]+(?:\s+[^\s,;.!?]+){0,3})"
+_VALUE = rf"(?:{_QUOTED}|{_PHRASE})"
+_STOP_WORDS = (
+    "for in here there when because instead to from on with and or but rather anymore again "
+    "please now then so since if as like every each this that it of at by ever not statt "
+    "anstatt bitte immer mit und oder für im in der die das den verwenden nutzen benutzen "
+    "before after until unless you your me mich whenever vor bevor nach wenn"
+)
+_STOP = frozenset(_STOP_WORDS.split())
+_ARTICLES = frozenset({"the", "a", "an", "der", "die", "das", "den", "ein", "eine"})
+_NUMBERS = {
+    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+    "nine": 9, "ten": 10, "ein": 1, "eine": 1, "einen": 1, "zwei": 2, "drei": 3, "vier": 4,
+    "fünf": 5, "funf": 5, "sechs": 6, "sieben": 7, "acht": 8, "neun": 9, "zehn": 10,
+}
+_NUM = r"(?P<n>\d{1,4}|" + "|".join(_NUMBERS) + r")"
+_SEPARATORS = {
+    "comma": ",", "commas": ",", "komma": ",", "kommas": ",", "semicolon": ";",
+    "semicolons": ";", "semikolon": ";", "semikolons": ";", "pipe": "|", "pipes": "|",
+    "tab": "\t", "tabs": "\t", "colon": ":", "doppelpunkt": ":", "slash": "/", "|": "|",
+    ";": ";", ",": ",", ":": ":", "/": "/", "-": "-", "dash": "-", "bindestrich": "-",
+}
+_BULLET = r"^[ \t]*(?:[-*+\u2022]|\d+[.)])[ \t]"
+# Formatting a correction may forbid: words naming it -> (check kind, value).
+_CONSTRUCTS: tuple[tuple[str, str, str, str], ...] = (
+    (r"em[- ]?dash(?:es)?|gedankenstrich(?:e)?", "not_contains", "\u2014", "no em dashes"),
+    (r"bold(?: text)?|fett(?:druck|schrift)?", "not_contains", "**", "no bold"),
+    (r"tables?|tabellen?", "regex", r"(?s)\A(?!.*^[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*\|)", "no tables"),
+    (r"emojis?|emoticons?", "regex", "(?s)\\A(?!.*[\U0001F300-\U0001FAFF\u2600-\u27BF])",
+     "no emoji"),
+    (r"headings?|headers?|[uü]berschriften", "regex", r"(?s)\A(?!.*^#{1,6} )", "no headings"),
+    (r"code ?blocks?|codebl[oö]cke?", "not_contains", "```", "no code blocks"),
+    (r"semicolons?|semikolons?", "not_contains", ";", "no semicolons"),
+    (r"exclamation marks?|ausrufezeichen", "not_contains", "!", "no exclamation marks"),
+    (r"bullet(?: point)?s?|lists?|aufz[aä]hlungen?|stichpunkte?", "regex",
+     rf"(?s)\A(?!.*{_BULLET})", "no bullet points"),
+)
+_NO = r"(?:no|never|without|don't use|do not use|stop using|avoid|keine?n?|ohne|nie)"
+_ADD_USE = (
+    r"(?:use|run|call|prefer|verwende|nimm|benutze|nutze|usa|utilise)"
+)
+
+_USE = re.compile(
+    rf"\b(?:always|must|should|please|bitte|immer|siempre|toujours)\s+(?:{_ADD_USE})\s+{_VALUE}", _I
+)
+_USE_TICKED = re.compile(rf"\b{_ADD_USE}\s+(?:bitte\s+)?`(?P<q>[^`\n]{{2,80}})`", _I)
+_USE_THEN = re.compile(rf"\b(?:immer|always|siempre)\s+{_VALUE}\s+(?:verwenden|nutzen|benutzen)", _I)
+_USE_NOT = re.compile(
+    rf"\b{_ADD_USE}\s+(?:bitte\s+)?{_VALUE}\s*,?\s+(?:not|nicht|statt|instead of)\s+", _I
+)
+_USE_INSTEAD = re.compile(
+    rf"\buse\s+{_VALUE}\s+instead(?:\s+of\s+(?P<y>[^\s,;!?]+))?", _I
+)
+_AVOID = re.compile(
+    rf"\b(?:never|don't|do\s+not|stop|avoid|no\s+more)\s+(?:use|using|call|calling|run|running"
+    rf"|import|importing|add|adding)\s+{_VALUE}",
+    _I,
+)
+_MUST_BE = re.compile(
+    r"\b(?P<subj>title|heading|header|first\s+line|titel|[uü]berschrift)?\s*(?:must|should|has\s+to"
+    r"|needs\s+to|muss|soll)\s+(?:(?:im|in|the|die|der)\s+\w+\s+)?(?P<verb>be|say|read|start\s+with"
+    r"|begin\s+with|contain|include|mention|lauten|sein|hei[sß]en|enthalten|beginnen\s+mit)?\s*"
+    + _QUOTED,
+    _I,
+)
+_HEADING = re.compile(
+    rf"\b(?:heading|header|title|section|[uü]berschrift|abschnitt)\s+{_QUOTED}", _I
+)
+_SEPARATOR = re.compile(
+    r"(?:use|with|mit|separate\w*\s+(?:\w+\s+){0,3}(?:by|with)|trenn\w*\s+(?:\w+\s+){0,3}mit)\s+"
+    r"(?:an?\s+|einem\s+|einer\s+)?(?P<s>[|;,:/]|comma|semicolon|pipe|tab|colon|slash|dash|komma"
+    r"|semikolon|doppelpunkt|bindestrich)s?\b",
+    _I,
+)
+_SEPARATOR_WORD = re.compile(r"separator|delimiter|trenn|spalten|columns?|separat", _I)
+_MAX_ITEMS = re.compile(
+    rf"(?:max(?:imum)?\.?|at\s+most|no\s+more\s+than|up\s+to|h[oö]chstens|maximal)\s+{_NUM}\s+"
+    r"(?P<what>bullet(?:\s+point)?s?|points?|items?|stichpunkte?|punkte?|sentences?|s[aä]tzen?|words?"
+    r"|w[oö]rter(?:n)?|characters?|chars?|zeichen|lines?|zeilen?)",
+    _I,
+)
+_ITEMS_MAX = re.compile(
+    rf"{_NUM}\s+(?P<what>bullet(?:\s+point)?s?|points?|items?|stichpunkte?|sentences?|s[aä]tze|words?"
+    r"|w[oö]rter|characters?|zeichen|lines?|zeilen)\s+(?:max(?:imum)?|at\s+most|h[oö]chstens)\b",
+    _I,
+)
+_UNDER = re.compile(
+    rf"(?:under|below|fewer\s+than|less\s+than|unter|weniger\s+als)\s+{_NUM}\s+"
+    r"(?P<what>words?|w[oö]rter(?:n)?|characters?|chars?|zeichen|sentences?|s[aä]tzen?|lines?|zeilen)",
+    _I,
+)
+_CALL_ME = re.compile(
+    r"\b(?:[Cc]all\s+me|[Nn]enn\s+mich|[Aa]ddress\s+me\s+as)\s+(?P<name>[A-Z][\w-]{1,30})"
+)
+_NOT_X = re.compile(r"(?:,\s*|\b)(?:not|nicht)\s+" + _QUOTED, _I)
+_FORMAL = re.compile(r"\b(?:mit\s+sie\s+an|siez\w*)\b|\bsie\b(?=[^.]*\bnicht\b[^.]*\bdu\b)", _I)
+_INFORMAL = re.compile(r"\b(?:duz\w*|mit\s+du\s+an)\b", _I)
+_DU = r"(?i:\b(?:du|dich|dir|dein\w*)\b)"
+_SIE = r"\b(?:Sie|Ihnen|Ihr\w*)\b"
+
+
+def _number(raw: str) -> int | None:
+    raw = raw.lower()
+    if raw.isdigit():
+        n = int(raw)
+        return n if n > 0 else None
+    return _NUMBERS.get(raw)
+
+
+def _value(match: re.Match[str]) -> str:
+    quoted = match.group("q")
+    if quoted:
+        return quoted.strip()
+    words: list[str] = []
+    for word in match.group("w").split():
+        if word.lower() in _STOP:
+            break
+        if not words and word.lower() in _ARTICLES:
+            continue
+        words.append(word)
+    return " ".join(words).strip("`'\"()[]{}:")
+
+
+def _limit(what: str, n: int) -> tuple[str, str | int]:
+    """A check capping ``n`` items, sentences, words, characters or lines."""
+    what = what.lower()
+    if what.startswith(("char", "zeichen")):
+        return "max_chars", n
+    if what.startswith(("word", "wort", "wört", "wor")):
+        return "regex", rf"(?s)\A\W*(?:\w+\W+){{0,{n - 1}}}\w*\W*\Z"
+    if what.startswith(("sentence", "satz", "sätz", "sät")):
+        return "regex", rf"(?s)\A(?:[^.!?]*[.!?]+){{0,{n}}}[^.!?]*\Z"
+    if what.startswith(("line", "zeile")):
+        return "regex", rf"\A(?:.*\n){{0,{n - 1}}}.*\Z"
+    return "regex", rf"(?ms)\A(?!(?:.*?{_BULLET}){{{n + 1}}})"
+
+
+def _lengths(text: str) -> list[tuple[str, str | int]]:
+    found: list[tuple[str, str | int]] = []
+    for pattern in (_MAX_ITEMS, _ITEMS_MAX, _UNDER):
+        for match in pattern.finditer(text):
+            n = _number(match.group("n"))
+            if n is not None and pattern is _UNDER:
+                n -= 1  # "under 100 words": at most 99
+            if n is not None and n >= 1:
+                found.append(_limit(match.group("what"), n))
+    return found
+
+
+def _format_rules(text: str) -> list[tuple[str, str | int]]:
+    found: list[tuple[str, str | int]] = []
+    for words, kind, value, _ in _CONSTRUCTS:
+        if re.search(rf"\b{_NO}\s+(?:\w+\s+){{0,2}}(?:{words})\b", text, _I) or re.search(
+            rf"\b(?:stop\s+using|stop\s+adding|avoid|lass\s+(?:die|das)?\s*)\s*(?:{words})\b", text, _I
+        ):
+            found.append((kind, value))
+    return found
+
+
+def _address(text: str) -> list[tuple[str, str | int]]:
+    found: list[tuple[str, str | int]] = []
+    name = _CALL_ME.search(text)
+    if name:
+        found.append(("contains", name.group("name")))
+        for match in _NOT_X.finditer(text):
+            found.append(("not_contains", match.group("q").strip()))
+    if _FORMAL.search(text):
+        found += [("regex", _SIE), ("regex", rf"(?s)\A(?!.*{_DU})")]
+    elif _INFORMAL.search(text):
+        found += [("regex", _DU), ("regex", rf"(?s)\A(?!.*{_SIE})")]
+    return found
+
+
+def _separator(text: str) -> list[tuple[str, str | int]]:
+    if not _SEPARATOR_WORD.search(text) and not re.search(r"\b(?:not|statt|nicht)\b", text, _I):
+        return []
+    match = _SEPARATOR.search(text)
+    if not match:
+        return []
+    char = _SEPARATORS.get(match.group("s").lower())
+    return [("contains", char)] if char else []
+
+
+def _commands(text: str) -> list[tuple[str, str | int]]:
+    found: list[tuple[str, str | int]] = []
+    for match in _MUST_BE.finditer(text):
+        subject = (match.group("subj") or "").lower()
+        verb = (match.group("verb") or "").lower()
+        kind = (
+            "heading"
+            if subject.startswith(("title", "heading", "header", "titel", "überschrift", "uberschrift"))
+            else "starts_with"
+            if verb.startswith(("start", "begin"))
+            else "contains"
+        )
+        found.append((kind, match.group("q").strip()))
+    for match in _HEADING.finditer(text):
+        found.append(("heading", match.group("q").strip().lstrip("#").strip()))
+    for pattern in (_USE, _USE_TICKED, _USE_THEN, _USE_NOT):
+        for match in pattern.finditer(text):
+            found.append(("contains", _value(match)))
+    for match in _USE_INSTEAD.finditer(text):
+        found.append(("contains", _value(match)))
+        if match.group("y"):
+            found.append(("not_contains", match.group("y").strip("`'\".:")))
+    for match in _AVOID.finditer(text):
+        found.append(("not_contains", _value(match)))
+    return found
+
+
+_TEXT_KINDS = ("contains", "not_contains", "heading", "starts_with")
+_SIGNS = ",;|:/\t-\u2014!"
+
+
+def _too_vague(value: str) -> bool:
+    """A one-letter word or a stop word says nothing a check could test (a sign may)."""
+    if value in _SIGNS:
+        return False
+    return len(value.strip()) < 2 or value.lower() in _STOP | _ARTICLES
+
+
+def candidate_checks(feedback: str) -> list[Check]:
+    """Checks a correction states, before validation (see ``feedback.validated``)."""
+    found = [
+        *_commands(feedback),
+        *_separator(feedback),
+        *_lengths(feedback),
+        *_format_rules(feedback),
+        *_address(feedback),
+    ]
+    checks: list[Check] = []
+    for kind, value in found:
+        if isinstance(value, str) and kind in _TEXT_KINDS and _too_vague(value):
+            continue
+        try:
+            check = Check(kind=kind, value=value)  # type: ignore[arg-type]
+        except ValidationError:
+            continue
+        if all((c.kind, c.value) != (check.kind, check.value) for c in checks):
+            checks.append(check)
+    return checks
+
+
+# What a mined regex means, for people (``tasks list``); the optimizer never sees check sources.
+_PLAIN_FIXED = {value: label for _, kind, value, label in _CONSTRUCTS if kind == "regex"}
+_PLAIN_FIXED.update({
+    _SIE: "addresses the user formally (Sie)", rf"(?s)\A(?!.*{_DU})": "never says du",
+    _DU: "addresses the user informally (du)", rf"(?s)\A(?!.*{_SIE})": "never says Sie",
+})
+_PLAIN_COUNTED = (
+    (re.compile(r"^\(\?ms\)\\A\(\?!\(\?:\.\*\?.*\)\{(\d+)\}\)$"), "at most {} bullet points", -1),
+    (re.compile(r"^\(\?s\)\\A\(\?:\[\^\.!\?\]\*\[\.!\?\]\+\)\{0,(\d+)\}"), "at most {} sentences", 0),
+    (re.compile(r"^\(\?s\)\\A\\W\*\(\?:\\w\+\\W\+\)\{0,(\d+)\}"), "at most {} words", 1),
+    (re.compile(r"^\\A\(\?:\.\*\\n\)\{0,(\d+)\}"), "at most {} lines", 1),
+)
+
+
+def plain(check: Check) -> str:
+    """A check as people read it: a mined regex by what it asks, anything else as it is."""
+    if check.kind != "regex" or not isinstance(check.value, str):
+        return check.describe()
+    fixed = _PLAIN_FIXED.get(check.value)
+    if fixed:
+        return fixed
+    for pattern, label, shift in _PLAIN_COUNTED:
+        match = pattern.match(check.value)
+        if match:
+            return label.format(int(match.group(1)) + shift)
+    return check.describe()
