@@ -17,6 +17,7 @@ import pytest
 
 from skillopt_sleep.backends.base import Message, Request
 from skillopt_sleep.backends.batching import BatchingBackend, BatchJournal
+from skillopt_sleep.backends.breaker import CircuitBreaker
 from skillopt_sleep.backends.budget import Budget
 from skillopt_sleep.backends.openai_api import OpenAIBackend
 from skillopt_sleep.backends.retry import RetryPolicy, call_with_retry
@@ -243,3 +244,17 @@ def test_anthropic_batch_requests_keep_the_shared_prefix_for_an_hour_and_pay_tha
     # a 1-hour write is 2x input, and the batch halves everything
     assert writer.cost_usd == pytest.approx((fresh * 3 + writer.cache_write_tokens * 6 + writer.output_tokens * 15)
                                             / 1e6 / 2)
+
+
+def test_after_the_nights_first_answer_the_waiting_calls_go_out_together(server):
+    backend = batching("anthropic", server)
+    budget = Budget(BudgetSettings(max_calls=None, max_tokens=None, max_cost_usd=None))
+    breaker = CircuitBreaker()  # shared by a night's calls: the first one goes alone, as a probe
+
+    async def go():
+        return await asyncio.gather(*(call_with_retry(backend, r, budget=budget, policy=RetryPolicy(),
+                                                      rng=random.Random(0), breaker=breaker)
+                                      for r in requests(6)))
+    done = asyncio.run(go())
+    assert [d.text for d in done] == [f"answer to question {i}" for i in range(6)]
+    assert [len(b.items) for b in server.batches.batches.values()] == [1, 5]
