@@ -34,7 +34,7 @@ HELP = {
                   "older whole-holdout gate",
     "night.alpha": "family-wise error of tonight's efficacy tests, split over the edits (Holm)",
     "night.steps": "rounds of reflect -> test a night",
-    "night.efficacy_rollouts": "fresh rollouts per side where an edit should act",
+    "night.efficacy_rollouts": "fresh rollouts per side where an edit should act, over all looks",
     "night.efficacy_looks": "looks at the efficacy evidence; a decided comparison stops early",
     "night.harm_rollouts": "fresh rollouts per side and look on every other task",
     "night.harm_looks": "looks at most while the pass rate there fell and harm is not yet conclusive",

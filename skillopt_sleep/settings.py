@@ -65,10 +65,10 @@ class NightSettings(_Section):
     edit_schedule: Literal["constant", "linear", "cosine"] = "constant"
     schedule_horizon: int = Field(default=10, ge=1, le=1000)
     gate: Literal["edit", "holdout"] = "edit"
-    alpha: float = Field(default=0.05, gt=0, lt=1)
+    alpha: float = Field(default=0.03, gt=0, lt=1)
     steps: int = Field(default=2, ge=1, le=10)
-    efficacy_rollouts: int = Field(default=16, ge=2, le=512)
-    efficacy_looks: int = Field(default=2, ge=1, le=8)
+    efficacy_rollouts: int = Field(default=24, ge=2, le=512)
+    efficacy_looks: int = Field(default=3, ge=1, le=8)
     harm_rollouts: int = Field(default=48, ge=2, le=1024)
     harm_looks: int = Field(default=3, ge=1, le=8)
     harm_alpha: float = Field(default=0.1, gt=0, lt=1)

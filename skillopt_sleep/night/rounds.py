@@ -48,13 +48,14 @@ class Rounds:
         self.policy = EvidencePolicy.from_settings(night.s.night)
         self.out = RoundsResult()
         self.candidates: dict[str, Candidate] = {}
+        self.budget = edit_budget(night.s.night, night.night_index)
 
     async def run(self, sel: Selection, train: dict[str, list[Rollout]]) -> RoundsResult:
         n = self.n
         tasks = [*sel.train, *sel.holdout]
         trials = Trials(self._draw, n.ws.texts, tasks, self.policy, n.stream, n.trials_rng, n.ledger)
         accepted: list[Candidate] = []
-        for step in range(1, self.policy.steps + 1):
+        for step in range(1, self.policy.steps + 1) if self.budget > 0 else ():
             covered = frozenset(t.id for c in accepted for t in c.efficacy_tasks)
             cases = pick_cases(sel.train, train, n.s.night.reflect_tasks, skip=covered | frozenset(trials.shown))
             cases = cases or pick_cases(sel.train, train, n.s.night.reflect_tasks, skip=covered)
@@ -69,7 +70,7 @@ class Rounds:
                 continue
             for cand in cands:
                 trials.place(cand, [c.task for c in cases])
-            accepted += await self._judge(trials, cands)
+            accepted += await self._judge(trials, cands, self.budget - len(accepted))
         await self._adopt(trials, accepted)
         return self.out
 
@@ -93,7 +94,8 @@ class Rounds:
                 cands.append(cand)
         return cands
 
-    async def _judge(self, trials: Trials, cands: list[Candidate]) -> list[Candidate]:
+    async def _judge(self, trials: Trials, cands: list[Candidate], room: int) -> list[Candidate]:
+        """Efficacy for every edit of a round; harm, strongest first, for as many as the budget has room."""
         if self.oracle is not None:
             verdicts = {c.key: EditEvidence(edit=c.edit, round=c.round, verdict="accepted" if self.oracle(c.edit)
                                             else "no_effect", reason="decided by the oracle") for c in cands}
@@ -101,9 +103,12 @@ class Rounds:
             verdicts = await trials.efficacy(cands, cands[0].round)
             self.out.saved += sum(c.unneeded(self.policy.efficacy_looks) for c in cands)
         passed = []
-        for cand in cands:
+        for cand in sorted(cands, key=lambda c: (verdicts[c.key].p_efficacy or 0.0, c.key)):
             ev = verdicts[cand.key]
-            if ev.verdict == "accepted" and self.oracle is None:
+            if ev.verdict == "accepted" and len(passed) >= room:
+                ev = ev.model_copy(update={"verdict": "over_budget", "reason": (
+                    f"over tonight's edit budget of {self.budget} (its harm was not checked)")})
+            elif ev.verdict == "accepted" and self.oracle is None:
                 ev = await trials.judge_harm(cand, ev)
             self.out.evidence.append(ev)
             if ev.verdict == "accepted":
@@ -120,13 +125,9 @@ class Rounds:
             for key in losers:
                 self._set(by_key[key], "conflict", "conflicts with another edit accepted tonight")
             accepted = [c for c in accepted if c.key not in losers]
-        ranked = sorted(accepted, key=lambda c: (self.out.evidence[by_key[c.key]].p_efficacy or 0.0, c.key))
-        budget = edit_budget(self.n.s.night, self.n.night_index)
-        for cand in ranked[budget:]:
-            self._set(by_key[cand.key], "over_budget", f"over tonight's edit budget of {budget}")
-        kept = ranked[:budget]
+        kept = sorted(accepted, key=lambda c: (self.out.evidence[by_key[c.key]].p_efficacy or 0.0, c.key))
         if kept:
-            outcome = apply_edits(self.n.ws.texts, [c.edit for c in kept], budget=budget, limits=self.n.limits())
+            outcome = apply_edits(self.n.ws.texts, [c.edit for c in kept], budget=self.budget, limits=self.n.limits())
             self.out.files, self.out.adopted = outcome.files, outcome.applied
             for edit in outcome.rejected:
                 self._set(by_key[edit.key()], "conflict", edit.reason)

@@ -58,7 +58,9 @@ def test_run_stages_then_status_shows_the_night_and_the_pending_proposal(cli, tm
     night = r.json()
     assert night["decision"] == "accept" and night["proposal_dir"]
     proposal = json.loads((Path(night["proposal_dir"]) / "proposal.json").read_text())
-    assert {f["name"] for f in proposal["files"]} == {"SKILL.md", "CLAUDE.md"}
+    changed = {f["name"] for f in proposal["files"]}
+    assert changed and changed <= {"SKILL.md", "CLAUDE.md"}
+    assert changed == {"CLAUDE.md" if e["target"] == "memory" else "SKILL.md" for e in night["edits"]}
     st = cli("status", "--project", str(project), "--json").json()
     assert st["pending"]["night_id"] == night["night_id"]
     assert st["nights"][0]["decision"] == "accept" and st["nights"][0]["calls"] == night["calls"]

@@ -12,10 +12,10 @@ from ...settings import NightSettings
 class EvidencePolicy:
     """The levels and sizes of the edit-by-edit gate (see :mod:`.trials`)."""
 
-    alpha: float = 0.05  # family-wise error of a night's efficacy tests, split over rounds and edits
+    alpha: float = 0.03  # family-wise error of a night's efficacy tests, split over rounds and edits
     steps: int = 2
-    efficacy_rollouts: int = 16  # fresh rollouts per side where the edit should act, at least
-    efficacy_looks: int = 2
+    efficacy_rollouts: int = 24  # fresh rollouts per side where the edit should act, at most
+    efficacy_looks: int = 3
     harm_rollouts: int = 48  # fresh rollouts per side and look on the other tasks, at least
     harm_looks: int = 3  # looks at most: another while the pass rate fell and harm is not conclusive
     harm_alpha: float = 0.1  # refused tonight at this level of "fewer passes elsewhere"

@@ -240,7 +240,8 @@ class Trials:
             others = self.rng.sample(others, self.policy.harm_max_tasks)
         return others
 
-    async def harm(self, files: dict[str, str], tasks: Sequence[TaskRecord], stream: str) -> tuple[Counts, float | None]:
+    async def harm(self, files: dict[str, str], tasks: Sequence[TaskRecord], stream: str,
+                   looks: int | None = None) -> tuple[Counts, float | None]:
         """Fresh rollouts on ``tasks`` under ``files`` against the baseline; (counts, one-sided p of fewer
         passes, Bonferroni-adjusted over the looks). About ``harm_rollouts`` per side and look,
         spread evenly over the tasks; another look follows, up to ``harm_looks``, while the pass
@@ -254,7 +255,7 @@ class Trials:
         per = {t.id: total // len(order) + (t.id in extra) for t in order}
         after: dict[str, list[Rollout]] = {}
         p_adj = 1.0
-        for look, level in enumerate(p.harm_levels(), 1):
+        for look, level in enumerate(p.harm_levels()[:looks], 1):
             await self.baseline.ensure({t.id: (t, per[t.id] * look) for t in order})
             got = await self.draw([(t, per[t.id] * (look - 1), per[t.id]) for t in order], files,
                                   f"{self.nonce}:{stream}")
@@ -295,7 +296,8 @@ class Trials:
             if stratified_p(strata, "less") <= self.policy.harm_conclusive:
                 losers.add(c.key)
         acting = {t.id: t for c in accepted for t in c.efficacy_tasks}
-        _, p_less = await self.harm(joint, self.harm_set(list(acting.values())), "joint")
+        # each edit was checked for harm alone; together, one look is enough to see a clash
+        _, p_less = await self.harm(joint, self.harm_set(list(acting.values())), "joint", looks=1)
         if p_less is not None and p_less <= self.policy.harm_alpha and not losers:
             losers.add(max(accepted, key=lambda c: (self._adjusted(c), c.key)).key)
         return losers
