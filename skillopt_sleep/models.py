@@ -199,24 +199,35 @@ class ProposalFile(_Strict):
 
 
 class Usage(_Strict):
-    """Calls, tokens and money spent, for one role or a whole night."""
+    """Calls, tokens and money spent, for one role or a whole night.
+
+    ``input_tokens`` counts every prompt token; ``cache_write_tokens`` and ``cache_read_tokens``
+    are the parts of it written to and read from the provider's prompt cache. ``list_cost_usd``
+    is what the same calls cost at the full uncached, synchronous price, so ``saved_usd`` is
+    what prompt caching and batches saved. Nights stored before these fields load with 0.
+    """
 
     calls: int = 0
     input_tokens: int = 0
     output_tokens: int = 0
     cost_usd: float = 0.0
+    cache_write_tokens: int = 0
+    cache_read_tokens: int = 0
+    batched_calls: int = 0
+    list_cost_usd: float = 0.0
 
     @property
     def tokens(self) -> int:
         return self.input_tokens + self.output_tokens
 
+    @property
+    def saved_usd(self) -> float:
+        """What caching and batches saved against the list price (0 for old records)."""
+        return max(0.0, self.list_cost_usd - self.cost_usd)
+
     def __add__(self, other: Usage) -> Usage:
-        return Usage(
-            calls=self.calls + other.calls,
-            input_tokens=self.input_tokens + other.input_tokens,
-            output_tokens=self.output_tokens + other.output_tokens,
-            cost_usd=self.cost_usd + other.cost_usd,
-        )
+        return Usage(**{name: getattr(self, name) + getattr(other, name)
+                        for name in Usage.model_fields})
 
 
 class Counts(_Strict):
@@ -295,6 +306,25 @@ class NightSummary(_Strict):
 
     def to_json(self) -> str:
         return json.dumps(self.model_dump(mode="json"), indent=2, sort_keys=True)
+
+    @property
+    def usage(self) -> Usage:
+        """The night's usage over every role."""
+        return sum(self.usage_by_role.values(), Usage())
+
+    def saving_note(self) -> str:
+        """What prompt caching and batches saved tonight, in one line; "" when nothing."""
+        u = self.usage
+        if u.saved_usd <= 0 or u.list_cost_usd <= 0:
+            return ""
+        how = []
+        if u.cache_read_tokens or u.cache_write_tokens:
+            how.append(f"prompt caching ({u.cache_read_tokens:,} tokens read from the cache, "
+                       f"{u.cache_write_tokens:,} written)")
+        if u.batched_calls:
+            how.append(f"batches ({u.batched_calls} calls at half price)")
+        return (f"saved ${u.saved_usd:.4f} ({u.saved_usd / u.list_cost_usd:.0%} of ${u.list_cost_usd:.4f} "
+                f"at the full price) with {' and '.join(how) or 'discounts'}")
 
 
 class Proposal(_Strict):

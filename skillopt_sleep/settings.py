@@ -44,6 +44,9 @@ class RoleSettings(_Section):
     max_tokens: int = Field(default=1024, gt=0, le=200_000)
     timeout_s: float = Field(default=120.0, gt=0, le=3600)
     max_retries: int = Field(default=4, ge=0, le=20)
+    # Mark the stable prefix (the replay instructions, skill and memory) for the provider's
+    # prompt cache; off: every call pays the full input price.
+    prompt_cache: bool = True
 
 
 class RolesSettings(_Section):
@@ -87,13 +90,24 @@ class NightSettings(_Section):
     reflect_tasks: int = Field(default=6, ge=1, le=100)
     seed: int = 0
     auto_adopt: bool = False
+    # Send the night's model calls (replays, rubric checks, reflection) through the provider's
+    # batch API (half price, results within 24 hours, usually minutes). Off by default, scheduled
+    # nights included: a night's phases run one after another, so a slow batch can hold back the
+    # morning's proposal.
+    batch: bool = False
+    batch_poll_s: float = Field(default=30.0, gt=0, le=3600)
 
 
 class Price(_Section):
-    """USD per million tokens."""
+    """USD per million tokens. ``cache_write`` / ``cache_read``: input written to / read from the
+    prompt cache (unset: Anthropic's 1.25x / 0.1x of input for Claude models, OpenAI's cached
+    price for its models, else the input price)."""
 
     input: float = Field(ge=0)
     output: float = Field(ge=0)
+    cache_write: float | None = Field(default=None, ge=0)
+    cache_read: float | None = Field(default=None, ge=0)
+    cache_write_1h: float | None = Field(default=None, ge=0)  # unset: 2x input for Claude models
 
 
 class BudgetSettings(_Section):

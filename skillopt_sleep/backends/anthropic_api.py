@@ -2,8 +2,14 @@
 
 Settings (``[roles.<role>]``): ``model`` (default :data:`DEFAULT_MODEL`), ``base_url`` (else
 ``ANTHROPIC_BASE_URL``, else the public API), ``api_key_env`` (default ``ANTHROPIC_API_KEY``),
-``timeout_s``, ``max_tokens``, ``temperature``. The SDK's own retries are off: retries happen in
-:mod:`~skillopt_sleep.backends.retry`, where the budget is checked before every attempt.
+``timeout_s``, ``max_tokens``, ``temperature``, ``prompt_cache``. The SDK's own retries are off:
+retries happen in :mod:`~skillopt_sleep.backends.retry`, where the budget is checked before every
+attempt.
+
+Prompt caching: the system prompt (the replay instructions, skill and memory, the same for every
+rollout and task of a phase) ends with a ``cache_control`` breakpoint, so every call after the
+first reads it at a tenth of the input price. A prompt under the model's minimum cacheable length
+is simply not cached; the marker costs nothing then.
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ import anthropic
 from ..errors import AuthError
 from ..settings import RoleSettings
 from .base import Completion, Request
+from .batch_apis import AnthropicBatches
 from .sdk_backend import SdkBackend
 
 DEFAULT_MODEL = "claude-sonnet-4-5"
@@ -36,9 +43,10 @@ class AnthropicBackend(SdkBackend):
     list_args: ClassVar[dict[str, Any]] = {"limit": 100}
 
     def __init__(self, client: Any, *, model: str = DEFAULT_MODEL, key_env: str = DEFAULT_KEY_ENV,
-                 temperature: float | None = None, timeout_s: float = 120.0) -> None:
+                 temperature: float | None = None, timeout_s: float = 120.0,
+                 prompt_cache: bool = True) -> None:
         super().__init__(client, model=model, key_env=key_env, temperature=temperature,
-                         timeout_s=timeout_s)
+                         timeout_s=timeout_s, prompt_cache=prompt_cache)
 
     @classmethod
     def from_settings(cls, role: RoleSettings, env: Mapping[str, str]) -> AnthropicBackend:
@@ -50,25 +58,48 @@ class AnthropicBackend(SdkBackend):
         base_url = role.base_url or env.get("ANTHROPIC_BASE_URL") or PUBLIC_URL
         return cls._from_role(role, key=key, base_url=base_url)
 
-    async def complete(self, request: Request) -> Completion:
+    def batch_api(self) -> AnthropicBatches:
+        """This backend's Message Batches API (see :mod:`.batching`)."""
+        return AnthropicBatches(self)
+
+    def params(self, request: Request, *, cache_ttl: str | None = None) -> dict[str, Any]:
+        """The Messages API body of ``request`` (also one item of a message batch, whose cache
+        entry should outlive the five minutes by default: ``cache_ttl="1h"``)."""
         kwargs: dict[str, Any] = {
             "model": self.model,
             "max_tokens": request.max_tokens,
             "messages": [{"role": m.role, "content": m.content} for m in request.messages],
         }
         if request.system:
-            kwargs["system"] = request.system
+            block: dict[str, Any] = {"type": "text", "text": request.system}
+            if self.prompt_cache:
+                block["cache_control"] = {"type": "ephemeral", **({"ttl": cache_ttl} if cache_ttl else {})}
+            kwargs["system"] = [block]
         if (temperature := self._temperature(request)) is not None:
             kwargs["temperature"] = temperature
-        reply = await self._call(lambda client: client.messages.create(**kwargs))
+        return kwargs
+
+    def parse(self, reply: Any, *, batched: bool = False) -> Completion:
+        """A completion from a Messages API reply (an SDK ``Message``)."""
         blocks = getattr(reply, "content", None)
         if not isinstance(blocks, list):
             raise self._malformed("no content blocks")
         text = "".join(getattr(b, "text", "") or "" for b in blocks if getattr(b, "type", "") == "text")
         usage = getattr(reply, "usage", None)
+        written = int(getattr(usage, "cache_creation_input_tokens", 0) or 0)
+        read = int(getattr(usage, "cache_read_input_tokens", 0) or 0)
+        long_written = int(getattr(getattr(usage, "cache_creation", None), "ephemeral_1h_input_tokens", 0) or 0)
         return Completion(
             text=text,
-            input_tokens=int(getattr(usage, "input_tokens", 0) or 0),
+            input_tokens=int(getattr(usage, "input_tokens", 0) or 0) + written + read,
             output_tokens=int(getattr(usage, "output_tokens", 0) or 0),
             model=getattr(reply, "model", None) or self.model,
+            cache_write_tokens=written, cache_read_tokens=read, cache_write_1h_tokens=long_written,
+            batched=batched,
         )
+
+    async def complete(self, request: Request) -> Completion:
+        kwargs = self.params(request)
+        reply = await self._warm_first(
+            request, lambda: self._call(lambda client: client.messages.create(**kwargs)))
+        return self.parse(reply)

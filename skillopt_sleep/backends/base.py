@@ -38,13 +38,23 @@ class Request:
 
 @dataclass(frozen=True)
 class Completion:
-    """A model's answer. ``cost_usd`` None means: price it from the price table."""
+    """A model's answer. ``cost_usd`` None means: price it from the price table.
+
+    ``input_tokens`` counts the whole prompt; ``cache_write_tokens`` / ``cache_read_tokens`` are
+    the parts of it the provider wrote to / read from its prompt cache (priced differently), and
+    ``cache_write_1h_tokens`` the written ones kept for an hour; ``batched`` says it came through a
+    batch API (half price at both providers).
+    """
 
     text: str
     input_tokens: int = 0
     output_tokens: int = 0
     cost_usd: float | None = None
     model: str = ""
+    cache_write_tokens: int = 0
+    cache_read_tokens: int = 0
+    cache_write_1h_tokens: int = 0
+    batched: bool = False
 
 
 @dataclass(frozen=True)

@@ -52,7 +52,10 @@ class CircuitBreaker:
             self._probe = asyncio.Lock()
         async with self._probe:
             self.check()
-            yield
+            if not self.answered:
+                yield
+                return
+        yield  # the probe was answered while this attempt waited: no need to go one at a time
 
     def succeeded(self) -> None:
         self.failures = 0

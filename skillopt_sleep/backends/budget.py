@@ -9,12 +9,14 @@ together overshoot a limit; :meth:`Budget.settle` releases the hold when the att
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from ..errors import BudgetExhausted
 from ..models import Usage
 from ..settings import BudgetSettings, Price
-from .base import Request
+from .base import Completion, Request
 
 # USD per million tokens (input, output), matched by longest prefix of the model name.
 # Overridable (and extendable) with [budget.prices."model"] in the config.
@@ -40,7 +42,29 @@ DEFAULT_PRICES: dict[str, tuple[float, float]] = {
     "o4-mini": (1.1, 4.4),
     "simulated": (0.0, 0.0),
 }
+# OpenAI's list price of cached input (USD per million tokens); it charges nothing extra to write.
+OPENAI_CACHED_INPUT: dict[str, float] = {
+    "gpt-5": 0.125, "gpt-5-mini": 0.025, "gpt-5-nano": 0.005, "gpt-4.1": 0.5, "gpt-4.1-mini": 0.1,
+    "gpt-4.1-nano": 0.025, "gpt-4o": 1.25, "gpt-4o-mini": 0.075, "o3": 0.5, "o4-mini": 0.275,
+}
+# Anthropic's prompt cache: a 5-minute write costs 1.25x input, a 1-hour write 2x, a read 0.1x.
+ANTHROPIC_CACHE_WRITE = 1.25
+ANTHROPIC_CACHE_WRITE_1H = 2.0
+ANTHROPIC_CACHE_READ = 0.1
+ANTHROPIC_NAMES = ("claude", "opus", "sonnet", "haiku")
+BATCH_DISCOUNT = 0.5  # both providers' batch APIs charge half of every token price
 CHARS_PER_TOKEN = 4  # rough, for the pre-call estimate only
+
+
+class ModelPrice(NamedTuple):
+    """USD per million tokens: fresh input, output, input written to and read from the cache,
+    and input written to the cache for an hour (Anthropic's longer cache, used for batches)."""
+
+    input: float
+    output: float
+    cache_write: float
+    cache_read: float
+    cache_write_1h: float
 
 
 def _base_name(model: str) -> str:
@@ -48,23 +72,55 @@ def _base_name(model: str) -> str:
     return model.rsplit("/", 1)[-1].split("[", 1)[0]
 
 
-def price_for(model: str, overrides: dict[str, Price]) -> tuple[float, float] | None:
+def _longest(name: str, names: Iterable[str]) -> str | None:
+    return max((p for p in names if name.startswith(p)), key=len, default=None)
+
+
+def _cache_prices(model: str, input_price: float) -> tuple[float, float, float]:
+    """(write, read, 1-hour write) prices of cached input for a model without explicit ones:
+    Anthropic's multipliers, OpenAI's cached-input price, else no discount."""
+    name = _base_name(model)
+    if name.startswith(ANTHROPIC_NAMES):
+        return (input_price * ANTHROPIC_CACHE_WRITE, input_price * ANTHROPIC_CACHE_READ,
+                input_price * ANTHROPIC_CACHE_WRITE_1H)
+    best = _longest(name, OPENAI_CACHED_INPUT)
+    return input_price, OPENAI_CACHED_INPUT[best] if best is not None else input_price, input_price
+
+
+def price_for(model: str, overrides: dict[str, Price]) -> ModelPrice | None:
     """Price of ``model``: an exact override, else the longest matching prefix among the overrides
     and the defaults (an override wins a tie). None if unknown."""
-    table = dict(DEFAULT_PRICES)
-    table.update({name: (p.input, p.output) for name, p in overrides.items()})
-    for name in (model, _base_name(model)):
-        if name in table:
-            return table[name]
-    name = _base_name(model)
-    best = max((p for p in table if name.startswith(p)), key=len, default=None)
-    return table[best] if best is not None else None
+    table: dict[str, Price | tuple[float, float]] = dict(DEFAULT_PRICES)
+    table.update(overrides)
+    key = next((n for n in (model, _base_name(model)) if n in table), None)
+    key = key or _longest(_base_name(model), table)
+    if key is None:
+        return None
+    found = table[key]
+    if isinstance(found, Price):
+        write, read, long_write = _cache_prices(model, found.input)
+        return ModelPrice(found.input, found.output,
+                          write if found.cache_write is None else found.cache_write,
+                          read if found.cache_read is None else found.cache_read,
+                          long_write if found.cache_write_1h is None else found.cache_write_1h)
+    return ModelPrice(found[0], found[1], *_cache_prices(model, found[0]))
 
 
-def cost_for(model: str, input_tokens: int, output_tokens: int, overrides: dict[str, Price]) -> float | None:
-    """USD cost of a call of ``model`` with these token counts; None if its price is unknown."""
+def cost_for(model: str, input_tokens: int, output_tokens: int, overrides: dict[str, Price], *,
+             cache_write: int = 0, cache_read: int = 0, cache_write_1h: int = 0,
+             batched: bool = False) -> float | None:
+    """USD cost of a call of ``model``; None if its price is unknown. ``input_tokens`` counts the
+    whole prompt, of which ``cache_write`` / ``cache_read`` tokens are priced as such
+    (``cache_write_1h`` of the written ones at the 1-hour price)."""
     price = price_for(model, overrides)
-    return None if price is None else (input_tokens * price[0] + output_tokens * price[1]) / 1_000_000
+    if price is None:
+        return None
+    fresh = max(0, input_tokens - cache_write - cache_read)
+    long_write = min(cache_write_1h, cache_write)
+    usd = (fresh * price.input + (cache_write - long_write) * price.cache_write
+           + long_write * price.cache_write_1h + cache_read * price.cache_read
+           + output_tokens * price.output) / 1_000_000
+    return usd * BATCH_DISCOUNT if batched else usd
 
 
 def estimate_tokens(request: Request) -> tuple[int, int]:
@@ -114,10 +170,12 @@ class Budget:
                                   f"the next call may cost ${expected_cost_usd:.4f})",
                                   hint="raise budget.max_cost_usd")
 
-    def estimate(self, model: str, request: Request) -> tuple[int, float]:
-        """Expected (tokens, cost in USD) of one attempt of ``request`` on ``model``."""
+    def estimate(self, model: str, request: Request, *, batched: bool = False) -> tuple[int, float]:
+        """Expected (tokens, cost in USD) of one attempt of ``request`` on ``model`` (at the batch
+        price when it goes through a batch API)."""
         tokens_in, tokens_out = estimate_tokens(request)
-        return tokens_in + tokens_out, cost_for(model, tokens_in, tokens_out, self.limits.prices) or 0.0
+        cost = cost_for(model, tokens_in, tokens_out, self.limits.prices, batched=batched)
+        return tokens_in + tokens_out, cost or 0.0
 
     def reserve(self, expected_tokens: int = 0, expected_cost_usd: float = 0.0) -> Hold:
         """:meth:`check`, then hold the attempt's share until :meth:`settle`."""
@@ -130,17 +188,25 @@ class Budget:
         """Release a hold (the attempt is then :meth:`record`-ed or :meth:`record_failure`-d)."""
         self._held.remove(hold)
 
-    def record(self, role: str, model: str, input_tokens: int, output_tokens: int,
-               cost_usd: float | None) -> float:
-        """Account one finished call; returns its cost in USD."""
-        if cost_usd is None:
-            cost_usd = cost_for(model, input_tokens, output_tokens, self.limits.prices)
-            if cost_usd is None:
-                self.unpriced_models.add(model)
-                cost_usd = 0.0
-        self._add(role, Usage(calls=1, input_tokens=input_tokens, output_tokens=output_tokens,
-                              cost_usd=cost_usd))
-        return cost_usd
+    def record(self, role: str, model: str, done: Completion) -> float:
+        """Account one finished call; returns its cost in USD (``done.cost_usd`` when the backend
+        priced it, else from the price table)."""
+        prices = self.limits.prices
+        list_cost = cost_for(model, done.input_tokens, done.output_tokens, prices)
+        cost = done.cost_usd
+        if cost is None:
+            cost = cost_for(model, done.input_tokens, done.output_tokens, prices,
+                            cache_write=done.cache_write_tokens, cache_read=done.cache_read_tokens,
+                            cache_write_1h=done.cache_write_1h_tokens,
+                            batched=done.batched)
+        if cost is None:
+            self.unpriced_models.add(model)
+            cost = 0.0
+        self._add(role, Usage(calls=1, input_tokens=done.input_tokens, output_tokens=done.output_tokens,
+                              cost_usd=cost, cache_write_tokens=done.cache_write_tokens,
+                              cache_read_tokens=done.cache_read_tokens, batched_calls=int(done.batched),
+                              list_cost_usd=cost if list_cost is None else list_cost))
+        return cost
 
     def record_failure(self, role: str) -> None:
         """Account an attempt that failed: a call, no tokens, no cost."""

@@ -7,6 +7,11 @@ needs no key at all unless ``api_key_env`` is set. The public API gets ``max_com
 (its reasoning models refuse ``max_tokens``); compatible servers get the ``max_tokens`` they all
 understand, and the sample ``seed``. The SDK's own retries are off (see
 :mod:`~skillopt_sleep.backends.retry`).
+
+Prompt caching is automatic at OpenAI for the longest prompt prefix seen before; the system
+prompt (instructions, skill, memory) comes first so every rollout and task of a phase shares it,
+and the public API also gets a ``prompt_cache_key`` naming that prefix, which keeps the calls on
+the servers that hold it.
 """
 
 from __future__ import annotations
@@ -19,7 +24,8 @@ import openai
 from ..errors import AuthError
 from ..settings import RoleSettings
 from .base import Completion, Request
-from .sdk_backend import SdkBackend
+from .batch_apis import OpenAIBatches
+from .sdk_backend import SdkBackend, prefix_key
 
 DEFAULT_MODEL = "gpt-5-mini"
 DEFAULT_KEY_ENV = "OPENAI_API_KEY"
@@ -41,9 +47,9 @@ class OpenAIBackend(SdkBackend):
 
     def __init__(self, client: Any, *, model: str = DEFAULT_MODEL, key_env: str = DEFAULT_KEY_ENV,
                  temperature: float | None = None, timeout_s: float = 120.0,
-                 compatible: bool | None = None) -> None:
+                 compatible: bool | None = None, prompt_cache: bool = True) -> None:
         super().__init__(client, model=model, key_env=key_env, temperature=temperature,
-                         timeout_s=timeout_s)
+                         timeout_s=timeout_s, prompt_cache=prompt_cache)
         self.compatible = self.base_url != PUBLIC_URL if compatible is None else compatible
 
     @classmethod
@@ -56,7 +62,12 @@ class OpenAIBackend(SdkBackend):
                             hint=f"export {key_env}=..., or --base-url for a local server")
         return cls._from_role(role, key=key or NO_KEY, base_url=base_url)
 
-    async def complete(self, request: Request) -> Completion:
+    def batch_api(self) -> OpenAIBatches:
+        """This backend's Batch API (see :mod:`.batching`)."""
+        return OpenAIBatches(self)
+
+    def params(self, request: Request) -> dict[str, Any]:
+        """The Chat Completions body of ``request`` (also one line of a batch's input file)."""
         messages = [{"role": "system", "content": request.system}] if request.system else []
         messages += [{"role": m.role, "content": m.content} for m in request.messages]
         kwargs: dict[str, Any] = {"model": self.model, "messages": messages}
@@ -65,14 +76,27 @@ class OpenAIBackend(SdkBackend):
             kwargs["temperature"] = temperature
         if request.seed is not None and self.compatible:
             kwargs["seed"] = request.seed  # local servers honour it; OpenAI's newer models refuse it
-        reply = await self._call(lambda client: client.chat.completions.create(**kwargs))
+        if self.prompt_cache and request.system and not self.compatible:
+            kwargs["prompt_cache_key"] = "skillopt-" + prefix_key(request.system)
+        return kwargs
+
+    def parse(self, reply: Any, *, batched: bool = False) -> Completion:
+        """A completion from a Chat Completions reply (an SDK ``ChatCompletion``)."""
         choices = getattr(reply, "choices", None)
         if not isinstance(choices, list) or not choices:
             raise self._malformed("no choices")
         usage = getattr(reply, "usage", None)
+        details = getattr(usage, "prompt_tokens_details", None)
         return Completion(
             text=getattr(getattr(choices[0], "message", None), "content", None) or "",
             input_tokens=int(getattr(usage, "prompt_tokens", 0) or 0),
             output_tokens=int(getattr(usage, "completion_tokens", 0) or 0),
             model=getattr(reply, "model", None) or self.model,
+            cache_read_tokens=int(getattr(details, "cached_tokens", 0) or 0), batched=batched,
         )
+
+    async def complete(self, request: Request) -> Completion:
+        kwargs = self.params(request)
+        reply = await self._warm_first(
+            request, lambda: self._call(lambda client: client.chat.completions.create(**kwargs)))
+        return self.parse(reply)

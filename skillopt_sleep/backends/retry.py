@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..errors import BackendError, BackendOutage
 from .base import Backend, Completion, Request
@@ -66,7 +66,8 @@ async def call_with_retry(
     attempt = 0
     while True:
         breaker.check()
-        hold = budget.reserve(*budget.estimate(backend.model, request))
+        hold = budget.reserve(*budget.estimate(backend.model, request,
+                                               batched=getattr(backend, "batched", False)))
         try:
             async with breaker.attempt():
                 try:
@@ -91,5 +92,5 @@ async def call_with_retry(
             raise
         budget.settle(hold)
         model = done.model or backend.model
-        cost = budget.record(request.role, model, done.input_tokens, done.output_tokens, done.cost_usd)
-        return Completion(done.text, done.input_tokens, done.output_tokens, cost, model)
+        cost = budget.record(request.role, model, done)
+        return replace(done, cost_usd=cost, model=model)

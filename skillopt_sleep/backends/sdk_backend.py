@@ -8,6 +8,8 @@ serves both; a subclass names its SDK module and base error class.
 
 from __future__ import annotations
 
+import asyncio
+import hashlib
 import json
 from collections.abc import Awaitable, Callable, Mapping
 from functools import partial
@@ -40,14 +42,18 @@ class SdkBackend:
     list_args: ClassVar[dict[str, Any]] = {}
 
     def __init__(self, client: Any, *, model: str, key_env: str,
-                 temperature: float | None = None, timeout_s: float = 120.0) -> None:
+                 temperature: float | None = None, timeout_s: float = 120.0,
+                 prompt_cache: bool = True) -> None:
         self.clients: LoopClient[Any] = LoopClient.of(client, self.client_type, _close)
         self.client = self.clients.current
         self.model = model
         self.key_env = key_env
         self.temperature = temperature
         self.timeout_s = timeout_s
+        self.prompt_cache = prompt_cache
         self.base_url = str(self.client.base_url).rstrip("/")
+        self._warming: dict[str, asyncio.Event] = {}
+        self._warming_loop: asyncio.AbstractEventLoop | None = None
 
     @classmethod
     def _from_role(cls, role: RoleSettings, *, key: str, base_url: str) -> Any:
@@ -56,7 +62,8 @@ class SdkBackend:
                           timeout=role.timeout_s, max_retries=0)
         return cls(factory, model=role.model or cls.default_model,
                    key_env=role.api_key_env or cls.default_key_env,
-                   temperature=role.temperature, timeout_s=role.timeout_s)
+                   temperature=role.temperature, timeout_s=role.timeout_s,
+                   prompt_cache=role.prompt_cache)
 
     @classmethod
     def usable(cls, env: Mapping[str, str], which: Any = None) -> bool:
@@ -66,6 +73,26 @@ class SdkBackend:
 
     def _temperature(self, request: Request) -> float | None:
         return request.temperature if request.temperature is not None else self.temperature
+
+    async def _warm_first(self, request: Request, send: Callable[[], Awaitable[T]]) -> T:
+        """``send()``, but the first call with a new system prefix goes alone: a provider can
+        read a cached prefix only once a call has written it, so the K rollouts and the other
+        tasks of a phase, sent concurrently, would each pay to write the same prefix."""
+        if not (self.prompt_cache and request.system):
+            return await send()
+        loop = asyncio.get_running_loop()
+        if self._warming_loop is not loop:
+            self._warming, self._warming_loop = {}, loop
+        key = prefix_key(request.system)
+        written = self._warming.get(key)
+        if written is not None:
+            await written.wait()
+            return await send()
+        self._warming[key] = written = asyncio.Event()
+        try:
+            return await send()
+        finally:
+            written.set()
 
     async def _call(self, send: Callable[[Any], Awaitable[T]]) -> T:
         """``send(client)``, with the SDK's errors translated."""
@@ -131,6 +158,11 @@ class SdkBackend:
         except BackendError as exc:
             return Health(False, exc.message, fix=exc.hint or "", extra=extra)
         return Health(True, f"{self.base_url} answered with model {self.model}", extra=extra)
+
+
+def prefix_key(system: str) -> str:
+    """A short stable name of a system prompt (a cache key, a batch's request id part)."""
+    return hashlib.sha256(system.encode()).hexdigest()[:24]
 
 
 def _detail(body: object) -> str:

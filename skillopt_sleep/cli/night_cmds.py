@@ -11,6 +11,7 @@ from ..backends.registry import backend_class
 from ..errors import BackendError
 from ..lock import night_lock
 from ..night.demo import prepare_demo
+from ..night.estimate import Estimate
 from ..night.project import build_backends, estimate_project_night, run_project_night
 from ..paths import resolve_paths
 from ..store import Store
@@ -67,10 +68,9 @@ def run_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
     if getattr(args, "estimate", False):
         est = estimate_project_night(project=project, settings=settings, store=ctx.store, backends=backends,
                                      tasks=tasks)
-        cost = "unknown" if est.cost_usd is None else f"${est.cost_usd:.4f}"
         text = (f"estimate for {project}: {est.calls} calls ({est.cached} rollouts cached), "
-                f"~{est.input_tokens + est.output_tokens} tokens, cost {cost}; "
-                f"{'within' if est.within_budget else 'OVER'} the budget")
+                f"~{est.input_tokens + est.output_tokens} tokens; {'within' if est.within_budget else 'OVER'} "
+                f"the budget\n{estimate_prices(est)}")
         ctx.emit(est.__dict__, "\n".join([text, *est.notes]))
         return 0
     with night_lock(ctx.paths.lock_file, clock=ctx.clock), night_progress(ctx) as progress:
@@ -82,6 +82,17 @@ def run_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
         ctx.err.write(f"skillopt-sleep: error: {printable(result.summary.reason)}\n")
         return BackendError.exit_code
     return 0
+
+
+def estimate_prices(est: Estimate) -> str:
+    """The estimate's three prices, the one the night will pay marked."""
+    def usd(value: float | None) -> str:
+        return "unknown" if value is None else f"${value:.4f}"
+
+    mark = ("", "", "  <- [night] batch = true") if est.batch else ("", "  <- this night", "")
+    return "\n".join([f"  cost at the full price:     {usd(est.cost_usd)}{mark[0]}",
+                      f"  with prompt caching:       {usd(est.cost_cached_usd)}{mark[1]}",
+                      f"  with caching and batches:  {usd(est.cost_batch_usd)}{mark[2]}"])
 
 
 def demo_cmd(args: argparse.Namespace, ctx: Ctx) -> int:

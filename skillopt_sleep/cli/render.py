@@ -46,6 +46,8 @@ def night_text(s: NightSummary) -> str:
     if s.errored_rollouts:
         lines.append(f"errored rollouts (excluded, not scored 0): {s.errored_rollouts}")
     lines.append(f"spent: {s.calls} calls, {s.tokens} tokens, ${s.cost_usd:.4f}")
+    if s.saving_note():
+        lines.append(s.saving_note())
     if s.saved_rollouts:
         lines.append(f"saved: {s.saved_rollouts} rollouts that tests decided early did not need")
     if s.proposal_dir:

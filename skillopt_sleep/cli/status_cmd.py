@@ -30,8 +30,10 @@ def _night_row(row: NightRow) -> str:
     if s.holdout_before is not None and s.holdout_after is not None:
         score = f"{s.holdout_before:.2f}->{s.holdout_after:.2f}"
     state = "" if row.state in ("none",) else f" [{row.state}]"
+    saved = s.usage.saved_usd
+    saving = f" (saved ${saved:.4f})" if saved > 0 else ""
     return (f"{row.started_at[:16].replace('T', ' ')}  {s.decision:<16} {score}  "
-            f"{s.calls:>5} calls {s.tokens:>8} tok ${s.cost_usd:.4f}{state}")
+            f"{s.calls:>5} calls {s.tokens:>8} tok ${s.cost_usd:.4f}{saving}{state}")
 
 
 def status(args: argparse.Namespace, ctx: Ctx) -> int:
@@ -45,7 +47,8 @@ def status(args: argparse.Namespace, ctx: Ctx) -> int:
     payload = {
         "project": project,
         "tasks": tasks,
-        "nights": [dict(n.summary.model_dump(mode="json"), state=n.state) for n in nights],
+        "nights": [dict(n.summary.model_dump(mode="json"), state=n.state,
+                        saved_usd=round(n.summary.usage.saved_usd, 6)) for n in nights],
         "pending": None if pending is None else {"night_id": pending.id, "proposal_dir": pending.proposal_dir,
                                                  "summary": pending.summary.model_dump(mode="json")},
         "notices": [n.__dict__ for n in notices],

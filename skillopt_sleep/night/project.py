@@ -13,6 +13,7 @@ from datetime import datetime
 from pathlib import Path
 
 from ..backends.base import ROLES, Backend
+from ..backends.batching import batching
 from ..backends.registry import create_backend
 from ..clock import Clock
 from ..models import NightSummary, TaskRecord
@@ -47,6 +48,19 @@ def build_backends(settings: Settings, env: Mapping[str, str]) -> Backends:
 
     r = settings.roles
     return Backends(get(r.target), get(r.optimizer), get(r.judge))
+
+
+def batched_backends(backends: Backends, store: Store | None, poll_s: float) -> Backends:
+    """The same backends sending through their provider's batch API where it has one (one
+    wrapper per distinct backend, so roles served by one backend share its batches)."""
+    made: dict[int, Backend] = {}
+
+    def wrap(backend: Backend) -> Backend:
+        if id(backend) not in made:
+            made[id(backend)] = batching(backend, store, poll_s=poll_s)
+        return made[id(backend)]
+
+    return Backends(wrap(backends.target), wrap(backends.optimizer), wrap(backends.judge))
 
 
 def _history(store: Store, project: str) -> tuple[datetime | None, int]:
@@ -84,6 +98,8 @@ def run_project_night(
     tasks = project_tasks(store, project) if tasks is None else tasks
     last_night, index = _history(store, str(project))
     night_id = night_id_for(project, clock)
+    if settings.night.batch:
+        backends = batched_backends(backends, store, settings.night.batch_poll_s)
     directory = paths.night_dir(night_id)
     night = Night(
         settings, load_workspace(project, settings.files), target=backends.target,

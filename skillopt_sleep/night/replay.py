@@ -123,7 +123,8 @@ class Replayer:
         self.target, self.calls, self.k = target, calls, k
         self.rubric, self.store, self.clock = rubric, store, clock
         self.max_tokens = max_tokens
-        self._sem = asyncio.Semaphore(concurrency)
+        # A batching backend gathers a phase's requests into one batch: hand them all over.
+        self._sem = asyncio.Semaphore(1 << 30 if getattr(target, "collects_requests", False) else concurrency)
         self._progress = progress or (lambda n: None)
         self._budget_hit: BudgetExhausted | None = None
         self._fatal: BackendError | None = None  # stops queued rollouts after auth/bad-request errors

@@ -122,6 +122,10 @@ def next_step(s: NightSummary) -> str:
 # -- Markdown ----------------------------------------------------------------------------------
 
 
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:] + "."
+
+
 def _md(text: str) -> str:
     """Inline Markdown-safe text: an HTML comment or tag in a rule must show, not vanish."""
     return text.replace("<", "&lt;")
@@ -160,6 +164,7 @@ def render_markdown(summary: NightSummary, diffs: Mapping[str, str]) -> str:
     out += [f"- {_md(_one_line(note))}" for note in s.skipped] or ["- nothing"]
     out += ["", "## Spend", "", "| " + " | ".join(SPEND_HEADER) + " |", "|---|--:|--:|--:|"]
     out += ["| " + " | ".join(row) + " |" for row in spend_rows(s)]
+    out += ["", _md(_sentence(s.saving_note()))] if s.saving_note() else []
     out += ["", saved_line(s)] if s.saved_rollouts else []
     out += ["", "## Changes", ""]
     for name, diff in diffs.items():
@@ -246,7 +251,9 @@ def render_html(summary: NightSummary, diffs: Mapping[str, str]) -> str:
               "<h2>Spend</h2><table><tr>" + "".join(f"<th>{h}</th>" for h in SPEND_HEADER) + "</tr>"]
     for row in spend_rows(s):
         parts.append(f"<tr><th>{e(row[0])}</th>" + "".join(f'<td class="n">{e(v)}</td>' for v in row[1:]) + "</tr>")
-    parts.append("</table>" + (f"<p>{e(saved_line(s))}</p>" if s.saved_rollouts else "") + "<h2>Changes</h2>")
+    saving = f"<p>{e(_sentence(s.saving_note()))}</p>" if s.saving_note() else ""
+    saving += f"<p>{e(saved_line(s))}</p>" if s.saved_rollouts else ""
+    parts.append(f"</table>{saving}<h2>Changes</h2>")
     for name, diff in diffs.items():
         parts += [f"<h3>{e(name)}</h3>", _diff_html(diff)]
     if not diffs:

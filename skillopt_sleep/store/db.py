@@ -405,6 +405,11 @@ class Store:
         with self._tx() as conn:
             conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (key, value))
 
+    def meta_items(self, prefix: str) -> dict[str, str]:
+        """Every key/value whose key starts with ``prefix``."""
+        rows = self._rows("SELECT key, value FROM meta WHERE substr(key, 1, ?) = ?", (len(prefix), prefix))
+        return {r[0]: r[1] for r in rows}
+
 
     # -- harvested tasks: one task per request, however often it is seen ------------------------
 

@@ -6,6 +6,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from .cache_wire import NO_CACHE, CacheUse
 from .replies import CustomToolCall, Message, ModelCall, Text, ToolCall, usage_counts
 from .wire import Answer, IdMaker, chunks, content_text, json_answer, sse, stream_answer
 
@@ -65,14 +66,17 @@ def _blocks(reply: Text | ToolCall | CustomToolCall, new_id: IdMaker) -> list[di
     return blocks
 
 
-def render(call: ModelCall, reply: Text | ToolCall | CustomToolCall, new_id: IdMaker) -> Answer:
+def render(call: ModelCall, reply: Text | ToolCall | CustomToolCall, new_id: IdMaker,
+           cache: CacheUse = NO_CACHE) -> Answer:
     """The 200 answer for a text or tool reply, streamed when the request asked for it."""
     blocks = _blocks(reply, new_id)
     stop = "tool_use" if not isinstance(reply, Text) else (
         "max_tokens" if reply.truncated else "end_turn")
     prompt, completion = usage_counts(call, reply)
-    usage = {"input_tokens": prompt, "output_tokens": completion,
-             "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}
+    usage = {"input_tokens": max(0, prompt - cache.write - cache.read), "output_tokens": completion,
+             "cache_creation_input_tokens": cache.write, "cache_read_input_tokens": cache.read,
+             "cache_creation": {"ephemeral_5m_input_tokens": cache.write - cache.write_1h,
+                                "ephemeral_1h_input_tokens": cache.write_1h}}
     message = {"id": new_id("msg_"), "type": "message", "role": "assistant", "model": call.model,
                "content": blocks, "stop_reason": stop, "stop_sequence": None, "usage": usage}
     if not call.stream:

@@ -41,6 +41,8 @@ class Handler(BaseHTTPRequestHandler):
             answer = json_answer({"ok": True, "server": self.server_version})
         elif path == "/v1/models":
             answer = self.model_server.models_answer(rec.headers)
+        elif self.model_server.batches.handles(path):
+            answer = self.model_server.batches.get(path)
         else:
             answer = self.model_server.error_answer(None, Error(404, message=f"no route {path}"))
         self._send(answer, rec)
@@ -48,6 +50,11 @@ class Handler(BaseHTTPRequestHandler):
     def do_POST(self) -> None:
         raw = self._read_body()
         srv = self.model_server
+        path = self.path.split("?", 1)[0].rstrip("/")
+        if srv.batches.handles(path):
+            rec = self._record(None)
+            self._send(srv.batches.post(path, raw, rec.headers), rec)
+            return
         try:
             body = json.loads(raw or b"null")
         except ValueError:

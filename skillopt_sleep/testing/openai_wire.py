@@ -7,6 +7,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
+from .cache_wire import NO_CACHE, CacheUse
 from .replies import CustomToolCall, Message, ModelCall, Text, ToolCall, usage_counts
 from .wire import Answer, IdMaker, chunks, content_text, json_answer, sse, stream_answer
 
@@ -80,7 +81,8 @@ def _tool_call(reply: ToolCall | CustomToolCall, new_id: IdMaker) -> dict[str, A
             "function": {"name": reply.name, "arguments": json.dumps(dict(reply.input))}}
 
 
-def render(call: ModelCall, reply: Text | ToolCall | CustomToolCall, new_id: IdMaker) -> Answer:
+def render(call: ModelCall, reply: Text | ToolCall | CustomToolCall, new_id: IdMaker,
+           cache: CacheUse = NO_CACHE) -> Answer:
     """The 200 answer for a text or tool reply, streamed when the request asked for it."""
     text = reply.text
     tool_calls = [] if isinstance(reply, Text) else [_tool_call(reply, new_id)]
@@ -89,7 +91,7 @@ def render(call: ModelCall, reply: Text | ToolCall | CustomToolCall, new_id: IdM
     prompt, completion = usage_counts(call, reply)
     usage = {"prompt_tokens": prompt, "completion_tokens": completion,
              "total_tokens": prompt + completion,
-             "prompt_tokens_details": {"cached_tokens": 0},
+             "prompt_tokens_details": {"cached_tokens": cache.read},
              "completion_tokens_details": {"reasoning_tokens": 0}}
     head = {"id": new_id("chatcmpl-"), "created": int(time.time()), "model": call.model,
             "system_fingerprint": "fp_loopback"}

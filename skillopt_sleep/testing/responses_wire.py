@@ -7,6 +7,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
+from .cache_wire import NO_CACHE, CacheUse
 from .openai_wire import schema_of
 from .replies import CustomToolCall, Message, ModelCall, Text, ToolCall, usage_counts
 from .wire import Answer, IdMaker, chunks, content_text, json_answer, sse, stream_answer
@@ -65,7 +66,8 @@ def _items(reply: Text | ToolCall | CustomToolCall, new_id: IdMaker) -> list[dic
     return items
 
 
-def render(call: ModelCall, reply: Text | ToolCall | CustomToolCall, new_id: IdMaker) -> Answer:
+def render(call: ModelCall, reply: Text | ToolCall | CustomToolCall, new_id: IdMaker,
+           cache: CacheUse = NO_CACHE) -> Answer:
     """The 200 answer for a text or tool reply, streamed when the request asked for it."""
     items = _items(reply, new_id)
     prompt, completion = usage_counts(call, reply)
@@ -76,7 +78,7 @@ def render(call: ModelCall, reply: Text | ToolCall | CustomToolCall, new_id: IdM
         "parallel_tool_calls": bool(call.body.get("parallel_tool_calls", True)),
         "tool_choice": call.body.get("tool_choice", "auto"), "tools": [],
         "temperature": 1.0, "top_p": 1.0, "metadata": {}, "text": {"format": {"type": "text"}},
-        "usage": {"input_tokens": prompt, "input_tokens_details": {"cached_tokens": 0},
+        "usage": {"input_tokens": prompt, "input_tokens_details": {"cached_tokens": cache.read},
                   "output_tokens": completion, "output_tokens_details": {"reasoning_tokens": 0},
                   "total_tokens": prompt + completion},
     }

@@ -21,6 +21,8 @@ from typing import Any
 from typing_extensions import Self
 
 from . import anthropic_wire, openai_wire, responses_wire
+from .batch_wire import BatchDesk
+from .cache_wire import NO_CACHE, CacheUse, PromptCache
 from .handler import Handler
 from .replies import (
     Api,
@@ -55,7 +57,7 @@ class RecordedRequest:
 
     ``status`` is 0 while the answer is still pending, -1 for a ``Disconnect``. ``fault`` is true for an injected
     ``fail_rate`` error; ``side`` for Claude Code's session-title request (answered
-    automatically, outside the script).
+    automatically, outside the script); ``batch`` the id of the batch a request came in.
     """
 
     method: str
@@ -68,6 +70,7 @@ class RecordedRequest:
     status: int = 0
     fault: bool = False
     side: bool = False
+    batch: str | None = None
     started: float = field(default_factory=time.monotonic)
     finished: float | None = None
 
@@ -102,12 +105,16 @@ class ModelServer:
     alternating 429 (``Retry-After: 0``) and 529 (Anthropic) / 500 (OpenAI). ``delay`` seconds
     are waited before every model answer. ``models`` are listed by ``GET /v1/models``;
     ``title`` answers Claude Code's session-title request; ``port=0`` picks a free port.
+    ``cache`` is the prompt cache usage is reported from (see :mod:`.cache_wire`). Batches (see
+    :mod:`.batch_wire`) stay in progress for ``batch_polls`` retrieves and while ``hold_batches``;
+    ``batch_expire_after`` answers that many requests of a batch, then expires the rest.
     """
 
     def __init__(self, replies: Iterable[Reply] = (), *, responder: Responder | None = None,
                  fail_rate: float = 0.0, seed: int = 0, delay: float = 0.0,
                  models: Iterable[str] = ("claude-test", "gpt-test"),
-                 title: str = "Scripted session", port: int = 0) -> None:
+                 title: str = "Scripted session", port: int = 0,
+                 cache: PromptCache | None = None) -> None:
         if not 0.0 <= fail_rate <= 1.0:
             raise ValueError(f"fail_rate must be within 0..1, got {fail_rate}")
         self.responder: Responder = responder or default_responder
@@ -115,6 +122,11 @@ class ModelServer:
         self.delay = delay
         self.models = tuple(models)
         self.title = title
+        self.cache = cache or PromptCache()
+        self.batches = BatchDesk(self)
+        self.batch_polls = 0
+        self.hold_batches = False
+        self.batch_expire_after: int | None = None
         self._port = port
         self._rng = random.Random(seed)
         self._queue: deque[Reply] = deque(replies)
@@ -239,7 +251,7 @@ class ModelServer:
             reply = self._wait(reply)
             if self.delay:
                 self.stopping.wait(self.delay)
-            return self.render(rec.call, reply)
+            return self.render(rec.call, reply, cache=True)
         finally:
             with self._lock:
                 self._inflight -= 1
@@ -276,8 +288,9 @@ class ModelServer:
             reply = reply.then
         return reply
 
-    def render(self, call: ModelCall, reply: Reply) -> Answer:
-        """The HTTP answer for a (non-Delay) reply in the call's wire format."""
+    def render(self, call: ModelCall, reply: Reply, *, cache: bool = False) -> Answer:
+        """The HTTP answer for a (non-Delay) reply in the call's wire format; with ``cache``, its
+        usage reports the prompt cache (a successful call's prefixes are then cached)."""
         if isinstance(reply, Error):
             return self.error_answer(call.api, reply)
         if isinstance(reply, Disconnect):
@@ -288,7 +301,10 @@ class ModelServer:
                 return stream_answer([sse(reply.body, first)])
             return Answer(body=reply.body.encode())
         if isinstance(reply, (Text, ToolCall, CustomToolCall)):
-            return RENDER[call.api](call, reply, self.new_id)
+            use: CacheUse = self.cache.lookup(call.api, call.body) if cache else NO_CACHE
+            answer = RENDER[call.api](call, reply, self.new_id, use)
+            self.cache.commit(use)
+            return answer
         raise TypeError(f"not a reply: {reply!r}")
 
     def error_answer(self, api: Api | None, err: Error) -> Answer:

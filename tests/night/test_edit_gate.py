@@ -105,8 +105,9 @@ def test_inconclusive_edits_are_not_shown_as_tried_and_keep_their_evidence(sampl
 
     project, tasks = sample_project
     settings = Settings()
-    settings.night.efficacy_rollouts, settings.night.efficacy_looks = 2, 1  # too few to prove anything
-    settings.night.unseen_rollouts = 1
+    # one rollout a side per task and a vanishing alpha: no night can prove or refute the edit
+    settings.night.efficacy_rollouts, settings.night.efficacy_looks = 2, 1
+    settings.night.unseen_rollouts, settings.night.alpha = 1, 1e-9
     paths = resolve_paths(str(tmp_path / "home"))
     store = Store.open(paths.db)
     rule = "Keep summaries under 300 characters."

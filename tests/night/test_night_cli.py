@@ -74,9 +74,9 @@ def test_dry_run_stages_nothing_and_a_second_night_is_mostly_cached(cli, tmp_pat
     assert first["proposal_dir"] is None and first["dry_run"] is True
     est = cli("run", "--estimate", "--project", str(project), "--backend", "simulated", "--json").json()
     second = cli("dry-run", "--project", str(project), "--backend", "simulated", "--json").json()
-    assert est["cached"] > 0 and second["calls"] < first["calls"]  # the train replay came from the cache
-    # the estimate counts every test's fresh rollouts: an upper bound, not a wild one
-    assert second["calls"] <= est["calls"] <= 2 * second["calls"]
+    assert est["cached"] == first["n_train"] * 4  # the whole train replay comes from the cache
+    # the estimate counts every test's fresh rollouts (how many a night draws depends on what it finds)
+    assert 0.5 * second["calls"] <= est["calls"] <= 2 * second["calls"]
 
 
 def test_run_without_tasks_says_how_to_get_some(cli, tmp_path):

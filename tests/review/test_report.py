@@ -110,3 +110,14 @@ def test_report_html_is_self_contained_balanced_and_escaped():
     assert "<script>" not in page and "&lt;script&gt;" in page
     assert "&lt;!-- skillopt-sleep:begin --&gt;" in page
     assert not re.search(r"https?://(?!x\.example)", page)
+
+
+def test_the_report_says_what_caching_and_batches_saved():
+    target = Usage(calls=168, input_tokens=34504, output_tokens=4745, cost_usd=0.0101, cache_read_tokens=30000,
+                   cache_write_tokens=1500, batched_calls=168, list_cost_usd=0.0404)
+    s = night(usage_by_role={"target": target.model_dump()})
+    line = ("Saved $0.0303 (75% of $0.0404 at the full price) with prompt caching (30,000 tokens read from "
+            "the cache, 1,500 written) and batches (168 calls at half price).")
+    assert line in render_markdown(s, DIFFS)
+    assert line in render_html(s, DIFFS)
+    assert "Saved $" not in render_markdown(night(), DIFFS)  # nothing saved, nothing said

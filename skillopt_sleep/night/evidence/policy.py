@@ -68,12 +68,14 @@ class EvidencePolicy:
         return log_e >= -math.log(self.evidence_alpha)
 
     def planned_rollouts(self, tasks: int, proposals: int, adopted: int) -> int:
-        """An upper bound on tonight's fresh rollouts over ``tasks`` tasks, for ``proposals`` edits
-        a round and ``adopted`` accepted: efficacy after-rollouts for every edit and their share of
-        the baseline, two harm looks (after and baseline) for each accepted edit, and the joint check."""
+        """Tonight's fresh rollouts over ``tasks`` tasks, for ``proposals`` edits a round and
+        ``adopted`` accepted, when every comparison runs its full course except harm, which takes
+        a second look half the time (a third when the pass rate keeps falling is rare): efficacy
+        after-rollouts for every edit and their share of the baseline, harm for each adopted edit
+        (after, and the baseline once), and the joint check (one look)."""
         efficacy = self.efficacy_rollouts + self.unseen_rollouts
-        harm = self.harm_looks * max(self.harm_rollouts, tasks)
+        look = max(self.harm_rollouts, tasks)
+        harm = look * min(self.harm_looks, 1.5)
         tested = self.steps * proposals
-        joint = adopted * efficacy + harm if adopted > 1 else 0
-        return tested * efficacy + tested * efficacy // 2 + adopted * harm + harm + joint
-
+        joint = adopted * efficacy + look if adopted > 1 else 0
+        return int(tested * efficacy * 1.5 + adopted * harm + harm + joint)
