@@ -11,7 +11,7 @@ import pytest
 from skillopt_sleep.errors import StoreNotWritable
 from skillopt_sleep.models import TaskRecord
 from skillopt_sleep.store import Store
-from skillopt_sleep.store.db import SCHEMA
+from skillopt_sleep.store.schema import SCHEMA
 
 NOW = datetime(2026, 11, 23, 12, 0, tzinfo=timezone.utc)
 

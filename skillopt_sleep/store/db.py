@@ -21,71 +21,9 @@ from ..errors import StoreError
 from ..models import Edit, NightSummary, TaskRecord
 from ..paths import not_writable
 from . import preferences as prefs
-from .migrate import VERSION as SCHEMA_VERSION
 from .migrate import migrate
-
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS tasks (
-  id TEXT PRIMARY KEY,
-  project TEXT NOT NULL,
-  source TEXT NOT NULL,
-  created_at TEXT NOT NULL,
-  updated_at TEXT NOT NULL,
-  record TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS tasks_project ON tasks(project, created_at);
-CREATE TABLE IF NOT EXISTS nights (
-  id TEXT PRIMARY KEY,
-  project TEXT NOT NULL,
-  started_at TEXT NOT NULL,
-  decision TEXT NOT NULL,
-  state TEXT NOT NULL,
-  proposal_dir TEXT,
-  summary TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS nights_project ON nights(project, started_at);
-CREATE TABLE IF NOT EXISTS rollouts (
-  key TEXT PRIMARY KEY,
-  task_id TEXT NOT NULL,
-  result TEXT NOT NULL,
-  created_at TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS cursors (
-  path TEXT PRIMARY KEY,
-  source TEXT NOT NULL,
-  inode INTEGER NOT NULL,
-  size INTEGER NOT NULL,
-  mtime_ns INTEGER NOT NULL,
-  offset INTEGER NOT NULL,
-  state TEXT NOT NULL DEFAULT '{}'
-);
-CREATE TABLE IF NOT EXISTS notices (
-  id INTEGER PRIMARY KEY AUTOINCREMENT,
-  created_at TEXT NOT NULL,
-  kind TEXT NOT NULL,
-  message TEXT NOT NULL,
-  seen INTEGER NOT NULL DEFAULT 0
-);
-CREATE TABLE IF NOT EXISTS rejected_edits (
-  key TEXT NOT NULL,
-  project TEXT NOT NULL,
-  night_id TEXT NOT NULL,
-  edit TEXT NOT NULL,
-  PRIMARY KEY (key, project)
-);
-CREATE TABLE IF NOT EXISTS edit_evidence (
-  key TEXT NOT NULL,
-  project TEXT NOT NULL,
-  log_e REAL NOT NULL,
-  nights INTEGER NOT NULL,
-  night_id TEXT NOT NULL,
-  PRIMARY KEY (key, project)
-);
-CREATE TABLE IF NOT EXISTS meta (
-  key TEXT PRIMARY KEY,
-  value TEXT NOT NULL
-);
-"""
+from .readonly import connect_readonly
+from .schema import SCHEMA
 
 
 @dataclass(frozen=True)
@@ -166,20 +104,7 @@ class Store:
         if not Path(path).exists():
             empty = cls.memory()
             return cls(empty._conn, str(path), readonly=True)
-        uri = Path(path).resolve().as_uri()
-        last: sqlite3.DatabaseError | None = None
-        for flags in ("mode=ro", "mode=ro&immutable=1"):
-            try:
-                conn = sqlite3.connect(f"{uri}?{flags}", uri=True, timeout=60, isolation_level=None,
-                                       check_same_thread=False)
-                conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
-                _stand_in_tables(conn)
-            except sqlite3.DatabaseError as exc:
-                last = exc
-                continue
-            return cls(conn, str(path), readonly=True)
-        raise StoreError(f"cannot read the store {path}: {last}",
-                         hint=f"check that your user can read {Path(path).parent}")
+        return cls(connect_readonly(Path(path)), str(path), readonly=True)
 
     @classmethod
     def memory(cls) -> Store:
@@ -473,21 +398,6 @@ class Store:
     def has_cursors(self) -> bool:
         """Whether any transcript was ever harvested (a first harvest says how far it looks back)."""
         return bool(self._rows("SELECT 1 FROM cursors LIMIT 1"))
-
-
-def _stand_in_tables(conn: sqlite3.Connection) -> None:
-    """Empty temporary tables for those an older store lacks: a reader cannot migrate it, and
-    reads them as empty until the next command that writes brings it up to date."""
-    if int(conn.execute("PRAGMA user_version").fetchone()[0]) >= SCHEMA_VERSION:
-        return
-    have = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-    model = sqlite3.connect(":memory:")
-    model.executescript(SCHEMA)
-    migrate(model)
-    for name, sql in model.execute("SELECT name, sql FROM sqlite_master WHERE type = 'table'"):
-        if name not in have and not name.startswith("sqlite_"):
-            conn.execute(sql.replace("CREATE TABLE", "CREATE TEMP TABLE", 1))
-    model.close()
 
 
 def _is_permission(exc: sqlite3.DatabaseError) -> bool:
