@@ -114,7 +114,9 @@ class BudgetSettings(_Section):
     """Per-night spending limits, checked before every model call. None: no limit."""
 
     max_calls: int | None = Field(default=2000, ge=1)
-    max_tokens: int | None = Field(default=3_000_000, ge=1)
+    # a 40-task night with a 5,000-token skill and memory sends about 5M tokens, most of them
+    # cached; money is what max_cost_usd bounds, tokens only a runaway night
+    max_tokens: int | None = Field(default=15_000_000, ge=1)
     max_cost_usd: float | None = Field(default=5.0, ge=0)
     prices: dict[str, Price] = Field(default_factory=dict)
 

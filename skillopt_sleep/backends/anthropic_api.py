@@ -2,7 +2,9 @@
 
 Settings (``[roles.<role>]``): ``model`` (default :data:`DEFAULT_MODEL`), ``base_url`` (else
 ``ANTHROPIC_BASE_URL``, else the public API), ``api_key_env`` (default ``ANTHROPIC_API_KEY``),
-``timeout_s``, ``max_tokens``, ``temperature``, ``prompt_cache``. The SDK's own retries are off:
+``timeout_s``, ``max_tokens``, ``prompt_cache``. The Messages API of the SDK this backend is
+built on takes no sampling temperature, so a ``temperature`` setting or a request's temperature
+(the judge asks for 0) is not sent: it would fail every call. The SDK's own retries are off:
 retries happen in :mod:`~skillopt_sleep.backends.retry`, where the budget is checked before every
 attempt.
 
@@ -75,8 +77,6 @@ class AnthropicBackend(SdkBackend):
             if self.prompt_cache:
                 block["cache_control"] = {"type": "ephemeral", **({"ttl": cache_ttl} if cache_ttl else {})}
             kwargs["system"] = [block]
-        if (temperature := self._temperature(request)) is not None:
-            kwargs["temperature"] = temperature
         return kwargs
 
     def parse(self, reply: Any, *, batched: bool = False) -> Completion:

@@ -202,3 +202,13 @@ def test_one_backend_serves_several_event_loops_and_closes_each_client(provider,
     second = complete(backend)  # a second asyncio.run: doctor, then the night
     assert (first.text, second.text) == ("one", "two")
     assert backend.clients.current is not client and client.is_closed()
+
+
+
+def test_a_judge_request_at_temperature_zero_reaches_anthropic_without_a_temperature(server):
+    """The Messages API of the SDK takes no temperature: sending one would fail every rubric."""
+    server.enqueue(Text('{"score": 1, "reason": "fine"}'))
+    judge = Request("judge", "Score it.", (Message("user", "Answer: ok"),), max_tokens=50, temperature=0.0)
+    done = complete(make("anthropic", server, temperature=0.7), judge)
+    assert done.text == '{"score": 1, "reason": "fine"}'
+    assert "temperature" not in server.model_calls()[0].body

@@ -111,7 +111,11 @@ def test_auto_adopt_applies_the_accepted_night_and_leaves_a_notice(cli, tmp_path
             env={"SKILLOPT_SLEEP_NIGHT__AUTO_ADOPT": "true"})
     assert r.code == 0, r.err
     assert r.json()["decision"] == "accept"
-    assert "<!-- skillopt-sleep:begin -->" in (project / "CLAUDE.md").read_text()
+    from skillopt_sleep.night.demo import SKILL_PATH
+
+    for edit in r.json()["edits"]:  # every adopted rule is in its live file
+        live = project / ("CLAUDE.md" if edit["target"] == "memory" else SKILL_PATH)
+        assert "<!-- skillopt-sleep:begin -->" in live.read_text() and edit["content"] in live.read_text()
     notices = cli("status", "--project", str(project), "--json").json()["notices"]
     assert any("auto-adopted" in n["message"] for n in notices)
 

@@ -34,10 +34,14 @@ def linked_project(root: Path) -> Path:
     return project
 
 
+# every edit the night proves is adopted, so that both a skill rule and a memory rule are
+ALL_PROVEN = {"SKILLOPT_SLEEP_NIGHT__EDIT_BUDGET": "8"}
+
+
 def test_a_linked_claude_md_is_trained_once_and_stays_a_link(cli, tmp_path):
     project = linked_project(tmp_path)
     before = snapshot(project)
-    r = cli("run", "--project", str(project), "--backend", "simulated", "--json")
+    r = cli("run", "--project", str(project), "--backend", "simulated", "--json", env=ALL_PROVEN)
     assert r.code == 0, r.err
     night = r.json()
     assert night["decision"] == "accept", night["reason"]
@@ -66,7 +70,7 @@ def test_hard_linked_memory_files_stay_one_file(cli, tmp_path):
     (project / "CLAUDE.md").unlink()
     os.link(project / "AGENTS.md", project / "CLAUDE.md")
     before = snapshot(project)
-    r = cli("run", "--project", str(project), "--backend", "simulated", "--json")
+    r = cli("run", "--project", str(project), "--backend", "simulated", "--json", env=ALL_PROVEN)
     assert r.code == 0 and r.json()["decision"] == "accept", r.err
     proposal = json.loads((Path(r.json()["proposal_dir"]) / "proposal.json").read_text())
     assert len([f for f in proposal["files"] if f["name"] in ("CLAUDE.md", "AGENTS.md")]) == 1
