@@ -147,7 +147,7 @@ def edit_gate(policy: GatePolicy, k: int) -> Gate:
     """The edit-by-edit gate with its default policy: the edit tested where it acts (the cited task
     and the unseen tasks of its kind) and, if it passes, for harm on all the others; fresh
     rollouts drawn as the gate asks (``policy`` and ``k`` belong to the holdout gate)."""
-    evidence = EvidencePolicy()
+    evidence = EvidencePolicy.from_settings()
     edit = Edit(target="memory", content="the rule")
 
     def task(i: int, kind: int) -> TaskRecord:

@@ -131,12 +131,13 @@ class FilesSettings(_Section):
     )
 
 
+_SOURCES: tuple[Literal["claude-code", "codex"], ...] = ("claude-code", "codex")
+
+
 class HarvestSettings(_Section):
     lookback_days: int = Field(default=7, ge=1, le=3650)
     all_projects: bool = False
-    sources: list[Literal["claude-code", "codex"]] = Field(
-        default_factory=lambda: ["claude-code", "codex"]
-    )
+    sources: list[Literal["claude-code", "codex"]] = Field(default_factory=lambda: list(_SOURCES))
     claude_config_dir: str | None = None  # else $CLAUDE_CONFIG_DIR, else ~/.claude
     codex_home: str | None = None  # else $CODEX_HOME, else ~/.codex
     # Model calls a harvest may make to mine checks from corrections the heuristics could not

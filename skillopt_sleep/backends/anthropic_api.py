@@ -17,6 +17,7 @@ is simply not cached; the marker costs nothing then.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import ModuleType
 from typing import Any, ClassVar
 
 import anthropic
@@ -36,8 +37,8 @@ class AnthropicBackend(SdkBackend):
     """Anthropic Messages API. Pass an ``anthropic.AsyncAnthropic`` (used as is), or a function
     making one; :meth:`from_settings` passes a function built from the role's settings."""
 
-    name = "anthropic"
-    sdk = anthropic
+    name: ClassVar[str] = "anthropic"
+    sdk: ClassVar[ModuleType] = anthropic
     sdk_error = anthropic.AnthropicError
     client_type = anthropic.AsyncAnthropic
     default_model = DEFAULT_MODEL

@@ -17,7 +17,8 @@ the servers that hold it.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from types import ModuleType
+from typing import Any, ClassVar
 
 import openai
 
@@ -38,8 +39,8 @@ class OpenAIBackend(SdkBackend):
     is), or a function making one; :meth:`from_settings` passes a function built from the role's
     settings."""
 
-    name = "openai"
-    sdk = openai
+    name: ClassVar[str] = "openai"
+    sdk: ClassVar[ModuleType] = openai
     sdk_error = openai.OpenAIError
     client_type = openai.AsyncOpenAI
     default_model = DEFAULT_MODEL

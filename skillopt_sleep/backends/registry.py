@@ -20,6 +20,7 @@ from __future__ import annotations
 import difflib
 import importlib
 from collections.abc import Callable, Mapping
+from typing import Any
 
 from ..errors import BackendUnavailable, UnknownBackend
 from ..settings import RoleSettings
@@ -51,7 +52,7 @@ def known_backends() -> list[str]:
     return sorted(BACKENDS)
 
 
-def backend_class(name: str) -> type:
+def backend_class(name: str) -> Any:
     """The class registered under ``name``; an unknown name lists the choices."""
     if name not in BACKENDS:
         close = difflib.get_close_matches(name, BACKENDS, n=1)

@@ -102,7 +102,7 @@ class Rounds:
         else:
             verdicts = await trials.efficacy(cands, cands[0].round)
             self.out.saved += sum(c.unneeded(self.policy.efficacy_looks) for c in cands)
-        passed = []
+        passed: list[Candidate] = []
         for cand in sorted(cands, key=lambda c: (verdicts[c.key].p_efficacy or 0.0, c.key)):
             ev = verdicts[cand.key]
             if ev.verdict == "accepted" and len(passed) >= room:

@@ -3,42 +3,38 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from ...settings import NightSettings
 
 
 @dataclass(frozen=True)
 class EvidencePolicy:
-    """The levels and sizes of the edit-by-edit gate (see :mod:`.trials`)."""
+    """The levels and sizes of the edit-by-edit gate (see :mod:`.trials`): the ``[night]``
+    settings of the same names, where each is documented."""
 
-    alpha: float = 0.03  # family-wise error of a night's efficacy tests, split over rounds and edits
-    steps: int = 2
-    efficacy_rollouts: int = 24  # fresh rollouts per side where the edit should act, at most
-    efficacy_looks: int = 3
-    harm_rollouts: int = 48  # fresh rollouts per side and look on the other tasks, at least
-    harm_looks: int = 3  # looks at most: another while the pass rate fell and harm is not conclusive
-    harm_alpha: float = 0.1  # refused tonight at this level of "fewer passes elsewhere"
-    harm_conclusive: float = 0.01  # and remembered as harmful (never proposed again) at this one
-    unseen_alpha: float = 0.2
-    unseen_rollouts: int = 8  # fresh rollouts per side on the unseen tasks of the kind, at least
-    evidence_alpha: float = 0.005
-    evidence_odds: float = 4.0
-    min_effect: float = 0.25
-    harm_max_tasks: int = 64
-    max_error_rate: float = 0.3
-    max_efficacy_tasks: int = 12
+    alpha: float  # family-wise error of a night's efficacy tests, split over rounds and edits
+    steps: int
+    efficacy_rollouts: int  # fresh rollouts per side where the edit should act, over all looks
+    efficacy_looks: int
+    harm_rollouts: int  # fresh rollouts per side and look on the other tasks, at least
+    harm_looks: int  # looks at most: another while the pass rate fell and harm is not conclusive
+    harm_alpha: float  # refused tonight at this level of "fewer passes elsewhere"
+    harm_conclusive: float  # and remembered as harmful (never proposed again) at this one
+    unseen_alpha: float
+    unseen_rollouts: int  # fresh rollouts per side on the unseen tasks of the kind, at least
+    evidence_alpha: float
+    evidence_odds: float
+    min_effect: float
+    harm_max_tasks: int
+    max_error_rate: float
+    max_efficacy_tasks: int = 12  # cited and unseen tasks an efficacy test replays, at most
 
     @classmethod
-    def from_settings(cls, night: NightSettings) -> EvidencePolicy:
-        return cls(
-            alpha=night.alpha, steps=night.steps, efficacy_rollouts=night.efficacy_rollouts,
-            efficacy_looks=night.efficacy_looks, harm_rollouts=night.harm_rollouts, harm_looks=night.harm_looks,
-            harm_alpha=night.harm_alpha, harm_conclusive=night.harm_conclusive, unseen_alpha=night.unseen_alpha, unseen_rollouts=night.unseen_rollouts,
-            evidence_alpha=night.evidence_alpha, evidence_odds=night.evidence_odds,
-            min_effect=night.min_effect, harm_max_tasks=night.harm_max_tasks,
-            max_error_rate=night.max_error_rate,
-        )
+    def from_settings(cls, night: NightSettings | None = None) -> EvidencePolicy:
+        """The policy of ``night`` (the defaults when None)."""
+        night = night or NightSettings()
+        return cls(**{f.name: getattr(night, f.name) for f in fields(cls) if f.name in NightSettings.model_fields})
 
     def round_alpha(self, step: int) -> float:
         """The share of ``alpha`` round ``step`` (from 1) spends: halving from round to round, the
