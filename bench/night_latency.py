@@ -6,7 +6,8 @@ project of ``--tasks`` tasks (the bundled sample tasks, extended) with K rollout
 
 * the wall time with the default concurrency and with concurrency 1, at an identical call count,
   and their ratio (the target is at least 8x);
-* the calls of a second night with unchanged skill and tasks, which the rollout cache answers.
+* the calls of a second night with unchanged skill and tasks: the cache answers its train replay,
+  and every test of an edit draws fresh rollouts, as a decision must.
 
     python bench/night_latency.py            # the full measurement (about three minutes)
     python bench/night_latency.py --json     # one JSON object
@@ -103,7 +104,7 @@ def report(r: dict[str, object]) -> str:
         f"  concurrency 1   {r['wall_s_serial']:>8.2f} s  {r['calls_serial']} calls",
         f"  ratio           {r['ratio']:>8.2f}x (target >= {r['target_ratio']:g}x: {met})",
         (f"  second night, unchanged skill and tasks: {r['calls_second_night']} calls "
-        f"(first night: {r['calls_concurrent']})"),
+        f"(first night: {r['calls_concurrent']}; the train replay cached, the tests fresh)"),
     ])
 
 
