@@ -31,7 +31,7 @@ from .guards import EditOutcome, GuardLimits, apply_edits, edit_budget, managed_
 from .judge import RUBRIC_SYSTEM, RubricJudge, RubricReply, parse_rubric_reply, rubric_prompt
 from .reflect import OPTIMIZER_SYSTEM, RETRY_NOTE, Case, parse_edits, pick_cases, reflection_prompt
 from .replay import Calls, Replayer, Rollout
-from .rounds import Oracle, Rounds, RoundsResult
+from .rounds import CONCLUSIVE, Oracle, Rounds, RoundsResult
 from .rule_lint import urls_in
 from .select import Selection, select_tasks
 from .workspace import Workspace, load_workspace
@@ -95,7 +95,7 @@ class Night:
         self.tried = list(tried)
         self.ledger = dict(ledger or {})
         self.oracle = oracle
-        self._tasks: list[TaskRecord] = []
+        self._limits: GuardLimits | None = None
         self.budget = Budget(settings.budget)
         self.calls = Calls(self.budget, RetryPolicy(max_retries=settings.roles.target.max_retries), rng)
         rubric = _rubric_from_backend(judge, self.calls) if isinstance(judge, Backend) else judge
@@ -112,7 +112,7 @@ class Night:
 
     async def run(self, tasks: Sequence[TaskRecord], last_night=None) -> NightResult:
         sel = select_tasks(tasks, self.s.night, self.rng, last_night)
-        self._tasks = [*sel.train, *sel.holdout]
+        self._limits = self._guard_limits([*sel.train, *sel.holdout])
         self.summary.n_train, self.summary.n_holdout = len(sel.train), len(sel.holdout)
         self.summary.skipped += sel.skipped
         result = NightResult(self.summary, self.ws)
@@ -165,9 +165,8 @@ class Night:
         s = self.summary
         s.evidence, result.ledger, s.saved_rollouts = rounds.evidence, rounds.ledger, rounds.saved
         s.errored_rollouts = sum(e.errored for e in rounds.evidence)
-        conclusive = {"harmful", "worse", "no_effect"}
         refused = [e.edit.model_copy(update={"status": "rejected", "reason": e.reason})
-                   for e in rounds.evidence if e.verdict in conclusive]
+                   for e in rounds.evidence if e.verdict in CONCLUSIVE]
         s.rejected_edits += refused
         budget_hit = self.replayer.budget_hit
         if budget_hit is not None:
@@ -231,10 +230,15 @@ class Night:
             return edits
         return None
 
-    def limits(self) -> GuardLimits:
-        """The guards' limits tonight: size caps, and the URLs the user used in full."""
-        seen = [t.intent + "\n" + t.context + "\n" + t.feedback for t in self._tasks] + list(self.ws.texts.values())
+    def _guard_limits(self, tasks: Sequence[TaskRecord]) -> GuardLimits:
+        seen = [t.intent + "\n" + t.context + "\n" + t.feedback for t in tasks] + list(self.ws.texts.values())
         return GuardLimits(max_bytes=self.s.files.max_bytes, known_urls=frozenset(urls_in("\n".join(seen))))
+
+    def limits(self) -> GuardLimits:
+        """The guards' limits tonight (size caps, the URLs the user used in full), read once a night."""
+        if self._limits is None:
+            self._limits = self._guard_limits([])
+        return self._limits
 
     def guard(self, edits: Sequence[Edit], *, budget: int) -> EditOutcome:
         """Apply ``edits`` to tonight's files under the guards; refused ones are recorded."""

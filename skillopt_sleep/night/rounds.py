@@ -10,7 +10,6 @@ keeps its evidence for a later night.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -133,10 +132,8 @@ class Rounds:
                 self._set(by_key[edit.key()], "conflict", edit.reason)
         for ev in self.out.evidence:
             key = ev.edit.key()
-            if ev.verdict in ("inconclusive", "over_budget") and ev.e_total is not None:
-                self.out.ledger[key] = math.log(max(ev.e_total, 1e-300))
-            else:
-                self.out.ledger[key] = None
+            keep = ev.verdict in ("inconclusive", "over_budget") and self.oracle is None
+            self.out.ledger[key] = trials.log_evidence(self.candidates[key]) if keep else None
 
     def _set(self, index: int, verdict: str, reason: str) -> None:
         self.out.evidence[index] = self.out.evidence[index].model_copy(update={"verdict": verdict, "reason": reason})

@@ -182,10 +182,18 @@ class Trials:
 
         await asyncio.gather(*(one(c) for c in cands))
 
-    def _strata(self, c: Candidate, tasks: Sequence[TaskRecord]) -> list[Stratum]:
-        """The strata of ``tasks`` for ``c``: before from the baseline pool, after from ``c``'s draws."""
-        return [_counts(self.baseline.take(t.id, 0, c.per_look[t.id] * c.looks), c.after.get(t.id, []))[0]
+    def _counted(self, c: Candidate, tasks: Sequence[TaskRecord]) -> list[tuple[Stratum, int]]:
+        """(stratum, errored rollouts) of each of ``tasks`` for ``c``: before from the baseline pool,
+        after from ``c``'s draws."""
+        return [_counts(self.baseline.take(t.id, 0, c.per_look[t.id] * c.looks), c.after.get(t.id, []))
                 for t in tasks]
+
+    def _strata(self, c: Candidate, tasks: Sequence[TaskRecord]) -> list[Stratum]:
+        return [stratum for stratum, _ in self._counted(c, tasks)]
+
+    def log_evidence(self, c: Candidate) -> float:
+        """The log e-value of ``c`` over every night it was tested, tonight included."""
+        return self.ledger.get(c.key, 0.0) + c.log_e
 
     def _adjusted(self, c: Candidate) -> float:
         """The efficacy p-value, weighted-Bonferroni over the looks (valid whenever it stops)."""
@@ -194,12 +202,11 @@ class Trials:
 
     def _efficacy_evidence(self, c: Candidate, p_adj: float, alpha_edit: float, passed: bool) -> EditEvidence:
         p = self.policy
-        strata = self._strata(c, c.efficacy_tasks)
+        counted = self._counted(c, c.efficacy_tasks)
+        strata, errored = [s for s, _ in counted], sum(e for _, e in counted)
         unseen = self._strata(c, c.unseen)
-        errored = sum(_counts(self.baseline.take(t.id, 0, c.per_look[t.id] * c.looks), c.after.get(t.id, []))[1]
-                      for t in c.efficacy_tasks)
         p_unseen = stratified_p(unseen) if c.unseen else None
-        log_total = self.ledger.get(c.key, 0.0) + c.log_e
+        log_total = self.log_evidence(c)
         ev = EditEvidence(
             edit=c.edit, round=c.round, verdict="inconclusive",
             cited=[t.id for t in c.addressed], unseen=[t.id for t in c.unseen],
