@@ -19,7 +19,7 @@ def link_command(ctx: Ctx, engine: Path) -> None:
     link = ctx.layout.command_link
     if ctx.layout.windows:
         body = f'@"{engine}" %*\r\n'
-        if link.exists() and link.read_text(encoding="utf-8", errors="replace") == body:
+        if link.exists() and link.read_bytes() == body.encode("utf-8"):
             return
     elif link.is_symlink() and os.readlink(link) == str(engine):
         return
