@@ -216,3 +216,37 @@ def test_a_new_plugin_version_is_upgraded_in_place(kit, home, clean_bin, tmp_pat
     gone = kit.sh(installer, "--uninstall", env=env)
     assert gone.returncode == 0, gone.stdout + gone.stderr
     assert kit.listing(home) == before
+
+
+@pytest.mark.realbin
+@pytest.mark.slow
+def test_a_home_where_claude_never_ran_is_left_exactly_as_it_was(kit, home, clean_bin, tmp_path):
+    """The installer's own `claude plugin` calls create ~/.claude.json, a backup of it and the
+    plugin registry: on a home where Claude Code never ran, uninstall takes them all away."""
+    kit.link(clean_bin, "claude")
+    env = kit.base_env(home, clean_bin, **_fake_tools(clean_bin, tmp_path / "fake", "pipx"))
+    # Telemetry on, as a user has it: the calls may write more of Claude Code's own files.
+    env.pop("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC")
+    before = kit.listing(home)
+    first = kit.sh(kit.install_sh, "--claude", "--no-codex", "--package", SPEC, env=env)
+    assert first.returncode == 0, first.stdout + first.stderr
+    assert (home / ".claude.json").exists()
+    gone = kit.sh(kit.install_sh, "--uninstall", env=env)
+    assert gone.returncode == 0, gone.stdout + gone.stderr
+    assert kit.listing(home) == before
+
+
+@pytest.mark.realbin
+@pytest.mark.slow
+def test_claude_code_used_since_the_install_keeps_its_files(kit, home, clean_bin, tmp_path):
+    kit.link(clean_bin, "claude")
+    env = kit.base_env(home, clean_bin, **_fake_tools(clean_bin, tmp_path / "fake", "pipx"))
+    assert kit.sh(kit.install_sh, "--claude", "--no-codex", "--package", SPEC,
+                  env=env).returncode == 0
+    history = home / ".claude" / "history.jsonl"  # the user's own Claude Code session since
+    history.write_text('{"display": "fix the build"}\n')
+    gone = kit.sh(kit.install_sh, "--uninstall", env=env)
+    assert gone.returncode == 0, gone.stdout + gone.stderr
+    assert history.read_text() == '{"display": "fix the build"}\n'
+    assert (home / ".claude.json").exists()
+    assert not (home / ".claude" / "plugins" / "cache" / "skillopt-sleep").exists()
