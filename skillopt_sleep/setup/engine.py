@@ -46,11 +46,6 @@ def install_engine(ctx: Ctx, req: EngineRequest) -> Path | None:
             return engine_command(ctx, t, req.python)
         tool = t
         ctx.say(f"engine: upgrading {NAME} {found} to {req.version} ({t})")
-    if tool in ("pipx", "uv") and not ctx.which(tool):
-        raise SetupFailed(f"--with {tool}: {tool} is not on PATH",
-                          hint="install it, or leave out --with for a private environment")
-    if tool == "pip":
-        _check_pip_route(ctx, req.python)
     if ctx.dry:
         where = req.package or f"a wheel built from {req.source}"
         if tool == "venv":
@@ -64,6 +59,15 @@ def install_engine(ctx: Ctx, req: EngineRequest) -> Path | None:
     if not ctx.manifest.has("package", tool):
         ctx.manifest.add("package", tool, req.python)
     return engine_command(ctx, tool, req.python)
+
+
+def check_route(ctx: Ctx, req: EngineRequest) -> None:
+    """Refuse a route that cannot work before anything is changed."""
+    if req.tool in ("pipx", "uv") and not ctx.which(req.tool):
+        raise SetupFailed(f"--with {req.tool}: {req.tool} is not on PATH",
+                          hint="install it, or leave out --with for a private environment")
+    if req.tool == "pip" and not ctx.manifest.has("package", "pip"):
+        _check_pip_route(ctx, req.python)
 
 
 def _need_source(req: EngineRequest) -> Path:
@@ -132,12 +136,12 @@ def _check_pip_route(ctx: Ctx, python: str) -> None:
     probe = ctx.ask([python, "-c", _PIP_PROBE])
     if "venv" in probe.stdout:
         raise SetupFailed("--with pip installs into the user site, which a virtual environment "
-                          "hides", hint="leave out --with pip (the default installs into a "
-                                        "private environment)")
+                          "hides", hint="leave out --with pip; the default installs into a "
+                                        "private environment")
     if "managed" in probe.stdout and not ctx.env.get("PIP_BREAK_SYSTEM_PACKAGES"):
         raise SetupFailed(f"{python} is managed by the system (PEP 668) and refuses pip "
-                          "installs", hint="leave out --with pip (the default installs into a "
-                                           "private environment)")
+                          "installs", hint="leave out --with pip; the default installs into a "
+                                           "private environment")
 
 
 _PIP_PROBE = """import os, sys, sysconfig

@@ -15,7 +15,7 @@ from .codex import install_codex
 from .command_path import ensure_on_path, link_command
 from .commands import Commands, SubprocessCommands
 from .context import Ctx, SetupFailed
-from .engine import EngineRequest, install_engine
+from .engine import EngineRequest, check_route, install_engine
 from .layout import NAME, Layout, layout_for
 from .manifest import Manifest
 from .options import Options, parse
@@ -57,9 +57,10 @@ def run(opts: Options, *, env: Mapping[str, str], commands: Commands | None = No
         return 0
     source = _checkout(opts.source)
     version = checkout_version(source) if source else __version__
+    request = EngineRequest(sys.executable, version, source, opts.package, opts.tool)
+    check_route(ctx, request)
     _open_manifest(ctx)
-    engine = install_engine(ctx, EngineRequest(sys.executable, version, source, opts.package,
-                                               opts.tool))
+    engine = install_engine(ctx, request)
     path_note = _command(ctx, engine)
     for agent, want, binary, config in (("claude code", opts.claude, "claude", lay.claude_dir),
                                         ("codex", opts.codex, "codex", lay.codex_dir)):
