@@ -172,8 +172,8 @@ def test_a_changed_skill_is_not_deleted_and_a_foreign_one_not_touched(kit, home,
 
 @pytest.mark.parametrize(("args", "message"), [
     (["--bogus"], "install.sh: error: unrecognized arguments: --bogus (see `install.sh --help`)\n"),
-    (["--with", "conda"], "install.sh: error: argument --with: invalid choice: 'conda' (choose "
-                          "from 'pipx', 'uv', 'venv', 'pip') (see `install.sh --help`)\n"),
+    (["--with", "conda"], ("install.sh: error: argument --with: invalid choice: 'conda' (choose "
+                           "from 'pipx', 'uv', 'venv', 'pip') (see `install.sh --help`)\n")),
 ])
 def test_bad_options_are_one_line_usage_errors(kit, home, clean_bin, args, message):
     r = kit.sh(kit.install_sh, *args, env=kit.base_env(home, clean_bin))

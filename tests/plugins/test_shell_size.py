@@ -13,9 +13,8 @@ def _shell_files(root: Path) -> list[Path]:
     for path in sorted(root.rglob("*")):
         if path.is_symlink() or not path.is_file():
             continue
-        if path.suffix in (".sh", ".ps1", ".bash", ".cmd", ".bat"):
-            found.append(path)
-        elif path.read_bytes()[:2] == b"#!":
+        if path.suffix in (".sh", ".ps1", ".bash", ".cmd", ".bat") or \
+                path.read_bytes()[:2] == b"#!":
             found.append(path)
     return found
 

@@ -125,3 +125,55 @@ def test_a_second_run_changes_nothing(machine, tree):
     assert f"engine: skillopt-sleep {__version__} already installed with venv\n" in out
     assert "codex: skill already installed at" in out
     assert tree(machine.home) == first
+
+
+def _fake_pipx(machine, tmp_path):
+    """A pipx on PATH that creates its directories as the real one does, and a log of calls."""
+    pipx = Path(machine.env["PATH"]) / "pipx"
+    pipx.write_text("#!/bin/sh\n")
+    pipx.chmod(0o755)
+    data = machine.home / ".local" / "share"
+    state = {"installed": False}
+
+    def answer(argv):
+        if argv[1] == "install":
+            (data / "pipx" / "venvs" / "skillopt-sleep" / "bin").mkdir(parents=True)
+            real = data / "pipx" / "venvs" / "skillopt-sleep" / "bin" / "skillopt-sleep"
+            real.write_text("#!/bin/sh\n")
+            (machine.home / ".local" / "bin").mkdir(parents=True, exist_ok=True)
+            (machine.home / ".local" / "bin" / "skillopt-sleep").symlink_to(real)
+            (machine.home / ".local" / "state" / "pipx" / "log").mkdir(parents=True)
+            state["installed"] = True
+        elif argv[1] == "uninstall":
+            import shutil
+            shutil.rmtree(data / "pipx" / "venvs" / "skillopt-sleep")
+            (machine.home / ".local" / "bin" / "skillopt-sleep").unlink()
+            state["installed"] = False
+        elif argv[1] == "list":
+            return Done(0, f"skillopt-sleep {__version__}\n" if state["installed"] else "")
+        return Done(0)
+
+    machine.on(lambda a: a[0].endswith("pipx"), answer)
+
+
+def test_pipx_route_records_the_directories_pipx_makes_and_removes_them(machine, tmp_path, tree):
+    _fake_pipx(machine, tmp_path)
+    before = tree(machine.home)
+    out = machine.install(**NO_AGENTS)
+    wheel = machine.layout.wheel_dir / f"skillopt_sleep-{__version__}-py3-none-any.whl"
+    assert f"+ pipx install --force {wheel}\n" in out
+    venv_cmd = machine.home / ".local/share/pipx/venvs/skillopt-sleep/bin/skillopt-sleep"
+    assert machine.layout.engine_record.read_text() == f"{venv_cmd}\n"
+    manifest = machine.layout.manifest.read_text()
+    assert f"tool-path\t{machine.home}/.local/share/pipx\tpipx/rm\n" in manifest
+    machine.install(uninstall=True)
+    assert ("pipx", "uninstall", "skillopt-sleep") in [c[-3:] for c in machine.commands.calls]
+    assert tree(machine.home) == before
+
+
+def test_an_older_engine_of_ours_is_upgraded_in_place(machine):
+    machine.install(**NO_AGENTS)
+    machine.on(lambda a: "import skillopt_sleep as s" in " ".join(a), lambda a: Done(0, "0.0.9"))
+    out = machine.install(**NO_AGENTS)
+    assert f"engine: upgrading skillopt-sleep 0.0.9 to {__version__} (venv)\n" in out
+    assert len(machine.calls("--force-reinstall")) == 2
