@@ -179,6 +179,13 @@ def test_the_readme_first_command_works_on_a_pep668_python(kit, home, tmp_path, 
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
     assert "holdout" in r.stdout and "Nothing live changed." in r.stdout
     assert f"added to PATH in {home}/.profile: open a new terminal" in r.stdout
+    # The demo's closing line runs as printed, in this same shell (whose PATH is unchanged).
+    adopt = r.stdout.rstrip().splitlines()[-1].strip()
+    assert adopt.endswith(" adopt")
+    adopted = subprocess.run(["sh", "-c", adopt], check=False, env=env, cwd=tmp_path,
+                             stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
+    assert adopted.returncode == 0, adopted.stderr
+    assert adopted.stdout.startswith("adopted night ")
 
     login = subprocess.run(["env", "-i", f"HOME={home}", "bash", "-lc", "skillopt-sleep --help"],
                            check=False, capture_output=True, text=True, timeout=120)
