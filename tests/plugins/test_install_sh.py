@@ -250,3 +250,35 @@ def test_claude_code_used_since_the_install_keeps_its_files(kit, home, clean_bin
     assert history.read_text() == '{"display": "fix the build"}\n'
     assert (home / ".claude.json").exists()
     assert not (home / ".claude" / "plugins" / "cache" / "skillopt-sleep").exists()
+
+
+ENGINE_PIPX = r"""#!/bin/sh
+case "$1" in
+  install) mkdir -p "$HOME/.local/bin"
+           printf '#!/bin/sh\nPYTHONPATH="{repo}" exec "{python}" -m skillopt_sleep "$@"\n' \
+               > "$HOME/.local/bin/skillopt-sleep"
+           chmod +x "$HOME/.local/bin/skillopt-sleep" ;;
+  uninstall) rm -f "$HOME/.local/bin/skillopt-sleep" ;;
+esac
+exit 0
+"""
+
+
+def test_schedule_without_a_backend_is_skipped_and_leaves_nothing(kit, home, clean_bin):
+    """The real engine's `schedule` refuses (no backend here): the install succeeds, says why the
+    schedule was skipped, and the directories that refusal created are gone again."""
+    pipx = clean_bin / "pipx"
+    pipx.write_text(ENGINE_PIPX.replace("{repo}", str(kit.repo))
+                    .replace("{python}", sys.executable))
+    pipx.chmod(0o755)
+    env = kit.base_env(home, clean_bin)
+    before = kit.listing(home)
+    r = kit.sh(kit.install_sh, "--schedule", "--no-claude", "--no-codex", "--package", SPEC, env=env)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "schedule: skipped: skillopt-sleep: error: no model backend is configured" in r.stdout
+    assert "  the rest is installed; run 'skillopt-sleep schedule' once that is fixed\n" in r.stdout
+    assert not (home / ".config").exists()
+    assert not (home / ".local" / "state" / "skillopt-sleep" / "log").exists()
+    gone = kit.sh(kit.install_sh, "--uninstall", env=env)
+    assert gone.returncode == 0, gone.stdout + gone.stderr
+    assert kit.listing(home) == before
