@@ -49,13 +49,13 @@ if ($Package) { $SetupArgs += @("--package", $Package) }
 
 # The first Python 3.10 or newer: the py launcher, then python3 and python on PATH.
 function Find-Python {
-    $candidates = @(@("py", "-3"), @("python3"), @("python"))
-    foreach ($c in $candidates) {
-        if (-not (Get-Command $c[0] -ErrorAction SilentlyContinue)) { continue }
-        $rest = @($c | Select-Object -Skip 1)
-        & $c[0] @rest -c "import sys; sys.exit(sys.version_info < (3, 10))" 2>$null
+    foreach ($candidate in @("py -3", "python3", "python")) {
+        $exe, $rest = $candidate -split " "
+        $rest = @($rest | Where-Object { $_ })
+        if (-not (Get-Command $exe -ErrorAction SilentlyContinue)) { continue }
+        & $exe @rest -c "import sys; sys.exit(sys.version_info < (3, 10))" 2>$null
         if ($LASTEXITCODE -eq 0) {
-            return (& $c[0] @rest -c "import sys; print(sys.executable)").Trim()
+            return (& $exe @rest -c "import sys; print(sys.executable)").Trim()
         }
     }
     return $null
