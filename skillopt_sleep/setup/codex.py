@@ -7,7 +7,7 @@ import shutil
 from pathlib import Path
 
 from .context import Ctx
-from .tree import tree_sum
+from .tree import shell_tree_sum, tree_sum
 
 
 def install_codex(ctx: Ctx, source: Path) -> None:
@@ -34,7 +34,9 @@ def install_codex(ctx: Ctx, source: Path) -> None:
 
 
 def remove_codex(ctx: Ctx, dest: Path, total: str) -> None:
-    if dest.is_dir() and tree_sum(dest) != total:
+    # A decimal checksum is the shell installer's: its installations uninstall exactly too.
+    measure = shell_tree_sum if total.isdigit() else tree_sum
+    if dest.is_dir() and measure(dest) != total:
         ctx.say(f"codex: {dest} changed since it was installed; leaving it")
     elif dest.is_dir():
         if ctx.dry:

@@ -48,3 +48,28 @@ def remove_deepest_first(paths: set[Path]) -> None:
                 p.unlink()
         except OSError:
             pass  # a directory that still holds something not ours stays
+
+
+def shell_tree_sum(root: Path) -> str:
+    """The checksum the shell installer recorded for a skill it copied (POSIX ``cksum`` over
+    ``./path\\n`` and the content of each file, paths in byte order), so installations made
+    by it still uninstall exactly."""
+    files = sorted(("./" + p.relative_to(root).as_posix()).encode("utf-8")
+                   for p in root.rglob("*") if p.is_file())
+    data = b"".join(f + b"\n" + (root / f[2:].decode("utf-8")).read_bytes() for f in files)
+    return str(_posix_cksum(data))
+
+
+def _posix_cksum(data: bytes) -> int:
+    crc = 0
+    length = len(data)
+    tail = b""
+    while length:
+        tail += bytes([length & 0xFF])
+        length >>= 8
+    for byte in data + tail:
+        crc ^= byte << 24
+        for _ in range(8):
+            crc = ((crc << 1) ^ 0x04C11DB7) if crc & 0x80000000 else crc << 1
+            crc &= 0xFFFFFFFF
+    return ~crc & 0xFFFFFFFF
