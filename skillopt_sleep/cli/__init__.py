@@ -34,6 +34,7 @@ COMMAND_MODULES = {
     "harvest_cmds": ("log", "harvest"),
     "doctor_cmd": ("doctor",),
     "schedule_cmds": ("schedule", "unschedule"),
+    "setup_cmd": ("setup",),
 }
 
 INTERNAL_ERROR_EXIT = 70

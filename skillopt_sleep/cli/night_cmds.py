@@ -19,6 +19,7 @@ from .common import add_backend_flags, add_project_flag, backend_flags
 from .context import Ctx
 from .progress import night_progress
 from .render import night_text
+from .self_command import self_command
 from .terminal import printable
 
 
@@ -119,6 +120,6 @@ def demo_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
         for diff in sorted(Path(s.proposal_dir, "diffs").glob("*.diff")):
             text += ["", f"--- proposed change to {diff.stem} ---", diff.read_text(encoding="utf-8").rstrip()]
         text += ["", "Nothing live changed. To adopt the proposal into the demo project:",
-                 f"  SKILLOPT_SLEEP_HOME={demo.home} skillopt-sleep adopt"]
+                 f"  SKILLOPT_SLEEP_HOME={demo.home} {self_command(ctx.env)} adopt"]
     ctx.emit(s, "\n".join(text))
     return 0

@@ -81,3 +81,6 @@ def test_the_codex_plugin_is_accepted_by_the_real_codex(kit, tmp_path):
     assert "skillopt-sleep@skillopt-sleep" in listed and "installed, enabled" in listed
     cached = home / ".codex" / "plugins" / "cache" / "skillopt-sleep" / "skillopt-sleep"
     assert (cached / "0.1.0" / "skills" / "skillopt-sleep" / "SKILL.md").is_file()
+    # Codex drops symlinks when it copies a plugin: the launcher must be a file in the skill.
+    launcher = cached / "0.1.0" / "skills" / "skillopt-sleep" / "scripts" / "skillopt-sleep"
+    assert launcher.is_file() and launcher.read_text().startswith("#!/bin/sh")

@@ -117,8 +117,9 @@ def test_pip_route_on_a_pep668_python_says_what_works(kit, home, tmp_path, empty
     r = kit.sh(kit.install_sh, "--with", "pip", "--no-codex", "--no-claude", env=env,
                cwd=tmp_path)
     assert r.returncode == 1
-    assert r.stderr.endswith("is managed by the system (PEP 668) and refuses pip installs; leave "
-                             "out --with pip (the default installs into a private environment)\n")
+    assert r.stderr.endswith("is managed by the system (PEP 668) and refuses pip installs (leave "
+                             "out --with pip; the default installs into a private environment)\n")
+    assert kit.listing(home) == []  # refused before anything was changed
 
 
 def _tool_venv(tmp_path: Path, python: Path, wheelhouse: Path, tool: str) -> Path:
@@ -158,15 +159,43 @@ def _readme_first_command(readme: Path) -> str:
     return block.splitlines()[0].split("  #", 1)[0].strip()
 
 
+def _find(home: Path) -> list[str]:
+    """`find $HOME`, as a user would snapshot it."""
+    return subprocess.run(["find", str(home)], check=True, capture_output=True, text=True,
+                          timeout=60).stdout.splitlines()
+
+
 def test_the_readme_first_command_works_on_a_pep668_python(kit, home, tmp_path, checkout,
                                                            empty_python, wheelhouse):
+    """The README's first command, then the command in a new login shell, then uninstall: `find
+    $HOME` is what it was before."""
     command = _readme_first_command(checkout / "README.md")
     assert "demo" in command
-    env = kit.base_env(home, _bin_with(tmp_path, empty_python), **kit.offline_pip(wheelhouse))
+    env = kit.base_env(home, _bin_with(tmp_path, empty_python), SHELL="/bin/bash",
+                       **kit.offline_pip(wheelhouse))
+    before = _find(home)
     r = subprocess.run(["sh", "-c", command], check=False, env=env, cwd=checkout,
                        stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
     assert "holdout" in r.stdout and "Nothing live changed." in r.stdout
+    assert f"added to PATH in {home}/.profile: open a new terminal" in r.stdout
+    # The demo's closing line runs as printed, in this same shell (whose PATH is unchanged).
+    adopt = r.stdout.rstrip().splitlines()[-1].strip()
+    assert adopt.endswith(" adopt")
+    adopted = subprocess.run(["sh", "-c", adopt], check=False, env=env, cwd=tmp_path,
+                             stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
+    assert adopted.returncode == 0, adopted.stderr
+    assert adopted.stdout.startswith("adopted night ")
+
+    login = subprocess.run(["env", "-i", f"HOME={home}", "bash", "-lc", "skillopt-sleep --help"],
+                           check=False, capture_output=True, text=True, timeout=120)
+    assert login.returncode == 0, login.stderr
+    assert login.stdout.startswith("usage: skillopt-sleep")
+
+    gone = kit.sh(_install_sh(checkout), "--uninstall", env=env, cwd=tmp_path)
+    assert gone.returncode == 0, gone.stdout + gone.stderr
+    assert "uninstalled; " in gone.stdout
+    assert _find(home) == before
 
 
 def test_python_m_build_then_pipx_install_the_wheel(kit, home, tmp_path, checkout, empty_python,

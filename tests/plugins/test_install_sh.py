@@ -64,7 +64,9 @@ def test_dry_run_changes_nothing_and_says_what_it_would_do(kit, home, clean_bin)
     if shutil.which("claude"):
         market = home / ".local" / "share" / "skillopt-sleep" / "claude-marketplace"
         assert f"would run: claude plugin marketplace add {market}" in out
-    assert "would run: " in out and out.rstrip().splitlines()[-2].endswith(" schedule")
+    assert "would run: skillopt-sleep schedule\n" in out
+    # A dry run says so at the end: it never claims to be done.
+    assert out.endswith("dry run: nothing was changed\n") and "done" not in out
 
 
 def _claude_home(kit, home, clean_bin, tmp_path) -> tuple[dict[str, str], list[str]]:
@@ -169,12 +171,13 @@ def test_a_changed_skill_is_not_deleted_and_a_foreign_one_not_touched(kit, home,
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (["--bogus"], "install.sh: error: unknown option '--bogus' (see --help)\n"),
-    (["--with", "conda"], "install.sh: error: --with takes pipx, uv, venv or pip, not 'conda'\n"),
+    (["--bogus"], "install.sh: error: unrecognized arguments: --bogus (see `install.sh --help`)\n"),
+    (["--with", "conda"], ("install.sh: error: argument --with: invalid choice: 'conda' (choose "
+                           "from 'pipx', 'uv', 'venv', 'pip') (see `install.sh --help`)\n")),
 ])
-def test_bad_options_are_one_line_errors(kit, home, clean_bin, args, message):
+def test_bad_options_are_one_line_usage_errors(kit, home, clean_bin, args, message):
     r = kit.sh(kit.install_sh, *args, env=kit.base_env(home, clean_bin))
-    assert (r.returncode, r.stderr) == (1, message)
+    assert (r.returncode, r.stderr) == (2, message)
     assert kit.listing(home) == []
 
 
@@ -211,5 +214,71 @@ def test_a_new_plugin_version_is_upgraded_in_place(kit, home, clean_bin, tmp_pat
                                          capture_output=True, text=True, timeout=120).stdout)
     assert plugin["version"] == "9.9.9" and not plugin.get("errors")
     gone = kit.sh(installer, "--uninstall", env=env)
+    assert gone.returncode == 0, gone.stdout + gone.stderr
+    assert kit.listing(home) == before
+
+
+@pytest.mark.realbin
+@pytest.mark.slow
+def test_a_home_where_claude_never_ran_is_left_exactly_as_it_was(kit, home, clean_bin, tmp_path):
+    """The installer's own `claude plugin` calls create ~/.claude.json, a backup of it and the
+    plugin registry: on a home where Claude Code never ran, uninstall takes them all away."""
+    kit.link(clean_bin, "claude")
+    env = kit.base_env(home, clean_bin, **_fake_tools(clean_bin, tmp_path / "fake", "pipx"))
+    # Telemetry on, as a user has it: the calls may write more of Claude Code's own files.
+    env.pop("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC")
+    before = kit.listing(home)
+    first = kit.sh(kit.install_sh, "--claude", "--no-codex", "--package", SPEC, env=env)
+    assert first.returncode == 0, first.stdout + first.stderr
+    assert (home / ".claude.json").exists()
+    gone = kit.sh(kit.install_sh, "--uninstall", env=env)
+    assert gone.returncode == 0, gone.stdout + gone.stderr
+    assert kit.listing(home) == before
+
+
+@pytest.mark.realbin
+@pytest.mark.slow
+def test_claude_code_used_since_the_install_keeps_its_files(kit, home, clean_bin, tmp_path):
+    kit.link(clean_bin, "claude")
+    env = kit.base_env(home, clean_bin, **_fake_tools(clean_bin, tmp_path / "fake", "pipx"))
+    assert kit.sh(kit.install_sh, "--claude", "--no-codex", "--package", SPEC,
+                  env=env).returncode == 0
+    history = home / ".claude" / "history.jsonl"  # the user's own Claude Code session since
+    history.write_text('{"display": "fix the build"}\n')
+    gone = kit.sh(kit.install_sh, "--uninstall", env=env)
+    assert gone.returncode == 0, gone.stdout + gone.stderr
+    assert history.read_text() == '{"display": "fix the build"}\n'
+    assert (home / ".claude.json").exists()
+    assert not (home / ".claude" / "plugins" / "cache" / "skillopt-sleep").exists()
+
+
+ENGINE_PIPX = r"""#!/bin/sh
+case "$1" in
+  install) mkdir -p "$HOME/.local/bin"
+           printf '#!/bin/sh\nPYTHONPATH="{repo}" exec "{python}" -m skillopt_sleep "$@"\n' \
+               > "$HOME/.local/bin/skillopt-sleep"
+           chmod +x "$HOME/.local/bin/skillopt-sleep" ;;
+  uninstall) rm -f "$HOME/.local/bin/skillopt-sleep" ;;
+esac
+exit 0
+"""
+
+
+def test_schedule_without_a_backend_is_skipped_and_leaves_nothing(kit, home, clean_bin):
+    """The real engine's `schedule` refuses (no backend here): the install succeeds, says why the
+    schedule was skipped, and the directories that refusal created are gone again."""
+    pipx = clean_bin / "pipx"
+    pipx.write_text(ENGINE_PIPX.replace("{repo}", str(kit.repo))
+                    .replace("{python}", sys.executable))
+    pipx.chmod(0o755)
+    env = kit.base_env(home, clean_bin)
+    before = kit.listing(home)
+    r = kit.sh(kit.install_sh, "--schedule", "--no-claude", "--no-codex", "--package", SPEC, env=env)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "schedule: skipped: skillopt-sleep: error: no model backend is configured" in r.stdout
+    assert "  the rest is installed; run 'skillopt-sleep schedule' once that is fixed\n" in r.stdout
+    assert not (home / ".config").exists()
+    assert not (home / ".local" / "state" / "skillopt-sleep" / "log").exists()
+    gone = kit.sh(kit.install_sh, "--uninstall", env=env)
     assert gone.returncode == 0, gone.stdout + gone.stderr
     assert kit.listing(home) == before

@@ -186,3 +186,19 @@ def test_two_launcher_copies_on_path_do_not_call_each_other(kit, tmp_path):
     r = _run(first, "status", env=env)
     assert r.returncode == 127
     assert "not installed" in r.stderr
+
+
+def test_the_engine_setup_recorded_is_run_first(kit, tmp_path):
+    """`skillopt-sleep setup` writes where it installed the engine; the launcher runs exactly
+    that, before looking anywhere else."""
+    home = tmp_path / "home"
+    tools = _tools_only(tmp_path)
+    engine = _script(tmp_path / "pipx-venv" / "bin" / "skillopt-sleep", 'printf "recorded:%s\n" "$@"')
+    _script(home / ".local" / "share" / "skillopt-sleep" / "engine" / "bin" / "python", "echo private")
+    record = home / ".local" / "share" / "skillopt-sleep" / "engine-command"
+    record.write_text(f"{engine}\n")
+    launcher = _detached_launcher(kit, tmp_path / "cache" / "bin")
+    r = _run(launcher, "adopt", "--project", "my dir", env=kit.base_env(home, tools))
+    assert r.stdout.splitlines() == ["recorded:adopt", "recorded:--project", "recorded:my dir"]
+    record.write_text(f"{tmp_path / 'gone' / 'skillopt-sleep'}\n")  # removed since: fall back
+    assert _run(launcher, "status", env=kit.base_env(home, tools)).stdout == "private\n"

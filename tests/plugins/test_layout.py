@@ -37,10 +37,13 @@ def test_marketplaces_point_at_the_plugin_dirs(kit):
     assert (kit.repo / entry["source"]["path"] / ".codex-plugin" / "plugin.json").is_file()
 
 
-def test_the_codex_launcher_is_the_same_file_as_the_claude_one(kit):
-    copy = kit.codex_plugin / "skills" / "skillopt-sleep" / "scripts" / "skillopt-sleep"
-    assert copy.read_bytes() == kit.launcher.read_bytes()
-    assert copy.stat().st_mode & 0o111 and kit.launcher.stat().st_mode & 0o111
+def test_one_launcher_is_shipped_in_both_plugins(kit):
+    """Written once, in the Codex skill (Codex drops symlinks when it installs a plugin); the
+    Claude Code plugin links to it (Claude Code copies the file the link points to)."""
+    launcher = kit.codex_plugin / "skills" / "skillopt-sleep" / "scripts" / "skillopt-sleep"
+    assert not launcher.is_symlink() and launcher.stat().st_mode & 0o111
+    claude_bin = kit.claude_plugin / "bin" / "skillopt-sleep"
+    assert claude_bin.is_symlink() and claude_bin.resolve() == launcher.resolve()
 
 
 def test_session_end_hook_runs_the_log_command_through_the_launcher(kit):

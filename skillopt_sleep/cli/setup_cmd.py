@@ -1,0 +1,25 @@
+"""Command: setup — install (or uninstall) the engine, the agent plugins and the schedule."""
+
+from __future__ import annotations
+
+import argparse
+import textwrap
+
+from ..setup.main import run
+from ..setup.options import DESCRIPTION, add_options, options_from
+from .context import Ctx
+
+EXAMPLE = ("example:\n  skillopt-sleep setup --dry-run --no-schedule\n"
+           "  skillopt-sleep setup --uninstall --dry-run")
+
+
+def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser("setup", help="install or uninstall the engine, plugins and schedule",
+                       description=textwrap.fill(DESCRIPTION, 78), epilog=EXAMPLE,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_options(p)
+    p.set_defaults(func=setup)
+
+
+def setup(args: argparse.Namespace, ctx: Ctx) -> int:
+    return run(options_from(args), env=ctx.env, out=ctx.out)

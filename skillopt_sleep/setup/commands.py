@@ -1,0 +1,81 @@
+"""The subprocess seam of the installer: a real runner and a scripted fake.
+
+The installer runs before the engine's dependencies exist, so it cannot use the backends'
+asynchronous runner (its package imports pydantic); this is the same contract, synchronous:
+``stdin`` is closed, a missing program raises ``FileNotFoundError``, a non-zero exit is in
+``returncode`` and never raises.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from collections import deque
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+
+@dataclass(frozen=True)
+class Done:
+    """A finished command: its exit code and output."""
+
+    returncode: int
+    stdout: str = ""
+    stderr: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.returncode == 0
+
+    def last_line(self) -> str:
+        lines = [ln for ln in (self.stderr + "\n" + self.stdout).splitlines() if ln.strip()]
+        return lines[-1].strip() if lines else f"exit status {self.returncode}"
+
+
+class Commands(Protocol):
+    """Runs one program to completion (contract in the module docstring)."""
+
+    def run(self, argv: Sequence[str], *, env: Mapping[str, str], cwd: str | None = None,
+            timeout: float = 600.0) -> Done: ...
+
+
+class SubprocessCommands:
+    """The real runner."""
+
+    def run(self, argv: Sequence[str], *, env: Mapping[str, str], cwd: str | None = None,
+            timeout: float = 600.0) -> Done:
+        try:
+            proc = subprocess.run(list(argv), env=dict(env), cwd=cwd, stdin=subprocess.DEVNULL,
+                                  capture_output=True, text=True, errors="replace",
+                                  timeout=timeout, check=False)
+        except subprocess.TimeoutExpired as exc:
+            raise TimeoutError(f"{argv[0]} ran longer than {timeout:g}s") from exc
+        return Done(proc.returncode, proc.stdout, proc.stderr)
+
+
+Answer = Done | BaseException | Callable[[Sequence[str]], Done]
+
+
+@dataclass
+class FakeCommands:
+    """A runner for tests: answers by the program's name (or ``default``), keeps every argv."""
+
+    answers: dict[str, deque[Answer]] = field(default_factory=dict)
+    default: Answer = field(default_factory=lambda: Done(0))
+    calls: list[tuple[str, ...]] = field(default_factory=list)
+
+    def enqueue(self, program: str, *answers: Answer) -> None:
+        self.answers.setdefault(program, deque()).extend(answers)
+
+    def run(self, argv: Sequence[str], *, env: Mapping[str, str], cwd: str | None = None,
+            timeout: float = 600.0) -> Done:
+        self.calls.append(tuple(argv))
+        queue = self.answers.get(_name(argv[0]))
+        answer = queue.popleft() if queue else self.default
+        if isinstance(answer, BaseException):
+            raise answer
+        return answer(argv) if callable(answer) else answer
+
+
+def _name(program: str) -> str:
+    return program.replace("\\", "/").rsplit("/", 1)[-1]

@@ -1,0 +1,181 @@
+"""The engine: installed from the checkout's wheel with pipx, uv, a private virtual environment
+(the default without pipx or uv: it works on PEP 668 Pythons and inside an active venv), or
+`pip --user`; upgraded in place when the installation owns it; left alone when the user does."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from .context import Ctx, SetupFailed
+from .layout import NAME
+from .tools import absent_tool_paths, record_tool_paths, user_dists
+from .wheel import build_wheel
+
+TOOLS = ("pipx", "uv", "venv", "pip")
+
+
+@dataclass(frozen=True)
+class EngineRequest:
+    """How to install the engine: from which checkout (or package spec), with which Python."""
+
+    python: str
+    version: str
+    source: Path | None
+    package: str | None
+    tool: str | None
+
+
+def install_engine(ctx: Ctx, req: EngineRequest) -> Path | None:
+    """Install or upgrade the engine; returns its command (None under a dry run)."""
+    absent = {t: absent_tool_paths(ctx, t) for t in ("pipx", "uv")}
+    tool = req.tool or _default_tool(ctx)
+    for t in TOOLS:
+        found = installed_version(ctx, t, req.python)
+        if not found:
+            continue
+        if not ctx.manifest.has("package", t):
+            ctx.say(f"engine: {NAME} {found} is already installed with {t} (not by this script); "
+                    "leaving it")
+            if found != req.version:
+                ctx.say(f"  note: this checkout is {req.version}; upgrade with {t} yourself")
+            return engine_command(ctx, t, req.python)
+        if found == req.version:
+            ctx.say(f"engine: {NAME} {found} already installed with {t}")
+            return engine_command(ctx, t, req.python)
+        tool = t
+        ctx.say(f"engine: upgrading {NAME} {found} to {req.version} ({t})")
+    if ctx.dry:
+        where = req.package or f"a wheel built from {req.source}"
+        if tool == "venv":
+            where += f" into {ctx.layout.engine_venv}"
+        ctx.say(f"would install the engine {NAME} {req.version} with {tool} from {where}")
+        return None
+    spec = req.package or str(build_wheel(ctx, req.python, _need_source(req)))
+    if tool in ("pipx", "uv") and not ctx.manifest.has("package", tool):
+        record_tool_paths(ctx, tool, absent[tool])
+    ROUTES[tool](ctx, req.python, spec)
+    if not ctx.manifest.has("package", tool):
+        ctx.manifest.add("package", tool, req.python)
+    return engine_command(ctx, tool, req.python)
+
+
+def check_route(ctx: Ctx, req: EngineRequest) -> None:
+    """Refuse a route that cannot work before anything is changed."""
+    if req.tool in ("pipx", "uv") and not ctx.which(req.tool):
+        raise SetupFailed(f"--with {req.tool}: {req.tool} is not on PATH",
+                          hint="install it, or leave out --with for a private environment")
+    if req.tool == "pip" and not ctx.manifest.has("package", "pip"):
+        _check_pip_route(ctx, req.python)
+
+
+def _need_source(req: EngineRequest) -> Path:
+    if req.source is None:
+        raise SetupFailed("no checkout to build the engine from",
+                          hint="run sh install/install.sh from a skillopt-sleep checkout, or pass "
+                               "--package WHEEL")
+    return req.source
+
+
+def _default_tool(ctx: Ctx) -> str:
+    return next((t for t in ("pipx", "uv") if ctx.which(t)), "venv")
+
+
+def installed_version(ctx: Ctx, tool: str, python: str) -> str | None:
+    """The version ``tool`` has installed, or None (a tool that is not here has none)."""
+    if tool in ("pipx", "uv") and not ctx.which(tool):
+        return None
+    if tool == "pipx":
+        lines = ctx.ask(["pipx", "list", "--short"]).stdout.splitlines()
+        return next((ln.split()[1] for ln in lines if ln.startswith(f"{NAME} ")), None)
+    if tool == "uv":
+        lines = ctx.ask(["uv", "tool", "list"]).stdout.splitlines()
+        return next((ln.split()[1].lstrip("v") for ln in lines if ln.startswith(f"{NAME} v")), None)
+    if tool == "venv":
+        py = _venv_python(ctx)
+        if not py.exists():
+            return None
+        done = ctx.ask([py, "-c", "import skillopt_sleep as s; print(s.__version__)"])
+        return (done.stdout.strip() or None) if done.ok else None
+    # Only the user site: a system or editable install elsewhere is not ours to manage.
+    done = ctx.ask([python, "-m", "pip", "list", "--user", "--format=freeze"])
+    return next((ln.split("==", 1)[1] for ln in done.stdout.splitlines()
+                 if ln.startswith(f"{NAME}==")), None)
+
+
+def _venv_python(ctx: Ctx) -> Path:
+    return ctx.layout.venv_bin(ctx.layout.engine_venv) / ctx.layout.exe("python")
+
+
+def _with_pipx(ctx: Ctx, python: str, spec: str) -> None:
+    ctx.must(ctx.run(["pipx", "install", "--force", spec]), "pipx install")
+
+
+def _with_uv(ctx: Ctx, python: str, spec: str) -> None:
+    ctx.must(ctx.run(["uv", "tool", "install", "--force", spec]), "uv tool install")
+
+
+def _with_venv(ctx: Ctx, python: str, spec: str) -> None:
+    py = _venv_python(ctx)
+    if not py.exists():
+        ctx.make_dirs(ctx.layout.own_dir)
+        made = ctx.run([python, "-m", "venv", ctx.layout.engine_venv])
+        if not made.ok:
+            raise SetupFailed(f"{python} cannot make a virtual environment: {made.last_line()}",
+                              hint="install python3-venv (Debian/Ubuntu) or pipx, then run this "
+                                   "again")
+    # --force-reinstall without deps first: the same version number from a newer checkout.
+    ctx.must(ctx.run([py, "-m", "pip", "install", "-q", "--force-reinstall", "--no-deps", spec]),
+             "installing the engine into its environment")
+    ctx.must(ctx.run([py, "-m", "pip", "install", "-q", spec]),
+             "installing the engine's dependencies")
+
+
+def _check_pip_route(ctx: Ctx, python: str) -> None:
+    probe = ctx.ask([python, "-c", _PIP_PROBE])
+    if "venv" in probe.stdout:
+        raise SetupFailed("--with pip installs into the user site, which a virtual environment "
+                          "hides", hint="leave out --with pip; the default installs into a "
+                                        "private environment")
+    if "managed" in probe.stdout and not ctx.env.get("PIP_BREAK_SYSTEM_PACKAGES"):
+        raise SetupFailed(f"{python} is managed by the system (PEP 668) and refuses pip "
+                          "installs", hint="leave out --with pip; the default installs into a "
+                                           "private environment")
+
+
+_PIP_PROBE = """import os, sys, sysconfig
+if sys.prefix != getattr(sys, "base_prefix", sys.prefix): print("venv")
+if os.path.exists(os.path.join(sysconfig.get_path("stdlib"), "EXTERNALLY-MANAGED")): print("managed")
+"""
+
+
+def _with_pip(ctx: Ctx, python: str, spec: str) -> None:
+    base = ctx.must(ctx.ask([python, "-m", "site", "--user-base"]), "asking for the user base")
+    site = ctx.ask([python, "-m", "site", "--user-site"]).stdout.strip()
+    ctx.expect_dirs(Path(base.stdout.strip()) / ("Scripts" if ctx.layout.windows else "bin"))
+    ctx.expect_dirs(Path(site))
+    before = user_dists(ctx, python)
+    ctx.must(ctx.run([python, "-m", "pip", "install", "-q", "--user",
+                      "--no-warn-script-location", spec]), "pip install --user")
+    # Every distribution it added (the package and its dependencies): uninstall removes them all.
+    for dist in sorted(user_dists(ctx, python) - before):
+        ctx.manifest.add("pip-dist", dist, python)
+
+
+ROUTES = {"pipx": _with_pipx, "uv": _with_uv, "venv": _with_venv, "pip": _with_pip}
+
+
+def engine_command(ctx: Ctx, tool: str, python: str) -> Path | None:
+    """The installed engine's own command (symlinks resolved), where the launcher will run it."""
+    lay = ctx.layout
+    if tool == "venv":
+        cands = [lay.venv_bin(lay.engine_venv) / lay.exe(NAME)]
+    elif tool == "pip":
+        base = ctx.ask([python, "-m", "site", "--user-base"]).stdout.strip()
+        cands = [Path(base) / ("Scripts" if lay.windows else "bin") / lay.exe(NAME)]
+    else:
+        bin_dir = ctx.env.get("PIPX_BIN_DIR") if tool == "pipx" else ctx.env.get("UV_TOOL_BIN_DIR")
+        cands = [Path(bin_dir or lay.user_bin) / lay.exe(NAME)]
+    found = next((c for c in cands if c.exists()), None)
+    return Path(os.path.realpath(found)) if found else None

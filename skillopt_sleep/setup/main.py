@@ -1,0 +1,132 @@
+"""The installer's steps in order, and its entry point for the install scripts."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TextIO
+
+from .. import __version__
+from ..errors import SleepError
+from .claude import install_claude
+from .codex import install_codex
+from .command_path import ensure_on_path, link_command
+from .commands import Commands, SubprocessCommands
+from .context import Ctx, SetupFailed
+from .engine import EngineRequest, check_route, install_engine
+from .layout import NAME, Layout, layout_for
+from .manifest import Manifest
+from .options import Options, parse
+from .schedule import install_schedule, want_schedule
+from .tree import missing_dirs
+from .uninstall import uninstall
+from .wheel import checkout_version
+
+# pip and uv must leave no self-check or cache files behind: uninstall restores the tree exactly.
+QUIET_TOOLS = {"PIP_DISABLE_PIP_VERSION_CHECK": "1", "PIP_NO_CACHE_DIR": "1", "UV_NO_CACHE": "1"}
+
+
+def main(argv: list[str] | None = None, *, env: Mapping[str, str] | None = None,
+         commands: Commands | None = None, out: TextIO | None = None,
+         layout: Layout | None = None) -> int:
+    """`python -m skillopt_sleep.setup`: returns the exit code; errors are one line on stderr."""
+    prog = (env or os.environ).get("SKILLOPT_SLEEP_INSTALLER") or f"{NAME} setup"
+    try:
+        opts = parse(list(sys.argv[1:] if argv is None else argv), prog)
+        return run(opts, env=os.environ if env is None else env, commands=commands, out=out,
+                   layout=layout)
+    except SleepError as exc:
+        print(f"{prog}: error: {exc.one_line()}", file=sys.stderr)
+        return exc.exit_code
+
+
+def run(opts: Options, *, env: Mapping[str, str], commands: Commands | None = None,
+        out: TextIO | None = None, layout: Layout | None = None,
+        interactive: bool | None = None) -> int:
+    """Install (or uninstall) as ``opts`` say; raises a SleepError on failure."""
+    env = {**env, **QUIET_TOOLS}
+    lay = layout or layout_for(env)
+    ctx = Ctx(lay, env, commands or SubprocessCommands(), Manifest(lay.manifest, dry=opts.dry_run),
+              dry=opts.dry_run, out=out or sys.stdout)
+    if opts.dry_run:
+        ctx.say("dry run: nothing will change")
+    if opts.uninstall:
+        uninstall(ctx)
+        return 0
+    source = _checkout(opts.source)
+    version = checkout_version(source) if source else __version__
+    request = EngineRequest(sys.executable, version, source, opts.package, opts.tool)
+    check_route(ctx, request)
+    _open_manifest(ctx)
+    engine = install_engine(ctx, request)
+    path_note = _command(ctx, engine)
+    for agent, want, binary, config in (("claude code", opts.claude, "claude", lay.claude_dir),
+                                        ("codex", opts.codex, "codex", lay.codex_dir)):
+        if not _want(ctx, want, binary, config):
+            ctx.say(f"{agent}: not found; skipped")
+            continue
+        if source is None:
+            raise SetupFailed(f"the {agent} plugin files come with a checkout",
+                              hint="run sh install/install.sh from a skillopt-sleep checkout")
+        (install_claude if binary == "claude" else install_codex)(ctx, source)
+    tty = sys.stdin.isatty() if interactive is None else interactive
+    install_schedule(ctx, engine, want_schedule(ctx, opts.schedule, yes=opts.yes, interactive=tty))
+    _close(ctx, version, path_note)
+    return 0
+
+
+def _checkout(given: Path | None) -> Path | None:
+    """The checkout to install from: the one given, else the one this code runs from, if any."""
+    root = given.resolve() if given else Path(__file__).resolve().parents[2]
+    if (root / "pyproject.toml").is_file() and (root / "skillopt_sleep").is_dir() \
+            and (root / "plugins").is_dir():
+        return root
+    if given:
+        raise SetupFailed(f"{given} is not a skillopt-sleep checkout (no pyproject.toml, "
+                          "skillopt_sleep/ and plugins/)", hint="pass the directory you cloned")
+    return None
+
+
+def _open_manifest(ctx: Ctx) -> None:
+    created = missing_dirs(ctx.layout.state_dir)
+    if ctx.dry:
+        for d in created:
+            ctx.say(f"would create: {d}")
+        return
+    ctx.layout.state_dir.mkdir(parents=True, exist_ok=True)
+    if not ctx.manifest.exists():
+        ctx.manifest.path.touch()
+        for d in created:
+            ctx.manifest.add("dir", d)
+
+
+def _command(ctx: Ctx, engine: Path | None) -> str:
+    """Record the engine for the launcher, put the command on PATH; the note for the user."""
+    if engine is None:
+        return ensure_on_path(ctx) if ctx.dry else ""
+    record = ctx.layout.engine_record
+    if not ctx.dry and (not record.exists() or record.read_text(encoding="utf-8").strip() != str(engine)):
+        ctx.make_dirs(record.parent)
+        if not record.exists():
+            ctx.manifest.add("file", record)
+        record.write_text(f"{engine}\n", encoding="utf-8")
+    if ctx.manifest.has("package", "venv"):
+        link_command(ctx, engine)
+    return ensure_on_path(ctx)
+
+
+def _want(ctx: Ctx, want: str, binary: str, config: Path) -> bool:
+    if want != "auto":
+        return want == "yes"
+    return ctx.which(binary) is not None or config.is_dir()
+
+
+def _close(ctx: Ctx, version: str, path_note: str) -> None:
+    if path_note:
+        ctx.say(path_note)
+    if ctx.dry:
+        ctx.say("dry run: nothing was changed")
+    else:
+        ctx.say(f"done: {NAME} {version}. Check it with: {NAME} doctor")
