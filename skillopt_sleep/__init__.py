@@ -3,6 +3,7 @@
 As a library::
 
     from skillopt_sleep import run_night
+    from skillopt_sleep import train, TrainConfig   # train a skill over a task set
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from typing import Any
 
 __version__ = "0.1.0"
 
-__all__ = ["__version__", "run_night"]
+__all__ = ["TrainConfig", "TrainResult", "__version__", "run_night", "train"]
 
 
 def __getattr__(name: str) -> Any:
@@ -20,4 +21,12 @@ def __getattr__(name: str) -> Any:
         from .night.pipeline import run_night
 
         return run_night
+    if name == "train":  # the package, which is callable: ``train(data, skill, out, ...)``
+        import importlib
+
+        return importlib.import_module(f"{__name__}.train")
+    if name in ("TrainConfig", "TrainResult"):
+        from .train import config
+
+        return getattr(config, name)
     raise AttributeError(name)
