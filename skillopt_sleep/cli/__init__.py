@@ -34,6 +34,7 @@ COMMAND_MODULES = {
     "harvest_cmds": ("log", "harvest"),
     "doctor_cmd": ("doctor",),
     "schedule_cmds": ("schedule", "unschedule"),
+    "train_cmds": ("train",),
 }
 
 INTERNAL_ERROR_EXIT = 70

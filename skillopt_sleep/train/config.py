@@ -130,6 +130,7 @@ class TrainSummary(BaseModel):
     alpha_spent: float
     usage: Usage = Field(default_factory=Usage)
     stopped: str = ""  # why the run ended early ("" when it ran every step)
+    stopped_by: Literal["", "budget", "outage"] = ""
 
 
 class TrainResult(BaseModel):

@@ -16,6 +16,7 @@ import json
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from ..backends.budget import Budget
 from ..errors import BackendOutage, BudgetExhausted
@@ -75,6 +76,7 @@ class Trainer:
         texts = [t.intent + "\n" + t.context for t in (*data.train, *data.val)] + [skill]
         self.limits = GuardLimits(max_bytes={"SKILL.md": MAX_SKILL_BYTES}, known_urls=frozenset(urls_in("\n".join(texts))))
         self.draw = replayer.draw
+        self.stopped_by: Literal["", "budget", "outage"] = ""
 
     def fresh_state(self) -> RunState:
         schedule = [step_budget(self.c, u.step) for u in units(self.c) if u.kind == "step"]
@@ -94,8 +96,9 @@ class Trainer:
                 await self._unit(st, index, plan[index])
         except (BudgetExhausted, BackendOutage) as exc:
             st.stopped = exc.one_line()
+            self.stopped_by = "outage" if isinstance(exc, BackendOutage) else "budget"
         if self.replayer.budget_hit is not None and not st.stopped:
-            st.stopped = self.replayer.budget_hit.one_line()
+            st.stopped, self.stopped_by = self.replayer.budget_hit.one_line(), "budget"
         if st.stopped:
             st.usage_by_role = dict(self.budget.by_role)
             self.run.save(st)
@@ -225,7 +228,7 @@ class Trainer:
         base = await report.score(self.draw, self.data.test, self.initial, c.test_k, nonce)
         best = base if st.best == self.initial else await report.score(self.draw, self.data.test, st.best, c.test_k, nonce)
         if self.replayer.budget_hit is not None:
-            st.stopped = self.replayer.budget_hit.one_line()
+            st.stopped, self.stopped_by = self.replayer.budget_hit.one_line(), "budget"
             return self._summary(st, None, None)
         rng = random.Random(derive(c.seed, "test-report"))
         summary = self._summary(st, base, best)
@@ -241,7 +244,7 @@ class Trainer:
             refused=sum(1 for e in st.evidence if e.verdict != "accepted"), errored_rollouts=st.errored,
             n_train=len(self.data.train), n_val=len(self.data.val), n_test=len(self.data.test), gate=self.c.gate,
             alpha=self.c.alpha, alpha_spent=round(st.alpha_spent, 6), usage=sum(self.budget.by_role.values(), Usage()),
-            stopped=st.stopped)
+            stopped=st.stopped, stopped_by=self.stopped_by if st.stopped else "")
 
 
 def _proposal(p: aggregate.Proposed) -> dict[str, object]:
