@@ -99,14 +99,18 @@ async def evidence_gate(config: TrainConfig, *, draw: Draw, skill: str, cands: l
     return out
 
 
-async def mean_gate(config: TrainConfig, *, skill: str, cands: list[Candidate], val_score: Callable[[str],
-                    Awaitable[float | None]], budget: int, limits: GuardLimits) -> GateOutcome:
-    """The step's edits together, kept when the validation mean went up (no test, no error control)."""
+Score = Callable[[str], Awaitable[float | None]]
+
+
+async def mean_gate(config: TrainConfig, *, skill: str, cands: list[Candidate], val_score: Score,
+                    fresh_score: Score, budget: int, limits: GuardLimits) -> GateOutcome:
+    """The step's edits together, kept when the validation mean went up (no test, no error control):
+    the current skill's validation score against the candidate's, replayed fresh for this step."""
     out = GateOutcome(skill)
     if not cands:
         return out
     joint = apply_mode(config.mode, skill, [c.edit for c in cands], budget=budget, limits=limits)
-    before, after = await val_score(skill), await val_score(joint.files[SKILL])
+    before, after = await val_score(skill), await fresh_score(joint.files[SKILL])
     up = before is not None and after is not None and after > before
     verdict = "accepted" if up else "no_effect"
     reason = f"validation mean {before} -> {after}"

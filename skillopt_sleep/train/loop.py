@@ -185,6 +185,7 @@ class Trainer:
                                           budget=budget, limits=self.limits)
         else:
             outcome = await mean_gate(c, skill=st.current, cands=cands, val_score=lambda s: self.val_score(st, s),
+                                      fresh_score=lambda s: self.val_score(st, s, fresh=f"{index}"),
                                       budget=budget, limits=self.limits)
         st.alpha_spent = spent(c, st.gates)
         await self._record(st, index, unit, outcome, budget, levels.alpha, len(proposals), len(merged), len(cands))
@@ -202,8 +203,9 @@ class Trainer:
                 st.ledger.pop(key, None)
             else:
                 st.ledger[key] = log_e
-        st.tried += [e.edit.model_copy(update={"status": "rejected", "reason": e.reason})
-                     for e in outcome.evidence if e.verdict in CONCLUSIVE]
+        if self.c.gate == "evidence":  # the older rule remembers nothing: it may try an edit again
+            st.tried += [e.edit.model_copy(update={"status": "rejected", "reason": e.reason})
+                         for e in outcome.evidence if e.verdict in CONCLUSIVE]
         st.evidence += outcome.evidence
         st.current = outcome.skill
         val = await self.val_score(st, st.current)
@@ -213,9 +215,13 @@ class Trainer:
                                      budget=budget, alpha=alpha, proposed=proposed, merged=merged, tested=tested,
                                      accepted=outcome.applied, val=val, reason=outcome.reason))
 
-    async def val_score(self, st: RunState, skill: str) -> float | None:
-        """Pass rate on the validation split, cached by the skill's hash (its sample stream too)."""
+    async def val_score(self, st: RunState, skill: str, fresh: str = "") -> float | None:
+        """Pass rate on the validation split, cached by the skill's hash (its sample stream too);
+        with ``fresh``, new rollouts of a stream of that name, not cached."""
         sha = sha256_text(skill)[:16]
+        if fresh:
+            scores = await report.score(self.draw, self.data.val, skill, self.c.val_k, f"{self.c.seed}:val:{sha}:{fresh}")
+            return report.mean_score(scores).test_hard
         if sha not in st.val_cache:
             scores = await report.score(self.draw, self.data.val, skill, self.c.val_k, f"{self.c.seed}:val:{sha}")
             st.val_cache[sha] = report.mean_score(scores).test_hard
@@ -225,11 +231,13 @@ class Trainer:
         c = self.c
         nonce = f"{c.seed}:test"
         self.progress("test report: the initial and the best skill")
+        errored = self.replayer.stats.errored
         base = await report.score(self.draw, self.data.test, self.initial, c.test_k, nonce)
         best = base if st.best == self.initial else await report.score(self.draw, self.data.test, st.best, c.test_k, nonce)
         if self.replayer.budget_hit is not None:
             st.stopped, self.stopped_by = self.replayer.budget_hit.one_line(), "budget"
             return self._summary(st, None, None)
+        st.errored += self.replayer.stats.errored - errored
         rng = random.Random(derive(c.seed, "test-report"))
         summary = self._summary(st, base, best)
         summary.gain_hard = report.paired_gain(base, best, 0, rng)
