@@ -118,7 +118,8 @@ class TrainSummary(BaseModel):
     gain_soft: Gain | None = None
     val_initial: float | None = None
     val_best: float | None = None
-    steps: int
+    steps: int  # steps finished
+    slow_updates: int = 0  # epoch boundaries finished
     accepted_edits: list[Edit] = Field(default_factory=list)
     refused: int = 0
     errored_rollouts: int = 0

@@ -248,7 +248,8 @@ class Trainer:
         accepted = [e for h in st.history for e in h.accepted]
         return TrainSummary(
             baseline=report.mean_score(base or {}), best=report.mean_score(best or {}), best_step=st.best_step,
-            val_initial=st.initial_val, val_best=st.best_val, steps=len(st.history), accepted_edits=accepted,
+            val_initial=st.initial_val, val_best=st.best_val, steps=sum(h.kind == "step" for h in st.history),
+            slow_updates=sum(h.kind == "slow_update" for h in st.history), accepted_edits=accepted,
             refused=sum(1 for e in st.evidence if e.verdict != "accepted"), errored_rollouts=st.errored,
             n_train=len(self.data.train), n_val=len(self.data.val), n_test=len(self.data.test), gate=self.c.gate,
             alpha=self.c.alpha, alpha_spent=round(st.alpha_spent, 6), usage=sum(self.budget.by_role.values(), Usage()),

@@ -36,7 +36,7 @@ def stage_run(run_dir: Path, project: Path, *, settings: Settings, store: Store,
     workspace = load_workspace(project, settings.files)
     night_id = "train-" + night_id_for(project, clock)
     gain = summary.gain_hard
-    reason = (f"trained over {summary.steps} steps; best at step {summary.best_step}; test pass rate "
+    reason = (f"trained over {summary.steps} steps and {summary.slow_updates} slow updates; best at step {summary.best_step}; test pass rate "
               f"{_num(summary.baseline.test_hard)} -> {_num(summary.best.test_hard)}")
     night = NightSummary(
         night_id=night_id, project=str(project), started_at=clock.now(), finished_at=clock.now(), decision="accept",
