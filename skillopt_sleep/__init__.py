@@ -8,7 +8,12 @@ As a library::
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # for type checkers: ``train`` is the function (the package is callable alike)
+    from .train.api import train as train
+    from .train.config import TrainConfig as TrainConfig
+    from .train.config import TrainResult as TrainResult
 
 __version__ = "0.1.0"
 

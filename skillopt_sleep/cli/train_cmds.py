@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import Any
 
 from ..errors import BackendError, UsageError
@@ -104,9 +103,9 @@ def summary_text(s: TrainSummary, run_dir: str) -> str:
     def num(v: float | None) -> str:
         return "n/a" if v is None else f"{v:.2f}"
 
-    lines = [f"trained {s.steps} steps and {s.slow_updates} slow updates: {len(s.accepted_edits)} edits accepted, "
-             f"{s.refused} refused "
-             f"(error rate {s.alpha:g}, {s.alpha_spent:.3g} spent)"]
+    head = (f"trained {s.steps} steps and {s.slow_updates} slow updates: {len(s.accepted_edits)} edits accepted, "
+            f"{s.refused} refused (error rate {s.alpha:g}, {s.alpha_spent:.3g} spent)")
+    lines = [head]
     if s.stopped:
         lines.append(f"stopped early: {s.stopped}; run the same command again to resume")
     else:

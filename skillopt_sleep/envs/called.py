@@ -3,27 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 
 from ..backends.base import Backend, Completion, Health, Request
 
 Call = Callable[[Backend, Request], Awaitable[Completion]]
 
 
-@dataclass
 class CalledBackend:
     """``backend`` whose every ``complete`` goes through ``call`` (what environments are handed)."""
 
-    backend: Backend
-    call: Call
-
-    @property
-    def name(self) -> str:
-        return self.backend.name
-
-    @property
-    def model(self) -> str:
-        return self.backend.model
+    def __init__(self, backend: Backend, call: Call) -> None:
+        self.backend, self.call = backend, call
+        self.name: str = backend.name
+        self.model: str = backend.model
 
     async def complete(self, request: Request) -> Completion:
         return await self.call(self.backend, request)

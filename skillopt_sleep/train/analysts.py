@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 
 from ..models import Edit, TaskRecord
 from ..night.guards import managed_rules
@@ -91,7 +92,7 @@ async def reflect(optimizer: Optimizer, prompts: Prompts, groups: dict[str, list
         for start in range(0, len(cases), minibatch):
             chunk = cases[start:start + minibatch]
             system = system_for(prompts, analyst_of[group], ctx)
-            edits = await optimizer.ask(system, prompt_for(chunk, ctx, head), lambda t, c=chunk: parse_edits(t, c),
+            edits = await optimizer.ask(system, prompt_for(chunk, ctx, head), partial(parse_edits, cases=chunk),
                                         seed=seed_of(unit, group, start), tag=f"reflect-{group}")
             out += [Proposed(e, group, batch, i) for i, e in enumerate(edits or [])]
             batch += 1

@@ -101,7 +101,7 @@ def _read(path: Path, split: str | None) -> list[tuple[str | None, TaskRecord]]:
 
 def _item(raw: Any, defaults: Defaults, split: str | None) -> tuple[str | None, TaskRecord]:
     if not isinstance(raw, dict):
-        raise ValueError("an item is a JSON object")
+        raise ValueError("an item is a JSON object")  # noqa: TRY004 - reported with the other bad items
     data = dict(raw)
     if "question" in data:
         if "intent" in data:

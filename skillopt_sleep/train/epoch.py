@@ -34,7 +34,9 @@ def _rate(rs: Sequence[Rollout]) -> float | None:
 def _pick(rs: Sequence[Rollout], passed: bool) -> Rollout | None:
     scored = [r for r in rs if r.score is not None]
     hits = [r for r in scored if r.passed == passed]
-    return (hits or scored or [None])[0]
+    if hits:
+        return hits[0]
+    return scored[0] if scored else None
 
 
 def compare(items: Sequence[TaskRecord], before: dict[str, list[Rollout]],

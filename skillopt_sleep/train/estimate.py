@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..backends.budget import CHARS_PER_TOKEN, cost_for
-from ..settings import BudgetSettings, NightSettings
 from ..night.evidence import EvidencePolicy
+from ..settings import BudgetSettings, NightSettings
 from .config import TrainConfig
 from .data import TaskSet
 

@@ -16,7 +16,7 @@ import random
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 
-from ..models import Edit, EditEvidence, TaskRecord
+from ..models import Edit, EditEvidence, EditVerdict, TaskRecord
 from ..night.evidence import Candidate, EvidencePolicy, Trials
 from ..night.evidence.trials import Draw
 from ..night.guards import GuardLimits
@@ -42,7 +42,8 @@ class GateOutcome:
 def candidates(config: TrainConfig, skill: str, edits: Sequence[Edit], limits: GuardLimits, gate: int,
                room: int) -> tuple[list[Candidate], list[Edit]]:
     """Up to ``room`` edits that pass the guards alone, each with the skill it makes; and the refused."""
-    cands, refused = [], []
+    cands: list[Candidate] = []
+    refused: list[Edit] = []
     for edit in edits:
         if len(cands) >= room:
             break
@@ -112,7 +113,7 @@ async def mean_gate(config: TrainConfig, *, skill: str, cands: list[Candidate], 
     joint = apply_mode(config.mode, skill, [c.edit for c in cands], budget=budget, limits=limits)
     before, after = await val_score(skill), await fresh_score(joint.files[SKILL])
     up = before is not None and after is not None and after > before
-    verdict = "accepted" if up else "no_effect"
+    verdict: EditVerdict = "accepted" if up else "no_effect"
     reason = f"validation mean {before} -> {after}"
     out.evidence = [EditEvidence(edit=e, verdict=verdict, reason=reason) for e in joint.applied]
     if up:

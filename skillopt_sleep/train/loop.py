@@ -22,7 +22,7 @@ from ..backends.budget import Budget
 from ..errors import BackendOutage, BudgetExhausted
 from ..models import TaskRecord, Usage
 from ..night.guards import GuardLimits
-from ..night.replay import Calls, Replayer, Rollout
+from ..night.replay import Replayer, Rollout
 from ..night.rounds import CONCLUSIVE
 from ..night.rule_lint import urls_in
 from ..store import sha256_text
@@ -133,12 +133,13 @@ class Trainer:
         ctx = Context(st.current, c.mode, st.tried, st.notes)
         proposals = await reflect(self.opt, self.prompts, groups, ctx, minibatch=c.minibatch, unit=f"{c.seed}:{index}")
         shown = [case.task for cases in groups.values() for case in cases]
-        artifacts = {"rollouts.jsonl": _rollout_lines(rollouts)}
+        artifacts: dict[str, object] = {"rollouts.jsonl": _rollout_lines(rollouts)}
         artifacts.update(await self._decide(st, index, unit, proposals, shown))
         return artifacts
 
     async def _boundary(self, st: RunState, index: int, unit: Unit) -> dict[str, object]:
-        c, artifacts = self.c, {}
+        c = self.c
+        artifacts: dict[str, object] = {}
         if c.slow_update:
             pool = sorted(self.data.train, key=lambda t: t.id)
             sample = random.Random(derive(c.seed, index, "slow")).sample(pool, min(c.slow_sample, len(pool)))

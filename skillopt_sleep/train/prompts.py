@@ -35,7 +35,7 @@ class Prompts:
 
 
 def shipped(name: str) -> str:
-    return resources.files(__package__).joinpath("prompts", f"{name}.txt").read_text(encoding="utf-8")
+    return (resources.files(__package__) / "prompts" / f"{name}.txt").read_text(encoding="utf-8")
 
 
 def load_prompts(override: Path | None = None) -> Prompts:

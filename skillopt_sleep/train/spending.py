@@ -19,8 +19,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ..settings import NightSettings
 from ..night.guards import edit_budget
+from ..settings import NightSettings
 from .config import TrainConfig
 
 P_SHARE = 0.8

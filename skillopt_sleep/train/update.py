@@ -30,7 +30,9 @@ def apply_mode(mode: Mode, skill: str, edits: Sequence[Edit], *, budget: int, li
 
 
 def apply_document(skill: str, edits: Sequence[Edit], *, budget: int, limits: GuardLimits) -> EditOutcome:
-    text, applied, rejected = skill, [], []
+    text = skill
+    applied: list[Edit] = []
+    rejected: list[Edit] = []
     for edit in edits:
         new, reason = _one(text, edit, limits)
         if reason is None and len(applied) >= budget:

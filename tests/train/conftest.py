@@ -6,7 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from skillopt_sleep.sample.train_sets import SKILL, null_items, planted_items, with_splits, write_jsonl
+from skillopt_sleep.sample.train_sets import (
+    SKILL,
+    null_items,
+    planted_items,
+    with_splits,
+    write_jsonl,
+)
 from skillopt_sleep.settings import BudgetSettings
 
 UNLIMITED = BudgetSettings(max_calls=None, max_tokens=None, max_cost_usd=None)

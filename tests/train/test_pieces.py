@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import pytest
@@ -22,7 +23,7 @@ def test_a_run_never_spends_more_than_its_error_rate_however_many_gates() -> Non
     c = TrainConfig(alpha=0.05)
     assert spent(c, 40) < spent(c, 10_000) <= 0.05
     levels = [gate_levels(c, g) for g in range(1, 41)]
-    assert all(a.alpha > b.alpha for a, b in zip(levels, levels[1:]))  # each gate gets less, never afresh
+    assert all(a.alpha > b.alpha for a, b in itertools.pairwise(levels))  # each gate gets less, never afresh
     assert sum(lv.alpha + lv.evidence_alpha * c.edit_budget for lv in levels) <= 0.05
 
 
