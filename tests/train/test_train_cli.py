@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from skillopt_sleep.backends.base import Message, Request
+from skillopt_sleep.backends.base import Message, Request, Role
 from skillopt_sleep.backends.simulated import SimulatedBackend
 from skillopt_sleep.night.replay import REPLAY_SYSTEM
 from skillopt_sleep.testing import ModelCall, ModelServer, Reply, Text
@@ -24,7 +24,7 @@ def simulated_training(sim: SimulatedBackend | None = None):  # type: ignore[no-
     def respond(call: ModelCall) -> Reply:
         body = call.body if isinstance(call.body, Mapping) else {}
         seed = body.get("seed")
-        role = "target" if call.system.startswith(REPLAY_SYSTEM[:60]) else "optimizer"
+        role: Role = "target" if call.system.startswith(REPLAY_SYSTEM[:60]) else "optimizer"
         tag = "meta" if call.system.startswith(meta) else ""
         last = call.last.text if call.last is not None else ""
         request = Request(role, call.system, (Message("user", last),), seed=seed if isinstance(seed, int) else None,
