@@ -99,12 +99,17 @@ class Trainer:
             self.stopped_by = "outage" if isinstance(exc, BackendOutage) else "budget"
         if self.replayer.budget_hit is not None and not st.stopped:
             st.stopped, self.stopped_by = self.replayer.budget_hit.one_line(), "budget"
-        if st.stopped:
+        if st.stopped:  # the unfinished unit is dropped: a rerun redoes it from the last finished one
+            kept = self.run.state() or self.fresh_state()
+            kept.stopped, kept.usage_by_role = st.stopped, dict(self.budget.by_role)
+            self.run.save(kept)
+            return kept, self._summary(kept, None, None)
+        summary = await self._test_report(st)
+        if summary.stopped:  # the budget ran out in the test report: kept unwritten, a rerun scores it
             st.usage_by_role = dict(self.budget.by_role)
             self.run.save(st)
-            return st, self._summary(st, None, None)
-        summary = await self._test_report(st)
-        self.run.write_summary(summary)
+        else:
+            self.run.write_summary(summary)
         return st, summary
 
     async def _unit(self, st: RunState, index: int, unit: Unit) -> None:

@@ -130,3 +130,19 @@ def test_a_run_killed_mid_step_resumes_and_ends_with_the_same_summary(planted: P
     whole = (tmp_path / "whole" / "summary.json").read_text()
     assert (tmp_path / "killed" / "summary.json").read_text() == whole
     assert sorted(os.listdir(tmp_path / "killed" / "units")) == sorted(os.listdir(tmp_path / "whole" / "units"))
+
+
+def test_a_run_that_hits_its_budget_stops_cleanly_and_resumes_with_more(planted: Path, skill: Path,
+                                                                        tmp_path: Path) -> None:
+    from skillopt_sleep.settings import BudgetSettings
+
+    whole = train(planted, skill, tmp_path / "whole", target=SimulatedBackend(), config=SMALL, budget=UNLIMITED)
+    short = train(planted, skill, tmp_path / "run", target=SimulatedBackend(), config=SMALL,
+                  budget=BudgetSettings(max_calls=150, max_tokens=None, max_cost_usd=None))
+    s = short.summary
+    assert s.stopped_by == "budget" and s.stopped.startswith("call budget reached (150/150 calls)")
+    assert s.best.test_hard is None and not (tmp_path / "run" / "summary.json").exists()  # no test report
+    done = train(planted, skill, tmp_path / "run", target=SimulatedBackend(), config=SMALL, budget=UNLIMITED)
+    assert done.summary.stopped == "" and done.best_skill == whole.best_skill
+    assert done.summary.best == whole.summary.best and done.summary.gain_hard == whole.summary.gain_hard
+    assert done.summary.usage.calls > whole.summary.usage.calls  # what the stopped attempt spent is counted
