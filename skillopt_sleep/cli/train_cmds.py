@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from ..backends.retry import RetryPolicy
 from ..errors import BackendError, UsageError
 from ..night.project import batched_backends, build_backends
 from ..train import TrainConfig
@@ -90,7 +91,8 @@ def train_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
 
     result = train(data, skill_path, ctx.cwd / args.out, target=backends.target, optimizer=backends.optimizer,
                    judge=backends.judge, config=config, prompts_dir=ctx.cwd / args.prompts if args.prompts else None,
-                   budget=settings.budget, clock=ctx.clock, progress=ctx.say)
+                   budget=settings.budget, retry=RetryPolicy(max_retries=settings.roles.target.max_retries),
+                   clock=ctx.clock, progress=ctx.say)
     s = result.summary
     ctx.emit(s, summary_text(s, result.run_dir))
     if s.stopped_by == "outage":

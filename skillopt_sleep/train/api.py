@@ -53,13 +53,14 @@ def read_skill(path: Path, mode: str) -> str:
 def train(data: str | Path | TaskSet, skill: str | Path, out: str | Path, *, target: Backend,
           optimizer: Backend | None = None, judge: Backend | RubricJudge | None = None,
           config: TrainConfig | None = None, env: Environment | None = None, prompts_dir: str | Path | None = None,
-          budget: BudgetSettings | None = None, clock: Clock | None = None,
+          budget: BudgetSettings | None = None, retry: RetryPolicy | None = None, clock: Clock | None = None,
           progress: Callable[[str], None] | None = None) -> TrainResult:
     """Train the skill at ``skill`` over ``data`` (a task-set path or a :class:`TaskSet`), recording
     the run in ``out``; a run already in ``out`` is resumed after its last finished step.
 
     ``target`` replays the items, ``optimizer`` (default: ``target``) reflects, ``judge`` scores rubric
-    checks. ``env`` replaces ``config.env``. ``budget`` bounds the calls, tokens and money of the run.
+    checks. ``env`` replaces ``config.env``. ``budget`` bounds the calls, tokens and money of the run;
+    ``retry`` says how often a failed call is tried again.
     """
     config = config or TrainConfig()
     tasks = data if isinstance(data, TaskSet) else load_task_set(Path(data), split_ratio=config.split_ratio,
@@ -71,7 +72,7 @@ def train(data: str | Path | TaskSet, skill: str | Path, out: str | Path, *, tar
                                          "test": [t.id for t in tasks.test], "skill": str(skill)})
     state = run.state()
     budget_ = Budget(budget or BudgetSettings(), by_role=dict(state.usage_by_role) if state else {})
-    calls = Calls(budget_, RetryPolicy(), random.Random(config.seed))
+    calls = Calls(budget_, retry or RetryPolicy(), random.Random(config.seed))
     judge = judge if judge is not None else target
     rubric = _rubric_from_backend(judge, calls) if isinstance(judge, Backend) else judge
     replayer = Replayer(target, calls, k=config.k, concurrency=config.concurrency, rubric=rubric, store=None,

@@ -107,3 +107,19 @@ def test_estimate_spends_nothing(cli, planted: Path, skill: Path, tmp_path: Path
             "--estimate", "--json")
     assert r.code == 0 and r.json()["calls"] > r.json()["optimizer_calls"] > 0
     assert not (tmp_path / "run").exists()
+
+
+def test_a_dead_server_stops_the_run_with_exit_6_and_a_rerun_resumes(cli, planted: Path, skill: Path,
+                                                                     tmp_path: Path) -> None:
+    from skillopt_sleep.testing import Error
+
+    args = ["train", str(planted), "--skill", str(skill), "--out", str(tmp_path / "run"), "--backend", "openai",
+            "--model", "gpt-4.1-mini", "--epochs", "1", "--steps", "1", "--seed", "2"]
+    with ModelServer(responder=lambda call: Error(503, headers={"retry-after": "0"}, message="down")) as srv:
+        dead = cli(*args, "--base-url", srv.v1, env={"OPENAI_API_KEY": "sk-test"})
+    assert dead.code == 6 and "stopped early: the model backend is down" in dead.out
+    assert dead.err.startswith("skillopt-sleep: error: the model backend is down") and dead.err.count("\n") == 1
+    assert not (tmp_path / "run" / "summary.json").exists()
+    with ModelServer(responder=simulated_training()) as srv:
+        alive = cli(*args, "--base-url", srv.v1, "--json", env={"OPENAI_API_KEY": "sk-test"})
+    assert alive.code == 0 and alive.json()["steps"] == 1 and alive.json()["stopped"] == ""
