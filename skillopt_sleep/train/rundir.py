@@ -33,6 +33,8 @@ from ..models import Edit, EditEvidence, Usage
 from ..store import atomic_write_text
 from .config import StepRecord, TrainConfig, TrainSummary
 
+FREE = frozenset({"concurrency"})  # settings a resumed run may change: they change no draw
+
 
 class RunState(BaseModel):
     """``state.json``."""
@@ -75,7 +77,9 @@ class RunDir:
         want = config.model_dump(mode="json")
         if self.has_run():
             had = json.loads(self._read("config.json"))
-            changed = sorted(k for k in set(had) | set(want) if had.get(k) != want.get(k))
+            changed = sorted(k for k in set(had) | set(want) if had.get(k) != want.get(k) and k not in FREE)
+            if json.loads(self._read("prompts.json")) != prompts:
+                changed.append("prompts")
             if changed:
                 raise UsageError(f"{self.path} holds a run with other settings ({', '.join(changed)})",
                                  hint="give the same flags to resume it, or another --out for a new run")

@@ -123,3 +123,13 @@ def test_a_dead_server_stops_the_run_with_exit_6_and_a_rerun_resumes(cli, plante
     with ModelServer(responder=simulated_training()) as srv:
         alive = cli(*args, "--base-url", srv.v1, "--json", env={"OPENAI_API_KEY": "sk-test"})
     assert alive.code == 0 and alive.json()["steps"] == 1 and alive.json()["stopped"] == ""
+
+
+def test_a_run_is_not_resumed_with_other_prompts(cli, planted: Path, skill: Path, tmp_path: Path) -> None:
+    args = ["train", str(planted), "--skill", str(skill), "--out", str(tmp_path / "run"), "--backend", "simulated",
+            "--epochs", "1", "--steps", "1", "--estimate"]
+    assert cli(*args[:-1]).code == 0
+    (tmp_path / "prompts").mkdir()
+    (tmp_path / "prompts" / "reflect_success.txt").write_text("Say what works.")
+    other = cli(*args[:-1], "--prompts", str(tmp_path / "prompts"))
+    assert other.code == 2 and "holds a run with other settings (prompts)" in other.err
