@@ -146,3 +146,36 @@ def test_a_run_that_hits_its_budget_stops_cleanly_and_resumes_with_more(planted:
     assert done.summary.stopped == "" and done.best_skill == whole.best_skill
     assert done.summary.best == whole.summary.best and done.summary.gain_hard == whole.summary.gain_hard
     assert done.summary.usage.calls > whole.summary.usage.calls  # what the stopped attempt spent is counted
+
+
+def test_a_question_answer_set_trains_through_the_qa_environment(tmp_path: Path, skill: Path) -> None:
+    import json as _json
+    import random
+
+    from skillopt_sleep.backends.base import Request
+    from skillopt_sleep.backends.scripted import ScriptedBackend
+
+    rule = "Answer with the capital city only, in English."
+    capitals = {"France": "Paris", "Italy": "Rome", "Spain": "Madrid", "Japan": "Tokyo", "Peru": "Lima",
+                "Kenya": "Nairobi", "Chile": "Santiago", "Egypt": "Cairo", "Norway": "Oslo", "Cuba": "Havana",
+                "Greece": "Athens", "Poland": "Warsaw"}
+    items = [{"id": c, "question": f"What is the capital of {c}?", "answers": [a],
+              "split": ["train", "val", "test"][i % 3]} for i, (c, a) in enumerate(capitals.items())]
+    data = tmp_path / "qa.jsonl"
+    data.write_text("".join(_json.dumps(i) + "\n" for i in items))
+
+    def respond(request: Request) -> str:
+        if request.role == "optimizer":
+            return _json.dumps({"edits": [{"target": "skill", "content": rule, "cases": [1]}]})
+        country = request.prompt.split("capital of ")[1].split("?")[0]
+        follows = rule in request.system
+        right = random.Random(request.seed).random() < (0.95 if follows else 0.3)
+        return f"It is\n{capitals[country]}" if right else f"The capital of {country} is {capitals[country]}."
+
+    cfg = TrainConfig(epochs=1, steps=1, seed=3, env="qa", slow_update=False, meta_skill=False, test_k=4)
+    r = train(data, skill, tmp_path / "run", target=ScriptedBackend(responder=respond), config=cfg, budget=UNLIMITED)
+    s = r.summary
+    assert [e.content for e in s.accepted_edits] == [rule]
+    assert s.best.test_hard is not None and s.baseline.test_hard is not None
+    assert s.best.test_hard > s.baseline.test_hard and s.best.test_soft > s.baseline.test_soft  # type: ignore[operator]
+    assert s.baseline.test_soft > s.baseline.test_hard  # the token F1 gives partial credit to a long answer
