@@ -94,7 +94,7 @@ def train_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
                    budget=settings.budget, retry=RetryPolicy(max_retries=settings.roles.target.max_retries),
                    clock=ctx.clock, progress=ctx.say)
     s = result.summary
-    ctx.emit(s, summary_text(s, result.run_dir))
+    ctx.emit(s, summary_text(s, args.out))
     if s.stopped_by == "outage":
         ctx.err.write(f"skillopt-sleep: error: {printable(s.stopped)}\n")
         return BackendError.exit_code
