@@ -81,9 +81,10 @@ def train_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
         est = estimate_train(config, data, read_skill(skill_path, config.mode), settings.budget,
                              target_model=backends.target.model, optimizer_model=backends.optimizer.model)
         cost = "unknown" if est.cost_usd is None else f"${est.cost_usd:.4f}"
-        ctx.emit(est.__dict__, f"estimate: {est.calls} calls ({est.target_calls} replays, {est.optimizer_calls} "
-                 f"optimizer), ~{est.input_tokens + est.output_tokens} tokens, {cost}; "
-                 f"{'within' if est.within_budget else 'OVER'} the budget (raise [budget] in the config)")
+        fits = ("within the budget" if est.within_budget else
+                "over the budget: the run may stop early, cleanly, and resume when run again with more")
+        ctx.emit(est.__dict__, f"estimate: at most {est.calls} calls ({est.target_calls} replays, "
+                 f"{est.optimizer_calls} optimizer), ~{est.input_tokens + est.output_tokens} tokens, {cost}; {fits}")
         return 0
     if settings.night.batch:
         backends = batched_backends(backends, ctx.store, settings.night.batch_poll_s)
