@@ -133,3 +133,18 @@ def test_a_run_is_not_resumed_with_other_prompts(cli, planted: Path, skill: Path
     (tmp_path / "prompts" / "reflect_success.txt").write_text("Say what works.")
     other = cli(*args[:-1], "--prompts", str(tmp_path / "prompts"))
     assert other.code == 2 and "holds a run with other settings (prompts)" in other.err
+
+
+def test_training_sends_its_replays_through_the_batch_api_when_batches_are_on(cli, planted: Path, skill: Path,
+                                                                             tmp_path: Path) -> None:
+    with ModelServer(responder=simulated_training()) as srv:
+        r = cli("train", str(planted), "--skill", str(skill), "--out", str(tmp_path / "run"), "--backend", "anthropic",
+                "--model", "claude-sonnet-4-6", "--base-url", srv.url, "--epochs", "1", "--steps", "1", "--json",
+                env={"ANTHROPIC_API_KEY": "sk-ant-test", "SKILLOPT_SLEEP_NIGHT__BATCH": "true",
+                     "SKILLOPT_SLEEP_NIGHT__BATCH_POLL_S": "0.05"})
+        sent = srv.model_requests()
+    assert r.code == 0, r.err
+    usage = r.json()["usage"]
+    assert usage["calls"] == usage["batched_calls"] == len(sent) > 0
+    assert all(x.batch for x in sent)  # no call went out synchronously
+    assert usage["cost_usd"] < usage["list_cost_usd"]  # half price
