@@ -29,6 +29,7 @@ from ..night.managed_block import frontmatter
 from ..night.pipeline import _rubric_from_backend
 from ..night.replay import Calls, Replayer
 from ..settings import BudgetSettings
+from ..store import sha256_text
 from .config import TrainConfig, TrainResult
 from .data import TaskSet, load_task_set
 from .loop import Trainer
@@ -69,7 +70,7 @@ def train(data: str | Path | TaskSet, skill: str | Path, out: str | Path, *, tar
     prompts = load_prompts(Path(prompts_dir) if prompts_dir is not None else None)
     run = RunDir(Path(out))
     run.start(config, prompts.record(), {"train": [t.id for t in tasks.train], "val": [t.id for t in tasks.val],
-                                         "test": [t.id for t in tasks.test], "skill": str(skill)})
+                                         "test": [t.id for t in tasks.test], "skill_sha256": sha256_text(text)})
     state = run.state()
     budget_ = Budget(budget or BudgetSettings(), by_role=dict(state.usage_by_role) if state else {})
     calls = Calls(budget_, retry or RetryPolicy(), random.Random(config.seed))

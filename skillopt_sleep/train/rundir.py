@@ -80,6 +80,8 @@ class RunDir:
             changed = sorted(k for k in set(had) | set(want) if had.get(k) != want.get(k) and k not in FREE)
             if json.loads(self._read("prompts.json")) != prompts:
                 changed.append("prompts")
+            if json.loads(self._read("data.json")) != data:
+                changed.append("task set or skill")
             if changed:
                 raise UsageError(f"{self.path} holds a run with other settings ({', '.join(changed)})",
                                  hint="give the same flags to resume it, or another --out for a new run")

@@ -148,3 +148,12 @@ def test_training_sends_its_replays_through_the_batch_api_when_batches_are_on(cl
     assert usage["calls"] == usage["batched_calls"] == len(sent) > 0
     assert all(x.batch for x in sent)  # no call went out synchronously
     assert usage["cost_usd"] < usage["list_cost_usd"]  # half price
+
+
+def test_a_run_is_not_resumed_with_another_skill(cli, planted: Path, skill: Path, tmp_path: Path) -> None:
+    args = ["train", str(planted), "--skill", str(skill), "--out", str(tmp_path / "run"), "--backend", "simulated",
+            "--epochs", "1", "--steps", "1", "--estimate"]
+    assert cli(*args[:-1]).code == 0
+    skill.write_text(skill.read_text() + "\nBe brief.\n")
+    other = cli(*args[:-1])
+    assert other.code == 2 and "holds a run with other settings (task set or skill)" in other.err
