@@ -119,6 +119,8 @@ class SimulatedBackend:
     async def complete(self, request: Request) -> Completion:
         if request.role == "target":
             text = self._answer(request)
+        elif request.role == "optimizer" and request.tag == "meta":
+            text = self._notes(request)
         elif request.role == "optimizer":
             text = self._optimize(request)
         else:
@@ -164,6 +166,14 @@ class SimulatedBackend:
             edits.insert(0, {"target": "skill", "op": "add", "content": HARMFUL, "rationale": "simpler debugging",
                              "cases": some})
         return json.dumps({"edits": edits})
+
+    def _notes(self, request: Request) -> str:
+        """A training run's meta skill: notes on which rules were kept and which were refused."""
+        kept = len(re.findall(r"^- ", _section(request.prompt, "ACCEPTED RULES"), re.MULTILINE))
+        refused = len(re.findall(r"^- ", _section(request.prompt, "REFUSED RULES"), re.MULTILINE))
+        notes = (f"{kept} rules kept so far: propose rules the users' corrections point at.\n"
+                 f"{refused} rules refused: do not propose them again, nor generic advice.")
+        return json.dumps({"notes": notes})
 
     def _judge(self, request: Request) -> str:
         text = request.prompt

@@ -35,6 +35,7 @@ COMMAND_MODULES = {
     "doctor_cmd": ("doctor",),
     "schedule_cmds": ("schedule", "unschedule"),
     "setup_cmd": ("setup",),
+    "train_cmds": ("train",),
 }
 
 INTERNAL_ERROR_EXIT = 70

@@ -33,6 +33,8 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     "schedule run": ("skillopt-sleep schedule run --once",),
     "schedule run-job": ("skillopt-sleep schedule run-job --project ~/work/app",),
     "unschedule": ("skillopt-sleep unschedule",),
+    "train": ("skillopt-sleep train tasks.jsonl --skill SKILL.md --out runs/one --epochs 2 --steps 3",
+              "skillopt-sleep train stage runs/one --project ~/work/app"),
 }
 
 

@@ -22,11 +22,14 @@ from ..backends.breaker import CircuitBreaker
 from ..backends.budget import Budget
 from ..backends.retry import RetryPolicy, call_with_retry
 from ..clock import Clock
+from ..envs.base import Environment
+from ..envs.called import CalledBackend
+from ..envs.task_record import TaskRecordEnv
 from ..errors import BackendError, BudgetExhausted, MalformedOutput
 from ..models import TaskRecord
 from ..redact import redact
 from ..store import Store
-from .judge import RubricJudge, judge
+from .judge import RubricJudge
 
 REPLAY_SYSTEM = (
     "You are a coding agent working in the user's project. Follow the instructions below, then do "
@@ -115,12 +118,15 @@ def sample_seed(task_id: str, sample: int) -> int:
 
 
 class Replayer:
-    """Replays tasks through the target backend and judges each rollout."""
+    """Replays tasks through the target backend, each rollout one rollout of ``env`` (by default
+    the task-record environment: a chat judged by the task's checks)."""
 
     def __init__(self, target: Backend, calls: Calls, *, k: int, concurrency: int,
                  rubric: RubricJudge | None, store: Store | None, clock: Clock,
-                 max_tokens: int = 1024, progress: Callable[[int], None] | None = None) -> None:
+                 max_tokens: int = 1024, progress: Callable[[int], None] | None = None,
+                 env: Environment | None = None) -> None:
         self.target, self.calls, self.k = target, calls, k
+        self.env = env if env is not None else TaskRecordEnv(rubric)
         self.rubric, self.store, self.clock = rubric, store, clock
         self.max_tokens = max_tokens
         # A batching backend gathers a phase's requests into one batch: hand them all over.
@@ -196,12 +202,10 @@ class Replayer:
         return rollout
 
     async def _run(self, task: TaskRecord, system: str, sample: int, nonce: str | None = None) -> Rollout:
-        prompt = f"{task.context}\n\n{task.intent}".strip() if task.context else task.intent
         stream = task.id if nonce is None else f"{task.id}:{nonce}"
-        request = Request(role="target", system=system, messages=(Message("user", prompt),),
-                          max_tokens=self.max_tokens, seed=sample_seed(stream, sample), tag="replay")
-        done = await self.calls(self.target, request)
+        result = await self.env.rollout(task, system, CalledBackend(self.target, self.calls),
+                                        seed=sample_seed(stream, sample), max_tokens=self.max_tokens)
+        if result.error is not None:
+            raise MalformedOutput(result.error)  # scored as an error below, as any failed rollout
         self.stats.calls += 1
-        text = redact(done.text)  # before it is judged, cached or shown to anyone
-        verdict = await judge(task, text, self.rubric)
-        return Rollout(task.id, sample, text, verdict.score, verdict.passed, verdict.reasons)
+        return Rollout(task.id, sample, result.answer, result.soft, result.hard == 1.0, result.fail_reason)

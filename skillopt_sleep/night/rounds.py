@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..models import Edit, EditEvidence
+from ..train.aggregate import similar
 from .evidence import Candidate, EvidencePolicy, Trials
 from .guards import apply_edits, edit_budget
 from .reflect import pick_cases
@@ -84,8 +85,8 @@ class Rounds:
         """Each new edit guarded alone against tonight's files; duplicates of tonight's edits merged."""
         cands = []
         for edit in edits:
-            if edit.key() in self.candidates:
-                continue
+            if edit.key() in self.candidates or any(similar(edit, c.edit) for c in self.candidates.values()):
+                continue  # merged with an edit of tonight's (the training loop's aggregation)
             outcome = self.n.guard([edit], budget=1)
             if outcome.applied:
                 cand = Candidate(outcome.applied[0], outcome.files, step)

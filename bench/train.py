@@ -1,0 +1,176 @@
+"""Does training learn planted rules, accept nothing where no rule helps, and resume after kill -9?
+
+Usage::
+
+    python bench/train.py --json              # everything below, one JSON object
+    python bench/train.py --null-seeds 20     # (b) and (c) over 20 seeded runs (the default)
+    python bench/train.py --quick             # fewer seeds, a quick look
+
+All on the simulated backend (``skillopt_sleep/sample/train_sets.py`` has the task sets):
+
+(a) *planted*: five recurring preferences, each scored by its check; the simulated optimizer
+    proposes their rules when the attempts it is shown reveal them, and sometimes a useless or
+    a harmful rule. Per seed: the best skill's test pass rate against the initial one (paired 95%
+    interval), and which planted rules the best skill holds.
+(b) *null*: requests scored by type hints, replayed by an agent a rule cannot move (it follows
+    one at the base rate): every accepted edit is a false accept. Over ``--null-seeds`` runs:
+    runs with any accepted edit, against the run's stated error rate ``alpha``.
+(c) the same sets under the older gate, "the validation mean went up" (``gate="mean"``): false
+    accepts and test gain side by side; the ratio of false-accept rates is printed.
+(d) a run killed with SIGKILL in the middle of a step (from inside a rollout), started again,
+    must end with a ``summary.json`` byte-identical to an uninterrupted run with the same seed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from skillopt_sleep import TrainConfig, train
+from skillopt_sleep.backends.simulated import SimulatedBackend
+from skillopt_sleep.sample.train_sets import (
+    SKILL,
+    null_backend,
+    null_items,
+    planted_items,
+    planted_rules_in,
+    with_splits,
+    write_jsonl,
+)
+from skillopt_sleep.settings import BudgetSettings
+
+UNLIMITED = BudgetSettings(max_calls=None, max_tokens=None, max_cost_usd=None)
+GATES = ("evidence", "mean")
+
+
+def planted(root: Path, seeds: int, gate: str) -> dict[str, Any]:
+    data = write_jsonl(root / "planted.jsonl", with_splits(planted_items(12), (3, 2, 5), 0))
+    runs: list[dict[str, Any]] = []
+    for seed in range(1, seeds + 1):
+        cfg = TrainConfig(epochs=2, steps=3, seed=seed, gate=gate)  # type: ignore[arg-type]
+        r = train(data, root / "SKILL.md", root / f"planted-{gate}-{seed}", target=SimulatedBackend(), config=cfg,
+                  budget=UNLIMITED)
+        s, g = r.summary, r.summary.gain_hard
+        rules = planted_rules_in(r.best_skill)
+        runs.append({"seed": seed, "initial": s.baseline.test_hard, "best": s.best.test_hard,
+                     "gain": g.mean if g else None, "ci": [g.ci_low, g.ci_high] if g else None,
+                     "p": g.p_value if g else None, "ci_excludes_0": bool(g and g.ci_low > 0),
+                     "rules_recovered": sum(rules.values()), "rules_planted": len(rules),
+                     "accepted": len(s.accepted_edits), "calls": s.usage.calls})
+    return {"runs": runs, "all_ci_exclude_0": all(r["ci_excludes_0"] for r in runs),
+            "mean_gain": _mean([r["gain"] for r in runs]),
+            "rules_recovered": f"{sum(r['rules_recovered'] for r in runs)}/{sum(r['rules_planted'] for r in runs)}"}
+
+
+def null(root: Path, seeds: int, gate: str, alpha: float) -> dict[str, Any]:
+    data = write_jsonl(root / "null.jsonl", with_splits(null_items(30), (1, 1, 1), 0))
+    accepted, runs_with, gains, tested = 0, 0, [], 0
+    for seed in range(1, seeds + 1):
+        cfg = TrainConfig(epochs=2, steps=3, seed=seed, gate=gate, alpha=alpha)  # type: ignore[arg-type]
+        r = train(data, root / "SKILL.md", root / f"null-{gate}-{seed}", target=null_backend(), config=cfg,
+                  budget=UNLIMITED)
+        n = len(r.summary.accepted_edits)
+        accepted += n
+        runs_with += n > 0
+        tested += sum(h.tested for h in r.history)
+        gains.append(r.summary.gain_hard.mean if r.summary.gain_hard else 0.0)
+    return {"runs": seeds, "edits_tested": tested, "edits_accepted": accepted, "runs_with_a_false_accept": runs_with,
+            "false_accept_run_rate": runs_with / seeds, "stated_error_rate": alpha,
+            "within_error_rate": runs_with / seeds <= alpha, "mean_test_gain": _mean(gains)}
+
+
+KILLER = """
+import os, signal, sys
+from pathlib import Path
+from skillopt_sleep import TrainConfig, train
+from skillopt_sleep.backends.simulated import SimulatedBackend
+from skillopt_sleep.envs import TaskRecordEnv
+from skillopt_sleep.settings import BudgetSettings
+
+class KillMidStep(TaskRecordEnv):
+    n = 0
+    async def rollout(self, item, instructions, backend, *, seed, max_tokens=1024):
+        KillMidStep.n += 1
+        state = Path(sys.argv[3], "state.json")
+        if sys.argv[4] == "kill" and KillMidStep.n % 40 == 0 and state.exists() and '"unit": 2,' in state.read_text():
+            os.kill(os.getpid(), signal.SIGKILL)   # mid-way through unit 3, a step
+        return await super().rollout(item, instructions, backend, seed=seed, max_tokens=max_tokens)
+
+train(sys.argv[1], sys.argv[2], sys.argv[3], target=SimulatedBackend(), env=KillMidStep(),
+      config=TrainConfig(epochs=2, steps=2, seed=7),
+      budget=BudgetSettings(max_calls=None, max_tokens=None, max_cost_usd=None))
+"""
+
+
+def kill_resume(root: Path) -> dict[str, Any]:
+    data = write_jsonl(root / "kill.jsonl", with_splits(planted_items(8), (3, 2, 3), 0))
+    script = root / "killer.py"
+    script.write_text(KILLER)
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent))
+
+    def run(out: str, mode: str) -> int:
+        args = [sys.executable, str(script), str(data), str(root / "SKILL.md"), str(root / out), mode]
+        return subprocess.run(args, check=False, env=env, capture_output=True, timeout=600).returncode
+
+    whole = run("whole", "keep")
+    killed = run("killed", "kill")
+    state = json.loads((root / "killed" / "state.json").read_text())
+    resumed = run("killed", "keep")
+    same = (root / "whole" / "summary.json").read_bytes() == (root / "killed" / "summary.json").read_bytes()
+    return {"uninterrupted_exit": whole, "killed_exit": killed, "units_finished_when_killed": state["unit"],
+            "resumed_exit": resumed, "same_summary_json": same}
+
+
+def _mean(xs: list[Any]) -> float | None:
+    xs = [x for x in xs if x is not None]
+    return round(sum(xs) / len(xs), 4) if xs else None
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--json", action="store_true")
+    ap.add_argument("--planted-seeds", type=int, default=3)
+    ap.add_argument("--null-seeds", type=int, default=20)
+    ap.add_argument("--alpha", type=float, default=0.05)
+    ap.add_argument("--quick", action="store_true", help="1 planted seed, 5 null seeds")
+    args = ap.parse_args()
+    if args.quick:
+        args.planted_seeds, args.null_seeds = 1, 5
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="bench-train-") as tmp:
+        root = Path(tmp)
+        (root / "SKILL.md").write_text(SKILL)
+        out: dict[str, Any] = {"planted": {}, "null": {}}
+        for gate in GATES:
+            out["planted"][gate] = planted(root, args.planted_seeds, gate)
+            out["null"][gate] = null(root, args.null_seeds, gate, args.alpha)
+        out["kill_resume"] = kill_resume(root)
+    ev, mean = out["null"]["evidence"], out["null"]["mean"]
+    out["false_accept_rate_ratio_evidence_over_mean"] = (
+        None if not mean["false_accept_run_rate"] else round(ev["false_accept_run_rate"] / mean["false_accept_run_rate"], 4))
+    out["seconds"] = round(time.perf_counter() - started, 1)
+    if args.json:
+        print(json.dumps(out, indent=2, sort_keys=True))
+        return 0
+    for gate in GATES:
+        p, n = out["planted"][gate], out["null"][gate]
+        print(f"{gate:>8} gate: planted mean test gain {p['mean_gain']}, CI excludes 0 in every run: "
+              f"{p['all_ci_exclude_0']}, rules recovered {p['rules_recovered']}; no-rule set: {n['edits_accepted']} "
+              f"edits accepted in {n['runs_with_a_false_accept']}/{n['runs']} runs (stated error rate {n['stated_error_rate']}),"
+              f" mean test gain {n['mean_test_gain']}")
+    print(f"false-accept run rate, evidence / mean gate: {out['false_accept_rate_ratio_evidence_over_mean']}")
+    print(f"kill -9 mid-step and resume: same summary.json: {out['kill_resume']['same_summary_json']}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,71 @@
+"""The environment seam: one rollout of one item under a skill, scored.
+
+An environment is what a training run and a night replay items *through*: it turns an item, the
+instructions under test and a backend into one scored attempt. Shipped: :mod:`.task_record`
+(a chat scored by the item's checks, what a night replays) and :mod:`.qa` (a question scored by
+exact match and token F1). A user's own is named ``module:Class`` (:func:`..registry.load_env`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+from ..backends.base import Backend, Message
+from ..models import TaskRecord
+
+
+@dataclass(frozen=True)
+class EnvResult:
+    """One scored attempt.
+
+    ``hard`` is 1.0 when the attempt passed and 0.0 when it did not; ``soft`` a score in [0, 1]
+    (partial credit); both are None when the attempt *errored* (``error`` says why), which is no
+    evidence, never a 0. ``fail_reason`` says, for the optimizer, what went wrong (never a check's
+    source). ``conversation`` is the exchange as sent and answered; ``actions`` what the attempt
+    did, for environments that act (empty for a chat).
+    """
+
+    hard: float | None
+    soft: float | None
+    fail_reason: tuple[str, ...] = ()
+    conversation: tuple[Message, ...] = ()
+    error: str | None = None
+    actions: tuple[Any, ...] = ()
+
+    @property
+    def answer(self) -> str:
+        """The last assistant turn of the conversation ("" when there is none)."""
+        said = [m.content for m in self.conversation if m.role == "assistant"]
+        return said[-1] if said else ""
+
+    @classmethod
+    def errored(cls, reason: str, conversation: tuple[Message, ...] = ()) -> EnvResult:
+        return cls(None, None, (), conversation, error=reason)
+
+
+@runtime_checkable
+class Environment(Protocol):
+    """Rolls out one item under given instructions through a backend.
+
+    Contract:
+
+    - ``rollout(item, instructions, backend, seed=..., max_tokens=...)`` makes one attempt at
+      ``item`` with ``instructions`` (the skill text, or a night's system text) as the system
+      prompt, through ``backend``, and scores it. ``seed`` names the sample: the same seed under
+      two instructions is a paired draw where the backend honours seeds.
+    - **Failure policy.** One bad item never stops a run and never counts as a 0: a model call
+      that failed after its retries (``TransientError``), an answer that cannot be parsed
+      (``MalformedOutput``) or an item the environment cannot score comes back as
+      ``EnvResult.errored(reason)`` -- excluded from every score and counted. Only *systemic*
+      failures raise: ``BudgetExhausted`` (stop cleanly), ``AuthError``, ``BadRequestError``,
+      ``BackendUnavailable`` and ``BackendOutage`` (nothing else can succeed either).
+    - ``backend`` is already wrapped with the run's budget, retries, circuit breaker and
+      redaction: an environment calls ``backend.complete`` and nothing else that spends.
+    - ``name`` names the environment in run records.
+    """
+
+    name: str
+
+    async def rollout(self, item: TaskRecord, instructions: str, backend: Backend, *, seed: int,
+                      max_tokens: int = 1024) -> EnvResult: ...

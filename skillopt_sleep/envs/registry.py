@@ -1,0 +1,41 @@
+"""Environments by name: the shipped ones, or a user's own as ``module:Class``."""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+
+from ..errors import ConfigError
+from ..night.judge import RubricJudge
+from .base import Environment
+from .qa import QAEnv
+from .task_record import TaskRecordEnv
+
+SHIPPED = ("task-record", "qa")
+
+
+def load_env(spec: str, rubric: RubricJudge | None = None) -> Environment:
+    """The environment ``spec`` names: ``task-record``, ``qa`` or ``module:Class`` (made with no
+    arguments). An unknown name is an error listing the choices."""
+    if spec == "task-record":
+        return TaskRecordEnv(rubric)
+    if spec == "qa":
+        return QAEnv()
+    if ":" not in spec:
+        close = difflib.get_close_matches(spec, SHIPPED, n=1)
+        hint = f"did you mean {close[0]}? " if close else ""
+        raise ConfigError(f"unknown environment {spec!r}",
+                          hint=f"{hint}choose {', '.join(SHIPPED)} or name your own as module:Class")
+    module_name, _, attr = spec.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise ConfigError(f"cannot import environment module {module_name!r}: {exc}",
+                          hint="check the name and that it is on PYTHONPATH") from exc
+    cls = getattr(module, attr, None)
+    if cls is None:
+        raise ConfigError(f"module {module_name!r} has no {attr!r}", hint="write the environment as module:Class")
+    env = cls()
+    if not isinstance(env, Environment):
+        raise ConfigError(f"{spec} is not an environment", hint="it needs a name and an async rollout(...)")
+    return env

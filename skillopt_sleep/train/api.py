@@ -1,0 +1,87 @@
+"""``skillopt_sleep.train``: train a skill over a task set, as a library call.
+
+::
+
+    from skillopt_sleep import train, TrainConfig
+    from skillopt_sleep.backends.simulated import SimulatedBackend
+
+    result = train("tasks.jsonl", "SKILL.md", "runs/one", target=SimulatedBackend(),
+                   config=TrainConfig(epochs=2, steps=3, seed=1))
+    print(result.summary.best.test_hard, result.summary.gain_hard)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Callable
+from pathlib import Path
+
+from ..backends.base import Backend
+from ..backends.budget import Budget
+from ..backends.retry import RetryPolicy
+from ..clock import Clock, SystemClock
+from ..envs.base import Environment
+from ..envs.registry import load_env
+from ..errors import InputError
+from ..night.judge import RubricJudge
+from ..night.managed_block import frontmatter
+from ..night.pipeline import _rubric_from_backend
+from ..night.replay import Calls, Replayer
+from ..settings import BudgetSettings
+from ..store import sha256_text
+from .config import TrainConfig, TrainResult
+from .data import TaskSet, load_task_set
+from .loop import Trainer
+from .optimizer import Optimizer
+from .prompts import load_prompts
+from .rundir import RunDir
+
+
+def read_skill(path: Path, mode: str) -> str:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError(f"no such skill file: {path}", hint="give the SKILL.md (or prompt) to train") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"cannot read {path}: {exc}", hint="save it as UTF-8 text") from None
+    if mode == "rules" and frontmatter(text) is None:
+        raise InputError(f"{path} has no frontmatter (a --- block with name: and description:)",
+                         hint="add one, or train it as a whole document with --mode document")
+    return text
+
+
+def train(data: str | Path | TaskSet, skill: str | Path, out: str | Path, *, target: Backend,
+          optimizer: Backend | None = None, judge: Backend | RubricJudge | None = None,
+          config: TrainConfig | None = None, env: Environment | None = None, prompts_dir: str | Path | None = None,
+          budget: BudgetSettings | None = None, retry: RetryPolicy | None = None, clock: Clock | None = None,
+          progress: Callable[[str], None] | None = None) -> TrainResult:
+    """Train the skill at ``skill`` over ``data`` (a task-set path or a :class:`TaskSet`), recording
+    the run in ``out``; a run already in ``out`` is resumed after its last finished step.
+
+    ``target`` replays the items, ``optimizer`` (default: ``target``) reflects, ``judge`` scores rubric
+    checks. ``env`` replaces ``config.env``. ``budget`` bounds the calls, tokens and money of the run;
+    ``retry`` says how often a failed call is tried again.
+    """
+    config = config or TrainConfig()
+    tasks = data if isinstance(data, TaskSet) else load_task_set(Path(data), split_ratio=config.split_ratio,
+                                                                  seed=config.seed)
+    text = read_skill(Path(skill), config.mode)
+    prompts = load_prompts(Path(prompts_dir) if prompts_dir is not None else None)
+    run = RunDir(Path(out))
+    run.start(config, prompts.record(), {"train": [t.id for t in tasks.train], "val": [t.id for t in tasks.val],
+                                         "test": [t.id for t in tasks.test], "skill_sha256": sha256_text(text)})
+    state = run.state()
+    budget_ = Budget(budget or BudgetSettings(), by_role=dict(state.usage_by_role) if state else {})
+    calls = Calls(budget_, retry or RetryPolicy(), random.Random(config.seed))
+    judge = judge if judge is not None else target
+    rubric = _rubric_from_backend(judge, calls) if isinstance(judge, Backend) else judge
+    replayer = Replayer(target, calls, k=config.k, concurrency=config.concurrency, rubric=rubric, store=None,
+                        clock=clock or SystemClock(), max_tokens=config.max_tokens,
+                        env=env if env is not None else load_env(config.env, rubric))
+    trainer = Trainer(config, tasks, text, replayer=replayer,
+                      optimizer=Optimizer(optimizer or target, calls, config.optimizer_max_tokens),
+                      budget=budget_, prompts=prompts, run=run, progress=progress)
+    st, summary = asyncio.run(trainer.train())
+    return TrainResult(summary=summary, initial_skill=text, best_skill=st.best, current_skill=st.current,
+                       run_dir=str(run.path), history=st.history, evidence=st.evidence)

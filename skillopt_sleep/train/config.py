@@ -1,0 +1,148 @@
+"""The configuration of a training run and its result (pydantic: they are written to disk)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from ..models import Edit, EditEvidence, Usage
+
+Schedule = Literal["constant", "linear", "cosine"]
+Mode = Literal["rules", "document"]
+GateKind = Literal["evidence", "mean"]
+
+
+class TrainConfig(BaseModel):
+    """Everything that decides what a run does; a resumed run must be given the same.
+
+    ``alpha`` is the error rate of the *whole run*: the chance that any edit that does not help is
+    accepted, at any step. It is spent across the gates of the run (see :mod:`.spending`).
+    ``gate="mean"`` is the older rule (accept a step's edits when the validation mean went up),
+    kept to compare with.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    epochs: int = Field(default=2, ge=1, le=100)
+    steps: int = Field(default=4, ge=1, le=1000)  # per epoch
+    batch_size: int = Field(default=8, ge=1, le=1000)
+    minibatch: int = Field(default=4, ge=1, le=100)  # cases per reflection call
+    k: int = Field(default=4, ge=1, le=64)
+    edit_budget: int = Field(default=3, ge=1, le=50)
+    edit_budget_min: int = Field(default=1, ge=1, le=50)
+    schedule: Schedule = "constant"
+    mode: Mode = "rules"
+    gate: GateKind = "evidence"
+    alpha: float = Field(default=0.05, gt=0, lt=1)
+    efficacy_rollouts: int = Field(default=24, ge=2, le=512)
+    harm_rollouts: int = Field(default=32, ge=2, le=1024)
+    val_k: int = Field(default=2, ge=1, le=64)
+    test_k: int = Field(default=2, ge=1, le=64)
+    slow_update: bool = True
+    slow_sample: int = Field(default=8, ge=1, le=1000)
+    meta_skill: bool = True
+    env: str = "task-record"
+    seed: int = 0
+    split_ratio: str = "2:1:7"
+    concurrency: int = Field(default=16, ge=1, le=256)
+    max_tokens: int = Field(default=1024, gt=0)
+    optimizer_max_tokens: int = Field(default=2048, gt=0)
+    backend: str = ""  # names, for the record: the backends themselves are passed in
+    model: str = ""
+    optimizer_model: str = ""
+
+    @field_validator("split_ratio")
+    @classmethod
+    def _ratio(cls, value: str) -> str:
+        parts = value.split(":")
+        if len(parts) != 3 or not all(p.strip().isdigit() for p in parts) or sum(int(p) for p in parts) == 0:
+            raise ValueError(f"split ratio {value!r} must be three whole numbers like 2:1:7")
+        if int(parts[0]) == 0 or int(parts[1]) == 0:
+            raise ValueError(f"split ratio {value!r} leaves nothing to train or validate on")
+        return value
+
+    @property
+    def total_steps(self) -> int:
+        return self.epochs * self.steps
+
+
+class Score(BaseModel):
+    """Mean hard (pass) and soft (partial credit) score of one skill on one split."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    test_hard: float | None = None
+    test_soft: float | None = None
+
+
+class Gain(BaseModel):
+    """Paired gain of the best skill over the initial one on the test split."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    mean: float
+    ci_low: float
+    ci_high: float
+    p_value: float
+    n_items: int
+
+
+class StepRecord(BaseModel):
+    """One step (or epoch-boundary slow update) of the history."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    step: int
+    epoch: int
+    kind: Literal["step", "slow_update"] = "step"
+    budget: int
+    alpha: float
+    proposed: int = 0
+    merged: int = 0
+    tested: int = 0
+    accepted: list[Edit] = Field(default_factory=list)
+    val: float | None = None  # validation score of the skill after this step
+    reason: str = ""
+
+
+class TrainSummary(BaseModel):
+    """``summary.json``: the result of a run. The test split was scored only for this."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    baseline: Score
+    best: Score
+    best_step: int
+    gain_hard: Gain | None = None
+    gain_soft: Gain | None = None
+    val_initial: float | None = None
+    val_best: float | None = None
+    steps: int  # steps finished
+    slow_updates: int = 0  # epoch boundaries finished
+    accepted_edits: list[Edit] = Field(default_factory=list)
+    refused: int = 0
+    errored_rollouts: int = 0
+    n_train: int
+    n_val: int
+    n_test: int
+    gate: GateKind
+    alpha: float
+    alpha_spent: float
+    usage: Usage = Field(default_factory=Usage)
+    stopped: str = ""  # why the run ended early ("" when it ran every step)
+    stopped_by: Literal["", "budget", "outage"] = ""
+
+
+class TrainResult(BaseModel):
+    """What :func:`skillopt_sleep.train` returns: the summary, the skills and where they are."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    summary: TrainSummary
+    initial_skill: str
+    best_skill: str
+    current_skill: str
+    run_dir: str
+    history: list[StepRecord]
+    evidence: list[EditEvidence] = Field(default_factory=list)

@@ -1,0 +1,272 @@
+"""The training loop: epochs of steps over a task set, each step one unit of the run directory.
+
+A step: a seeded batch of training items is rolled out K times under the current skill; the
+analysts reflect on it in minibatches (:mod:`.analysts`); similar edits are merged and ranked
+(:mod:`.aggregate`); the best-ranked ones, up to the step's scheduled edit budget, that pass the
+guards alone go to the gate (:mod:`.gate`); what it accepts is applied (:mod:`.update`) and the
+next step starts from there. After each epoch: the slow update and the meta skill
+(:mod:`.epoch`). The best skill is the one with the best validation score; the test split is
+scored only at the end (:mod:`.report`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from ..backends.budget import Budget
+from ..errors import BackendOutage, BudgetExhausted
+from ..models import TaskRecord, Usage
+from ..night.guards import GuardLimits
+from ..night.replay import Replayer, Rollout
+from ..night.rounds import CONCLUSIVE
+from ..night.rule_lint import urls_in
+from ..store import sha256_text
+from . import aggregate, epoch, report
+from .analysts import Context, reflect, sort_cases
+from .config import StepRecord, TrainConfig, TrainSummary
+from .data import TaskSet
+from .gate import GateOutcome, candidates, evidence_gate, mean_gate
+from .optimizer import Optimizer
+from .prompts import Prompts
+from .rundir import RunDir, RunState
+from .spending import gate_levels, spent, step_budget
+
+Progress = Callable[[str], None]
+MAX_SKILL_BYTES = 64 * 1024
+
+
+def derive(seed: int, *parts: object) -> int:
+    """A seed for one purpose of one unit: every draw of a run is a function of (seed, unit, purpose)."""
+    return int(hashlib.sha256("\x00".join(map(str, (seed, *parts))).encode()).hexdigest()[:16], 16)
+
+
+@dataclass(frozen=True)
+class Unit:
+    kind: str  # "step" or "slow_update"
+    epoch: int
+    step: int  # the step's number in the whole run, from 0 (a slow update: its epoch's last)
+
+    def name(self, index: int) -> str:
+        what = f"s{self.step + 1}" if self.kind == "step" else "slow"
+        return f"{index + 1:04d}-e{self.epoch}-{what}"
+
+
+def units(config: TrainConfig) -> list[Unit]:
+    out = []
+    for e in range(1, config.epochs + 1):
+        out += [Unit("step", e, (e - 1) * config.steps + s) for s in range(config.steps)]
+        if config.slow_update or config.meta_skill:
+            out.append(Unit("slow_update", e, e * config.steps - 1))
+    return out
+
+
+class Trainer:
+    """One run over ``data`` from ``skill``, recorded in ``run``."""
+
+    def __init__(self, config: TrainConfig, data: TaskSet, skill: str, *, replayer: Replayer, optimizer: Optimizer,
+                 budget: Budget, prompts: Prompts, run: RunDir, progress: Progress | None = None) -> None:
+        self.c, self.data, self.initial, self.replayer = config, data, skill, replayer
+        self.opt, self.budget, self.prompts, self.run = optimizer, budget, prompts, run
+        self.progress = progress or (lambda line: None)
+        texts = [t.intent + "\n" + t.context for t in (*data.train, *data.val)] + [skill]
+        self.limits = GuardLimits(max_bytes={"SKILL.md": MAX_SKILL_BYTES}, known_urls=frozenset(urls_in("\n".join(texts))))
+        self.draw = replayer.draw
+        self.stopped_by: Literal["", "budget", "outage"] = ""
+
+    def fresh_state(self) -> RunState:
+        schedule = [step_budget(self.c, u.step) for u in units(self.c) if u.kind == "step"]
+        return RunState(seed=self.c.seed, current=self.initial, best=self.initial, epoch_start=self.initial,
+                        schedule=schedule)
+
+    async def train(self) -> tuple[RunState, TrainSummary]:
+        st = self.run.state() or self.fresh_state()
+        if st.unit == 0 and not st.val_cache:
+            self.run.write_initial(self.initial)
+        st.stopped = ""
+        plan = units(self.c)
+        try:
+            if st.initial_val is None:
+                st.initial_val = st.best_val = await self.val_score(st, self.initial)
+            for index in range(st.unit, len(plan)):
+                await self._unit(st, index, plan[index])
+        except (BudgetExhausted, BackendOutage) as exc:
+            st.stopped = exc.one_line()
+            self.stopped_by = "outage" if isinstance(exc, BackendOutage) else "budget"
+        if self.replayer.budget_hit is not None and not st.stopped:
+            st.stopped, self.stopped_by = self.replayer.budget_hit.one_line(), "budget"
+        if st.stopped:  # the unfinished unit is dropped: a rerun redoes it from the last finished one
+            kept = self.run.state() or self.fresh_state()
+            kept.stopped, kept.usage_by_role = st.stopped, dict(self.budget.by_role)
+            self.run.save(kept)
+            return kept, self._summary(kept, None, None)
+        summary = await self._test_report(st)
+        if summary.stopped:  # the budget ran out in the test report: kept unwritten, a rerun scores it
+            st.usage_by_role = dict(self.budget.by_role)
+            self.run.save(st)
+        else:
+            self.run.write_summary(summary)
+        return st, summary
+
+    async def _unit(self, st: RunState, index: int, unit: Unit) -> None:
+        name = unit.name(index)
+        self.progress(f"{name}: {'step' if unit.kind == 'step' else 'slow update and meta skill'}")
+        errored = self.replayer.stats.errored
+        self.opt.log = []
+        if unit.kind == "step":
+            artifacts = await self._step(st, index, unit)
+        else:
+            artifacts = await self._boundary(st, index, unit)
+        if self.replayer.budget_hit is not None:
+            raise self.replayer.budget_hit  # an unfinished unit is never recorded
+        artifacts["reflections.json"] = self.opt.log
+        st.errored += self.replayer.stats.errored - errored
+        st.unit = index + 1
+        st.usage_by_role = dict(self.budget.by_role)
+        self.run.commit(name, artifacts, st)
+
+    async def _step(self, st: RunState, index: int, unit: Unit) -> dict[str, object]:
+        c = self.c
+        pool = sorted(self.data.train, key=lambda t: t.id)
+        batch = random.Random(derive(c.seed, index, "batch")).sample(pool, min(c.batch_size, len(pool)))
+        rollouts = await self.draw([(t, 0, c.k) for t in batch], {"SKILL.md": st.current}, f"{c.seed}:{index}:roll")
+        groups = sort_cases(batch, rollouts)
+        ctx = Context(st.current, c.mode, st.tried, st.notes)
+        proposals = await reflect(self.opt, self.prompts, groups, ctx, minibatch=c.minibatch, unit=f"{c.seed}:{index}")
+        shown = [case.task for cases in groups.values() for case in cases]
+        artifacts: dict[str, object] = {"rollouts.jsonl": _rollout_lines(rollouts)}
+        artifacts.update(await self._decide(st, index, unit, proposals, shown))
+        return artifacts
+
+    async def _boundary(self, st: RunState, index: int, unit: Unit) -> dict[str, object]:
+        c = self.c
+        artifacts: dict[str, object] = {}
+        if c.slow_update:
+            pool = sorted(self.data.train, key=lambda t: t.id)
+            sample = random.Random(derive(c.seed, index, "slow")).sample(pool, min(c.slow_sample, len(pool)))
+            wants = [(t, 0, c.k) for t in sample]
+            before = await self.draw(wants, {"SKILL.md": st.epoch_start}, f"{c.seed}:{index}:epoch-start")
+            after = await self.draw(wants, {"SKILL.md": st.current}, f"{c.seed}:{index}:now")
+            sorted_items = epoch.compare(sample, before, after)
+            groups = {g: [case for _, case in sorted_items[g] if case is not None]
+                      for g in ("regressed", "still failing", "improved")}
+            ctx = Context(st.current, c.mode, st.tried, st.notes)
+            proposals = await reflect(self.opt, self.prompts, {g: v for g, v in groups.items() if v}, ctx,
+                                      minibatch=c.minibatch, unit=f"{c.seed}:{index}",
+                                      head=epoch.comparison_head(sorted_items), analyst_of=dict.fromkeys(groups, "slow_update"))
+            artifacts["comparison.json"] = {g: [t.id for t, _ in v] for g, v in sorted_items.items()}
+            artifacts["rollouts.jsonl"] = _rollout_lines(before, "epoch-start") + _rollout_lines(after, "now")
+            shown = [case.task for cases in groups.values() for case in cases]
+            artifacts.update(await self._decide(st, index, unit, proposals, shown))
+        if c.meta_skill:
+            accepted = [e for h in st.history for e in h.accepted]
+            prompt = epoch.meta_prompt(accepted, st.tried, st.history, st.notes)
+            notes = await self.opt.ask(self.prompts["meta_skill"], prompt, epoch.parse_notes,
+                                       seed=derive(c.seed, index, "meta") % 2**31, tag="meta")
+            st.notes = notes if notes is not None else st.notes
+            artifacts["meta_skill.md"] = st.notes
+        st.epoch_start = st.current
+        return artifacts
+
+    async def _decide(self, st: RunState, index: int, unit: Unit, proposals: list[aggregate.Proposed],
+                      shown: Sequence[TaskRecord]) -> dict[str, object]:
+        """Merge, rank, select under the budget, gate, update; the unit's artifacts."""
+        c = self.c
+        budget = st.schedule[unit.step]
+        merged = aggregate.merge(proposals)
+        tried = {e.key() for e in st.tried}
+        ranked = [p for p in aggregate.rank(merged) if p.edit.key() not in tried]
+        st.gates += 1
+        levels = gate_levels(c, st.gates)
+        cands, refused = candidates(c, st.current, [p.edit for p in ranked], self.limits, st.gates, budget)
+        if c.gate == "evidence":
+            tasks = list({t.id: t for t in (*shown, *self.data.val)}.values())
+            outcome = await evidence_gate(c, draw=self.draw, skill=st.current, cands=cands, tasks=tasks,
+                                          shown=shown, levels=levels, nonce=f"{c.seed}:{index}:gate",
+                                          rng=random.Random(derive(c.seed, index, "gate")), ledger=st.ledger,
+                                          budget=budget, limits=self.limits)
+        else:
+            outcome = await mean_gate(c, skill=st.current, cands=cands, val_score=lambda s: self.val_score(st, s),
+                                      fresh_score=lambda s: self.val_score(st, s, fresh=f"{index}"),
+                                      budget=budget, limits=self.limits)
+        st.alpha_spent = spent(c, st.gates)
+        await self._record(st, index, unit, outcome, budget, levels.alpha, len(proposals), len(merged), len(cands))
+        return {"proposed.json": [_proposal(p) for p in proposals], "merged.json": [_proposal(p) for p in merged],
+                "ranked.json": [_proposal(p) for p in ranked], "refused.json": [e.model_dump() for e in refused],
+                "applied.json": [e.model_dump() for e in outcome.applied],
+                "evidence.json": [e.model_dump(mode="json") for e in outcome.evidence],
+                "gate.json": {"gate": st.gates, "alpha": levels.alpha, "evidence_alpha": levels.evidence_alpha,
+                              "budget": budget, "reason": outcome.reason}}
+
+    async def _record(self, st: RunState, index: int, unit: Unit, outcome: GateOutcome, budget: int, alpha: float,
+                      proposed: int, merged: int, tested: int) -> None:
+        for key, log_e in outcome.ledger.items():
+            if log_e is None:
+                st.ledger.pop(key, None)
+            else:
+                st.ledger[key] = log_e
+        if self.c.gate == "evidence":  # the older rule remembers nothing: it may try an edit again
+            st.tried += [e.edit.model_copy(update={"status": "rejected", "reason": e.reason})
+                         for e in outcome.evidence if e.verdict in CONCLUSIVE]
+        st.evidence += outcome.evidence
+        st.current = outcome.skill
+        val = await self.val_score(st, st.current)
+        if outcome.applied and val is not None and (st.best_val is None or val > st.best_val):
+            st.best, st.best_val, st.best_step = st.current, val, index + 1
+        st.history.append(StepRecord(step=index + 1, epoch=unit.epoch, kind="step" if unit.kind == "step" else "slow_update",
+                                     budget=budget, alpha=alpha, proposed=proposed, merged=merged, tested=tested,
+                                     accepted=outcome.applied, val=val, reason=outcome.reason))
+
+    async def val_score(self, st: RunState, skill: str, fresh: str = "") -> float | None:
+        """Pass rate on the validation split, cached by the skill's hash (its sample stream too);
+        with ``fresh``, new rollouts of a stream of that name, not cached."""
+        sha = sha256_text(skill)[:16]
+        if fresh:
+            scores = await report.score(self.draw, self.data.val, skill, self.c.val_k, f"{self.c.seed}:val:{sha}:{fresh}")
+            return report.mean_score(scores).test_hard
+        if sha not in st.val_cache:
+            scores = await report.score(self.draw, self.data.val, skill, self.c.val_k, f"{self.c.seed}:val:{sha}")
+            st.val_cache[sha] = report.mean_score(scores).test_hard
+        return st.val_cache[sha]
+
+    async def _test_report(self, st: RunState) -> TrainSummary:
+        c = self.c
+        nonce = f"{c.seed}:test"
+        self.progress("test report: the initial and the best skill")
+        errored = self.replayer.stats.errored
+        base = await report.score(self.draw, self.data.test, self.initial, c.test_k, nonce)
+        best = base if st.best == self.initial else await report.score(self.draw, self.data.test, st.best, c.test_k, nonce)
+        if self.replayer.budget_hit is not None:
+            st.stopped, self.stopped_by = self.replayer.budget_hit.one_line(), "budget"
+            return self._summary(st, None, None)
+        st.errored += self.replayer.stats.errored - errored
+        rng = random.Random(derive(c.seed, "test-report"))
+        summary = self._summary(st, base, best)
+        summary.gain_hard = report.paired_gain(base, best, 0, rng)
+        summary.gain_soft = report.paired_gain(base, best, 1, rng)
+        return summary
+
+    def _summary(self, st: RunState, base: report.Scores | None, best: report.Scores | None) -> TrainSummary:
+        accepted = [e for h in st.history for e in h.accepted]
+        return TrainSummary(
+            baseline=report.mean_score(base or {}), best=report.mean_score(best or {}), best_step=st.best_step,
+            val_initial=st.initial_val, val_best=st.best_val, steps=sum(h.kind == "step" for h in st.history),
+            slow_updates=sum(h.kind == "slow_update" for h in st.history), accepted_edits=accepted,
+            refused=sum(1 for e in st.evidence if e.verdict != "accepted"), errored_rollouts=st.errored,
+            n_train=len(self.data.train), n_val=len(self.data.val), n_test=len(self.data.test), gate=self.c.gate,
+            alpha=self.c.alpha, alpha_spent=round(st.alpha_spent, 6), usage=sum(self.budget.by_role.values(), Usage()),
+            stopped=st.stopped, stopped_by=self.stopped_by if st.stopped else "")
+
+
+def _proposal(p: aggregate.Proposed) -> dict[str, object]:
+    return {"edit": p.edit.model_dump(), "analyst": p.analyst, "batch": p.batch, "order": p.order,
+            "support": p.support, "merged": p.merged}
+
+
+def _rollout_lines(rollouts: dict[str, list[Rollout]], phase: str = "batch") -> str:
+    lines = [json.dumps({"phase": phase, **r.__dict__}, sort_keys=True) for rs in rollouts.values() for r in rs]
+    return "\n".join(lines) + ("\n" if lines else "")

@@ -1,0 +1,53 @@
+"""``train stage``: a run's best skill as an ordinary staged proposal for a project.
+
+The proposal is a night's in every way that matters to ``review``, ``adopt`` and ``rollback``:
+the candidate ``SKILL.md``, its diff against the project's live skill, ``report.md``, and the
+live file's hash, so adopting refuses a file changed since. Its summary carries the test report.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..clock import Clock
+from ..errors import UsageError
+from ..models import NightSummary, Proposal
+from ..night.pipeline import night_id_for
+from ..night.stage import stage
+from ..night.workspace import load_workspace
+from ..paths import Paths
+from ..settings import Settings
+from ..store import Store
+from .rundir import RunDir
+
+
+def stage_run(run_dir: Path, project: Path, *, settings: Settings, store: Store, paths: Paths,
+              clock: Clock) -> Proposal | None:
+    """Stage the best skill of the finished run in ``run_dir`` for ``project``; None when the run
+    accepted no edit (nothing to stage)."""
+    run = RunDir(run_dir)
+    state, summary = run.state(), run.summary()
+    if not run.has_run() or state is None:
+        raise UsageError(f"no training run in {run_dir}", hint="give the --out directory of `skillopt-sleep train`")
+    if summary is None:
+        raise UsageError(f"the run in {run_dir} has not finished", hint="run `skillopt-sleep train` again to finish it")
+    if not summary.accepted_edits or state.best == (run.path / "initial.md").read_text(encoding="utf-8"):
+        return None
+    workspace = load_workspace(project, settings.files)
+    night_id = "train-" + night_id_for(project, clock)
+    gain = summary.gain_hard
+    reason = (f"trained over {summary.steps} steps and {summary.slow_updates} slow updates; best at step {summary.best_step}; test pass rate "
+              f"{_num(summary.baseline.test_hard)} -> {_num(summary.best.test_hard)}")
+    night = NightSummary(
+        night_id=night_id, project=str(project), started_at=clock.now(), finished_at=clock.now(), decision="accept",
+        reason=reason, holdout_before=summary.baseline.test_hard, holdout_after=summary.best.test_hard,
+        gain=gain.mean if gain else None, ci_low=gain.ci_low if gain else None, ci_high=gain.ci_high if gain else None,
+        p_value=gain.p_value if gain else None, n_train=summary.n_train, n_holdout=summary.n_test,
+        errored_rollouts=summary.errored_rollouts, edits=summary.accepted_edits, evidence=state.evidence,
+        calls=summary.usage.calls, tokens=summary.usage.tokens, cost_usd=round(summary.usage.cost_usd, 6),
+    )
+    return stage(paths.night_dir(night_id), night, workspace, {"SKILL.md": state.best}, store)
+
+
+def _num(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.2f}"
