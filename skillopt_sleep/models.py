@@ -303,6 +303,7 @@ class NightSummary(_Strict):
     tokens: int = 0
     cost_usd: float = 0.0
     usage_by_role: dict[str, Usage] = Field(default_factory=dict)
+    target: str = ""  # "backend:model" the replays ran on (what an adopted rule was validated on)
 
     def to_json(self) -> str:
         return json.dumps(self.model_dump(mode="json"), indent=2, sort_keys=True)

@@ -107,7 +107,7 @@ class Night:
                                  progress=lambda n: self._progress(self._phase[0], n, self._phase[1]))
         self.summary = NightSummary(night_id=night_id, project=str(workspace.project),
                                     started_at=clock.now(), decision="no_evidence",
-                                    skipped=list(workspace.skipped))
+                                    skipped=list(workspace.skipped), target=f"{target.name}:{target.model}")
         self.rollouts: dict[str, dict[str, list[Rollout]]] = {}
 
     async def run(self, tasks: Sequence[TaskRecord], last_night=None) -> NightResult:
