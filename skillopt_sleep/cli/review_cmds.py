@@ -9,10 +9,12 @@ from ..review.adopt import Outcome, adopt, rollback
 from ..review.diff import colorize, wants_colour
 from ..review.proposals import find_night, load_staged, reject
 from ..store import NightRow
+from ..errors import UsageError
 from .common import add_project_flag
 from .context import Ctx
 from .render import evidence_lines, score_line
 from .repair import repair_interrupted
+from .rules_cmd import remove_cmd
 from .terminal import printable
 
 
@@ -35,6 +37,8 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
             p.add_argument("--force", action="store_true",
                            help="restore even if a file changed after adoption (its current text is kept "
                                 "in the backup)")
+            p.add_argument("--rule", metavar="ID",
+                           help="take out one adopted rule instead of a whole night (as `rules remove ID`)")
         p.set_defaults(func=func)
 
 
@@ -105,6 +109,10 @@ def reject_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
 
 
 def rollback_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
+    if args.rule:
+        if args.night:
+            raise UsageError("give a night or --rule, not both", hint="see `skillopt-sleep rollback --help`")
+        return remove_cmd(args, ctx)
     row = _row(args, ctx, ("adopted",), "rollback")
     outcome = rollback(ctx.store, ctx.paths, row, ctx.clock, force=args.force)
     lines = [f"rolled back night {row.id}:"]

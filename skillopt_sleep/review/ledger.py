@@ -13,6 +13,7 @@ in each file's managed block, was reworded there by hand, or was removed by hand
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 from pathlib import Path
@@ -150,9 +151,17 @@ def find_rule(store: Store, project: str, wanted: str) -> AdoptedRule:
     return matches[0]
 
 
-def _similar(a: str, b: str) -> bool:
-    wa, wb = request_words(a), request_words(b)
-    return bool(wa and wb) and len(wa & wb) / len(wa | wb) >= REWORDED
+def _tokens(text: str) -> set[str]:
+    return set(re.findall(r"\w+", text.lower()))
+
+
+def _similar(rule: str, line: str) -> bool:
+    """Whether ``line`` reads as ``rule`` reworded: it keeps all of the rule's words, or most of them."""
+    wr, wl = _tokens(rule), _tokens(line)
+    if not wr or not wl:
+        return False
+    return wr <= wl or len(wr & wl) / len(wr | wl) >= REWORDED or bool(
+        request_words(rule) and request_words(rule) == request_words(line))
 
 
 def presence(rule: AdoptedRule, texts: dict[str, str | None]) -> dict[str, tuple[Presence, str]]:
@@ -168,7 +177,7 @@ def presence(rule: AdoptedRule, texts: dict[str, str | None]) -> dict[str, tuple
         if any(same_rule(line, rule.text) for line in lines):
             out[path] = ("in place", rule.text)
             continue
-        close = next((line for line in lines if _similar(line, rule.text)), None)
+        close = next((line for line in lines if _similar(rule.text, line)), None)
         out[path] = ("reworded", close) if close is not None else ("removed by hand", "")
     return out
 

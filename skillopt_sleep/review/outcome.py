@@ -36,6 +36,9 @@ ALPHA = 0.05
 FOLD = 3.0  # a rule that works cuts its correction rate at least this many times
 CONTRADICTED = 2  # opposite corrections since adoption before a rule counts as contradicted
 MAX_NEEDED = 500
+# Tags the harvest sets from what happened on a request (corrected, ...): they follow the outcome,
+# so they never make two requests one kind.
+STATE_TAGS = frozenset({"corrected", "unsure-request", "unsure-turn", "tool-error", "interrupted", "slash-command"})
 _NEGATION = re.compile(r"\b(?:no|not|never|don'?t|do not|stop|without|avoid|nicht|kein|nie|ne|pas|jamais)\b",
                        re.IGNORECASE)
 _CHECK = re.compile(r"^(not_contains|contains) (.*)$")
@@ -88,7 +91,7 @@ class RuleOutcome:
 def acts_on(rule: AdoptedRule, task: TaskRecord) -> bool:
     """Whether ``task`` is a request of the kind ``rule`` acts on: one it was made for, a shared
     tag, or a request close in words to one it was made for (as the gate's kinds decide)."""
-    if task.id in rule.task_ids or (rule.tags and set(rule.tags) & set(task.tags)):
+    if task.id in rule.task_ids or set(rule.tags) & set(task.tags) - STATE_TAGS:
         return True
     words = request_words(task.intent)
     for exemplar in rule.exemplars:
