@@ -247,6 +247,17 @@ class Counts(_Strict):
         return self.after_pass / self.after_n if self.after_n else None
 
 
+class Example(_Strict):
+    """One task an edit was made for, with an answer from before the edit and one from after."""
+
+    task_id: str
+    request: str
+    before: str = ""
+    before_passed: bool = False
+    after: str = ""
+    after_passed: bool = False
+
+
 class EditEvidence(_Strict):
     """How one edit was judged tonight: where it was tested, on how many rollouts, and the verdict.
 
@@ -272,6 +283,7 @@ class EditEvidence(_Strict):
     e_total: float | None = None  # the product over the nights this edit was tested
     looks: int = 0
     errored: int = 0
+    example: Example | None = None  # a task it was made for, answered before and after
 
 
 class NightSummary(_Strict):

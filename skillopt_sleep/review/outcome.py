@@ -124,7 +124,7 @@ def correction_ways(rule: AdoptedRule, task: TaskRecord) -> tuple[bool, bool]:
         alike = s.key in rule.preference_keys or bool(set(s.checks) & set(rule.checks))
         if inverse and (flipped or not alike):
             opposite = True
-        elif alike:
+        elif alike or (not rule.preference_keys and not rule.checks and _relevant(rule, s.statement)):
             same = True
         elif flipped and _relevant(rule, s.statement):
             opposite = True
