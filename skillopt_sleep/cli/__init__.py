@@ -34,7 +34,7 @@ COMMAND_MODULES = {
     "harvest_cmds": ("log", "harvest"),
     "doctor_cmd": ("doctor",),
     "schedule_cmds": ("schedule", "unschedule"),
-    "rules_cmd": ("rules",),
+    "rules_cmd": ("rules", "report"),
 }
 
 INTERNAL_ERROR_EXIT = 70

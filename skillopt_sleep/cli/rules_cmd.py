@@ -1,12 +1,18 @@
-"""Command: rules — the adopted rules, whether each helped, and removing one."""
+"""Commands: rules — the adopted rules, whether each helped, and removing one; report — the
+project's history as one page."""
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+from pathlib import Path
 
+from ..errors import StoreError
+from ..review.history import render_history
 from ..review.ledger import find_rule
 from ..review.rule_removal import Removal, remove_rule
 from ..review.rule_views import project_views
+from ..store import atomic_write_text
 from .common import add_project_flag
 from .context import Ctx
 from .terminal import printable
@@ -19,6 +25,7 @@ EPILOG = """examples:
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    register_report(sub, common)
     p = sub.add_parser("rules", parents=[common], help="adopted rules, whether each helped; remove one",
                        description="The rules adopted so far: where each stands in its files, how often "
                                    "you corrected its kind of request before and since, and a verdict.",
@@ -30,6 +37,35 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     rm.add_argument("rule", metavar="ID", help="rule id or a unique prefix (see `skillopt-sleep rules`)")
     add_project_flag(rm)
     rm.set_defaults(func=remove_cmd)
+
+
+def register_report(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser("report", parents=[common], help="the project's nights and adopted rules as one page",
+                       description="Write history.html: nights over time (edits proposed, accepted, cost) "
+                                   "and each adopted rule's corrections per week before and after adoption.",
+                       epilog="examples:\n  skillopt-sleep report                      # write it and print its path\n"
+                              "  skillopt-sleep report --out /tmp/sleep.html  # somewhere else",
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_project_flag(p)
+    p.add_argument("--out", metavar="FILE", help="where to write the page (default: in the state directory)")
+    p.set_defaults(func=report_cmd)
+
+
+def report_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
+    project = str(ctx.project(args.project))
+    store = ctx.read_store
+    nights = store.nights(project=project, limit=1000)
+    found = project_views(store, project)
+    digest = hashlib.sha256(project.encode()).hexdigest()[:10]
+    out = Path(args.out) if args.out else ctx.read_paths.state_dir / f"history-{digest}.html"
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_text(out, render_history(project, nights, found))
+    except OSError as exc:
+        raise StoreError(f"cannot write {out}: {exc.strerror}", hint="pass --out with a writable path") from exc
+    payload = {"project": project, "path": str(out), "nights": len(nights), "rules": [v.payload() for v in found]}
+    ctx.emit(payload, f"history of {project}: {len(nights)} night(s), {len(found)} adopted rule(s)\nreport: {out}")
+    return 0
 
 
 def rules_cmd(args: argparse.Namespace, ctx: Ctx) -> int:

@@ -112,3 +112,19 @@ def test_remove_through_a_symlinked_memory_file_keeps_the_link(cli, tmp_path):
     after = (project / "AGENTS.md").read_text()
     assert after == agents_before.replace(f"- {memory[0]['text']}\n", "")
     assert memory[0]["validated_on"].startswith("simulated:")
+
+
+def test_report_writes_the_history_page_with_nights_and_rules(cli, tmp_path):
+    project = linked_project(tmp_path)
+    assert cli("run", "--project", str(project), "--backend", "simulated", env=ALL_PROVEN).code == 0
+    assert cli("adopt", cwd=project).code == 0
+    out = tmp_path / "history.html"
+    r = cli("report", "--out", str(out), cwd=project)
+    assert r.code == 0, r.err
+    assert f"report: {out}" in r.out
+    page = out.read_text()
+    assert "<h2>Nights over time</h2>" in page and page.count("<svg") >= 2
+    assert "Adopted rules (" in page and "no data yet" in page
+    assert '<meta name="viewport"' in page and "<script" not in page
+    default = cli("report", "--json", cwd=project).json()["path"]
+    assert Path(default).is_file()
