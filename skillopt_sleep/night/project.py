@@ -19,10 +19,12 @@ from ..clock import Clock
 from ..models import NightSummary, TaskRecord
 from ..paths import Paths
 from ..review.adopt import auto_adopt, recover
+from ..review.rule_views import ignored_notes, project_views
 from ..settings import RoleSettings, Settings
 from ..store import Store
 from .estimate import Estimate, estimate_night
 from .pipeline import Night, NightResult, Progress, night_id_for
+from .removals import propose_removals
 from .rounds import Oracle
 from .select import select_tasks
 from .stage import stage
@@ -96,6 +98,7 @@ def run_project_night(
     """
     recover(store, paths, clock)
     tasks = project_tasks(store, project) if tasks is None else tasks
+    views = project_views(store, str(project))
     last_night, index = _history(store, str(project))
     night_id = night_id_for(project, clock)
     if settings.night.batch:
@@ -107,8 +110,10 @@ def run_project_night(
         rng=random.Random(f"{settings.night.seed}:{night_id}"), night_id=night_id,
         artifacts=directory / "artifacts", progress=progress, night_index=index,
         tried=store.rejected_edits(str(project)), ledger=store.edit_evidence(str(project)), oracle=oracle,
+        ignored=ignored_notes(views),
     )
     result = asyncio.run(night.run(tasks, last_night))
+    result = propose_removals(result, [v for v in views if v.outcome.verdict == "contradicted"])
     summary = result.summary
     summary.dry_run = dry_run
     if dry_run:

@@ -111,10 +111,14 @@ def save(store: Store, rule: AdoptedRule) -> None:
 
 def record_adoption(store: Store, row: NightRow, now: datetime) -> list[AdoptedRule]:
     """Add the rules of an adopted night to the ledger (a rule adopted again is renewed)."""
-    rules = entries_for_night(row, store.list_tasks(project=row.project), now)
-    for rule in rules:
+    dropped = [e.content for e in row.summary.edits if e.op == "remove" and e.status == "applied"]
+    for old in rules(store, row.project):
+        if any(same_rule(old.text, text) for text in dropped):
+            save(store, old.model_copy(update={"state": "removed", "state_at": now}))
+    added = entries_for_night(row, store.list_tasks(project=row.project), now)
+    for rule in added:
         save(store, rule)
-    return rules
+    return added
 
 
 def record_rollback(store: Store, row: NightRow, now: datetime) -> None:

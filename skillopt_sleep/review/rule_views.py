@@ -87,3 +87,16 @@ def flagged_lines(found: Sequence[RuleView], now: datetime) -> list[str]:
                    else f"remove it with `skillopt-sleep rules remove {v.rule.id}`")
             out.append(f"! rule {v.rule.id} {verb}: {v.outcome.sentence()}; {fix}")
     return out
+
+
+def ignored_notes(found: Sequence[RuleView]) -> list[str]:
+    """For the next night's optimizer: each adopted rule the agent does not follow, with what the
+    user still corrects (their own words), so it can reword the rule, move it, or give an example."""
+    out = []
+    for v in found:
+        if v.outcome.verdict != "ignored" or v.standing == "removed by hand":
+            continue
+        o = v.outcome
+        out.append(f"- {v.rule.text} (in {v.rule.target}; since it was adopted the user corrected "
+                   f"{o.after.corrected} of {o.after.requests} requests of its kind, as before)")
+    return out
