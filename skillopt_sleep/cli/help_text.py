@@ -33,6 +33,9 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     "schedule run": ("skillopt-sleep schedule run --once",),
     "schedule run-job": ("skillopt-sleep schedule run-job --project ~/work/app",),
     "unschedule": ("skillopt-sleep unschedule",),
+    "rules": ("skillopt-sleep rules", "skillopt-sleep rules --json"),
+    "rules remove": ("skillopt-sleep rules remove r1a2b3c4d",),
+    "report": ("skillopt-sleep report", "skillopt-sleep report --out /tmp/sleep-history.html"),
 }
 
 

@@ -9,6 +9,8 @@ from pathlib import Path
 
 from ..errors import StoreError
 from ..review.history import render_history
+from ..night.managed_block import block_lines
+from ..night.workspace import load_workspace
 from ..review.ledger import find_rule
 from ..review.rule_removal import Removal, remove_rule
 from ..review.rule_views import project_views
@@ -17,19 +19,11 @@ from .common import add_project_flag
 from .context import Ctx
 from .terminal import printable
 
-EPILOG = """examples:
-  skillopt-sleep rules                 # every adopted rule of this project and whether it helped
-  skillopt-sleep rules --json          # the same as one JSON document
-  skillopt-sleep rules remove r1a2b    # take one rule out of every file it was written to
-"""
-
-
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     register_report(sub, common)
     p = sub.add_parser("rules", parents=[common], help="adopted rules, whether each helped; remove one",
                        description="The rules adopted so far: where each stands in its files, how often "
-                                   "you corrected its kind of request before and since, and a verdict.",
-                       epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+                                   "you corrected its kind of request before and since, and a verdict.")
     add_project_flag(p)
     p.set_defaults(func=rules_cmd, rule_action=None)
     actions = p.add_subparsers(dest="rule_action", metavar="ACTION")
@@ -42,10 +36,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
 def register_report(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser("report", parents=[common], help="the project's nights and adopted rules as one page",
                        description="Write history.html: nights over time (edits proposed, accepted, cost) "
-                                   "and each adopted rule's corrections per week before and after adoption.",
-                       epilog="examples:\n  skillopt-sleep report                      # write it and print its path\n"
-                              "  skillopt-sleep report --out /tmp/sleep.html  # somewhere else",
-                       formatter_class=argparse.RawDescriptionHelpFormatter)
+                                   "and each adopted rule's corrections per week before and after adoption.")
     add_project_flag(p)
     p.add_argument("--out", metavar="FILE", help="where to write the page (default: in the state directory)")
     p.set_defaults(func=report_cmd)
@@ -68,15 +59,29 @@ def report_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
     return 0
 
 
+def _room(project: Path, ctx: Ctx) -> list[dict[str, object]]:
+    """Each instruction file's learned rules and size against the limits the user set."""
+    files = ctx.settings(project).settings.files
+    ws = load_workspace(project, files)
+    return [{"file": name, "path": str(ws.paths[name]), "rules": len(block_lines(text)), "max_rules": files.max_rules,
+             "bytes": len(text.encode("utf-8")), "max_bytes": files.max_bytes.get(name)}
+            for name, text in ws.texts.items() if ws.existed.get(name)]
+
+
 def rules_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
-    project = str(ctx.project(args.project))
-    found = project_views(ctx.read_store, project)
-    payload = {"project": project, "rules": [v.payload() for v in found]}
+    project = ctx.project(args.project)
+    found = project_views(ctx.read_store, str(project))
+    room = _room(project, ctx)
+    payload = {"project": str(project), "rules": [v.payload() for v in found], "files": room}
     if not found:
-        text = "no adopted rules yet: they appear here once you `skillopt-sleep adopt` a night"
+        lines = ["no adopted rules yet: they appear here once you `skillopt-sleep adopt` a night"]
     else:
-        text = "\n".join([f"{len(found)} adopted rule(s) in {project}:", *(printable(v.line()) for v in found)])
-    ctx.emit(payload, text)
+        lines = [f"{len(found)} adopted rule(s) in {project}:", *(printable(v.line()) for v in found)]
+    for f in room:
+        cap = f" of {f['max_bytes']:,}" if f["max_bytes"] else ""
+        lines.append(f"{f['file']}: {f['rules']} of {f['max_rules']} learned rules, {f['bytes']:,}{cap} bytes "
+                     "([files] max_rules / max_bytes)")
+    ctx.emit(payload, "\n".join(lines))
     return 0
 
 

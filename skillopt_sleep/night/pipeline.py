@@ -233,7 +233,8 @@ class Night:
 
     def _guard_limits(self, tasks: Sequence[TaskRecord]) -> GuardLimits:
         seen = [t.intent + "\n" + t.context + "\n" + t.feedback for t in tasks] + list(self.ws.texts.values())
-        return GuardLimits(max_bytes=self.s.files.max_bytes, known_urls=frozenset(urls_in("\n".join(seen))))
+        return GuardLimits(max_bytes=self.s.files.max_bytes, known_urls=frozenset(urls_in("\n".join(seen))),
+                           max_rules=self.s.files.max_rules)
 
     def limits(self) -> GuardLimits:
         """The guards' limits tonight (size caps, the URLs the user used in full), read once a night."""

@@ -36,6 +36,7 @@ def test_adopting_a_night_puts_its_rules_in_the_ledger_with_their_files(home, pr
     assert listed[0]["verdict"] == "no data yet"
     text = cli("rules", cwd=project).out
     assert "Use uv." in text and "no data yet" in text
+    assert "CLAUDE.md: 2 of 30 learned rules" in text
 
 
 def test_rules_remove_takes_one_rule_out_of_every_file_byte_for_byte(home, project, cli):
