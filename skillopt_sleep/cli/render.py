@@ -51,5 +51,5 @@ def night_text(s: NightSummary) -> str:
     if s.saved_rollouts:
         lines.append(f"saved: {s.saved_rollouts} rollouts that tests decided early did not need")
     if s.proposal_dir:
-        lines.append(f"proposal: {s.proposal_dir}/report.md  (review with `skillopt-sleep review`)")
+        lines.append(f"report: {s.proposal_dir}/report.html  (review with `skillopt-sleep review`)")
     return "\n".join(lines)

@@ -8,6 +8,7 @@ from typing import Any
 from ..review.adopt import Outcome, adopt, rollback
 from ..review.diff import colorize, wants_colour
 from ..review.proposals import find_night, load_staged, reject
+from ..review.rule_views import flagged_lines, project_views
 from ..store import NightRow
 from ..errors import UsageError
 from .common import add_project_flag
@@ -72,7 +73,8 @@ def review_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
     for diff in diffs.values():
         shown = printable(diff)
         lines += ["", colorize(shown).rstrip("\n") if colour else shown.rstrip("\n")]
-    lines += ["", printable(f"report: {report}")]
+    lines += flagged_lines(project_views(ctx.read_store, row.project), ctx.clock.now())
+    lines += ["", printable(f"report: {staged.directory / 'report.html'}")]
     if row.state == "staged":
         lines.append("adopt it with `skillopt-sleep adopt`, or discard it with `skillopt-sleep reject`")
     ctx.emit(payload, "\n".join(lines), escaped=True)
