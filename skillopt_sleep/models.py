@@ -130,6 +130,7 @@ class TaskRecord(_Strict):
     tags: list[str] = Field(default_factory=list)
     occurrences: int = Field(default=1, ge=1)
     last_seen_at: datetime | None = None
+    model: str = ""  # the model that answered in the session, as the agent names it ("" unknown)
 
     @field_validator("created_at", "last_seen_at")
     @classmethod
@@ -316,6 +317,7 @@ class NightSummary(_Strict):
     cost_usd: float = 0.0
     usage_by_role: dict[str, Usage] = Field(default_factory=dict)
     target: str = ""  # "backend:model" the replays ran on (what an adopted rule was validated on)
+    notes: list[str] = Field(default_factory=list)  # what else the night did (re-tests of adopted rules)
 
     def to_json(self) -> str:
         return json.dumps(self.model_dump(mode="json"), indent=2, sort_keys=True)

@@ -14,6 +14,7 @@ in each file's managed block, was reworded there by hand, or was removed by hand
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 from pathlib import Path
@@ -59,6 +60,9 @@ class AdoptedRule(BaseModel):
     state: RuleState = "adopted"
     state_at: datetime | None = None
     retest_model: str = ""  # a model the user moved to; the rule is re-tested under it before it counts
+    session_model: str = ""  # the model the user's sessions used when it was adopted
+    confirmed_models: list[str] = Field(default_factory=list)  # models a re-test confirmed it under
+    retest_note: str = ""  # what the last re-test found
 
     @property
     def key(self) -> str:
@@ -100,9 +104,22 @@ def entries_for_night(row: NightRow, tasks: Sequence[TaskRecord], now: datetime)
             tags=sorted({tag for t in made_for for tag in t.tags}),
             preference_keys=sorted({s.key for s in sightings}),
             checks=sorted({c for s in sightings for c in s.checks}),
-            validated_on=row.summary.target, state_at=now,
+            validated_on=row.summary.target, state_at=now, session_model=usual_model(made_for),
         ))
     return out
+
+
+def usual_model(tasks: Sequence[TaskRecord]) -> str:
+    """The model most of ``tasks`` were answered by ("" when none says)."""
+    named = Counter(t.model for t in tasks if t.model)
+    return named.most_common(1)[0][0] if named else ""
+
+
+def pending_retest(rule: AdoptedRule, current: str) -> AdoptedRule:
+    """``rule``, marked for a re-test when the user's sessions moved to another model since."""
+    if not current or not rule.session_model or current == rule.session_model or current in rule.confirmed_models:
+        return rule
+    return rule.model_copy(update={"retest_model": current})
 
 
 def save(store: Store, rule: AdoptedRule) -> None:

@@ -81,6 +81,7 @@ class RuleOutcome:
             return f"contradicted: since adoption you corrected the opposite way {a.opposite} times"
         if self.verdict == "re-test pending":
             return f"re-test pending under the model you now use; {counts}"
+
         if not b.corrected:
             return (f"no data yet: none of the {b.requests} other requests of its kind before adoption was "
                     f"corrected this way, so there is no rate to compare; {a.requests} since")

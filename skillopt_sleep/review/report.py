@@ -206,6 +206,8 @@ def render_markdown(summary: NightSummary, diffs: Mapping[str, str]) -> str:
     out += ["- none"] if not rejected else []
     out += ["", "## Skipped", ""]
     out += [f"- {_md(_one_line(note))}" for note in s.skipped] or ["- nothing"]
+    if s.notes:
+        out += ["", "## Also tonight", "", *(f"- {_md(_one_line(note))}" for note in s.notes)]
     out += ["", "## Spend", "", "| " + " | ".join(SPEND_HEADER) + " |", "|---|--:|--:|--:|"]
     out += ["| " + " | ".join(row) + " |" for row in spend_rows(s)]
     out += ["", _md(_sentence(s.saving_note()))] if s.saving_note() else []

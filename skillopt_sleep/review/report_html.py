@@ -199,6 +199,8 @@ def render_html(summary: NightSummary, diffs: Mapping[str, str], rules: Sequence
         body += [f"<h2>Refused before testing ({len(refused)})</h2>",
                  _list([f"{_h(describe_edit(x))} — <strong>{e(_one_line(x.reason))}</strong>" for x in refused], "")]
     body += ["<h2>Skipped</h2>", _list(_skipped(s), "nothing")]
+    if s.notes:
+        body += ["<h2>Also tonight</h2>", _list([e(_one_line(n)) for n in s.notes], "")]
     if rules:
         flagged = sum(v.flagged for v in rules)
         note = f' <span class="badge ignored">{flagged} need attention</span>' if flagged else ""

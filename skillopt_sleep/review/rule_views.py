@@ -9,7 +9,7 @@ from typing import Any
 
 from ..models import TaskRecord
 from ..store import Store
-from .ledger import AdoptedRule, Presence, presence, read_texts, rules
+from .ledger import AdoptedRule, Presence, pending_retest, presence, read_texts, rules, usual_model
 from .outcome import RuleOutcome, assess
 
 LOOKBACK = timedelta(days=90)  # requests older than this before the first adoption are not counted
@@ -59,12 +59,23 @@ class RuleView:
             "p_fell": o.p_fell, "p_recurs": o.p_recurs, "weekly": [list(w) for w in o.weekly],
             "task_ids": self.rule.task_ids, "preference_keys": self.rule.preference_keys,
             "evidence": None if self.rule.evidence is None else self.rule.evidence.model_dump(mode="json"),
-            "retest_model": self.rule.retest_model,
+            "retest_model": self.rule.retest_model, "session_model": self.rule.session_model,
+            "confirmed_models": self.rule.confirmed_models, "retest_note": self.rule.retest_note,
         }
 
 
+RECENT = 5  # the latest sightings naming a model: which model the user works with now
+
+
 def views(rule_list: Sequence[AdoptedRule], tasks: Sequence[TaskRecord]) -> list[RuleView]:
-    return [RuleView(r, presence(r, read_texts(r)), assess(r, tasks)) for r in rule_list]
+    """Each rule with where it stands and its verdict; a rule adopted under another model than the
+    one the latest sessions use waits for a re-test before it counts as working."""
+    current = usual_model(sorted((t for t in tasks if t.model), key=lambda t: t.created_at)[-RECENT:])
+    out = []
+    for r in rule_list:
+        rule = pending_retest(r, current)
+        out.append(RuleView(rule, presence(rule, read_texts(rule)), assess(rule, tasks)))
+    return out
 
 
 def project_views(store: Store, project: str) -> list[RuleView]:

@@ -68,3 +68,40 @@ def test_an_ignored_rule_is_handed_to_the_next_nights_optimizer(cli, tmp_path):
     prompt = json.loads((artifacts / "reflection.json").read_text())["prompt"]
     section = prompt.split("## ADOPTED RULES THE AGENT DOES NOT FOLLOW", 1)[1].split("##", 1)[0]
     assert RULE in section and "the user corrected 5 of" in section
+
+
+def _moved_model_project(root: Path) -> tuple[Path, Store]:
+    """A working rule adopted while the user's sessions ran on one model; since, on another."""
+    project, store = _project_with_rule(root, [None] * 6)
+    moved = []
+    for t in store.list_tasks(project=str(project)):
+        if t.intent.startswith("run the tests for"):
+            later = t.created_at > datetime.now(timezone.utc) - timedelta(days=20)
+            checks = [{"kind": "contains", "value": "pytest -q"}]
+            moved.append(TaskRecord.model_validate(t.model_dump() | {"model": "model-b" if later else "model-a",
+                                                                      "checks": checks}))
+    store.upsert_tasks(moved, datetime.now(timezone.utc))
+    rule = rules(store, str(project))[0]
+    save(store, rule.model_copy(update={"session_model": "model-a"}))
+    return project, store
+
+
+def test_after_a_model_change_a_rule_counts_as_working_only_once_a_night_retests_it(cli, tmp_path):
+    project, store = _moved_model_project(tmp_path)
+    listed = cli("rules", "--json", cwd=project).json()["rules"][0]
+    assert listed["verdict"] == "re-test pending" and listed["retest_model"] == "model-b", {k: listed[k] for k in ("retest_model", "session_model", "verdict")}
+    r = cli("run", "--project", str(project), "--backend", "simulated", "--model", "model-b", "--json", env=ALL)
+    assert r.code == 0, r.err
+    note = next(n for n in r.json()["notes"] if "re-tested" in n)
+    assert note.startswith("rule ") and "re-tested: confirmed under model-b" in note, note
+    after = cli("rules", "--json", cwd=project).json()["rules"][0]
+    assert after["verdict"] == "working" and after["confirmed_models"] == ["model-b"], {k: after[k] for k in ("retest_model", "confirmed_models", "retest_note")}
+
+
+def test_a_retest_on_another_replay_model_says_so_and_keeps_the_rule_pending(cli, tmp_path):
+    project, _ = _moved_model_project(tmp_path)
+    r = cli("run", "--project", str(project), "--backend", "simulated", "--json", env=ALL)
+    assert r.code == 0, r.err
+    note = next(n for n in r.json()["notes"] if "re-tested" in n)
+    assert "not yet tested on model-b" in note and "roles.target.model = 'model-b'" in note
+    assert cli("rules", "--json", cwd=project).json()["rules"][0]["verdict"] == "re-test pending"
