@@ -74,7 +74,7 @@ def review_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
         shown = printable(diff)
         lines += ["", colorize(shown).rstrip("\n") if colour else shown.rstrip("\n")]
     lines += flagged_lines(project_views(ctx.read_store, row.project), ctx.clock.now())
-    lines += ["", printable(f"report: {staged.directory / 'report.html'}")]
+    lines += ["", printable(f"report: {report}")]
     if row.state == "staged":
         lines.append("adopt it with `skillopt-sleep adopt`, or discard it with `skillopt-sleep reject`")
     ctx.emit(payload, "\n".join(lines), escaped=True)
