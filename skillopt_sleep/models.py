@@ -130,6 +130,7 @@ class TaskRecord(_Strict):
     tags: list[str] = Field(default_factory=list)
     occurrences: int = Field(default=1, ge=1)
     last_seen_at: datetime | None = None
+    model: str = ""  # the model that answered in the session, as the agent names it ("" unknown)
 
     @field_validator("created_at", "last_seen_at")
     @classmethod
@@ -247,6 +248,17 @@ class Counts(_Strict):
         return self.after_pass / self.after_n if self.after_n else None
 
 
+class Example(_Strict):
+    """One task an edit was made for, with an answer from before the edit and one from after."""
+
+    task_id: str
+    request: str
+    before: str = ""
+    before_passed: bool = False
+    after: str = ""
+    after_passed: bool = False
+
+
 class EditEvidence(_Strict):
     """How one edit was judged tonight: where it was tested, on how many rollouts, and the verdict.
 
@@ -272,6 +284,7 @@ class EditEvidence(_Strict):
     e_total: float | None = None  # the product over the nights this edit was tested
     looks: int = 0
     errored: int = 0
+    example: Example | None = None  # a task it was made for, answered before and after
 
 
 class NightSummary(_Strict):
@@ -303,6 +316,8 @@ class NightSummary(_Strict):
     tokens: int = 0
     cost_usd: float = 0.0
     usage_by_role: dict[str, Usage] = Field(default_factory=dict)
+    target: str = ""  # "backend:model" the replays ran on (what an adopted rule was validated on)
+    notes: list[str] = Field(default_factory=list)  # what else the night did (re-tests of adopted rules)
 
     def to_json(self) -> str:
         return json.dumps(self.model_dump(mode="json"), indent=2, sort_keys=True)

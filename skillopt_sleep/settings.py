@@ -129,6 +129,7 @@ class FilesSettings(_Section):
     max_bytes: dict[str, int] = Field(
         default_factory=lambda: {"AGENTS.md": 32 * 1024, "CLAUDE.md": 40 * 1024, "SKILL.md": 24 * 1024}
     )
+    max_rules: int = Field(default=30, ge=1)  # learned rules a file's managed block may hold
 
 
 _SOURCES: tuple[Literal["claude-code", "codex"], ...] = ("claude-code", "codex")

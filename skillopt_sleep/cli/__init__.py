@@ -36,6 +36,7 @@ COMMAND_MODULES = {
     "schedule_cmds": ("schedule", "unschedule"),
     "setup_cmd": ("setup",),
     "train_cmds": ("train",),
+    "rules_cmd": ("rules", "report"),
 }
 
 INTERNAL_ERROR_EXIT = 70

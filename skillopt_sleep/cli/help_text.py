@@ -35,6 +35,9 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     "unschedule": ("skillopt-sleep unschedule",),
     "train": ("skillopt-sleep train tasks.jsonl --skill SKILL.md --out runs/one --epochs 2 --steps 3",
               "skillopt-sleep train stage runs/one --project ~/work/app"),
+    "rules": ("skillopt-sleep rules", "skillopt-sleep rules --json"),
+    "rules remove": ("skillopt-sleep rules remove r1a2b3c4d",),
+    "report": ("skillopt-sleep report", "skillopt-sleep report --out /tmp/sleep-history.html"),
 }
 
 

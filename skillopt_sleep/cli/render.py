@@ -43,6 +43,7 @@ def night_text(s: NightSummary) -> str:
         lines += [f"  {e.target}: {e.content}  ({e.reason})" for e in rejected]
     for note in s.skipped:
         lines.append(f"skipped: {note}")
+    lines += [f"note: {note}" for note in s.notes]
     if s.errored_rollouts:
         lines.append(f"errored rollouts (excluded, not scored 0): {s.errored_rollouts}")
     lines.append(f"spent: {s.calls} calls, {s.tokens} tokens, ${s.cost_usd:.4f}")
@@ -51,5 +52,5 @@ def night_text(s: NightSummary) -> str:
     if s.saved_rollouts:
         lines.append(f"saved: {s.saved_rollouts} rollouts that tests decided early did not need")
     if s.proposal_dir:
-        lines.append(f"proposal: {s.proposal_dir}/report.md  (review with `skillopt-sleep review`)")
+        lines.append(f"report: {s.proposal_dir}/report.html  (review with `skillopt-sleep review`)")
     return "\n".join(lines)

@@ -8,11 +8,14 @@ from typing import Any
 from ..review.adopt import Outcome, adopt, rollback
 from ..review.diff import colorize, wants_colour
 from ..review.proposals import find_night, load_staged, reject
+from ..review.rule_views import flagged_lines, project_views
 from ..store import NightRow
+from ..errors import UsageError
 from .common import add_project_flag
 from .context import Ctx
 from .render import evidence_lines, score_line
 from .repair import repair_interrupted
+from .rules_cmd import remove_cmd
 from .terminal import printable
 
 
@@ -35,6 +38,8 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
             p.add_argument("--force", action="store_true",
                            help="restore even if a file changed after adoption (its current text is kept "
                                 "in the backup)")
+            p.add_argument("--rule", metavar="ID",
+                           help="take out one adopted rule instead of a whole night (as `rules remove ID`)")
         p.set_defaults(func=func)
 
 
@@ -68,6 +73,7 @@ def review_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
     for diff in diffs.values():
         shown = printable(diff)
         lines += ["", colorize(shown).rstrip("\n") if colour else shown.rstrip("\n")]
+    lines += flagged_lines(project_views(ctx.read_store, row.project), ctx.clock.now())
     lines += ["", printable(f"report: {report}")]
     if row.state == "staged":
         lines.append("adopt it with `skillopt-sleep adopt`, or discard it with `skillopt-sleep reject`")
@@ -105,6 +111,10 @@ def reject_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
 
 
 def rollback_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
+    if args.rule:
+        if args.night:
+            raise UsageError("give a night or --rule, not both", hint="see `skillopt-sleep rollback --help`")
+        return remove_cmd(args, ctx)
     row = _row(args, ctx, ("adopted",), "rollback")
     outcome = rollback(ctx.store, ctx.paths, row, ctx.clock, force=args.force)
     lines = [f"rolled back night {row.id}:"]

@@ -8,6 +8,9 @@ from pathlib import Path
 from ..errors import StoreError
 from ..harvest import problems as harvest_problems
 from ..night.project import summary_line
+from ..review.rule_views import flagged_lines, project_views
+from ..schedule.attendance import last_night_line, slots, warnings
+from ..schedule.state import load_installation, load_runs
 from ..store import NightRow, Notice
 from .common import add_project_flag
 from .context import Ctx
@@ -53,12 +56,22 @@ def status(args: argparse.Namespace, ctx: Ctx) -> int:
                                                  "summary": pending.summary.model_dump(mode="json")},
         "notices": [n.__dict__ for n in notices],
     }
+    found = project_views(store, project) if project is not None else []
+    now = ctx.clock.now()
+    installed = load_installation(store)
+    schedule = slots(installed, load_runs(store), now) if installed is not None else []
+    attendance = [last_night_line(nights, now)] if nights else []
+    attendance += warnings(nights, schedule)
+    payload["schedule"] = [{"at": s.at.isoformat(), "status": s.status, "reason": s.reason} for s in schedule]
+    payload["rules"] = {"adopted": len(found), "flagged": [v.payload() for v in found if v.flagged]}
     harvest_skips = harvest_problems.load(store)
     payload["harvest_skips"] = harvest_skips
     lines = [f"project: {project or 'all'}  ({tasks} tasks logged)"]
     for n in notices:
         lines.append(f"! {n.created_at[:16].replace('T', ' ')} {n.kind}: {n.message}")
     lines += harvest_problems.describe(harvest_skips)
+    lines += flagged_lines(found, now)
+    lines += [line for line in attendance if line]
     if nights:
         lines.append("nights (newest first):")
         lines += ["  " + _night_row(n) for n in nights]

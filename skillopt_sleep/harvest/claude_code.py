@@ -230,6 +230,9 @@ class ClaudeCodeParser(LineParser):
             [{"type": "text", "text": content}] if isinstance(content, str) else as_list(content)
         )
         message_id = as_str(message.get("id")) or as_str(obj.get("uuid"))
+        model = as_str(message.get("model"))
+        if model and not model.startswith("<"):  # "<synthetic>": Claude Code's own notices
+            turn.model = self.state.model = model
         for block in blocks:
             if isinstance(block, dict):
                 self._block(turn, message_id, block)

@@ -69,6 +69,9 @@ class CodexParser(LineParser):
             self._item(payload)
         elif kind == "turn_context":
             self.state.project = self.state.project or as_str(payload.get("cwd"))
+            self.state.model = as_str(payload.get("model")) or self.state.model
+            if self.turn is not None and not self.turn.model:
+                self.turn.model = self.state.model
         elif kind not in self.ignored_types:
             self.skip("unknown-type")
 

@@ -217,6 +217,7 @@ def group_record(group: TaskGroup, chunk: SessionChunk, fallback_time: datetime)
         skills_used=list(task.skills),
         tools_used=list(task.tools),
         tags=tags,
+        model=task.model,
     )
 
 

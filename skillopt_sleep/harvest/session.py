@@ -89,6 +89,7 @@ class Turn:
     skills: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     tags: list[str] = field(default_factory=list)
+    model: str = ""  # the model that answered (as the agent's transcript names it)
 
     def add_step(self, kind: StepKind, text: str, *, tail_cut: bool = False) -> None:
         text = text.strip()
@@ -131,6 +132,7 @@ class ParseState:
     turns_before: int = 0  # prompts that come before the offset
     replay: bool = False  # a session skillopt-sleep ran (a replay, a control session): never mined
     item_events: bool = False  # codex: prompts come as item_completed items (0.169+)
+    model: str = ""  # the model the session last named (codex: turn_context)
 
     def to_json(self) -> str:
         return json.dumps(self.__dict__, sort_keys=True)

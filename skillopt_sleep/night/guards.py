@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from ..models import Edit
 from ..redact import redact
 from ..settings import NightSettings
+from .rule_fit import contradicted_by, over_rule_budget, repeated_in
 from .managed_block import (
     BEGIN,
     END,
@@ -60,6 +61,7 @@ class GuardLimits:
     max_bytes: Mapping[str, int] = field(default_factory=dict)
     known_urls: frozenset[str] = frozenset()
     max_rule_chars: int = MAX_RULE_CHARS
+    max_rules: int = 30  # learned rules per file ([files] max_rules)
 
 
 @dataclass(frozen=True)
@@ -163,6 +165,8 @@ def _apply_one(files: Mapping[str, str], edit: Edit, limits: GuardLimits) -> tup
         raise _Refused(
             f"no learned rule {old!r} to {edit.op} in {where} (hand-written text is never changed)"
         )
+    if edit.op != "remove":
+        _check_fit(rule, old, names, files, limits)
     for name, new in changed.items():
         _check_size(name, files[name], new, limits)
     done = edit.model_copy(update={
@@ -171,6 +175,21 @@ def _apply_one(files: Mapping[str, str], edit: Edit, limits: GuardLimits) -> tup
         "old": old or None,
     })
     return changed, done
+
+
+def _check_fit(rule: str, old: str, names: list[str], files: Mapping[str, str], limits: GuardLimits) -> None:
+    """Refuse a rule that repeats a line already there, contradicts one the user wrote, or
+    would push a file past its number of learned rules (see :mod:`.rule_fit`)."""
+    found = contradicted_by(rule, files)
+    if found is not None:
+        raise _Refused(f"contradicts your line {found[1]!r} in {found[0]}: not proposed; change that line "
+                       "yourself if you changed your mind")
+    found = repeated_in(rule, files, ignore=old)
+    if found is not None:
+        raise _Refused(f"duplicate: {found[0]} already says this ({found[1]!r})")
+    if not old and (full := over_rule_budget(names, files, limits.max_rules)):
+        raise _Refused(f"{full} ([files] max_rules = {limits.max_rules}); remove one with "
+                       "`skillopt-sleep rules remove ID` or raise the limit")
 
 
 def _clean(rule: str) -> str:

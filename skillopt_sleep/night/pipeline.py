@@ -85,7 +85,7 @@ class Night:
                  judge: JudgeArg, store: Store | None, clock: Clock, rng: random.Random,
                  night_id: str, artifacts: Path | None, progress: Progress | None,
                  night_index: int = 0, tried: Sequence[Edit] = (), ledger: Mapping[str, float] | None = None,
-                 oracle: Oracle | None = None) -> None:
+                 oracle: Oracle | None = None, ignored: Sequence[str] = ()) -> None:
         self.s, self.ws, self.store, self.clock, self.rng = settings, workspace, store, clock, rng
         # the tests' own draws, apart from the retries' jitter, so faults never change a decision
         self.trials_rng = random.Random(rng.getrandbits(64))
@@ -93,6 +93,7 @@ class Night:
         self.stream = f"n{night_index}-{self.trials_rng.getrandbits(32):08x}"
         self.optimizer, self.artifacts, self.night_index = optimizer, artifacts, night_index
         self.tried = list(tried)
+        self.ignored = list(ignored)  # adopted rules the agent does not follow: cases for the optimizer
         self.ledger = dict(ledger or {})
         self.oracle = oracle
         self._limits: GuardLimits | None = None
@@ -107,7 +108,7 @@ class Night:
                                  progress=lambda n: self._progress(self._phase[0], n, self._phase[1]))
         self.summary = NightSummary(night_id=night_id, project=str(workspace.project),
                                     started_at=clock.now(), decision="no_evidence",
-                                    skipped=list(workspace.skipped))
+                                    skipped=list(workspace.skipped), target=f"{target.name}:{target.model}")
         self.rollouts: dict[str, dict[str, list[Rollout]]] = {}
 
     async def run(self, tasks: Sequence[TaskRecord], last_night=None) -> NightResult:
@@ -205,7 +206,7 @@ class Night:
         """The optimizer's edits for ``cases``, each citing the tasks it addresses; None if it failed."""
         rules = list(dict.fromkeys(r for name in ("SKILL.md", "CLAUDE.md", "AGENTS.md")
                                    for r in managed_rules(self.ws.texts.get(name, ""))))
-        prompt = reflection_prompt(cases, [*rules, *accepted], [*self.tried, *refused])
+        prompt = reflection_prompt(cases, [*rules, *accepted], [*self.tried, *refused], self.ignored)
         self._phase = ("reflect", 1)
         self._progress(f"reflect step {step}", 0, 1)  # one long optimizer call: shown while it runs
         for attempt in (prompt, prompt + RETRY_NOTE):
@@ -232,7 +233,8 @@ class Night:
 
     def _guard_limits(self, tasks: Sequence[TaskRecord]) -> GuardLimits:
         seen = [t.intent + "\n" + t.context + "\n" + t.feedback for t in tasks] + list(self.ws.texts.values())
-        return GuardLimits(max_bytes=self.s.files.max_bytes, known_urls=frozenset(urls_in("\n".join(seen))))
+        return GuardLimits(max_bytes=self.s.files.max_bytes, known_urls=frozenset(urls_in("\n".join(seen))),
+                           max_rules=self.s.files.max_rules)
 
     def limits(self) -> GuardLimits:
         """The guards' limits tonight (size caps, the URLs the user used in full), read once a night."""

@@ -19,10 +19,16 @@ from ..clock import Clock
 from ..models import NightSummary, TaskRecord
 from ..paths import Paths
 from ..review.adopt import auto_adopt, recover
+from ..review import ledger
+from ..review.ledger import AdoptedRule
+from ..review.outcome import acts_on
+from ..review.rule_views import ignored_notes, project_views
 from ..settings import RoleSettings, Settings
 from ..store import Store
 from .estimate import Estimate, estimate_night
 from .pipeline import Night, NightResult, Progress, night_id_for
+from .removals import propose_removals
+from .retest import retest
 from .rounds import Oracle
 from .select import select_tasks
 from .stage import stage
@@ -96,6 +102,7 @@ def run_project_night(
     """
     recover(store, paths, clock)
     tasks = project_tasks(store, project) if tasks is None else tasks
+    views = project_views(store, str(project))
     last_night, index = _history(store, str(project))
     night_id = night_id_for(project, clock)
     if settings.night.batch:
@@ -107,8 +114,11 @@ def run_project_night(
         rng=random.Random(f"{settings.night.seed}:{night_id}"), night_id=night_id,
         artifacts=directory / "artifacts", progress=progress, night_index=index,
         tried=store.rejected_edits(str(project)), ledger=store.edit_evidence(str(project)), oracle=oracle,
+        ignored=ignored_notes(views),
     )
-    result = asyncio.run(night.run(tasks, last_night))
+    pending = [v.rule for v in views if v.rule.retest_model and v.standing != "removed by hand"]
+    result = asyncio.run(_retests_then_night(night, store, pending, tasks, last_night))
+    result = propose_removals(result, [v for v in views if v.outcome.verdict == "contradicted"])
     summary = result.summary
     summary.dry_run = dry_run
     if dry_run:
@@ -124,6 +134,24 @@ def run_project_night(
         return result
     store.save_night(summary, "none")
     return result
+
+
+RETEST_TASKS = 8  # tasks of its kind a re-test replays (with and without the rule, K each)
+
+
+async def _retests_then_night(night: Night, store: Store, pending: list[AdoptedRule],
+                              tasks: list[TaskRecord], last_night: datetime | None) -> NightResult:
+    """Re-test the adopted rules whose user moved to another model (their efficacy only), then run
+    the night, in one event loop and under one budget."""
+    for rule in pending:
+        made_for = [t for t in tasks if t.id in rule.task_ids]
+        made_for += [t for t in tasks if t not in made_for and t.checks and acts_on(rule, t)]
+        made_for = made_for[:RETEST_TASKS]
+        done = await retest(night.replayer, night.replayer.target, rule, made_for, dict(night.ws.texts),
+                            night.s.night.k)
+        ledger.save(store, done)
+        night.summary.notes.append(f"rule {rule.id} re-tested: {done.retest_note}")
+    return await night.run(tasks, last_night)
 
 
 def estimate_project_night(*, project: Path, settings: Settings, store: Store, backends: Backends,

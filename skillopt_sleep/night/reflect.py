@@ -86,9 +86,14 @@ def _excerpt(text: str) -> str:
     return text if len(text) <= MAX_EXCERPT else text[:MAX_EXCERPT] + "\n[...]"
 
 
-def reflection_prompt(cases: Sequence[Case], current_rules: Sequence[str], tried: Sequence[Edit]) -> str:
+def reflection_prompt(cases: Sequence[Case], current_rules: Sequence[str], tried: Sequence[Edit],
+                      ignored: Sequence[str] = ()) -> str:
     parts = ["## CURRENT RULES"]
     parts += [f"- {r}" for r in current_rules] or ["(none yet)"]
+    if ignored:
+        parts += ["", "## ADOPTED RULES THE AGENT DOES NOT FOLLOW (the user still corrects what they forbid)",
+                  "Propose a `replace` of such a rule (old: the rule as written) that the agent will follow: "
+                  "reword it, give it a short example, or move it between the skill and memory.", *ignored]
     parts += ["", "## ALREADY TRIED (did not help; do not propose again)"]
     parts += [f"- {e.content}" for e in tried] or ["(nothing)"]
     parts += ["", "## CASES"]

@@ -6,12 +6,15 @@ Layout of ``<nights_dir>/<night_id>/``: ``proposal.json``, ``candidate/<name>``,
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from ..models import NightSummary, Proposal, ProposalFile
 from ..redact import redact
 from ..review.diff import unified_diff
-from ..review.report import render_html, render_markdown
+from ..review.report import render_markdown
+from ..review.report_html import render_html
+from ..review.rule_views import RuleView, project_views
 from ..store import Store, atomic_write_text, sha256_file
 from .workspace import Workspace
 
@@ -27,9 +30,10 @@ def candidate_diffs(workspace: Workspace, candidate: dict[str, str]) -> dict[str
     return diffs
 
 
-def write_report(directory: Path, summary: NightSummary, diffs: dict[str, str]) -> None:
+def write_report(directory: Path, summary: NightSummary, diffs: dict[str, str],
+                 rules: Sequence[RuleView] = ()) -> None:
     atomic_write_text(directory / "report.md", render_markdown(summary, diffs))
-    atomic_write_text(directory / "report.html", render_html(summary, diffs))
+    atomic_write_text(directory / "report.html", render_html(summary, diffs, rules))
 
 
 def stage(directory: Path, summary: NightSummary, workspace: Workspace, candidate: dict[str, str],
@@ -45,7 +49,7 @@ def stage(directory: Path, summary: NightSummary, workspace: Workspace, candidat
             candidate=f"candidate/{name}", diff=f"diffs/{name}.diff",
         ))
     summary.proposal_dir = str(directory)
-    write_report(directory, summary, diffs)
+    write_report(directory, summary, diffs, project_views(store, summary.project))
     proposal = Proposal(night_id=summary.night_id, project=summary.project,
                         created_at=summary.finished_at or summary.started_at, files=files, summary=summary)
     atomic_write_text(directory / "proposal.json", proposal.model_dump_json(indent=2))

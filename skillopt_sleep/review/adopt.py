@@ -37,6 +37,7 @@ from .backup import (
     restore,
     write_journal,
 )
+from . import ledger
 from .fileops import FileOps
 from .proposals import Staged, load_staged
 
@@ -83,7 +84,9 @@ def adopt(store: Store, paths: Paths, row: NightRow, clock: Clock, *, ops: FileO
     ``ops`` performs every file operation (a seam for tests of crashes and full disks).
     """
     with adoption_lock(paths):
-        return _adopt(store, paths, row, clock, ops or FileOps())
+        outcome = _adopt(store, paths, row, clock, ops or FileOps())
+        ledger.record_adoption(store, row, clock.now())
+        return outcome
 
 
 def _adopt(store: Store, paths: Paths, row: NightRow, clock: Clock, ops: FileOps) -> Outcome:
@@ -171,7 +174,9 @@ def rollback(store: Store, paths: Paths, row: NightRow, clock: Clock, *, force: 
     ``force``, which first keeps the current bytes next to the backup.
     """
     with adoption_lock(paths):
-        return _rollback(store, paths, row, clock, force, ops or FileOps())
+        outcome = _rollback(store, paths, row, clock, force, ops or FileOps())
+        ledger.record_rollback(store, row, clock.now())
+        return outcome
 
 
 def _rollback(store: Store, paths: Paths, row: NightRow, clock: Clock, force: bool, ops: FileOps) -> Outcome:

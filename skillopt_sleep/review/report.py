@@ -1,5 +1,6 @@
 """The morning report of a night: ``report.md`` and a self-contained ``report.html``.
 
+``report.md`` is rendered here, ``report.html`` in :mod:`.report_html`, from the same helpers.
 Both show the same things, in the same order: the decision and its reason, the evidence edit by
 edit (where each edit was tested, on how many fresh rollouts, pass rates, p-values, and why it was
 refused) or, under the older holdout gate, the held-out score with its interval, the edits, the rejected edits with
@@ -8,7 +9,6 @@ their reasons, what was skipped, the calls/tokens/cost per role, and the diff of
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Mapping
 
@@ -88,6 +88,49 @@ def evidence_row(ev: EditEvidence) -> tuple[str, ...]:
             _rates(ev.harm), _p(ev.p_harm), _one_line(ev.reason))
 
 
+_SKIPPED = {"over_budget", "inconclusive", "no_evidence"}
+
+
+def edit_status(ev: EditEvidence, s: NightSummary) -> str:
+    """What became of a tested edit, in the words the user acts on: staged until it is adopted."""
+    if ev.verdict == "accepted":
+        return "would be staged" if s.dry_run else ("staged" if s.proposal_dir else "not staged")
+    if ev.verdict == "over_budget":
+        return "skipped: over budget"
+    kind = "skipped" if ev.verdict in _SKIPPED else "refused"
+    return f"{kind}: {ev.verdict.replace('_', ' ')}"
+
+
+def _edit_word(e: Edit, s: NightSummary) -> str:
+    if e.status != "applied":
+        return e.status
+    return "would be staged" if s.dry_run else "staged"
+
+
+def _counts_words(label: str, c: Counts) -> str:
+    if not c.after_n:
+        return f"{label}: not tested."
+    return f"{label}: {c.after_pass} of {c.after_n} attempts right, was {c.before_pass} of {c.before_n}."
+
+
+def evidence_words(ev: EditEvidence) -> str:
+    """An edit's evidence in plain words: passes where it acts and on the other tasks."""
+    words = _counts_words(f"Where it acts ({len(ev.cited) + len(ev.unseen)} tasks)", ev.efficacy)
+    if ev.harm.after_n:
+        words += " " + _counts_words(f"On the {len(ev.harm_tasks)} other tasks", ev.harm)
+    return words
+
+
+def evidence_stats(ev: EditEvidence) -> str:
+    """The numbers behind the words, for whoever wants them."""
+    parts = [f"p = {_p(ev.p_efficacy)} (level {_p(ev.alpha)})"]
+    if ev.p_unseen is not None:
+        parts.append(f"unseen p = {_p(ev.p_unseen)}")
+    if ev.p_harm is not None:
+        parts.append(f"harm p = {_p(ev.p_harm)}")
+    return "; ".join(parts + [f"{ev.looks} look(s), {ev.errored} errored"])
+
+
 def tasks_line(s: NightSummary) -> str:
     line = f"{s.n_holdout} holdout tasks, {s.n_train} train tasks"
     if s.errored_rollouts:
@@ -144,16 +187,17 @@ def render_markdown(summary: NightSummary, diffs: Mapping[str, str]) -> str:
     out = [f"# skillopt-sleep {title} {s.night_id}", "", f"Project: `{s.project}`  ", f"{_when(s)}", ""]
     out += [f"## Decision: {_DECISION_TEXT[s.decision]}", "", _md(s.reason or "(no reason given)"), ""]
     if s.evidence:
-        out += ["## Evidence, edit by edit", "", "| " + " | ".join(EVIDENCE_HEADER) + " |",
-                "|" + "---|" * len(EVIDENCE_HEADER)]
-        out += ["| " + " | ".join(_md(cell).replace("|", "\\|") for cell in evidence_row(ev)) + " |"
-                for ev in s.evidence]
+        out += ["## Evidence, edit by edit", ""]
+        for ev in s.evidence:
+            out += [f"- **{edit_status(ev, s)}**: {_md(describe_edit(ev.edit))}",
+                    f"  {_md(evidence_words(ev))} Why: {_md(_one_line(ev.reason))}",
+                    f"  <sub>{_md(evidence_stats(ev))}</sub>"]
     else:
         out += ["## Held-out score", "", "| | |", "|---|---|"]
         out += [f"| {label} | {value} |" for label, value in score_rows(s)]
     out += ["", tasks_line(s), ""]
     out += [f"## Edits ({len(s.edits)})", ""]
-    out += [f"- [{e.status}] {_md(describe_edit(e))}" + (f" — why: {_md(_one_line(e.rationale))}"
+    out += [f"- [{_edit_word(e, s)}] {_md(describe_edit(e))}" + (f" — why: {_md(_one_line(e.rationale))}"
                                                         if e.rationale else "") for e in s.edits]
     out += ["- none"] if not s.edits else []
     rejected = [e for e in s.rejected_edits if e not in s.edits]
@@ -162,6 +206,8 @@ def render_markdown(summary: NightSummary, diffs: Mapping[str, str]) -> str:
     out += ["- none"] if not rejected else []
     out += ["", "## Skipped", ""]
     out += [f"- {_md(_one_line(note))}" for note in s.skipped] or ["- nothing"]
+    if s.notes:
+        out += ["", "## Also tonight", "", *(f"- {_md(_one_line(note))}" for note in s.notes)]
     out += ["", "## Spend", "", "| " + " | ".join(SPEND_HEADER) + " |", "|---|--:|--:|--:|"]
     out += ["| " + " | ".join(row) + " |" for row in spend_rows(s)]
     out += ["", _md(_sentence(s.saving_note()))] if s.saving_note() else []
@@ -175,88 +221,3 @@ def render_markdown(summary: NightSummary, diffs: Mapping[str, str]) -> str:
         out += ["No file changes.", ""]
     out += [next_step(s), ""]
     return "\n".join(out)
-
-
-# -- HTML --------------------------------------------------------------------------------------
-
-_CSS = """
-body{font:15px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;max-width:980px;margin:2em auto;
-padding:0 1em;color:#1f2328;background:#fff}
-h1{font-size:1.5em}h2{font-size:1.2em;margin-top:1.6em;border-bottom:1px solid #d0d7de}
-table{border-collapse:collapse}td,th{border:1px solid #d0d7de;padding:.25em .7em;text-align:left}
-td.n{text-align:right}code{background:#f6f8fa;padding:0 .2em}
-.decision{display:inline-block;padding:.2em .7em;border-radius:1em;font-weight:600}
-.accept{background:#dafbe1;color:#116329}.reject,.budget_exhausted{background:#ffebe9;color:#82071e}
-.no_evidence{background:#fff8c5;color:#7d4e00}.muted{color:#59636e}
-pre.diff{background:#f6f8fa;padding:.8em;overflow-x:auto;font:13px/1.4 ui-monospace,monospace}
-.add{color:#116329;background:#dafbe1}.del{color:#82071e;background:#ffebe9}.hunk{color:#0550ae}
-.head{font-weight:600}
-"""
-
-
-def _diff_html(diff: str) -> str:
-    lines = []
-    for line in diff.replace("\r\n", "\n").rstrip("\n").split("\n"):
-        cls = ("head" if line.startswith(("+++", "---")) else "add" if line.startswith("+")
-               else "del" if line.startswith("-") else "hunk" if line.startswith("@@") else "")
-        text = html.escape(line)
-        lines.append(f'<span class="{cls}">{text}</span>' if cls else text)
-    return '<pre class="diff">' + "\n".join(lines) + "</pre>"
-
-
-def _h(text: str) -> str:
-    """Escaped HTML, with `code spans` shown as code."""
-    return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(text))
-
-
-def _list(items: list[str], empty: str) -> str:
-    if not items:
-        return f'<p class="muted">{empty}</p>'
-    return "<ul>" + "".join(f"<li>{item}</li>" for item in items) + "</ul>"
-
-
-def _score_html(s: NightSummary) -> list[str]:
-    e = html.escape
-    if s.evidence:
-        head = "<tr>" + "".join(f"<th>{e(h)}</th>" for h in EVIDENCE_HEADER) + "</tr>"
-        rows = ["<tr>" + "".join(f"<td>{_h(cell)}</td>" for cell in evidence_row(ev)) + "</tr>" for ev in s.evidence]
-        return ["<h2>Evidence, edit by edit</h2><table>", head, *rows, "</table>"]
-    return ["<h2>Held-out score</h2><table>",
-            *[f"<tr><th>{e(label)}</th><td>{e(value)}</td></tr>" for label, value in score_rows(s)], "</table>"]
-
-
-def render_html(summary: NightSummary, diffs: Mapping[str, str]) -> str:
-    """``report.html`` of a night: one file, no external resources, every value escaped."""
-    s, e = summary, html.escape
-    title = f"skillopt-sleep {'dry run' if s.dry_run else 'night'} {s.night_id}"
-    parts = [
-        "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
-        f"<title>{e(title)}</title><style>{_CSS}</style></head><body>",
-        f"<h1>{e(title)}</h1>",
-        f'<p>Project: <code>{e(s.project)}</code><br><span class="muted">{e(_when(s))}</span></p>',
-        f'<h2>Decision</h2><p><span class="decision {e(s.decision)}">{e(_DECISION_TEXT[s.decision])}</span></p>',
-        f"<p>{e(s.reason or '(no reason given)')}</p>",
-        *_score_html(s),
-        f"<p>{e(tasks_line(s))}</p>",
-        f"<h2>Edits ({len(s.edits)})</h2>",
-        _list([f"[{e(x.status)}] {_h(describe_edit(x))}"
-               + (f' <span class="muted">why: {e(_one_line(x.rationale))}</span>' if x.rationale else "")
-               for x in s.edits], "none"),
-    ]
-    rejected = [x for x in s.rejected_edits if x not in s.edits]
-    parts += [f"<h2>Rejected edits ({len(rejected)})</h2>",
-              _list([f"{_h(describe_edit(x))} — <strong>{e(_one_line(x.reason))}</strong>" for x in rejected],
-                    "none"),
-              "<h2>Skipped</h2>", _list([e(_one_line(n)) for n in s.skipped], "nothing"),
-              "<h2>Spend</h2><table><tr>" + "".join(f"<th>{h}</th>" for h in SPEND_HEADER) + "</tr>"]
-    for row in spend_rows(s):
-        parts.append(f"<tr><th>{e(row[0])}</th>" + "".join(f'<td class="n">{e(v)}</td>' for v in row[1:]) + "</tr>")
-    saving = f"<p>{e(_sentence(s.saving_note()))}</p>" if s.saving_note() else ""
-    saving += f"<p>{e(saved_line(s))}</p>" if s.saved_rollouts else ""
-    parts.append(f"</table>{saving}<h2>Changes</h2>")
-    for name, diff in diffs.items():
-        parts += [f"<h3>{e(name)}</h3>", _diff_html(diff)]
-    if not diffs:
-        parts.append('<p class="muted">No file changes.</p>')
-    parts += [f"<p>{_h(next_step(s))}</p>", "</body></html>", ""]
-    return "\n".join(parts)

@@ -24,7 +24,7 @@ from ..paths import Paths
 from ..settings import RoleSettings, Settings
 from ..store import Store
 from .logs import RunLog
-from .state import LAST_RUN_KEY, NOTICE_KIND, LastRun, ProjectResult, RunStatus, save
+from .state import NOTICE_KIND, LastRun, ProjectResult, RunStatus, save_run
 
 
 @dataclass(frozen=True)
@@ -78,7 +78,7 @@ def run_job(projects: Sequence[Path], deps: JobDeps, *,
         record = LastRun(started_at=started, finished_at=deps.clock.now(), trigger=trigger,
                          status="skipped", message=exc.one_line(), log_file=str(log.path))
         _fail(deps, log, f"scheduled night skipped: {exc.one_line()}")
-        save(deps.store, LAST_RUN_KEY, record)
+        save_run(deps.store, record)
         return JobResult(record, exc.exit_code)
     failed = [(r, code) for r, code in results if r.status != "ok"]
     status: RunStatus = "ok" if not failed else failed[0][0].status
@@ -88,7 +88,7 @@ def run_job(projects: Sequence[Path], deps: JobDeps, *,
         projects=[r for r, _ in results], log_file=str(log.path),
     )
     log.write(f"{trigger} run finished: {status}")
-    save(deps.store, LAST_RUN_KEY, record)
+    save_run(deps.store, record)
     return JobResult(record, 0 if not failed else failed[0][1])
 
 

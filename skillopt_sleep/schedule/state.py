@@ -12,6 +12,8 @@ from ..store import Store
 INSTALLED_KEY = "schedule.installed"
 LAST_RUN_KEY = "schedule.last_run"
 LOOP_KEY = "schedule.loop"
+RUNS_KEY = "schedule.runs"
+KEEP_RUNS = 60  # scheduled runs remembered, for ``status`` to tell which nights were missed
 NOTICE_KIND = "schedule"
 
 RunStatus = Literal["ok", "failed", "skipped", "interrupted"]
@@ -93,3 +95,19 @@ def load_loop(store: Store) -> LoopRecord | None:
 
 def save(store: Store, key: str, record: BaseModel | None) -> None:
     store.set_meta(key, "" if record is None else record.model_dump_json())
+
+
+class _Runs(_Record):
+    runs: list[LastRun] = Field(default_factory=list)
+
+
+def load_runs(store: Store) -> list[LastRun]:
+    """The scheduled runs remembered, oldest first."""
+    found = _load(store, RUNS_KEY, _Runs)
+    return list(found.runs) if isinstance(found, _Runs) else []
+
+
+def save_run(store: Store, record: LastRun) -> None:
+    """Record a finished run as the last one and in the remembered history."""
+    save(store, LAST_RUN_KEY, record)
+    save(store, RUNS_KEY, _Runs(runs=[*load_runs(store), record][-KEEP_RUNS:]))

@@ -21,6 +21,7 @@ from ..errors import StoreError
 from ..models import Edit, NightSummary, TaskRecord
 from ..paths import not_writable
 from . import preferences as prefs
+from . import sightings
 from .migrate import migrate
 from .readonly import connect_readonly
 from .schema import SCHEMA
@@ -378,6 +379,7 @@ class Store:
                     new, updated = (new + 1, updated) if not row else (new, updated + 1)
                 conn.executemany("INSERT OR IGNORE INTO task_keys(key, task_id) VALUES (?, ?)",
                                  [(sighting, result.id), (request, result.id)])
+                sightings.note(conn, rec, result.id)
         return new, updated
 
     def note_preferences(self, sightings: Iterable[prefs.PreferenceSighting]) -> int:
@@ -394,6 +396,14 @@ class Store:
             return prefs.listed(self._conn, project)
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"the store {self.path} could not be read: {exc}") from exc
+
+    def request_sightings(self, project: str, since: datetime | None = None) -> list[TaskRecord]:
+        """Each harvested sighting of a request of ``project`` (see :mod:`.sightings`), oldest first."""
+        try:
+            raws = sightings.listed(self._conn, project, since)
+        except sqlite3.OperationalError:
+            return []  # an older store opened read-only: it has no sightings yet
+        return [self._task(raw) for raw in raws]
 
     def has_cursors(self) -> bool:
         """Whether any transcript was ever harvested (a first harvest says how far it looks back)."""

@@ -32,6 +32,18 @@ _STEPS: tuple[str, ...] = (
       pref_key TEXT NOT NULL
     );
     """,
+    # 2: every sighting of a harvested request, under the task it was folded into (what a rule's
+    # outcome after adoption is counted from).
+    """
+    CREATE TABLE IF NOT EXISTS request_sightings (
+      sighting TEXT PRIMARY KEY,
+      task_id TEXT NOT NULL,
+      project TEXT NOT NULL,
+      seen_at TEXT NOT NULL,
+      record TEXT NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS request_sightings_project ON request_sightings(project, seen_at);
+    """,
 )
 VERSION = len(_STEPS)
 

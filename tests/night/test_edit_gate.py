@@ -138,10 +138,11 @@ def test_inconclusive_edits_are_not_shown_as_tried_and_keep_their_evidence(sampl
 
 
 def test_the_report_shows_each_edits_evidence(sample_project, tmp_path):
-    from skillopt_sleep.review.report import render_html, render_markdown
+    from skillopt_sleep.review.report import render_markdown
+    from skillopt_sleep.review.report_html import render_html
 
     project, tasks = sample_project
     s = run_night(tasks, project, target=RuleWorld(), optimizer=_optimizer(GREEDY)).summary
     md, page = render_markdown(s, {}), render_html(s, {})
     assert "## Evidence, edit by edit" in md and "harmful" in md and "fewer passes on the other tasks" in md
-    assert "<h2>Evidence, edit by edit</h2>" in page and "harmful" in page
+    assert "Tonight's edits" in page and "refused: harmful" in page

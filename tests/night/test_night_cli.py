@@ -128,4 +128,4 @@ def test_review_shows_each_edits_evidence_and_why_others_were_refused(cli, tmp_p
     assert "where it acts" in r.out and "cited +" in r.out and "unseen same-kind" in r.out
     report = (tmp_path / "d" / "home").rglob("report.md")
     text = next(report).read_text()
-    assert "## Evidence, edit by edit" in text and "rollouts / side" in text
+    assert "## Evidence, edit by edit" in text and "attempts right, was" in text

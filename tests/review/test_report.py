@@ -8,7 +8,8 @@ from html.parser import HTMLParser
 
 from skillopt_sleep.models import Edit, NightSummary, Usage
 from skillopt_sleep.review.diff import unified_diff
-from skillopt_sleep.review.report import render_html, render_markdown
+from skillopt_sleep.review.report import render_markdown
+from skillopt_sleep.review.report_html import render_html
 
 CLAUDE_OLD = "# Beta App\r\n\r\n```sh\r\nmake test\r\n```\r\n"
 CLAUDE_NEW = CLAUDE_OLD + ("\r\n<!-- skillopt-sleep:begin -->\r\n- The README title is always 'Beta App'.\r\n"

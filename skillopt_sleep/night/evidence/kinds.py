@@ -34,6 +34,11 @@ def _words(text: str) -> frozenset[str]:
     return frozenset(_stem(w) for w in (m.lower() for m in _WORD.findall(text)) if w not in _STOP)
 
 
+def request_words(text: str) -> frozenset[str]:
+    """The content words of a text, stemmed: what kind tests compare."""
+    return _words(text)
+
+
 def kind_of(task: TaskRecord) -> str | None:
     """A key shared by the tasks of one kind, or None when only the request words can tell."""
     rules = sorted(json.dumps(c.model_dump(mode="json"), sort_keys=True) for c in task.checks if c.kind != "rubric")

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from ...models import Counts, Edit, EditEvidence, TaskRecord
 from ..replay import Rollout
 from .exact import Stratum, holm, holm_levels, log_e_value, rules_out_gain, stratified_p
+from .examples import example_of
 from .kinds import kin, relevance
 from .policy import EvidencePolicy
 
@@ -212,6 +213,7 @@ class Trials:
             cited=[t.id for t in c.addressed], unseen=[t.id for t in c.unseen],
             efficacy=_total(strata), unseen_counts=_total(unseen), p_efficacy=p_adj, p_unseen=p_unseen,
             alpha=alpha_edit, e_value=_exp(c.log_e), e_total=_exp(log_total), looks=c.looks, errored=errored,
+            example=example_of(c.addressed, self.baseline.rollouts, c.after),
         )
         rollouts = sum(s.before_n + s.after_n for s in strata) + errored
         if not rollouts or errored / rollouts > p.max_error_rate:

@@ -1,0 +1,91 @@
+"""Take one adopted rule out of every file it was written to, exactly, with a backup.
+
+Only the rule's own line leaves the managed block: every other byte of each file stays as it is
+(the user's text, line endings, the other rules). A file whose block no longer holds the rule as
+adopted (removed or reworded by hand) is refused, and nothing is written anywhere. Before
+writing, each file's bytes are kept under ``<backups>/rule-<id>-<time>/``; the writes are atomic,
+and if one fails the files already written are put back. A symbolic link stays a link. The
+removed rule is remembered as refused, so later nights do not propose it again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from ..errors import ProposalError, StoreError
+from ..models import Edit
+from ..night.managed_block import BlockError, replace_rule
+from ..paths import Paths
+from ..store import Store
+from .backup import adoption_lock, keep, real_path
+from .fileops import FileOps
+from .ledger import AdoptedRule, save
+
+REMOVED_REASON = "removed by the user (`rules remove`)"
+
+
+@dataclass(frozen=True)
+class Removal:
+    """What ``rules remove`` did: the files it changed and where their old bytes are kept."""
+
+    rule: AdoptedRule
+    files: list[str]
+    backup_dir: str
+
+
+def _planned(rule: AdoptedRule) -> list[tuple[str, Path, bytes, bytes]]:
+    """(live path, file to write, old bytes, new bytes) for each distinct file; refuses first."""
+    plan: list[tuple[str, Path, bytes, bytes]] = []
+    seen: set[Path] = set()
+    for live in rule.files:
+        target = real_path(Path(live))
+        if target in seen:
+            continue
+        seen.add(target)
+        try:
+            old = target.read_bytes()
+            text = old.decode("utf-8")
+        except FileNotFoundError:
+            raise ProposalError(f"{live} no longer exists; nothing was removed",
+                                hint="the rule is already gone from it") from None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ProposalError(f"cannot read {live}: {exc}; nothing was removed",
+                                hint="check its permissions") from exc
+        try:
+            new = replace_rule(text, rule.text, None)
+        except BlockError as exc:
+            raise ProposalError(f"{live}: {exc}; nothing was removed",
+                                hint="repair the skillopt-sleep markers by hand") from exc
+        if new is None:
+            raise ProposalError(
+                f"rule {rule.id} is no longer in {live} as it was adopted (changed by hand); nothing was removed",
+                hint=f"edit {live} yourself, or put the line back as adopted and run this again")
+        plan.append((live, target, old, new.encode("utf-8")))
+    return plan
+
+
+def remove_rule(store: Store, paths: Paths, rule: AdoptedRule, now: datetime, *,
+                ops: FileOps | None = None) -> Removal:
+    """Remove ``rule`` from its files (see the module docstring)."""
+    ops = ops or FileOps()
+    with adoption_lock(paths):
+        plan = _planned(rule)
+        backups = paths.backups_dir / f"rule-{rule.id}-{now:%Y%m%dT%H%M%S}"
+        for i, (_, _, old, _) in enumerate(plan):
+            keep(ops, backups / "files" / f"{i}-{Path(plan[i][0]).name}", old)
+        keep(ops, backups / "rule.json", rule.model_dump_json(indent=2).encode("utf-8"))
+        written: list[tuple[Path, bytes]] = []
+        try:
+            for _, target, old, new in plan:
+                written.append((target, old))
+                ops.write(target, new)
+        except (StoreError, KeyboardInterrupt):
+            for target, old in reversed(written):
+                ops.write(target, old)
+            raise
+    save(store, rule.model_copy(update={"state": "removed", "state_at": now}))
+    refused = Edit.model_validate(rule.edit.model_dump() | {"status": "rejected", "reason": REMOVED_REASON})
+    store.add_rejected_edits(rule.project, rule.night_id, [refused])
+    return Removal(rule, [live for live, *_ in plan], str(backups))

@@ -1,0 +1,124 @@
+"""Did the nightly job run? Each scheduled time of the last weeks, and what became of it.
+
+Pure: from what ``schedule`` installed (its cron and time zone), the runs the job recorded, the
+nights in the history and the current time. A scheduled time with a run that started within
+``CATCH_UP`` after it was kept; one whose run was skipped or failed says why (another night held
+the lock, a backend's login expired, ...); one with no run at all was missed while the machine
+was asleep or off (or the scheduler did not start the job). A night that stopped at its budget
+ran, but is named too. Warnings follow several nights in a row that learned nothing, and
+proposals that were staged and never reviewed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from ..store import NightRow
+from .state import Installation, LastRun
+from .timing import runs_between
+
+LOOKBACK = timedelta(days=14)
+CATCH_UP = timedelta(hours=12)  # a systemd timer or launchd job runs a missed night on wake-up
+STREAK = 3  # nights in a row that learned nothing before a warning
+UNREVIEWED = 2  # staged proposals in a row nobody reviewed before a warning
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One scheduled time and what became of it: ``ran``, ``budget``, ``skipped``, ``failed`` or ``missed``."""
+
+    at: datetime
+    status: str
+    reason: str = ""
+
+
+def _zone(name: str) -> ZoneInfo | None:
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return None
+
+
+def _why(run: LastRun) -> str:
+    text = run.message or "; ".join(p.message for p in run.projects if p.message)
+    lowered = text.lower()
+    if "lock" in lowered or "another night" in lowered:
+        return f"another night held the lock ({text})"
+    if any(w in lowered for w in ("auth", "log in", "login", "api key", "credential", "expired")):
+        return f"a backend's login failed ({text})"
+    return text or run.status
+
+
+def slots(installed: Installation, runs: Sequence[LastRun], now: datetime) -> list[Slot]:
+    """Every scheduled time of the last ``LOOKBACK`` (up to now less ``CATCH_UP``), oldest first."""
+    tz = _zone(installed.timezone)
+    if tz is None:
+        return []
+    start = max(installed.installed_at, now - LOOKBACK)
+    out = []
+    for at in runs_between(installed.cron, start, now - CATCH_UP, tz):
+        run = next((r for r in runs if r.trigger != "once" and at - timedelta(minutes=5) <= r.started_at
+                    <= at + CATCH_UP), None)
+        if run is None:
+            out.append(Slot(at, "missed", "no run was recorded: the machine was asleep or off, or the "
+                                          "scheduler did not start the job"))
+        elif run.status in ("skipped", "failed", "interrupted"):
+            out.append(Slot(at, run.status if run.status != "interrupted" else "failed", _why(run)))
+        elif any(p.decision == "budget_exhausted" for p in run.projects):
+            out.append(Slot(at, "budget", "it ran, and stopped at its budget"))
+        else:
+            out.append(Slot(at, "ran"))
+    return out
+
+
+def _ago(then: datetime, now: datetime) -> str:
+    hours = (now - then).total_seconds() / 3600
+    if hours < 1:
+        return "less than an hour ago"
+    return f"{hours:.0f} hours ago" if hours < 48 else f"{hours / 24:.0f} days ago"
+
+
+def last_night_line(nights: Sequence[NightRow], now: datetime) -> str:
+    """When the last night ran and what came of it."""
+    if not nights:
+        return ""
+    n = nights[0]
+    started = datetime.fromisoformat(n.started_at)
+    s = n.summary
+    accepted = sum(ev.verdict == "accepted" for ev in s.evidence)
+    what = f"{accepted} edit(s) accepted" if s.evidence else s.decision.replace("_", " ")
+    state = {"staged": "staged for review", "adopted": "adopted", "rejected": "rejected",
+             "superseded": "superseded", "rolled_back": "rolled back"}.get(n.state, "nothing staged")
+    return f"last night: {started:%Y-%m-%d %H:%M} UTC ({_ago(started, now)}): {what}, {state}"
+
+
+def warnings(nights: Sequence[NightRow], schedule: Sequence[Slot]) -> list[str]:
+    """What the user should hear about the nights (``nights`` newest first)."""
+    out = []
+    missed = [s for s in schedule if s.status in ("missed", "skipped", "failed")]
+    for slot in missed[-5:]:
+        out.append(f"! scheduled night {slot.at:%Y-%m-%d %H:%M %Z} {slot.status}: {slot.reason}")
+    budget = [s for s in schedule if s.status == "budget"]
+    if budget:
+        out.append(f"! {len(budget)} scheduled night(s) stopped at the budget: raise [budget] in the "
+                   "config (`skillopt-sleep config path`), or let fewer tasks into a night")
+    learned_nothing = 0
+    for n in nights:
+        if any(ev.verdict == "accepted" for ev in n.summary.evidence) or n.summary.edits:
+            break
+        learned_nothing += 1
+    if learned_nothing >= STREAK:
+        out.append(f"! the last {learned_nothing} nights learned nothing: log more tasks of the kinds you "
+                   "correct (`skillopt-sleep tasks list`), or look at their reports")
+    unreviewed = 0
+    for n in nights:
+        if n.state not in ("staged", "superseded"):
+            break
+        unreviewed += 1
+    if unreviewed >= UNREVIEWED:
+        out.append(f"! {unreviewed} proposals in a row were staged and not reviewed: "
+                   "`skillopt-sleep review`, then `adopt` or `reject`")
+    return out
