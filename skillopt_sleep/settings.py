@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from .errors import ConfigError
+from .errors import ConfigError, UsageError
 
 try:  # Python 3.11+
     import tomllib
@@ -271,10 +271,13 @@ def load_settings(layers: list[Layer]) -> LoadedSettings:
     return LoadedSettings(settings, sources)
 
 
-def _config_error(exc: ValidationError, sources: Mapping[str, str]) -> ConfigError:
+def _config_error(exc: ValidationError, sources: Mapping[str, str]) -> ConfigError | UsageError:
     err = exc.errors()[0]
     dotted = ".".join(str(p) for p in err["loc"])
     origin = sources.get(dotted, "default")
+    if origin == "flag":  # a flag's value is the command line's fault, not a setting's
+        return UsageError(f"invalid value {dotted} = {err.get('input')!r} from the command line: "
+                          f"{err['msg']}", hint="fix the command-line flag")
     if err["type"] == "extra_forbidden":
         close = difflib.get_close_matches(dotted, _known_keys(), n=1)
         hint = f"did you mean {close[0]}?" if close else "see `skillopt-sleep config show`"
