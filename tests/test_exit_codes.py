@@ -12,7 +12,7 @@ from skillopt_sleep.testing import ModelServer
 
 REPO = Path(__file__).resolve().parent.parent
 README = REPO / "README.md"
-TABLE = re.compile(r"(## Exit codes\n\n)(\|.*?\n)(?=\n|\Z)", re.S)
+TABLE = re.compile(r"(## Exit codes\n\n)(\|.*?\n)(?=\n|\Z)", re.DOTALL)
 
 
 def _every_error_class(cls: type[SleepError] = SleepError) -> list[type[SleepError]]:

@@ -10,8 +10,8 @@ from typing import Any
 
 from ..backends.registry import backend_class
 from ..errors import BackendError, BudgetExhausted, UsageError
-from ..models import NightSummary
 from ..lock import night_lock
+from ..models import NightSummary
 from ..night.demo import prepare_demo
 from ..night.estimate import Estimate
 from ..night.project import build_backends, estimate_project_night, run_project_night
