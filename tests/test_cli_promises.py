@@ -57,8 +57,8 @@ def test_config_show_shows_the_problem_and_what_loads_without_it(cli, sandbox_ho
     assert r.code == 3
     assert r.err == (f"skillopt-sleep: error: unknown section [nite] in {path} "
                      f"(did you mean [night]? fix it in {path})\n")
-    assert f"budget.max_calls = 10" in r.out and f"# user ({path})" in r.out
-    assert re.search(r"^night\.k = 4 +# default$", r.out, re.M), r.out
+    assert "budget.max_calls = 10" in r.out and f"# user ({path})" in r.out
+    assert re.search(r"^night\.k = 4 +# default$", r.out, re.MULTILINE), r.out
 
 
 def test_a_demo_that_cannot_start_leaves_no_temp_dir(tmp_path):
