@@ -29,7 +29,7 @@ README = REPO / "README.md"
 SKIPS: tuple[tuple[str, str], ...] = (
     (r"install/install\.(sh|ps1)", "the installer changes the real home; the installer's own tests run it"),
     (r"^bash tests/run\.sh", "runs the test suite, which this test is part of"),
-    (r"^python3 bench/", "a benchmark takes minutes of CPU; bench/ scripts are run on their own"),
+    (r"^python3 bench/(?!turns\.py)", "a benchmark takes minutes of CPU; bench/ scripts are run on their own"),
     (r"--backend anthropic\b", "needs the network and an Anthropic API key"),
     (r"--base-url http://localhost:11434", "needs a local Ollama / vLLM / LM Studio server"),
     (r"--backend claude-code\b", "needs a logged-in `claude`"),
@@ -126,7 +126,9 @@ class Home:
 
     def shell(self, text: str) -> subprocess.CompletedProcess[str]:
         text = TMP_PATH.sub(lambda m: f"{self.root}/tmp/{m.group(0)[5:]}", text)
-        return subprocess.run(["bash", "-c", text], cwd=self.project, env=self.env, capture_output=True,
+        # A line that names a file of the checkout (bench/..., tests/...) runs from the checkout.
+        cwd = REPO if re.search(r"(^|\s)(bench|tests)/", text) else self.project
+        return subprocess.run(["bash", "-c", text], cwd=cwd, env=self.env, capture_output=True,
                               text=True, timeout=300, stdin=subprocess.DEVNULL, check=False)
 
 
