@@ -67,14 +67,14 @@ HELP = {
 # Values shown for settings that are unset by default (uncommented, each is valid).
 EXAMPLES: dict[str, Any] = {
     "backend": "anthropic",
-    "model": "claude-sonnet-4-5",
+    "model": "claude-sonnet-4-6",
     "base_url": "http://127.0.0.1:8000/v1",
     "api_key_env": "ANTHROPIC_API_KEY",
     "temperature": 0.7,
     "skill": ".claude/skills/project-conventions/SKILL.md",
     "claude_config_dir": "~/.claude",
     "codex_home": "~/.codex",
-    "prices": {"claude-sonnet-4-5": {"input": 3.0, "output": 15.0}},
+    "prices": {"claude-sonnet-4-6": {"input": 3.0, "output": 15.0}},
 }
 
 _BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")

@@ -22,15 +22,26 @@ at the boundary where they happen (``raise ... from exc``).
     ├── ProposalError (8)         adopt/reject/rollback refused: nothing staged, file changed since staging
     ├── LockedError (9)           another night holds the lock
     └── ScheduleError (10)        the OS scheduler could not be read or written
+
+Each class that brings its own exit code says what it means in ``meaning``; :func:`exit_codes`
+collects them, with the few exits that are not errors, into the table the README shows (a test
+keeps the two the same).
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterator
+
+DONE_EXIT = 0
+INTERNAL_ERROR_EXIT = 70
+INTERRUPTED_EXIT = 130
 
 
 class SleepError(Exception):
     """Base of every error skillopt-sleep raises on purpose."""
 
     exit_code = 1
+    meaning = "a problem the output lists: `doctor` found one to fix, a scheduled night failed"
 
     def __init__(self, message: str, *, hint: str | None = None) -> None:
         super().__init__(message)
@@ -47,30 +58,35 @@ class UsageError(SleepError):
     """The command line is wrong."""
 
     exit_code = 2
+    meaning = "bad command line (unknown command, bad flag or flag value, no such project directory)"
 
 
 class ConfigError(SleepError):
     """A setting (file, env or flag) is invalid, or names something unknown."""
 
     exit_code = 3
+    meaning = "bad setting (config file, environment)"
 
 
 class UnknownBackend(ConfigError):
     """A backend name that no registered backend answers to."""
 
     exit_code = 11
+    meaning = "unknown backend name (the message lists the choices)"
 
 
 class InputError(SleepError):
     """User-supplied data (a task record, a check, a hook payload) is invalid."""
 
     exit_code = 4
+    meaning = "bad input (a task record, a check, a hook payload)"
 
 
 class StoreError(SleepError):
     """The store or a staged/live file could not be read or written."""
 
     exit_code = 5
+    meaning = "store or file could not be read or written (disk full, permissions, an agent's sandbox)"
 
 
 class StoreNotWritable(StoreError):
@@ -85,6 +101,7 @@ class BackendError(SleepError):
     """A model backend failed. Subclasses say whether retrying can help."""
 
     exit_code = 6
+    meaning = "model backend failed (no backend, auth, bad request, an outage that stopped the night)"
     retryable = False
 
     def __init__(
@@ -124,21 +141,54 @@ class BudgetExhausted(SleepError):
     """The next call would exceed the night's budget."""
 
     exit_code = 7
+    meaning = "budget exhausted (the night stopped cleanly and says what it skipped)"
 
 
 class ProposalError(SleepError):
     """A proposal cannot be adopted, rejected or rolled back as asked."""
 
     exit_code = 8
+    meaning = "proposal cannot be adopted / rejected / rolled back as asked"
 
 
 class LockedError(SleepError):
     """Another night is running."""
 
     exit_code = 9
+    meaning = "another night is running"
 
 
 class ScheduleError(SleepError):
     """The OS scheduler could not be inspected or changed."""
 
     exit_code = 10
+    meaning = "the OS scheduler could not be read or changed, or none is usable here"
+
+
+_OUTSIDE_THE_TREE = {
+    DONE_EXIT: "done",
+    INTERNAL_ERROR_EXIT: "internal error (rerun with `--debug` and report it)",
+    INTERRUPTED_EXIT: "interrupted (Ctrl-C)",
+}
+
+
+def _tree(cls: type[SleepError]) -> Iterator[type[SleepError]]:
+    yield cls
+    for sub in cls.__subclasses__():
+        yield from _tree(sub)
+
+
+def exit_codes() -> dict[int, str]:
+    """Every exit code the command line returns, and what it means, in order."""
+    rows = dict(_OUTSIDE_THE_TREE)
+    for cls in _tree(SleepError):
+        if "meaning" in vars(cls):
+            rows.setdefault(cls.exit_code, cls.meaning)
+    return dict(sorted(rows.items()))
+
+
+def exit_code_table() -> str:
+    """:func:`exit_codes` as the Markdown table of the README's "Exit codes" section."""
+    lines = ["| code | meaning |", "|---|---|"]
+    lines += [f"| {code} | {meaning} |" for code, meaning in exit_codes().items()]
+    return "\n".join(lines) + "\n"

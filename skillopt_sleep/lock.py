@@ -26,7 +26,8 @@ from pathlib import Path
 from typing import IO
 
 from .clock import Clock, SystemClock
-from .errors import LockedError, StoreError
+from .errors import LockedError
+from .paths import refused
 
 _WINDOWS_LOCK_OFFSET = 1 << 20  # lock a byte past the text, so readers can still read who holds it
 
@@ -106,9 +107,8 @@ def _open(path: Path) -> IO[str]:
         path.parent.mkdir(parents=True, exist_ok=True)
         # "a+" creates the file without truncating what the current holder wrote.
         return open(path, "a+", encoding="utf-8")
-    except OSError as exc:
-        raise StoreError(f"cannot open the lock file {path}: {exc.strerror}",
-                         hint="check the directory's permissions") from exc
+    except OSError as exc:  # a read-only disk or an agent's sandbox: the CLI names which
+        raise refused(f"cannot open the lock file {path}: {exc.strerror}", path.parent) from exc
 
 
 def _write_holder(fh: IO[str], me: LockHolder) -> None:

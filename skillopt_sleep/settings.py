@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from .errors import ConfigError
+from .errors import ConfigError, UsageError
 
 try:  # Python 3.11+
     import tomllib
@@ -272,18 +272,74 @@ def load_settings(layers: list[Layer]) -> LoadedSettings:
     return LoadedSettings(settings, sources)
 
 
-def _config_error(exc: ValidationError, sources: Mapping[str, str]) -> ConfigError:
+def load_what_loads(layers: list[Layer]) -> tuple[LoadedSettings, ConfigError | UsageError | None]:
+    """The settings, or, when some are wrong, the settings without each value that fails on its
+    own, and the first error: what ``config show`` prints, so a user sees the problem in place."""
+    try:
+        return load_settings(layers), None
+    except (ConfigError, UsageError) as exc:
+        problem = exc
+    kept = []
+    for layer in layers:
+        values: dict[str, Any] = {}
+        for dotted, value in _flatten(layer.values).items():
+            try:
+                load_settings([Layer(layer.name, layer.origin, _nested(dotted, value))])
+            except (ConfigError, UsageError):
+                continue
+            values = _deep_merge(values, _nested(dotted, value))
+        kept.append(Layer(layer.name, layer.origin, values))
+    return load_settings(kept), problem
+
+
+def _nested(dotted: str, value: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    _set_dotted(out, dotted.split("."), value)
+    return out
+
+
+def _config_error(exc: ValidationError, sources: Mapping[str, str]) -> ConfigError | UsageError:
     err = exc.errors()[0]
     dotted = ".".join(str(p) for p in err["loc"])
-    origin = sources.get(dotted, "default")
+    origin = _origin_of(dotted, sources)
+    if origin == "flag":  # a flag's value is the command line's fault, not a setting's
+        return UsageError(f"invalid value {dotted} = {err.get('input')!r} from the command line: "
+                          f"{err['msg']}", hint="fix the command-line flag")
+    where = _origin_text(origin)
     if err["type"] == "extra_forbidden":
-        close = difflib.get_close_matches(dotted, _known_keys(), n=1)
-        hint = f"did you mean {close[0]}?" if close else "see `skillopt-sleep config show`"
-        return ConfigError(f"unknown setting {dotted} from {origin}", hint=hint)
+        return _unknown_key(dotted, origin, where, sources)
     fix = _where_to_fix(dotted, origin)
     return ConfigError(
-        f"invalid setting {dotted} = {err.get('input')!r} from {origin}: {err['msg']}", hint=fix
+        f"invalid setting {dotted} = {err.get('input')!r} from {where}: {err['msg']}", hint=fix
     )
+
+
+def _origin_of(dotted: str, sources: Mapping[str, str]) -> str:
+    """Where ``dotted`` (a key, or a whole section) was set."""
+    if dotted in sources:
+        return sources[dotted]
+    inside = sorted(src for key, src in sources.items() if key.startswith(dotted + "."))
+    return next((src for src in inside if src != "default"), "default")
+
+
+def _origin_text(origin: str) -> str:
+    """``user (/x/config.toml)`` -> ``/x/config.toml``; ``env`` -> ``the environment``."""
+    if "(" in origin:
+        return origin[origin.index("(") + 1 : -1]
+    return {"env": "the environment", "flag": "the command line"}.get(origin, origin)
+
+
+def _unknown_key(dotted: str, origin: str, where: str, sources: Mapping[str, str]) -> ConfigError:
+    sections = sorted(Settings.model_fields)
+    if "." not in dotted:
+        close = difflib.get_close_matches(dotted, sections, n=1)
+        what, guess = f"section [{dotted}]", f"did you mean [{close[0]}]? " if close else ""
+        env_key = next((k for k, src in sorted(sources.items()) if k.startswith(dotted + ".") and src == "env"),
+                       dotted)
+    else:
+        close = difflib.get_close_matches(dotted, _known_keys(), n=1)
+        what, guess, env_key = f"setting {dotted}", f"did you mean {close[0]}? " if close else "", dotted
+    return ConfigError(f"unknown {what} in {where}", hint=guess + _where_to_fix(env_key, origin))
 
 
 def _where_to_fix(dotted: str, origin: str) -> str:

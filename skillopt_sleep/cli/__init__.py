@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TextIO
 
 from .. import __version__
-from ..errors import SleepError, StoreNotWritable, UsageError
+from ..errors import INTERNAL_ERROR_EXIT, INTERRUPTED_EXIT, SleepError, StoreNotWritable, UsageError
 from ..paths import in_sandbox
 from .context import Ctx
 from .help_text import finish as finish_help
@@ -39,9 +39,6 @@ COMMAND_MODULES = {
     "rules_cmd": ("rules", "report"),
 }
 
-INTERNAL_ERROR_EXIT = 70
-
-
 class _Parser(argparse.ArgumentParser):
     """argparse that raises a one-line UsageError instead of printing usage and exiting."""
 
@@ -52,13 +49,34 @@ class _Parser(argparse.ArgumentParser):
             close = difflib.get_close_matches(bad, choices, n=1)
             hint = f"did you mean `{close[0]}`? " if close else ""
             raise UsageError(f"unknown command {bad!r}", hint=f"{hint}see `skillopt-sleep --help`")
-        raise UsageError(f"{self.prog}: {message}", hint=f"see `{self.prog} --help`")
+        # The one prefix is the CLI's ("skillopt-sleep: error: "); the command is in the hint.
+        raise UsageError(message, hint=f"see `{self.prog} --help`")
 
     def _commands(self) -> list[str]:
         for action in self._actions:
             if isinstance(action, argparse._SubParsersAction):
                 return list(action.choices)
         return []
+
+
+def _command_parser(parser: argparse.ArgumentParser, argv: Sequence[str]) -> argparse.ArgumentParser:
+    """The (sub)command parser that ``argv`` names, the deepest one."""
+    words = iter(a for a in argv if not a.startswith("-"))
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            name = next(words, None)
+            if name in action.choices:
+                sub = action.choices[name]
+                return _command_parser(sub, argv[list(argv).index(name) + 1:])
+    return parser
+
+
+def _parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace:
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        prog = _command_parser(parser, argv).prog
+        raise UsageError(f"unrecognized arguments: {' '.join(extra)}", hint=f"see `{prog} --help`")
+    return args
 
 
 def _modules_for(argv: Sequence[str] | None) -> list[str]:
@@ -106,7 +124,7 @@ def main(
     debug = "--debug" in argv
     try:
         parser = build_parser(argv)
-        args = parser.parse_args(argv)
+        args = _parse(parser, argv)
         if not getattr(args, "command", None):
             parser.print_help(stdout)
             return 0
@@ -127,7 +145,7 @@ def main(
         return exc.exit_code
     except KeyboardInterrupt:
         stderr.write("skillopt-sleep: error: interrupted\n")
-        return 130
+        return INTERRUPTED_EXIT
     except Exception as exc:  # noqa: BLE001 - the last line of defence: one line, trace on --debug
         if debug:
             traceback.print_exc(file=stderr)

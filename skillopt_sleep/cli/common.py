@@ -8,6 +8,17 @@ from typing import Any
 from ..backends.base import ROLES
 
 
+def at_least_one(text: str) -> int:
+    """An ``int`` flag value of 1 or more (argparse names the flag when it is not)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, not {value}")
+    return value
+
+
 def add_project_flag(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--project", "-p", metavar="DIR", help="project directory (default: current)")
 

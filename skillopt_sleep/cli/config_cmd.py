@@ -7,7 +7,7 @@ from typing import Any
 
 from ..backends.registry import backend_class, known_backends
 from ..config_template import starter_config, toml_value
-from ..settings import ENV_PREFIX, PROJECT_FILE
+from ..settings import ENV_PREFIX, PROJECT_FILE, load_what_loads, settings_layers
 from ..store.files import atomic_write_text
 from .common import add_backend_flags, add_project_flag, backend_flags
 from .context import Ctx
@@ -42,7 +42,9 @@ def _source_text(dotted: str, source: str) -> str:
 
 def show_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
     project = ctx.project(args.project)
-    loaded = ctx.settings(project, backend_flags(args))
+    layers = settings_layers(config_file=ctx.read_paths.config_file, project=project, env=ctx.env,
+                             flags=backend_flags(args))
+    loaded, problem = load_what_loads(layers)
     for role in ("target", "optimizer", "judge"):
         name = getattr(loaded.settings.roles, role).backend
         if name is not None and name not in known_backends():
@@ -50,6 +52,7 @@ def show_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
     values = loaded.settings.model_dump(mode="json")
     rows = {key: (_value_at(values, key), _source_text(key, src)) for key, src in sorted(loaded.sources.items())}
     payload = {
+        "problem": problem.one_line() if problem else None,
         "project": str(project),
         "files": {"user": str(ctx.read_paths.config_file), "project": str(project / PROJECT_FILE)},
         "settings": {key: {"value": value, "source": src} for key, (value, src) in rows.items()},
@@ -58,6 +61,9 @@ def show_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
     width = max(len(f"{k} = {v}") for k, v in shown.items())
     lines = [f"{f'{key} = {shown[key]}':<{width}}  # {src}" for key, (_, src) in rows.items()]
     ctx.emit(payload, "\n".join(lines))
+    if problem is not None:  # shown last, where the eye lands, and as the exit code
+        ctx.err.write(f"skillopt-sleep: error: {problem.one_line()}\n")
+        return problem.exit_code
     return 0
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..doctor import DoctorInput, run_checks
+from ..errors import SleepError
 from .common import add_backend_flags, add_project_flag, backend_flags
 from .context import Ctx
 
@@ -31,4 +32,4 @@ def doctor(args: argparse.Namespace, ctx: Ctx) -> int:
     failed = [f for f in findings if f.status == "fail"]
     lines.append("all good" if not failed else f"{len(failed)} problem(s) to fix")
     ctx.emit({"ok": not failed, "checks": [f.__dict__ for f in findings]}, "\n".join(lines))
-    return 1 if failed else 0
+    return SleepError.exit_code if failed else 0  # the table's "a problem the output lists"

@@ -3,19 +3,21 @@
 from __future__ import annotations
 
 import argparse
+import shutil
 import tempfile
 from pathlib import Path
 from typing import Any
 
 from ..backends.registry import backend_class
-from ..errors import BackendError
+from ..errors import BackendError, BudgetExhausted, UsageError
 from ..lock import night_lock
+from ..models import NightSummary
 from ..night.demo import prepare_demo
 from ..night.estimate import Estimate
 from ..night.project import build_backends, estimate_project_night, run_project_night
 from ..paths import resolve_paths
 from ..store import Store
-from .common import add_backend_flags, add_project_flag, backend_flags
+from .common import add_backend_flags, add_project_flag, at_least_one, backend_flags
 from .context import Ctx
 from .progress import night_progress
 from .render import night_text
@@ -42,8 +44,8 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
 
 
 def _night_flags(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--k", type=int, metavar="N", help="rollouts per task (default 4)")
-    p.add_argument("--concurrency", type=int, metavar="N", help="concurrent model calls (default 16)")
+    p.add_argument("--k", type=at_least_one, metavar="N", help="rollouts per task (default 4)")
+    p.add_argument("--concurrency", type=at_least_one, metavar="N", help="concurrent model calls (default 16)")
     p.add_argument("--seed", type=int, metavar="N", help="random seed of the night")
 
 
@@ -53,8 +55,23 @@ def _flags(args: argparse.Namespace) -> dict[str, Any]:
     return flags
 
 
+# A night that ended without what it was run for exits with the code of what stopped it, so a
+# cron wrapper or the scheduler's notice can tell; its summary is printed first all the same.
+_STOPPED = {"outage": BackendError.exit_code, "budget_exhausted": BudgetExhausted.exit_code}
+
+
+def night_exit(summary: NightSummary, ctx: Ctx) -> int:
+    """The exit code of a night that ran, with its reason on stderr when it stopped short."""
+    code = _STOPPED.get(summary.decision or "", 0)
+    if code:
+        ctx.err.write(f"skillopt-sleep: error: {printable(summary.reason)}\n")
+    return code
+
+
 def run_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
     project = ctx.project(args.project)
+    if not project.is_dir():  # a typo in a scheduled path must not pass as "no tasks" night after night
+        raise UsageError(f"no project directory {project}", hint="check the --project path")
     settings = ctx.settings(project, _flags(args)).settings
     for role in (settings.roles.target, settings.roles.optimizer, settings.roles.judge):
         if role.backend:
@@ -79,10 +96,7 @@ def run_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
                                    backends=backends, clock=ctx.clock, dry_run=args.dry_run,
                                    progress=progress)  # type: ignore[arg-type]
     ctx.emit(result.summary, night_text(result.summary))
-    if result.summary.decision == "outage":  # the scheduler's notice shows this line and code
-        ctx.err.write(f"skillopt-sleep: error: {printable(result.summary.reason)}\n")
-        return BackendError.exit_code
-    return 0
+    return night_exit(result.summary, ctx)
 
 
 def estimate_prices(est: Estimate) -> str:
@@ -97,7 +111,17 @@ def estimate_prices(est: Estimate) -> str:
 
 
 def demo_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
-    root = Path(args.dir).resolve() if args.dir else Path(tempfile.mkdtemp(prefix="skillopt-sleep-demo-"))
+    if args.dir:
+        return _demo(Path(args.dir).resolve(), args, ctx)
+    root = Path(tempfile.mkdtemp(prefix="skillopt-sleep-demo-"))
+    try:
+        return _demo(root, args, ctx)
+    except BaseException:
+        shutil.rmtree(root, ignore_errors=True)  # a demo that could not run leaves nothing behind
+        raise
+
+
+def _demo(root: Path, args: argparse.Namespace, ctx: Ctx) -> int:
     demo = prepare_demo(root, ctx.clock)
     paths = resolve_paths(str(demo.home)).ensure()
     store = Store.open(paths.db)
@@ -114,7 +138,7 @@ def demo_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
     s = result.summary
     if ctx.json:
         ctx.emit(s, "")
-        return 0
+        return night_exit(s, ctx)
     text = [night_text(s)]
     if s.proposal_dir:
         for diff in sorted(Path(s.proposal_dir, "diffs").glob("*.diff")):
@@ -122,4 +146,4 @@ def demo_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
         text += ["", "Nothing live changed. To adopt the proposal into the demo project:",
                  f"  SKILLOPT_SLEEP_HOME={demo.home} {self_command(ctx.env)} adopt"]
     ctx.emit(s, "\n".join(text))
-    return 0
+    return night_exit(s, ctx)

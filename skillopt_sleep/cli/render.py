@@ -5,6 +5,10 @@ from __future__ import annotations
 from ..models import NightSummary
 from ..review.report import evidence_row
 
+# Below this many tasks a night rarely finds an edit's evidence: a rule must show a gain on the
+# tasks of its kind, cited and unseen, and do no harm on the others.
+FEW_TASKS = 6
+
 
 def score_line(s: NightSummary) -> str:
     if s.holdout_before is None or s.holdout_after is None:
@@ -53,4 +57,9 @@ def night_text(s: NightSummary) -> str:
         lines.append(f"saved: {s.saved_rollouts} rollouts that tests decided early did not need")
     if s.proposal_dir:
         lines.append(f"report: {s.proposal_dir}/report.html  (review with `skillopt-sleep review`)")
+    n = s.n_train + s.n_holdout
+    if n < FEW_TASKS and s.decision in ("no_evidence", "reject"):
+        lines.append(f"hint: only {n} task{'' if n == 1 else 's'} logged for this project; a night finds "
+                     "evidence among several tasks of a kind: log more (`skillopt-sleep harvest`, "
+                     "`skillopt-sleep tasks add`) and run again")
     return "\n".join(lines)

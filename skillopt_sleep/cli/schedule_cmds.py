@@ -13,7 +13,7 @@ from datetime import datetime
 from pathlib import Path
 
 from ..backends.registry import detect_backend
-from ..errors import SleepError, UsageError
+from ..errors import ScheduleError, SleepError, UsageError
 from ..paths import Paths
 from ..schedule.envfile import read_env_file, too_open
 from ..schedule.install import Request, apply, prepare, remove
@@ -90,9 +90,18 @@ def schedule_install(args: argparse.Namespace, ctx: Ctx) -> int:
                       secret_names(loaded, backends))
     host, tz, now = _host(ctx, paths), local_timezone(ctx.env), ctx.clock.now()
     root = package_root()
-    prepared = prepare(request, name=instance_name(ctx.env, paths), env=ctx.env, paths=paths,
-                       host=host, now=now, tz=tz, python=resolve_python(ctx.env),
-                       root=root if needs_pythonpath(root) else None, only_render=args.print_only)
+    try:
+        prepared = prepare(request, name=instance_name(ctx.env, paths), env=ctx.env, paths=paths,
+                           host=host, now=now, tz=tz, python=resolve_python(ctx.env),
+                           root=root if needs_pythonpath(root) else None, only_render=args.print_only)
+    except ScheduleError as exc:
+        if not (args.print_only and request.method == "auto"):
+            raise
+        # A preview answers its question: here, nothing could be installed, and what to do instead.
+        ctx.emit({"method": None, "changed": False, "reason": exc.one_line(), "cron": cron,
+                  "projects": [str(p) for p in projects]},
+                 f"nothing would be scheduled: {exc.message}\n{exc.hint}\nnothing was changed (--print)")
+        return 0
     plan = prepared.plan
     payload = {
         "method": plan.method, "cron": cron, "description": describe(cron, tz), "timezone": zone_name(tz),

@@ -11,6 +11,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from ..paths import refused
+
 if os.name == "nt":  # pragma: no cover - exercised on Windows only
     import msvcrt
 
@@ -41,8 +43,11 @@ else:
 @contextmanager
 def file_lock(path: Path, *, wait_s: float = 0.0, poll_s: float = 0.05) -> Iterator[bool]:
     """Hold ``path`` locked inside the block; yields False if it could not be had in ``wait_s``."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError as exc:  # a read-only disk or an agent's sandbox: the CLI names which
+        raise refused(f"cannot open the lock file {path}: {exc.strerror}", path.parent) from exc
     try:
         deadline = time.monotonic() + wait_s
         got = _try_lock(fd)

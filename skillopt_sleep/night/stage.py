@@ -11,7 +11,7 @@ from pathlib import Path
 
 from ..models import NightSummary, Proposal, ProposalFile
 from ..redact import redact
-from ..review.diff import unified_diff
+from ..review.diff import label, unified_diff
 from ..review.report import render_markdown
 from ..review.report_html import render_html
 from ..review.rule_views import RuleView, project_views
@@ -26,7 +26,8 @@ def candidate_diffs(workspace: Workspace, candidate: dict[str, str]) -> dict[str
         old = workspace.texts.get(name, "")
         if new != old:
             # Context lines are the user's own text, which may hold a secret: shown, never kept.
-            diffs[name] = redact(unified_diff(old if workspace.existed.get(name) else "", new, name))
+            where = label(workspace.project, workspace.paths[name])
+            diffs[name] = redact(unified_diff(old if workspace.existed.get(name) else "", new, where))
     return diffs
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Mapping
+from pathlib import Path
 
 GREEN, RED, CYAN, BOLD, RESET = "\x1b[32m", "\x1b[31m", "\x1b[36m", "\x1b[1m", "\x1b[0m"
 
@@ -19,6 +20,15 @@ def unified_diff(old: str, new: str, name: str) -> str:
         fromfile=f"a/{name}", tofile=f"b/{name}",
     )
     return "".join(ln if ln.endswith("\n") else ln + "\n\\ No newline at end of file\n" for ln in lines)
+
+
+def label(project: Path, path: Path) -> str:
+    """How a diff names ``path``: relative to the project (``.claude/skills/x/SKILL.md``), so it
+    applies with ``patch -p1`` from the project root; absolute when it lies outside."""
+    try:
+        return path.relative_to(project).as_posix()
+    except ValueError:
+        return path.as_posix()
 
 
 def colorize(diff: str) -> str:

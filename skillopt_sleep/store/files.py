@@ -9,6 +9,7 @@ import tempfile
 from pathlib import Path
 
 from ..errors import StoreError
+from ..paths import refused
 
 
 def write_error(exc: OSError, path: Path) -> StoreError:
@@ -16,7 +17,8 @@ def write_error(exc: OSError, path: Path) -> StoreError:
     if exc.errno == errno.ENOSPC:
         return StoreError(f"disk full while writing {path}", hint="free some space and run again")
     if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
-        return StoreError(f"cannot write {path}: permission denied", hint="check the directory's permissions")
+        # a read-only disk or an agent's sandbox: the CLI names which
+        return refused(f"cannot write {path}: {exc.strerror or 'permission denied'}", path.parent)
     return StoreError(f"cannot write {path}: {exc.strerror or exc}")
 
 

@@ -16,9 +16,10 @@ from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from http.server import ThreadingHTTPServer
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from typing_extensions import Self
+if TYPE_CHECKING:  # typing_extensions is not installed alongside every Python 3.10
+    from typing_extensions import Self
 
 from . import anthropic_wire, openai_wire, responses_wire
 from .batch_wire import BatchDesk

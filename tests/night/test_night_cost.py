@@ -84,7 +84,7 @@ def test_a_synchronous_night_says_what_prompt_caching_saved(cli, project, server
 
 def test_the_budget_stops_a_batch_night_before_submitting_what_it_cannot_afford(cli, project, server):
     r = run(cli, project, server, "--json", night__batch="true", budget__max_cost_usd="0.0001")
-    assert r.code == 0, r.err
+    assert r.code == 7, r.err
     night = r.json()
     assert night["decision"] == "budget_exhausted"
     assert not [x for x in server.requests if x.path == "/v1/messages/batches"]

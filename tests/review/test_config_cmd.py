@@ -74,8 +74,8 @@ def test_starter_config_is_defaults_and_every_line_uncomments_to_a_valid_setting
     data = tomllib.loads(uncommented)
     settings = load_settings([Layer("user", "x", data)]).settings
     assert settings.night == Settings().night
-    assert settings.roles.judge.model == "claude-sonnet-4-5"
-    assert settings.budget.prices["claude-sonnet-4-5"].output == 15.0
+    assert settings.roles.judge.model == "claude-sonnet-4-6"
+    assert settings.budget.prices["claude-sonnet-4-6"].output == 15.0
     flat = {k for section in data.values() for k in section}
     assert {"k", "min_gain", "edit_schedule", "cron", "max_bytes", "max_cost_usd"} <= flat
 

@@ -1,0 +1,250 @@
+"""The README and every `--help` as a contract: each command they show runs as written, in a
+fresh home on the offline `simulated` backend, and exits with a code the README's table explains.
+
+Commands are found, not listed: every line of the README's ```bash blocks and every example in
+every help epilog, so a new command or example is covered the day it is written. What cannot run
+here is skipped with its reason (SKIPS); the placeholders a reader fills in (`ID`, `NIGHT`,
+`[optional parts]`, an example id) are filled with real values of the test's home.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from skillopt_sleep.cli import build_parser
+from skillopt_sleep.cli.help_text import commands
+
+REPO = Path(__file__).resolve().parent.parent
+README = REPO / "README.md"
+
+# What cannot run in a test, with the reason. The first match decides.
+SKIPS: tuple[tuple[str, str], ...] = (
+    (r"install/install\.(sh|ps1)", "the installer changes the real home; the installer's own tests run it"),
+    (r"^bash tests/run\.sh", "runs the test suite, which this test is part of"),
+    (r"^python3 bench/(?!turns\.py)", "a benchmark takes minutes of CPU; bench/ scripts are run on their own"),
+    (r"--backend anthropic\b", "needs the network and an Anthropic API key"),
+    (r"--base-url http://localhost:11434", "needs a local Ollama / vLLM / LM Studio server"),
+    (r"--backend claude-code\b", "needs a logged-in `claude`"),
+    (r"--backend codex\b", "needs a logged-in `codex`"),
+    (r"^skillopt-sleep schedule run(?!.*--once)", "the built-in loop runs until stopped; tests/schedule drive it"),
+    (r"testing\.model_server", "a server that runs until stopped; test_cli_promises starts and stops it"),
+    (r"\bclaude -p\b", ("needs the model server of the line before, running, and the real `claude`; "
+                        "tests/testing/test_real_agents.py drives it")),
+)
+TASK_ID = re.compile(r"\bt_[0-9a-f]{4,16}\b")
+NIGHT_ID = re.compile(r"\b\d{8}-\d{4,6}(?:-[0-9a-f]{6})?\b")
+TMP_PATH = re.compile(r"/tmp/[\w.-]+")
+
+# A crontab that keeps the table in $FAKE_CRONTAB_FILE: `schedule` lines install into it.
+FAKE_CRONTAB = """#!/bin/sh
+case "$1" in
+  -l) [ -f "$FAKE_CRONTAB_FILE" ] || { echo "no crontab for $USER" >&2; exit 1; }; cat "$FAKE_CRONTAB_FILE";;
+  -r) rm -f "$FAKE_CRONTAB_FILE";;
+  -) cat > "$FAKE_CRONTAB_FILE";;
+  *) cp "$1" "$FAKE_CRONTAB_FILE";;
+esac
+"""
+
+
+@dataclass(frozen=True)
+class Example:
+    """One command as shown: where (README section or help page), its block, its text."""
+
+    where: str
+    block: int
+    text: str
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.text}"
+
+
+def readme_examples() -> list[Example]:
+    """Every command line of the README's ```bash blocks (continuations joined)."""
+    found, section = [], ""
+    blocks = re.finditer(r"^(#+ [^\n]*)$|^```bash\n(.*?)^```", README.read_text(encoding="utf-8"), re.MULTILINE | re.DOTALL)
+    for number, match in enumerate(blocks):
+        if match.group(1):
+            section = match.group(1).lstrip("# ")
+            continue
+        for line in match.group(2).replace("\\\n", " ").splitlines():
+            if line.strip() and not line.lstrip().startswith("#"):
+                found.append(Example(f"README '{section}'", number, line.strip()))
+    return found
+
+
+def help_examples() -> list[Example]:
+    """Every example in every command's --help."""
+    found = []
+    for number, (path, sub, _) in enumerate(commands(build_parser())):
+        epilog = (sub.epilog or "").partition("example:\n")[2]
+        found += [Example(f"`{path} --help`", 1000 + number, line.strip())
+                  for line in epilog.splitlines() if line.strip()]
+    return found
+
+
+def readme_exit_codes() -> dict[int, str]:
+    table = README.read_text(encoding="utf-8").split("## Exit codes", 1)[1]
+    return {int(code): meaning for code, meaning in re.findall(r"^\| (\d+) \| (.*) \|$", table, re.MULTILINE)}
+
+
+def skip_reason(text: str) -> str | None:
+    command = text.split(" #", 1)[0]  # a trailing comment is prose
+    return next((why for pattern, why in SKIPS if re.search(pattern, command)), None)
+
+
+@dataclass
+class Home:
+    """A user's home after a few nights: `code/app` with its tasks logged, one night adopted and
+    the next one staged; a user config that picks the offline backend and the crontab."""
+
+    root: Path
+    snapshot: Path
+    env: dict[str, str]
+    task_id: str
+    night_id: str  # staged, pending review
+    adopted_id: str = ""
+
+    @property
+    def home(self) -> Path:
+        return self.root / "home"
+
+    @property
+    def project(self) -> Path:
+        return self.home / "code" / "app"
+
+    def restore(self) -> None:
+        shutil.rmtree(self.root)
+        shutil.copytree(self.snapshot, self.root, symlinks=True)
+
+    def shell(self, text: str) -> subprocess.CompletedProcess[str]:
+        text = TMP_PATH.sub(lambda m: f"{self.root}/tmp/{m.group(0)[5:]}", text)
+        # A line that names a file of the checkout (bench/..., tests/...) runs from the checkout.
+        cwd = REPO if re.search(r"(^|\s)(bench|tests)/", text) else self.project
+        return subprocess.run(["bash", "-c", text], cwd=cwd, env=self.env, capture_output=True,
+                              text=True, timeout=300, stdin=subprocess.DEVNULL, check=False)
+
+
+USER_CONFIG = """[roles.target]
+backend = "simulated"
+[roles.optimizer]
+backend = "simulated"
+[roles.judge]
+backend = "simulated"
+[schedule]
+method = "crontab"
+"""
+TASKS_TOML = '[[task]]\nintent = "Write the changelog"\nchecks = [{kind = "contains", value = "## 1.0"}]\n'
+TASKS_JSONL = '{"intent": "Name the release", "checks": [{"kind": "max_chars", "value": 40}]}\n'
+
+
+def _setup_run(home: Home, *argv: str) -> str:
+    r = home.shell(" ".join(["skillopt-sleep", *argv]))
+    assert r.returncode == 0, (argv, r.stdout, r.stderr)
+    return r.stdout
+
+
+@pytest.fixture(scope="module")
+def user_home(tmp_path_factory: pytest.TempPathFactory) -> Home:
+    root = tmp_path_factory.mktemp("contract") / "state"
+    bindir = tmp_path_factory.mktemp("contract-bin")
+    for name, body in {"skillopt-sleep": f'#!/bin/sh\nexec "{sys.executable}" -m skillopt_sleep "$@"\n',
+                       "python3": f'#!/bin/sh\nexec "{sys.executable}" "$@"\n', "crontab": FAKE_CRONTAB}.items():
+        (bindir / name).write_text(body)
+        (bindir / name).chmod(0o755)
+    env = {"HOME": str(root / "home"), "PATH": f"{bindir}:/usr/bin:/bin", "PYTHONPATH": str(REPO),
+           "TERM": "dumb", "USER": "tester", "LANG": "C.UTF-8", "FAKE_CRONTAB_FILE": str(root / "crontab")}
+    home = Home(root, root.with_name("snapshot"), env, "", "")
+    for sub in ("code/app", "code/api", "work/app"):
+        (home.home / sub).mkdir(parents=True)
+    (root / "tmp").mkdir()
+    config = Path(json.loads(_setup_run(home, "config", "path", "--json"))["user_config"]["path"])
+    config.parent.mkdir(parents=True)
+    config.write_text(USER_CONFIG)
+    load = ("from datetime import datetime, timezone; from pathlib import Path; "
+            "from skillopt_sleep.night.demo import sample_tasks, write_sample_project; "
+            "from skillopt_sleep.paths import resolve_paths; from skillopt_sleep.store import Store; "
+            "p = Path.cwd(); write_sample_project(p); "
+            "Store.open(resolve_paths(None).ensure().db).upsert_tasks(sample_tasks(p), datetime.now(timezone.utc))")
+    assert home.shell(f"python3 -c '{load}'").returncode == 0
+    _setup_run(home, "run", "--quiet")
+    _setup_run(home, "adopt")
+    home.adopted_id = json.loads(_setup_run(home, "status", "--json"))["nights"][0]["night_id"]
+    _setup_run(home, "run", "--quiet")
+    (home.project / "tasks.toml").write_text(TASKS_TOML)
+    (home.project / "tasks.jsonl").write_text(TASKS_JSONL)
+    (home.project / "hook-payload.json").write_text(json.dumps(
+        {"session_id": "s1", "transcript_path": "/nonexistent.jsonl", "cwd": str(home.project),
+         "hook_event_name": "SessionEnd", "reason": "exit"}))
+    home.task_id = json.loads(_setup_run(home, "tasks", "list", "--json"))[0]["id"]
+    home.night_id = json.loads(_setup_run(home, "status", "--json"))["nights"][0]["night_id"]
+    shutil.copytree(root, home.snapshot, symlinks=True)
+    return home
+
+
+def filled(text: str, home: Home) -> str:
+    """``text`` with the reader's placeholders filled: optional ``[parts]`` left out, ``ID`` and
+    an example task id the home's task, ``NIGHT`` and an example night id its staged night (its
+    adopted one for `rollback`, which undoes an adoption)."""
+    text = re.sub(r" \[[^\]]+\]", "", text)
+    text = re.sub(r"\bID\b", home.task_id[:8], TASK_ID.sub(home.task_id[:8], text))
+    night = home.adopted_id if re.search(r"\brollback\b", text) else home.night_id
+    return re.sub(r"\bNIGHT\b", night, NIGHT_ID.sub(night, text))
+
+
+def _check(example: Example, home: Home, before: list[Example]) -> None:
+    why = skip_reason(example.text)
+    if why:
+        pytest.skip(f"{example.text!r}: {why}")
+    home.restore()
+    # A line that uses a scratch path (/tmp/...) an earlier line of its block made runs after it.
+    for earlier in before:
+        if set(TMP_PATH.findall(earlier.text)) & set(TMP_PATH.findall(example.text)):
+            r = home.shell(filled(earlier.text, home))
+            assert r.returncode == 0, (str(earlier), r.stderr)
+    r = home.shell(filled(example.text, home))
+    codes = readme_exit_codes()
+    assert r.returncode in codes, (str(example), r.returncode, r.stderr)
+    assert r.returncode == 0, (f"{example} exits {r.returncode} ({codes[r.returncode]})", r.stderr[-2000:])
+
+
+READMES = readme_examples()
+HELPS = help_examples()
+
+
+@pytest.mark.parametrize("example", READMES, ids=str)
+def test_every_readme_command_runs_as_written(example: Example, user_home: Home) -> None:
+    before = [e for e in READMES if e.block == example.block and READMES.index(e) < READMES.index(example)]
+    _check(example, user_home, before)
+
+
+@pytest.mark.parametrize("example", HELPS, ids=str)
+def test_every_help_example_runs_as_written(example: Example, user_home: Home) -> None:
+    _check(example, user_home, [])
+
+
+def test_the_contract_finds_the_commands_it_promises_to_run():
+    readme = {e.text.split("#")[0].strip() for e in READMES}
+    assert "skillopt-sleep demo --dir /tmp/sleep-demo" in readme
+    assert "skillopt-sleep schedule --print" in readme
+    assert any(e.text.startswith("skillopt-sleep tasks add --intent ") and "--feedback" in e.text for e in READMES)
+    assert {"demo", "run", "review", "tasks add", "schedule"} <= {e.where.strip("`").removesuffix(" --help")
+                                                                 for e in HELPS}
+    skipped = [e for e in READMES + HELPS if skip_reason(e.text)]
+    assert len(skipped) < len(READMES + HELPS) / 3, [str(e) for e in skipped]
+
+
+def test_example_ids_look_like_real_ones():
+    for example in HELPS:
+        for word in example.text.split()[2:]:
+            if re.fullmatch(r"[\d-]{6,}", word):
+                assert NIGHT_ID.fullmatch(word), f"{example}: {word!r} is not a night id (YYYYMMDD-HHMMSS-xxxxxx)"
+            if word.startswith("t_"):
+                assert TASK_ID.fullmatch(word), f"{example}: {word!r} is not a task id (t_ and hex)"
