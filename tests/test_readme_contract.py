@@ -40,6 +40,7 @@ SKIPS: tuple[tuple[str, str], ...] = (
                         "tests/testing/test_real_agents.py drives it")),
 )
 TASK_ID = re.compile(r"\bt_[0-9a-f]{4,16}\b")
+RULE_ID = re.compile(r"\br[0-9a-f]{8}\b")
 NIGHT_ID = re.compile(r"\b\d{8}-\d{4,6}(?:-[0-9a-f]{6})?\b")
 TMP_PATH = re.compile(r"/tmp/[\w.-]+")
 
@@ -111,6 +112,7 @@ class Home:
     task_id: str
     night_id: str  # staged, pending review
     adopted_id: str = ""
+    rule_id: str = ""  # an adopted rule of the adopted night
 
     @property
     def home(self) -> Path:
@@ -127,7 +129,7 @@ class Home:
     def shell(self, text: str) -> subprocess.CompletedProcess[str]:
         text = TMP_PATH.sub(lambda m: f"{self.root}/tmp/{m.group(0)[5:]}", text)
         # A line that names a file of the checkout (bench/..., tests/...) runs from the checkout.
-        cwd = REPO if re.search(r"(^|\s)(bench|tests)/", text) else self.project
+        cwd = REPO if re.search(r"(^|\s)(bench|tests|skillopt_sleep)/", text) else self.project
         return subprocess.run(["bash", "-c", text], cwd=cwd, env=self.env, capture_output=True,
                               text=True, timeout=300, stdin=subprocess.DEVNULL, check=False)
 
@@ -177,9 +179,13 @@ def user_home(tmp_path_factory: pytest.TempPathFactory) -> Home:
     _setup_run(home, "run", "--quiet")
     _setup_run(home, "adopt")
     home.adopted_id = json.loads(_setup_run(home, "status", "--json"))["nights"][0]["night_id"]
+    home.rule_id = json.loads(_setup_run(home, "rules", "--json"))["rules"][0]["id"]
     _setup_run(home, "run", "--quiet")
     (home.project / "tasks.toml").write_text(TASKS_TOML)
     (home.project / "tasks.jsonl").write_text(TASKS_JSONL)
+    sample = REPO / "skillopt_sleep" / "sample" / "train"
+    shutil.copy(sample / "tasks.jsonl", home.project / "train.jsonl")  # a task set for `train`
+    shutil.copy(sample / "SKILL.md", home.project / "SKILL.md")
     (home.project / "hook-payload.json").write_text(json.dumps(
         {"session_id": "s1", "transcript_path": "/nonexistent.jsonl", "cwd": str(home.project),
          "hook_event_name": "SessionEnd", "reason": "exit"}))
@@ -192,8 +198,11 @@ def user_home(tmp_path_factory: pytest.TempPathFactory) -> Home:
 def filled(text: str, home: Home) -> str:
     """``text`` with the reader's placeholders filled: optional ``[parts]`` left out, ``ID`` and
     an example task id the home's task, ``NIGHT`` and an example night id its staged night (its
-    adopted one for `rollback`, which undoes an adoption)."""
+    adopted one for `rollback`, which undoes an adoption), an example rule id an adopted rule."""
     text = re.sub(r" \[[^\]]+\]", "", text)
+    text = RULE_ID.sub(home.rule_id, text)
+    if re.search(r"\brules remove\b|--rule\b", text):
+        text = re.sub(r"\bID\b", home.rule_id, text)
     text = re.sub(r"\bID\b", home.task_id[:8], TASK_ID.sub(home.task_id[:8], text))
     night = home.adopted_id if re.search(r"\brollback\b", text) else home.night_id
     return re.sub(r"\bNIGHT\b", night, NIGHT_ID.sub(night, text))
@@ -227,7 +236,8 @@ def test_every_readme_command_runs_as_written(example: Example, user_home: Home)
 
 @pytest.mark.parametrize("example", HELPS, ids=str)
 def test_every_help_example_runs_as_written(example: Example, user_home: Home) -> None:
-    _check(example, user_home, [])
+    before = [e for e in HELPS if e.block == example.block and HELPS.index(e) < HELPS.index(example)]
+    _check(example, user_home, before)
 
 
 def test_the_contract_finds_the_commands_it_promises_to_run():
