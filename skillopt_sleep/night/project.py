@@ -16,9 +16,10 @@ from ..backends.base import ROLES, Backend
 from ..backends.batching import batching
 from ..backends.registry import create_backend
 from ..clock import Clock
+from ..lock import project_lock
 from ..models import NightSummary, TaskRecord
 from ..paths import Paths
-from ..review.adopt import auto_adopt, recover
+from ..review.adopt import auto_adopt, locks_dir, recover
 from ..settings import RoleSettings, Settings
 from ..store import Store
 from .estimate import Estimate, estimate_night
@@ -101,8 +102,10 @@ def run_project_night(
     if settings.night.batch:
         backends = batched_backends(backends, store, settings.night.batch_poll_s)
     directory = paths.night_dir(night_id)
+    with project_lock(locks_dir(paths), project):  # never half of an adoption under way
+        workspace = load_workspace(project, settings.files)
     night = Night(
-        settings, load_workspace(project, settings.files), target=backends.target,
+        settings, workspace, target=backends.target,
         optimizer=backends.optimizer, judge=backends.judge, store=store, clock=clock,
         rng=random.Random(f"{settings.night.seed}:{night_id}"), night_id=night_id,
         artifacts=directory / "artifacts", progress=progress, night_index=index,
@@ -118,9 +121,10 @@ def run_project_night(
         store.add_rejected_edits(str(project), night_id, summary.rejected_edits)
     store.update_edit_evidence(str(project), night_id, result.ledger)
     if summary.decision == "accept" and result.candidate is not None:
-        stage(directory, summary, result.workspace, result.candidate, store)
-        if settings.night.auto_adopt:
-            auto_adopt(store, paths, night_id, clock)
+        with project_lock(locks_dir(paths), project):  # ordered with adopt and rollback
+            stage(directory, summary, result.workspace, result.candidate, store)
+            if settings.night.auto_adopt:
+                auto_adopt(store, paths, night_id, clock)
         return result
     store.save_night(summary, "none")
     return result

@@ -44,6 +44,14 @@ class Staged:
                 hint="run the night again to stage a fresh proposal",
             ) from exc
 
+    def base(self, name: str) -> bytes | None:
+        """The text the night built ``name``'s candidate from; None for a file that did not exist
+        then, or a proposal staged before the base text was kept."""
+        try:
+            return (self.directory / "base" / name).read_bytes()
+        except OSError:
+            return None
+
     def diffs(self) -> dict[str, str]:
         """File name -> unified diff text."""
         return {f.name: self.read(f.diff).decode("utf-8") for f in self.proposal.files}

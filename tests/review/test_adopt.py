@@ -62,7 +62,7 @@ def test_adopt_refuses_when_a_live_file_changed_since_staging(cli, home, live):
     r = cli("adopt", cwd=live)
     assert r.code == 8
     assert r.err == (
-        f"skillopt-sleep: error: {live / 'AGENTS.md'} changed since night {NIGHT} was staged; nothing was "
+        f"skillopt-sleep: error: {live / 'AGENTS.md'} changed since night {NIGHT} read it; nothing was "
         "written (run the night again to stage a fresh proposal, or `skillopt-sleep reject` this one)\n")
     assert (live / "CLAUDE.md").read_bytes() == CLAUDE
     assert (live / "AGENTS.md").read_bytes() == AGENTS + b"- A rule the user added this morning.\n"
@@ -77,7 +77,7 @@ def test_adopt_refuses_when_a_new_file_appeared_since_staging(cli, home, live):
     skill.parent.mkdir(parents=True)
     skill.write_text("mine\n")
     r = cli("adopt", cwd=live)
-    assert r.code == 8 and f"{skill} was created since night {NIGHT} was staged" in r.err
+    assert r.code == 8 and f"{skill} was created since night {NIGHT} read it" in r.err
     assert skill.read_text() == "mine\n" and (live / "CLAUDE.md").read_bytes() == CLAUDE
 
 
