@@ -119,6 +119,6 @@ def demo_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
         for diff in sorted(Path(s.proposal_dir, "diffs").glob("*.diff")):
             text += ["", f"--- proposed change to {diff.stem} ---", diff.read_text(encoding="utf-8").rstrip()]
         text += ["", "Nothing live changed. To adopt the proposal into the demo project:",
-                 f"  SKILLOPT_SLEEP_HOME={demo.home} skillopt-sleep adopt"]
+                 f"  SKILLOPT_SLEEP_HOME={demo.home} skillopt-sleep adopt --project {demo.project}"]
     ctx.emit(s, "\n".join(text))
     return 0
