@@ -156,7 +156,7 @@ def loose_value(item: Mapping[str, Any]) -> str | None:
         if name in item and (not _whole(item[name]) or item[name] < least):
             return f"{name}: needs a whole number of at least {least}, not {item[name]!r}"
     intent = item.get("intent")
-    if isinstance(intent, str) and not intent.strip():
+    if isinstance(intent, str) and intent and not intent.strip():
         return "intent: is blank"
     for name in ("created_at", "last_seen_at"):
         if name in item and not isinstance(item[name], (str, datetime)):
