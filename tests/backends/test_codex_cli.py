@@ -217,3 +217,26 @@ def test_a_private_home_left_by_a_killed_night_is_removed_by_the_next(tmp_path):
     foreign.mkdir()  # not ours to judge: no owner file
     assert sweep_private_homes(tmp_path) == [killed]
     assert not killed.exists() and running.exists() and foreign.exists()
+
+
+def test_login_is_checked_before_any_replay_and_names_the_fix(sandbox_home):
+    from skillopt_sleep.backends.preflight import check_logins
+
+    (sandbox_home / ".codex").mkdir()  # installed, never logged in, no provider of its own
+    runner = FakeRunner()
+    runner.enqueue(RunResult(1, "", "Not logged in\n"))
+    backend = make(runner, env={"HOME": str(sandbox_home), "CODEX_HOME": str(sandbox_home / ".codex")})
+    with pytest.raises(AuthError) as info:
+        check_logins([backend, backend])  # one backend serving two roles is asked once
+    assert info.value.one_line() == ("codex is not logged in (run `codex login` (or set the key the configured "
+                                     "provider needs))")
+    assert [c.argv[1:] for c in runner.calls] == [("login", "status")]
+
+
+def test_a_configured_provider_with_its_key_needs_no_codex_login(user_home):
+    from skillopt_sleep.backends.preflight import check_logins
+
+    runner = FakeRunner()
+    runner.enqueue(RunResult(1, "", "Not logged in\n"))
+    check_logins([make(runner)])  # the user's provider "corp" and its CORP_KEY are set
+    assert len(runner.calls) == 1
