@@ -137,3 +137,33 @@ def test_a_night_ended_by_a_signal_mid_replay_leaves_nothing_behind(tmp_path, su
     assert files_holding(tmp, SECRET) == [] and files_holding(home, SECRET) == []
     nights = resolve_paths(str(home)).nights_dir
     assert not list(nights.rglob("reflection.json")) and not list(nights.glob("*"))
+
+
+def test_codex_reads_the_users_login_through_a_link_and_no_copy_is_made(tmp_path):
+    """With the built-in OpenAI provider codex must read ``auth.json``: it reaches it through the
+    private home's link (the key arrives at the server), and the home is gone once closed."""
+    import asyncio
+
+    from skillopt_sleep.backends.base import Message, Request
+    from skillopt_sleep.backends.codex_cli import CodexBackend
+    from skillopt_sleep.errors import BackendError
+    from skillopt_sleep.settings import RoleSettings
+
+    needs(which_codex, "codex")
+    user = tmp_path / "user" / ".codex"
+    user.mkdir(parents=True)
+    (user / "auth.json").write_text(json.dumps({"auth_mode": "apikey", "OPENAI_API_KEY": SECRET}))
+    with ModelServer([Text("hi")]) as srv:
+        (user / "config.toml").write_text(f'model = "gpt-5.5"\nopenai_base_url = "{srv.v1}"\n')
+        env = {"PATH": os.environ["PATH"], "HOME": str(user.parent), "CODEX_HOME": str(user)}
+        backend = CodexBackend.from_settings(RoleSettings(backend="codex"), env)
+        private = backend.home.path
+        assert (private / "auth.json").is_symlink() and files_holding(private, SECRET) == []
+        try:  # the built-in provider's transport is not one the loopback server speaks: only the key matters
+            asyncio.run(backend.complete(Request("target", "sys", (Message("user", "hi"),), max_tokens=20)))
+        except BackendError:
+            pass
+        backend.close()
+        keys = {r.headers.get("authorization") for r in srv.requests}
+    assert f"Bearer {SECRET}" in keys
+    assert not private.exists()
