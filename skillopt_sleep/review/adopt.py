@@ -134,7 +134,9 @@ def _adopt(store: Store, paths: Paths, row: NightRow, clock: Clock, ops: FileOps
         _undo(ops, paths, backups, written, "interrupted")
         raise
     if refused is not None:
-        _undo(ops, paths, backups, written, "a live file was saved during the adoption")
+        for entry in reversed(written):  # each a compare-and-swap too: a save there stays
+            restore_if(ops, backups, entry, entry.adopted_sha256)
+        clear_journal(ops, paths)
         raise ProposalError(
             f"{refused}; your save is kept and nothing of night {row.id} was adopted",
             hint="run `skillopt-sleep adopt` again",
