@@ -15,10 +15,13 @@ project, whose own ``night_lock`` then sees its parent holds it and goes ahead.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import socket
 import sys
+import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -80,6 +83,60 @@ def try_lock(path: Path) -> Iterator[bool]:
         finally:
             if taken:
                 _unlock(fh)
+    finally:
+        fh.close()
+
+
+_held: dict[str, int] = {}  # project lock files this process holds -> nesting depth
+_held_guard = threading.Lock()
+
+
+def project_lock_file(locks_dir: Path, project: str | Path) -> Path:
+    """The lock file of one project: ``<locks_dir>/project-<hash of its path>.lock``."""
+    digest = hashlib.sha256(str(project).encode("utf-8")).hexdigest()[:16]
+    return Path(locks_dir) / f"project-{digest}.lock"
+
+
+@contextmanager
+def project_lock(locks_dir: Path, project: str | Path, *, wait_s: float = 30.0,
+                 poll_s: float = 0.05) -> Iterator[None]:
+    """Order what changes or reads one project's live files: ``adopt``, ``rollback``, and a
+    night reading them at its start and staging at its end. Held for moments, so a second
+    taker waits up to ``wait_s`` seconds, then gets :class:`LockedError`. Re-entrant within a
+    process (a night that stages then auto-adopts takes it twice)."""
+    path = project_lock_file(locks_dir, project)
+    key = str(path)
+    with _held_guard:
+        if key in _held:
+            _held[key] += 1
+            nested = True
+        else:
+            nested = False
+    if nested:
+        try:
+            yield
+        finally:
+            with _held_guard:
+                _held[key] -= 1
+        return
+    fh = _open(path)
+    try:
+        deadline = time.monotonic() + wait_s
+        while not _try_lock(fh):
+            if time.monotonic() >= deadline:
+                raise LockedError(
+                    f"another adopt, rollback or night is changing the files of {project}",
+                    hint="wait for it to finish, then run the command again",
+                )
+            time.sleep(poll_s)
+        with _held_guard:
+            _held[key] = 1
+        try:
+            yield
+        finally:
+            with _held_guard:
+                del _held[key]
+            _unlock(fh)
     finally:
         fh.close()
 

@@ -128,11 +128,51 @@ def read_records(path: Path, defaults: Defaults) -> list[TaskRecord]:
         where = f"{path.name} record {number}"
         if not isinstance(item, dict):
             raise InputError(f"{where} is not an object", hint="each task is a JSON object or a [[task]] table")
+        bad = loose_value(item)
+        if bad is not None:
+            raise InputError(f"{where}: {bad}", hint="fix the record; nothing was imported")
         try:
             records.append(make_record(item, defaults))
         except ValidationError as exc:
             raise record_error(where, exc) from exc
     return records
+
+
+_WHOLE_MIN = {"turn": 0, "occurrences": 1, "schema_version": 1}
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def loose_value(item: Mapping[str, Any]) -> str | None:
+    """What a file's record says that the model would quietly coerce, or None.
+
+    A file is written by hand: ``turn: 1.5`` truncated, ``max_chars: true`` read as 1,
+    ``case_sensitive: "no"`` read as False, a blank intent, a time given as a bare number would
+    all be kept as something the user did not write. Each is named instead.
+    """
+    for name, least in _WHOLE_MIN.items():
+        if name in item and (not _whole(item[name]) or item[name] < least):
+            return f"{name}: needs a whole number of at least {least}, not {item[name]!r}"
+    intent = item.get("intent")
+    if isinstance(intent, str) and intent and not intent.strip():
+        return "intent: is blank"
+    for name in ("created_at", "last_seen_at"):
+        if name in item and not isinstance(item[name], (str, datetime)):
+            return f"{name}: needs an ISO 8601 time with its zone, not {item[name]!r}"
+    checks = item.get("checks")
+    for i, check in enumerate(checks if isinstance(checks, list) else []):
+        if not isinstance(check, Mapping):
+            continue
+        if check.get("kind") == "max_chars" and "value" in check and not _whole(check["value"]):
+            return f"checks.{i}.value: max_chars needs a whole number, not {check['value']!r}"
+        if "case_sensitive" in check and not isinstance(check["case_sensitive"], bool):
+            return f"checks.{i}.case_sensitive: needs true or false, not {check['case_sensitive']!r}"
+        weight = check.get("weight")
+        if "weight" in check and (isinstance(weight, bool) or not isinstance(weight, (int, float))):
+            return f"checks.{i}.weight: needs a number, not {weight!r}"
+    return None
 
 
 def _parse(path: Path, text: str) -> list[Any]:

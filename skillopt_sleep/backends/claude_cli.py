@@ -116,6 +116,15 @@ class ClaudeCodeBackend:
                           env=child_env(env, QUIET_ENV))
         return status.returncode == 0 and _logged_in(status.stdout)
 
+    async def login(self) -> None:
+        """:class:`AuthError` in seconds when claude is not logged in (``claude auth status``),
+        before the first replay."""
+        env = child_env(self.env, QUIET_ENV, drop=PARENT_SESSION_ENV)
+        status = await run_cli(self.runner, [self.binary, "auth", "status"], env=env, cwd=None,
+                               stdin=None, timeout=30, name="claude", install=INSTALL)
+        if status.returncode != 0 or not _logged_in(status.stdout):
+            raise AuthError("claude is not logged in", hint=LOGIN_FIX)
+
     def _env(self, request: Request) -> dict[str, str]:
         extra = {**QUIET_ENV, "CLAUDE_CODE_MAX_OUTPUT_TOKENS": str(request.max_tokens)}
         return child_env(self.env, extra, drop=PARENT_SESSION_ENV)

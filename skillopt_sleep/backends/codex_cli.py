@@ -14,9 +14,13 @@ answer is the last ``agent_message`` item and the usage comes from ``turn.comple
 No codex 0.169 flag keeps ``$CODEX_HOME/AGENTS.md`` out of the prompt, so every call runs with
 ``CODEX_HOME`` pointing at a private directory holding only:
 
-* ``auth.json`` copied from the user's Codex home (their login). When Codex refreshes the login
-  in the copy, the refreshed file is written back to the user's home (only if theirs did not
-  change meanwhile), so a refresh never leaves the user's own login stale;
+* ``auth.json``: a symbolic link to the user's (their login), so no copy of the credential is
+  made; only where links cannot be made is it copied, owner-only. When Codex refreshes the login
+  (writing a file of its own in place of the link), the refreshed file is written back to the
+  user's home (only if theirs did not change meanwhile), so a refresh never leaves the user's
+  own login stale. The directory is removed when the backend is closed, at exit, on a signal
+  (the CLI turns SIGTERM into an interrupt), and, after a kill that left no chance, by the next
+  run (:func:`sweep_private_homes`: each directory names its owner's pid);
 * a ``config.toml`` with the user's ``model``, ``model_provider`` and that provider's table (and
   ``openai_base_url``), plus ``project_doc_max_bytes = 0`` (no AGENTS.md from the working tree),
   ``skills.include_instructions = false`` and ``skills.bundled.enabled = false`` (no skill list:
@@ -113,18 +117,52 @@ def replay_config(user: Mapping[str, Any], role: RoleSettings) -> dict[str, Any]
     return cfg
 
 
+PRIVATE_PREFIX = "skillopt-codex-"
+OWNER_FILE = "owner.pid"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def sweep_private_homes(tmp: Path | None = None) -> list[Path]:
+    """Remove the private homes whose owner process is gone (a night killed with no chance to
+    clean up); returns what was removed. A home without an owner file is left alone."""
+    removed = []
+    for path in Path(tmp or tempfile.gettempdir()).glob(f"{PRIVATE_PREFIX}*"):
+        try:
+            pid = int((path / OWNER_FILE).read_text(encoding="utf-8").strip())
+        except (OSError, ValueError):
+            continue
+        if pid != os.getpid() and not _alive(pid):
+            shutil.rmtree(path, ignore_errors=True)
+            removed.append(path)
+    return removed
+
+
 class PrivateHome:
-    """A throwaway ``CODEX_HOME`` with the user's login copied in and written back if refreshed."""
+    """A throwaway ``CODEX_HOME`` reaching the user's login through a link (a copy only where
+    links cannot be made), a refreshed login written back."""
 
     def __init__(self, user_home: Path, config: Mapping[str, Any]) -> None:
         self.user_home = user_home
-        self.path = Path(tempfile.mkdtemp(prefix="skillopt-codex-"))
+        sweep_private_homes()
+        self.path = Path(tempfile.mkdtemp(prefix=PRIVATE_PREFIX))  # owner-only (0700)
         self._cleanup = weakref.finalize(self, shutil.rmtree, str(self.path), True)
+        (self.path / OWNER_FILE).write_text(str(os.getpid()), encoding="utf-8")
         (self.path / "config.toml").write_text(tomli_w.dumps(dict(config)), encoding="utf-8")
         self._auth = _read(user_home / "auth.json")
         if self._auth is not None:
-            (self.path / "auth.json").write_bytes(self._auth)
-            os.chmod(self.path / "auth.json", 0o600)
+            try:
+                os.symlink(user_home / "auth.json", self.path / "auth.json")
+            except OSError:  # no links here (some Windows setups): the one place a copy is made
+                atomic_write_bytes(self.path / "auth.json", self._auth, mode=0o600)
 
     def sync_back(self) -> None:
         """Write a login Codex refreshed in the copy back to the user's home, unless theirs moved."""
@@ -185,6 +223,20 @@ class CodexBackend:
         if self._home is None:
             self._home = PrivateHome(codex_home(self.env), self.config)
         return self._home
+
+    def close(self) -> None:
+        """Remove the private home (and with it any refreshed login it holds)."""
+        if self._home is not None:
+            self._home.remove()
+            self._home = None
+
+    async def login(self) -> None:
+        """:class:`AuthError` in about a second when codex is not logged in and no configured
+        provider has its key: before the first replay, not after a night of timeouts."""
+        status = await run_cli(self.runner, [self.binary, "login", "status"], env=self.env, cwd=None,
+                               stdin=None, timeout=30, name="codex", install=INSTALL)
+        if status.returncode != 0 and not _provider_ready(self.config, self.env):
+            raise AuthError("codex is not logged in", hint=LOGIN_FIX)
 
     async def complete(self, request: Request) -> Completion:
         home = self.home

@@ -21,6 +21,7 @@ from ..errors import INTERNAL_ERROR_EXIT, INTERRUPTED_EXIT, SleepError, StoreNot
 from ..paths import in_sandbox
 from .context import Ctx
 from .help_text import finish as finish_help
+from .signals import end_on_signals, interrupted_exit_code, interrupted_message
 from .terminal import printable
 
 # Each module has ``register(subparsers, common)`` adding its commands with ``func=handler``;
@@ -144,8 +145,8 @@ def main(
         stderr.write(f"skillopt-sleep: error: {printable(exc.one_line())}\n")
         return exc.exit_code
     except KeyboardInterrupt:
-        stderr.write("skillopt-sleep: error: interrupted\n")
-        return INTERRUPTED_EXIT
+        stderr.write(f"skillopt-sleep: error: {interrupted_message()}\n")
+        return interrupted_exit_code()
     except Exception as exc:  # noqa: BLE001 - the last line of defence: one line, trace on --debug
         if debug:
             traceback.print_exc(file=stderr)
@@ -158,4 +159,5 @@ def main(
 
 def entry() -> None:
     """Console-script entry point."""
+    end_on_signals()
     sys.exit(main())

@@ -144,6 +144,6 @@ def _demo(root: Path, args: argparse.Namespace, ctx: Ctx) -> int:
         for diff in sorted(Path(s.proposal_dir, "diffs").glob("*.diff")):
             text += ["", f"--- proposed change to {diff.stem} ---", diff.read_text(encoding="utf-8").rstrip()]
         text += ["", "Nothing live changed. To adopt the proposal into the demo project:",
-                 f"  SKILLOPT_SLEEP_HOME={demo.home} {self_command(ctx.env)} adopt"]
+                 f"  SKILLOPT_SLEEP_HOME={demo.home} {self_command(ctx.env)} adopt --project {demo.project}"]
     ctx.emit(s, "\n".join(text))
     return night_exit(s, ctx)

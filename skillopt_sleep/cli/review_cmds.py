@@ -8,6 +8,7 @@ from typing import Any
 from ..review.adopt import Outcome, adopt, rollback
 from ..review.diff import colorize, wants_colour
 from ..review.proposals import find_night, load_staged, reject
+from ..review.rebase import drift_lines
 from ..review.rule_views import flagged_lines, project_views
 from ..store import NightRow
 from ..errors import UsageError
@@ -63,12 +64,15 @@ def review_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
     staged = load_staged(row)
     diffs = staged.diffs()
     report = staged.directory / "report.md"
+    changed = drift_lines(staged) if row.state == "staged" else []
     payload = dict(row.summary.model_dump(mode="json"), state=row.state, diffs=diffs,
-                   report=str(report), report_html=str(staged.directory / "report.html"))
+                   report=str(report), report_html=str(staged.directory / "report.html"),
+                   live_changes=changed)
     colour = wants_colour(ctx.out, ctx.env, args.color)
     scores = evidence_lines(row.summary) if row.summary.evidence else [score_line(row.summary)]
     lines = [f"night {row.id} [{row.state}]  project {row.project}", *scores,
-             f"decision: {row.summary.decision.upper()} — {row.summary.reason}"]
+             f"decision: {row.summary.decision.upper()} — {row.summary.reason}",
+             *(f"note: {line}" for line in changed)]
     lines = [printable(line) for line in lines]
     for diff in diffs.values():
         shown = printable(diff)
@@ -84,7 +88,7 @@ def review_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
 def _outcome_payload(outcome: Outcome) -> dict[str, Any]:
     return {
         "night_id": outcome.night_id, "project": outcome.project, "state": outcome.state,
-        "backup_dir": outcome.backup_dir,
+        "backup_dir": outcome.backup_dir, "notes": outcome.notes,
         "files": [{"name": c.name, "live_path": c.live_path, "action": c.action} for c in outcome.files],
     }
 
@@ -94,6 +98,7 @@ def adopt_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
     outcome = adopt(ctx.store, ctx.paths, row, ctx.clock)
     lines = [f"adopted night {row.id}:"]
     lines += [f"  {c.action} {c.live_path}" for c in outcome.files]
+    lines += [f"note: {note}" for note in outcome.notes]
     lines.append(f"backup: {outcome.backup_dir}  (undo with `skillopt-sleep rollback {row.id}`)")
     ctx.emit(_outcome_payload(outcome), "\n".join(lines))
     return 0

@@ -43,10 +43,11 @@ def status(args: argparse.Namespace, ctx: Ctx) -> int:
     project = None if args.all_projects else str(ctx.project(args.project))
     repair_interrupted(ctx)  # an interrupted adoption: its notice is shown below
     store = ctx.read_store
+    # only what is shown is read: a count, the nights listed, the one pending proposal
     nights = store.nights(project=project, limit=args.limit)
-    pending = next((n for n in store.nights(project=project, limit=1000) if n.state == "staged"), None)
+    pending = next(iter(store.nights(project=project, limit=1, state="staged")), None)
     notices = store.notices(unseen_only=True) + launcher_notices(ctx.read_paths.state_dir)
-    tasks = len(store.list_tasks(project=project))
+    tasks = store.count_tasks(project)
     payload = {
         "project": project,
         "tasks": tasks,

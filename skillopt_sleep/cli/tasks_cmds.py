@@ -47,12 +47,25 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     ls = tasks.add_parser("list", parents=[common], help="list the tasks of a project")
     add_project_flag(ls)
     ls.add_argument("--all-projects", action="store_true", help="every project, not just this one")
+    ls.add_argument("-n", "--limit", type=_count, default=50, metavar="N",
+                    help="show N tasks (default 50; 0 for all)")
+    ls.add_argument("--offset", type=_count, default=0, metavar="K", help="skip the first K tasks (oldest first)")
     ls.set_defaults(func=list_cmd)
 
     for name, func, help_text in (("show", show_cmd, "show one task"), ("rm", rm_cmd, "remove one task")):
         q = tasks.add_parser(name, parents=[common], help=help_text)
         q.add_argument("id", metavar="ID", help="task id or a unique prefix of it")
         q.set_defaults(func=func)
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"needs a whole number of 0 or more, not {text!r}")
+    return value
 
 
 def _defaults(args: argparse.Namespace, ctx: Ctx, source: str) -> Defaults:
@@ -140,15 +153,24 @@ def _preference_lines(prefs: list[Preference]) -> list[str]:
 
 
 def list_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
+    """One page of tasks (oldest first): only that page is read from the store."""
     project = None if args.all_projects else str(ctx.project(args.project))
-    records = ctx.read_store.list_tasks(project=project)
-    if not records:
-        where = "any project" if project is None else project
+    store = ctx.read_store
+    total = store.count_tasks(project)
+    records = store.list_tasks(project=project, limit=args.limit or None, offset=args.offset)
+    where = "any project" if project is None else project
+    if not total:
         text = f"no tasks for {where}: add one with `skillopt-sleep tasks add --intent ...`"
+    elif not records:
+        text = f"no tasks past {args.offset}: {total} task(s) for {where}"
     else:
         text = "\n".join(line for r in records for line in _brief(r))
-        text += f"\n{len(records)} task(s)" + ("" if project is None else f" for {project}")
-        prefs = [p for p in ctx.read_store.preferences(project) if p.count > 1]
+        first, last = args.offset + 1, args.offset + len(records)
+        shown = f"{total} task(s)" if len(records) == total else f"tasks {first}-{last} of {total}"
+        text += f"\n{shown}" + ("" if project is None else f" for {project}")
+        if last < total:
+            text += f"; next page: --offset {last}"
+        prefs = [p for p in store.preferences(project) if p.count > 1]
         if prefs:
             text += "\n" + "\n".join(_preference_lines(prefs))
     ctx.emit(records, text)
@@ -160,11 +182,11 @@ def find_task(store: Store, prefix: str) -> TaskRecord:
     exact = store.get_task(prefix)
     if exact is not None:
         return exact
-    matches = [r for r in store.list_tasks() if r.id.startswith(prefix)]
+    matches = store.tasks_with_prefix(prefix) if prefix else []
     if not matches:
         raise InputError(f"no task {prefix!r}", hint="see `skillopt-sleep tasks list --all-projects`")
     if len(matches) > 1:
-        raise InputError(f"{prefix!r} matches {len(matches)} tasks", hint="give more of the id")
+        raise InputError(f"{prefix!r} matches more than one task", hint="give more of the id")
     return matches[0]
 
 

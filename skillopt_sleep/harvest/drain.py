@@ -59,7 +59,10 @@ def _drain_one(spool: Spool, entry: Path, harvester: Harvester, result: DrainRes
         return
     path = Path(payload.transcript_path)
     result.payloads += 1
-    if path.is_file():
+    if not path.is_file():  # said once, as a notice `status` shows; nothing to retry
+        result.errors.append(f"the transcript of session {payload.session_id} is missing ({path}): "
+                             "nothing was logged from it")
+    else:
         before = len(result.stats.errors)
         harvester.harvest_file(CLAUDE, path, result.stats)
         harvester.flush()  # stored before the payload leaves the spool: nothing is lost

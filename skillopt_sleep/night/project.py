@@ -7,18 +7,22 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Mapping
+import shutil
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
 from ..backends.base import ROLES, Backend
 from ..backends.batching import batching
+from ..backends.preflight import check_logins, close_all
 from ..backends.registry import create_backend
 from ..clock import Clock
+from ..lock import project_lock
 from ..models import NightSummary, TaskRecord
 from ..paths import Paths
-from ..review.adopt import auto_adopt, recover
+from ..review.adopt import auto_adopt, locks_dir, recover
 from ..review import ledger
 from ..review.ledger import AdoptedRule
 from ..review.outcome import acts_on
@@ -101,15 +105,40 @@ def run_project_night(
     short is repaired first, so the night reads whole files, never half of one.
     """
     recover(store, paths, clock)
+    check_logins([backends.target, backends.optimizer, backends.judge])  # seconds, not a night
     tasks = project_tasks(store, project) if tasks is None else tasks
-    views = project_views(store, str(project))
     last_night, index = _history(store, str(project))
     night_id = night_id_for(project, clock)
+    directory = paths.night_dir(night_id)
+    with _whole_or_nothing(store, night_id, directory, backends):
+        return _run(project, settings, store, paths, backends, clock, dry_run, progress, tasks, oracle,
+                    night_id, directory, index, last_night)
+
+
+@contextmanager
+def _whole_or_nothing(store: Store, night_id: str, directory: Path, backends: Backends) -> Iterator[None]:
+    """A night cut short (a signal, an error) leaves no half night directory (no orphan
+    ``reflection.json``); every exit releases what the backends keep on disk."""
+    try:
+        yield
+    except BaseException:
+        if store.night(night_id) is None:
+            shutil.rmtree(directory, ignore_errors=True)
+        raise
+    finally:
+        close_all([backends.target, backends.optimizer, backends.judge])
+
+
+def _run(project: Path, settings: Settings, store: Store, paths: Paths, backends: Backends, clock: Clock,
+         dry_run: bool, progress: Progress | None, tasks: list[TaskRecord], oracle: Oracle | None,
+         night_id: str, directory: Path, index: int, last_night: datetime | None) -> NightResult:
     if settings.night.batch:
         backends = batched_backends(backends, store, settings.night.batch_poll_s)
-    directory = paths.night_dir(night_id)
+    with project_lock(locks_dir(paths), project):  # never half of an adoption under way
+        workspace = load_workspace(project, settings.files)
+    views = project_views(store, str(project))  # adopted rules: which are ignored, contradicted, to re-test
     night = Night(
-        settings, load_workspace(project, settings.files), target=backends.target,
+        settings, workspace, target=backends.target,
         optimizer=backends.optimizer, judge=backends.judge, store=store, clock=clock,
         rng=random.Random(f"{settings.night.seed}:{night_id}"), night_id=night_id,
         artifacts=directory / "artifacts", progress=progress, night_index=index,
@@ -128,9 +157,10 @@ def run_project_night(
         store.add_rejected_edits(str(project), night_id, summary.rejected_edits)
     store.update_edit_evidence(str(project), night_id, result.ledger)
     if summary.decision == "accept" and result.candidate is not None:
-        stage(directory, summary, result.workspace, result.candidate, store)
-        if settings.night.auto_adopt:
-            auto_adopt(store, paths, night_id, clock)
+        with project_lock(locks_dir(paths), project):  # ordered with adopt and rollback
+            stage(directory, summary, result.workspace, result.candidate, store)
+            if settings.night.auto_adopt:
+                auto_adopt(store, paths, night_id, clock)
         return result
     store.save_night(summary, "none")
     return result

@@ -1,7 +1,12 @@
 """Staging: write a night's proposal to its own directory. Nothing live changes.
 
 Layout of ``<nights_dir>/<night_id>/``: ``proposal.json``, ``candidate/<name>``,
-``diffs/<name>.diff``, ``report.md``, ``report.html`` (and ``artifacts/`` from the pipeline).
+``base/<name>``, ``diffs/<name>.diff``, ``report.md``, ``report.html`` (and ``artifacts/`` from
+the pipeline).
+
+Each candidate is bound to the text the night read when it *started* (``base/<name>``, its hash
+in ``ProposalFile.base_sha256``), not to the live file when it ended: a line the user adds while
+the night runs is then seen by ``adopt``, which keeps it or refuses (:mod:`review.rebase`).
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ from ..review.diff import label, unified_diff
 from ..review.report import render_markdown
 from ..review.report_html import render_html
 from ..review.rule_views import RuleView, project_views
-from ..store import Store, atomic_write_text, sha256_file
+from ..store import Store, atomic_write_text, sha256_text
 from .workspace import Workspace
 
 
@@ -45,8 +50,12 @@ def stage(directory: Path, summary: NightSummary, workspace: Workspace, candidat
     for name in diffs:
         atomic_write_text(directory / "candidate" / name, candidate[name])
         atomic_write_text(directory / "diffs" / f"{name}.diff", diffs[name])
+        base = workspace.texts[name] if workspace.existed.get(name) else None
+        if base is not None:  # the user's own text, as private as the candidate that holds it
+            atomic_write_text(directory / "base" / name, base)
         files.append(ProposalFile(
-            name=name, live_path=str(workspace.paths[name]), base_sha256=sha256_file(workspace.paths[name]),
+            name=name, live_path=str(workspace.paths[name]),
+            base_sha256=sha256_text(base) if base is not None else None,
             candidate=f"candidate/{name}", diff=f"diffs/{name}.diff",
         ))
     summary.proposal_dir = str(directory)

@@ -1,7 +1,13 @@
 """Adopt a staged proposal into the live files, and roll an adoption back, byte for byte.
 
-Adoption refuses, before writing anything, when a live file changed since the night was staged
-(its hash differs from ``ProposalFile.base_sha256``). It copies every live file into
+Each candidate was built from the text the night read when it started (``base/<name>``, hashed
+in ``ProposalFile.base_sha256``). A live file changed since then only outside the managed block
+gets the candidate's block carried onto its current text, and adoption says so; one changed
+inside the block, or deleted, is refused before anything is written (:mod:`rebase`). A save the
+user makes while adoption runs is never replaced: every live write is a compare-and-swap
+(:mod:`swap`) and a refused one puts back what was written. The project lock
+(:func:`~skillopt_sleep.lock.project_lock`) orders adopt, rollback and a night's reading and
+staging of one project. It copies every live file into
 ``<backups_dir>/<night_id>/`` with a ``backup.json`` manifest, writes the intent journal, then
 replaces each file atomically; if one write fails, the files already written are put back. A
 crash anywhere, or a failed undo, is repaired by the next command (:func:`backup.recover`).
@@ -11,11 +17,12 @@ A symbolic link stays a link: its target is what changes.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..clock import Clock
 from ..errors import LockedError, ProposalError, StoreError
+from ..lock import project_lock
 from ..models import ProposalFile
 from ..paths import Paths
 from ..store import NightRow, Store
@@ -31,15 +38,19 @@ from .backup import (
     file_sha256,
     keep,
     load_manifest,
+    read_live,
     real_path,
     recover,
     recover_locked,
     restore,
+    restore_if,
     write_journal,
 )
 from . import ledger
 from .fileops import FileOps
 from .proposals import Staged, load_staged
+from .rebase import drift, sha
+from .swap import swap
 
 __all__ = ["FileChange", "Outcome", "adopt", "auto_adopt", "backup_dir", "live_sha256", "load_manifest",
            "recover", "rollback"]
@@ -63,6 +74,7 @@ class Outcome:
     state: str
     files: list[FileChange]
     backup_dir: str
+    notes: list[str] = field(default_factory=list)  # one line each: a change kept, a save left alone
 
 
 def live_sha256(path: Path) -> str | None:
@@ -78,46 +90,80 @@ def _current(store: Store, paths: Paths, row: NightRow, clock: Clock, ops: FileO
     return fresh if fresh is not None else row
 
 
+def locks_dir(paths: Paths) -> Path:
+    """Where the project locks live (next to the night lock)."""
+    return paths.lock_file.parent
+
+
 def adopt(store: Store, paths: Paths, row: NightRow, clock: Clock, *, ops: FileOps | None = None) -> Outcome:
     """Write a staged night's candidates into the live files (see the module docstring).
 
     ``ops`` performs every file operation (a seam for tests of crashes and full disks).
     """
-    with adoption_lock(paths):
+    with project_lock(locks_dir(paths), row.project), adoption_lock(paths):
         outcome = _adopt(store, paths, row, clock, ops or FileOps())
         ledger.record_adoption(store, row, clock.now())
         return outcome
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """One live file's write: what it held when read, and what adoption puts there."""
+
+    file: ProposalFile
+    before: bytes | None
+    data: bytes
 
 
 def _adopt(store: Store, paths: Paths, row: NightRow, clock: Clock, ops: FileOps) -> Outcome:
     row = _current(store, paths, row, clock, ops)
     if row.state != "staged":
         raise ProposalError(f"cannot adopt night {row.id}: it is {row.state}")
-    candidates = _checked_candidates(load_staged(row))
+    plans, notes = _plans(load_staged(row))
     backups = backup_dir(paths, row.id)
     manifest = BackupManifest(night_id=row.id, project=row.project, adopted_at=clock.now(), files=[
-        back_up(ops, backups, f.name, Path(f.live_path), data) for f, data in candidates
+        back_up(ops, backups, p.file.name, Path(p.file.live_path), p.data, p.before) for p in plans
     ])
     keep(ops, backups / "backup.json", manifest.model_dump_json(indent=2).encode("utf-8"))
     write_journal(ops, paths, Journal(op="adopt", night_id=row.id, project=row.project,
                                       started_at=clock.now()))
     written: list[BackedUpFile] = []
     try:
-        for entry, (_, data) in zip(manifest.files, candidates):
-            written.append(entry)
-            for d in entry.created_dirs:
-                ops.mkdir(Path(d))
-            ops.write(entry.target, data, entry.mode if entry.existed else NEW_FILE_MODE)
+        refused = _write_all(ops, backups, manifest.files, plans, written)
     except StoreError as exc:
         _undo(ops, paths, backups, written, exc.message)
         raise
     except KeyboardInterrupt:  # Ctrl-C: put everything back now rather than at the next command
         _undo(ops, paths, backups, written, "interrupted")
         raise
+    if refused is not None:
+        for entry in reversed(written):  # each a compare-and-swap too: a save there stays
+            restore_if(ops, backups, entry, entry.adopted_sha256)
+        clear_journal(ops, paths)
+        raise ProposalError(
+            f"{refused}; your save is kept and nothing of night {row.id} was adopted",
+            hint="run `skillopt-sleep adopt` again",
+        )
     store.set_night_state(row.id, "adopted")
     clear_journal(ops, paths)
     changes = [FileChange(e.name, e.live_path, "updated" if e.existed else "created") for e in manifest.files]
-    return Outcome(row.id, row.project, "adopted", changes, str(backups))
+    return Outcome(row.id, row.project, "adopted", changes, str(backups), notes)
+
+
+def _write_all(ops: FileOps, backups: Path, entries: list[BackedUpFile], plans: list[_Plan],
+               written: list[BackedUpFile]) -> str | None:
+    """Write every plan (each a compare-and-swap); stops at the first file the user saved
+    meanwhile and says which. ``written`` collects the files to put back on failure."""
+    for entry, plan in zip(entries, plans):
+        written.append(entry)
+        for d in entry.created_dirs:
+            ops.mkdir(Path(d))
+        why = swap(ops, entry.target, plan.data, entry.mode if entry.existed else NEW_FILE_MODE,
+                   entry.sha256, backups / "replaced")
+        if why is not None:
+            written.pop()
+            return f"{entry.live_path} {why}"
+    return None
 
 
 def _undo(ops: FileOps, paths: Paths, backups: Path, written: list[BackedUpFile], cause: str) -> None:
@@ -133,24 +179,28 @@ def _undo(ops: FileOps, paths: Paths, backups: Path, written: list[BackedUpFile]
         ) from again
 
 
-def _checked_candidates(staged: Staged) -> list[tuple[ProposalFile, bytes]]:
-    """Every candidate's bytes, after checking no live file changed since staging.
+def _plans(staged: Staged) -> tuple[list[_Plan], list[str]]:
+    """What to write to each live file, against what it holds now; refused (nothing written)
+    when a file changed where the night's rules go.
 
     Two names for one file (``CLAUDE.md`` a link to ``AGENTS.md``) are written once; their
     candidates must agree.
     """
-    out: list[tuple[ProposalFile, bytes]] = []
+    out: list[_Plan] = []
+    notes: list[str] = []
     seen: dict[Path, bytes] = {}
     for f in staged.proposal.files:
-        current = live_sha256(Path(f.live_path))
-        if current != f.base_sha256:
-            change = "was created" if f.base_sha256 is None else (
-                "was deleted" if current is None else "changed")
+        before = read_live(Path(f.live_path))
+        state = drift(staged.base(f.name), f.base_sha256, staged.read(f.candidate), before)
+        if state.state == "refused":
             raise ProposalError(
-                f"{f.live_path} {change} since night {staged.night_id} was staged; nothing was written",
+                f"{f.live_path} {state.why} since night {staged.night_id} read it; nothing was written",
                 hint="run the night again to stage a fresh proposal, or `skillopt-sleep reject` this one",
             )
-        data = staged.read(f.candidate)
+        if state.state == "rebased":
+            notes.append(f"{f.live_path} changed outside the skillopt-sleep block since night "
+                         f"{staged.night_id} read it: your change is kept and the rules were added to it")
+        data = state.data or b""
         target = real_path(Path(f.live_path))
         if target in seen:
             if seen[target] != data:
@@ -161,8 +211,8 @@ def _checked_candidates(staged: Staged) -> list[tuple[ProposalFile, bytes]]:
                 )
             continue
         seen[target] = data
-        out.append((f, data))
-    return out
+        out.append(_Plan(f, before, data))
+    return out, notes
 
 
 def rollback(store: Store, paths: Paths, row: NightRow, clock: Clock, *, force: bool = False,
@@ -173,7 +223,7 @@ def rollback(store: Store, paths: Paths, row: NightRow, clock: Clock, *, force: 
     or when a file changed after the adoption (the user's later edits would be lost) unless
     ``force``, which first keeps the current bytes next to the backup.
     """
-    with adoption_lock(paths):
+    with project_lock(locks_dir(paths), row.project), adoption_lock(paths):
         outcome = _rollback(store, paths, row, clock, force, ops or FileOps())
         ledger.record_rollback(store, row, clock.now())
         return outcome
@@ -192,26 +242,50 @@ def _rollback(store: Store, paths: Paths, row: NightRow, clock: Clock, force: bo
         )
     manifest = load_manifest(paths, row.id)
     backups = backup_dir(paths, row.id)
+    live: list[bytes | None] = []
     for entry in manifest.files:
-        current = live_sha256(entry.target)
-        if current != entry.adopted_sha256:
+        current = read_live(entry.target)
+        if sha(current) != entry.adopted_sha256:
             if not force:
                 raise ProposalError(
                     f"{entry.live_path} changed since night {row.id} was adopted; nothing was restored",
                     hint="rerun with --force to restore anyway (the current file is kept in the backup)",
                 )
             if current is not None:
-                keep(ops, backups / "replaced" / entry.name, entry.target.read_bytes())
+                keep(ops, backups / "replaced" / entry.name, current)
+        live.append(current)
     write_journal(ops, paths, Journal(op="rollback", night_id=row.id, project=row.project,
                                       started_at=clock.now()))
     try:
-        changes = [FileChange(e.name, e.live_path, restore(ops, backups, e)) for e in manifest.files]
+        saved = _restore_all(ops, backups, manifest.files, live)
     except StoreError as exc:
         raise StoreError(f"{exc.message}; the rollback is half done",
                          hint="free some space: the next skillopt-sleep command finishes it") from exc
+    if saved is not None:
+        clear_journal(ops, paths)
+        raise ProposalError(f"{saved} while night {row.id} was being rolled back: your save is kept "
+                            "and nothing was restored", hint="run `skillopt-sleep rollback` again")
     store.set_night_state(row.id, "rolled_back")
     clear_journal(ops, paths)
+    changes = [FileChange(e.name, e.live_path, "updated" if e.existed else "removed") for e in manifest.files]
     return Outcome(row.id, row.project, "rolled_back", changes, str(backups))
+
+
+def _restore_all(ops: FileOps, backups: Path, entries: list[BackedUpFile], live: list[bytes | None]) -> str | None:
+    """Restore every file, each a compare-and-swap against the bytes ``live`` read before.
+
+    At the first file the user saved meanwhile, the files already restored get their ``live``
+    bytes back (again a compare-and-swap, so a save there stays too) and that file is named."""
+    done: list[tuple[BackedUpFile, bytes | None]] = []
+    for entry, before in zip(entries, live):
+        why = restore_if(ops, backups, entry, sha(before))
+        if why is not None:
+            for prev, prev_before in reversed(done):
+                mode = prev.mode if prev.existed else NEW_FILE_MODE
+                swap(ops, prev.target, prev_before, mode, prev.sha256, backups / "replaced")
+            return f"{entry.live_path} {why}"
+        done.append((entry, before))
+    return None
 
 
 def auto_adopt(store: Store, paths: Paths, night_id: str, clock: Clock) -> Outcome | None:
@@ -229,6 +303,7 @@ def auto_adopt(store: Store, paths: Paths, night_id: str, clock: Clock) -> Outco
                          clock.now())
         return None
     names = ", ".join(c.name for c in outcome.files)
-    store.add_notice("auto-adopt", f"night {night_id} was auto-adopted ({names}); undo with "
+    kept = "".join(f"; {note}" for note in outcome.notes)
+    store.add_notice("auto-adopt", f"night {night_id} was auto-adopted ({names}){kept}; undo with "
                      f"`skillopt-sleep rollback {night_id}`", clock.now())
     return outcome

@@ -31,6 +31,7 @@ from ..lock import try_lock
 from ..paths import Paths
 from ..store import Store
 from .fileops import FileOps, temp_path
+from .swap import put_back, swap
 
 NEW_FILE_MODE = 0o644
 
@@ -89,20 +90,25 @@ def real_path(live: Path) -> Path:
     return Path(live).resolve() if Path(live).is_symlink() else Path(live)
 
 
-def back_up(ops: FileOps, backups: Path, name: str, live: Path, candidate: bytes) -> BackedUpFile:
-    """Copy one live file into ``backups`` (if it exists) and describe it."""
+def read_live(live: Path) -> bytes | None:
+    """A live file's bytes (through links), None if it does not exist."""
+    try:
+        return real_path(live).read_bytes()
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except OSError as exc:
+        raise ProposalError(f"cannot read {live}: {exc.strerror}", hint="check its permissions") from exc
+
+
+def back_up(ops: FileOps, backups: Path, name: str, live: Path, candidate: bytes,
+            data: bytes | None) -> BackedUpFile:
+    """Keep ``data``, the bytes adoption read from one live file, in ``backups`` and describe it."""
     target = real_path(live)
     created = []
     parent = target.parent
     while not parent.exists():
         created.append(str(parent))
         parent = parent.parent
-    try:
-        data: bytes | None = target.read_bytes()
-    except FileNotFoundError:
-        data = None
-    except OSError as exc:
-        raise ProposalError(f"cannot read {live}: {exc.strerror}", hint="check its permissions") from exc
     if data is not None:
         keep(ops, backups / "files" / name, data)
     return BackedUpFile(
@@ -143,10 +149,33 @@ def file_sha256(path: Path) -> str | None:
         raise ProposalError(f"cannot read {path}: {exc.strerror}", hint="check its permissions") from exc
 
 
+def restore_if(ops: FileOps, backups: Path, entry: BackedUpFile, expected: str | None) -> str | None:
+    """Put one file back as it was before adoption if it still holds the bytes hashed
+    ``expected`` (a compare-and-swap, :func:`swap.swap`); None when done, else why not."""
+    data = None
+    if entry.existed:
+        try:
+            data = (backups / "files" / entry.name).read_bytes()
+        except OSError as exc:
+            raise ProposalError(f"the backup of {entry.live_path} is missing ({backups})") from exc
+    why = swap(ops, entry.target, data, entry.mode, expected, backups / "replaced")
+    if why is None and not entry.existed:
+        for d in reversed(entry.created_dirs):
+            if not ops.rmdir(Path(d)):
+                break
+    return why
+
+
+def settle(ops: FileOps, backups: Path, entry: BackedUpFile) -> None:
+    """Clear what a crash mid-write left next to one file: its temporary and its aside file."""
+    ops.unlink(temp_path(entry.target))
+    put_back(ops, entry.target, backups / "replaced", known=(entry.sha256, entry.adopted_sha256))
+
+
 def restore(ops: FileOps, backups: Path, entry: BackedUpFile) -> str:
     """Put one file back as it was before adoption (idempotent); returns what was done."""
     target = entry.target
-    ops.unlink(temp_path(target))  # a write a crash cut short
+    settle(ops, backups, entry)  # a write a crash cut short
     if entry.existed:
         if file_sha256(target) != entry.sha256 or _mode(target) != entry.mode:
             try:
@@ -226,6 +255,7 @@ def recover_locked(store: Store, paths: Paths, clock: Clock, ops: FileOps) -> st
     except ProposalError:
         manifest = None  # the crash came before the backup was complete: nothing live was written
     for entry in manifest.files if manifest else []:
+        settle(ops, backups, entry)
         current = file_sha256(entry.target)
         if current not in (entry.sha256, entry.adopted_sha256) and current is not None:
             keep(ops, backups / "replaced" / entry.name, entry.target.read_bytes())

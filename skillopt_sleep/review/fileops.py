@@ -16,6 +16,7 @@ from ..errors import StoreError
 from ..store.files import write_error
 
 TEMP_SUFFIX = ".skillopt-sleep.tmp"
+ASIDE_SUFFIX = ".skillopt-sleep.aside"
 
 
 def _hard_links(path: Path) -> int:
@@ -29,6 +30,12 @@ def temp_path(path: Path) -> Path:
     """The temporary file a write of ``path`` goes through: known in advance, so a crash's
     leftover is found and removed by the next command."""
     return path.with_name(f".{path.name}{TEMP_SUFFIX}")
+
+
+def aside_path(path: Path) -> Path:
+    """Where a compare-and-swap moves a live file while it checks what it holds (known in
+    advance, so a crash's leftover is put back by the next command)."""
+    return path.with_name(f".{path.name}{ASIDE_SUFFIX}")
 
 
 class FileOps:
@@ -62,6 +69,41 @@ class FileOps:
         except OSError as exc:
             raise write_error(exc, path) from exc
         self.sync_dir(path.parent)
+
+    def set_aside(self, path: Path) -> bool:
+        """Rename ``path`` to its :func:`aside_path` (atomic); False when ``path`` does not exist.
+
+        From this moment a save of ``path`` by anyone else creates a new file; what was saved
+        until now is in the aside file, to be checked before anything replaces it."""
+        try:
+            os.replace(path, aside_path(path))
+        except FileNotFoundError:
+            return False
+        except OSError as exc:
+            raise write_error(exc, path) from exc
+        self.sync_dir(path.parent)
+        return True
+
+    def place(self, src: Path, path: Path) -> bool:
+        """Move ``src`` to ``path`` only if ``path`` does not exist (no clobber); False if it does.
+
+        A hard link then an unlink, so a file saved at ``path`` meanwhile is never replaced."""
+        try:
+            os.link(src, path)
+        except FileExistsError:
+            return False
+        except OSError as exc:
+            if path.exists() or not src.exists():
+                raise write_error(exc, path) from exc
+            os.replace(src, path)  # a file system without hard links: the rename is the best left
+            self.sync_dir(path.parent)
+            return True
+        try:
+            os.unlink(src)
+        except OSError as exc:
+            raise StoreError(f"cannot remove {src}: {exc.strerror}", hint="check the permissions") from exc
+        self.sync_dir(path.parent)
+        return True
 
     def unlink(self, path: Path) -> None:
         """Remove ``path`` if it exists."""

@@ -44,6 +44,14 @@ class Staged:
                 hint="run the night again to stage a fresh proposal",
             ) from exc
 
+    def base(self, name: str) -> bytes | None:
+        """The text the night built ``name``'s candidate from; None for a file that did not exist
+        then, or a proposal staged before the base text was kept."""
+        try:
+            return (self.directory / "base" / name).read_bytes()
+        except OSError:
+            return None
+
     def diffs(self) -> dict[str, str]:
         """File name -> unified diff text."""
         return {f.name: self.read(f.diff).decode("utf-8") for f in self.proposal.files}
@@ -52,10 +60,12 @@ class Staged:
 def find_night(
     store: Store, night: str | None, *, project: str | None, states: Iterable[str], verb: str
 ) -> NightRow:
-    """The night a command is about.
+    """The night a command is about, always one of ``project``'s (or of a project that holds
+    it: a command run in a sub-directory is about the project around it).
 
     ``night`` is an id or a unique prefix of one. Without it: the newest night in ``states`` of
-    ``project``; if ``project`` has none, the only such night of any project.
+    the project. A night of another project is never taken: it is named and refused (``review``
+    of a named night, which changes nothing, may show any project's).
     """
     wanted = tuple(states)
     rows = store.nights(limit=100_000)
@@ -68,23 +78,35 @@ def find_night(
                 f"{night!r} matches {len(matches)} nights ({', '.join(r.id for r in matches[:4])})",
                 hint="give more of the night id",
             )
-        return _check_state(matches[0], wanted, verb, rows)
+        row = matches[0]
+        if verb != "review" and project is not None and _owner(project, [row.project]) is None:
+            raise ProposalError(
+                f"night {row.id} is of {row.project}, not of {project}; nothing was done",
+                hint=f"run it there, or pass --project {row.project}",
+            )
+        return _check_state(row, wanted, verb, rows)
     candidates = [r for r in rows if r.state in wanted]
-    mine = [r for r in candidates if r.project == project]
+    owner = _owner(project, [r.project for r in candidates]) if project is not None else None
+    mine = [r for r in candidates if r.project == owner]
     if mine:
         return mine[0]
-    if len(candidates) == 1:
-        return candidates[0]
     what = "pending proposal" if "staged" in wanted else f"{' or '.join(wanted)} night"
+    where = f" for {project}" if project else ""
     if not candidates:
-        where = f" for {project}" if project else ""
         hint = "run `skillopt-sleep run` to stage one" if "staged" in wanted else "see `skillopt-sleep status`"
         raise ProposalError(f"no {what}{where}", hint=hint)
     listing = ", ".join(f"{r.id} ({r.project})" for r in candidates[:4])
     raise ProposalError(
-        f"no {what} for {project}; {len(candidates)} in other projects: {listing}",
-        hint=f"name the night: `skillopt-sleep {verb} NIGHT`, or pass --project",
+        f"no {what}{where}; nothing was done ({len(candidates)} in other projects: {listing})",
+        hint=f"run it in that project, or pass --project: `skillopt-sleep {verb} --project {candidates[0].project}`",
     )
+
+
+def _owner(project: str, projects: Iterable[str]) -> str | None:
+    """The one of ``projects`` that is ``project`` or holds it (the deepest), or None."""
+    here = Path(project)
+    holding = [p for p in set(projects) if here == Path(p) or Path(p) in here.parents]
+    return max(holding, key=lambda p: len(Path(p).parts)) if holding else None
 
 
 def _check_state(row: NightRow, wanted: tuple[str, ...], verb: str, rows: list[NightRow]) -> NightRow:

@@ -168,9 +168,11 @@ class Store:
         return self._task(rows[0][0]) if rows else None
 
     def list_tasks(
-        self, project: str | None = None, since: datetime | None = None, limit: int | None = None
+        self, project: str | None = None, since: datetime | None = None, limit: int | None = None,
+        offset: int = 0,
     ) -> list[TaskRecord]:
-        """Tasks, oldest first, optionally for one project and created since a time."""
+        """Tasks, oldest first, optionally for one project and created since a time; a page of
+        them with ``limit`` and ``offset`` (only that page is read)."""
         sql, args = "SELECT record FROM tasks WHERE 1=1", []
         if project is not None:
             sql += " AND project = ?"
@@ -179,9 +181,21 @@ class Store:
             sql += " AND created_at >= ?"
             args.append(since.isoformat())
         sql += " ORDER BY created_at, id"
-        if limit is not None:
-            sql += f" LIMIT {int(limit)}"
+        if limit is not None or offset:
+            sql += f" LIMIT {-1 if limit is None else int(limit)} OFFSET {int(offset)}"
         return [self._task(r[0]) for r in self._rows(sql, args)]
+
+    def count_tasks(self, project: str | None = None) -> int:
+        """How many tasks (of one project), counted by SQLite: no record is read."""
+        if project is None:
+            return int(self._rows("SELECT COUNT(*) FROM tasks")[0][0])
+        return int(self._rows("SELECT COUNT(*) FROM tasks WHERE project = ?", (project,))[0][0])
+
+    def tasks_with_prefix(self, prefix: str, limit: int = 2) -> list[TaskRecord]:
+        """Up to ``limit`` tasks whose id starts with ``prefix`` (ids are hex: no LIKE escapes)."""
+        rows = self._rows("SELECT record FROM tasks WHERE substr(id, 1, ?) = ? ORDER BY id LIMIT ?",
+                          (len(prefix), prefix, int(limit)))
+        return [self._task(r[0]) for r in rows]
 
     def delete_task(self, task_id: str) -> bool:
         with self._tx() as conn:
@@ -212,12 +226,15 @@ class Store:
         with self._tx() as conn:
             conn.execute("UPDATE nights SET state = ? WHERE id = ?", (state, night_id))
 
-    def nights(self, project: str | None = None, limit: int = 50) -> list[NightRow]:
-        """Nights, newest first."""
-        sql, args = "SELECT id, project, started_at, decision, state, proposal_dir, summary FROM nights", []
+    def nights(self, project: str | None = None, limit: int = 50, state: str | None = None) -> list[NightRow]:
+        """Nights, newest first (only those in ``state`` when given)."""
+        sql, args = "SELECT id, project, started_at, decision, state, proposal_dir, summary FROM nights WHERE 1=1", []
         if project is not None:
-            sql += " WHERE project = ?"
+            sql += " AND project = ?"
             args.append(project)
+        if state is not None:
+            sql += " AND state = ?"
+            args.append(state)
         sql += f" ORDER BY started_at DESC, id DESC LIMIT {int(limit)}"
         return [self._night_row(r) for r in self._rows(sql, args)]
 

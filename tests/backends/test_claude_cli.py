@@ -189,3 +189,17 @@ def _fake_bin(name: str) -> Path:
     exe.write_text("#!/bin/sh\nexit 99\n")
     exe.chmod(0o755)
     return d
+
+
+def test_login_is_checked_before_any_replay_and_names_the_fix():
+    from skillopt_sleep.backends.preflight import check_logins
+    from skillopt_sleep.errors import AuthError
+
+    runner = FakeRunner()
+    runner.enqueue(RunResult(1, '{"loggedIn": false, "authMethod": "none"}', ""))
+    with pytest.raises(AuthError) as info:
+        check_logins([backend(runner)])
+    assert info.value.one_line() == "claude is not logged in (run `claude` once and log in, or set ANTHROPIC_API_KEY)"
+    assert [c.argv for c in runner.calls] == [("/opt/claude", "auth", "status")]
+    runner.enqueue(RunResult(0, '{"loggedIn": true, "authMethod": "api_key"}', ""))
+    check_logins([backend(runner)])

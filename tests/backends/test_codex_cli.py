@@ -89,6 +89,7 @@ def test_a_replay_runs_codex_exec_ephemeral_read_only_in_a_private_home(user_hom
         private = Path(call.env["CODEX_HOME"])
         seen["config"] = tomllib.loads((private / "config.toml").read_text())
         seen["files"] = sorted(p.name for p in private.iterdir())
+        seen["auth is a link"] = (private / "auth.json").is_symlink()
         argv = list(call.argv)
         setting = argv[argv.index("-c") + 1]
         seen["instructions"] = Path(json.loads(setting.split("=", 1)[1])).read_text()
@@ -106,7 +107,8 @@ def test_a_replay_runs_codex_exec_ephemeral_read_only_in_a_private_home(user_hom
     assert call.env[REPLAY_ENV] == "1" and call.env["CORP_KEY"] == "k"
     assert Path(call.env["CODEX_HOME"]) != user_home
     assert seen["instructions"] == REQUEST.system
-    assert seen["files"] == ["auth.json", "config.toml"]  # no AGENTS.md, skills, hooks
+    assert seen["files"] == ["auth.json", "config.toml", "owner.pid"]  # no AGENTS.md, skills, hooks
+    assert seen["auth is a link"]  # the login is reached, never copied
     assert seen["config"] == {
         "model": "gpt-5.5", "model_provider": "corp",
         "model_providers": {"corp": {"name": "Corp", "base_url": "https://llm.corp.example/v1",
@@ -196,3 +198,45 @@ def test_the_private_home_is_removed(user_home):
     assert path.exists()
     backend.home.remove()
     assert not path.exists()
+
+
+def test_a_private_home_left_by_a_killed_night_is_removed_by_the_next(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    from skillopt_sleep.backends.codex_cli import OWNER_FILE, PRIVATE_PREFIX, sweep_private_homes
+
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
+                          text=True, check=True).stdout.strip()
+    killed, running, foreign = (tmp_path / f"{PRIVATE_PREFIX}{n}" for n in ("killed", "running", "foreign"))
+    for path, owner in ((killed, dead), (running, str(os.getppid()))):
+        path.mkdir()
+        (path / OWNER_FILE).write_text(owner)
+        (path / "auth.json").write_text('{"OPENAI_API_KEY": "sk-left-behind"}')
+    foreign.mkdir()  # not ours to judge: no owner file
+    assert sweep_private_homes(tmp_path) == [killed]
+    assert not killed.exists() and running.exists() and foreign.exists()
+
+
+def test_login_is_checked_before_any_replay_and_names_the_fix(sandbox_home):
+    from skillopt_sleep.backends.preflight import check_logins
+
+    (sandbox_home / ".codex").mkdir()  # installed, never logged in, no provider of its own
+    runner = FakeRunner()
+    runner.enqueue(RunResult(1, "", "Not logged in\n"))
+    backend = make(runner, env={"HOME": str(sandbox_home), "CODEX_HOME": str(sandbox_home / ".codex")})
+    with pytest.raises(AuthError) as info:
+        check_logins([backend, backend])  # one backend serving two roles is asked once
+    assert info.value.one_line() == ("codex is not logged in (run `codex login` (or set the key the configured "
+                                     "provider needs))")
+    assert [c.argv[1:] for c in runner.calls] == [("login", "status")]
+
+
+def test_a_configured_provider_with_its_key_needs_no_codex_login(user_home):
+    from skillopt_sleep.backends.preflight import check_logins
+
+    runner = FakeRunner()
+    runner.enqueue(RunResult(1, "", "Not logged in\n"))
+    check_logins([make(runner)])  # the user's provider "corp" and its CORP_KEY are set
+    assert len(runner.calls) == 1

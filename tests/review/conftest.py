@@ -34,8 +34,10 @@ class Home:
         edits: list[Edit] | None = None,
         state: str = "staged",
         started_at: datetime | None = None,
+        base: bool = False,
     ) -> NightRow:
-        """Stage ``candidates`` (file name -> candidate text) for ``project`` as a night does."""
+        """Stage ``candidates`` (file name -> candidate text) for ``project`` as a night does
+        (with ``base``, keeping the text each candidate was built from, as a night now does)."""
         directory = self.paths.night_dir(night_id)
         files = []
         for name, text in candidates.items():
@@ -44,6 +46,9 @@ class Home:
             (directory / "candidate").mkdir(parents=True, exist_ok=True)
             (directory / "diffs").mkdir(parents=True, exist_ok=True)
             (directory / "candidate" / name).write_bytes(text.encode("utf-8"))
+            if base and live.exists():
+                (directory / "base").mkdir(parents=True, exist_ok=True)
+                (directory / "base" / name).write_bytes(live.read_bytes())
             (directory / "diffs" / f"{name}.diff").write_bytes(unified_diff(old, text, name).encode("utf-8"))
             files.append(ProposalFile(name=name, live_path=str(live), base_sha256=sha256_file(live),
                                       candidate=f"candidate/{name}", diff=f"diffs/{name}.diff"))

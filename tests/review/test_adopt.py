@@ -62,7 +62,7 @@ def test_adopt_refuses_when_a_live_file_changed_since_staging(cli, home, live):
     r = cli("adopt", cwd=live)
     assert r.code == 8
     assert r.err == (
-        f"skillopt-sleep: error: {live / 'AGENTS.md'} changed since night {NIGHT} was staged; nothing was "
+        f"skillopt-sleep: error: {live / 'AGENTS.md'} changed since night {NIGHT} read it; nothing was "
         "written (run the night again to stage a fresh proposal, or `skillopt-sleep reject` this one)\n")
     assert (live / "CLAUDE.md").read_bytes() == CLAUDE
     assert (live / "AGENTS.md").read_bytes() == AGENTS + b"- A rule the user added this morning.\n"
@@ -77,7 +77,7 @@ def test_adopt_refuses_when_a_new_file_appeared_since_staging(cli, home, live):
     skill.parent.mkdir(parents=True)
     skill.write_text("mine\n")
     r = cli("adopt", cwd=live)
-    assert r.code == 8 and f"{skill} was created since night {NIGHT} was staged" in r.err
+    assert r.code == 8 and f"{skill} was created since night {NIGHT} read it" in r.err
     assert skill.read_text() == "mine\n" and (live / "CLAUDE.md").read_bytes() == CLAUDE
 
 
@@ -139,11 +139,46 @@ def test_superseded_night_points_to_the_newer_one(cli, home, live):
     assert "superseded by a newer proposal (review night 20260302-031700-new000 instead)" in r.err
 
 
-def test_adopt_from_another_directory_finds_the_only_pending_proposal(cli, home, live, tmp_path):
+def tree(root: Path) -> dict[Path, bytes]:
+    return {p: p.read_bytes() for p in root.rglob("*") if p.is_file()}
+
+
+@pytest.mark.parametrize("verb", ["adopt", "review", "reject"])
+def test_a_command_in_a_project_without_a_proposal_never_acts_on_another(cli, home, live, tmp_path, verb):
     home.stage(live, candidates())
-    elsewhere = tmp_path / "elsewhere"
-    elsewhere.mkdir()
-    assert cli("adopt", cwd=elsewhere).code == 0
+    other = tmp_path / "other"  # a project of its own, beside the one with a proposal
+    other.mkdir()
+    (other / "CLAUDE.md").write_text("# Other\n")
+    before_live, before_other = tree(live), tree(other)
+    r = cli(verb, cwd=other)
+    assert r.code == 8 and r.out == ""
+    assert r.err == (
+        f"skillopt-sleep: error: no pending proposal for {other}; nothing was done (1 in other projects: "
+        f"{NIGHT} ({live})) (run it in that project, or pass --project: `skillopt-sleep {verb} --project "
+        f"{live}`)\n")
+    assert tree(live) == before_live and tree(other) == before_other
+    assert home.store.night(NIGHT).state == "staged"
+    assert cli("status", cwd=other).code == 0
+
+
+@pytest.mark.parametrize("verb", ["adopt", "reject"])
+def test_naming_another_projects_night_is_refused_and_names_its_project(cli, home, live, tmp_path, verb):
+    home.stage(live, candidates())
+    other = tmp_path / "other"
+    other.mkdir()
+    before = tree(live)
+    r = cli(verb, NIGHT, cwd=other)
+    assert r.code == 8
+    assert r.err == (f"skillopt-sleep: error: night {NIGHT} is of {live}, not of {other}; nothing was done "
+                     f"(run it there, or pass --project {live})\n")
+    assert tree(live) == before and home.store.night(NIGHT).state == "staged"
+    assert cli(verb, NIGHT, "--project", str(live), cwd=other).code == 0
+
+
+def test_a_command_in_a_sub_directory_acts_on_the_project_around_it(cli, home, live):
+    home.stage(live, candidates())
+    (live / "src").mkdir()
+    assert cli("adopt", cwd=live / "src").code == 0
     assert (live / "AGENTS.md").read_bytes() != AGENTS
 
 
@@ -155,7 +190,7 @@ def test_several_pending_elsewhere_must_be_named(cli, home, tmp_path):
     here = tmp_path / "here"
     here.mkdir()
     r = cli("adopt", cwd=here)
-    assert r.code == 8 and "2 in other projects" in r.err and "name the night" in r.err
+    assert r.code == 8 and "2 in other projects" in r.err and "pass --project" in r.err
 
 
 def test_rollback_refuses_to_lose_later_hand_edits_unless_forced(cli, home, live):

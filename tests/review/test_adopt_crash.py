@@ -33,7 +33,7 @@ CLAUDE = b"# Notes\r\n\r\n- Use tabs.\r\nno final newline"
 AGENTS = b"# Agents\n\n- Be brief.\n"
 SKILL = "---\nname: demo\ndescription: d\n---\n"
 BLOCK = "\n<!-- skillopt-sleep:begin -->\n- Use uv.\n<!-- skillopt-sleep:end -->\n"
-PRIMITIVES = ("write_temp", "replace", "overwrite", "unlink", "mkdir", "rmdir")
+PRIMITIVES = ("write_temp", "replace", "overwrite", "unlink", "mkdir", "rmdir", "set_aside", "place")
 
 
 def plain(project: Path) -> dict[str, str]:
@@ -246,11 +246,17 @@ verb, at = sys.argv[1], int(sys.argv[2])
 
 class Kill(FileOps):
     count = 0
-    def replace(self, tmp, path):
+    def landed(self):
         Kill.count += 1
-        super().replace(tmp, path)
         if Kill.count == at:
             os.kill(os.getpid(), signal.SIGKILL)
+    def replace(self, tmp, path):
+        super().replace(tmp, path)
+        self.landed()
+    def place(self, src, path):
+        placed = super().place(src, path)
+        self.landed()
+        return placed
 
 paths = resolve_paths(os.environ["SKILLOPT_SLEEP_HOME"])
 store = Store.open(paths.db)
@@ -262,8 +268,9 @@ print("not killed")
 
 @pytest.mark.parametrize("verb, at", [("adopt", 3), ("adopt", 4), ("rollback", 2)])
 def test_a_real_kill_9_mid_way(cli, tmp_path, monkeypatch, subprocess_env, verb, at):
-    """A real SIGKILL after the ``at``-th rename: adopt renames a backup, the manifest, the journal,
-    then AGENTS.md (through the link) and SKILL.md; rollback the journal, then AGENTS.md."""
+    """A real SIGKILL after the ``at``-th file landed in place: adopt lands a backup, the manifest,
+    the journal, then AGENTS.md (through the link) and SKILL.md; rollback the journal, then
+    AGENTS.md (each live file is set aside, checked, then the new one placed)."""
     before, after, _, _ = states(tmp_path, monkeypatch, "linked")
     home, project = fresh(tmp_path, monkeypatch, f"kill-{verb}-{at}", "linked")
     if verb == "rollback":
@@ -308,8 +315,8 @@ def test_ctrl_c_during_adopt_puts_the_files_back_at_once(cli, tmp_path, monkeypa
         at_interrupt.append(snapshot(project))
         raise KeyboardInterrupt
 
-    with pytest.raises(KeyboardInterrupt):  # right after the first live rename (AGENTS.md)
-        adopt(home.store, home.paths, home.store.night(NIGHT), clock(), ops=CrashAt(8, "after", interrupt))
+    with pytest.raises(KeyboardInterrupt):  # right after the first live file is placed (AGENTS.md)
+        adopt(home.store, home.paths, home.store.night(NIGHT), clock(), ops=CrashAt(9, "after", interrupt))
     assert at_interrupt[0]["AGENTS.md"] != before["AGENTS.md"]
     assert snapshot(project) == before and not journal_path(home.paths).exists()
     assert home.store.night(NIGHT).state == "staged"
@@ -322,7 +329,7 @@ def test_a_night_repairs_an_interrupted_adoption_before_reading_the_files(cli, t
     home, project = fresh(tmp_path, monkeypatch, "night", "plain")
     home.store.upsert_tasks(sample_tasks(project), clock().now())
     with pytest.raises(Crash):
-        adopt(home.store, home.paths, home.store.night(NIGHT), clock(), ops=CrashAt(10, "after"))
+        adopt(home.store, home.paths, home.store.night(NIGHT), clock(), ops=CrashAt(11, "after"))
     assert snapshot(project)["CLAUDE.md"] != before["CLAUDE.md"]  # CLAUDE.md adopted, AGENTS.md not
     assert snapshot(project)["AGENTS.md"] == before["AGENTS.md"]
     r = cli("dry-run", "--project", str(project), "--backend", "simulated", "--json")

@@ -66,14 +66,14 @@ def test_demo_proposal_adopts_and_rolls_back_byte_for_byte(cli, tmp_path):
     env = {"SKILLOPT_SLEEP_HOME": str(tmp_path / "d" / "home")}
     live = tmp_path / "d" / "project"
     before = {p: p.read_bytes() for p in live.rglob("*") if p.is_file()}
-    r = cli("review", env=env, cwd=tmp_path)
+    r = cli("review", env=env, cwd=live)
     assert r.code == 0, r.err
     assert "+<!-- skillopt-sleep:begin -->" in r.out
-    r = cli("adopt", env=env, cwd=tmp_path)
+    r = cli("adopt", "--project", str(live), env=env, cwd=tmp_path)
     assert r.code == 0, r.err
     claude = (live / "CLAUDE.md").read_text()
     assert claude.startswith(before[live / "CLAUDE.md"].decode()) and "<!-- skillopt-sleep:end -->" in claude
-    assert cli("rollback", env=env, cwd=tmp_path).code == 0
+    assert cli("rollback", env=env, cwd=live).code == 0
     assert {p: p.read_bytes() for p in live.rglob("*") if p.is_file()} == before
 
 
