@@ -59,7 +59,13 @@ _RULES: tuple[tuple[str, str, int | str], ...] = (
     ("sendgrid-key", r"SG\.[A-Za-z0-9_\-]{16,}\.[A-Za-z0-9_\-]{16,}", 0),
     # Starts only where a base64url run starts: from every "eyJ" inside a run it is quadratic.
     ("jwt", r"(?<![A-Za-z0-9_\-])eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}", 0),
-    ("url-password", r"://[^\s:/@\"']+:(?P<v>[^\s@/\"']{3,})@", "v"),
+    # The user may be empty ("redis://:pw@host"): the password is still one.
+    ("url-password", r"://[^\s:/@\"']*:(?P<v>[^\s@/\"']{3,})@", "v"),
+    ("azure-storage-key", r"(?:Account|SharedAccess)Key=(?P<v>[A-Za-z0-9+/]{16,}={0,2})", "v"),
+    ("basic-auth", _keywords("authorization") + r"[\"']?\s*:\s*[\"']?" + _keywords("basic")
+     + r"\s+(?P<v>[A-Za-z0-9+/]{6,}={0,2})", "v"),
+    # A Docker config.json keeps "user:password" base64-encoded in an "auth" value.
+    ("docker-auth", r"\"auth\"\s*:\s*\"(?P<v>[A-Za-z0-9+/]{6,}={0,2})\"", "v"),
     ("bearer-token", _keywords("bearer", "token") + r"\s+(?P<v>[A-Za-z0-9._~+/\-]{20,}=*)", "v"),
     ("password", _keywords("password", "passwd", "passphrase", "pwd") + _ASSIGN + "{3,})", "v"),
     (
@@ -101,9 +107,12 @@ _NEEDLES: dict[str, tuple[str, ...]] = {
     "sendgrid-key": ("SG.",),
     "jwt": ("eyJ",),
     "url-password": ("://",),
+    "azure-storage-key": ("AccountKey=", "SharedAccessKey="),
+    "docker-auth": ('"auth"',),
 }
 _NEEDLES_LOWER: dict[str, tuple[str, ...]] = {
     "bearer-token": ("bearer", "token"),
+    "basic-auth": ("authorization",),
     "password": ("password", "passwd", "passphrase", "pwd"),
     "secret": ("secret", "token", "key", "credential"),
 }
