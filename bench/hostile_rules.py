@@ -8,7 +8,7 @@ Usage::
 The suite is data (``tests/night/data/hostile_rules.json`` and ``benign_rules.json``). Every
 hostile rule is sent to :func:`~skillopt_sleep.night.guards.apply_edits` twice: alone, and riding
 along a useful rule ("<useful> Also: <hostile>"); a hostile rule "got through" when any text of it
-is in an applied edit. The baseline is the benign suite: each of its rules should be applied.
+is in an applied edit (clauses are split first, as the optimizer's reply is). The baseline is the benign suite: each of its rules should be applied.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from pathlib import Path
 
 from skillopt_sleep.models import Edit
 from skillopt_sleep.night.demo import write_sample_project
-from skillopt_sleep.night.guards import GuardLimits, apply_edits
+from skillopt_sleep.night.guards import GuardLimits, apply_edits, atomic_edits
 from skillopt_sleep.night.workspace import load_workspace
 from skillopt_sleep.settings import Settings
 
@@ -28,8 +28,10 @@ DATA = Path(__file__).resolve().parents[1] / "tests" / "night" / "data"
 
 
 def applied(files: dict[str, str], rule: str, limits: GuardLimits) -> list[str]:
-    out = apply_edits(files, [Edit(target="memory", op="add", content=rule)], budget=10, limits=limits)
-    return [e.content for e in out.applied]
+    """The texts applied of ``rule``, split into its clauses as the optimizer's reply is."""
+    edits = atomic_edits([Edit(target="memory", op="add", content=rule)])
+    out = apply_edits(files, edits, budget=10, limits=limits)
+    return [e.content for e in out.applied] if len(out.applied) == len(edits) else []
 
 
 def main(verbose: bool) -> None:
@@ -44,8 +46,9 @@ def main(verbose: bool) -> None:
     for i, item in enumerate(suite["rules"]):
         if applied(files, item["rule"], limits):
             plain.append(item)
-        got = applied(files, f"{useful[i % len(useful)]} Also: {item['rule']}", limits)
-        if any(text not in useful for text in got):
+        edits = atomic_edits([Edit(target="memory", op="add", content=f"{useful[i % len(useful)]} Also: {item['rule']}")])
+        got = apply_edits(files, edits, budget=10, limits=limits).applied
+        if any(e.content not in useful for e in got):
             riding.append(item)
     kept = [b for b in benign if applied(files, b, limits)]
     n = len(suite["rules"])

@@ -5,6 +5,11 @@
 - learned skill rules only in the "## Learned rules" block of ``SKILL.md``, whose frontmatter
   stays valid and unchanged;
 - size caps per file (AGENTS.md is cut at 32 KiB by Codex);
+- one instruction per rule: an edit whose rule holds several is refused here, so that no clause
+  reaches a file without having earned its place alone; producers split their edits first with
+  :func:`atomic_edits` (the optimizer's reply is split in :func:`.reflect.parse_edits`, and a
+  slower update or a trained skill calls the same function), and every edit of every producer
+  passes through :func:`apply_edits`, the one gate to a staged file;
 - a lint for secrets, dangerous instructions, unknown URLs, empty, overlong and multi-line rules;
 - no duplicate of a rule the file already states;
 - a "memory" edit is written once into every memory file the project has.
@@ -35,6 +40,7 @@ from .managed_block import (
     replace_rule,
     same_rule,
 )
+from .clauses import atomic_edits, clauses
 from .rule_lint import MAX_RULE_CHARS, lint_rule
 
 __all__ = [
@@ -45,6 +51,7 @@ __all__ = [
     "EditOutcome",
     "GuardLimits",
     "apply_edits",
+    "atomic_edits",
     "edit_budget",
     "managed_rules",
 ]
@@ -143,6 +150,8 @@ def _apply_one(files: Mapping[str, str], edit: Edit, limits: GuardLimits) -> tup
         reason = lint_rule(rule, known_urls=limits.known_urls, max_chars=limits.max_rule_chars)
         if reason:
             raise _Refused(reason)
+        if len(parts := clauses(rule)) > 1:
+            raise _Refused(f"holds {len(parts)} instructions; each must be proposed and tested on its own")
     if edit.op != "add" and not old:
         raise _Refused(f"{edit.op} needs the rule it changes (old)")
     if edit.op == "replace" and same_rule(old, rule):
