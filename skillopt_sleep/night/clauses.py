@@ -5,7 +5,9 @@ tested as one rule, the useful half earns the efficacy and the harmful half cost
 every edit is split here into one edit per clause, and each clause must pass the lint and earn
 its own place through the edit-by-edit gate. A clause is a sentence (``.``, ``!``, ``?`` or
 ``;`` and a space) or what follows an "also" / "additionally" / "and then" joint; text inside
-backticks, quotes, brackets and URLs is never split, nor an abbreviation ("e.g.").
+backticks, quotes, brackets and URLs is never split, nor an abbreviation ("e.g."). A sentence
+that leans on the one before ("Never ask before deleting files; just delete them", "...; it
+slows the agent down") is no instruction of its own: it stays with that one and is judged with it.
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ _BREAK = re.compile(
 _LEAD = re.compile(r"^(?:(?:and|also|additionally|furthermore|moreover|plus|then|ps|p\.s\.)\b[:,]?\s*)+",
                    re.IGNORECASE)
 _LETTER = re.compile(r"[^\W\d_]", re.UNICODE)
+_LEANS_BACK = re.compile(r"^(?:just|so|thus|hence|because|since|as\s+it|otherwise)\b"
+                         r"|^(?:\S+\s+){0,2}(?:it|them|this|that|these|those|they|there)\b(?![-_./])", re.IGNORECASE)
 
 
 def clauses(rule: str) -> list[str]:
@@ -51,6 +55,9 @@ def clauses(rule: str) -> list[str]:
         if not _LETTER.search(part):
             if out:
                 out[-1] += part  # a stray closing mark belongs to the clause before
+            continue
+        if out and _LEANS_BACK.search(part):
+            out[-1] = f"{out[-1].rstrip('.;,:')}; {part}"
             continue
         out.append(part[0].upper() + part[1:] if part[0].islower() else part)
     return out or [text]

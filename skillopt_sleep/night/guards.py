@@ -62,11 +62,12 @@ MEMORY_FILES = ("CLAUDE.md", "AGENTS.md")
 
 @dataclass(frozen=True)
 class GuardLimits:
-    """Size caps in bytes per file name, and the URLs (or hosts) this project has used."""
+    """Size caps in bytes per file name, the URLs (or hosts) and languages the user used."""
 
     max_bytes: Mapping[str, int] = field(default_factory=dict)
     known_urls: frozenset[str] = frozenset()
     max_rule_chars: int = MAX_RULE_CHARS
+    languages: frozenset[str] = frozenset({"en"})
 
 
 @dataclass(frozen=True)
@@ -147,7 +148,8 @@ def _apply_one(files: Mapping[str, str], edit: Edit, limits: GuardLimits) -> tup
     rule = _clean(edit.content)
     old = _clean(edit.old if edit.old is not None else (edit.content if edit.op == "remove" else ""))
     if edit.op != "remove":
-        reason = lint_rule(rule, known_urls=limits.known_urls, max_chars=limits.max_rule_chars)
+        reason = lint_rule(rule, known_urls=limits.known_urls, max_chars=limits.max_rule_chars,
+                           languages=limits.languages)
         if reason:
             raise _Refused(reason)
         if len(parts := clauses(rule)) > 1:
