@@ -12,6 +12,8 @@
   passes through :func:`apply_edits`, the one gate to a staged file;
 - a lint for secrets, dangerous instructions, unknown URLs, empty, overlong and multi-line rules;
 - no duplicate of a rule the file already states;
+- no rule refused before (rejected by the user, or conclusively by the gate), however it is
+  worded again (:mod:`.refused`), unless evidence of a new kind of task reopens it;
 - a "memory" edit is written once into every memory file the project has.
 
 Every edit comes back either ``applied`` or ``rejected`` with a human reason.
@@ -26,6 +28,7 @@ from dataclasses import dataclass, field
 from ..models import Edit
 from ..redact import redact
 from ..settings import NightSettings
+from .clauses import atomic_edits, clauses
 from .managed_block import (
     BEGIN,
     END,
@@ -40,7 +43,7 @@ from .managed_block import (
     replace_rule,
     same_rule,
 )
-from .clauses import atomic_edits, clauses
+from .refused import RefusedEdits
 from .rule_lint import MAX_RULE_CHARS, lint_rule
 
 __all__ = [
@@ -68,6 +71,7 @@ class GuardLimits:
     known_urls: frozenset[str] = frozenset()
     max_rule_chars: int = MAX_RULE_CHARS
     languages: frozenset[str] = frozenset({"en"})
+    refused: RefusedEdits = field(default_factory=RefusedEdits)
 
 
 @dataclass(frozen=True)
@@ -154,6 +158,10 @@ def _apply_one(files: Mapping[str, str], edit: Edit, limits: GuardLimits) -> tup
             raise _Refused(reason)
         if len(parts := clauses(rule)) > 1:
             raise _Refused(f"holds {len(parts)} instructions; each must be proposed and tested on its own")
+        before = limits.refused.refusal(edit)
+        if before is not None:
+            raise _Refused(f"refused before, in other words ({before.content!r}: {before.reason or 'rejected'}); "
+                           "only evidence from a new kind of task reopens it")
     if edit.op != "add" and not old:
         raise _Refused(f"{edit.op} needs the rule it changes (old)")
     if edit.op == "replace" and same_rule(old, rule):

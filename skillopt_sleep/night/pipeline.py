@@ -31,6 +31,7 @@ from .gate import GateResult, decide, policy_from_settings
 from .guards import EditOutcome, GuardLimits, apply_edits, edit_budget, managed_rules
 from .judge import RUBRIC_SYSTEM, RubricJudge, RubricReply, parse_rubric_reply, rubric_prompt
 from .reflect import OPTIMIZER_SYSTEM, RETRY_NOTE, Case, parse_edits, pick_cases, reflection_prompt
+from .refused import RefusedEdits
 from .replay import Calls, Replayer, Rollout
 from .rounds import CONCLUSIVE, Oracle, Rounds, RoundsResult
 from .rule_language import users_languages
@@ -235,7 +236,7 @@ class Night:
     def _guard_limits(self, tasks: Sequence[TaskRecord]) -> GuardLimits:
         seen = [text for t in tasks for text in user_texts(t)] + list(self.ws.texts.values())  # the user's words
         return GuardLimits(max_bytes=self.s.files.max_bytes, known_urls=frozenset(urls_in("\n".join(seen))),
-                           languages=users_languages(seen))
+                           languages=users_languages(seen), refused=RefusedEdits(self.tried, {t.id: t for t in tasks}))
 
     def limits(self) -> GuardLimits:
         """The guards' limits tonight (size caps, the URLs the user used in full), read once a night."""
