@@ -12,6 +12,9 @@ Only new evidence of a different kind reopens one: an edit citing a task of a ki
 refused edit's cited tasks is of (:func:`.evidence.kinds.same_kind`), and that the rule speaks
 to (a quarter of its words in the task's request or feedback: a loose citation reopens
 nothing). When the refused edit's tasks are no longer known, nothing reopens it.
+
+A refusal that depended on the circumstances of its night (over the edit budget, a duplicate, a
+file the project lacked, a URL or a language the user had not used yet) refuses nothing later.
 """
 
 from __future__ import annotations
@@ -24,6 +27,10 @@ from ..models import Edit, TaskRecord
 from .evidence.kinds import relevance, same_kind
 from .rule_text import fold
 
+# The guards' reasons that depend on the night's files, budget, URLs and languages, not on the rule.
+_CIRCUMSTANTIAL = ("over tonight's edit budget", "duplicate:", "this project has no", "no learned rule",
+                   "is not one of this project's files", "SKILL.md has no valid", "points to a URL",
+                   "written in a language", "needs the rule it changes")
 SAME = 0.75
 RELEVANT = 0.25
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
@@ -67,6 +74,8 @@ class RefusedEdits:
     def refusal(self, edit: Edit) -> Edit | None:
         """The refused edit that ``edit`` says again, unless new evidence of another kind reopens it."""
         for old in self.edits:
+            if old.reason.startswith(_CIRCUMSTANTIAL) or " bytes, over its cap of " in old.reason:
+                continue
             if old.content and same_rule(edit.content, old.content) and not self._reopened(edit, old):
                 return old
         return None

@@ -75,3 +75,11 @@ def test_only_evidence_from_a_new_kind_of_task_reopens_a_refused_edit(sample_pro
     assert refused.refusal(Edit(target="skill", content=REWORDED, cites=[new_kind.id])) is None
     unknown = RefusedEdits([Edit(target="skill", content=LESSON, cites=["gone"])], by_id)
     assert unknown.refusal(Edit(target="skill", content=REWORDED, cites=[new_kind.id])) is not None
+
+
+def test_a_refusal_that_depended_on_its_night_refuses_nothing_later():
+    over = Edit(target="skill", content=LESSON, status="rejected", reason="over tonight's edit budget of 1")
+    url = Edit(target="skill", content="See https://docs.example.org/x", reason="points to a URL this project never used: x")
+    refused = RefusedEdits([over, url])
+    assert refused.refusal(Edit(target="skill", content=REWORDED)) is None
+    assert refused.refusal(Edit(target="skill", content="See https://docs.example.org/x")) is None
