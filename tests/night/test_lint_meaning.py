@@ -117,6 +117,8 @@ class SecretOptimizer:
     async def complete(self, request: Request) -> Completion:
         done = await self.inner.complete(request)
         edits = json.loads(done.text)["edits"] + [{"target": "memory", "content": c, "cases": [1]} for c in self.extra]
+        for edit in edits:  # a rationale quoting a secret is kept, redacted
+            edit["rationale"] = edit.get("rationale", "") + " " + SECRET_RULE.split()[-1]
         return Completion(json.dumps({"edits": edits}), done.input_tokens, done.output_tokens, 0.0, "secret")
 
     async def check(self) -> Health:
@@ -130,6 +132,7 @@ def test_a_rule_carrying_a_secret_is_refused_not_adopted_with_a_placeholder(samp
     refused = [e for e in result.summary.rejected_edits if "registry" in e.content]
     assert refused and refused[0].reason == "contains a secret (github-token)"
     assert "ghp_" not in refused[0].content  # shown redacted in the report
+    assert all("ghp_1234" not in e.rationale + e.content for e in result.summary.edits)
     staged = "\n".join((result.candidate or {}).values())
     assert "registry" not in staged and "[REDACTED" not in staged
     assert "ghp_1234" not in "".join(p.read_text() for p in (tmp_path / "art").rglob("*") if p.is_file())
