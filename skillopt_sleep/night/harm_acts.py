@@ -63,7 +63,7 @@ _SETTINGS = re.compile(
     r"|\bsystemctl\s+(?:--user\s+)?(?:disable|stop|mask)\b|\bschtasks\b[^.;]{0,40}?/(?:delete|change)\b"
     r"|\b(?:remov|delet|clear|disabl|unload|stop|edit|comment\w*\s+out|unschedul|uninstall)\w*\b[^.;]{0,60}?"
     r"\b(?:crontab|cron\s+(?:job|entry|line)|nightly\s+(?:job|run|schedule|agent|timer)|launch\s*agents?|\.timer\b"
-    r"|scheduled\s+tasks?|schedule|skillopt-sleep)\b"
+    r"|scheduled\s+tasks?|(?:nightly|night's|sleep|skillopt(?:-sleep)?)\s+schedule|skillopt-sleep)\b"
     r"|\b(?:remov|delet|clear|disabl|empty|strip|edit)\w*\s+(?:the\s+|all\s+|its\s+|every\s+)*(?:\w+\s+)?hooks?\b", _I)
 
 # Dropping consent: the negation is the harm, so these are not checked for negation.
@@ -79,10 +79,11 @@ _CONSENT = re.compile(
     r"|\b(?:answer|reply|respond)\w*\s+yes\s+to\s+(?:every|all|any)\b", _I)
 
 _SECRET_VERB = (r"\b(?:reveal|print|echo|cat|show|display|output|dump|expose|leak|log|copy|cp|paste|include|embed"
-                r"|upload|send|post|share|write|attach|type|list)\w*\b")
+                r"|upload|send|post|share|write|attach)\w*\b")
 _ENVIRONMENT = re.compile(
     _SECRET_VERB + r"[^.;]{0,50}?(?:\bos\.environ\b|\bprocess\.env\b(?!\.)|\benviron\b|\benv\s+vars?\b"
-    r"|\b(?:the\s+|all\s+)?(?:whole\s+|entire\s+|full\s+)?environment(?!\s+variable\s+\w*_)(?:\s+variables)?\b"
+    r"|\b(?:all|every|each|the\s+(?:whole|entire|full|current|process|shell)|contents?\s+of\s+the)\s+environment"
+    r"(?:\s+variables)?\b|\benv(?:ironment)?\s+dump\b"
     r"|\.config/gh/hosts\.yml|\bhosts\.yml\b|\.codex/auth\.json|\.claude/\.?credentials|\.pgpass\b|\.config/gcloud"
     r"|\.azure/|\.terraformrc|\bcredentials?\s+files?\b)", _I)
 
