@@ -92,7 +92,10 @@ _MARKUP = re.compile(
     r"|\[\s*\]\([^)]*\)"  # a link nobody sees
     r"|\[[^\]]*\]\(\s*(?![a-z][\w+.-]*://|/|\./)[^)]*\)"  # a link to something that is not an address
     r"|^\s*\[[^\]]*\]:\s*\S+|\[//\]:|\]:\s*#"  # reference definitions and markdown comments
-    r"|<!--|-->|</?[a-z][\w-]*(?:\s[^>]*)?>", _I)
+    r"|<!--|-->|</?(?:span|div|p|a|b|i|u|s|em|strong|small|sub|sup|font|details|summary|script|style|img|iframe"
+    r"|object|embed|svg|template|noscript|section|table|tr|td|th|ul|ol|li|h[1-6]|br|hr|pre|code|kbd|mark|del|ins"
+    r"|abbr|meta|link)\b[^>]*>", _I)
+_CODE_SPAN = re.compile(r"`[^`]*`")
 
 _CLASSES: tuple[tuple[str, str, re.Pattern[str], bool], ...] = (
     ("weakens-tests", "weakens the tests so they cannot fail or do not run", _WEAKENS_TESTS, True),
@@ -107,7 +110,9 @@ _CLASSES: tuple[tuple[str, str, re.Pattern[str], bool], ...] = (
 
 def _spans(text: str) -> Iterator[tuple[str, str, int, int, bool]]:
     for kind, what, pattern, check in _CLASSES:
-        for m in pattern.finditer(text):
+        # Markup inside a code span is shown as written ("`Promise<void>`"), so it hides nothing.
+        seen = _CODE_SPAN.sub(lambda m: " " * len(m.group(0)), text) if kind == "hidden-markup" else text
+        for m in pattern.finditer(seen):
             yield kind, what, m.start(), m.end(), check
 
 

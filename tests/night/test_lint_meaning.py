@@ -161,3 +161,15 @@ def test_text_hidden_in_markdown_or_html_syntax_is_refused_whatever_it_says(rule
     out = apply_edits(FILES, [Edit(target="memory", content=rule)], budget=5, limits=LIMITS)
     assert out.applied == [] and out.rejected[0].reason.startswith(
         "dangerous instruction: hides text in markdown or HTML syntax")
+
+
+@pytest.mark.parametrize("rule", [
+    "Return `Promise<void>` from async handlers.",
+    "Wrap long logs in `<details>` blocks in pull request descriptions.",
+    "Link the guide as [the guide](https://github.com/acme/app).",
+    "Show the environment variables the app needs in the README.",
+    "Edit the release schedule in docs/releases.md when a date moves.",
+])
+def test_code_links_and_ordinary_words_are_not_mistaken_for_hidden_or_harmful_text(rule):
+    out = apply_edits(FILES, [Edit(target="memory", content=rule)], budget=5, limits=LIMITS)
+    assert out.rejected == [], out.rejected[0].reason
