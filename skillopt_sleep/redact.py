@@ -35,7 +35,10 @@ _PRIVATE_KEY = (
 )
 # The key name's tail is bounded ({0,64}): unbounded, every keyword inside a long run of word
 # characters ("secretsecret...") rescans the rest of the run, which is quadratic.
-_ASSIGN = r"[\w.\-]{0,64}[\"']?\s*(?::|=|:=|=>)\s*(?P<q>[\"'`]?)(?P<v>(?!\[REDACTED)[^\s\"'`,;)}]"
+# JSON-escaped text (a model's reply, a stored record) quotes with ``\"`` and breaks lines with ``\n``:
+# a value ends there too, and its quote may carry the backslash.
+_ASSIGN = (r"[\w.\-]{0,64}\\?[\"']?\s*(?::|=|:=|=>)\s*(?P<q>\\?[\"'`]?)"
+           r"(?P<v>(?!\[REDACTED)(?:[^\s\"'`,;)}\\]|\\(?![\"'\\nrt]))")
 
 # (kind, pattern, value group). Earlier rules win where matches overlap. Group 0 redacts the whole
 # match; a named group redacts only the value and keeps the key name ("password = [REDACTED:...]").
@@ -59,7 +62,13 @@ _RULES: tuple[tuple[str, str, int | str], ...] = (
     ("sendgrid-key", r"SG\.[A-Za-z0-9_\-]{16,}\.[A-Za-z0-9_\-]{16,}", 0),
     # Starts only where a base64url run starts: from every "eyJ" inside a run it is quadratic.
     ("jwt", r"(?<![A-Za-z0-9_\-])eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}", 0),
-    ("url-password", r"://[^\s:/@\"']+:(?P<v>[^\s@/\"']{3,})@", "v"),
+    # The user may be empty ("redis://:pw@host"): the password is still one.
+    ("url-password", r"://[^\s:/@\"']*:(?P<v>[^\s@/\"']{3,})@", "v"),
+    ("azure-storage-key", r"(?:Account|SharedAccess)Key=(?P<v>[A-Za-z0-9+/]{16,}={0,2})", "v"),
+    ("basic-auth", _keywords("authorization") + r"[\"']?\s*:\s*[\"']?" + _keywords("basic")
+     + r"\s+(?P<v>[A-Za-z0-9+/]{6,}={0,2})", "v"),
+    # A Docker config.json keeps "user:password" base64-encoded in an "auth" value.
+    ("docker-auth", r"\"auth\"\s*:\s*\"(?P<v>[A-Za-z0-9+/]{6,}={0,2})\"", "v"),
     ("bearer-token", _keywords("bearer", "token") + r"\s+(?P<v>[A-Za-z0-9._~+/\-]{20,}=*)", "v"),
     ("password", _keywords("password", "passwd", "passphrase", "pwd") + _ASSIGN + "{3,})", "v"),
     (
@@ -101,9 +110,12 @@ _NEEDLES: dict[str, tuple[str, ...]] = {
     "sendgrid-key": ("SG.",),
     "jwt": ("eyJ",),
     "url-password": ("://",),
+    "azure-storage-key": ("AccountKey=", "SharedAccessKey="),
+    "docker-auth": ('"auth"',),
 }
 _NEEDLES_LOWER: dict[str, tuple[str, ...]] = {
     "bearer-token": ("bearer", "token"),
+    "basic-auth": ("authorization",),
     "password": ("password", "passwd", "passphrase", "pwd"),
     "secret": ("secret", "token", "key", "credential"),
 }
@@ -177,6 +189,16 @@ _PEM_LINE = re.compile(r"[A-Za-z0-9+/=]+|[A-Za-z-]+: .*")  # base64, or a header
 _PEM_MAX_LINES = 200  # an RSA-8192 key is ~100 lines
 
 
+def _break_before(text: str, pos: int) -> tuple[int, int]:
+    """(start, end) of the last line break before ``pos``: a newline, or an escaped one (``\\n``) in
+    JSON-escaped text; (-1, 0) when there is none."""
+    real = text.rfind("\n", 0, pos)
+    escaped = text.rfind("\\n", 0, pos)
+    if escaped > real:
+        return escaped, escaped + 2
+    return (real, real + 1) if real >= 0 else (-1, 0)
+
+
 def _headless_keys(text: str) -> list[SecretFinding]:
     """Private keys whose ``BEGIN`` line was cut off (an excerpt kept only their end): the
     base64 lines just before an ``END ... PRIVATE KEY`` line, up to it. Each END looks back
@@ -185,16 +207,16 @@ def _headless_keys(text: str) -> list[SecretFinding]:
     for end in _PEM_END.finditer(text):
         start = end.start()
         for _ in range(_PEM_MAX_LINES):
-            line_end = text.rfind("\n", 0, start)
+            line_end, _ = _break_before(text, start)
             if line_end < 0:
                 break
-            line_start = text.rfind("\n", 0, line_end) + 1
+            line_start = _break_before(text, line_end)[1]
             line = text[line_start:line_end].strip().lstrip("…")
             if not line or not _PEM_LINE.fullmatch(line):
                 break
             start = line_start
         if start == end.start() and start > 0:
-            start = max(text.rfind("\n", 0, start) + 1, 0)  # the text before END on its line
+            start = _break_before(text, start)[1]  # the text before END on its line
         found.append(SecretFinding("private-key", start, end.end()))
     return found
 
@@ -227,7 +249,21 @@ def find_secrets(text: str) -> list[SecretFinding]:
 
 
 def redact(text: str) -> str:
-    """``text`` with every secret replaced by ``[REDACTED:<kind>]``."""
+    """``text`` with every secret replaced by ``[REDACTED:<kind>]``.
+
+    Once a secret is replaced, the text around another can change enough for it to be found
+    (a private key's end inside JSON-escaped text, whose lines are ``\\n``): so the text is
+    redacted again while a pass still finds something (at most three passes).
+    """
+    for _ in range(3):
+        done = _redact_once(text)
+        if done == text:
+            break
+        text = done
+    return text
+
+
+def _redact_once(text: str) -> str:
     findings = find_secrets(text)
     if not findings:
         return text

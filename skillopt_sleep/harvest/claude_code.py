@@ -16,8 +16,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .jsonl import KEPT_PROMPT_CHARS, BadRecord, LineParser, as_dict, as_list, as_str, require_dict
-from .session import Turn, cut, parse_time
+from .expanded import mark
+from .jsonl import BadRecord, LineParser, as_dict, as_list, as_str, require_dict
+from .session import Turn, parse_time
 
 SOURCE = "claude-code"
 
@@ -191,7 +192,7 @@ class ClaudeCodeParser(LineParser):
                 self._tool_result(block)
             return
         text = _blocks_text(blocks)
-        if obj.get("isMeta") is True:
+        if obj.get("isMeta") is True or _SKILL_BASE.match(text):
             self._meta(text)
             return
         if obj.get("isCompactSummary") is True or obj.get("isVisibleInTranscriptOnly") is True:
@@ -211,14 +212,20 @@ class ClaudeCodeParser(LineParser):
                 turn.note(turn.skills, command)
 
     def _meta(self, text: str) -> None:
-        """A slash command's expanded body: context the replay needs."""
+        """A slash command's or a skill's expanded body: the agent's context, marked as not typed
+        by the user (:mod:`.expanded`), never a request or feedback."""
         turn = self.turn
         if turn is None or turn.has_work or turn.context:
             return
         skill = _SKILL_BASE.match(text)
         if skill:
-            turn.note(turn.skills, skill.group(1).rstrip("/").rsplit("/", 1)[-1])
-        turn.context = cut(strip_blocks(text, "system-reminder").strip(), KEPT_PROMPT_CHARS)
+            name = skill.group(1).rstrip("/").rsplit("/", 1)[-1]
+            turn.note(turn.skills, name)
+            what = f"the skill {name}"
+        else:
+            command = turn.prompt.split(" ", 1)[0] if turn.prompt.startswith("/") else ""
+            what = f"the body of the slash command {command}" if command else "an expanded file"
+        turn.context = mark(strip_blocks(text, "system-reminder").strip(), what)
 
     def _assistant(self, obj: dict[str, Any]) -> None:
         message = require_dict(obj.get("message"), "message")

@@ -5,8 +5,15 @@
 - learned skill rules only in the "## Learned rules" block of ``SKILL.md``, whose frontmatter
   stays valid and unchanged;
 - size caps per file (AGENTS.md is cut at 32 KiB by Codex);
+- one instruction per rule: an edit whose rule holds several is refused here, so that no clause
+  reaches a file without having earned its place alone; producers split their edits first with
+  :func:`atomic_edits` (the optimizer's reply is split in :func:`.reflect.parse_edits`, and a
+  slower update or a trained skill calls the same function), and every edit of every producer
+  passes through :func:`apply_edits`, the one gate to a staged file;
 - a lint for secrets, dangerous instructions, unknown URLs, empty, overlong and multi-line rules;
 - no duplicate of a rule the file already states;
+- no rule refused before (rejected by the user, or conclusively by the gate), however it is
+  worded again (:mod:`.refused`), unless evidence of a new kind of task reopens it;
 - a "memory" edit is written once into every memory file the project has.
 
 Every edit comes back either ``applied`` or ``rejected`` with a human reason.
@@ -22,6 +29,7 @@ from ..models import Edit
 from ..redact import redact
 from ..settings import NightSettings
 from .rule_fit import contradicted_by, over_rule_budget, repeated_in
+from .clauses import atomic_edits, clauses
 from .managed_block import (
     BEGIN,
     END,
@@ -36,6 +44,7 @@ from .managed_block import (
     replace_rule,
     same_rule,
 )
+from .refused import RefusedEdits
 from .rule_lint import MAX_RULE_CHARS, lint_rule
 
 __all__ = [
@@ -46,6 +55,7 @@ __all__ = [
     "EditOutcome",
     "GuardLimits",
     "apply_edits",
+    "atomic_edits",
     "edit_budget",
     "managed_rules",
 ]
@@ -56,12 +66,14 @@ MEMORY_FILES = ("CLAUDE.md", "AGENTS.md")
 
 @dataclass(frozen=True)
 class GuardLimits:
-    """Size caps in bytes per file name, and the URLs (or hosts) this project has used."""
+    """Size caps in bytes per file name, the URLs (or hosts) and languages the user used."""
 
     max_bytes: Mapping[str, int] = field(default_factory=dict)
     known_urls: frozenset[str] = frozenset()
     max_rule_chars: int = MAX_RULE_CHARS
     max_rules: int = 30  # learned rules per file ([files] max_rules)
+    languages: frozenset[str] = frozenset({"en"})
+    refused: RefusedEdits = field(default_factory=RefusedEdits)
 
 
 @dataclass(frozen=True)
@@ -142,9 +154,16 @@ def _apply_one(files: Mapping[str, str], edit: Edit, limits: GuardLimits) -> tup
     rule = _clean(edit.content)
     old = _clean(edit.old if edit.old is not None else (edit.content if edit.op == "remove" else ""))
     if edit.op != "remove":
-        reason = lint_rule(rule, known_urls=limits.known_urls, max_chars=limits.max_rule_chars)
+        reason = lint_rule(rule, known_urls=limits.known_urls, max_chars=limits.max_rule_chars,
+                           languages=limits.languages)
         if reason:
             raise _Refused(reason)
+        if len(parts := clauses(rule)) > 1:
+            raise _Refused(f"holds {len(parts)} instructions; each must be proposed and tested on its own")
+        before = limits.refused.refusal(edit)
+        if before is not None:
+            raise _Refused(f"refused before, in other words ({before.content!r}: {before.reason or 'rejected'}); "
+                           "only evidence from a new kind of task reopens it")
     if edit.op != "add" and not old:
         raise _Refused(f"{edit.op} needs the rule it changes (old)")
     if edit.op == "replace" and same_rule(old, rule):

@@ -48,7 +48,7 @@ class Harm:
 _FLIP = re.compile(
     r"\b(?:out\s+of|away\s+from|never|not|no|nor|don'?t|doesn'?t|didn'?t|mustn'?t|shouldn'?t|can'?t|cannot|won'?t"
     r"|avoid\w*|refus\w*|forbid\w*|prohibit\w*|without|instead\s+of|rather\s+than|stop\w*"
-    r"|hesitat\w*|fail|forget|neglect\w*|afraid|reluctant|shy|omit\w*)\b", _I)
+    r"|hesitat\w*|fail|forget|neglect\w*|afraid|reluctant|shy|omit\w*|nothing|none)\b", _I)
 _CLAUSE_BREAK = re.compile(r"[.;:!?,]\s|\b(?:but|then|unless|if|when|otherwise|and\s+then)\b", _I)
 _EXCEPTION = re.compile(
     r"\b(?:unless|except|excepting|other\s+than|save\s+(?:for|when)|apart\s+from|but\s+(?:if|when|do|use|feel))\b",
@@ -223,7 +223,7 @@ _SAFETY = re.compile(
     r"|@pytest\.mark\.(?:skip|xfail)|\bpytest\.skip\(|\b(?:it|test|describe)\.skip\b|\bxit\("
     r"|\bgit\s+push\b[^|;&]{0,200}?(?:\s--force(?:-with-lease|-if-includes)?\b|\s-\w*f\w*\b|\s\+[\w/.-]+)"
     r"|\bforce[- ]?push\w*|\bpush\w*\s+(?:\w+\s+){0,3}(?:with\s+)?(?:--force|-f)\b"
-    r"|\bskip(?:s|ped|ping)?\s+(?:over\s+)?(?:the\s+|all\s+|any\s+|failing\s+|flaky\s+|slow\s+)*"
+    r"|\bskip(?:s|ping)?\s+(?:over\s+)?(?:the\s+|all\s+|any\s+|failing\s+|flaky\s+|slow\s+)*"
     r"(?:tests?|checks?|hooks?|lint(?:ing|er|s)?|ci|pre-commit|verification|type[- ]?check\w*|reviews?"
     r"|code\s+review|approvals?|permission\s+prompts?|sandbox\w*)\b"
     r"|\b(?:disabl\w*|turn(?:s|ed|ing)?\s+off|bypass\w*|circumvent\w*|comment\w*\s+out|delet\w*|remov\w*"

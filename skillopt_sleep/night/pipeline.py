@@ -22,6 +22,7 @@ from ..backends.budget import Budget
 from ..backends.retry import RetryPolicy
 from ..clock import Clock, SystemClock
 from ..errors import BackendError, BackendOutage, BudgetExhausted, MalformedOutput
+from ..harvest.expanded import user_texts
 from ..models import Edit, EditEvidence, NightSummary, TaskRecord, Usage
 from ..redact import redact
 from ..settings import Settings
@@ -30,8 +31,10 @@ from .gate import GateResult, decide, policy_from_settings
 from .guards import EditOutcome, GuardLimits, apply_edits, edit_budget, managed_rules
 from .judge import RUBRIC_SYSTEM, RubricJudge, RubricReply, parse_rubric_reply, rubric_prompt
 from .reflect import OPTIMIZER_SYSTEM, RETRY_NOTE, Case, parse_edits, pick_cases, reflection_prompt
+from .refused import RefusedEdits
 from .replay import Calls, Replayer, Rollout
 from .rounds import CONCLUSIVE, Oracle, Rounds, RoundsResult
+from .rule_language import users_languages
 from .rule_lint import urls_in
 from .select import Selection, select_tasks
 from .workspace import Workspace, load_workspace
@@ -214,7 +217,7 @@ class Night:
                               max_tokens=self.s.roles.optimizer.max_tokens,
                               seed=self.night_index * 100 + step - 1, tag="reflect")
             try:
-                reply = await self.calls(self.optimizer, request)
+                reply = await self.calls(self.optimizer, request, raw_reply=True)  # the guards see any secret
                 edits = parse_edits(reply.text, cases)
             except MalformedOutput as exc:
                 self.summary.skipped.append(f"optimizer reply unusable: {exc.one_line()}")
@@ -226,14 +229,15 @@ class Night:
                 return None
             self._save(f"reflection-{step}.json" if step > 1 else "reflection.json",
                        {"prompt": redact(attempt), "reply": redact(reply.text),
-                        "edits": [e.model_dump() for e in edits]})
+                        "edits": [_redacted(e).model_dump() for e in edits]})
             self._progress(f"reflect step {step}", 1, 1)
             return edits
         return None
 
     def _guard_limits(self, tasks: Sequence[TaskRecord]) -> GuardLimits:
-        seen = [t.intent + "\n" + t.context + "\n" + t.feedback for t in tasks] + list(self.ws.texts.values())
+        seen = [text for t in tasks for text in user_texts(t)] + list(self.ws.texts.values())  # the user's words
         return GuardLimits(max_bytes=self.s.files.max_bytes, known_urls=frozenset(urls_in("\n".join(seen))),
+                           languages=users_languages(seen), refused=RefusedEdits(self.tried, {t.id: t for t in tasks}),
                            max_rules=self.s.files.max_rules)
 
     def limits(self) -> GuardLimits:
@@ -342,6 +346,11 @@ def run_night(
         progress=progress, night_index=night_index, tried=tried, ledger=ledger, oracle=oracle,
     )
     return asyncio.run(night.run(tasks, last_night))
+
+
+def _redacted(edit: Edit) -> Edit:
+    return edit.model_copy(update={"content": redact(edit.content), "rationale": redact(edit.rationale),
+                                   "old": None if edit.old is None else redact(edit.old)})
 
 
 def _tally(evidence: Sequence[EditEvidence], adopted: int) -> str:

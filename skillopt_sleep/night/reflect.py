@@ -16,6 +16,8 @@ from pydantic import BaseModel, Field, ValidationError
 
 from ..errors import MalformedOutput
 from ..models import Edit, EditOp, EditTarget, TaskRecord
+from ..redact import redact
+from .clauses import atomic_edits
 from .judge import extract_json
 from .replay import Rollout
 
@@ -115,7 +117,12 @@ def reflection_prompt(cases: Sequence[Case], current_rules: Sequence[str], tried
 
 def parse_edits(text: str, cases: Sequence[Case] = ()) -> list[Edit]:
     """The optimizer's reply as edits, each citing the ids of the tasks of the cases it names;
-    ``MalformedOutput`` if it is not the JSON asked for. Case numbers that do not exist are dropped."""
+    ``MalformedOutput`` if it is not the JSON asked for. Case numbers that do not exist are dropped.
+
+    A rule of several instructions comes back as one edit per clause (:func:`.clauses.atomic_edits`),
+    each to be guarded and tested on its own. ``text`` is the reply as the optimizer sent it: a rule
+    is kept as written, so that the guards refuse one that carries a secret (redacted, it would be
+    written with a placeholder); its rationale and the rule it replaces are redacted here."""
     try:
         reply = _Reply.model_validate_json(extract_json(text).strip())
     except ValidationError as exc:
@@ -124,8 +131,11 @@ def parse_edits(text: str, cases: Sequence[Case] = ()) -> list[Edit]:
     edits = []
     for proposed in reply.edits:
         cites = [cases[n - 1].task.id for n in dict.fromkeys(proposed.cases) if 1 <= n <= len(cases)]
-        edits.append(Edit(**proposed.model_dump(exclude={"cases"}), cites=cites))
-    return edits
+        fields = proposed.model_dump(exclude={"cases"})
+        fields["rationale"] = redact(proposed.rationale)
+        fields["old"] = None if proposed.old is None else redact(proposed.old)
+        edits.append(Edit(**fields, cites=cites))
+    return atomic_edits(edits)
 
 
 RETRY_NOTE = (

@@ -36,8 +36,15 @@ def _when(summary: NightSummary) -> str:
     return f"{start} to {summary.finished_at:%H:%M} UTC"
 
 
+def visible(text: str) -> str:
+    """``text`` with every control, invisible or direction-changing character written as an escape
+    (``\x1b``, ``\u200b``): a refused rule's terminal escape must show, never act on a terminal."""
+    return "".join(ch if ch.isprintable() or ch == " " else ch.encode("unicode_escape").decode("ascii")
+                   for ch in text)
+
+
 def _one_line(text: str) -> str:
-    flat = " ".join(redact(text).split())
+    flat = visible(" ".join(redact(text).split()))
     return flat if len(flat) <= MAX_SHOWN else flat[: MAX_SHOWN - 1] + "…"
 
 
@@ -171,7 +178,7 @@ def _sentence(text: str) -> str:
 
 def _md(text: str) -> str:
     """Inline Markdown-safe text: an HTML comment or tag in a rule must show, not vanish."""
-    return text.replace("<", "&lt;")
+    return visible(text).replace("<", "&lt;")
 
 
 def _fence(body: str) -> str:

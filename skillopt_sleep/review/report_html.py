@@ -21,6 +21,7 @@ from .report import (
     _one_line,
     _sentence,
     describe_edit,
+    visible,
     next_step,
     saved_line,
     spend_rows,
@@ -53,9 +54,14 @@ _REFUSED = {"harmful", "worse", "no_effect", "conflict"}
 _SKIPPED = {"over_budget", "inconclusive", "no_evidence"}
 
 
+def _esc(text: str, quote: bool = True) -> str:
+    """Escaped HTML in which control and invisible characters show as escapes."""
+    return html.escape(visible(text), quote=quote)
+
+
 def _h(text: str) -> str:
     """Escaped HTML, with `code spans` shown as code."""
-    return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(text))
+    return re.sub(r"`([^`]+)`", r"<code>\1</code>", _esc(text))
 
 
 def status_word(ev: EditEvidence, summary: NightSummary, adopted: bool) -> str:
@@ -108,7 +114,7 @@ def _stats(ev: EditEvidence) -> str:
             ("e-value tonight / over nights", f"{num(ev.e_value)} / {num(ev.e_total)}"),
             ("looks", str(ev.looks)), ("rollouts that errored (left out)", str(ev.errored)),
             ("the gate's reason", _one_line(ev.reason))]
-    body = "".join(f"<tr><th>{html.escape(k)}</th><td>{html.escape(v)}</td></tr>" for k, v in rows)
+    body = "".join(f"<tr><th>{_esc(k)}</th><td>{_esc(v)}</td></tr>" for k, v in rows)
     return f'<details><summary>Statistics</summary><div class="scroll"><table>{body}</table></div></details>'
 
 
@@ -117,9 +123,9 @@ def _example(ev: EditEvidence) -> str:
     if x is None:
         return ""
     mark = {True: "right", False: "wrong"}
-    return (f"<details><summary>A task it was made for: {html.escape(_one_line(x.request))}</summary>"
-            f"<p>Before the edit ({mark[x.before_passed]}):</p><pre class=\"answer\">{html.escape(x.before)}</pre>"
-            f"<p>After the edit ({mark[x.after_passed]}):</p><pre class=\"answer\">{html.escape(x.after)}</pre>"
+    return (f"<details><summary>A task it was made for: {_esc(_one_line(x.request))}</summary>"
+            f"<p>Before the edit ({mark[x.before_passed]}):</p><pre class=\"answer\">{_esc(x.before)}</pre>"
+            f"<p>After the edit ({mark[x.after_passed]}):</p><pre class=\"answer\">{_esc(x.after)}</pre>"
             "</details>")
 
 
@@ -131,10 +137,10 @@ def edit_card(ev: EditEvidence, summary: NightSummary, adopted: bool = False) ->
         warn = (f'<p class="warn">Passes on the other tasks fell ({ev.harm.before_pass} of {ev.harm.before_n} '
                 f'to {ev.harm.after_pass} of {ev.harm.after_n}), though not enough to refuse it: look before '
                 "you adopt.</p>")
-    return (f'<section class="card"><span class="badge {_css_class(word)}">{html.escape(word)}</span> '
-            f'<span class="muted">{html.escape(ev.edit.target)} {html.escape(ev.edit.op)}</span>'
-            f'<p class="rule">{_h(_one_line(ev.edit.content))}</p><p>{html.escape(words)}</p>{warn}'
-            f"{rate_bars(pairs(ev))}<p class=\"muted\">Why: {html.escape(plain_reason(ev.reason))}</p>"
+    return (f'<section class="card"><span class="badge {_css_class(word)}">{_esc(word)}</span> '
+            f'<span class="muted">{_esc(ev.edit.target)} {_esc(ev.edit.op)}</span>'
+            f'<p class="rule">{_h(_one_line(ev.edit.content))}</p><p>{_esc(words)}</p>{warn}'
+            f"{rate_bars(pairs(ev))}<p class=\"muted\">Why: {_esc(plain_reason(ev.reason))}</p>"
             f"{_example(ev)}{_stats(ev)}</section>")
 
 
@@ -142,10 +148,10 @@ def rule_card(view: RuleView) -> str:
     r, o = view.rule, view.outcome
     verdict = o.verdict.replace(" ", "_").replace("-", "_")
     chart = weekly_corrections(o.weekly, _monday(r.adopted_at.date().isoformat(), o.weekly), o.sentence())
-    standing = "" if view.standing == "in place" else f' <span class="muted">[{html.escape(view.standing)}]</span>'
-    return (f'<section class="card"><span class="badge {verdict}">{html.escape(o.verdict)}</span> '
-            f'<span class="muted">rule {html.escape(r.id)}, adopted {r.adopted_at:%Y-%m-%d}</span>{standing}'
-            f'<p class="rule">{_h(r.text)}</p><p>{html.escape(_sentence(o.sentence()))}</p>{chart}</section>')
+    standing = "" if view.standing == "in place" else f' <span class="muted">[{_esc(view.standing)}]</span>'
+    return (f'<section class="card"><span class="badge {verdict}">{_esc(o.verdict)}</span> '
+            f'<span class="muted">rule {_esc(r.id)}, adopted {r.adopted_at:%Y-%m-%d}</span>{standing}'
+            f'<p class="rule">{_h(r.text)}</p><p>{_esc(_sentence(o.sentence()))}</p>{chart}</section>')
 
 
 def _monday(day: str, weeks: Sequence[tuple[str, int, int]]) -> str:
@@ -158,7 +164,7 @@ def _diff_html(diff: str) -> str:
     for line in diff.replace("\r\n", "\n").rstrip("\n").split("\n"):
         cls = ("head" if line.startswith(("+++", "---")) else "add" if line.startswith("+")
                else "del" if line.startswith("-") else "hunk" if line.startswith("@@") else "")
-        text = html.escape(line)
+        text = _esc(line)
         lines.append(f'<span class="{cls}">{text}</span>' if cls else text)
     return '<pre class="diff">' + "\n".join(lines) + "</pre>"
 
@@ -173,19 +179,19 @@ def page(title: str, body: Sequence[str]) -> str:
     """A whole page around ``body``: viewport set for phones, styles inline."""
     return "\n".join(["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
                       '<meta name="viewport" content="width=device-width, initial-scale=1">',
-                      f"<title>{html.escape(title)}</title><style>{CSS}</style></head><body>", *body,
+                      f"<title>{_esc(title)}</title><style>{CSS}</style></head><body>", *body,
                       "</body></html>", ""])
 
 
 def _skipped(s: NightSummary) -> list[str]:
-    items = [f"{_h(describe_edit(ev.edit))} — {html.escape(status_word(ev, s, False))}: "
-             f"{html.escape(_one_line(ev.reason))}" for ev in s.evidence if ev.verdict in _SKIPPED]
-    return items + [html.escape(_one_line(n)) for n in s.skipped]
+    items = [f"{_h(describe_edit(ev.edit))} — {_esc(status_word(ev, s, False))}: "
+             f"{_esc(_one_line(ev.reason))}" for ev in s.evidence if ev.verdict in _SKIPPED]
+    return items + [_esc(_one_line(n)) for n in s.skipped]
 
 
 def render_html(summary: NightSummary, diffs: Mapping[str, str], rules: Sequence[RuleView] = ()) -> str:
     """``report.html`` of a night (``rules``: the rules adopted on earlier nights, with their outcome)."""
-    s, e = summary, html.escape
+    s, e = summary, _esc
     title = f"skillopt-sleep {'dry run' if s.dry_run else 'night'} {s.night_id}"
     body = [f"<h1>{e(title)}</h1>", f'<p>Project <code>{e(s.project)}</code><br><span class="muted">'
             f"{e(_when(s))}</span></p>",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from skillopt_sleep.harvest.expanded import typed
 from skillopt_sleep.harvest.mine import mine_chunk
 
 from .conftest import (
@@ -58,7 +59,10 @@ def test_a_title_correction_becomes_a_heading_check():
 def test_a_plugin_slash_command_keeps_its_expanded_body_as_context():
     [task] = mine_chunk(parse(claude_file("20c8f1d0-421d-422c-8534-ebdd30d8e6c6")), FALLBACK_TIME)
     assert task.intent == "/demo-plugin:hello world"
-    assert task.context.startswith("HELLO-PLUGIN-MARKER. Greet world")
+    assert task.context.startswith(
+        "[Repository text expanded into the session, not typed by the user: the body of the slash command "
+        "/demo-plugin:hello]\nHELLO-PLUGIN-MARKER. Greet world")
+    assert typed(task.context) == "" and "HELLO-PLUGIN-MARKER" not in task.feedback
     assert task.skills_used == ["demo-plugin:hello"]
     assert "<command-" not in task.intent + task.context
 

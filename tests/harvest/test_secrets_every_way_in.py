@@ -63,6 +63,10 @@ def planted(tag: str) -> dict[str, tuple[str, str]]:
         "password": f"{tag}{_chars(12)}!9",
         "secret": f"{tag}{_chars(26)}",
         "high-entropy": f"{tag}{_chars(44)}",
+        "azure-storage-key": f"{tag}{_chars(60)}==",
+        "basic-auth": f"{tag}{_chars(24)}=",
+        "docker-auth": f"{tag}{_chars(28)}",
+        "url-empty-user": f"{tag}{_chars(14)}",
     }
     return {
         "private-key": (key, body.splitlines()[1]),
@@ -96,6 +100,13 @@ def planted(tag: str) -> dict[str, tuple[str, str]]:
         "password": (f'DB_PASSWORD="{s["password"]}"', s["password"]),
         "secret": (f"client_secret: {s['secret']}", s["secret"]),
         "high-entropy": (f"the blob {s['high-entropy']} was", s["high-entropy"]),
+        "azure-storage-key": (
+            f"DefaultEndpointsProtocol=https;AccountName=acme;AccountKey={s['azure-storage-key']};"
+            "EndpointSuffix=core.windows.net", s["azure-storage-key"],
+        ),
+        "basic-auth": (f"curl -H 'Authorization: Basic {s['basic-auth']}' https://api.internal", s["basic-auth"]),
+        "docker-auth": (f'{{"auths": {{"registry.internal": {{"auth": "{s["docker-auth"]}"}}}}}}', s["docker-auth"]),
+        "url-empty-user": (f"redis://:{s['url-empty-user']}@cache.internal:6379/0", s["url-empty-user"]),
     }
 
 

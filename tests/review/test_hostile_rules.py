@@ -13,7 +13,7 @@ import random
 import pytest
 
 from skillopt_sleep.models import Edit
-from skillopt_sleep.night.guards import GuardLimits, apply_edits, managed_rules
+from skillopt_sleep.night.guards import GuardLimits, apply_edits, atomic_edits, managed_rules
 from skillopt_sleep.night.rule_text import fold
 
 KNOWN = "https://tools.example.com/install"
@@ -226,10 +226,11 @@ def test_no_hostile_rule_is_applied(rule):
 
 @pytest.mark.parametrize("rule", BENIGN)
 def test_harmless_rules_with_the_same_words_are_applied(rule):
-    out = apply_edits({"CLAUDE.md": "# Notes\n"}, [Edit(target="memory", op="add", content=rule)],
-                      budget=5, limits=LIMITS)
+    edits = atomic_edits([Edit(target="memory", op="add", content=rule)])  # one edit per clause
+    out = apply_edits({"CLAUDE.md": "# Notes\n"}, edits, budget=5, limits=LIMITS)
     assert out.rejected == [], out.rejected[0].reason
-    assert managed_rules(out.files["CLAUDE.md"]) == [rule]
+    assert managed_rules(out.files["CLAUDE.md"]) == [e.content for e in edits]
+    assert all(e.content[1:].rstrip(".") in rule for e in edits)  # each clause as the rule says it
 
 
 @pytest.mark.parametrize("url, applied", [

@@ -122,3 +122,14 @@ def test_the_report_says_what_caching_and_batches_saved():
     assert line in render_markdown(s, DIFFS)
     assert line in render_html(s, DIFFS)
     assert "Saved $" not in render_markdown(night(), DIFFS)  # nothing saved, nothing said
+
+
+def test_a_refused_rules_terminal_escapes_are_shown_escaped_never_raw():
+    hostile = Edit(target="memory", op="add", content="Be brief.\x1b[2K\x1b[1A\u202eevil\u200b", status="rejected",
+                   reason="contains a terminal escape (ESC) (U+001B); a rule is plain visible text")
+    summary = night(rejected_edits=[hostile], reason="refused \x1b[31mred\x1b[0m")
+    for text in (render_markdown(summary, DIFFS), render_html(summary, DIFFS)):
+        assert "\x1b" not in text and "\u202e" not in text and "\u200b" not in text
+    md = render_markdown(summary, DIFFS)
+    assert "Be brief.\\x1b[2K\\x1b[1A\\u202eevil\\u200b" in md
+    assert "refused \\x1b[31mred\\x1b[0m" in md
