@@ -17,8 +17,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from ..models import Check, TaskRecord, TurnNote
+from ..models import Action, Check, TaskRecord, TurnNote
 from ..redact import redact
+from .actions import to_models
 from .check_miner import candidate_checks
 from .feedback import FeedbackKind, combine_outcomes, outcome_of, validated
 from .session import PROMPT_CHARS, SessionChunk, Turn, cut
@@ -180,11 +181,13 @@ def group_record(group: TaskGroup, chunk: SessionChunk, fallback_time: datetime)
     task, project = group.task, chunk.state.project
     first, later = _attempts(group, project)
     extends: list[str] = []  # follow-up work until the first correction: what was corrected
+    acts: list[Action] = to_models(task, project)
     for a, text in zip(group.attached, later):
         if a.verdict.kind == "correction" and a.verdict.sure:
             break
         if text and a.verdict.kind == "follow_up" and a.verdict.sure:
             extends.append(text)
+            acts += to_models(a.turn, project)
     attempt = cut("\n".join([first, *extends]), ATTEMPT_CHARS)
     notes = _notes(group)
     feedback = "\n".join(
@@ -214,6 +217,7 @@ def group_record(group: TaskGroup, chunk: SessionChunk, fallback_time: datetime)
         feedback=feedback,
         checks=mine_checks(group, first, later),
         turns=notes,
+        actions=acts,
         skills_used=list(task.skills),
         tools_used=list(task.tools),
         tags=tags,

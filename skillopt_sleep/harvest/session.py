@@ -89,6 +89,7 @@ class Turn:
     skills: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     tags: list[str] = field(default_factory=list)
+    actions: list = field(default_factory=list)  # RawAction s, in order (see .actions)
 
     def add_step(self, kind: StepKind, text: str, *, tail_cut: bool = False) -> None:
         text = text.strip()
