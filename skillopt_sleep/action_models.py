@@ -16,6 +16,7 @@ import re
 COMMAND_KINDS = frozenset({"ran", "never_ran"})
 PATH_KINDS = frozenset({"changed", "untouched", "never_read"})
 CONTENT_KINDS = frozenset({"file_contains", "file_not_contains"})
+ACTION_KINDS = COMMAND_KINDS | PATH_KINDS | CONTENT_KINDS | {"passes_after"}
 
 
 def _glob(value: object, what: str) -> str:
