@@ -19,6 +19,7 @@ from typing import Any
 
 from ..models import Action, Check, TaskRecord, TurnNote
 from ..redact import redact
+from .action_refs import refine
 from .actions import to_models
 from .check_miner import candidate_checks
 from .feedback import FeedbackKind, combine_outcomes, outcome_of, validated
@@ -69,6 +70,7 @@ def group_turns(turns: Sequence[Turn], classifier: TurnClassifier | None = None)
     if not turns:
         return []
     verdicts = (classifier or _RULES).classify([t.prompt for t in turns[1:]], turns[0].prompt)
+    verdicts = _with_action_refs(turns, verdicts)
     groups: list[TaskGroup] = []
     for turn, verdict in zip(turns, [None, *verdicts]):
         if verdict is None or verdict.kind == "new_request" or not groups:
@@ -77,6 +79,16 @@ def group_turns(turns: Sequence[Turn], classifier: TurnClassifier | None = None)
             continue
         groups[-1].attached.append(Attached(turn, verdict))
     return groups
+
+
+def _with_action_refs(turns: Sequence[Turn], verdicts: list[TurnVerdict]) -> list[TurnVerdict]:
+    """Each verdict refined by what its turn names of the previous attempt's actions."""
+    out: list[TurnVerdict] = []
+    previous = turns[0].actions
+    for turn, verdict in zip(turns[1:], verdicts):
+        out.append(refine(verdict, turn.prompt, previous) if previous else verdict)
+        previous = turn.actions or previous
+    return out
 
 
 def safe(text: str, limit: int, *, tail: bool = False) -> str:
