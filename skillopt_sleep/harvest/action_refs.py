@@ -44,9 +44,12 @@ _SHORT_REMARK = 8  # words: a remark this short names what it is about, not a ne
 class ActionLike(Protocol):
     """What is read of an action (a harvested ``RawAction`` or a stored ``Action``)."""
 
-    kind: str
-    command: str
-    path: str
+    @property
+    def kind(self) -> str: ...
+    @property
+    def command(self) -> str: ...
+    @property
+    def path(self) -> str: ...
 
 
 @dataclass(frozen=True)

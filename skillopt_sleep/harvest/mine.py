@@ -19,6 +19,7 @@ from typing import Any
 
 from ..models import Action, Check, TaskRecord, TurnNote
 from ..redact import redact
+from .action_checks import mined_action_checks
 from .action_refs import refine
 from .actions import to_models
 from .check_miner import candidate_checks
@@ -150,10 +151,13 @@ def _accepted(group: TaskGroup, index: int) -> bool:
     return False
 
 
-def mine_checks(group: TaskGroup, first: str, later: list[str | None]) -> list[Check]:
+def mine_checks(group: TaskGroup, first: str, later: list[str | None],
+                project: str = "") -> list[Check]:
     """Rule checks the sure corrections of a task state, each validated where it applies: it
-    must fail on the attempt the correction answers and pass on the retry the user let stand."""
+    must fail on the attempt the correction answers and pass on the retry the user let stand.
+    Action checks likewise, on the actions of those attempts."""
     previous = first
+    acted = to_models(group.task, project)
     found: list[Check] = []
     unruled: list[str] = []  # corrections no rule captures: scored by a rubric of their words
     for i, (a, retry) in enumerate(zip(group.attached, later)):
@@ -165,9 +169,14 @@ def mine_checks(group: TaskGroup, first: str, later: list[str | None]) -> list[C
                     check = check.model_copy(update={"value": redact(check.value)})
                 if all((c.kind, c.value) != (check.kind, check.value) for c in found):
                     found.extend(validated([check], previous, accepted))
+            retry_acts = to_models(a.turn, project) if accepted is not None else None
+            for check in mined_action_checks(redact(a.turn.prompt), acted, retry_acts):
+                if all((c.kind, c.value) != (check.kind, check.value) for c in found):
+                    found.append(check)
             if len(found) == before:
                 unruled.append(safe(a.turn.prompt, FEEDBACK_CHARS))
         previous = retry if retry is not None else previous
+        acted = to_models(a.turn, project) if a.turn.actions else acted
     if found and unruled:  # without any rule, the night makes the rubric from all the feedback
         text = " / ".join(unruled)
         found.append(Check(kind="rubric", value=f"The answer respects the user's correction: {text}"))
@@ -227,7 +236,7 @@ def group_record(group: TaskGroup, chunk: SessionChunk, fallback_time: datetime)
         attempt=attempt,
         outcome=outcome_of(group.kinds),
         feedback=feedback,
-        checks=mine_checks(group, first, later),
+        checks=mine_checks(group, first, later, project),
         turns=notes,
         actions=acts,
         skills_used=list(task.skills),

@@ -61,3 +61,23 @@ def test_a_new_request_naming_the_same_file_stays_a_task_of_its_own(tmp_path):
     tasks = _session(tmp_path, [("Fix the title", "sed -i 's/x/y/' README.md"),
                                 ("Add a Usage section to README.md", "cat README.md")])
     assert [t.intent for t in tasks] == ["Fix the title", "Add a Usage section to README.md"]
+
+
+def test_an_action_correction_yields_action_checks_that_fail_on_the_corrected_attempt(tmp_path):
+    [task] = _session(tmp_path, [("Show me the config", "cat .env"),
+                                 ("don't cat .env", "cat config.example")])
+    checks = {(c.kind, c.value) for c in task.checks}
+    assert ("never_read", ".env") in checks
+    from skillopt_sleep.night.action_judge import action_check, recorded
+
+    for check in task.checks:
+        if check.kind in ("never_read", "never_ran"):
+            assert action_check(check, recorded(task.actions))[0] is False
+
+
+def test_another_tool_of_the_same_job_becomes_ran_and_never_ran(tmp_path):
+    [task] = _session(tmp_path, [("Install lodash", "npm install lodash"),
+                                 ("pnpm here", "pnpm add lodash")])
+    kinds = {(c.kind, c.value) for c in task.checks}
+    assert ("ran", r"(?<![\w-])pnpm(?![\w-])") in kinds
+    assert ("never_ran", r"(?<![\w-])npm(?![\w-])") in kinds
