@@ -21,6 +21,7 @@ from ..paths import Paths
 from ..review.adopt import auto_adopt, recover
 from ..settings import RoleSettings, Settings
 from ..store import Store
+from .agent_dispatch import AgentReplays
 from .estimate import Estimate, estimate_night
 from .pipeline import Night, NightResult, Progress, night_id_for
 from .rounds import Oracle
@@ -88,6 +89,7 @@ def run_project_night(
     progress: Progress | None = None,
     tasks: list[TaskRecord] | None = None,
     oracle: Oracle | None = None,
+    agents: AgentReplays | None = None,
 ) -> NightResult:
     """Run tonight for ``project``; stage a proposal if the gate accepts (unless ``dry_run``).
 
@@ -107,6 +109,7 @@ def run_project_night(
         rng=random.Random(f"{settings.night.seed}:{night_id}"), night_id=night_id,
         artifacts=directory / "artifacts", progress=progress, night_index=index,
         tried=store.rejected_edits(str(project)), ledger=store.edit_evidence(str(project)), oracle=oracle,
+        agents=agents,
     )
     result = asyncio.run(night.run(tasks, last_night))
     summary = result.summary
