@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import random
 import re
 import threading
 from collections import defaultdict
@@ -22,7 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 
 from ..backends.base import Completion, Health, Request
-from ..models import Check, TaskRecord
+from ..models import Check, Source, TaskRecord
 from .night_model import role_of
 from .replies import ModelCall, Reply, Text
 from .scripts import add_file_patch, claude_bash, claude_write, codex_apply_patch, codex_exec
@@ -156,7 +155,7 @@ class ActingWorld:
         day = datetime(2026, 11, 20, 9, tzinfo=timezone.utc)
         for r, rule in enumerate(self.rules):
             for i in range(n):
-                source = "claude-code" if (r + i) % 2 == 0 else "codex"
+                source: Source = "claude-code" if (r + i) % 2 == 0 else "codex"
                 out.append(TaskRecord(source=source, project=project, session_id=f"acting-{r}-{i}",
                                       created_at=day, intent=f"{rule.trigger} (part {i + 1})",
                                       outcome="failure", feedback=rule.rule, checks=[rule.check]))

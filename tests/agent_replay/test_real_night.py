@@ -40,6 +40,7 @@ def test_a_night_learns_an_action_rule_through_agent_replays(agent, rule, projec
         env = agent_env(sandbox_home, server.url)
         before_project = snapshot(project)
         before_home = snapshot(sandbox_home, skip=("sleep-home",))
+        before_tasks = [t.model_dump_json() for t in store.list_tasks()]
         result = run_project_night(
             project=project, settings=Settings(night=SMALL), store=store, paths=paths,
             backends=Backends(world, world, world), clock=FixedClock(NOW),
@@ -53,3 +54,5 @@ def test_a_night_learns_an_action_rule_through_agent_replays(agent, rule, projec
     assert any(loaded for _, loaded, _ in world.acts) and any(not loaded for _, loaded, _ in world.acts)
     assert snapshot(project) == before_project
     assert snapshot(sandbox_home, skip=("sleep-home",)) == before_home
+    assert [t.model_dump_json() for t in store.list_tasks()] == before_tasks  # the task log too
+    assert {p.name for p in paths.nights_dir.iterdir()} == {summary.night_id}  # only its own records
