@@ -4,6 +4,7 @@ rollout, and nothing outside the throwaway copy changes on disk."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 from datetime import datetime, timezone
 from pathlib import Path
@@ -80,3 +81,29 @@ def test_without_a_sandbox_agent_replay_is_refused_in_one_line_and_the_task_is_r
     [note] = replays.notes
     assert "bubblewrap (bwrap) is not installed" in note and note.endswith("replayed as text")
     assert "\n" not in note
+
+
+@pytest.mark.parametrize("agent", ["claude-code", "codex"])
+def test_a_replay_fires_none_of_the_users_hooks_and_leaves_no_session(agent: Agent, project, sandbox_home):
+    """A hook that ran would call the model server (the one address a replay reaches) on
+    ``/hook-fired``: the server sees no such call."""
+    need(agent)
+    with ModelServer(responder=shell_then_reply("echo hi")) as server:
+        ping = f"python3 -c \"import urllib.request as u; u.urlopen('{server.url}/hook-fired', timeout=3)\""
+        hook = json.dumps({"type": "command", "command": ping})
+        events = ("SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SessionEnd")
+        settings = '{"hooks": {' + ", ".join(f'"{e}": [{{"hooks": [{hook}]}}]' for e in events) + "}}"
+        for root in (sandbox_home, project):  # the user's settings, and the project's own
+            (root / ".claude").mkdir(exist_ok=True)
+            (root / ".claude" / "settings.json").write_text(settings)
+        env = agent_env(sandbox_home, server.url)
+        config = sandbox_home / ".codex" / "config.toml"
+        config.write_text(f"notify = {json.dumps(['sh', '-c', ping])}\n" + config.read_text())
+        setup = prepare(agent, env)
+        assert not isinstance(setup, str), setup
+        task = _task(project, agent)
+        before = snapshot(sandbox_home)
+        asyncio.run(agent_rollout(task, {}, 0, setup=setup, score=lambda t, e: judge(task, t, None, e)))
+        assert len(server.model_requests()) >= 1
+        assert not [r for r in server.requests if "hook-fired" in r.path]
+    assert snapshot(sandbox_home) == before  # no transcript, no session index, nothing
