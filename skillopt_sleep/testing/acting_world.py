@@ -80,8 +80,9 @@ class ActingWorld:
     name = "acting-world"
 
     def __init__(self, rules: Sequence[ActionRule] = RULES, *, seed: int = 0,
-                 model: str = "acting-world") -> None:
+                 model: str = "acting-world", decoys: Sequence[str] = ()) -> None:
         self.rules, self.seed, self.model = tuple(rules), seed, model
+        self.decoys = tuple(decoys)  # rules the optimizer proposes that change nothing the agent does
         self._n: defaultdict[str, int] = defaultdict(int)
         self._lock = threading.Lock()
         self.acts: list[tuple[str, bool, bool]] = []  # (rule key, loaded, obeyed), for tests
@@ -104,17 +105,21 @@ class ActingWorld:
             return Text('{"title": "Replay"}' if call.json_schema is not None else "Done.")
         if call.last_tool_result is not None:
             return Text("Done.")
-        prompt = call.prompt
+        act = self.decide(call.prompt, _request_text(call))
+        return Text("Done.") if act is None else _tool_call(call, act)
+
+    def decide(self, prompt: str, instructions: str) -> Act | None:
+        """What the agent does for ``prompt`` having loaded ``instructions`` (None: nothing)."""
         rule = self.rule_for(prompt)
         if rule is None:
-            return Text("Done.")
-        loaded = rule.key.lower() in _request_text(call)
+            return None
+        loaded = rule.key.lower() in instructions.lower()
         # one stream of draws per prompt and side: the outcomes of each side do not depend on
         # how the two sides' requests interleave
         obeyed = self._draw(prompt, f"agent:{loaded}") < (rule.p_with if loaded else rule.p_without)
         with self._lock:
             self.acts.append((rule.key, loaded, obeyed))
-        return _tool_call(call, rule.good if obeyed else rule.bad)
+        return rule.good if obeyed else rule.bad
 
     # -- the night's in-process backend (optimizer, text replays, rubrics) ---------------------
 
@@ -147,6 +152,10 @@ class ActingWorld:
             if cited and rule.key.lower() not in current:
                 edits.append({"target": "memory", "op": "add", "content": rule.rule, "cases": cited,
                               "rationale": "the user corrected what the agent did in these cases"})
+        for decoy in self.decoys:
+            if cases and decoy.lower() not in current:
+                edits.append({"target": "memory", "op": "add", "content": decoy,
+                              "cases": [int(cases[0][0])], "rationale": "a guess"})
         return json.dumps({"edits": edits})
 
     def tasks(self, project: str, n: int = 3) -> list[TaskRecord]:
