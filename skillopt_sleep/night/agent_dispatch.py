@@ -92,3 +92,14 @@ def agent_replays(mode: ReplayMode, env: Mapping[str, str], *, timeout_s: float 
 
     return AgentReplays(mode, prep)
 
+
+
+def agent_share(tasks: list[TaskRecord], mode: ReplayMode) -> tuple[int, str]:
+    """How many of ``tasks`` the agent would replay under ``mode``, and a note for the estimate
+    ("" when none). Whether the agent and a sandbox are there is only known at night."""
+    n = sum(1 for t in tasks if mode != "text" and t.source in AGENTS
+            and (mode == "agent" or has_action_checks(t)))
+    if not n:
+        return 0, ""
+    return n, (f"{n} of {len(tasks)} tasks are replayed by the real agent (replay = {mode!r}): about "
+               f"{EXPECTED_TOKENS:,} tokens a rollout, counted as calls of the agent role")
