@@ -11,7 +11,13 @@ from skillopt_sleep.agent_replay.workspace import copy_project, place_files
 from skillopt_sleep.night.agent_dispatch import AgentReplays
 from skillopt_sleep.night.pipeline import run_night
 from skillopt_sleep.settings import NightSettings, Settings
-from skillopt_sleep.testing.acting_world import RULES, TEST_RUNNER, VENDOR_DIR, ActingWorld, world_files
+from skillopt_sleep.testing.acting_world import (
+    RULES,
+    TEST_RUNNER,
+    VENDOR_DIR,
+    ActingWorld,
+    world_files,
+)
 from skillopt_sleep.testing.sim_agent import SimAgentRunner
 
 SETTINGS = Settings(night=NightSettings(concurrency=4, efficacy_rollouts=12, efficacy_looks=1, harm_looks=1))
