@@ -90,3 +90,41 @@ def test_the_copy_leaves_out_git_ignored_and_dependency_files_and_gets_the_candi
     assert (copy / "CLAUDE.md").read_text() == "rules"
     assert (copy / ".claude" / "settings.json").read_text() == '{"model": "m"}'
     assert (project / "CLAUDE.md").read_text() == "# Notes\n"  # the live files stay
+
+
+
+def test_agent_rollouts_are_cached_apart_from_text_rollouts(tmp_path):
+    import asyncio
+    import random
+    from datetime import datetime, timezone
+
+    from skillopt_sleep.backends.budget import Budget
+    from skillopt_sleep.backends.retry import RetryPolicy
+    from skillopt_sleep.clock import FixedClock
+    from skillopt_sleep.night.replay import Calls, Replayer
+    from skillopt_sleep.settings import BudgetSettings
+    from skillopt_sleep.store import Store
+
+    world = ActingWorld(RULES)
+    project = _project(tmp_path / "project")
+    task = world.tasks(str(project), n=1)[0]
+    runner = SimAgentRunner(world)
+    store = Store.open(tmp_path / "db.sqlite")
+    clock = FixedClock(datetime(2026, 11, 21, tzinfo=timezone.utc))
+
+    def replayer(agents):
+        calls = Calls(Budget(BudgetSettings()), RetryPolicy(max_retries=0), random.Random(0))
+        return Replayer(world, calls, k=2, concurrency=2, rubric=None, store=store, clock=clock,  # type: ignore[arg-type]
+                        agents=agents)
+
+    agents = AgentReplays("auto", lambda agent: AgentSetup(agent, "claude", {}, Sandbox("bwrap"),
+                                                           AgentLimits(), None, runner))
+    files = {"SKILL.md": "", "CLAUDE.md": "x"}
+    asyncio.run(replayer(agents).replay([task], files))
+    assert runner.runs == 2
+    again = replayer(agents)
+    asyncio.run(again.replay([task], files))
+    assert runner.runs == 2 and again.stats.cached == 2  # tomorrow does not pay again
+    text = replayer(AgentReplays("text", lambda agent: "unused"))
+    asyncio.run(text.replay([task], files))
+    assert text.stats.cached == 0 and text.stats.calls == 2  # a text replay is not an agent rollout
