@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..backends.runner import Runner, SubprocessRunner
-from ..errors import MalformedOutput, TransientError
+from ..errors import BackendUnavailable, MalformedOutput, TransientError
 from ..models import TaskRecord
 from ..night.action_judge import Effects
 from .agents import Agent, agent_home, api_url, claude_argv, codex_argv
@@ -124,11 +124,14 @@ async def agent_rollout(task: TaskRecord, files: Mapping[str, str], sample: int,
             path.mkdir(parents=True)
         try:
             copy_project(project, copy)
-        except CopyTooLarge as exc:
-            raise MalformedOutput(str(exc)) from exc
-        place_files(copy, files)
-        env = {**agent_home(setup.agent, home, setup.env), "TMPDIR": str(tmp)}
-        api = endpoint(api_url(setup.agent, setup.env, home))
+            place_files(copy, files)
+            env = {**agent_home(setup.agent, home, setup.env), "TMPDIR": str(tmp)}
+        except (CopyTooLarge, OSError) as exc:
+            raise MalformedOutput(f"cannot prepare the copy of {project} for the agent: {exc}") from exc
+        try:
+            api = endpoint(api_url(setup.agent, setup.env, home))
+        except ValueError as exc:
+            raise BackendUnavailable(str(exc), hint="set the agent's base URL to http(s)://host[:port]") from exc
         hosts = None if api.loopback else _hosts(root, api.host)
         inner = [sys.executable, "-S", str(INNER_PROXY), str(sock_dir / "api"), str(api.port), "--",
                  *_argv(setup, _prompt(task), copy)]
