@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -63,4 +64,14 @@ def project(tmp_path: Path) -> Path:
         (root / rel).write_text(text)
     (root / "CLAUDE.md").write_text("# Project notes\nHand-written.\n")
     (root / "AGENTS.md").write_text("# Project notes\nHand-written.\n")
+    (root / ".gitignore").write_text("build/\n")
+    (root / "build").mkdir()
+    (root / "build" / "out.bin").write_text("ignored")
+    if shutil.which("git"):  # a live repository: its refs, index and stash must stay as they are
+        git = ["git", "-C", str(root), "-c", "user.name=t", "-c", "user.email=t@t"]
+        subprocess.run([*git, "init", "-q"], check=True)
+        subprocess.run([*git, "add", "-A"], check=True)
+        subprocess.run([*git, "commit", "-qm", "start"], check=True)
+        (root / "src" / "app.py").write_text("def parse(d):\n    return d  # work in progress\n")
+        subprocess.run([*git, "stash", "-q"], check=True)
     return root
