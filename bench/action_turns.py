@@ -9,6 +9,13 @@ correction of that attempt (or a genuinely new request / follow-up). A turn coun
 correction when the harvest acts on it: kind ``correction`` and sure. The baseline in the same run
 is the turn rules alone (:mod:`skillopt_sleep.harvest.turns`); the candidate adds what the turn
 refers to in the previous attempt (:mod:`skillopt_sleep.harvest.action_refs`).
+
+The suite (66 turns: 43 corrections, 23 new requests or follow-ups, 9 of which name a file the
+attempt touched; en, de, fr, es) was written before the classifier was changed. Measured then:
+the rules alone 48.5% (9 of 43 corrections caught, none of the others misread); with the
+references 95.5% (42 of 43 caught; 2 new requests misread: one names ``.env`` with a "not", one
+is a short request naming the attempt's ``jq``). The classifier was written with the suite in
+view, so 95.5% is an estimate for turns like these, not for unseen phrasing.
 """
 
 from __future__ import annotations

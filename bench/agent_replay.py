@@ -18,6 +18,12 @@ by the same code) so that tens of nights run in minutes; the real binaries and t
 exercised by tests/agent_replay/. Wall time is therefore that of the pipeline around the agent,
 not of a real agent; calls and tokens are the night's own count (an agent rollout is one call of
 the ``agent`` role with the tokens the agent reports).
+
+Measured (``--nights 100 --seed 100``, default night settings but concurrency 4; the agent obeys a
+rule 90% of the time with it loaded and 15% without): agent replay power 1.00 on both rules
+(200 of 200), false accepts 0.01 (1 of 100 nights); text replay power 0.50 (the command rule
+always, the directory rule never: a text reply touches no file, so its rollouts are errors, not
+evidence), false accepts 0.01; agent / text per night: 0.88x the calls, 29x the tokens.
 """
 
 from __future__ import annotations
