@@ -53,6 +53,10 @@ HELP = {
     "night.batch": ("the night's calls through the provider's batch API: half price, results within "
                     "24 hours (usually minutes); off, scheduled nights too, so the proposal is ready by morning"),
     "night.batch_poll_s": "seconds between two looks at a running batch",
+    "night.replay": ("auto: tasks with action checks replayed by the real agent in a sandboxed copy of "
+                     "the project (needs bubblewrap), else as text; agent: every agent task so; text: never"),
+    "night.agent_timeout_s": "wall-time limit of one agent rollout",
+    "night.agent_max_turns": "turn limit of one agent rollout (claude --max-turns)",
     "roles.target.prompt_cache": "cache the skill and memory every replay shares (a read costs 0.1x input)",
     "roles.target.backend": "simulated | anthropic | openai | claude-code | codex; default: the first usable",
     "roles.target.base_url": "an OpenAI-compatible server such as vLLM or Ollama, or a proxy",

@@ -15,9 +15,13 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 SCHEMA_VERSION = 1  # of proposal.json
-# Of a TaskRecord. 2: ``turns``; a version-1 record reads as one without turns.
-TASK_SCHEMA_VERSION = 2
+# Of a TaskRecord. 2: ``turns``; a version-1 record reads as one without turns. 3: ``actions``;
+# an older record reads as one without actions.
+TASK_SCHEMA_VERSION = 3
 
+# Checks of what the attempt did rather than what it said (see :mod:`.action_models`).
+ACTION_CHECK_KINDS = ("ran", "never_ran", "changed", "untouched", "never_read", "file_contains",
+                      "file_not_contains", "passes_after")
 Source = Literal["claude-code", "codex", "manual", "sample", "import"]
 Outcome = Literal["success", "failure", "mixed", "unknown"]
 CheckKind = Literal[
@@ -30,6 +34,14 @@ CheckKind = Literal[
     "heading",
     "equals",
     "rubric",
+    "ran",
+    "never_ran",
+    "changed",
+    "untouched",
+    "never_read",
+    "file_contains",
+    "file_not_contains",
+    "passes_after",
 ]
 TurnKind = Literal["new_request", "correction", "praise", "follow_up"]
 EditTarget = Literal["skill", "memory", "CLAUDE.md", "AGENTS.md"]
@@ -60,10 +72,18 @@ class Check(_Strict):
     value: str | int | None = None
     case_sensitive: bool = True
     weight: float = Field(default=1.0, gt=0, le=100)
+    path: str | None = None  # the file (glob) of ``file_contains`` / ``file_not_contains``
 
     @model_validator(mode="after")
     def _valid_for_kind(self) -> Check:
         kind, value = self.kind, self.value
+        if kind in ACTION_CHECK_KINDS:
+            from .action_models import validate_action_check
+
+            validate_action_check(kind, value, self.path)
+            return self
+        if self.path is not None:
+            raise ValueError(f"{kind} takes no path; only file_contains and file_not_contains do")
         if kind == "json_valid":
             if value is not None:
                 raise ValueError("json_valid takes no value")
@@ -85,7 +105,37 @@ class Check(_Strict):
         """A short human description of the check (shown to people, never to the optimizer)."""
         if self.kind == "json_valid":
             return "json_valid"
+        if self.path is not None:
+            return f"{self.kind} {self.path!r} {self.value!r}"
         return f"{self.kind} {self.value!r}"
+
+
+ActionKind = Literal["command", "read", "write", "edit", "delete"]
+
+
+class Action(_Strict):
+    """One thing the attempt did: a command it ran (with its exit status when known), or a file
+    it read, wrote, edited or deleted (by a tool, or by a shell command the transcript shows).
+
+    Paths inside the project are relative to it; ``content`` is an excerpt of what was written
+    (a Write's text, an Edit's new text, a patch's added lines), redacted.
+    """
+
+    kind: ActionKind
+    command: str = ""
+    path: str = ""
+    exit_code: int | None = None
+    failed: bool = False  # the tool reported an error (a denied call, a non-zero exit)
+    content: str = ""
+    tool: str = ""
+
+    @model_validator(mode="after")
+    def _has_subject(self) -> Action:
+        if self.kind == "command" and not self.command.strip():
+            raise ValueError("a command action needs the command")
+        if self.kind != "command" and not self.path.strip():
+            raise ValueError(f"a {self.kind} action needs a path")
+        return self
 
 
 class TurnNote(_Strict):
@@ -125,6 +175,7 @@ class TaskRecord(_Strict):
     feedback: str = ""
     checks: list[Check] = Field(default_factory=list)
     turns: list[TurnNote] = Field(default_factory=list)
+    actions: list[Action] = Field(default_factory=list)  # what the attempt did, in order
     skills_used: list[str] = Field(default_factory=list)
     tools_used: list[str] = Field(default_factory=list)
     tags: list[str] = Field(default_factory=list)

@@ -95,6 +95,11 @@ class NightSettings(_Section):
     # nights included: a night's phases run one after another, so a slow batch can hold back the
     # morning's proposal.
     batch: bool = False
+    # Tasks with action checks replayed by the real agent in a sandboxed copy of the project
+    # ("auto"), every agent task so ("agent"), or never ("text").
+    replay: Literal["auto", "text", "agent"] = "auto"
+    agent_timeout_s: float = Field(default=600.0, gt=0, le=7200)
+    agent_max_turns: int = Field(default=30, ge=1, le=500)
     batch_poll_s: float = Field(default=30.0, gt=0, le=3600)
 
 

@@ -12,6 +12,7 @@ from ..backends.registry import backend_class
 from ..errors import BackendError, BudgetExhausted, UsageError
 from ..lock import night_lock
 from ..models import NightSummary
+from ..night.agent_dispatch import agent_replays
 from ..night.demo import prepare_demo
 from ..night.estimate import Estimate
 from ..night.project import build_backends, estimate_project_night, run_project_night
@@ -94,7 +95,10 @@ def run_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
     with night_lock(ctx.paths.lock_file, clock=ctx.clock), night_progress(ctx) as progress:
         result = run_project_night(project=project, settings=settings, store=ctx.store, paths=ctx.paths,
                                    backends=backends, clock=ctx.clock, dry_run=args.dry_run,
-                                   progress=progress)  # type: ignore[arg-type]
+                                   progress=progress,  # type: ignore[arg-type]
+                                   agents=agent_replays(settings.night.replay, ctx.env,
+                                                        timeout_s=settings.night.agent_timeout_s,
+                                                        max_turns=settings.night.agent_max_turns))
     ctx.emit(result.summary, night_text(result.summary))
     return night_exit(result.summary, ctx)
 

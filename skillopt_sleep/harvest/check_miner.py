@@ -12,7 +12,9 @@ import re
 
 from pydantic import ValidationError
 
+from ..action_models import ACTION_KINDS
 from ..models import Check
+from .action_checks import plain_action
 
 _I = re.IGNORECASE
 _QUOTED = r"""[`'"\u201c\u2018\u201e](?P<q>[^`'"\u201d\u2019\u201c\n]{1,120})[`'"\u201d\u2019\u201c]"""
@@ -275,6 +277,8 @@ _PLAIN_COUNTED = (
 
 def plain(check: Check) -> str:
     """A check as people read it: a mined regex by what it asks, anything else as it is."""
+    if check.kind in ACTION_KINDS:
+        return plain_action(check)
     if check.kind != "regex" or not isinstance(check.value, str):
         return check.describe()
     fixed = _PLAIN_FIXED.get(check.value)

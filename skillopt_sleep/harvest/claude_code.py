@@ -16,9 +16,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from . import actions
 from .expanded import mark
-from .jsonl import BadRecord, LineParser, as_dict, as_list, as_str, require_dict
-from .session import Turn, parse_time
+from .jsonl import KEPT_PROMPT_CHARS, BadRecord, LineParser, as_dict, as_list, as_str, require_dict
+from .session import Turn, cut, parse_time
 
 SOURCE = "claude-code"
 
@@ -155,6 +156,7 @@ class ClaudeCodeParser(LineParser):
         super().__init__(state)
         self._tools: dict[str, str] = {}  # tool_use_id -> tool name
         self._seen_blocks: set[tuple[str, str]] = set()  # (message.id, block identity)
+        self._commands: dict[str, actions.RawAction] = {}  # tool_use_id -> its command action
 
     def record(self, kind: str, obj: dict[str, Any], offset: int) -> None:
         if obj.get("isSidechain") is True:
@@ -264,6 +266,27 @@ class ClaudeCodeParser(LineParser):
             turn.note(turn.tools, name)
             turn.add_step("tool", tool_summary(name, tool_input))
             self._tool_effects(turn, name, tool_input)
+            self._action(turn, as_str(block.get("id")), name, tool_input)
+
+    def _action(self, turn: Turn, use_id: str, name: str, tool_input: dict[str, Any]) -> None:
+        """The call as a structured action (Bash: a command and the file effects it shows)."""
+        if name == "Bash":
+            cmd = as_str(tool_input.get("command"))
+            if cmd.strip():
+                self._commands[use_id] = actions.command(turn, cmd, name)
+        elif name == "Read":
+            actions.file(turn, "read", as_str(tool_input.get("file_path")), name)
+        elif name == "Write":
+            actions.file(turn, "write", as_str(tool_input.get("file_path")), name,
+                         as_str(tool_input.get("content")))
+        elif name in ("Edit", "MultiEdit", "NotebookEdit"):
+            edits = as_list(tool_input.get("edits")) or [tool_input]
+            new = "\n".join(as_str(as_dict(e).get("new_string") or as_dict(e).get("new_source"))
+                             for e in edits)
+            path = as_str(tool_input.get("file_path")) or as_str(tool_input.get("notebook_path"))
+            actions.file(turn, "edit", path, name, new)
+        elif name == "Grep" and as_str(tool_input.get("path")):
+            actions.file(turn, "read", as_str(tool_input.get("path")), name)
 
     def _tool_effects(self, turn: Turn, name: str, tool_input: dict[str, Any]) -> None:
         field = _FILE_TOOLS.get(name)
@@ -284,6 +307,9 @@ class ClaudeCodeParser(LineParser):
             return
         name = self._tools.get(as_str(block.get("tool_use_id")), "tool")
         text = _result_text(block.get("content")).strip()
+        pending = self._commands.pop(as_str(block.get("tool_use_id")), None)
+        if pending is not None:
+            actions.finished(pending, is_error=block.get("is_error") is True, output=text)
         if block.get("is_error") is True:
             turn.add_error(f"{name}: {text}")
             turn.add_step("error", f"{name} failed: {text}", tail_cut=True)

@@ -18,6 +18,7 @@ import json
 import re
 from typing import Any
 
+from . import actions
 from .jsonl import LineParser, as_dict, as_list, as_str, require_dict
 from .session import Turn, parse_time
 
@@ -88,8 +89,9 @@ class CodexParser(LineParser):
         elif etype == "exec_command_end" and not self.state.item_events:
             self._command(payload)
         elif etype == "patch_apply_end" and not self.state.item_events and self.turn is not None:
-            for path in as_dict(payload.get("changes")):
+            for path, change in as_dict(payload.get("changes")).items():
                 self.turn.note(self.turn.files, path)
+                _change_action(self.turn, path, as_dict(change))
         elif etype == "task_complete" and self.turn is not None:
             last = as_str(payload.get("last_agent_message"))
             if last and not any(s.kind == "text" for s in self.turn.steps):
@@ -134,6 +136,8 @@ class CodexParser(LineParser):
         )
         turn.add_step("tool", f"$ {command}")
         code = item.get("exit_code")
+        actions.command(turn, command, "exec_command",
+                        code if isinstance(code, int) and not isinstance(code, bool) else None)
         if isinstance(code, int) and code != 0:
             turn.add_error(f"`{command}` exited {code}: {output.strip()[-300:]}")
             turn.add_step("error", f"exit {code}: {output}", tail_cut=True)
@@ -143,6 +147,7 @@ class CodexParser(LineParser):
     def _file_change(self, turn: Turn, item: dict[str, Any]) -> None:
         for path, change in as_dict(item.get("changes")).items():
             turn.note(turn.files, path)
+            _change_action(turn, path, as_dict(change))
             content = as_str(as_dict(change).get("content"))
             if content:
                 turn.add_step("file", f"{path}:\n{content}")
@@ -173,6 +178,16 @@ class CodexParser(LineParser):
                 skill = _SKILL_NAME.search(text)
                 if skill:
                     turn.note(turn.skills, skill.group(1))
+
+
+_CHANGE_KINDS = {"add": "write", "update": "edit", "delete": "delete", "modify": "edit"}
+
+
+def _change_action(turn: Turn, path: str, change: dict[str, Any]) -> None:
+    """A file change of a patch as an action (``add`` writes, ``update`` edits, ``delete``)."""
+    kind = as_str(change.get("type")).lower() or ("delete" if "delete" in change else "edit")
+    body = as_str(change.get("content")) or as_str(change.get("unified_diff"))
+    actions.file(turn, _CHANGE_KINDS.get(kind, "edit"), path, "apply_patch", body)
 
 
 def _patch_arg(payload: dict[str, Any]) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Literal
 
+from ..action_models import ACTION_KINDS
 from ..models import Check, Outcome
 from ..night.judge import rule_check
 
@@ -37,8 +38,9 @@ def combine_outcomes(a: Outcome, b: Outcome) -> Outcome:
 
 
 def rule_passes(check: Check, text: str) -> bool | None:
-    """Whether ``text`` passes a rule check (as the night's judge scores it); None for a rubric."""
-    if check.kind == "rubric":
+    """Whether ``text`` passes a rule check (as the night's judge scores it); None for a rubric
+    or an action check (those are validated on the attempt's actions, :mod:`.action_checks`)."""
+    if check.kind == "rubric" or check.kind in ACTION_KINDS:
         return None
     return rule_check(check, text)[0]
 

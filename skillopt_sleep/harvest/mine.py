@@ -17,8 +17,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from ..models import Check, TaskRecord, TurnNote
+from ..models import Action, Check, TaskRecord, TurnNote
 from ..redact import redact
+from .action_checks import mined_action_checks
+from .action_refs import refine
+from .actions import to_models
 from .check_miner import candidate_checks
 from .feedback import FeedbackKind, combine_outcomes, outcome_of, validated
 from .session import PROMPT_CHARS, SessionChunk, Turn, cut
@@ -68,6 +71,7 @@ def group_turns(turns: Sequence[Turn], classifier: TurnClassifier | None = None)
     if not turns:
         return []
     verdicts = (classifier or _RULES).classify([t.prompt for t in turns[1:]], turns[0].prompt)
+    verdicts = _with_action_refs(turns, verdicts)
     groups: list[TaskGroup] = []
     for turn, verdict in zip(turns, [None, *verdicts]):
         if verdict is None or verdict.kind == "new_request" or not groups:
@@ -76,6 +80,16 @@ def group_turns(turns: Sequence[Turn], classifier: TurnClassifier | None = None)
             continue
         groups[-1].attached.append(Attached(turn, verdict))
     return groups
+
+
+def _with_action_refs(turns: Sequence[Turn], verdicts: list[TurnVerdict]) -> list[TurnVerdict]:
+    """Each verdict refined by what its turn names of the previous attempt's actions."""
+    out: list[TurnVerdict] = []
+    previous = turns[0].actions
+    for turn, verdict in zip(turns[1:], verdicts):
+        out.append(refine(verdict, turn.prompt, previous) if previous else verdict)
+        previous = turn.actions or previous
+    return out
 
 
 def safe(text: str, limit: int, *, tail: bool = False) -> str:
@@ -137,10 +151,13 @@ def _accepted(group: TaskGroup, index: int) -> bool:
     return False
 
 
-def mine_checks(group: TaskGroup, first: str, later: list[str | None]) -> list[Check]:
+def mine_checks(group: TaskGroup, first: str, later: list[str | None],
+                project: str = "") -> list[Check]:
     """Rule checks the sure corrections of a task state, each validated where it applies: it
-    must fail on the attempt the correction answers and pass on the retry the user let stand."""
+    must fail on the attempt the correction answers and pass on the retry the user let stand.
+    Action checks likewise, on the actions of those attempts."""
     previous = first
+    acted = to_models(group.task, project)
     found: list[Check] = []
     unruled: list[str] = []  # corrections no rule captures: scored by a rubric of their words
     for i, (a, retry) in enumerate(zip(group.attached, later)):
@@ -152,9 +169,14 @@ def mine_checks(group: TaskGroup, first: str, later: list[str | None]) -> list[C
                     check = check.model_copy(update={"value": redact(check.value)})
                 if all((c.kind, c.value) != (check.kind, check.value) for c in found):
                     found.extend(validated([check], previous, accepted))
+            retry_acts = to_models(a.turn, project) if accepted is not None else None
+            for check in mined_action_checks(redact(a.turn.prompt), acted, retry_acts):
+                if all((c.kind, c.value) != (check.kind, check.value) for c in found):
+                    found.append(check)
             if len(found) == before:
                 unruled.append(safe(a.turn.prompt, FEEDBACK_CHARS))
         previous = retry if retry is not None else previous
+        acted = to_models(a.turn, project) if a.turn.actions else acted
     if found and unruled:  # without any rule, the night makes the rubric from all the feedback
         text = " / ".join(unruled)
         found.append(Check(kind="rubric", value=f"The answer respects the user's correction: {text}"))
@@ -180,11 +202,13 @@ def group_record(group: TaskGroup, chunk: SessionChunk, fallback_time: datetime)
     task, project = group.task, chunk.state.project
     first, later = _attempts(group, project)
     extends: list[str] = []  # follow-up work until the first correction: what was corrected
+    acts: list[Action] = to_models(task, project)
     for a, text in zip(group.attached, later):
         if a.verdict.kind == "correction" and a.verdict.sure:
             break
         if text and a.verdict.kind == "follow_up" and a.verdict.sure:
             extends.append(text)
+            acts += to_models(a.turn, project)
     attempt = cut("\n".join([first, *extends]), ATTEMPT_CHARS)
     notes = _notes(group)
     feedback = "\n".join(
@@ -212,8 +236,9 @@ def group_record(group: TaskGroup, chunk: SessionChunk, fallback_time: datetime)
         attempt=attempt,
         outcome=outcome_of(group.kinds),
         feedback=feedback,
-        checks=mine_checks(group, first, later),
+        checks=mine_checks(group, first, later, project),
         turns=notes,
+        actions=acts,
         skills_used=list(task.skills),
         tools_used=list(task.tools),
         tags=tags,

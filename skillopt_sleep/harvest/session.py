@@ -90,6 +90,7 @@ class Turn:
     errors: list[str] = field(default_factory=list)
     tags: list[str] = field(default_factory=list)
     model: str = ""  # the model that answered (as the agent's transcript names it)
+    actions: list = field(default_factory=list)  # RawAction s, in order (see .actions)
 
     def add_step(self, kind: StepKind, text: str, *, tail_cut: bool = False) -> None:
         text = text.strip()

@@ -15,6 +15,7 @@ from ..backends.base import Backend
 from ..backends.budget import CHARS_PER_TOKEN, cost_for
 from ..settings import Settings
 from ..store import Store
+from .agent_dispatch import EXPECTED_TOKENS, agent_share
 from .evidence import EvidencePolicy
 from .replay import cache_key, system_text
 from .select import Selection
@@ -81,6 +82,12 @@ def estimate_night(sel: Selection, ws: Workspace, settings: Settings, target: Ba
     reflect_in = 4000 + 800 * settings.night.reflect_tasks
     calls += rounds + rubric_calls
     tokens_in += rounds * reflect_in + rubric_calls * 600
+    everyone = [*sel.train, *sel.holdout]
+    agent_tasks, agent_note = agent_share(everyone, settings.night.replay)
+    if agent_tasks:  # an agent rollout reads the project and runs tools: far more than a text reply
+        rollouts = (k * len(sel.train) + (fresh if settings.night.gate == "edit" and sel.train else 0)) \
+            * agent_tasks // max(1, len(everyone))
+        tokens_in += rollouts * EXPECTED_TOKENS
     tokens_out += rounds * settings.roles.optimizer.max_tokens // 2 + rubric_calls * 60
     prices, model = settings.budget.prices, target.model
     writes = reads = 0
@@ -93,6 +100,7 @@ def estimate_night(sel: Selection, ws: Workspace, settings: Settings, target: Ba
     cost_batch = cost_for(model, tokens_in, tokens_out, prices, cache_write=writes, cache_read=reads,
                           cache_write_1h=writes, batched=True)  # a batch keeps its prefix for an hour
     notes = [] if cost is not None else [f"no price known for {model}: add [budget.prices] to the config"]
+    notes += [agent_note] if agent_note else []
     batch = settings.night.batch
     spend = cost_for(model, tokens_in, tokens_out, prices, batched=batch)
     b = settings.budget

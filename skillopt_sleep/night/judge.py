@@ -13,8 +13,10 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel, Field, ValidationError
 
+from ..action_models import ACTION_KINDS
 from ..errors import MalformedOutput
 from ..models import Check, TaskRecord
+from .action_judge import Effects, action_check
 
 # An async function that scores a rubric: (rubric, task, answer) -> (score, reason).
 RubricJudge = Callable[[str, TaskRecord, str], Awaitable["tuple[float, str]"]]
@@ -69,13 +71,27 @@ def rule_check(check: Check, text: str) -> tuple[bool, str]:
     raise ValueError(f"not a rule check: {kind}")
 
 
-async def judge(task: TaskRecord, text: str, rubric: RubricJudge | None) -> Verdict:
-    """Score ``text`` against every check of ``task`` (weighted mean of pass/fail or rubric scores)."""
+async def judge(task: TaskRecord, text: str, rubric: RubricJudge | None,
+                effects: Effects | None = None) -> Verdict:
+    """Score ``text`` against every check of ``task`` (weighted mean of pass/fail or rubric scores).
+
+    Action checks are scored on ``effects`` (what the attempt did); without them (a text replay)
+    only the command checks apply, to the commands the answer says it would run. A rollout on
+    which no check applies cannot be judged: ``MalformedOutput``, an error, never a 0.
+    """
     total = weight = 0.0
     reasons: list[str] = []
     passed_all = True
+    skipped = 0
     for check in task.checks:
-        if check.kind == "rubric":
+        if check.kind in ACTION_KINDS:
+            result = action_check(check, effects or Effects(from_text=True), text)
+            if result is None:
+                skipped += 1
+                continue
+            ok, reason = result
+            score = 1.0 if ok else 0.0
+        elif check.kind == "rubric":
             if rubric is None:
                 raise MalformedOutput("a rubric check needs a judge backend")
             score, reason = await rubric(str(check.value), task, text)
@@ -88,6 +104,8 @@ async def judge(task: TaskRecord, text: str, rubric: RubricJudge | None) -> Verd
         passed_all = passed_all and ok
         if not ok:
             reasons.append(reason)
+    if skipped and skipped == len(task.checks):
+        raise MalformedOutput("no check of this task applies to a text replay; it needs an agent replay")
     return Verdict(total / weight if weight else 0.0, passed_all, tuple(dict.fromkeys(reasons)))
 
 

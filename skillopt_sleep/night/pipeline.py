@@ -27,6 +27,7 @@ from ..models import Edit, EditEvidence, NightSummary, TaskRecord, Usage
 from ..redact import redact
 from ..settings import Settings
 from ..store import Store, atomic_write_text
+from .agent_dispatch import AgentReplays
 from .gate import GateResult, decide, policy_from_settings
 from .guards import EditOutcome, GuardLimits, apply_edits, edit_budget, managed_rules
 from .judge import RUBRIC_SYSTEM, RubricJudge, RubricReply, parse_rubric_reply, rubric_prompt
@@ -88,7 +89,8 @@ class Night:
                  judge: JudgeArg, store: Store | None, clock: Clock, rng: random.Random,
                  night_id: str, artifacts: Path | None, progress: Progress | None,
                  night_index: int = 0, tried: Sequence[Edit] = (), ledger: Mapping[str, float] | None = None,
-                 oracle: Oracle | None = None, ignored: Sequence[str] = ()) -> None:
+                 oracle: Oracle | None = None, ignored: Sequence[str] = (),
+                 agents: AgentReplays | None = None) -> None:
         self.s, self.ws, self.store, self.clock, self.rng = settings, workspace, store, clock, rng
         # the tests' own draws, apart from the retries' jitter, so faults never change a decision
         self.trials_rng = random.Random(rng.getrandbits(64))
@@ -108,7 +110,8 @@ class Night:
         self.replayer = Replayer(target, self.calls, k=settings.night.k, concurrency=settings.night.concurrency,
                                  rubric=rubric, store=store, clock=clock,
                                  max_tokens=settings.roles.target.max_tokens,
-                                 progress=lambda n: self._progress(self._phase[0], n, self._phase[1]))
+                                 progress=lambda n: self._progress(self._phase[0], n, self._phase[1]),
+                                 agents=agents)
         self.summary = NightSummary(night_id=night_id, project=str(workspace.project),
                                     started_at=clock.now(), decision="no_evidence",
                                     skipped=list(workspace.skipped), target=f"{target.name}:{target.model}")
@@ -281,6 +284,8 @@ class Night:
         s.usage_by_role = {role: Usage(**u.model_dump()) for role, u in self.budget.by_role.items()}
         s.calls, s.tokens, s.cost_usd = total.calls, total.tokens, round(total.cost_usd, 6)
         s.errored_rollouts = max(s.errored_rollouts, self.replayer.stats.errored)
+        if self.replayer.agents is not None:  # why some tasks were replayed as text
+            s.skipped += [n for n in self.replayer.agents.notes if n not in s.skipped]
         if self.budget.unpriced_models:
             s.skipped.append("cost unknown for models " + ", ".join(sorted(self.budget.unpriced_models))
                              + ": add [budget.prices] to the config")
@@ -323,6 +328,7 @@ def run_night(
     last_night=None,
     ledger: Mapping[str, float] | None = None,
     oracle: Oracle | None = None,
+    agents: AgentReplays | None = None,
 ) -> NightResult:
     """Run one night over ``tasks`` for the project at ``project``; stages nothing.
 
@@ -344,6 +350,7 @@ def run_night(
         night_id=night_id_for(project, clock),
         artifacts=Path(artifacts_dir) if artifacts_dir is not None else None,
         progress=progress, night_index=night_index, tried=tried, ledger=ledger, oracle=oracle,
+        agents=agents,
     )
     return asyncio.run(night.run(tasks, last_night))
 

@@ -29,6 +29,7 @@ from ..review.outcome import acts_on
 from ..review.rule_views import ignored_notes, project_views
 from ..settings import RoleSettings, Settings
 from ..store import Store
+from .agent_dispatch import AgentReplays
 from .estimate import Estimate, estimate_night
 from .pipeline import Night, NightResult, Progress, night_id_for
 from .removals import propose_removals
@@ -98,6 +99,7 @@ def run_project_night(
     progress: Progress | None = None,
     tasks: list[TaskRecord] | None = None,
     oracle: Oracle | None = None,
+    agents: AgentReplays | None = None,
 ) -> NightResult:
     """Run tonight for ``project``; stage a proposal if the gate accepts (unless ``dry_run``).
 
@@ -112,7 +114,7 @@ def run_project_night(
     directory = paths.night_dir(night_id)
     with _whole_or_nothing(store, night_id, directory, backends):
         return _run(project, settings, store, paths, backends, clock, dry_run, progress, tasks, oracle,
-                    night_id, directory, index, last_night)
+                    night_id, directory, index, last_night, agents)
 
 
 @contextmanager
@@ -131,7 +133,8 @@ def _whole_or_nothing(store: Store, night_id: str, directory: Path, backends: Ba
 
 def _run(project: Path, settings: Settings, store: Store, paths: Paths, backends: Backends, clock: Clock,
          dry_run: bool, progress: Progress | None, tasks: list[TaskRecord], oracle: Oracle | None,
-         night_id: str, directory: Path, index: int, last_night: datetime | None) -> NightResult:
+         night_id: str, directory: Path, index: int, last_night: datetime | None,
+         agents: AgentReplays | None = None) -> NightResult:
     if settings.night.batch:
         backends = batched_backends(backends, store, settings.night.batch_poll_s)
     with project_lock(locks_dir(paths), project):  # never half of an adoption under way
@@ -144,6 +147,7 @@ def _run(project: Path, settings: Settings, store: Store, paths: Paths, backends
         artifacts=directory / "artifacts", progress=progress, night_index=index,
         tried=store.rejected_edits(str(project)), ledger=store.edit_evidence(str(project)), oracle=oracle,
         ignored=ignored_notes(views),
+        agents=agents,
     )
     pending = [v.rule for v in views if v.rule.retest_model and v.standing != "removed by hand"]
     result = asyncio.run(_retests_then_night(night, store, pending, tasks, last_night))

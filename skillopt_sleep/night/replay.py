@@ -16,6 +16,7 @@ import json
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..backends.base import Backend, Completion, Message, Request
 from ..backends.breaker import CircuitBreaker
@@ -30,6 +31,9 @@ from ..models import TaskRecord
 from ..redact import redact
 from ..store import Store
 from .judge import RubricJudge
+
+if TYPE_CHECKING:
+    from .agent_dispatch import AgentReplays
 
 REPLAY_SYSTEM = (
     "You are a coding agent working in the user's project. Follow the instructions below, then do "
@@ -126,9 +130,10 @@ class Replayer:
     def __init__(self, target: Backend, calls: Calls, *, k: int, concurrency: int,
                  rubric: RubricJudge | None, store: Store | None, clock: Clock,
                  max_tokens: int = 1024, progress: Callable[[int], None] | None = None,
-                 env: Environment | None = None) -> None:
+                 env: Environment | None = None, agents: AgentReplays | None = None) -> None:
         self.target, self.calls, self.k = target, calls, k
         self.env = env if env is not None else TaskRecordEnv(rubric)
+        self.agents = agents  # replays tasks with action checks by the real agent (None: text only)
         self.rubric, self.store, self.clock = rubric, store, clock
         self.max_tokens = max_tokens
         # A batching backend gathers a phase's requests into one batch: hand them all over.
@@ -144,14 +149,15 @@ class Replayer:
 
     async def replay(self, tasks: Sequence[TaskRecord], files: dict[str, str]) -> dict[str, list[Rollout]]:
         """K rollouts for every task under ``files``. Fatal backend errors propagate at once."""
-        return await self._gather(tasks, [self._one(t, system_text(files, t), s) for t in tasks for s in range(self.k)])
+        return await self._gather(tasks, [self._one(t, system_text(files, t), s, files=files)
+                                          for t in tasks for s in range(self.k)])
 
     async def draw(self, wants: Sequence[tuple[TaskRecord, int, int]], files: dict[str, str],
                    nonce: str) -> dict[str, list[Rollout]]:
         """Fresh rollouts under ``files``: for each ``(task, first, count)``, samples ``first`` to
         ``first + count - 1`` of the stream named ``nonce``. Never served from or kept in the cache:
         a decision always sees rollouts drawn for it."""
-        jobs = [self._one(t, system_text(files, t), s, nonce=nonce)
+        jobs = [self._one(t, system_text(files, t), s, nonce=nonce, files=files)
                 for t, first, count in wants for s in range(first, first + count)]
         return await self._gather([t for t, _, _ in wants], jobs)
 
@@ -167,8 +173,11 @@ class Replayer:
                 out[res.task_id].append(res)
         return out
 
-    async def _one(self, task: TaskRecord, system: str, sample: int, nonce: str | None = None) -> Rollout | None:
+    async def _one(self, task: TaskRecord, system: str, sample: int, nonce: str | None = None,
+                   files: dict[str, str] | None = None) -> Rollout | None:
         key = cache_key(task, system, sample, self.target)
+        if self.agents is not None and (tag := self.agents.cache_tag(task)):
+            key = _sha(key + "\x1f" + tag)
         if nonce is None and self.store is not None and (hit := self.store.cache_get(key)) is not None:
             self.stats.cached += 1
             self._progress(1)
@@ -182,7 +191,7 @@ class Replayer:
                 self._progress(1)
                 return None
             try:
-                rollout = await self._run(task, system, sample, nonce)
+                rollout = await self._run(task, system, sample, nonce, files)
             except BudgetExhausted as exc:
                 self._budget_hit = exc
                 self.stats.skipped += 1
@@ -203,7 +212,13 @@ class Replayer:
         self._progress(1)
         return rollout
 
-    async def _run(self, task: TaskRecord, system: str, sample: int, nonce: str | None = None) -> Rollout:
+    async def _run(self, task: TaskRecord, system: str, sample: int, nonce: str | None = None,
+                   files: dict[str, str] | None = None) -> Rollout:
+        if self.agents is not None and files is not None and self.agents.setup_for(task) is not None:
+            text, verdict = await self.agents.run(task, files, sample, self.calls.budget,
+                                                  lambda out, effects: judge(task, redact(out), self.rubric, effects))
+            self.stats.calls += 1
+            return Rollout(task.id, sample, redact(text), verdict.score, verdict.passed, verdict.reasons)
         stream = task.id if nonce is None else f"{task.id}:{nonce}"
         result = await self.env.rollout(task, system, CalledBackend(self.target, self.calls),
                                         seed=sample_seed(stream, sample), max_tokens=self.max_tokens)

@@ -98,7 +98,7 @@ def test_tasks_list_shows_the_turns_and_the_preference_seen_with_both_agents(cli
     assert "  intent:   Run the test suite\n  turns:\n" in out
     assert "    correction  I've told you three times now: use `pytest -q`, not unittest.\n" in out
     assert "    praise      🎉\n    follow-up   Can you do the same for the integration tests?\n" in out
-    assert "  checks:   contains 'pytest -q'\n" in out
+    assert "  checks:   contains 'pytest -q'; runs pytest; never runs unittest\n" in out
     assert "preferences (a correction made again strengthens one): 1\n  x2  " in out
     assert "claude-code, codex; contains 'pytest -q'" in out or "codex, claude-code; contains" in out
 

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from skillopt_sleep.harvest.check_miner import plain
 from skillopt_sleep.harvest.expanded import typed
 from skillopt_sleep.harvest.mine import mine_chunk
+from skillopt_sleep.night.action_judge import action_check, recorded
 
 from .conftest import (
     CLAUDE_FILES,
@@ -42,8 +44,10 @@ def test_a_resumed_correction_is_feedback_with_a_check_and_a_failed_outcome(path
     assert task.intent == "Run the test suite"
     assert task.feedback == "No, that's wrong: always use pytest -q"
     assert task.outcome == "failure"
-    assert [(c.kind, c.value) for c in task.checks] == [("contains", "pytest -q")]
+    assert [plain(c) for c in task.checks] == ["contains 'pytest -q'", "runs pytest", "never runs unittest"]
     assert "unittest" in task.attempt  # the corrected attempt, not the retry
+    for check in task.checks[1:]:  # the action checks fail on the attempt the user corrected
+        assert action_check(check, recorded(task.actions))[0] is False
     assert "corrected" in task.tags
 
 

@@ -11,6 +11,7 @@ import pytest
 
 from skillopt_sleep.clock import FixedClock
 from skillopt_sleep.harvest import synthetic as syn
+from skillopt_sleep.harvest.check_miner import plain
 from skillopt_sleep.harvest.run import Harvester, HarvestPlan, SourceStats
 from skillopt_sleep.harvest.scan import CLAUDE, CODEX, Roots
 from skillopt_sleep.store import Store
@@ -94,7 +95,7 @@ def test_a_resumed_session_is_read_from_its_last_task_and_gets_its_correction(en
     task = store.get_task(task.id)
     assert task.feedback == "No, that's wrong: always use pytest -q"
     assert task.outcome == "failure" and task.occurrences == 1
-    assert [(c.kind, c.value) for c in task.checks] == [("contains", "pytest -q")]
+    assert [plain(c) for c in task.checks] == ["contains 'pytest -q'", "runs pytest", "never runs unittest"]
 
 
 def test_a_resumed_codex_rollout_is_read_from_its_offset(env):

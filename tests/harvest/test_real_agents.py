@@ -7,14 +7,18 @@ import json
 import shlex
 import sys
 import time
+from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
 
+from skillopt_sleep.harvest.check_miner import plain
 from skillopt_sleep.store import Store
 from skillopt_sleep.testing import ModelServer, Text
 from skillopt_sleep.testing.agents import (
+    claude_transcripts,
     codex_home,
+    codex_rollouts,
     run_agent,
     run_claude,
     run_codex,
@@ -93,7 +97,7 @@ def test_claude_session_end_hook_logs_the_task_and_its_correction(dirs, sandbox_
     assert second.code == 0, second.err
     [task] = _wait_for(sandbox_home, lambda ts: len(ts) == 1 and ts[0].feedback)
     assert task.feedback == FIX and task.outcome == "failure"
-    assert [(c.kind, c.value) for c in task.checks] == [("contains", "pytest -q")]
+    assert [plain(c) for c in task.checks] == ["contains 'pytest -q'", "runs pytest", "never runs unittest"]
     assert _store(sandbox_home).notices() == []
 
 
@@ -134,4 +138,50 @@ def test_codex_session_is_picked_up_by_the_next_harvest(cli, dirs, sandbox_home)
     assert 0 < out["bytes_read"] < rollout.stat().st_size  # from the last task on, not the top
     [task] = _store(sandbox_home).list_tasks()
     assert task.feedback == FIX and task.outcome == "failure" and task.occurrences == 1
-    assert [(c.kind, c.value) for c in task.checks] == [("contains", "pytest -q")]
+    assert [plain(c) for c in task.checks] == ["contains 'pytest -q'", "runs pytest", "never runs unittest"]
+
+
+ENV_FIRST, ENV_FIX = "Show me how the app is configured", "don't cat .env"
+
+
+def _mined(path: Path):
+    from skillopt_sleep.harvest.claude_code import ClaudeCodeParser
+    from skillopt_sleep.harvest.codex import CodexParser
+    from skillopt_sleep.harvest.jsonl import read_chunk
+    from skillopt_sleep.harvest.mine import mine_chunk
+
+    parser = CodexParser() if path.name.startswith("rollout-") else ClaudeCodeParser()
+    chunk, _ = read_chunk(parser, path, 0)
+    return mine_chunk(chunk, datetime.now(timezone.utc))
+
+
+@pytest.mark.parametrize("agent", ["claude", "codex"])
+def test_a_recorded_action_correction_attaches_and_yields_a_check_failing_on_the_corrected_attempt(
+        agent, dirs):
+    from skillopt_sleep.night.action_judge import action_check, recorded
+
+    if (which_claude() if agent == "claude" else which_codex()) is None:
+        pytest.skip(f"{agent} is not installed")
+    home, work = dirs
+    (work / ".env").write_text("API_URL=http://localhost:8080\n")
+    (work / "config.example").write_text("API_URL=\n")
+    call = claude_bash if agent == "claude" else codex_exec
+    with ModelServer([call("cat .env"), Text("It reads API_URL from .env.")]) as srv:
+        first = (run_claude if agent == "claude" else run_codex)(ENV_FIRST, home=home, url=srv.url,
+                                                                  cwd=work, timeout=120)
+    assert first.code == 0, first.err
+    with ModelServer([call("cat config.example"), Text("API_URL, see config.example.")]) as srv:
+        if agent == "claude":
+            again = run_claude(ENV_FIX, home=home, url=srv.url, cwd=work, timeout=120,
+                               extra=["--resume", first.json()["session_id"]])
+        else:
+            thread = next(e["thread_id"] for e in first.jsonl() if e.get("type") == "thread.started")
+            again = run_agent([which_codex(), "exec", "--skip-git-repo-check", "resume", thread, ENV_FIX],
+                              codex_home(home, srv.url), work, timeout=120)
+    assert again.code == 0, again.err
+    [path] = claude_transcripts(home) if agent == "claude" else codex_rollouts(home)
+    [task] = _mined(path)
+    assert task.intent == ENV_FIRST and task.feedback == ENV_FIX and task.outcome == "failure"
+    assert ("never_read", ".env") in [(c.kind, c.value) for c in task.checks]
+    for check in task.checks:
+        assert action_check(check, recorded(task.actions))[0] is False  # fails on the corrected attempt

@@ -49,7 +49,8 @@ def test_adding_the_same_intent_again_updates_it(cli, project):
                 "at position 0 (fix the regular expression (and quote it for the shell))")),
     ("contain=x", ("skillopt-sleep: error: unknown check kind 'contain' in --check contain=x (did you mean "
                   "contains? kinds: contains, not_contains, regex, starts_with, max_chars, json_valid, heading, "
-                  "equals, rubric)")),
+                  "equals, rubric, ran, never_ran, changed, untouched, never_read, file_contains, "
+                  "file_not_contains, passes_after)")),
     ("max_chars=lots", ("skillopt-sleep: error: --check max_chars=lots: max_chars needs a whole number "
                        "(for example --check max_chars=300)")),
     ("contains", ("skillopt-sleep: error: --check contains: contains needs a non-empty text value "
@@ -107,7 +108,9 @@ def test_import_json_json_lines_and_toml(cli, project, tmp_path, name, text):
      "(fix the record; nothing was imported)")),
     ([{"intent": "ok"}, {"intent": "bad", "checks": [{"kind": "matches", "value": "x"}]}],
      ("tasks.json record 2: checks.0.kind: Input should be 'contains', 'not_contains', 'regex', 'starts_with', "
-     "'max_chars', 'json_valid', 'heading', 'equals' or 'rubric' (fix the record; nothing was imported)")),
+     "'max_chars', 'json_valid', 'heading', 'equals', 'rubric', 'ran', 'never_ran', 'changed', 'untouched', "
+     "'never_read', 'file_contains', 'file_not_contains' or 'passes_after' (fix the record; nothing was "
+     "imported)")),
     ([{"intnet": "typo"}], "tasks.json record 1: unknown field 'intnet' (did you mean intent?)"),
     ([{"intent": ""}], ("tasks.json record 1: intent: String should have at least 1 character "
                        "(fix the record; nothing was imported)")),

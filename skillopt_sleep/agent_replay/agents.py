@@ -1,0 +1,121 @@
+"""How each agent CLI is run for a replay: its argv, its environment, its temporary home.
+
+Claude Code::
+
+    claude -p PROMPT --output-format stream-json --verbose
+        --no-session-persistence       no transcript: nothing for tomorrow's harvest
+        --setting-sources project      the copy's CLAUDE.md and skills, never the user's settings
+                                       (so none of the user's hooks fire)
+        --strict-mcp-config            no MCP servers
+        --allowedTools Bash,Read,...   the tools it may use without asking
+        --permission-mode acceptEdits
+        --max-turns N
+        [--model M]
+
+Codex::
+
+    codex exec --json --ephemeral --skip-git-repo-check -s workspace-write -C COPY PROMPT
+
+Both run with a temporary ``HOME`` (and ``CLAUDE_CONFIG_DIR`` / ``CODEX_HOME`` in it) that holds
+only the login they need, copied from the user's: Claude's ``.credentials.json`` when no
+``ANTHROPIC_API_KEY`` is set; Codex's ``auth.json`` and its ``config.toml`` without ``notify``,
+hooks or MCP servers. The copy is removed with the rest after the rollout.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Literal
+
+from ..markers import REPLAY_ENV
+
+Agent = Literal["claude-code", "codex"]
+AGENTS: tuple[Agent, ...] = ("claude-code", "codex")
+CLAUDE_TOOLS = "Bash,Read,Write,Edit,MultiEdit,Glob,Grep,LS,NotebookEdit,TodoWrite"
+# Passed through from the user's environment; nothing else is (the sandbox clears the rest).
+_KEEP = ("PATH", "LANG", "LC_ALL", "TZ", "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN",
+         "ANTHROPIC_BASE_URL", "ANTHROPIC_MODEL", "OPENAI_API_KEY", "OPENAI_BASE_URL",
+         "SSL_CERT_FILE", "NODE_EXTRA_CA_CERTS")
+_QUIET = {"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "DISABLE_AUTOUPDATER": "1",
+          "DISABLE_TELEMETRY": "1", "DISABLE_ERROR_REPORTING": "1", "CLAUDE_CODE_MAX_RETRIES": "0",
+          "TERM": "dumb", "NO_COLOR": "1", REPLAY_ENV: "1"}
+_CODEX_DROP = re.compile(r"^\s*\[(?:mcp_servers|hooks|notice)\b")
+_CODEX_DROP_KEY = re.compile(r"^\s*(?:notify|hooks)\s*=")
+
+
+def claude_argv(binary: str, prompt: str, *, max_turns: int, model: str | None) -> list[str]:
+    argv = [binary, "-p", prompt, "--output-format", "stream-json", "--verbose",
+            "--no-session-persistence", "--setting-sources", "project", "--strict-mcp-config",
+            "--allowedTools", CLAUDE_TOOLS, "--permission-mode", "acceptEdits",
+            "--max-turns", str(max_turns)]
+    return [*argv, "--model", model] if model else argv
+
+
+def codex_argv(binary: str, prompt: str, *, copy: Path, model: str | None) -> list[str]:
+    argv = [binary, "exec", "--json", "--ephemeral", "--skip-git-repo-check", "-s", "workspace-write",
+            "-C", str(copy)]
+    return [*argv, "-m", model, prompt] if model else [*argv, prompt]
+
+
+def _codex_config(text: str) -> str:
+    """The user's codex config without what could run or reach anything but the model."""
+    out: list[str] = []
+    dropping = False
+    for line in text.splitlines():
+        if line.lstrip().startswith("["):
+            dropping = bool(_CODEX_DROP.match(line))
+        if dropping or _CODEX_DROP_KEY.match(line):
+            continue
+        out.append(line)
+    return "\n".join(out) + "\n"
+
+
+def agent_home(agent: Agent, home: Path, env: Mapping[str, str]) -> dict[str, str]:
+    """Fill the temporary ``home`` with the login the agent needs; return the agent's env."""
+    user_home = Path(env.get("HOME") or "/nonexistent")
+    out = {k: env[k] for k in _KEEP if env.get(k)}
+    out.update(_QUIET)
+    out["HOME"] = str(home)
+    if agent == "claude-code":
+        config = home / ".claude"
+        config.mkdir(parents=True, exist_ok=True)
+        source = Path(env["CLAUDE_CONFIG_DIR"]) if env.get("CLAUDE_CONFIG_DIR") else user_home / ".claude"
+        creds = source / ".credentials.json"
+        if not env.get("ANTHROPIC_API_KEY") and creds.is_file():
+            shutil.copy2(creds, config / ".credentials.json")
+        out["CLAUDE_CONFIG_DIR"] = str(config)
+        return out
+    codex = home / ".codex"
+    codex.mkdir(parents=True, exist_ok=True)
+    source = Path(env["CODEX_HOME"]) if env.get("CODEX_HOME") else user_home / ".codex"
+    if (source / "auth.json").is_file():
+        shutil.copy2(source / "auth.json", codex / "auth.json")
+    if (source / "config.toml").is_file():
+        text = (source / "config.toml").read_text(encoding="utf-8", errors="replace")
+        (codex / "config.toml").write_text(_codex_config(text), encoding="utf-8")
+        for key in re.findall(r'env_key\s*=\s*"([A-Za-z_][A-Za-z0-9_]*)"', text):
+            if env.get(key):
+                out[key] = env[key]
+    out["CODEX_HOME"] = str(codex)
+    return out
+
+
+def api_url(agent: Agent, env: Mapping[str, str], home: Path) -> str:
+    """The model API the agent will call (the only address the sandbox lets it reach)."""
+    if agent == "claude-code":
+        return env.get("ANTHROPIC_BASE_URL") or "https://api.anthropic.com"
+    config = home / ".codex" / "config.toml"
+    text = config.read_text(encoding="utf-8") if config.is_file() else ""
+    provider = re.search(r'^\s*model_provider\s*=\s*"([^"]+)"', text, re.MULTILINE)
+    if provider:
+        section = re.search(rf'^\[model_providers\.{re.escape(provider.group(1))}\]([^\[]*)', text,
+                            re.MULTILINE)
+        url = re.search(r'base_url\s*=\s*"([^"]+)"', section.group(1)) if section else None
+        if url:
+            return url.group(1)
+    if (home / ".codex" / "auth.json").is_file() and not env.get("OPENAI_API_KEY"):
+        return "https://chatgpt.com"
+    return env.get("OPENAI_BASE_URL") or "https://api.openai.com"

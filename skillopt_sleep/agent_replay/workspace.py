@@ -1,0 +1,118 @@
+"""The throwaway copy of the project an agent replay works in, and the temporary home it runs
+under.
+
+The copy holds the project's files as git sees them (tracked and untracked, not ignored) or, in a
+directory that is no git repository, every file except well-known build, cache and dependency
+directories and files over :data:`MAX_FILE`. No ``.git`` is copied: the agent cannot reach the
+live repository's refs or stash. The candidate ``SKILL.md``, ``CLAUDE.md`` and ``AGENTS.md``
+are written where the agents read them; hooks in the project's own Claude settings are dropped.
+Everything lives under one temporary directory, removed after scoring.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+from collections.abc import Mapping
+from pathlib import Path
+
+MAX_FILE = 5 * 1024 * 1024
+MAX_TOTAL = 200 * 1024 * 1024
+SKIP_DIRS = frozenset({".git", "node_modules", ".venv", "venv", "__pycache__", ".tox", ".nox",
+                       ".mypy_cache", ".pytest_cache", ".ruff_cache", "dist", "build", "target",
+                       ".next", ".cache", ".gradle", ".idea", ".terraform"})
+_SKILL_NAME = re.compile(r"^name:\s*['\"]?([A-Za-z0-9_.-]+)", re.MULTILINE)
+
+
+class CopyTooLarge(ValueError):
+    """The project is too large to copy for a replay."""
+
+
+def _git_files(project: Path) -> list[str] | None:
+    if not (project / ".git").exists():
+        return None
+    try:
+        done = subprocess.run(["git", "-C", str(project), "ls-files", "-z", "--cached", "--others",
+                               "--exclude-standard"], capture_output=True, timeout=60, check=False,
+                              env={**os.environ, "GIT_OPTIONAL_LOCKS": "0"})
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if done.returncode != 0:
+        return None
+    return [p for p in done.stdout.decode("utf-8", "surrogateescape").split("\0") if p]
+
+
+def _walk_files(project: Path) -> list[str]:
+    out: list[str] = []
+    for root, dirs, files in os.walk(project):
+        dirs[:] = [d for d in dirs if d not in SKIP_DIRS]
+        for name in files:
+            out.append(os.path.relpath(os.path.join(root, name), project))
+    return out
+
+
+def copy_project(project: Path, dest: Path) -> int:
+    """Copy the project's files into ``dest``; returns how many. Symlinks are copied as links
+    (the sandbox, not the copy, keeps them from reaching outside)."""
+    files = _git_files(project)
+    files = _walk_files(project) if files is None else files
+    total = count = 0
+    for rel in files:
+        if any(part in SKIP_DIRS for part in Path(rel).parts[:-1]) or Path(rel).parts[0] == ".git":
+            continue
+        src = project / rel
+        if src.is_symlink():
+            target = dest / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            os.symlink(os.readlink(src), target)
+            continue
+        if not src.is_file() or src.stat().st_size > MAX_FILE:
+            continue
+        total += src.stat().st_size
+        if total > MAX_TOTAL:
+            raise CopyTooLarge(f"{project} holds more than {MAX_TOTAL // 2**20} MiB of files to copy")
+        target = dest / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(src, target)
+        count += 1
+    return count
+
+
+def skill_name(text: str) -> str:
+    """The skill's frontmatter name (a safe directory name), or ``project-skill``."""
+    match = _SKILL_NAME.search(text)
+    return match.group(1) if match and match.group(1) not in (".", "..") else "project-skill"
+
+
+def place_files(copy: Path, files: Mapping[str, str]) -> None:
+    """The candidate files where the agents read them: CLAUDE.md and AGENTS.md at the root,
+    SKILL.md as a project skill of both agents (``.claude/skills`` and ``.agents/skills``)."""
+    for name in ("CLAUDE.md", "AGENTS.md"):
+        if name in files:
+            (copy / name).write_text(files[name], encoding="utf-8")
+    if files.get("SKILL.md", "").strip():
+        name = skill_name(files["SKILL.md"])
+        for root in (".claude/skills", ".agents/skills"):
+            target = copy / root / name / "SKILL.md"
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(files["SKILL.md"], encoding="utf-8")
+    _drop_project_hooks(copy)
+
+
+def _drop_project_hooks(copy: Path) -> None:
+    for name in ("settings.json", "settings.local.json"):
+        path = copy / ".claude" / name
+        if not path.is_file():
+            continue
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except ValueError:
+            path.unlink()
+            continue
+        if isinstance(data, dict):
+            data.pop("hooks", None)
+            data.pop("statusLine", None)
+            path.write_text(json.dumps(data), encoding="utf-8")

@@ -1,0 +1,153 @@
+"""Whether a later turn corrects what the previous attempt *did*: decided from what the turn refers
+to in that attempt's actions, whatever its phrasing or language.
+
+A turn that names a command the attempt ran (its program, a flag, an argument), a file or
+directory it read, wrote or deleted, or another tool of the same job (``pnpm`` after ``npm``,
+``pytest`` after ``unittest``, ``tail`` after ``cat``), and that does not ask for something new
+(it marks a contrast, questions the action, or is a short remark the turn rules cannot place), is
+a correction of the request that attempt answered. A new request that happens to name the same
+file ("Add a Usage section to README.md") is left as the rules read it. Pure: no IO.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from .shell_effects import _program, _segments, _words
+from .turns import TurnVerdict
+
+# Tools that do the same job: naming another one than the attempt used is a correction of it.
+FAMILIES: tuple[frozenset[str], ...] = (
+    frozenset({"pytest", "unittest", "nose", "nose2", "tox", "nox", "jest", "vitest", "mocha"}),
+    frozenset({"npm", "pnpm", "yarn", "bun", "npx"}),
+    frozenset({"pip", "pip3", "uv", "poetry", "pipenv", "conda", "pdm"}),
+    frozenset({"grep", "rg", "ag", "ack", "find", "fd"}),
+    frozenset({"cat", "head", "tail", "less", "more", "bat", "grep", "rg"}),
+    frozenset({"docker", "podman"}),
+)
+# Words of a command too common to say anything about which command a turn means.
+_GENERIC = frozenset({"python", "python3", "bash", "sh", "-m", "-c", "-lc", "echo", "printf", "cd",
+                      "env", "true", "the", "a", "-", "&&", "2>&1", "it", "in", "to", "and", "."})
+# Grammatical markers that a turn sets itself against what was done: negation, restriction,
+# reversal, "instead", "again" (en, de, fr, es). Alone they prove nothing: only with a reference.
+CONTRAST = frozenset(
+    ["not", "no", "don't", "dont", "never", "without", "skip", "stop", "avoid", "leave", "stays", "keep", "only", "instead", "again", "undo", "revert", "restore", "ask", "nicht", "kein", "keine", "keinen", "nie", "niemals", "ohne", "statt", "anstatt", "nur", "lass", "ignorieren", "ignoriere", "wiederherstellen", "rückgängig", "zurück", "ne", "pas", "jamais", "sans", "seulement", "lieu", "remets", "avant", "sin", "nunca", "solo", "vez", "deja"]
+)
+_TOKEN = re.compile(r"[\w./@+~-]+(?:'[a-z]+)?|\?")
+_SHORT_REMARK = 8  # words: a remark this short names what it is about, not a new task
+
+
+class ActionLike(Protocol):
+    """What is read of an action (a harvested ``RawAction`` or a stored ``Action``)."""
+
+    @property
+    def kind(self) -> str: ...
+    @property
+    def command(self) -> str: ...
+    @property
+    def path(self) -> str: ...
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """What the previous attempt did, as a turn could name it."""
+
+    programs: frozenset[str]  # programs it ran (and ``python -m`` modules)
+    words: frozenset[str]  # every specific word of its commands: flags, arguments, sub-commands
+    paths: frozenset[str]  # files and directories it read, wrote, edited or deleted
+    quiet_paths: frozenset[str]  # of those, the ones it only read or deleted
+
+
+def _path_names(path: str) -> set[str]:
+    parts = [p for p in path.strip("/").split("/") if p not in ("", ".", "..")]
+    names = {path.lower().strip("./"), *(p.lower() for p in parts if len(p) >= 2)}
+    return {n for n in names if n}
+
+
+def vocabulary(actions: Sequence[ActionLike]) -> Vocabulary:
+    """The names by which a turn may refer to ``actions``."""
+    programs: set[str] = set()
+    words: set[str] = set()
+    paths: set[str] = set()
+    quiet: set[str] = set()
+    for action in actions:
+        if action.kind == "command":
+            for segment in _segments(_words(action.command)):
+                name, args = _program(segment)
+                if name:
+                    programs.add(name.lower())
+                if name.startswith("python") and len(args) >= 2 and args[0] == "-m":
+                    programs.add(args[1].lower())
+                words.update(w.lower().strip("'\"") for w in segment)
+        elif action.path:
+            names = _path_names(action.path)
+            paths |= names
+            if action.kind in ("read", "delete"):
+                quiet |= names
+    words = {w for w in words if w not in _GENERIC and len(w) >= 2 and not w.isdigit()}
+    return Vocabulary(frozenset(programs), frozenset(words | programs), frozenset(paths), frozenset(quiet))
+
+
+def _tokens(text: str) -> list[str]:
+    text = unicodedata.normalize("NFKC", text).replace("\u2019", "'").lower()
+    out = []
+    for tok in _TOKEN.findall(text):
+        out.append(tok if tok == "?" else tok.rstrip(".:"))
+    return out
+
+
+@dataclass(frozen=True)
+class Reference:
+    """What a turn names of the previous attempt, and how it speaks of it."""
+
+    named: tuple[str, ...]  # commands, arguments, files, directories of the attempt
+    others: tuple[str, ...]  # tools of the same job the attempt did not use
+    contrast: bool  # a marker that the turn sets itself against what was done
+    quiet: bool  # it names something the attempt only read or deleted
+    words: int
+
+
+def reference(text: str, actions: Sequence[ActionLike]) -> Reference | None:
+    """What ``text`` names of ``actions``; None when it names nothing of them."""
+    vocab = vocabulary(actions)
+    if not (vocab.words or vocab.paths):
+        return None
+    tokens = _tokens(text)
+    named: list[str] = []
+    others: list[str] = []
+    questioned = False
+    for i, tok in enumerate(tokens):
+        if tok in vocab.words or tok in vocab.paths or tok.strip("/") in vocab.paths:
+            named.append(tok)
+            questioned = questioned or (i + 1 < len(tokens) and tokens[i + 1] == "?")
+        elif any(tok in fam and vocab.programs & fam for fam in FAMILIES):
+            others.append(tok)
+    if not named and not others:
+        return None
+    contrast = questioned or any(t in CONTRAST for t in tokens)
+    quiet = any(n in vocab.quiet_paths or n.strip("/") in vocab.quiet_paths
+                or (n in vocab.words and n not in vocab.paths) for n in named)
+    words = sum(1 for t in tokens if t != "?")
+    return Reference(tuple(dict.fromkeys(named)), tuple(dict.fromkeys(others)), contrast, quiet, words)
+
+
+def refine(verdict: TurnVerdict, text: str, actions: Sequence[ActionLike]) -> TurnVerdict:
+    """``verdict`` of the turn rules, made a correction when the turn corrects an action of the
+    previous attempt. A correction or praise the rules are sure of stays as it is."""
+    if verdict.sure and verdict.kind in ("correction", "praise"):
+        return verdict
+    ref = reference(text, actions)
+    if ref is None:
+        return verdict
+    if ref.others:
+        return TurnVerdict("correction", f"names {ref.others[0]!r} where the attempt used another tool")
+    named = ref.named[0]
+    if ref.contrast:
+        return TurnVerdict("correction", f"sets itself against what the attempt did ({named!r})")
+    if not verdict.sure and ref.quiet and ref.words <= _SHORT_REMARK:
+        return TurnVerdict("correction", f"a short remark about what the attempt did ({named!r})")
+    return verdict

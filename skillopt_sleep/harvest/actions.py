@@ -1,0 +1,92 @@
+"""The actions of a turn as a parser sees them, and how they become :class:`Action` records.
+
+Parsers call :func:`command` and :func:`file` as the transcript shows tool calls; a command's
+exit status may come later (Claude Code writes the tool result as a separate record), so the
+raw action stays mutable until the turn is mined. At most :data:`MAX_ACTIONS` a turn are kept.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..models import Action
+from ..redact import redact
+from .session import Turn, cut
+from .shell_effects import shell_effects
+
+MAX_ACTIONS = 200
+COMMAND_CHARS = 600
+CONTENT_CHARS = 2000
+_EXIT = re.compile(r"^(?:Exit code|exit code:?|exited with code)\s*(-?\d+)", re.IGNORECASE)
+
+
+@dataclass
+class RawAction:
+    """One action before it is mined (paths as the transcript wrote them)."""
+
+    kind: str
+    command: str = ""
+    path: str = ""
+    exit_code: int | None = None
+    failed: bool = False
+    content: str = ""
+    tool: str = ""
+
+
+def _keep(turn: Turn, action: RawAction) -> RawAction:
+    if len(turn.actions) < MAX_ACTIONS:
+        turn.actions.append(action)
+    return action
+
+
+def command(turn: Turn, text: str, tool: str, exit_code: int | None = None) -> RawAction:
+    """A command the agent ran, followed by the file effects its text shows."""
+    action = _keep(turn, RawAction("command", command=text, tool=tool, exit_code=exit_code,
+                                   failed=exit_code not in (None, 0)))
+    for kind, path in shell_effects(text):
+        _keep(turn, RawAction(kind, path=path, tool=tool))
+    return action
+
+
+def file(turn: Turn, kind: str, path: str, tool: str, content: str = "") -> None:
+    """A file the agent read, wrote, edited or deleted through a tool."""
+    if path:
+        _keep(turn, RawAction(kind, path=path, tool=tool, content=content))
+
+
+def finished(action: RawAction, *, is_error: bool, output: str) -> None:
+    """A tool result for ``action``: the exit status, when the result says it."""
+    match = _EXIT.match(output.strip())
+    if match:
+        action.exit_code = int(match.group(1))
+    elif not is_error and action.kind == "command" and action.exit_code is None:
+        action.exit_code = 0
+    action.failed = is_error or action.exit_code not in (None, 0)
+
+
+def relative(path: str, project: str, cwd: str = "") -> str:
+    """A path relative to the project when it lies inside it (``./`` dropped)."""
+    base = project.rstrip("/\\")
+    if base and path.startswith((base + "/", base + "\\")):
+        path = path[len(base) + 1 :]
+    while path.startswith("./"):
+        path = path[2:]
+    return path
+
+
+def to_models(turn: Turn, project: str) -> list[Action]:
+    """The turn's actions as records: paths project-relative, text redacted and cut."""
+    out: list[Action] = []
+    for raw in turn.actions:
+        path = relative(raw.path, project)
+        out.append(Action(
+            kind=raw.kind,  # type: ignore[arg-type]
+            command=cut(redact(raw.command), COMMAND_CHARS),
+            path=cut(redact(path), COMMAND_CHARS),
+            exit_code=raw.exit_code,
+            failed=raw.failed,
+            content=cut(redact(raw.content), CONTENT_CHARS),
+            tool=raw.tool,
+        ))
+    return out

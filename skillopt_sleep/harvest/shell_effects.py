@@ -1,0 +1,117 @@
+"""What a shell command does to files, as far as its text shows: redirections and a few
+well-known programs (``cat`` reads, ``rm`` deletes, ``sed -i`` edits, ``cp``/``mv``/``tee``/``touch``
+write). A best effort for the task log: an unknown program leaves no file action. Pure.
+"""
+
+from __future__ import annotations
+
+import shlex
+from typing import Literal
+
+Effect = tuple[Literal["read", "write", "edit", "delete"], str]
+
+_READERS = frozenset({"cat", "head", "tail", "less", "more", "bat", "nl", "wc", "strings", "xxd"})
+_SEPARATORS = frozenset({"&&", "||", ";", "|", "&", "(", ")", "\n"})
+_REDIRECTS = {">": "write", ">>": "write", ">|": "write", "&>": "write", "<": "read"}
+
+
+def _words(command: str) -> list[str]:
+    lexer = shlex.shlex(command, posix=True, punctuation_chars=";&|()<>")
+    lexer.whitespace_split = True
+    lexer.commenters = ""
+    try:
+        return list(lexer)
+    except ValueError:  # an unclosed quote: the command is cut; read what splits cleanly
+        return command.split()
+
+
+def _segments(words: list[str]) -> list[list[str]]:
+    out: list[list[str]] = [[]]
+    for word in words:
+        if word in _SEPARATORS:
+            out.append([])
+        else:
+            out[-1].append(word)
+    return [s for s in out if s]
+
+
+_VALUED = {"head": {"-n", "-c"}, "tail": {"-n", "-c"}, "grep": {"-e", "-f", "-m", "-A", "-B", "-C"},
+           "rg": {"-e", "-g", "-t", "-A", "-B", "-C", "-m"}}
+
+
+def _operands(args: list[str], name: str = "") -> list[str]:
+    out: list[str] = []
+    skip = False
+    valued = _VALUED.get(name, set())
+    for arg in args:
+        if skip:
+            skip = False
+        elif arg in valued:
+            skip = True
+        elif not arg.startswith("-"):
+            out.append(arg)
+    return out
+
+
+def _program(segment: list[str]) -> tuple[str, list[str]]:
+    i = 0
+    while i < len(segment) and ("=" in segment[i] and not segment[i].startswith("-")
+                                or segment[i] in ("sudo", "env", "command", "exec", "time")):
+        i += 1
+    if i >= len(segment):
+        return "", []
+    return segment[i].rsplit("/", 1)[-1], segment[i + 1 :]
+
+
+def _redirections(segment: list[str]) -> tuple[list[str], list[Effect]]:
+    rest: list[str] = []
+    found: list[Effect] = []
+    i = 0
+    while i < len(segment):
+        word = segment[i]
+        if word in _REDIRECTS and i + 1 < len(segment):
+            target = segment[i + 1]
+            if not target.startswith("&") and target != "/dev/null":
+                found.append((_REDIRECTS[word], target))  # type: ignore[arg-type]
+            i += 2
+            continue
+        if word.isdigit() and i + 1 < len(segment) and segment[i + 1] in _REDIRECTS:
+            i += 1  # "2>" splits as "2" ">"
+            continue
+        rest.append(word)
+        i += 1
+    return rest, found
+
+
+def _program_effects(name: str, args: list[str]) -> list[Effect]:
+    ops = _operands(args, name)
+    if name in _READERS:
+        return [("read", a) for a in ops]
+    if name in ("rm", "unlink"):
+        return [("delete", a) for a in ops]
+    if name in ("sed", "perl") and any(a.startswith(("-i", "-pi")) for a in args):
+        return [("edit", ops[-1])] if len(ops) >= 2 else []
+    if name == "tee":
+        return [("write", a) for a in ops]
+    if name == "touch":
+        return [("write", a) for a in ops]
+    if name == "cp" and len(ops) >= 2:
+        return [*[("read", a) for a in ops[:-1]], ("write", ops[-1])]  # type: ignore[list-item]
+    if name == "mv" and len(ops) >= 2:
+        return [*[("delete", a) for a in ops[:-1]], ("write", ops[-1])]  # type: ignore[list-item]
+    if name in ("grep", "rg") and len(ops) >= 2:
+        return [("read", a) for a in ops[1:]]
+    return []
+
+
+def shell_effects(command: str) -> list[Effect]:
+    """The file effects a command's text shows, in order, each path as written in the command."""
+    found: list[Effect] = []
+    for segment in _segments(_words(command)):
+        rest, redirected = _redirections(segment)
+        name, args = _program(rest)
+        if name:
+            found.extend(_program_effects(name, args))
+        found.extend(redirected)
+    seen: set[Effect] = set()
+    return [e for e in found if not (e in seen or seen.add(e))]  # type: ignore[func-returns-value]

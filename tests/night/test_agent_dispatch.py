@@ -1,0 +1,130 @@
+"""Agent rollouts in a night: which tasks, their cost under the agent role, their own cache key,
+the fallback to text with a note; the agent stands in by SimAgentRunner (no binary needed)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from skillopt_sleep.agent_replay import AgentLimits, AgentSetup
+from skillopt_sleep.agent_replay.sandbox import Sandbox
+from skillopt_sleep.agent_replay.workspace import copy_project, place_files
+from skillopt_sleep.night.agent_dispatch import AgentReplays
+from skillopt_sleep.night.pipeline import run_night
+from skillopt_sleep.settings import NightSettings, Settings
+from skillopt_sleep.testing.acting_world import (
+    RULES,
+    TEST_RUNNER,
+    VENDOR_DIR,
+    ActingWorld,
+    world_files,
+)
+from skillopt_sleep.testing.sim_agent import SimAgentRunner
+
+SETTINGS = Settings(night=NightSettings(concurrency=4, efficacy_rollouts=12, efficacy_looks=1, harm_looks=1))
+
+
+def _project(root: Path) -> Path:
+    for rel, text in world_files().items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    (root / "CLAUDE.md").write_text("# Notes\n")
+    (root / "AGENTS.md").write_text("# Notes\n")
+    return root
+
+
+def _night(tmp_path: Path, mode: str, prep=None, seed: int = 1):
+    world = ActingWorld(RULES, seed=seed)
+    runner = SimAgentRunner(world)
+
+    def sim(agent):
+        binary = "claude" if agent == "claude-code" else "codex"
+        return AgentSetup(agent, binary, {}, Sandbox("bwrap"), AgentLimits(), None, runner)
+
+    project = _project(tmp_path / "project")
+    agents = AgentReplays(mode, prep or sim)  # type: ignore[arg-type]
+    result = run_night(world.tasks(str(project), n=4), project, target=world, settings=SETTINGS,
+                       seed=seed, agents=agents)
+    return result.summary, runner
+
+
+def test_agent_rollouts_learn_both_action_rules_and_are_counted_under_the_agent_role(tmp_path):
+    summary, runner = _night(tmp_path, "auto")
+    accepted = {e.edit.content for e in summary.evidence if e.verdict == "accepted"}
+    assert {TEST_RUNNER.rule, VENDOR_DIR.rule} <= accepted
+    assert summary.usage_by_role["agent"].calls == runner.runs > 0
+    assert summary.usage_by_role["agent"].tokens > 0
+    assert '"agent"' in summary.to_json()
+
+
+def test_a_text_night_cannot_see_a_directory_rule_it_only_errors_on(tmp_path):
+    summary, runner = _night(tmp_path, "text")
+    accepted = {e.edit.content for e in summary.evidence if e.verdict == "accepted"}
+    assert runner.runs == 0 and "agent" not in summary.usage_by_role
+    assert VENDOR_DIR.rule not in accepted
+    assert summary.errored_rollouts > 0  # path checks on a text reply: no evidence, never a 0
+
+
+def test_no_sandbox_means_text_replays_and_one_note_in_the_report(tmp_path):
+    reason = "agent replay refused: bubblewrap (bwrap) is not installed: install bubblewrap"
+    summary, runner = _night(tmp_path, "auto", prep=lambda agent: reason)
+    assert runner.runs == 0
+    assert [s for s in summary.skipped if s.startswith("agent replay refused")] == [
+        f"{reason}; claude-code tasks were replayed as text", f"{reason}; codex tasks were replayed as text"]
+
+
+def test_the_copy_leaves_out_git_ignored_and_dependency_files_and_gets_the_candidates(tmp_path):
+    project = _project(tmp_path / "p")
+    (project / ".git").mkdir()
+    (project / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
+    (project / "node_modules" / "x").mkdir(parents=True)
+    (project / "node_modules" / "x" / "i.js").write_text("x")
+    (project / ".claude").mkdir()
+    (project / ".claude" / "settings.json").write_text('{"hooks": {"Stop": []}, "model": "m"}')
+    copy = tmp_path / "copy"
+    copy_project(project, copy)
+    place_files(copy, {"CLAUDE.md": "rules", "AGENTS.md": "rules",
+                       "SKILL.md": "---\nname: tidy\ndescription: d\n---\nbody"})
+    names = {p.relative_to(copy).as_posix() for p in copy.rglob("*") if p.is_file()}
+    assert not any(n.startswith((".git/", "node_modules/")) for n in names)
+    assert {"src/app.py", "vendor/lib.py", ".claude/skills/tidy/SKILL.md", ".agents/skills/tidy/SKILL.md"} <= names
+    assert (copy / "CLAUDE.md").read_text() == "rules"
+    assert (copy / ".claude" / "settings.json").read_text() == '{"model": "m"}'
+    assert (project / "CLAUDE.md").read_text() == "# Notes\n"  # the live files stay
+
+
+
+def test_agent_rollouts_are_cached_apart_from_text_rollouts(tmp_path):
+    import asyncio
+    import random
+    from datetime import datetime, timezone
+
+    from skillopt_sleep.backends.budget import Budget
+    from skillopt_sleep.backends.retry import RetryPolicy
+    from skillopt_sleep.clock import FixedClock
+    from skillopt_sleep.night.replay import Calls, Replayer
+    from skillopt_sleep.settings import BudgetSettings
+    from skillopt_sleep.store import Store
+
+    world = ActingWorld(RULES)
+    project = _project(tmp_path / "project")
+    task = world.tasks(str(project), n=1)[0]
+    runner = SimAgentRunner(world)
+    store = Store.open(tmp_path / "db.sqlite")
+    clock = FixedClock(datetime(2026, 11, 21, tzinfo=timezone.utc))
+
+    def replayer(agents):
+        calls = Calls(Budget(BudgetSettings()), RetryPolicy(max_retries=0), random.Random(0))
+        return Replayer(world, calls, k=2, concurrency=2, rubric=None, store=store, clock=clock,  # type: ignore[arg-type]
+                        agents=agents)
+
+    agents = AgentReplays("auto", lambda agent: AgentSetup(agent, "claude", {}, Sandbox("bwrap"),
+                                                           AgentLimits(), None, runner))
+    files = {"SKILL.md": "", "CLAUDE.md": "x"}
+    asyncio.run(replayer(agents).replay([task], files))
+    assert runner.runs == 2
+    again = replayer(agents)
+    asyncio.run(again.replay([task], files))
+    assert runner.runs == 2 and again.stats.cached == 2  # tomorrow does not pay again
+    text = replayer(AgentReplays("text", lambda agent: "unused"))
+    asyncio.run(text.replay([task], files))
+    assert text.stats.cached == 0 and text.stats.calls == 2  # a text replay is not an agent rollout
