@@ -110,6 +110,10 @@ def modes() -> tuple[list[Mode], dict[str, str]]:
         skipped["mean-better"] = "skipped: the holdout gate's thresholds are not settings in this version"
     if "edit" in gates:
         run.append(Mode("edit", {"gate": "edit"}))
+        if "allocation" in NightSettings.model_fields:  # the same gate spending rollouts as it used to
+            run.append(Mode("edit-classic", {"gate": "edit", "allocation": "classic"}))
+        else:
+            skipped["edit-classic"] = "skipped: this version has one way to allocate the gate's rollouts"
     else:
         skipped["edit"] = "skipped: this version has no night.gate = \"edit\" (no edit-by-edit gate)"
     if takes_oracle:
@@ -154,7 +158,9 @@ def run_seed(seed: int, mode: Mode, *, nights: int, tasks: int, workdir: Path,
              pairing: float = PAIRING) -> RunRecord:
     """``nights`` nights of one user (``seed``) under ``mode``, in a fresh project and home."""
     world = PreferenceWorld(seed, pairing=pairing)
-    root = workdir / f"{mode.name}-{seed}"
+    # one path per seed, whatever the mode: the nights' ids, and so the gate's draws, are the same in
+    # every mode (common random numbers), so modes differ by what they do, not by luck
+    root = workdir / f"seed-{seed}"
     shutil.rmtree(root, ignore_errors=True)
     project, home = root / "project", root / "home"
     project.mkdir(parents=True)
