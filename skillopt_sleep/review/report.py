@@ -109,7 +109,11 @@ def spend_rows(s: NightSummary) -> list[tuple[str, str, str, str]]:
 
 
 def saved_line(s: NightSummary) -> str:
-    return f"Tests decided at their first look saved {s.saved_rollouts} rollouts."
+    parts = ", ".join(f"{part} {n}" for part, n in s.gate_rollouts.items() if n)
+    saved = f"tests decided early saved {s.saved_rollouts} rollouts."
+    if not parts:
+        return saved[0].upper() + saved[1:]
+    return f"The gate drew {sum(s.gate_rollouts.values())} fresh rollouts ({parts}); {saved}"
 
 
 def next_step(s: NightSummary) -> str:
@@ -165,7 +169,7 @@ def render_markdown(summary: NightSummary, diffs: Mapping[str, str]) -> str:
     out += ["", "## Spend", "", "| " + " | ".join(SPEND_HEADER) + " |", "|---|--:|--:|--:|"]
     out += ["| " + " | ".join(row) + " |" for row in spend_rows(s)]
     out += ["", _md(_sentence(s.saving_note()))] if s.saving_note() else []
-    out += ["", saved_line(s)] if s.saved_rollouts else []
+    out += ["", saved_line(s)] if s.saved_rollouts or s.gate_rollouts else []
     out += ["", "## Changes", ""]
     for name, diff in diffs.items():
         body = diff.replace("\r\n", "\n").rstrip("\n")
@@ -252,7 +256,7 @@ def render_html(summary: NightSummary, diffs: Mapping[str, str]) -> str:
     for row in spend_rows(s):
         parts.append(f"<tr><th>{e(row[0])}</th>" + "".join(f'<td class="n">{e(v)}</td>' for v in row[1:]) + "</tr>")
     saving = f"<p>{e(_sentence(s.saving_note()))}</p>" if s.saving_note() else ""
-    saving += f"<p>{e(saved_line(s))}</p>" if s.saved_rollouts else ""
+    saving += f"<p>{e(saved_line(s))}</p>" if s.saved_rollouts or s.gate_rollouts else ""
     parts.append(f"</table>{saving}<h2>Changes</h2>")
     for name, diff in diffs.items():
         parts += [f"<h3>{e(name)}</h3>", _diff_html(diff)]

@@ -65,7 +65,7 @@ async def _loses(trials: Trials, c: Candidate, files: dict[str, str]) -> bool:
     a conclusive loss counts."""
     tasks: list[TaskRecord] = [t for t in c.efficacy_tasks if c.after.get(t.id)]
     full = {t.id: len(c.after[t.id]) for t in tasks}
-    steps = [{k: max(1, -(-n // 3)) for k, n in full.items()}, full]
+    steps = [dict.fromkeys(full, 1), full]
     drawn = dict.fromkeys(full, 0)
     got_all: dict[str, list[Rollout]] = {}
     p_adj = 1.0

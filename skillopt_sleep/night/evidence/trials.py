@@ -152,16 +152,18 @@ class Trials:
         """Test a round's edits where they act; Holm over the round. Returns evidence by edit key."""
         p = self.policy
         alpha = p.round_alpha(step)
-        strictest = alpha / max(1, len(cands))
         looks = len(self.allocation.efficacy_steps)
         for look in range(1, looks + 1):
             active = [c for c in cands if not c.stopped]
             if not active:
                 break
             await self._look(active, look)
+            # an edit Holm passes on the p-values so far stays passed: a p-value only falls with
+            # more looks, and Holm passes a superset when p-values fall
+            decided = holm({c.key: self._adjusted(c) for c in cands}, alpha)
             for c in active:
                 gained = _gained(_total(self._strata(c, c.efficacy_tasks)))
-                if self._adjusted(c) <= strictest or (look < looks and not gained):
+                if c.key in decided or (look < looks and not gained):
                     c.stopped = True  # decided: a clear pass, or no sign of a gain
         for c in cands:
             unseen = {t.id for t in c.unseen}
