@@ -135,3 +135,17 @@ def test_both_allocations_plan_the_same_full_course_of_a_test():
             assert full >= policy.efficacy_rollouts
             assert not unseen or sum(plan[t][-1] for t in unseen) >= policy.unseen_rollouts
             assert all(plan[t][0] >= 1 for t in addressed)  # the cited task is replayed from the first look
+
+
+def test_the_forecast_runs_the_gates_own_code_and_its_bound_holds():
+    from skillopt_sleep.night.evidence.rehearse import Outlook, bound, forecast
+
+    rng = random.Random(2)
+    tasks = [_task(i, rng.randrange(5)) for i in range(30)]
+    rates = {t.id: rng.choice((0.25, 0.9)) for t in tasks}
+    lean, classic = EvidencePolicy.from_settings(), _policy(allocation="classic")
+    outlook = Outlook(proposals=3.0, helpful=0.5, proposals_max=3)
+    got = {p.allocation: forecast(tasks, tasks[:20], rates, p, 3, outlook, seed=1) for p in (lean, classic)}
+    assert 0 < got["lean"].expected < got["classic"].expected  # the same rehearsal, spent two ways
+    for p in (lean, classic):
+        assert got[p.allocation].bound == bound(len(tasks), p, 3, 3) >= got[p.allocation].expected

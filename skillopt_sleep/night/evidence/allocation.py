@@ -53,10 +53,15 @@ class Allocation:
             return {t: tuple((m_unseen if t in unseen else unit) * s for s in self.efficacy_steps)
                     for t in [*addressed, *unseen]}
         # lean: the looks' totals spread evenly over the tasks, the addressed ones first
-        full = max(policy.efficacy_rollouts, n, math.ceil(policy.unseen_rollouts * n / max(1, len(unseen))))
+        full = max(policy.efficacy_rollouts, n)
         totals = [max(len(addressed), math.ceil(full * s / last)) for s in self.efficacy_steps]
         order = [*addressed, *unseen]
-        return {t: tuple(total // n + (i < total % n) for total in totals) for i, t in enumerate(order)}
+        plan = {t: [total // n + (i < total % n) for total in totals] for i, t in enumerate(order)}
+        # the unseen tasks carry their own test: raised, look by look, to reach unseen_rollouts
+        each = math.ceil(policy.unseen_rollouts / max(1, len(unseen)))
+        for t in unseen:
+            plan[t] = [max(c, math.ceil(each * s / last)) for c, s in zip(plan[t], self.efficacy_steps)]
+        return {t: tuple(counts) for t, counts in plan.items()}
 
     def harm_steps(self, policy: EvidencePolicy, tasks: int) -> list[int]:
         """Cumulative rollouts per side over ``tasks`` tasks at each look of a harm check."""
