@@ -27,8 +27,8 @@ from typing import Literal
 from .policy import EvidencePolicy
 
 Name = Literal["lean", "classic"]
+LEAN_HARM_FIRST = 2 / 3  # lean: a harm check's first look, as a share of harm_rollouts a side
 PARTS = ("baseline", "efficacy", "unseen", "harm", "joint")  # where a night's fresh rollouts go
-HARM_SUSPECT = 0.3  # lean: a harm look is followed by another only when "fewer passes" has p at most this
 
 
 @dataclass(frozen=True)
@@ -68,21 +68,18 @@ class Allocation:
         full = max(policy.harm_rollouts, tasks)
         if self.name == "classic":
             return [full * look for look in range(1, policy.harm_looks + 1)]
-        first = max(tasks, min(full, 16))
-        return [first] + [first + full * look for look in range(1, policy.harm_looks)]
+        first = max(tasks, math.ceil(policy.harm_rollouts * LEAN_HARM_FIRST))
+        return [first + full * look for look in range(policy.harm_looks)]
 
     def looks_again(self, p_less: float, fell: bool) -> bool:
-        """Whether a harm check that is not yet conclusive takes another look: classic, while the
-        pass rate fell at all; lean, while it fell enough to suspect harm (``p_less`` at most
-        :data:`HARM_SUSPECT`). A real harm has a small p early, so it is looked at again."""
-        return fell and (self.name == "classic" or p_less <= HARM_SUSPECT)
+        """Whether a harm check that is not yet conclusive takes another look: while the pass rate
+        fell (a first look smaller than ``harm_rollouts`` a side, or a stricter rule to look again,
+        lets a rule that breaks tasks with a low pass rate through: measured in bench/gate_noise.py)."""
+        return fell
 
     def harm_weights(self, policy: EvidencePolicy) -> list[float]:
         """The share of ``harm_alpha`` each harm look spends."""
-        looks = policy.harm_looks
-        if self.name == "classic" or looks == 1:
-            return [1 / looks] * looks
-        return [0.25 / (looks - 1)] * (looks - 1) + [0.75]
+        return [1 / policy.harm_looks] * policy.harm_looks
 
 
 CLASSIC = Allocation("classic", (1, 2, 3), (0.125, 0.125, 0.75), pooled_harm=False)

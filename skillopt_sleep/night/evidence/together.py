@@ -91,11 +91,12 @@ async def randomized_harm(trials: Trials, files: dict[str, str], tasks: Sequence
     The first look replays every task once, under ``files`` or under the night's files, the side
     drawn at random within each kind of task (a randomised comparison: under "the edits change
     nothing on these tasks" each split is as likely as any other, so the stratified exact test is
-    exact, at half the rollouts of a pair per task); with fewer than ``2 * FIRST_LOOK`` tasks, pairs
-    of :meth:`Trials.harm` instead, at least ``FIRST_LOOK`` a side. Further looks, only while the pass rate fell
+    exact, at half the rollouts of a pair per task); with fewer than ``2 * harm_rollouts`` tasks, the
+    pairs of :meth:`Trials.harm` instead, ``harm_rollouts`` a side, as many as a check edit by edit
+    draws. Further looks, only while the pass rate fell
     enough to suspect harm, add ``harm_rollouts`` per side spread over the tasks, paired by task.
     """
-    if len(tasks) < 2 * FIRST_LOOK:  # too few tasks for a randomised half on each side: pairs
+    if len(tasks) < 2 * trials.policy.harm_rollouts:  # too few for a randomised half on each side: pairs
         return await trials.harm(files, tasks, stream)
     p, alloc = trials.policy, trials.allocation
     order = sorted(tasks, key=lambda t: t.id)
@@ -135,7 +136,6 @@ async def randomized_harm(trials: Trials, files: dict[str, str], tasks: Sequence
     return counts, min(1.0, p_adj)
 
 
-FIRST_LOOK = 16  # rollouts per side a harm check's first look draws, at least
 
 
 def _block(task: TaskRecord, tasks: Sequence[TaskRecord]) -> str:
