@@ -158,9 +158,7 @@ class Trials:
             if not active:
                 break
             await self._look(active, look)
-            # an edit Holm passes on the p-values so far stays passed: a p-value only falls with
-            # more looks, and Holm passes a superset when p-values fall
-            decided = holm({c.key: self._adjusted(c) for c in cands}, alpha)
+            decided = self._decided(cands, alpha)
             for c in active:
                 gained = _gained(_total(self._strata(c, c.efficacy_tasks)))
                 if c.key in decided or (look < looks and not gained):
@@ -173,6 +171,17 @@ class Trials:
         adjusted = {c.key: self._adjusted(c) for c in cands}
         passed, levels = holm(adjusted, alpha), holm_levels(adjusted, alpha)
         return {c.key: self._efficacy_evidence(c, adjusted[c.key], levels[c.key], c.key in passed) for c in cands}
+
+    def _decided(self, cands: Sequence[Candidate], alpha: float) -> set[str]:
+        """Keys of the edits whose efficacy is decided a pass at this look. Classic: p at most
+        ``alpha`` over the round's edits. Lean: what Holm passes on the p-values so far (it stays
+        passed: a p-value only falls with more looks, and Holm passes a superset when p-values
+        fall), once the unseen tasks, whose test is their own, show the gain too."""
+        adjusted = {c.key: self._adjusted(c) for c in cands}
+        if self.allocation.name == "classic":
+            return {k for k, p in adjusted.items() if p <= alpha / max(1, len(cands))}
+        return {c.key for c in cands if c.key in holm(adjusted, alpha) and (
+            not c.unseen or stratified_p(self._strata(c, c.unseen)) <= self.policy.unseen_alpha)}
 
     async def _look(self, cands: Sequence[Candidate], look: int) -> None:
         p = self.policy
