@@ -141,7 +141,7 @@ def _outlook(settings: Settings, ws: Workspace, store: Store | None) -> Outlook:
     defaults of :class:`Outlook` before the first)."""
     cases = settings.night.reflect_tasks
     nights = [n.summary for n in (store.nights(project=str(ws.project), limit=5) if store else [])
-              if n.summary.evidence and not n.summary.dry_run]
+              if n.summary.evidence]  # a dry run proposed and tested as a night does
     if not nights:
         return Outlook(cases=cases, proposals_max=cases + 2)
     tested = [e for s in nights for e in s.evidence]

@@ -30,8 +30,8 @@ from dataclasses import dataclass, field
 
 from ...models import Counts, Edit, EditEvidence, TaskRecord
 from ..replay import Rollout
-from .exact import Stratum, holm, holm_levels, log_e_value, rules_out_gain, stratified_p
 from .allocation import allocation_for
+from .exact import Stratum, holm, holm_levels, log_e_value, rules_out_gain, stratified_p
 from .kinds import kin, relevance
 from .policy import EvidencePolicy
 from .spend import Spend
