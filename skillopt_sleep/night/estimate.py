@@ -45,6 +45,8 @@ class Estimate:
     calls_bound: int = 0  # the most calls the night can make (see :func:`estimate_night`)
     gate_expected: float = 0.0  # of ``calls``: the edit gate's fresh rollouts, expected
     gate_bound: int = 0  # ... and at most
+    gate_parts: tuple[tuple[str, float], ...] = ()  # the expected rollouts by part of the gate
+    gate_saved: float = 0.0  # the rollouts its early stops are expected to save
 
 
 def estimate_night(sel: Selection, ws: Workspace, settings: Settings, target: Backend,
@@ -119,7 +121,8 @@ def estimate_night(sel: Selection, ws: Workspace, settings: Settings, target: Ba
              (b.max_tokens is None or tokens_in + tokens_out <= b.max_tokens) and \
              (b.max_cost_usd is None or spend is None or spend <= b.max_cost_usd)
     return Estimate(calls, cached, tokens_in, tokens_out, cost, within, tuple(notes),
-                    cost_cached, cost_batch, batch, calls_bound, round(gate.expected, 1), gate.bound)
+                    cost_cached, cost_batch, batch, calls_bound, round(gate.expected, 1), gate.bound,
+                    tuple((p, round(n, 1)) for p, n in gate.parts.items()), round(sum(gate.saved.values()), 1))
 
 
 def _known_rates(train: Sequence[TaskRecord], ws: Workspace, target: Backend, store: Store | None,

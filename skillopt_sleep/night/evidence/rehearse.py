@@ -16,12 +16,13 @@ import math
 import random
 import statistics
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ...models import Edit, EditEvidence, TaskRecord
 from ..replay import Rollout
-from .allocation import allocation_for
+from .allocation import PARTS, allocation_for
 from .policy import EvidencePolicy
+from .spend import Spend
 from .together import settle
 from .trials import Candidate, Trials
 
@@ -46,6 +47,8 @@ class GateForecast:
 
     expected: float
     bound: int
+    parts: dict[str, float] = field(default_factory=dict)  # expected rollouts by part of the gate
+    saved: dict[str, float] = field(default_factory=dict)  # expected rollouts early stops save, by part
 
 
 def forecast(tasks: Sequence[TaskRecord], train: Sequence[TaskRecord], rates: Mapping[str, float],
@@ -56,11 +59,13 @@ def forecast(tasks: Sequence[TaskRecord], train: Sequence[TaskRecord], rates: Ma
     rng = random.Random(seed)
     known = {t.id: rates.get(t.id, statistics.fmean(rates.values()) if rates else PRIOR_RATE) for t in tasks}
     spent = [asyncio.run(_rehearse(tasks, train, known, policy, budget, outlook, rng)) for _ in range(REHEARSALS)]
-    return GateForecast(statistics.fmean(spent), bound(len(tasks), policy, budget, outlook.proposals_max))
+    return GateForecast(statistics.fmean(s.total for s in spent), bound(len(tasks), policy, budget, outlook.proposals_max),
+                        {p: statistics.fmean(s.drawn[p] for s in spent) for p in PARTS},
+                        {p: statistics.fmean(s.saved[p] for s in spent) for p in PARTS})
 
 
 async def _rehearse(tasks: Sequence[TaskRecord], train: Sequence[TaskRecord], rates: Mapping[str, float],
-                    policy: EvidencePolicy, budget: int, outlook: Outlook, rng: random.Random) -> int:
+                    policy: EvidencePolicy, budget: int, outlook: Outlook, rng: random.Random) -> Spend:
     helped: dict[str, set[str]] = {}  # rehearsal files -> the tasks they help
 
     async def draw(wants, files, nonce):  # type: ignore[no-untyped-def]
@@ -101,7 +106,7 @@ async def _rehearse(tasks: Sequence[TaskRecord], train: Sequence[TaskRecord], ra
         await settle(trials, accepted, verdicts, lambda cs: {name: "" for c in cs for name in c.files})
     elif len(accepted) > 1:
         await trials.conflicts(accepted, {name: "" for c in accepted for name in c.files})
-    return trials.spend.total
+    return trials.spend
 
 
 def bound(tasks: int, policy: EvidencePolicy, budget: int, proposals: int) -> int:
