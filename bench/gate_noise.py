@@ -296,7 +296,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"sparse case: a rule lifts one kind of {sparse['kinds']} from {sparse['base']:.2f} to "
               f"{sparse['fixed']:.2f} (true mean gain {sparse['true_gain']:.3f})")
         for name, rates in sparse["gates"].items():
-            print(f"  {name:<12} power {rates['power']:.1%} (target >= {POWER_TARGET:.0%}), "
+            print(f"  {name:<8} power {rates['power']:.1%} (target >= {POWER_TARGET:.0%}), "
                   f"false accepts with no effect {rates['false_accept_rate']:.1%} "
                   f"(target <= {FALSE_ACCEPT_TARGET:.0%}), a rule that also breaks the other kinds "
                   f"accepted {rates['harmful_accept_rate']:.1%}; {rates['rollouts_per_night']:.1f} rollouts a night "
