@@ -9,10 +9,10 @@ import math
 import random
 from datetime import datetime, timezone
 
-from skillopt_sleep.models import Check, Edit, TaskRecord
+from skillopt_sleep.models import Check, Edit, EditEvidence, TaskRecord
 from skillopt_sleep.night.evidence import Candidate, EvidencePolicy, Trials
 from skillopt_sleep.night.evidence.allocation import CLASSIC, LEAN, allocation_for
-from skillopt_sleep.night.evidence.together import _loses, randomized_harm
+from skillopt_sleep.night.evidence.together import _loses, settle
 from skillopt_sleep.night.replay import Rollout
 
 DAY = datetime(2026, 1, 5, tzinfo=timezone.utc)
@@ -79,34 +79,34 @@ def test_lean_efficacy_still_passes_a_rule_that_fixes_its_kind():
     assert passed >= 32
 
 
-def _harm_p(rng: random.Random, tasks: list[TaskRecord], rates: dict[str, float], policy: EvidencePolicy,
-            after: dict[str, float] | None = None) -> float | None:
-    trials = Trials(_world(rng, rates, after), BASE, tasks, policy, "t", rng)
-    return asyncio.run(randomized_harm(trials, EDIT, tasks, "together"))[1]
-
-
-def test_the_randomised_harm_check_is_exact_under_the_null_with_tasks_of_every_rate():
-    rng = random.Random(3)
-    policy = _policy(harm_conclusive=0.001)
-    runs, hits = 800, 0
-    for _ in range(runs):
-        tasks = [_task(i, rng.randrange(4)) for i in range(rng.randint(3, 60))]
-        rates = {t.id: rng.choice((0.0, 0.1, 0.5, 0.9, 1.0)) for t in tasks}
-        p = _harm_p(rng, tasks, rates, policy)
-        hits += p is not None and p <= 0.1
-    assert hits / runs <= _bound(0.1, runs)
-
-
-def test_the_randomised_harm_check_refuses_a_rule_that_breaks_the_other_tasks():
+def test_the_harm_check_of_the_edits_together_refuses_a_rule_that_breaks_the_other_tasks():
     rng = random.Random(9)
     policy = EvidencePolicy.from_settings()
     caught = 0
-    for n in [12, 40] * 20:  # pairs on a few tasks, a randomised half on each side on many
+    for n in [12, 40] * 20:
         tasks = [_task(i, rng.randrange(8)) for i in range(n)]
         rates = {t.id: rng.choice((0.25, 0.9)) for t in tasks}
-        p = _harm_p(rng, tasks, rates, policy, dict.fromkeys(rates, 0.05))
-        caught += p is not None and p <= policy.harm_alpha
-    assert caught >= 38
+        trials = Trials(_world(rng, rates, dict.fromkeys(rates, 0.05)), BASE, tasks, policy, "t", rng)
+        cand = Candidate(Edit(target="memory", content="the rule"), EDIT, 1)
+        ev = EditEvidence(edit=cand.edit, verdict="accepted")
+        got = asyncio.run(settle(trials, [cand], {cand.key: ev}, lambda cs: EDIT))[cand.key]
+        caught += got.verdict != "accepted" and len(got.harm_tasks) == n
+    assert caught == 40
+
+
+def test_the_harm_check_of_the_edits_together_refuses_at_most_harm_alpha_under_the_null():
+    rng = random.Random(3)
+    policy = _policy(harm_alpha=0.2, harm_conclusive=0.001)
+    runs, refused = 400, 0
+    for _ in range(runs):
+        tasks = [_task(i, rng.randrange(4)) for i in range(rng.randint(3, 40))]
+        rates = {t.id: rng.choice((0.0, 0.1, 0.5, 0.9, 1.0)) for t in tasks}
+        trials = Trials(_world(rng, rates), BASE, tasks, policy, "t", rng)
+        cand = Candidate(Edit(target="memory", content="the rule"), EDIT, 1)
+        got = asyncio.run(settle(trials, [cand], {cand.key: EditEvidence(edit=cand.edit, verdict="accepted")},
+                                 lambda cs: EDIT))[cand.key]
+        refused += got.verdict != "accepted"
+    assert refused / runs <= _bound(0.2, runs)
 
 
 def test_the_conflict_check_flags_at_most_its_level_under_the_null():

@@ -8,13 +8,14 @@ many fresh rollouts each look draws and where harm is checked.
   together once (one harm look, and each edit's efficacy tasks redrawn in full under the joint
   files).
 - ``lean``: efficacy looks that start small and grow (most comparisons are decided, one way or the
-  other, by their first rollouts); harm checked once, on the accepted edits *together* (the files
-  the night would stage), on every task outside their efficacy sets, with a first look of one
-  rollout per task and side and further looks only while the pass rate fell; when that joint check
-  sees harm and more than one edit is in it, each edit is checked alone as ``classic`` does (group
-  testing: harm is rare, so one test usually clears all). Conflicts between accepted edits are
-  looked for in the same sequential way. Every look's level is fixed in advance (weighted
-  Bonferroni), so the tests stay exact whenever they stop.
+  other, by their first rollouts; a pass is decided as soon as Holm passes it on the looks so far
+  and its unseen tasks show the gain); harm checked once, on the accepted edits *together* (the
+  files the night would stage), on every task outside their efficacy sets, with the very looks of
+  a classic harm check; when that joint check sees harm and more than one edit is in it, each edit
+  is checked alone as ``classic`` does (group testing: harm is rare, so one test usually clears
+  all). Conflicts between accepted edits are looked for in two looks, the second only while the
+  pass rate fell. Every look's level is fixed in advance (weighted Bonferroni), so the tests stay
+  exact whenever they stop.
 """
 
 from __future__ import annotations
@@ -27,7 +28,6 @@ from typing import Literal
 from .policy import EvidencePolicy
 
 Name = Literal["lean", "classic"]
-LEAN_HARM_FIRST = 2 / 3  # lean: a harm check's first look, as a share of harm_rollouts a side
 PARTS = ("baseline", "efficacy", "unseen", "harm", "joint")  # where a night's fresh rollouts go
 
 
@@ -66,10 +66,7 @@ class Allocation:
     def harm_steps(self, policy: EvidencePolicy, tasks: int) -> list[int]:
         """Cumulative rollouts per side over ``tasks`` tasks at each look of a harm check."""
         full = max(policy.harm_rollouts, tasks)
-        if self.name == "classic":
-            return [full * look for look in range(1, policy.harm_looks + 1)]
-        first = max(tasks, math.ceil(policy.harm_rollouts * LEAN_HARM_FIRST))
-        return [first + full * look for look in range(policy.harm_looks)]
+        return [full * look for look in range(1, policy.harm_looks + 1)]
 
     def looks_again(self, p_less: float, fell: bool) -> bool:
         """Whether a harm check that is not yet conclusive takes another look: while the pass rate
