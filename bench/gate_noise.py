@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import json
 import random
 import sys
@@ -54,6 +55,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from skillopt_sleep.models import Check, Edit, TaskRecord
 from skillopt_sleep.night.evidence import Candidate, EvidencePolicy, Trials
+from skillopt_sleep.night.evidence.together import settle
 from skillopt_sleep.night.gate import GatePolicy, decide
 from skillopt_sleep.night.replay import Rollout
 
@@ -65,6 +67,7 @@ POWER_TARGET = 0.80
 SPARSE_KINDS = 8
 SPARSE_BASE = 0.25
 SPARSE_FIXED = 0.9
+SPARSE_BROKEN = 0.05
 _DAY = datetime(2026, 1, 5, tzinfo=timezone.utc)
 
 
@@ -113,9 +116,12 @@ class SparseNight(NamedTuple):
     kinds: tuple[int, ...]  # the kind of each holdout task
     edit_kind: int  # the kind the edit is about; the cited task is of this kind
     helps: bool
+    harms: bool = False  # the edit also breaks every other kind (down to SPARSE_BROKEN)
 
     def rate(self, kind: int, after: bool) -> float:
         """Pass rate of a task of ``kind`` before or after the edit."""
+        if after and self.harms and kind != self.edit_kind:
+            return SPARSE_BROKEN
         return SPARSE_FIXED if after and self.helps and kind == self.edit_kind else SPARSE_BASE
 
     def draw(self, rng: random.Random, kind: int, after: bool, n: int) -> list[float | None]:
@@ -124,12 +130,13 @@ class SparseNight(NamedTuple):
         return [None if rng.random() < ERROR_RATE else float(rng.random() < p) for _ in range(n)]
 
 
-def sparse_night(rng: random.Random, *, tasks: int, helps: bool) -> SparseNight:
+def sparse_night(rng: random.Random, *, tasks: int, helps: bool, harms: bool = False) -> SparseNight:
     return SparseNight(tuple(rng.randrange(SPARSE_KINDS) for _ in range(tasks)),
-                       rng.randrange(SPARSE_KINDS), helps)
+                       rng.randrange(SPARSE_KINDS), helps, harms)
 
 
 Gate = Callable[[SparseNight, random.Random], bool]  # (night, rng) -> accepted?
+SPENT: dict[str, int] = {}  # gate name -> fresh rollouts it drew (the edit gates count theirs)
 
 
 def holdout_gate(policy: GatePolicy, k: int) -> Gate:
@@ -143,11 +150,13 @@ def holdout_gate(policy: GatePolicy, k: int) -> Gate:
     return accepts
 
 
-def edit_gate(policy: GatePolicy, k: int) -> Gate:
+def edit_gate(policy: GatePolicy, k: int, allocation: str = "lean") -> Gate:
     """The edit-by-edit gate with its default policy: the edit tested where it acts (the cited task
     and the unseen tasks of its kind) and, if it passes, for harm on all the others; fresh
-    rollouts drawn as the gate asks (``policy`` and ``k`` belong to the holdout gate)."""
-    evidence = EvidencePolicy.from_settings()
+    rollouts drawn as the gate asks, spent the ``allocation``'s way (``policy`` and ``k`` belong
+    to the holdout gate)."""
+    evidence = dataclasses.replace(EvidencePolicy.from_settings(), allocation=allocation)
+    name = "edit" if allocation == "lean" else f"edit-{allocation}"
     edit = Edit(target="memory", content="the rule")
 
     def task(i: int, kind: int) -> TaskRecord:
@@ -171,9 +180,15 @@ def edit_gate(policy: GatePolicy, k: int) -> Gate:
 
         async def judge() -> str:
             ev = (await trials.efficacy([cand]))[cand.key]
-            return (await trials.judge_harm(cand, ev)).verdict if ev.verdict == "accepted" else ev.verdict
+            if ev.verdict != "accepted":
+                return ev.verdict
+            if trials.allocation.pooled_harm:
+                return (await settle(trials, [cand], {cand.key: ev}, lambda cs: cand.files))[cand.key].verdict
+            return (await trials.judge_harm(cand, ev)).verdict
 
-        return asyncio.run(judge()) == "accepted"
+        verdict = asyncio.run(judge())
+        SPENT[name] = SPENT.get(name, 0) + trials.spend.total
+        return verdict == "accepted"
 
     return accepts
 
@@ -182,19 +197,29 @@ def _verdict(score: float | None) -> tuple[float | None, bool]:
     return score, score == 1.0
 
 
-GATES: dict[str, Callable[[GatePolicy, int], Gate]] = {"holdout": holdout_gate, "edit": edit_gate}
+GATES: dict[str, Callable[[GatePolicy, int], Gate]] = {
+    "holdout": holdout_gate, "edit": edit_gate,
+    "edit-classic": lambda policy, k: edit_gate(policy, k, "classic"),  # as the gate spent before
+}
 
 
 def measure_sparse(nights: int, tasks: int, k: int, seed: int, policy: GatePolicy) -> dict:
-    """Power and false accepts of every gate in :data:`GATES` on the sparse case."""
-    out: dict[str, dict[str, float | bool]] = {}
+    """Power, false accepts, refused harm and rollouts of every gate in :data:`GATES` on the sparse case."""
+    out: dict[str, dict[str, float | bool | None]] = {}
     for name, make in GATES.items():
         gate, rng = make(policy, k), random.Random(seed)
+        SPENT.pop(name, None)
         hits = sum(gate(sparse_night(rng, tasks=tasks, helps=True), rng) for _ in range(nights))
         false = sum(gate(sparse_night(rng, tasks=tasks, helps=False), rng) for _ in range(nights))
+        spent = SPENT.get(name)
+        harmful = sum(gate(sparse_night(rng, tasks=tasks, helps=True, harms=True), rng) for _ in range(nights))
         power, far = hits / nights, false / nights
-        out[name] = {"power": power, "false_accept_rate": far,
+        out[name] = {"power": power, "false_accept_rate": far, "harmful_accept_rate": harmful / nights,
+                     "rollouts_per_night": spent / (2 * nights) if spent is not None else 2 * k * tasks,
                      "meets_targets": power >= POWER_TARGET and far <= FALSE_ACCEPT_TARGET}
+    classic = out["edit-classic"]["rollouts_per_night"]
+    for rates in out.values():
+        rates["rollouts_vs_edit_classic"] = round(rates["rollouts_per_night"] / classic, 3) if classic else None
     return {"kinds": SPARSE_KINDS, "base": SPARSE_BASE, "fixed": SPARSE_FIXED,
             "true_gain": (SPARSE_FIXED - SPARSE_BASE) / SPARSE_KINDS, "gates": out}
 
@@ -273,7 +298,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         for name, rates in sparse["gates"].items():
             print(f"  {name:<8} power {rates['power']:.1%} (target >= {POWER_TARGET:.0%}), "
                   f"false accepts with no effect {rates['false_accept_rate']:.1%} "
-                  f"(target <= {FALSE_ACCEPT_TARGET:.0%})")
+                  f"(target <= {FALSE_ACCEPT_TARGET:.0%}), a rule that also breaks the other kinds "
+                  f"accepted {rates['harmful_accept_rate']:.1%}; {rates['rollouts_per_night']:.1f} rollouts a night "
+                  f"({rates['rollouts_vs_edit_classic']:.2f}x edit-classic)")
     return 0 if result["meets_targets"] else 1
 
 

@@ -17,8 +17,9 @@ edits and history carry over exactly as for a user.
 
 Modes: ``holdout`` (the holdout gate), ``mean-better`` (the same gate loosened to the
 predecessor's rule: accept when the holdout mean rose at all, from the first night on), ``edit``
-(the edit-by-edit gate, ``night.gate = "edit"``) and ``oracle`` (a perfect judge that adopts
-exactly the good proposals). A mode the installed package cannot run is skipped with a note.
+(the edit-by-edit gate, ``night.gate = "edit"``), ``edit-classic`` (the same gate spending its
+rollouts as it used to, ``night.allocation = "classic"``: the baseline of its calls a night) and
+``oracle`` (a perfect judge that adopts exactly the good proposals). A mode the installed package cannot run is skipped with a note.
 
 Counted from what the world's optimizer proposed each night and from the project's files after
 each night (never from the summary's wording):
@@ -37,7 +38,8 @@ each night (never from the summary's wording):
 its random draw: below 1, a rule that changes nothing still moves some answers, as a changed
 prompt moves a real model's sample, so the gate meets the noise it meets in use. The gate's
 Monte Carlo p-values draw from a generator seeded by the night id, which hashes the project's
-path: a fixed ``--workdir`` (the default) keeps every number the same from run to run.
+path: a fixed ``--workdir`` (the default) keeps every number the same from run to run, and every
+mode runs a seed's user at the same path, so the modes meet the same draws.
 """
 
 from __future__ import annotations
@@ -76,6 +78,7 @@ VERDICTS = ("good", "useless", "harmful")
 TARGETS = {"power": 0.80, "false_accepts": 0.02, "harmful_runs": 0, "useless_night_changes": 0.03,
            "gain_fraction": 0.85}
 Oracle = Callable[[Edit], bool]
+CALLS_TARGET = 1 / 3  # calls a night of the edit gate against the same gate spending rollouts the classic way
 
 
 @dataclass(frozen=True)
@@ -110,6 +113,10 @@ def modes() -> tuple[list[Mode], dict[str, str]]:
         skipped["mean-better"] = "skipped: the holdout gate's thresholds are not settings in this version"
     if "edit" in gates:
         run.append(Mode("edit", {"gate": "edit"}))
+        if "allocation" in NightSettings.model_fields:  # the same gate spending rollouts as it used to
+            run.append(Mode("edit-classic", {"gate": "edit", "allocation": "classic"}))
+        else:
+            skipped["edit-classic"] = "skipped: this version has one way to allocate the gate's rollouts"
     else:
         skipped["edit"] = "skipped: this version has no night.gate = \"edit\" (no edit-by-edit gate)"
     if takes_oracle:
@@ -154,7 +161,9 @@ def run_seed(seed: int, mode: Mode, *, nights: int, tasks: int, workdir: Path,
              pairing: float = PAIRING) -> RunRecord:
     """``nights`` nights of one user (``seed``) under ``mode``, in a fresh project and home."""
     world = PreferenceWorld(seed, pairing=pairing)
-    root = workdir / f"{mode.name}-{seed}"
+    # one path per seed, whatever the mode: the nights' ids, and so the gate's draws, are the same in
+    # every mode (common random numbers), so modes differ by what they do, not by luck
+    root = workdir / f"seed-{seed}"
     shutil.rmtree(root, ignore_errors=True)
     project, home = root / "project", root / "home"
     project.mkdir(parents=True)
@@ -283,6 +292,13 @@ def run_bench(seeds: int, nights: int, tasks: int, workdir: Path, *, jobs: int =
     for m in result["modes"].values():
         m["gain_fraction"] = m["gain_mean"] / oracle if oracle and m["gain_mean"] is not None else None
         m["meets"] = _meets(m)
+    edit, classic = result["modes"].get("edit"), result["modes"].get("edit-classic")
+    if edit is not None and classic is not None and classic["calls_per_night"]:
+        # the same gate and tests, its rollouts spent the lean way against the classic way
+        ratio = edit["calls_per_night"] / classic["calls_per_night"]
+        result["calls_vs_classic"] = {"ratio": round(ratio, 3), "target": CALLS_TARGET,
+                                      "met": ratio <= CALLS_TARGET,
+                                      "power_not_lower": (edit["power"] or 0) >= (classic["power"] or 0)}
     return result
 
 
@@ -329,6 +345,10 @@ def report(r: dict[str, Any]) -> str:
             f"    calls per night           {_fmt(m['calls_per_night'], '.1f')}",
         ]
     lines += [f"  {name}: {note}" for name, note in r["skipped"].items()]
+    if "calls_vs_classic" in r:
+        c = r["calls_vs_classic"]
+        lines.append(f"  edit / edit-classic calls per night: {c['ratio']:.3f} (target <= {c['target']:.3f}: "
+                     f"{'met' if c['met'] else 'NOT met'}); power not lower: {c['power_not_lower']}")
     return "\n".join(lines)
 
 

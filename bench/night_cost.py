@@ -14,7 +14,8 @@ $3 / $15 per million input / output tokens, cache write 1.25x, read 0.1x; GPT-5 
 $2, cached input $0.025; batches half price). The project's skill and memory are a few thousand
 tokens, as real ones are. Printed: each run's cost and its ratio to ``today``, and whether the
 three runs made the same decision with the same edits (the goal: the cheapest at most 35% of
-today's cost, same decisions). Also printed: the night at the full uncached price. OpenAI caches
+today's cost, same decisions). Beside each, the same runs with the gate's classic allocation
+(``night.allocation = "classic"``): its calls and price, against the default's. Also printed: the night at the full uncached price. OpenAI caches
 a shared prefix by itself, so its ``today`` already reads the skill and memory at the cached
 price; there the batch API is what is left to save.
 
@@ -93,11 +94,11 @@ def backend_for(provider: str, srv: ModelServer, cache: bool) -> Any:
 
 
 def one_night(provider: str, mode: str, project: Path, tasks: list[TaskRecord], k: int,
-              seed: int) -> tuple[dict[str, Any], NightSummary]:
+              seed: int, allocation: str = "lean") -> tuple[dict[str, Any], NightSummary]:
     # One call at a time: the K identical requests of a task (neither API takes a seed) then reach
     # the simulated model in the same order in every run, so each sample keeps its draw and the
     # paired tests see the same rollouts. A batch keeps that order by itself.
-    settings = Settings(night=NightSettings(k=k, concurrency=1),
+    settings = Settings(night=NightSettings(k=k, concurrency=1, allocation=allocation),
                         budget=BudgetSettings(max_calls=None, max_tokens=None, max_cost_usd=None))
     with ModelServer(responder=simulated_night_responder(count_samples=True)) as srv:
         backend = backend_for(provider, srv, cache=mode != "today")
@@ -140,10 +141,20 @@ def provider_runs(provider: str, project: Path, tasks: list[TaskRecord], k: int,
     today = runs[0]["cost_usd"]
     for run in runs:
         run["ratio"] = round(run["cost_usd"] / today, 4) if today else None
+    # the gate's classic allocation, every way of sending calls: the price of the same nights before
+    classic = []
+    for mode in MODES:
+        nights = [one_night(provider, mode, project, tasks, k, seed, "classic") for seed in seeds]
+        classic.append({"mode": mode, "calls": sum(s["calls"] for s, _ in nights),
+                        "cost_usd": round(sum(s["cost_usd"] for s, _ in nights), 6),
+                        "decisions": [n.decision for _, n in nights], "edits": [len(n.edits) for _, n in nights]})
     cheapest = min(r["cost_usd"] for r in runs)
     by_seed = {seed: decisions[("today", seed)] for seed in seeds}
     return {
-        "model": MODELS[provider], "runs": runs,
+        "model": MODELS[provider], "runs": runs, "classic_allocation": classic,
+        "calls_vs_classic": round(runs[0]["calls"] / classic[0]["calls"], 3) if classic[0]["calls"] else None,
+        "cost_vs_classic": {r["mode"]: round(r["cost_usd"] / c["cost_usd"], 3) if c["cost_usd"] else None
+                            for r, c in zip(runs, classic)},
         "decisions": {str(seed): d["decision"] for seed, d in by_seed.items()},
         "edits": {str(seed): len(d["edits"]) for seed, d in by_seed.items()},
         "same_decisions": all(decisions[(m, seed)] == by_seed[seed] for m in MODES for seed in seeds),
@@ -182,6 +193,10 @@ def report(r: dict[str, Any]) -> str:
                          f"{run['calls']} calls, cache write/read {run['cache_write_tokens']:,}/"
                          f"{run['cache_read_tokens']:,} tokens, {run['batched_calls']} batched "
                          f"in {run['batches']} batches")
+        for run, old in zip(p["runs"], p["classic_allocation"]):
+            lines.append(f"    {run['mode']:<12} classic allocation: ${old['cost_usd']:>9.4f}, {old['calls']} calls, "
+                         f"decisions {old['decisions']}, edits {old['edits']} "
+                         f"(lean / classic cost {p['cost_vs_classic'][run['mode']]:.3f})")
         met = "met" if p["target_met"] else "NOT met"
         lines.append(f"    cheapest {p['cheapest_ratio']:.1%} of today (target <= {TARGET:.0%}: {met}); "
                      f"{p['cheapest_to_full_price']:.1%} of the full uncached price "

@@ -7,7 +7,9 @@ project of ``--tasks`` tasks (the bundled sample tasks, extended) with K rollout
 * the wall time with the default concurrency and with concurrency 1, at an identical call count,
   and their ratio (the target is at least 8x);
 * the calls of a second night with unchanged skill and tasks: the cache answers its train replay,
-  and every test of an edit draws fresh rollouts, as a decision must.
+  and every test of an edit draws fresh rollouts, as a decision must;
+* the same night with the gate's classic allocation (``night.allocation = "classic"``): its calls
+  and wall time beside the default's.
 
     python bench/night_latency.py            # the full measurement (about three minutes)
     python bench/night_latency.py --json     # one JSON object
@@ -53,9 +55,9 @@ def bench_tasks(project: Path, n: int) -> list[TaskRecord]:
     return [TaskRecord.model_validate(t.model_dump()) for t in out]  # fresh ids from the new sessions
 
 
-def settings_for(url: str, k: int, concurrency: int) -> Settings:
+def settings_for(url: str, k: int, concurrency: int, allocation: str = "lean") -> Settings:
     role = RoleSettings(backend="openai", model="bench-model", base_url=url)
-    return Settings(night=NightSettings(k=k, concurrency=concurrency),
+    return Settings(night=NightSettings(k=k, concurrency=concurrency, allocation=allocation),
                     roles=RolesSettings(target=role, optimizer=role, judge=role),
                     budget=BudgetSettings(max_calls=None, max_tokens=None, max_cost_usd=None))
 
@@ -84,6 +86,7 @@ def measure(n_tasks: int, k: int, delay: float, concurrency: int | None) -> dict
             fast = timed_night(srv, project, tasks, settings_for(srv.v1, k, default), store)
             again = timed_night(srv, project, tasks, settings_for(srv.v1, k, default), store)
             serial = timed_night(srv, project, tasks, settings_for(srv.v1, k, 1), None)
+            classic = timed_night(srv, project, tasks, settings_for(srv.v1, k, default, "classic"), None)
         store.close()
     ratio = serial[0] / fast[0]
     return {
@@ -92,6 +95,8 @@ def measure(n_tasks: int, k: int, delay: float, concurrency: int | None) -> dict
         "ratio": round(ratio, 2), "target_ratio": TARGET_RATIO, "target_met": ratio >= TARGET_RATIO,
         "calls_concurrent": fast[1], "calls_serial": serial[1], "same_calls": fast[1] == serial[1],
         "calls_second_night": again[1], "decision": fast[2],
+        "calls_classic": classic[1], "wall_s_classic": round(classic[0], 2), "decision_classic": classic[2],
+        "calls_vs_classic": round(fast[1] / classic[1], 3) if classic[1] else None,
     }
 
 
@@ -105,6 +110,9 @@ def report(r: dict[str, object]) -> str:
         f"  ratio           {r['ratio']:>8.2f}x (target >= {r['target_ratio']:g}x: {met})",
         (f"  second night, unchanged skill and tasks: {r['calls_second_night']} calls "
         f"(first night: {r['calls_concurrent']}; the train replay cached, the tests fresh)"),
+        (f"  the gate's classic allocation, concurrency {r['concurrency']}: {r['wall_s_classic']:.2f} s, "
+         f"{r['calls_classic']} calls (decision: {r['decision_classic']}); lean / classic calls "
+         f"{r['calls_vs_classic']:.3f}"),
     ])
 
 

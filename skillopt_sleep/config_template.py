@@ -37,6 +37,8 @@ HELP = {
     "night.efficacy_rollouts": "fresh rollouts per side where an edit should act, over all looks",
     "night.efficacy_looks": "looks at the efficacy evidence; a decided comparison stops early",
     "night.harm_rollouts": "fresh rollouts per side and look on every other task",
+    "night.allocation": "lean: tests start small and stop once decided, harm checked on the accepted edits "
+                        "together; classic: every look full, harm checked edit by edit",
     "night.harm_looks": "looks at most while the pass rate there fell and harm is not yet conclusive",
     "night.harm_alpha": "an edit with fewer passes elsewhere at this level is refused tonight",
     "night.harm_conclusive": "and at this level it is remembered as harmful, never proposed again",

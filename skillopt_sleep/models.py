@@ -361,6 +361,10 @@ class NightSummary(_Strict):
     rejected_edits: list[Edit] = Field(default_factory=list)
     evidence: list[EditEvidence] = Field(default_factory=list)
     saved_rollouts: int = 0  # rollouts that sequential tests did not need to draw
+    # the edit gate's fresh rollouts by part (baseline, efficacy, unseen, harm, joint), and what the
+    # early stops of each part's tests saved against their full course
+    gate_rollouts: dict[str, int] = Field(default_factory=dict)
+    gate_saved: dict[str, int] = Field(default_factory=dict)
     skipped: list[str] = Field(default_factory=list)
     proposal_dir: str | None = None
     calls: int = 0

@@ -79,6 +79,9 @@ class NightSettings(_Section):
     evidence_odds: float = Field(default=4.0, gt=1, le=1000)
     min_effect: float = Field(default=0.25, gt=0, le=1)
     harm_max_tasks: int = Field(default=64, ge=1)
+    # How the edit gate spends its rollouts: "lean" (small first looks, harm checked on the accepted
+    # edits together) or "classic" (every look full, harm checked edit by edit); the same tests.
+    allocation: Literal["lean", "classic"] = "lean"
     min_gain: float = Field(default=0.05, ge=0, le=1)
     max_task_drop: float = Field(default=0.25, ge=0, le=1)
     gate_test: Literal["sign_flip", "bootstrap"] = "sign_flip"

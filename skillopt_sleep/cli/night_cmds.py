@@ -87,10 +87,13 @@ def run_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
     if getattr(args, "estimate", False):
         est = estimate_project_night(project=project, settings=settings, store=ctx.store, backends=backends,
                                      tasks=tasks)
-        text = (f"estimate for {project}: {est.calls} calls ({est.cached} rollouts cached), "
+        text = (f"estimate for {project}: {est.calls} calls expected, at most {est.calls_bound} "
+                f"(the gate's tests {est.gate_expected:.0f}, at most {est.gate_bound}; {est.cached} rollouts cached), "
                 f"~{est.input_tokens + est.output_tokens} tokens; {'within' if est.within_budget else 'OVER'} "
                 f"the budget\n{estimate_prices(est)}")
-        ctx.emit(est.__dict__, "\n".join([text, *est.notes]))
+        parts = ", ".join(f"{part} {n:.0f}" for part, n in est.gate_parts)
+        gate = f"  the gate's tests: {parts}; early stops save about {est.gate_saved:.0f}" if parts else ""
+        ctx.emit(est.__dict__, "\n".join([text, *([gate] if gate else []), *est.notes]))
         return 0
     with night_lock(ctx.paths.lock_file, clock=ctx.clock), night_progress(ctx) as progress:
         result = run_project_night(project=project, settings=settings, store=ctx.store, paths=ctx.paths,

@@ -53,8 +53,13 @@ def night_text(s: NightSummary) -> str:
     lines.append(f"spent: {s.calls} calls, {s.tokens} tokens, ${s.cost_usd:.4f}")
     if s.saving_note():
         lines.append(s.saving_note())
+    if s.gate_rollouts:
+        parts = ", ".join(f"{part} {n}" for part, n in s.gate_rollouts.items())
+        lines.append(f"gate rollouts: {sum(s.gate_rollouts.values())} ({parts})")
     if s.saved_rollouts:
-        lines.append(f"saved: {s.saved_rollouts} rollouts that tests decided early did not need")
+        by_part = ", ".join(f"{part} {n}" for part, n in s.gate_saved.items() if n)
+        lines.append(f"saved: {s.saved_rollouts} rollouts that tests decided early did not need"
+                     + (f" ({by_part})" if by_part else ""))
     if s.proposal_dir:
         lines.append(f"report: {s.proposal_dir}/report.html  (review with `skillopt-sleep review`)")
     n = s.n_train + s.n_holdout

@@ -9,14 +9,19 @@ not promised.
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..backends.base import Backend
 from ..backends.budget import CHARS_PER_TOKEN, cost_for
+from ..models import TaskRecord
 from ..settings import Settings
 from ..store import Store
 from .agent_dispatch import EXPECTED_TOKENS, agent_share
 from .evidence import EvidencePolicy
+from .evidence.rehearse import GateForecast, Outlook, forecast
+from .guards import edit_budget
 from .replay import cache_key, system_text
 from .select import Selection
 from .workspace import Workspace
@@ -38,24 +43,35 @@ class Estimate:
     cost_cached_usd: float | None = None
     cost_batch_usd: float | None = None
     batch: bool = False
+    calls_bound: int = 0  # the most calls the night can make (see :func:`estimate_night`)
+    gate_expected: float = 0.0  # of ``calls``: the edit gate's fresh rollouts, expected
+    gate_bound: int = 0  # ... and at most
+    gate_parts: tuple[tuple[str, float], ...] = ()  # the expected rollouts by part of the gate
+    gate_saved: float = 0.0  # the rollouts its early stops are expected to save
 
 
 def estimate_night(sel: Selection, ws: Workspace, settings: Settings, target: Backend,
-                   store: Store | None) -> Estimate:
-    """Upper-bound-ish estimate: the train replay, then (edit gate) the fresh rollouts of every
-    proposed edit's tests, or (holdout gate) the holdout before and after; the reflections, rubrics."""
+                   store: Store | None, night_index: int = 0) -> Estimate:
+    """The train replay (less what the cache holds), then (edit gate) the fresh rollouts of the edits'
+    tests as the gate's own code spends them on a rehearsal (:mod:`.evidence.rehearse`), or (holdout
+    gate) the holdout before and after; the reflections and rubric calls. ``calls`` is the expected
+    count; ``calls_bound`` the most, with at most one edit per case shown a round."""
     k = settings.night.k
     out_tokens = int(settings.roles.target.max_tokens * OUTPUT_SHARE)
     calls = cached = tokens_in = tokens_out = rubric_calls = 0
     prefixes: dict[tuple[str, str], int] = {}  # (phase, system) -> calls sharing that prefix
     shared: list[tuple[int, int]] = []  # (prefix tokens, calls sharing it)
     phases = [("train", sel.train)]
+    gate, fresh, rubric_rate = GateForecast(0.0, 0), 0, 0.0
     if settings.night.gate == "holdout":
         phases += [("before", sel.holdout), ("after", sel.holdout)]
     else:
         tasks = [*sel.train, *sel.holdout]
-        budget = max(1, settings.night.edit_budget)
-        fresh = EvidencePolicy.from_settings(settings.night).planned_rollouts(len(tasks), budget + 1, budget)
+        budget = edit_budget(settings.night, night_index)
+        gate = forecast(tasks, sel.train, _known_rates(sel.train, ws, target, store, k),
+                        EvidencePolicy.from_settings(settings.night), budget, _outlook(settings, ws, store),
+                        seed=settings.night.seed)
+        fresh = round(gate.expected)
         if tasks and sel.train:
             per_task = sum((len(system_text(ws.texts, t)) + len(t.intent) + len(t.context)) // 4 for t in tasks)
             rubrics = sum(sum(1 for c in t.checks if c.kind == "rubric") for t in tasks)
@@ -63,6 +79,7 @@ def estimate_night(sel: Selection, ws: Workspace, settings: Settings, target: Ba
             tokens_in += fresh * per_task // len(tasks)
             tokens_out += fresh * out_tokens
             rubric_calls += fresh * rubrics // len(tasks)
+            rubric_rate = rubrics / len(tasks)
             # the fresh rollouts run under budget + 1 texts (each edit alone, and all together)
             prefix = sum(len(system_text(ws.texts, t)) for t in tasks) // len(tasks) // CHARS_PER_TOKEN
             shared += [(prefix, max(1, fresh // (budget + 1)))] * (budget + 1)
@@ -81,6 +98,10 @@ def estimate_night(sel: Selection, ws: Workspace, settings: Settings, target: Ba
     rounds = settings.night.steps if settings.night.gate == "edit" else 1
     reflect_in = 4000 + 800 * settings.night.reflect_tasks
     calls += rounds + rubric_calls
+    # at most: every test to its full course, and each reflection asked twice (a malformed reply)
+    calls_bound = calls + math.ceil((gate.bound - fresh) * (1 + rubric_rate)) + rounds
+    if settings.budget.max_calls is not None:  # the budget stops a night there, whatever it planned
+        calls_bound = min(calls_bound, max(calls, settings.budget.max_calls))
     tokens_in += rounds * reflect_in + rubric_calls * 600
     everyone = [*sel.train, *sel.holdout]
     agent_tasks, agent_note = agent_share(everyone, settings.night.replay)
@@ -108,4 +129,34 @@ def estimate_night(sel: Selection, ws: Workspace, settings: Settings, target: Ba
              (b.max_tokens is None or tokens_in + tokens_out <= b.max_tokens) and \
              (b.max_cost_usd is None or spend is None or spend <= b.max_cost_usd)
     return Estimate(calls, cached, tokens_in, tokens_out, cost, within, tuple(notes),
-                    cost_cached, cost_batch, batch)
+                    cost_cached, cost_batch, batch, calls_bound, round(gate.expected, 1), gate.bound,
+                    tuple((p, round(n, 1)) for p, n in gate.parts.items()), round(sum(gate.saved.values()), 1))
+
+
+def _known_rates(train: Sequence[TaskRecord], ws: Workspace, target: Backend, store: Store | None,
+                 k: int) -> dict[str, float]:
+    """Each train task's pass rate in its cached replay under tonight's files; the others (no cache,
+    or held out) at the mean of those known."""
+    rates: dict[str, float] = {}
+    for task in train:
+        system = system_text(ws.texts, task)
+        hits = [store.cache_get(cache_key(task, system, s, target)) for s in range(k)] if store else []
+        passed = [bool(h["passed"]) for h in hits if h is not None and h.get("score") is not None]
+        if passed:
+            rates[task.id] = sum(passed) / len(passed)
+    return rates
+
+
+def _outlook(settings: Settings, ws: Workspace, store: Store | None) -> Outlook:
+    """Edits a round and the share that passed efficacy, from this project's last nights (the
+    defaults of :class:`Outlook` before the first)."""
+    cases = settings.night.reflect_tasks
+    nights = [n.summary for n in (store.nights(project=str(ws.project), limit=5) if store else [])
+              if n.summary.evidence]  # a dry run proposed and tested as a night does
+    if not nights:
+        return Outlook(cases=cases, proposals_max=cases + 2)
+    tested = [e for s in nights for e in s.evidence]
+    rounds = sum(max(e.round for e in s.evidence) for s in nights)
+    helped = sum(e.verdict not in ("no_effect", "worse", "inconclusive") for e in tested)
+    return Outlook(proposals=len(tested) / rounds, helpful=helped / len(tested), cases=cases,
+                   proposals_max=max(cases + 2, *(len(s.evidence) for s in nights)))

@@ -171,6 +171,7 @@ class Night:
     def _record_rounds(self, rounds: RoundsResult, result: NightResult) -> None:
         s = self.summary
         s.evidence, result.ledger, s.saved_rollouts = rounds.evidence, rounds.ledger, rounds.saved
+        s.gate_rollouts, s.gate_saved = rounds.parts, rounds.saved_parts
         s.errored_rollouts = sum(e.errored for e in rounds.evidence)
         refused = [e.edit.model_copy(update={"status": "rejected", "reason": e.reason})
                    for e in rounds.evidence if e.verdict in CONCLUSIVE]

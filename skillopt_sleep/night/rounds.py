@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from ..models import Edit, EditEvidence
 from ..train.aggregate import similar
 from .evidence import Candidate, EvidencePolicy, Trials
+from .evidence.together import settle
 from .guards import apply_edits, edit_budget
 from .reflect import pick_cases
 from .replay import Rollout
@@ -37,7 +38,9 @@ class RoundsResult:
     adopted: list[Edit] = field(default_factory=list)
     files: dict[str, str] | None = None
     ledger: dict[str, float | None] = field(default_factory=dict)  # edit key -> log e (None: forget)
-    saved: int = 0  # after-rollouts the efficacy tests' early stops did not draw
+    saved: int = 0  # after-rollouts the tests' early stops did not draw
+    parts: dict[str, int] = field(default_factory=dict)  # fresh rollouts by part of the gate
+    saved_parts: dict[str, int] = field(default_factory=dict)
 
 
 class Rounds:
@@ -72,6 +75,8 @@ class Rounds:
                 trials.place(cand, [c.task for c in cases])
             accepted += await self._judge(trials, cands, self.budget - len(accepted))
         await self._adopt(trials, accepted)
+        self.out.parts, self.out.saved_parts = dict(trials.spend.drawn), dict(trials.spend.saved)
+        self.out.saved = sum(trials.spend.saved.values())
         return self.out
 
     async def _draw(self, wants, files, nonce):  # type: ignore[no-untyped-def]
@@ -101,14 +106,13 @@ class Rounds:
                                             else "no_effect", reason="decided by the oracle") for c in cands}
         else:
             verdicts = await trials.efficacy(cands, cands[0].round)
-            self.out.saved += sum(c.unneeded(self.policy.efficacy_looks) for c in cands)
         passed: list[Candidate] = []
         for cand in sorted(cands, key=lambda c: (verdicts[c.key].p_efficacy or 0.0, c.key)):
             ev = verdicts[cand.key]
             if ev.verdict == "accepted" and len(passed) >= room:
                 ev = ev.model_copy(update={"verdict": "over_budget", "reason": (
                     f"over tonight's edit budget of {self.budget} (its harm was not checked)")})
-            elif ev.verdict == "accepted" and self.oracle is None:
+            elif ev.verdict == "accepted" and self.oracle is None and not trials.allocation.pooled_harm:
                 ev = await trials.judge_harm(cand, ev)
             self.out.evidence.append(ev)
             if ev.verdict == "accepted":
@@ -118,7 +122,13 @@ class Rounds:
     async def _adopt(self, trials: Trials, accepted: list[Candidate]) -> None:
         """Check the accepted edits together once, rank them, cap by the edit budget, write the files."""
         by_key = {e.edit.key(): i for i, e in enumerate(self.out.evidence)}
-        if len(accepted) > 1 and self.oracle is None:
+        if trials.allocation.pooled_harm and self.oracle is None:
+            settled = await settle(trials, accepted, {c.key: self.out.evidence[by_key[c.key]] for c in accepted},
+                                   self._joint)
+            for key, ev in settled.items():
+                self.out.evidence[by_key[key]] = ev
+            accepted = [c for c in accepted if settled[c.key].verdict == "accepted"]
+        elif len(accepted) > 1 and self.oracle is None:
             joint = apply_edits(self.n.ws.texts, [c.edit for c in accepted], budget=len(accepted),
                                 limits=self.n.limits()).files
             losers = await trials.conflicts(accepted, joint)
@@ -135,6 +145,9 @@ class Rounds:
             key = ev.edit.key()
             keep = ev.verdict in ("inconclusive", "over_budget") and self.oracle is None
             self.out.ledger[key] = trials.log_evidence(self.candidates[key]) if keep else None
+
+    def _joint(self, cands: Sequence[Candidate]) -> dict[str, str]:
+        return apply_edits(self.n.ws.texts, [c.edit for c in cands], budget=len(cands), limits=self.n.limits()).files
 
     def _set(self, index: int, verdict: str, reason: str) -> None:
         self.out.evidence[index] = self.out.evidence[index].model_copy(update={"verdict": verdict, "reason": reason})

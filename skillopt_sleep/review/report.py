@@ -159,7 +159,11 @@ def spend_rows(s: NightSummary) -> list[tuple[str, str, str, str]]:
 
 
 def saved_line(s: NightSummary) -> str:
-    return f"Tests decided at their first look saved {s.saved_rollouts} rollouts."
+    parts = ", ".join(f"{part} {n}" for part, n in s.gate_rollouts.items() if n)
+    saved = f"tests decided early saved {s.saved_rollouts} rollouts."
+    if not parts:
+        return saved[0].upper() + saved[1:]
+    return f"The gate drew {sum(s.gate_rollouts.values())} fresh rollouts ({parts}); {saved}"
 
 
 def next_step(s: NightSummary) -> str:
@@ -218,7 +222,7 @@ def render_markdown(summary: NightSummary, diffs: Mapping[str, str]) -> str:
     out += ["", "## Spend", "", "| " + " | ".join(SPEND_HEADER) + " |", "|---|--:|--:|--:|"]
     out += ["| " + " | ".join(row) + " |" for row in spend_rows(s)]
     out += ["", _md(_sentence(s.saving_note()))] if s.saving_note() else []
-    out += ["", saved_line(s)] if s.saved_rollouts else []
+    out += ["", saved_line(s)] if s.saved_rollouts or s.gate_rollouts else []
     out += ["", "## Changes", ""]
     for name, diff in diffs.items():
         body = diff.replace("\r\n", "\n").rstrip("\n")

@@ -77,6 +77,7 @@ def test_dry_run_stages_nothing_and_a_second_night_is_mostly_cached(cli, tmp_pat
     assert est["cached"] == first["n_train"] * 4  # the whole train replay comes from the cache
     # the estimate counts every test's fresh rollouts (how many a night draws depends on what it finds)
     assert 0.5 * second["calls"] <= est["calls"] <= 2 * second["calls"]
+    assert est["calls_bound"] >= second["calls"]  # the most it can spend is never below what it spent
 
 
 def test_run_without_tasks_says_how_to_get_some(cli, tmp_path):

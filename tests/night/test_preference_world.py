@@ -230,7 +230,8 @@ def test_learning_bench_runs_end_to_end_and_prints_every_metric(tmp_path, capsys
     result = json.loads(capsys.readouterr().out)
     edit = result["modes"].get("edit")
     assert code == (1 if edit is not None and False in edit["meets"].values() else 0)  # the edit gate's targets
-    assert set(result["modes"]) | set(result["skipped"]) == {"holdout", "mean-better", "edit", "oracle"}
+    assert set(result["modes"]) | set(result["skipped"]) == {"holdout", "mean-better", "edit", "edit-classic",
+                                                                   "oracle"}
     holdout = result["modes"]["holdout"]
     assert holdout["runs"] == 2 and holdout["good_reached"] > 0 and holdout["calls_per_night"] > 0
     assert len(holdout["quality_by_night"]) == 2

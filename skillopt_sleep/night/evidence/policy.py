@@ -29,6 +29,7 @@ class EvidencePolicy:
     harm_max_tasks: int
     max_error_rate: float
     max_efficacy_tasks: int = 12  # cited and unseen tasks an efficacy test replays, at most
+    allocation: str = "lean"  # how the tests spend their rollouts (see :mod:`.allocation`)
 
     @classmethod
     def from_settings(cls, night: NightSettings | None = None) -> EvidencePolicy:

@@ -30,10 +30,12 @@ from dataclasses import dataclass, field
 
 from ...models import Counts, Edit, EditEvidence, TaskRecord
 from ..replay import Rollout
+from .allocation import allocation_for
 from .exact import Stratum, holm, holm_levels, log_e_value, rules_out_gain, stratified_p
 from .examples import example_of
 from .kinds import kin, relevance
 from .policy import EvidencePolicy
+from .spend import Spend
 
 Want = tuple[TaskRecord, int, int]  # (task, first sample, count)
 Draw = Callable[[list[Want], dict[str, str], str], Awaitable[dict[str, list[Rollout]]]]
@@ -50,7 +52,7 @@ class Candidate:
     round: int
     addressed: list[TaskRecord] = field(default_factory=list)
     unseen: list[TaskRecord] = field(default_factory=list)
-    per_look: dict[str, int] = field(default_factory=dict)  # rollouts per side and look, by task
+    schedule: dict[str, tuple[int, ...]] = field(default_factory=dict)  # rollouts per side by each look, by task
     after: dict[str, list[Rollout]] = field(default_factory=dict)
     log_e: float = 0.0
     p_looks: list[float] = field(default_factory=list)
@@ -65,9 +67,14 @@ class Candidate:
     def key(self) -> str:
         return self.edit.key()
 
-    def unneeded(self, looks: int) -> int:
+    def drawn_at(self, task_id: str, look: int) -> int:
+        """After-rollouts of ``task_id`` drawn by the end of look ``look`` (0: none)."""
+        return self.schedule[task_id][look - 1] if look else 0
+
+    def unneeded(self, looks: int | None = None) -> int:
         """After-rollouts the looks not taken would have drawn (an early stop's saving)."""
-        return sum(self.per_look.values()) * (looks - self.looks)
+        return sum(counts[-1 if looks is None else looks - 1] - self.drawn_at(t, self.looks)
+                   for t, counts in self.schedule.items())
 
 
 class Pool:
@@ -111,9 +118,12 @@ class Trials:
 
     def __init__(self, draw: Draw, base: dict[str, str], tasks: Sequence[TaskRecord], policy: EvidencePolicy,
                  nonce: str, rng: random.Random, ledger: Mapping[str, float] | None = None) -> None:
-        self.draw, self.tasks, self.policy, self.nonce, self.rng = draw, list(tasks), policy, nonce, rng
+        self.tasks, self.policy, self.nonce, self.rng = list(tasks), policy, nonce, rng
+        self.allocation = allocation_for(policy)
+        self.spend = Spend()
+        self.draw = self.spend.counting(draw)
         self.ledger = dict(ledger or {})  # edit key -> log e-value carried from earlier nights
-        self.baseline = Pool(draw, base, f"{nonce}:base")
+        self.baseline = Pool(self.spend.counting(draw, "baseline"), base, f"{nonce}:base")
         self.shown: set[str] = set()
 
     # -- where an edit is tested ---------------------------------------------------------------
@@ -134,11 +144,8 @@ class Trials:
         if len(unseen) > room:
             unseen = self.rng.sample(sorted(unseen, key=lambda t: t.id), room)
         cand.addressed, cand.unseen = addressed, unseen
-        p = self.policy
-        m = p.per_look(p.efficacy_rollouts, len(cand.efficacy_tasks))
-        # the unseen tasks carry their own test, so they get enough rollouts for it
-        m_unseen = max(m, p.per_look(p.unseen_rollouts, len(unseen)))
-        cand.per_look = {t.id: m for t in addressed} | {t.id: m_unseen for t in unseen}
+        cand.schedule = self.allocation.efficacy_schedule(self.policy, [t.id for t in addressed],
+                                                          [t.id for t in unseen])
 
     # -- efficacy ---------------------------------------------------------------------------------
 
@@ -146,37 +153,56 @@ class Trials:
         """Test a round's edits where they act; Holm over the round. Returns evidence by edit key."""
         p = self.policy
         alpha = p.round_alpha(step)
-        strictest = alpha / max(1, len(cands))
-        for look in range(1, p.efficacy_looks + 1):
+        looks = len(self.allocation.efficacy_steps)
+        for look in range(1, looks + 1):
             active = [c for c in cands if not c.stopped]
             if not active:
                 break
             await self._look(active, look)
+            decided = self._decided(cands, alpha)
             for c in active:
                 gained = _gained(_total(self._strata(c, c.efficacy_tasks)))
-                if self._adjusted(c) <= strictest or (look < p.efficacy_looks and not gained):
+                if c.key in decided or (look < looks and not gained):
                     c.stopped = True  # decided: a clear pass, or no sign of a gain
+        for c in cands:
+            unseen = {t.id for t in c.unseen}
+            for t in c.efficacy_tasks:
+                self.spend.save("unseen" if t.id in unseen else "efficacy",
+                                c.drawn_at(t.id, looks) - c.drawn_at(t.id, c.looks))
         adjusted = {c.key: self._adjusted(c) for c in cands}
         passed, levels = holm(adjusted, alpha), holm_levels(adjusted, alpha)
         return {c.key: self._efficacy_evidence(c, adjusted[c.key], levels[c.key], c.key in passed) for c in cands}
+
+    def _decided(self, cands: Sequence[Candidate], alpha: float) -> set[str]:
+        """Keys of the edits whose efficacy is decided a pass at this look. Classic: p at most
+        ``alpha`` over the round's edits. Lean: what Holm passes on the p-values so far (it stays
+        passed: a p-value only falls with more looks, and Holm passes a superset when p-values
+        fall), once the unseen tasks, whose test is their own, show the gain too."""
+        adjusted = {c.key: self._adjusted(c) for c in cands}
+        if self.allocation.name == "classic":
+            return {k for k, p in adjusted.items() if p <= alpha / max(1, len(cands))}
+        return {c.key for c in cands if c.key in holm(adjusted, alpha) and (
+            not c.unseen or stratified_p(self._strata(c, c.unseen)) <= self.policy.unseen_alpha)}
 
     async def _look(self, cands: Sequence[Candidate], look: int) -> None:
         p = self.policy
         wants: dict[str, tuple[TaskRecord, int]] = {}
         for c in cands:
             for t in c.efficacy_tasks:
-                wants[t.id] = (t, max(wants.get(t.id, (t, 0))[1], c.per_look[t.id] * look))
+                wants[t.id] = (t, max(wants.get(t.id, (t, 0))[1], c.drawn_at(t.id, look)))
         await self.baseline.ensure(wants)
 
         async def one(c: Candidate) -> None:
-            m = c.per_look
-            got = await self.draw([(t, m[t.id] * (look - 1), m[t.id]) for t in c.efficacy_tasks], c.files,
-                                  f"{self.nonce}:{c.key}")
+            spans = {t.id: (c.drawn_at(t.id, look - 1), c.drawn_at(t.id, look)) for t in c.efficacy_tasks}
+            unseen = {t.id for t in c.unseen}
+            wants = [(t, spans[t.id][0], spans[t.id][1] - spans[t.id][0]) for t in c.efficacy_tasks]
+            got = await self.draw(wants, c.files, f"{self.nonce}:{c.key}",
+                                  parts={t.id: "unseen" if t.id in unseen else "efficacy" for t in c.efficacy_tasks})
             increments = []
             for t in c.efficacy_tasks:
                 new = got.get(t.id, [])
                 c.after.setdefault(t.id, []).extend(new)
-                increments.append(_counts(self.baseline.take(t.id, m[t.id] * (look - 1), m[t.id] * look), new)[0])
+                increments.append(_counts(self.baseline.take(t.id, *spans[t.id]), new)[0])
             c.log_e += log_e_value(increments, p.evidence_odds)
             c.looks = look
             c.p_looks.append(stratified_p(self._strata(c, c.efficacy_tasks)))
@@ -186,7 +212,7 @@ class Trials:
     def _counted(self, c: Candidate, tasks: Sequence[TaskRecord]) -> list[tuple[Stratum, int]]:
         """(stratum, errored rollouts) of each of ``tasks`` for ``c``: before from the baseline pool,
         after from ``c``'s draws."""
-        return [_counts(self.baseline.take(t.id, 0, c.per_look[t.id] * c.looks), c.after.get(t.id, []))
+        return [_counts(self.baseline.take(t.id, 0, c.drawn_at(t.id, c.looks)), c.after.get(t.id, []))
                 for t in tasks]
 
     def _strata(self, c: Candidate, tasks: Sequence[TaskRecord]) -> list[Stratum]:
@@ -198,7 +224,7 @@ class Trials:
 
     def _adjusted(self, c: Candidate) -> float:
         """The efficacy p-value, weighted-Bonferroni over the looks (valid whenever it stops)."""
-        weights = self.policy.look_weights()
+        weights = self.allocation.efficacy_weights
         return min([1.0, *(p / w for p, w in zip(c.p_looks, weights))])
 
     def _efficacy_evidence(self, c: Candidate, p_adj: float, alpha_edit: float, passed: bool) -> EditEvidence:
@@ -257,30 +283,45 @@ class Trials:
         rate fell but harm is not yet conclusive (more rollouts where the rates differ)."""
         if not tasks:
             return Counts(), None
-        p = self.policy
-        total = max(p.harm_rollouts, len(tasks))
-        order = sorted(tasks, key=lambda t: t.id)
-        extra = {t.id for t in self.rng.sample(order, total % len(order))}
-        per = {t.id: total // len(order) + (t.id in extra) for t in order}
+        p, order = self.policy, sorted(tasks, key=lambda t: t.id)
+        steps = self.allocation.harm_steps(p, len(order))
+        first = self._spread(order, steps[0])
         after: dict[str, list[Rollout]] = {}
+        drawn = dict.fromkeys(first, 0)
         p_adj = 1.0
-        for look, level in enumerate(p.harm_levels()[:looks], 1):
-            await self.baseline.ensure({t.id: (t, per[t.id] * look) for t in order})
-            got = await self.draw([(t, per[t.id] * (look - 1), per[t.id]) for t in order], files,
-                                  f"{self.nonce}:{stream}")
+        part = "joint" if stream.startswith("joint") else "harm"
+        for look, weight in enumerate(self.allocation.harm_weights(p)[:looks], 1):
+            step = steps[look - 1]
+            upto = ({k: n * step // steps[0] for k, n in first.items()} if step % steps[0] == 0
+                    else self._spread(order, step))
+            await self.baseline.ensure({t.id: (t, upto[t.id]) for t in order})
+            got = await self.draw([(t, drawn[t.id], upto[t.id] - drawn[t.id]) for t in order], files,
+                                  f"{self.nonce}:{stream}", part=part)
             for t in order:
                 after.setdefault(t.id, []).extend(got.get(t.id, []))
-            strata = [_counts(self.baseline.take(t.id, 0, per[t.id] * look), after[t.id])[0] for t in order]
-            p_adj = min(p_adj, stratified_p(strata, "less") * p.harm_alpha / level)
-            counts = _total(strata)
-            if p_adj <= p.harm_conclusive or not _fell(counts):
+            drawn = upto
+            strata = [_counts(self.baseline.take(t.id, 0, upto[t.id]), after[t.id])[0] for t in order]
+            p_raw = stratified_p(strata, "less")
+            p_adj, counts = min(p_adj, p_raw / weight), _total(strata)
+            if p_adj <= p.harm_conclusive or not self.allocation.looks_again(p_raw, _fell(counts)):
                 break  # decided: conclusive harm, or no sign of any
+        self.spend.save(part, steps[len(self.allocation.harm_weights(p)[:looks]) - 1] - sum(drawn.values()))
         return counts, min(1.0, p_adj)
+
+    def _spread(self, order: Sequence[TaskRecord], total: int) -> dict[str, int]:
+        """``total`` rollouts spread evenly over ``order``, the remainder on tasks drawn at random."""
+        extra = {t.id for t in self.rng.sample(list(order), total % len(order))}
+        return {t.id: total // len(order) + (t.id in extra) for t in order}
 
     async def judge_harm(self, cand: Candidate, ev: EditEvidence) -> EditEvidence:
         """Harm of an edit that passed efficacy, on every task outside its efficacy set."""
         tasks = self.harm_set(cand.efficacy_tasks)
         counts, p_less = await self.harm(cand.files, tasks, f"harm:{cand.key}")
+        return self.harm_verdict(ev, tasks, counts, p_less)
+
+    def harm_verdict(self, ev: EditEvidence, tasks: Sequence[TaskRecord], counts: Counts,
+                     p_less: float | None) -> EditEvidence:
+        """``ev`` with the harm check's counts and verdict: refused where the pass rate fell."""
         ev = ev.model_copy(update={"harm_tasks": [t.id for t in tasks], "harm": counts, "p_harm": p_less})
         if p_less is None or p_less > self.policy.harm_alpha:
             return ev
@@ -298,7 +339,7 @@ class Trials:
         for c in accepted:
             tasks = c.efficacy_tasks
             got = await self.draw([(t, 0, len(c.after.get(t.id, []))) for t in tasks], joint,
-                                  f"{self.nonce}:joint:{c.key}")
+                                  f"{self.nonce}:joint:{c.key}", part="joint")
             strata = [_counts(c.after.get(t.id, []), got.get(t.id, []))[0] for t in tasks]
             # the alone rollouts are those that passed efficacy, a lucky draw on average (the
             # winner's curse): only a conclusive loss counts as a conflict

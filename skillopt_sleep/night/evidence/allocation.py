@@ -1,0 +1,92 @@
+"""How the edit-by-edit gate spends its rollouts: a strategy, chosen by ``night.allocation``.
+
+Both strategies run the same tests at the same levels (:mod:`.trials`); they differ only in how
+many fresh rollouts each look draws and where harm is checked.
+
+- ``classic``: each efficacy test at ``efficacy_looks`` equal looks; every edit that passes
+  efficacy checked for harm alone (``harm_rollouts`` per side and look), then the accepted edits
+  together once (one harm look, and each edit's efficacy tasks redrawn in full under the joint
+  files).
+- ``lean``: efficacy looks that start small and grow (most comparisons are decided, one way or the
+  other, by their first rollouts; a pass is decided as soon as Holm passes it on the looks so far
+  and its unseen tasks show the gain); harm checked once, on the accepted edits *together* (the
+  files the night would stage), on every task outside their efficacy sets, with the very looks of
+  a classic harm check; when that joint check sees harm and more than one edit is in it, each edit
+  is checked alone as ``classic`` does (group testing: harm is rare, so one test usually clears
+  all). Conflicts between accepted edits are looked for in two looks, the second only while the
+  pass rate fell. Every look's level is fixed in advance (weighted Bonferroni), so the tests stay
+  exact whenever they stop.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from .policy import EvidencePolicy
+
+Name = Literal["lean", "classic"]
+PARTS = ("baseline", "efficacy", "unseen", "harm", "joint")  # where a night's fresh rollouts go
+
+
+@dataclass(frozen=True)
+class Allocation:
+    """One way to spend the gate's rollouts (see the module docstring)."""
+
+    name: Name
+    efficacy_steps: tuple[int, ...]  # cumulative multiples of a task's unit, look by look
+    efficacy_weights: tuple[float, ...]  # the share of the test's level each look spends
+    pooled_harm: bool  # harm checked on the accepted edits together, singly only when it shows
+
+    def efficacy_schedule(self, policy: EvidencePolicy, addressed: Sequence[str],
+                          unseen: Sequence[str]) -> dict[str, tuple[int, ...]]:
+        """Rollouts per side each task has by the end of each look (cumulative), so the looks
+        together reach ``efficacy_rollouts`` per side over the efficacy tasks and at least
+        ``unseen_rollouts`` over the unseen ones (whose test is their own). Fixed before any
+        rollout is drawn, so every look's exact test is valid."""
+        n, last = len(addressed) + len(unseen), self.efficacy_steps[-1]
+        if self.name == "classic":
+            unit = max(1, math.ceil(policy.efficacy_rollouts / (last * max(1, n))))
+            m_unseen = max(unit, math.ceil(policy.unseen_rollouts / (last * max(1, len(unseen)))))
+            return {t: tuple((m_unseen if t in unseen else unit) * s for s in self.efficacy_steps)
+                    for t in [*addressed, *unseen]}
+        # lean: the looks' totals spread evenly over the tasks, the addressed ones first
+        full = max(policy.efficacy_rollouts, n)
+        totals = [max(len(addressed), math.ceil(full * s / last)) for s in self.efficacy_steps]
+        order = [*addressed, *unseen]
+        plan = {t: [total // n + (i < total % n) for total in totals] for i, t in enumerate(order)}
+        # the unseen tasks carry their own test: raised, look by look, to reach unseen_rollouts
+        each = math.ceil(policy.unseen_rollouts / max(1, len(unseen)))
+        for t in unseen:
+            plan[t] = [max(c, math.ceil(each * s / last)) for c, s in zip(plan[t], self.efficacy_steps)]
+        return {t: tuple(counts) for t, counts in plan.items()}
+
+    def harm_steps(self, policy: EvidencePolicy, tasks: int) -> list[int]:
+        """Cumulative rollouts per side over ``tasks`` tasks at each look of a harm check."""
+        full = max(policy.harm_rollouts, tasks)
+        return [full * look for look in range(1, policy.harm_looks + 1)]
+
+    def looks_again(self, p_less: float, fell: bool) -> bool:
+        """Whether a harm check that is not yet conclusive takes another look: while the pass rate
+        fell (a first look smaller than ``harm_rollouts`` a side, or a stricter rule to look again,
+        lets a rule that breaks tasks with a low pass rate through: measured in bench/gate_noise.py)."""
+        return fell
+
+    def harm_weights(self, policy: EvidencePolicy) -> list[float]:
+        """The share of ``harm_alpha`` each harm look spends."""
+        return [1 / policy.harm_looks] * policy.harm_looks
+
+
+CLASSIC = Allocation("classic", (1, 2, 3), (0.125, 0.125, 0.75), pooled_harm=False)
+LEAN = Allocation("lean", (1, 2, 4, 6), (0.05, 0.2, 0.3, 0.45), pooled_harm=True)
+ALLOCATIONS: dict[str, Allocation] = {a.name: a for a in (LEAN, CLASSIC)}
+
+
+def allocation_for(policy: EvidencePolicy) -> Allocation:
+    """The allocation ``policy`` names; classic keeps the looks the policy sets."""
+    if policy.allocation == "classic":
+        looks = policy.efficacy_looks
+        return Allocation("classic", tuple(range(1, looks + 1)), tuple(policy.look_weights()), pooled_harm=False)
+    return ALLOCATIONS[policy.allocation]

@@ -1,0 +1,151 @@
+"""The lean allocation's tests stay exact: simulated many times under the null with a fixed rng, each
+rejects at most at its level; and they still see a real gain and a real harm."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import math
+import random
+from datetime import datetime, timezone
+
+from skillopt_sleep.models import Check, Edit, EditEvidence, TaskRecord
+from skillopt_sleep.night.evidence import Candidate, EvidencePolicy, Trials
+from skillopt_sleep.night.evidence.allocation import CLASSIC, LEAN, allocation_for
+from skillopt_sleep.night.evidence.together import _loses, settle
+from skillopt_sleep.night.replay import Rollout
+
+DAY = datetime(2026, 1, 5, tzinfo=timezone.utc)
+BASE: dict[str, str] = {}
+EDIT = {"CLAUDE.md": "the rule"}
+
+
+def _task(i: int, kind: int) -> TaskRecord:
+    return TaskRecord(source="manual", project="/p", session_id=f"s{i}", created_at=DAY, intent=f"task {i}",
+                      checks=[Check(kind="contains", value=f"kind-{kind}")])
+
+
+def _world(rng: random.Random, rates: dict[str, float], after: dict[str, float] | None = None):  # type: ignore[no-untyped-def]
+    """A draw: each rollout passes at its task's rate (``after``'s under the edit, when given)."""
+
+    async def draw(wants, files, nonce):  # type: ignore[no-untyped-def]
+        table = after if after is not None and files is not BASE else rates
+        return {t.id: [Rollout(t.id, s, "", 1.0 if ok else 0.0, ok)
+                       for s in range(first, first + count) for ok in [rng.random() < table[t.id]]]
+                for t, first, count in wants}
+
+    return draw
+
+
+def _bound(level: float, trials: int) -> float:
+    return level + 3 * math.sqrt(level * (1 - level) / trials)
+
+
+def _policy(**change: object) -> EvidencePolicy:
+    return dataclasses.replace(EvidencePolicy.from_settings(), **change)
+
+
+def _efficacy_p(rng: random.Random, tasks: list[TaskRecord], rates: dict[str, float], policy: EvidencePolicy,
+                after: dict[str, float] | None = None) -> float:
+    trials = Trials(_world(rng, rates, after), BASE, tasks, policy, "t", rng)
+    cand = Candidate(Edit(target="memory", content="the rule", cites=[tasks[0].id]), EDIT, 1)
+    trials.shown = {tasks[0].id}
+    trials.place(cand, tasks[:1])
+    ev = asyncio.run(trials.efficacy([cand]))[cand.key]
+    return ev.p_efficacy or 1.0
+
+
+def test_lean_efficacy_rejects_at_most_alpha_under_the_null_whenever_it_stops():
+    rng = random.Random(11)
+    policy = _policy(alpha=0.2, steps=1)  # a large level, so its rejection rate can be measured
+    runs, hits = 600, 0
+    for _ in range(runs):
+        kinds = [0] * rng.randint(1, 4) + [1] * 3
+        tasks = [_task(i, k) for i, k in enumerate(kinds)]
+        rates = {t.id: rng.choice((0.05, 0.3, 0.6, 0.95)) for t in tasks}
+        hits += _efficacy_p(rng, tasks, rates, policy) <= 0.2
+    assert hits / runs <= _bound(0.2, runs)
+
+
+def test_lean_efficacy_still_passes_a_rule_that_fixes_its_kind():
+    rng = random.Random(5)
+    policy = EvidencePolicy.from_settings()
+    passed = 0
+    for _ in range(40):
+        tasks = [_task(i, k) for i, k in enumerate([0, 0, 0, 1, 1])]
+        rates = {t.id: 0.25 for t in tasks}
+        fixed = {t.id: 0.9 if i < 3 else 0.25 for i, t in enumerate(tasks)}
+        passed += _efficacy_p(rng, tasks, rates, policy, fixed) <= policy.round_alpha(1)
+    assert passed >= 32
+
+
+def test_the_harm_check_of_the_edits_together_refuses_a_rule_that_breaks_the_other_tasks():
+    rng = random.Random(9)
+    policy = EvidencePolicy.from_settings()
+    caught = 0
+    for n in [12, 40] * 20:
+        tasks = [_task(i, rng.randrange(8)) for i in range(n)]
+        rates = {t.id: rng.choice((0.25, 0.9)) for t in tasks}
+        trials = Trials(_world(rng, rates, dict.fromkeys(rates, 0.05)), BASE, tasks, policy, "t", rng)
+        cand = Candidate(Edit(target="memory", content="the rule"), EDIT, 1)
+        ev = EditEvidence(edit=cand.edit, verdict="accepted")
+        got = asyncio.run(settle(trials, [cand], {cand.key: ev}, lambda cs: EDIT))[cand.key]
+        caught += got.verdict != "accepted" and len(got.harm_tasks) == n
+    assert caught == 40
+
+
+def test_the_harm_check_of_the_edits_together_refuses_at_most_harm_alpha_under_the_null():
+    rng = random.Random(3)
+    policy = _policy(harm_alpha=0.2, harm_conclusive=0.001)
+    runs, refused = 400, 0
+    for _ in range(runs):
+        tasks = [_task(i, rng.randrange(4)) for i in range(rng.randint(3, 40))]
+        rates = {t.id: rng.choice((0.0, 0.1, 0.5, 0.9, 1.0)) for t in tasks}
+        trials = Trials(_world(rng, rates), BASE, tasks, policy, "t", rng)
+        cand = Candidate(Edit(target="memory", content="the rule"), EDIT, 1)
+        got = asyncio.run(settle(trials, [cand], {cand.key: EditEvidence(edit=cand.edit, verdict="accepted")},
+                                 lambda cs: EDIT))[cand.key]
+        refused += got.verdict != "accepted"
+    assert refused / runs <= _bound(0.2, runs)
+
+
+def test_the_conflict_check_flags_at_most_its_level_under_the_null():
+    rng = random.Random(4)
+    policy = _policy(harm_conclusive=0.1)
+    runs, hits = 800, 0
+    for _ in range(runs):
+        tasks = [_task(i, 0) for i in range(rng.randint(1, 4))]
+        rates = {t.id: rng.choice((0.1, 0.5, 0.9)) for t in tasks}
+        draw = _world(rng, rates)
+        trials = Trials(draw, BASE, tasks, policy, "t", rng)
+        cand = Candidate(Edit(target="memory", content="the rule"), EDIT, 1, addressed=tasks)
+        cand.after = asyncio.run(draw([(t, 0, rng.randint(2, 8)) for t in tasks], EDIT, "alone"))
+        hits += asyncio.run(_loses(trials, cand, EDIT))
+    assert hits / runs <= _bound(0.1, runs)
+
+
+def test_both_allocations_plan_the_same_full_course_of_a_test():
+    policy = EvidencePolicy.from_settings()
+    assert allocation_for(policy) is LEAN and allocation_for(_policy(allocation="classic")).name == CLASSIC.name
+    for addressed, unseen in ((["a"], []), (["a"], ["b", "c"]), (["a", "b"], [str(i) for i in range(10)])):
+        for alloc in (LEAN, allocation_for(_policy(allocation="classic"))):
+            plan = alloc.efficacy_schedule(policy, addressed, unseen)
+            assert all(list(c) == sorted(c) for c in plan.values())  # cumulative, never shrinking
+            full = sum(c[-1] for c in plan.values())
+            assert full >= policy.efficacy_rollouts
+            assert not unseen or sum(plan[t][-1] for t in unseen) >= policy.unseen_rollouts
+            assert all(plan[t][0] >= 1 for t in addressed)  # the cited task is replayed from the first look
+
+
+def test_the_forecast_runs_the_gates_own_code_and_its_bound_holds():
+    from skillopt_sleep.night.evidence.rehearse import Outlook, bound, forecast
+
+    rng = random.Random(2)
+    tasks = [_task(i, rng.randrange(5)) for i in range(30)]
+    rates = {t.id: rng.choice((0.25, 0.9)) for t in tasks}
+    lean, classic = EvidencePolicy.from_settings(), _policy(allocation="classic")
+    outlook = Outlook(proposals=3.0, helpful=0.5, proposals_max=3)
+    got = {p.allocation: forecast(tasks, tasks[:20], rates, p, 3, outlook, seed=1) for p in (lean, classic)}
+    assert 0 < got["lean"].expected < got["classic"].expected  # the same rehearsal, spent two ways
+    for p in (lean, classic):
+        assert got[p.allocation].bound == bound(len(tasks), p, 3, 3) >= got[p.allocation].expected
