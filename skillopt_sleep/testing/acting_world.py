@@ -52,7 +52,7 @@ class ActionRule:
 
 TEST_RUNNER = ActionRule(
     key="never run python -m unittest",
-    rule="Run the tests with `pytest -q`; never run python -m unittest.",
+    rule="Never run python -m unittest (run the tests with `pytest -q`).",
     trigger="Run the test suite",
     good=Act(command="python3 -c 'print(\"1 passed\")'  # pytest -q"),
     bad=Act(command="python3 -m unittest 2>&1 | tail -1"),
@@ -60,7 +60,7 @@ TEST_RUNNER = ActionRule(
 )
 VENDOR_DIR = ActionRule(
     key="never edit files under vendor/",
-    rule="Leave vendor/ alone: never edit files under vendor/; patch src/ instead.",
+    rule="Never edit files under vendor/ (patch the code in src/ instead).",
     trigger="Fix the date parsing bug",
     good=Act(path="src/fix.py", content="# fixed in src\n"),
     bad=Act(path="vendor/lib.py", content="# patched vendor\n"),

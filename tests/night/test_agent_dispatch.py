@@ -20,7 +20,7 @@ from skillopt_sleep.testing.acting_world import (
 )
 from skillopt_sleep.testing.sim_agent import SimAgentRunner
 
-SETTINGS = Settings(night=NightSettings(concurrency=4, efficacy_rollouts=12, efficacy_looks=1, harm_looks=1))
+SETTINGS = Settings(night=NightSettings(concurrency=4, efficacy_rollouts=24, efficacy_looks=1, harm_looks=1))
 
 
 def _project(root: Path) -> Path:
@@ -128,3 +128,4 @@ def test_agent_rollouts_are_cached_apart_from_text_rollouts(tmp_path):
     text = replayer(AgentReplays("text", lambda agent: "unused"))
     asyncio.run(text.replay([task], files))
     assert text.stats.cached == 0 and text.stats.calls == 2  # a text replay is not an agent rollout
+
