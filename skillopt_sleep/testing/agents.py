@@ -79,7 +79,13 @@ def codex_home(home: Path, url: str, *, base: Mapping[str, str] | None = None,
     (codex_dir / "config.toml").write_text(codex_config(url, model=model, sandbox=sandbox),
                                            encoding="utf-8")
     env = _base_env(home, base)
-    env.update({"CODEX_HOME": str(codex_dir), CODEX_KEY_ENV: "x"})
+    # Codex refuses to make its sandbox helpers under the temp dir, and a CODEX_HOME made by a
+    # test lies under /tmp; where bubblewrap is installed its sandbox then cannot start at all
+    # ("bwrap: execvp codex-linux-sandbox"). A temp dir of the home's own puts CODEX_HOME outside
+    # it, as a user's ~/.codex is.
+    tmp = home / ".tmp"
+    tmp.mkdir(exist_ok=True)
+    env.update({"CODEX_HOME": str(codex_dir), CODEX_KEY_ENV: "x", "TMPDIR": str(tmp)})
     return env
 
 
