@@ -40,19 +40,14 @@ from skillopt_sleep.agent_replay.sandbox import Sandbox
 from skillopt_sleep.night.agent_dispatch import AgentReplays
 from skillopt_sleep.night.pipeline import run_night
 from skillopt_sleep.settings import NightSettings, Settings
-from skillopt_sleep.testing.acting_world import RULES, ActingWorld, world_files
+from skillopt_sleep.testing.acting_world import RULES, ActingWorld, write_project
 from skillopt_sleep.testing.sim_agent import SimAgentRunner
 
 DECOY = "Prefer descriptive names for temporary variables."
 
 
 def _project(root: Path) -> Path:
-    for rel, text in world_files().items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text)
-    (root / "CLAUDE.md").write_text("# Notes\n")
-    (root / "AGENTS.md").write_text("# Notes\n")
-    return root
+    return write_project(root)
 
 
 def night(seed: int, mode: str, project: Path, settings: Settings) -> dict:

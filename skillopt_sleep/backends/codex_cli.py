@@ -52,6 +52,7 @@ from typing import Any
 import tomli_w
 
 from ..errors import AuthError, BackendError, MalformedOutput
+from ..pids import pid_alive
 from ..settings import RoleSettings
 from ..store.files import atomic_write_bytes
 from .agent_cli import (
@@ -121,16 +122,6 @@ PRIVATE_PREFIX = "skillopt-codex-"
 OWNER_FILE = "owner.pid"
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 def sweep_private_homes(tmp: Path | None = None) -> list[Path]:
     """Remove the private homes whose owner process is gone (a night killed with no chance to
     clean up); returns what was removed. A home without an owner file is left alone."""
@@ -140,7 +131,7 @@ def sweep_private_homes(tmp: Path | None = None) -> list[Path]:
             pid = int((path / OWNER_FILE).read_text(encoding="utf-8").strip())
         except (OSError, ValueError):
             continue
-        if pid != os.getpid() and not _alive(pid):
+        if pid != os.getpid() and not pid_alive(pid):
             shutil.rmtree(path, ignore_errors=True)
             removed.append(path)
     return removed

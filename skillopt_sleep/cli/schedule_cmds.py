@@ -15,6 +15,7 @@ from pathlib import Path
 from ..backends.registry import detect_backend
 from ..errors import ScheduleError, SleepError, UsageError
 from ..paths import Paths
+from ..pids import pid_alive
 from ..schedule.envfile import read_env_file, too_open
 from ..schedule.install import Request, apply, prepare, remove
 from ..schedule.job import JobDeps, JobResult, run_job
@@ -27,7 +28,7 @@ from ..schedule.jobspec import (
 )
 from ..schedule.loop import StoppableClock, run_loop, stop_on_signals
 from ..schedule.nightrun import subprocess_night
-from ..schedule.overview import overview, pid_alive
+from ..schedule.overview import overview
 from ..schedule.plan import METHODS, Host
 from ..schedule.runner import SubprocessRunner
 from ..schedule.state import LOOP_KEY, LoopRecord, load_installation, load_last_run, load_loop, save

@@ -3,11 +3,11 @@ the last one went, and which failure notices the user has not seen yet."""
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from datetime import datetime, tzinfo
 
 from ..errors import ScheduleError
+from ..pids import pid_alive
 from ..store import Notice, Store
 from .methods import installer
 from .plan import Host
@@ -61,16 +61,6 @@ class Overview:
         }
 
 
-def pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    except OSError:
-        return False
-    return True
 
 
 def overview(store: Store, host: Host, now: datetime, tz: tzinfo) -> Overview:

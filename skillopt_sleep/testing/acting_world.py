@@ -19,6 +19,7 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from pathlib import Path
 
 from ..backends.base import Completion, Health, Request
 from ..models import Check, Source, TaskRecord
@@ -188,3 +189,13 @@ def world_files(rules: Sequence[ActionRule] = RULES) -> Mapping[str, str]:
     """The project files the acting world's tasks need (a vendor/ and a src/ directory)."""
     return {"src/app.py": "def parse(d):\n    return d\n", "vendor/lib.py": "# third-party\n",
             "test_app.py": "def test_ok():\n    assert True\n"}
+
+
+def write_project(root: Path, rules: Sequence[ActionRule] = RULES) -> Path:
+    """A project of the acting world under ``root``: its files and empty memory files."""
+    for rel, text in world_files(rules).items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    (root / "CLAUDE.md").write_text("# Notes\n")
+    (root / "AGENTS.md").write_text("# Notes\n")
+    return root

@@ -16,7 +16,7 @@ from skillopt_sleep.testing.acting_world import (
     TEST_RUNNER,
     VENDOR_DIR,
     ActingWorld,
-    world_files,
+    write_project,
 )
 from skillopt_sleep.testing.sim_agent import SimAgentRunner
 
@@ -24,12 +24,7 @@ SETTINGS = Settings(night=NightSettings(concurrency=4, efficacy_rollouts=24, eff
 
 
 def _project(root: Path) -> Path:
-    for rel, text in world_files().items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text)
-    (root / "CLAUDE.md").write_text("# Notes\n")
-    (root / "AGENTS.md").write_text("# Notes\n")
-    return root
+    return write_project(root)
 
 
 def _night(tmp_path: Path, mode: str, prep=None, seed: int = 1):
