@@ -181,7 +181,7 @@ def test_the_readme_first_command_works_on_a_pep668_python(kit, home, tmp_path, 
     assert f"added to PATH in {home}/.profile: open a new terminal" in r.stdout
     # The demo's closing line runs as printed, in this same shell (whose PATH is unchanged).
     adopt = r.stdout.rstrip().splitlines()[-1].strip()
-    assert adopt.endswith(" adopt")
+    assert " adopt --project " in adopt  # the demo's own project: adopt acts on no other
     adopted = subprocess.run(["sh", "-c", adopt], check=False, env=env, cwd=tmp_path,
                              stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
     assert adopted.returncode == 0, adopted.stderr
