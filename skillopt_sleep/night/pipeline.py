@@ -21,18 +21,20 @@ from ..backends.base import Backend, Message, Request
 from ..backends.budget import Budget
 from ..backends.retry import RetryPolicy
 from ..clock import Clock, SystemClock
-from ..errors import BackendError, BackendOutage, BudgetExhausted, MalformedOutput
+from ..errors import BackendOutage, BudgetExhausted, MalformedOutput
 from ..models import Edit, EditEvidence, NightSummary, TaskRecord, Usage
-from ..redact import redact
 from ..settings import Settings
 from ..store import Store, atomic_write_text
+from .edit_guard import EditGuard
 from .gate import GateResult, decide, policy_from_settings
-from .guards import EditOutcome, GuardLimits, apply_edits, edit_budget, managed_rules
+from .guards import EditOutcome, GuardLimits, edit_budget
 from .judge import RUBRIC_SYSTEM, RubricJudge, RubricReply, parse_rubric_reply, rubric_prompt
-from .reflect import OPTIMIZER_SYSTEM, RETRY_NOTE, Case, parse_edits, pick_cases, reflection_prompt
+from .proposer import OptimizerProposer
+from .reflect import RETRY_NOTE, pick_cases
 from .replay import Calls, Replayer, Rollout
-from .rounds import CONCLUSIVE, Oracle, Rounds, RoundsResult
+from .rounds import CONCLUSIVE, Oracle, Rounds, RoundsResult, Tonight
 from .rule_lint import urls_in
+from .seams import Want
 from .select import Selection, select_tasks
 from .workspace import Workspace, load_workspace
 
@@ -95,7 +97,6 @@ class Night:
         self.tried = list(tried)
         self.ledger = dict(ledger or {})
         self.oracle = oracle
-        self._limits: GuardLimits | None = None
         self.budget = Budget(settings.budget)
         self.calls = Calls(self.budget, RetryPolicy(max_retries=settings.roles.target.max_retries), rng)
         rubric = _rubric_from_backend(judge, self.calls) if isinstance(judge, Backend) else judge
@@ -109,10 +110,15 @@ class Night:
                                     started_at=clock.now(), decision="no_evidence",
                                     skipped=list(workspace.skipped))
         self.rollouts: dict[str, dict[str, list[Rollout]]] = {}
+        self.proposer = OptimizerProposer(
+            optimizer, self.calls, files=workspace.texts, tried=tried, max_tokens=settings.roles.optimizer.max_tokens,
+            night_index=night_index, notes=self.summary.skipped, save=self._save, progress=self._progress)
+        self.guard = EditGuard(workspace.texts, self._guard_limits([]), self.summary.rejected_edits)
 
     async def run(self, tasks: Sequence[TaskRecord], last_night=None) -> NightResult:
         sel = select_tasks(tasks, self.s.night, self.rng, last_night)
-        self._limits = self._guard_limits([*sel.train, *sel.holdout])
+        self.guard = EditGuard(self.ws.texts, self._guard_limits([*sel.train, *sel.holdout]),
+                               self.summary.rejected_edits)
         self.summary.n_train, self.summary.n_holdout = len(sel.train), len(sel.holdout)
         self.summary.skipped += sel.skipped
         result = NightResult(self.summary, self.ws)
@@ -137,10 +143,10 @@ class Night:
         if self._too_many_errors(train):
             return self._finish("no_evidence", "too many replays failed: no evidence tonight")
         cases = pick_cases(sel.train, train, self.s.night.reflect_tasks)
-        edits = await self.reflect(cases, (), (), 1) if cases else []
+        edits = await self.proposer.propose(cases, (), (), 1) if cases else []
         if edits is None:
             return self._finish("no_evidence", "the optimizer did not answer usably: no evidence tonight")
-        outcome = self.guard(edits, budget=edit_budget(self.s.night, self.night_index))
+        outcome = self.guard.guard(edits, budget=edit_budget(self.s.night, self.night_index))
         if not outcome.applied:
             why = "no edit passed the guards" if edits else "the optimizer proposed no edit"
             return self._finish("no_evidence", f"no candidate tonight: {why}")
@@ -158,8 +164,14 @@ class Night:
         train = await self._replay("replay train", sel.train, self.ws.texts)
         if self._too_many_errors(train):
             return self._finish("no_evidence", "too many replays failed: no evidence tonight")
-        rounds = await Rounds(self, self.oracle).run(sel, train)
-        self._record_rounds(rounds, result)
+        tonight = Tonight(self.ws.texts, self.s.night, self.night_index, self.stream, self.trials_rng, self.ledger)
+        rounds = Rounds(tonight, proposer=self.proposer, guard=self.guard, drawer=self, oracle=self.oracle)
+        self._record_rounds(await rounds.run(sel, train), result)
+
+    async def draw(self, wants: list[Want], files: dict[str, str], nonce: str) -> dict[str, list[Rollout]]:
+        """Fresh rollouts for the edits' tests (the rounds' :class:`~.seams.Drawer`), shown as one step."""
+        self.set_phase("test edits", sum(count for _, _, count in wants))
+        return await self.replayer.draw(wants, files, nonce)
 
     def _record_rounds(self, rounds: RoundsResult, result: NightResult) -> None:
         s = self.summary
@@ -200,51 +212,9 @@ class Night:
         self._phase = (phase, total)
         self._progress(phase, 0, total)  # the step is shown before its first result
 
-    async def reflect(self, cases: Sequence[Case], accepted: Sequence[str], refused: Sequence[Edit],
-                      step: int) -> list[Edit] | None:
-        """The optimizer's edits for ``cases``, each citing the tasks it addresses; None if it failed."""
-        rules = list(dict.fromkeys(r for name in ("SKILL.md", "CLAUDE.md", "AGENTS.md")
-                                   for r in managed_rules(self.ws.texts.get(name, ""))))
-        prompt = reflection_prompt(cases, [*rules, *accepted], [*self.tried, *refused])
-        self._phase = ("reflect", 1)
-        self._progress(f"reflect step {step}", 0, 1)  # one long optimizer call: shown while it runs
-        for attempt in (prompt, prompt + RETRY_NOTE):
-            request = Request("optimizer", OPTIMIZER_SYSTEM, (Message("user", attempt),),
-                              max_tokens=self.s.roles.optimizer.max_tokens,
-                              seed=self.night_index * 100 + step - 1, tag="reflect")
-            try:
-                reply = await self.calls(self.optimizer, request)
-                edits = parse_edits(reply.text, cases)
-            except MalformedOutput as exc:
-                self.summary.skipped.append(f"optimizer reply unusable: {exc.one_line()}")
-                continue
-            except BackendError as exc:
-                if not exc.retryable:
-                    raise
-                self.summary.skipped.append(f"optimizer failed: {exc.one_line()}")
-                return None
-            self._save(f"reflection-{step}.json" if step > 1 else "reflection.json",
-                       {"prompt": redact(attempt), "reply": redact(reply.text),
-                        "edits": [e.model_dump() for e in edits]})
-            self._progress(f"reflect step {step}", 1, 1)
-            return edits
-        return None
-
     def _guard_limits(self, tasks: Sequence[TaskRecord]) -> GuardLimits:
         seen = [t.intent + "\n" + t.context + "\n" + t.feedback for t in tasks] + list(self.ws.texts.values())
         return GuardLimits(max_bytes=self.s.files.max_bytes, known_urls=frozenset(urls_in("\n".join(seen))))
-
-    def limits(self) -> GuardLimits:
-        """The guards' limits tonight (size caps, the URLs the user used in full), read once a night."""
-        if self._limits is None:
-            self._limits = self._guard_limits([])
-        return self._limits
-
-    def guard(self, edits: Sequence[Edit], *, budget: int) -> EditOutcome:
-        """Apply ``edits`` to tonight's files under the guards; refused ones are recorded."""
-        outcome = apply_edits(self.ws.texts, edits, budget=budget, limits=self.limits())
-        self.summary.rejected_edits += outcome.rejected
-        return outcome
 
     def _record_gate(self, gate: GateResult, outcome: EditOutcome) -> None:
         s = self.summary
