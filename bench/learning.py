@@ -8,7 +8,7 @@ Usage::
     python bench/learning.py --pairing 1     # common random numbers: a useless rule moves no answer
     python bench/learning.py --seeds 1 --trace   # every proposal, its truth and its fate, night by night
 
-Every run is one user in :class:`~skillopt_sleep.testing.preference_world.PreferenceWorld` (eight
+Every run is one user in :class:`worlds.preference_world.PreferenceWorld` (eight
 kinds of recurring preference, useless and harmful rules, an optimizer that cites its cases,
 sometimes wrongly). For each seed and each mode, ``--nights`` nights run end to end through
 ``run_project_night`` (what ``skillopt-sleep run`` calls) with a real store in a fresh home,
@@ -69,8 +69,8 @@ from skillopt_sleep.night.workspace import load_workspace
 from skillopt_sleep.paths import resolve_paths
 from skillopt_sleep.settings import NightSettings, Settings
 from skillopt_sleep.store import Store
-from skillopt_sleep.testing.preference_kinds import BY_KEY, HARMFUL_RULES
-from skillopt_sleep.testing.preference_world import PAIRING, PreferenceWorld, ProposedEdit
+from worlds.preference_kinds import BY_KEY, HARMFUL_RULES
+from worlds.preference_world import PAIRING, PreferenceWorld, ProposedEdit
 
 VERDICTS = ("good", "useless", "harmful")
 TARGETS = {"power": 0.80, "false_accepts": 0.02, "harmful_runs": 0, "useless_night_changes": 0.03,

@@ -14,6 +14,8 @@ import pytest
 from skillopt_sleep.cli import main
 
 REPO = Path(__file__).resolve().parent.parent
+# the simulated worlds the tests share with the benchmarks (bench/worlds/: session files, a user's preferences)
+sys.path.insert(0, str(REPO / "bench"))
 GOLDEN = Path(__file__).resolve().parent / "golden"
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from skillopt_sleep.harvest import synthetic as syn
+from worlds import synthetic as syn
 from skillopt_sleep.harvest.lock import file_lock
 from skillopt_sleep.store import Store
 

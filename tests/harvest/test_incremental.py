@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from skillopt_sleep.clock import FixedClock
-from skillopt_sleep.harvest import synthetic as syn
+from worlds import synthetic as syn
 from skillopt_sleep.harvest.run import Harvester, HarvestPlan, SourceStats
 from skillopt_sleep.harvest.scan import CLAUDE, CODEX, Roots
 from skillopt_sleep.store import Store

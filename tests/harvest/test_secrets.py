@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from skillopt_sleep.harvest import synthetic as syn
+from worlds import synthetic as syn
 from skillopt_sleep.redact import find_secrets, redact
 from skillopt_sleep.store import Store
 

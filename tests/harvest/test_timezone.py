@@ -12,7 +12,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from skillopt_sleep.harvest import synthetic as syn
+from worlds import synthetic as syn
 from skillopt_sleep.store import Store
 
 PROJECT = "/work/tz"

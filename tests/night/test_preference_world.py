@@ -19,7 +19,7 @@ from skillopt_sleep.night.judge import rule_check
 from skillopt_sleep.night.reflect import Case, parse_edits, reflection_prompt
 from skillopt_sleep.night.replay import REPLAY_SYSTEM, Rollout, sample_seed, system_text
 from skillopt_sleep.night.workspace import NEW_SKILL
-from skillopt_sleep.testing.preference_kinds import (
+from worlds.preference_kinds import (
     BREAKS_ALL,
     HELPED_KIND,
     HELPS_ONE,
@@ -28,7 +28,7 @@ from skillopt_sleep.testing.preference_kinds import (
     USELESS_RULES,
     kind_of_intent,
 )
-from skillopt_sleep.testing.preference_world import PreferenceWorld
+from worlds.preference_world import PreferenceWorld
 
 BENCH = Path(__file__).resolve().parents[2] / "bench" / "learning.py"
 PROJECT = "/work/project"

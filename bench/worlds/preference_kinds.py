@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..models import Check
+from skillopt_sleep.models import Check
 
 BASE_RATE = 0.25  # an agent follows an unstated preference this often
 RULE_RATE = 0.9  # ... and this often when the correct rule is in its instructions
