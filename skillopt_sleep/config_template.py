@@ -30,8 +30,6 @@ HELP = {
     "night.edit_budget": "at most this many edits a night, see edit_schedule",
     "night.edit_schedule": "constant | linear | cosine: decay from edit_budget to edit_budget_min",
     "night.schedule_horizon": "nights over which the edit budget decays",
-    "night.gate": "edit: each edit tested alone where it acts, harm checked everywhere; holdout: the "
-                  "older whole-holdout gate",
     "night.alpha": "family-wise error of tonight's efficacy tests, split over the edits (Holm)",
     "night.steps": "rounds of reflect -> test a night",
     "night.efficacy_rollouts": "fresh rollouts per side where an edit should act, over all looks",
@@ -44,10 +42,6 @@ HELP = {
     "night.unseen_rollouts": "fresh rollouts per side on those unseen tasks, at least",
     "night.evidence_alpha": "evidence carried across nights (e-values) accepts at 1/this",
     "night.min_effect": "a refused edit that rules out this gain is not proposed again",
-    "night.min_gain": "holdout gate only: mean held-out gain an edit must show",
-    "night.max_task_drop": "holdout gate only: no held-out task may drop by more than this",
-    "night.gate_test": "holdout gate only: sign_flip | bootstrap",
-    "night.min_holdout_tasks": "holdout gate only: fewer scored held-out tasks means no evidence",
     "night.max_error_rate": "more errored rollouts than this: no evidence",
     "night.auto_adopt": "adopt accepted proposals without review; rollback still works",
     "night.batch": ("the night's calls through the provider's batch API: half price, results within "
@@ -67,14 +61,14 @@ HELP = {
 # Values shown for settings that are unset by default (uncommented, each is valid).
 EXAMPLES: dict[str, Any] = {
     "backend": "anthropic",
-    "model": "claude-sonnet-4-5",
+    "model": "claude-sonnet-4-6",
     "base_url": "http://127.0.0.1:8000/v1",
     "api_key_env": "ANTHROPIC_API_KEY",
     "temperature": 0.7,
     "skill": ".claude/skills/project-conventions/SKILL.md",
     "claude_config_dir": "~/.claude",
     "codex_home": "~/.codex",
-    "prices": {"claude-sonnet-4-5": {"input": 3.0, "output": 15.0}},
+    "prices": {"claude-sonnet-4-6": {"input": 3.0, "output": 15.0}},
 }
 
 _BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")

@@ -10,9 +10,9 @@ import hashlib
 import json
 import re
 from datetime import datetime, timezone
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, computed_field, field_validator, model_validator
 
 SCHEMA_VERSION = 1  # of proposal.json
 # Of a TaskRecord. 2: ``turns``; a version-1 record reads as one without turns.
@@ -274,6 +274,26 @@ class EditEvidence(_Strict):
     errored: int = 0
 
 
+# Edit verdicts as the tally counts them: refused (conclusively, or in conflict with a better edit)
+# and inconclusive (evidence kept for a later night); "accepted" counts as itself.
+REFUSED_VERDICTS = ("harmful", "worse", "no_effect", "conflict")
+INCONCLUSIVE_VERDICTS = ("inconclusive", "over_budget", "no_evidence")
+# Fields of nights judged by the older whole-holdout gate: an older record still loads, without them.
+RETIRED_SUMMARY_FIELDS = ("holdout_before", "holdout_after", "gain", "ci_low", "ci_high", "p_value")
+
+
+class Tally(_Strict):
+    """How tonight's edits fared, edit by edit: accepted, refused, inconclusive."""
+
+    accepted: int = 0
+    refused: int = 0
+    inconclusive: int = 0
+
+    def line(self) -> str:
+        """``2 accepted, 1 refused, 0 inconclusive``."""
+        return f"{self.accepted} accepted, {self.refused} refused, {self.inconclusive} inconclusive"
+
+
 class NightSummary(_Strict):
     """The stable machine-readable result of one night (``run --json`` prints exactly this)."""
 
@@ -284,12 +304,6 @@ class NightSummary(_Strict):
     decision: Decision
     reason: str = ""
     dry_run: bool = False
-    holdout_before: float | None = None
-    holdout_after: float | None = None
-    gain: float | None = None
-    ci_low: float | None = None
-    ci_high: float | None = None
-    p_value: float | None = None
     n_train: int = 0
     n_holdout: int = 0
     errored_rollouts: int = 0
@@ -303,6 +317,24 @@ class NightSummary(_Strict):
     tokens: int = 0
     cost_usd: float = 0.0
     usage_by_role: dict[str, Usage] = Field(default_factory=dict)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _older_records(cls, data: Any) -> Any:
+        """A stored night may carry the retired holdout gate's fields, and carries its tally: both are
+        dropped on load (the tally is computed again from the evidence)."""
+        if isinstance(data, dict):
+            data = {k: v for k, v in data.items() if k not in RETIRED_SUMMARY_FIELDS and k != "tally"}
+        return data
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def tally(self) -> Tally:
+        """How tonight's edits fared, counted from their evidence."""
+        verdicts = [str(e.verdict) for e in self.evidence]
+        return Tally(accepted=verdicts.count("accepted"),
+                     refused=sum(v in REFUSED_VERDICTS for v in verdicts),
+                     inconclusive=sum(v in INCONCLUSIVE_VERDICTS for v in verdicts))
 
     def to_json(self) -> str:
         return json.dumps(self.model_dump(mode="json"), indent=2, sort_keys=True)

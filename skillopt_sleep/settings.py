@@ -64,7 +64,6 @@ class NightSettings(_Section):
     edit_budget_min: int = Field(default=1, ge=0, le=50)
     edit_schedule: Literal["constant", "linear", "cosine"] = "constant"
     schedule_horizon: int = Field(default=10, ge=1, le=1000)
-    gate: Literal["edit", "holdout"] = "edit"
     alpha: float = Field(default=0.03, gt=0, lt=1)
     steps: int = Field(default=2, ge=1, le=10)
     efficacy_rollouts: int = Field(default=24, ge=2, le=512)
@@ -79,11 +78,7 @@ class NightSettings(_Section):
     evidence_odds: float = Field(default=4.0, gt=1, le=1000)
     min_effect: float = Field(default=0.25, gt=0, le=1)
     harm_max_tasks: int = Field(default=64, ge=1)
-    min_gain: float = Field(default=0.05, ge=0, le=1)
-    max_task_drop: float = Field(default=0.25, ge=0, le=1)
-    gate_test: Literal["sign_flip", "bootstrap"] = "sign_flip"
     holdout_fraction: float = Field(default=0.35, gt=0, lt=1)
-    min_holdout_tasks: int = Field(default=4, ge=1)
     max_error_rate: float = Field(default=0.3, ge=0, le=1)
     max_tasks: int = Field(default=200, ge=1)
     recall: int = Field(default=40, ge=0)
@@ -228,6 +223,11 @@ def _set_dotted(target: dict[str, Any], path: list[str], value: Any) -> None:
     target[path[-1]] = value
 
 
+# Settings of the whole-holdout gate, which is no longer part of the product.
+RETIRED = {name: "every edit is judged alone, where it acts (the edit-by-edit gate is the only gate)"
+           for name in ("night.gate", "night.min_gain", "night.max_task_drop", "night.gate_test",
+                        "night.min_holdout_tasks")}
+
 _DICT_KEYS = {"budget.prices", "files.max_bytes"}  # settings whose value is itself a table
 
 
@@ -275,6 +275,9 @@ def _config_error(exc: ValidationError, sources: Mapping[str, str]) -> ConfigErr
     err = exc.errors()[0]
     dotted = ".".join(str(p) for p in err["loc"])
     origin = sources.get(dotted, "default")
+    if err["type"] == "extra_forbidden" and dotted in RETIRED:
+        return ConfigError(f"setting {dotted} from {origin} is retired: {RETIRED[dotted]}",
+                           hint=f"remove it ({_where_to_fix(dotted, origin)})")
     if err["type"] == "extra_forbidden":
         close = difflib.get_close_matches(dotted, _known_keys(), n=1)
         hint = f"did you mean {close[0]}?" if close else "see `skillopt-sleep config show`"

@@ -9,9 +9,19 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+# Nothing the tests run writes bytecode into the checkout: not this process (from here on), not the
+# Pythons it starts. Set before the package is imported below.
+sys.dont_write_bytecode = True
+os.environ["PYTHONDONTWRITEBYTECODE"] = "1"
+
 import pytest
+from hypothesis import settings as hypothesis_settings
 
 from skillopt_sleep.cli import main
+
+# Property tests keep no example database in the checkout (``.hypothesis/``): each run starts fresh.
+hypothesis_settings.register_profile("checkout", database=None)
+hypothesis_settings.load_profile("checkout")
 
 REPO = Path(__file__).resolve().parent.parent
 # the simulated worlds the tests share with the benchmarks (bench/worlds/: session files, a user's preferences)

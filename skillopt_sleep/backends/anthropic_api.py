@@ -28,7 +28,7 @@ from .anthropic_batches import AnthropicBatches
 from .base import Completion, Request
 from .sdk_backend import SdkBackend
 
-DEFAULT_MODEL = "claude-sonnet-4-5"
+DEFAULT_MODEL = "claude-sonnet-4-6"
 DEFAULT_KEY_ENV = "ANTHROPIC_API_KEY"
 PUBLIC_URL = "https://api.anthropic.com"
 

@@ -11,7 +11,7 @@ from ..review.proposals import find_night, load_staged, reject
 from ..store import NightRow
 from .common import add_project_flag
 from .context import Ctx
-from .render import evidence_lines, score_line
+from .render import evidence_lines
 from .repair import repair_interrupted
 from .terminal import printable
 
@@ -61,7 +61,7 @@ def review_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
     payload = dict(row.summary.model_dump(mode="json"), state=row.state, diffs=diffs,
                    report=str(report), report_html=str(staged.directory / "report.html"))
     colour = wants_colour(ctx.out, ctx.env, args.color)
-    scores = evidence_lines(row.summary) if row.summary.evidence else [score_line(row.summary)]
+    scores = evidence_lines(row.summary)
     lines = [f"night {row.id} [{row.state}]  project {row.project}", *scores,
              f"decision: {row.summary.decision.upper()} — {row.summary.reason}"]
     lines = [printable(line) for line in lines]

@@ -41,30 +41,27 @@ class Estimate:
 
 def estimate_night(sel: Selection, ws: Workspace, settings: Settings, target: Backend,
                    store: Store | None) -> Estimate:
-    """Upper-bound-ish estimate: the train replay, then (edit gate) the fresh rollouts of every
-    proposed edit's tests, or (holdout gate) the holdout before and after; the reflections, rubrics."""
+    """Upper-bound-ish estimate: the train replay, then the fresh rollouts of every proposed edit's
+    tests; the reflections, rubrics."""
     k = settings.night.k
     out_tokens = int(settings.roles.target.max_tokens * OUTPUT_SHARE)
     calls = cached = tokens_in = tokens_out = rubric_calls = 0
     prefixes: dict[tuple[str, str], int] = {}  # (phase, system) -> calls sharing that prefix
     shared: list[tuple[int, int]] = []  # (prefix tokens, calls sharing it)
     phases = [("train", sel.train)]
-    if settings.night.gate == "holdout":
-        phases += [("before", sel.holdout), ("after", sel.holdout)]
-    else:
-        tasks = [*sel.train, *sel.holdout]
-        budget = max(1, settings.night.edit_budget)
-        fresh = EvidencePolicy.from_settings(settings.night).planned_rollouts(len(tasks), budget + 1, budget)
-        if tasks and sel.train:
-            per_task = sum((len(system_text(ws.texts, t)) + len(t.intent) + len(t.context)) // 4 for t in tasks)
-            rubrics = sum(sum(1 for c in t.checks if c.kind == "rubric") for t in tasks)
-            calls += fresh
-            tokens_in += fresh * per_task // len(tasks)
-            tokens_out += fresh * out_tokens
-            rubric_calls += fresh * rubrics // len(tasks)
-            # the fresh rollouts run under budget + 1 texts (each edit alone, and all together)
-            prefix = sum(len(system_text(ws.texts, t)) for t in tasks) // len(tasks) // CHARS_PER_TOKEN
-            shared += [(prefix, max(1, fresh // (budget + 1)))] * (budget + 1)
+    tasks = [*sel.train, *sel.holdout]
+    budget = max(1, settings.night.edit_budget)
+    fresh = EvidencePolicy.from_settings(settings.night).planned_rollouts(len(tasks), budget + 1, budget)
+    if tasks and sel.train:
+        per_task = sum((len(system_text(ws.texts, t)) + len(t.intent) + len(t.context)) // 4 for t in tasks)
+        rubrics = sum(sum(1 for c in t.checks if c.kind == "rubric") for t in tasks)
+        calls += fresh
+        tokens_in += fresh * per_task // len(tasks)
+        tokens_out += fresh * out_tokens
+        rubric_calls += fresh * rubrics // len(tasks)
+        # the fresh rollouts run under budget + 1 texts (each edit alone, and all together)
+        prefix = sum(len(system_text(ws.texts, t)) for t in tasks) // len(tasks) // CHARS_PER_TOKEN
+        shared += [(prefix, max(1, fresh // (budget + 1)))] * (budget + 1)
     for phase, tasks in phases:
         for task in tasks:
             system = system_text(ws.texts, task)
@@ -77,7 +74,7 @@ def estimate_night(sel: Selection, ws: Workspace, settings: Settings, target: Ba
                 tokens_out += out_tokens
                 rubric_calls += sum(1 for c in task.checks if c.kind == "rubric")
                 prefixes[(phase, system)] = prefixes.get((phase, system), 0) + 1
-    rounds = settings.night.steps if settings.night.gate == "edit" else 1
+    rounds = settings.night.steps
     reflect_in = 4000 + 800 * settings.night.reflect_tasks
     calls += rounds + rubric_calls
     tokens_in += rounds * reflect_in + rubric_calls * 600

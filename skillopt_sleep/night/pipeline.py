@@ -1,10 +1,10 @@
-"""One night: replay, reflect, edit under guards, gate on the holdout. Nothing live changes here.
+"""One night: replay, reflect, edit under guards, judge each edit alone (the rounds). Nothing live changes here.
 
 :func:`run_night` is also the library entry point::
 
     from skillopt_sleep import run_night
     result = run_night(tasks, "/path/to/project", target=my_backend, judge=my_rubric_judge)
-    print(result.summary.decision, result.summary.gain)
+    print(result.summary.decision, result.summary.tally.line())
 """
 
 from __future__ import annotations
@@ -26,11 +26,10 @@ from ..models import Edit, EditEvidence, NightSummary, TaskRecord, Usage
 from ..settings import Settings
 from ..store import Store, atomic_write_text
 from .edit_guard import EditGuard
-from .gate import GateResult, decide, policy_from_settings
-from .guards import EditOutcome, GuardLimits, edit_budget
+from .guards import GuardLimits
 from .judge import RUBRIC_SYSTEM, RubricJudge, RubricReply, parse_rubric_reply, rubric_prompt
 from .proposer import OptimizerProposer
-from .reflect import RETRY_NOTE, pick_cases
+from .reflect import RETRY_NOTE
 from .replay import Calls, Replayer, Rollout
 from .rounds import CONCLUSIVE, Oracle, Rounds, RoundsResult, Tonight
 from .rule_lint import urls_in
@@ -49,7 +48,6 @@ class NightResult:
     summary: NightSummary
     workspace: Workspace
     candidate: dict[str, str] | None = None
-    gate: GateResult | None = None
     rollouts: dict[str, dict[str, list[Rollout]]] = field(default_factory=dict)
     ledger: dict[str, float | None] = field(default_factory=dict)  # evidence carried to later nights
 
@@ -134,30 +132,6 @@ class Night:
         return result
 
     async def _stages(self, sel: Selection, result: NightResult) -> None:
-        if self.s.night.gate == "edit":
-            return await self._edit_stages(sel, result)
-        need = self.s.night.min_holdout_tasks
-        if len(sel.holdout) < need:
-            return self._finish("no_evidence", f"not enough evidence: {len(sel.holdout)} holdout tasks, need {need}")
-        train = await self._replay("replay train", sel.train, self.ws.texts)
-        if self._too_many_errors(train):
-            return self._finish("no_evidence", "too many replays failed: no evidence tonight")
-        cases = pick_cases(sel.train, train, self.s.night.reflect_tasks)
-        edits = await self.proposer.propose(cases, (), (), 1) if cases else []
-        if edits is None:
-            return self._finish("no_evidence", "the optimizer did not answer usably: no evidence tonight")
-        outcome = self.guard.guard(edits, budget=edit_budget(self.s.night, self.night_index))
-        if not outcome.applied:
-            why = "no edit passed the guards" if edits else "the optimizer proposed no edit"
-            return self._finish("no_evidence", f"no candidate tonight: {why}")
-        result.candidate = outcome.files
-        before = await self._replay("holdout before", sel.holdout, self.ws.texts)
-        after = await self._replay("holdout after", sel.holdout, outcome.files)
-        gate = decide(_scores(before), _scores(after), policy_from_settings(self.s.night), self.rng)
-        result.gate = gate
-        self._record_gate(gate, outcome)
-
-    async def _edit_stages(self, sel: Selection, result: NightResult) -> None:
         """Edit by edit: every proposed edit tested alone where it acts, harm checked elsewhere."""
         if not sel.train:
             return self._finish("no_evidence", "not enough evidence: no task to learn from tonight")
@@ -194,12 +168,15 @@ class Night:
         decision = "reject" if refused else "no_evidence"
         self._finish(decision, _tally(rounds.evidence, 0))
 
-    async def _replay(self, phase: str, tasks: Sequence[TaskRecord], files: dict[str, str]) -> dict[str, list[Rollout]]:
+    async def _replay(self, phase: str, tasks: Sequence[TaskRecord], files: dict[str, str], *,
+                      stop_on_budget: bool = True) -> dict[str, list[Rollout]]:
+        """K rollouts of each of ``tasks`` under ``files`` (cached ones reused), kept for the artifacts.
+        A budget hit stops the night here, unless ``stop_on_budget`` is off."""
         self._phase = (phase, len(tasks) * self.s.night.k)
         self._progress(phase, 0, self._phase[1])  # the step is shown before its first result
         rollouts = await self.replayer.replay(tasks, files)
         self.rollouts[phase] = rollouts
-        if self.replayer.budget_hit is not None and phase != "holdout after":
+        if self.replayer.budget_hit is not None and stop_on_budget:
             raise self.replayer.budget_hit
         return rollouts
 
@@ -215,25 +192,6 @@ class Night:
     def _guard_limits(self, tasks: Sequence[TaskRecord]) -> GuardLimits:
         seen = [t.intent + "\n" + t.context + "\n" + t.feedback for t in tasks] + list(self.ws.texts.values())
         return GuardLimits(max_bytes=self.s.files.max_bytes, known_urls=frozenset(urls_in("\n".join(seen))))
-
-    def _record_gate(self, gate: GateResult, outcome: EditOutcome) -> None:
-        s = self.summary
-        s.holdout_before, s.holdout_after, s.gain = gate.before, gate.after, gate.gain
-        s.ci_low, s.ci_high, s.p_value, s.errored_rollouts = gate.ci_low, gate.ci_high, gate.p_value, gate.errored
-        budget_hit = self.replayer.budget_hit
-        if budget_hit is not None and gate.decision == "no_evidence":
-            self._finish("budget_exhausted", f"{budget_hit.one_line()}; the gate had too little evidence")
-        else:
-            self._finish(gate.decision, gate.reason)
-        if budget_hit is not None:
-            s.skipped.append(f"{self.replayer.stats.skipped} rollouts skipped: {budget_hit.one_line()}")
-        if s.decision == "accept":
-            s.edits = outcome.applied
-        else:
-            why = f"the gate did not accept the candidate: {s.reason}"
-            s.edits = [e.model_copy(update={"status": "rejected", "reason": why}) for e in outcome.applied]
-            if s.decision == "reject":
-                s.rejected_edits += s.edits
 
     def _finish(self, decision: str, reason: str) -> None:
         self.summary.decision = decision  # type: ignore[assignment]
@@ -260,8 +218,6 @@ class Night:
         lines = [json.dumps({"phase": phase, **r.__dict__}, sort_keys=True)
                  for phase, by_task in self.rollouts.items() for rs in by_task.values() for r in rs]
         atomic_write_text(self.artifacts / "rollouts.jsonl", "\n".join(lines) + ("\n" if lines else ""))
-        if result.gate is not None:
-            self._save("gate.json", result.gate.__dict__)
         if self.summary.evidence:
             self._save("evidence.json", [e.model_dump(mode="json") for e in self.summary.evidence])
         for name, text in (result.candidate or {}).items():

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -88,11 +88,13 @@ def run_project_night(
     progress: Progress | None = None,
     tasks: list[TaskRecord] | None = None,
     oracle: Oracle | None = None,
+    make_night: Callable[..., Night] = Night,
 ) -> NightResult:
     """Run tonight for ``project``; stage a proposal if the gate accepts (unless ``dry_run``).
 
-    ``oracle`` (benchmarks only) replaces the statistical decision on each edit. An adoption cut
-    short is repaired first, so the night reads whole files, never half of one.
+    ``oracle`` and ``make_night`` (benchmarks only) replace the statistical decision on each edit,
+    or the night's whole gate (the benchmarks' baseline). An adoption cut short is repaired first,
+    so the night reads whole files, never half of one.
     """
     recover(store, paths, clock)
     tasks = project_tasks(store, project) if tasks is None else tasks
@@ -101,7 +103,7 @@ def run_project_night(
     if settings.night.batch:
         backends = batched_backends(backends, store, settings.night.batch_poll_s)
     directory = paths.night_dir(night_id)
-    night = Night(
+    night = make_night(
         settings, load_workspace(project, settings.files), target=backends.target,
         optimizer=backends.optimizer, judge=backends.judge, store=store, clock=clock,
         rng=random.Random(f"{settings.night.seed}:{night_id}"), night_id=night_id,
@@ -136,10 +138,8 @@ def estimate_project_night(*, project: Path, settings: Settings, store: Store, b
 
 def summary_line(s: NightSummary) -> str:
     """One line for logs and notices."""
-    score = ""
-    if s.holdout_before is not None and s.holdout_after is not None:
-        score = f" holdout {s.holdout_before:.2f} -> {s.holdout_after:.2f}"
-    return f"night {s.night_id}: {s.decision}{score} ({s.calls} calls, ${s.cost_usd:.4f}) {s.reason}".strip()
+    edits = f" (edits {s.tally.line()})" if s.evidence else ""
+    return f"night {s.night_id}: {s.decision}{edits} ({s.calls} calls, ${s.cost_usd:.4f}) {s.reason}".strip()
 
 
 __all__ = ["ROLES", "Backends", "build_backends", "estimate_project_night", "run_project_night", "summary_line"]

@@ -1,8 +1,8 @@
 """The morning report of a night: ``report.md`` and a self-contained ``report.html``.
 
 Both show the same things, in the same order: the decision and its reason, the evidence edit by
-edit (where each edit was tested, on how many fresh rollouts, pass rates, p-values, and why it was
-refused) or, under the older holdout gate, the held-out score with its interval, the edits, the rejected edits with
+edit (the tally of accepted, refused and inconclusive edits; where each edit was tested, on how many
+fresh rollouts, pass rates, p-values, and why it was refused), the edits, the rejected edits with
 their reasons, what was skipped, the calls/tokens/cost per role, and the diff of each file.
 """
 
@@ -23,10 +23,6 @@ _DECISION_TEXT = {
     "budget_exhausted": "BUDGET EXHAUSTED: nothing staged",
     "outage": "OUTAGE: the backend answered nothing; nothing staged, no task consumed",
 }
-
-
-def _num(value: float | None, fmt: str) -> str:
-    return "not measured" if value is None else format(value, fmt)
 
 
 def _when(summary: NightSummary) -> str:
@@ -50,19 +46,6 @@ def describe_edit(edit: Edit) -> str:
     else:
         what = _one_line(edit.content)
     return f"{edit.target} {edit.op}: {what}"
-
-
-def score_rows(s: NightSummary) -> list[tuple[str, str]]:
-    """(label, value) rows of the held-out comparison."""
-    ci = ""
-    if s.ci_low is not None and s.ci_high is not None:
-        ci = f" (95% CI {s.ci_low:+.3f} to {s.ci_high:+.3f})"
-    return [
-        ("before", _num(s.holdout_before, ".3f")),
-        ("after", _num(s.holdout_after, ".3f")),
-        ("gain", _num(s.gain, "+.3f") + ci),
-        ("p-value (one-sided)", _num(s.p_value, ".4g")),
-    ]
 
 
 EVIDENCE_HEADER = ("verdict", "edit", "tested on", "rollouts / side", "where it acts", "p", "elsewhere",
@@ -143,14 +126,13 @@ def render_markdown(summary: NightSummary, diffs: Mapping[str, str]) -> str:
     title = "dry run" if s.dry_run else "night"
     out = [f"# skillopt-sleep {title} {s.night_id}", "", f"Project: `{s.project}`  ", f"{_when(s)}", ""]
     out += [f"## Decision: {_DECISION_TEXT[s.decision]}", "", _md(s.reason or "(no reason given)"), ""]
+    out += ["## Evidence, edit by edit", "", f"Edits: {s.tally.line()}.", ""]
     if s.evidence:
-        out += ["## Evidence, edit by edit", "", "| " + " | ".join(EVIDENCE_HEADER) + " |",
-                "|" + "---|" * len(EVIDENCE_HEADER)]
+        out += ["| " + " | ".join(EVIDENCE_HEADER) + " |", "|" + "---|" * len(EVIDENCE_HEADER)]
         out += ["| " + " | ".join(_md(cell).replace("|", "\\|") for cell in evidence_row(ev)) + " |"
                 for ev in s.evidence]
     else:
-        out += ["## Held-out score", "", "| | |", "|---|---|"]
-        out += [f"| {label} | {value} |" for label, value in score_rows(s)]
+        out += ["No edit was tested tonight."]
     out += ["", tasks_line(s), ""]
     out += [f"## Edits ({len(s.edits)})", ""]
     out += [f"- [{e.status}] {_md(describe_edit(e))}" + (f" — why: {_md(_one_line(e.rationale))}"
@@ -217,12 +199,12 @@ def _list(items: list[str], empty: str) -> str:
 
 def _score_html(s: NightSummary) -> list[str]:
     e = html.escape
-    if s.evidence:
-        head = "<tr>" + "".join(f"<th>{e(h)}</th>" for h in EVIDENCE_HEADER) + "</tr>"
-        rows = ["<tr>" + "".join(f"<td>{_h(cell)}</td>" for cell in evidence_row(ev)) + "</tr>" for ev in s.evidence]
-        return ["<h2>Evidence, edit by edit</h2><table>", head, *rows, "</table>"]
-    return ["<h2>Held-out score</h2><table>",
-            *[f"<tr><th>{e(label)}</th><td>{e(value)}</td></tr>" for label, value in score_rows(s)], "</table>"]
+    tally = f"<p>Edits: {e(s.tally.line())}.</p>"
+    if not s.evidence:
+        return ["<h2>Evidence, edit by edit</h2>", tally, '<p class="muted">No edit was tested tonight.</p>']
+    head = "<tr>" + "".join(f"<th>{e(h)}</th>" for h in EVIDENCE_HEADER) + "</tr>"
+    rows = ["<tr>" + "".join(f"<td>{_h(cell)}</td>" for cell in evidence_row(ev)) + "</tr>" for ev in s.evidence]
+    return ["<h2>Evidence, edit by edit</h2>", tally, "<table>", head, *rows, "</table>"]
 
 
 def render_html(summary: NightSummary, diffs: Mapping[str, str]) -> str:

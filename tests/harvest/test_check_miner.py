@@ -61,6 +61,7 @@ def test_a_correction_no_rule_captures_is_scored_by_a_rubric_next_to_the_rules(t
     from datetime import datetime, timezone
 
     from worlds import synthetic as syn
+
     from skillopt_sleep.harvest.claude_code import ClaudeCodeParser
     from skillopt_sleep.harvest.jsonl import read_chunk
     from skillopt_sleep.harvest.mine import mine_chunk
@@ -80,6 +81,7 @@ def test_a_secret_in_a_correction_is_redacted_in_its_turn_its_feedback_and_its_p
     from datetime import datetime, timezone
 
     from worlds import synthetic as syn
+
     from skillopt_sleep.harvest.claude_code import ClaudeCodeParser
     from skillopt_sleep.harvest.jsonl import read_chunk
     from skillopt_sleep.harvest.mine import mine_chunk

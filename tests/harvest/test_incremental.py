@@ -8,9 +8,9 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
+from worlds import synthetic as syn
 
 from skillopt_sleep.clock import FixedClock
-from worlds import synthetic as syn
 from skillopt_sleep.harvest.run import Harvester, HarvestPlan, SourceStats
 from skillopt_sleep.harvest.scan import CLAUDE, CODEX, Roots
 from skillopt_sleep.store import Store

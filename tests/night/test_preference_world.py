@@ -11,14 +11,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from skillopt_sleep.backends.base import Backend, Message, Request
-from skillopt_sleep.models import Edit, TaskRecord
-from skillopt_sleep.night.guards import BEGIN, END
-from skillopt_sleep.night.judge import rule_check
-from skillopt_sleep.night.reflect import Case, parse_edits, reflection_prompt
-from skillopt_sleep.night.replay import REPLAY_SYSTEM, Rollout, sample_seed, system_text
-from skillopt_sleep.night.workspace import NEW_SKILL
 from worlds.preference_kinds import (
     BREAKS_ALL,
     HELPED_KIND,
@@ -29,6 +21,14 @@ from worlds.preference_kinds import (
     kind_of_intent,
 )
 from worlds.preference_world import PreferenceWorld
+
+from skillopt_sleep.backends.base import Backend, Message, Request
+from skillopt_sleep.models import Edit, TaskRecord
+from skillopt_sleep.night.guards import BEGIN, END
+from skillopt_sleep.night.judge import rule_check
+from skillopt_sleep.night.reflect import Case, parse_edits, reflection_prompt
+from skillopt_sleep.night.replay import REPLAY_SYSTEM, Rollout, sample_seed, system_text
+from skillopt_sleep.night.workspace import NEW_SKILL
 
 BENCH = Path(__file__).resolve().parents[2] / "bench" / "learning.py"
 PROJECT = "/work/project"

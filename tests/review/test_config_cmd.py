@@ -34,7 +34,7 @@ def test_show_names_the_source_of_every_setting(cli, sandbox_home, project):
     assert re.fullmatch(rf"night\.seed = 3 +# user \({user}\)", lines["night.seed"])
     assert re.fullmatch(r"night\.alpha = 0\.01 +# env SKILLOPT_SLEEP_NIGHT__ALPHA", lines["night.alpha"])
     assert re.fullmatch(r'roles\.judge\.backend = "simulated" +# flag', lines["roles.judge.backend"])
-    assert re.fullmatch(r"night\.min_gain = 0\.05 +# default", lines["night.min_gain"])
+    assert re.fullmatch(r"night\.min_effect = 0\.25 +# default", lines["night.min_effect"])
     assert re.fullmatch(r"files\.skill = \(unset\) +# default", lines["files.skill"])
     assert re.fullmatch(r'files\.memory = \["AGENTS\.md"\] +# project .*', lines["files.memory"])
     every = set(Settings().model_dump()["night"])
@@ -74,10 +74,10 @@ def test_starter_config_is_defaults_and_every_line_uncomments_to_a_valid_setting
     data = tomllib.loads(uncommented)
     settings = load_settings([Layer("user", "x", data)]).settings
     assert settings.night == Settings().night
-    assert settings.roles.judge.model == "claude-sonnet-4-5"
-    assert settings.budget.prices["claude-sonnet-4-5"].output == 15.0
+    assert settings.roles.judge.model == "claude-sonnet-4-6"
+    assert settings.budget.prices["claude-sonnet-4-6"].output == 15.0
     flat = {k for section in data.values() for k in section}
-    assert {"k", "min_gain", "edit_schedule", "cron", "max_bytes", "max_cost_usd"} <= flat
+    assert {"k", "min_effect", "edit_schedule", "cron", "max_bytes", "max_cost_usd"} <= flat
 
 
 def test_path_lists_the_files(cli, project):
