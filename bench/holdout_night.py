@@ -46,7 +46,7 @@ class HoldoutNight(Night):
         result.candidate = outcome.files
         before = await self._replay("holdout before", sel.holdout, self.ws.texts)
         after = await self._replay("holdout after", sel.holdout, outcome.files, stop_on_budget=False)
-        self._record_gate(decide(_scores(before), _scores(after), self.policy, self.rng), outcome)
+        self._record_gate(decide(_scores(before), _scores(after), self.policy, self.seeds.gate), outcome)
 
     def _record_gate(self, gate: GateResult, outcome: EditOutcome) -> None:
         s = self.summary

@@ -17,7 +17,7 @@ __all__ = ["__version__", "run_night"]
 def __getattr__(name: str) -> Any:
     # Lazy, so that `skillopt-sleep log` (run at every session end) imports little.
     if name == "run_night":
-        from .night.pipeline import run_night
+        from .night.root import run_night
 
         return run_night
     raise AttributeError(name)

@@ -1,18 +1,12 @@
 """One night: replay, reflect, edit under guards, judge each edit alone (the rounds). Nothing live changes here.
 
-:func:`run_night` is also the library entry point::
-
-    from skillopt_sleep import run_night
-    result = run_night(tasks, "/path/to/project", target=my_backend, judge=my_rubric_judge)
-    print(result.summary.decision, result.summary.tally.line())
+A night is built in one place, :mod:`.root`, whichever way it starts.
 """
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import json
-import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,7 +14,7 @@ from pathlib import Path
 from ..backends.base import Backend, Message, Request
 from ..backends.budget import Budget
 from ..backends.retry import RetryPolicy
-from ..clock import Clock, SystemClock
+from ..clock import Clock
 from ..errors import BackendOutage, BudgetExhausted, MalformedOutput
 from ..models import Edit, EditEvidence, NightSummary, TaskRecord, Usage
 from ..settings import Settings
@@ -34,8 +28,9 @@ from .replay import Calls, Replayer, Rollout
 from .rounds import CONCLUSIVE, Oracle, Rounds, RoundsResult, Tonight
 from .rule_lint import urls_in
 from .seams import Want
+from .seeds import NightSeeds
 from .select import Selection, select_tasks
-from .workspace import Workspace, load_workspace
+from .workspace import Workspace
 
 Progress = Callable[[str, int, int], None]  # (phase, advance, total of phase)
 JudgeArg = Backend | RubricJudge | None
@@ -82,21 +77,18 @@ class Night:
     """The stages of one night, run in order by :meth:`run`."""
 
     def __init__(self, settings: Settings, workspace: Workspace, *, target: Backend, optimizer: Backend,
-                 judge: JudgeArg, store: Store | None, clock: Clock, rng: random.Random,
+                 judge: JudgeArg, store: Store | None, clock: Clock, seeds: NightSeeds,
                  night_id: str, artifacts: Path | None, progress: Progress | None,
                  night_index: int = 0, tried: Sequence[Edit] = (), ledger: Mapping[str, float] | None = None,
                  oracle: Oracle | None = None) -> None:
-        self.s, self.ws, self.store, self.clock, self.rng = settings, workspace, store, clock, rng
-        # the tests' own draws, apart from the retries' jitter, so faults never change a decision
-        self.trials_rng = random.Random(rng.getrandbits(64))
-        # names tonight's fresh rollout streams: new every night, the same on a rerun of this night
-        self.stream = f"n{night_index}-{self.trials_rng.getrandbits(32):08x}"
+        self.s, self.ws, self.store, self.clock, self.seeds = settings, workspace, store, clock, seeds
+        self.rng, self.trials_rng, self.stream = seeds.select, seeds.trials, seeds.stream
         self.optimizer, self.artifacts, self.night_index = optimizer, artifacts, night_index
         self.tried = list(tried)
         self.ledger = dict(ledger or {})
         self.oracle = oracle
         self.budget = Budget(settings.budget)
-        self.calls = Calls(self.budget, RetryPolicy(max_retries=settings.roles.target.max_retries), rng)
+        self.calls = Calls(self.budget, RetryPolicy(max_retries=settings.roles.target.max_retries), seeds.retry)
         rubric = _rubric_from_backend(judge, self.calls) if isinstance(judge, Backend) else judge
         self._progress = progress or (lambda phase, n, total: None)
         self._phase = ("", 0)
@@ -223,49 +215,6 @@ class Night:
         for name, text in (result.candidate or {}).items():
             atomic_write_text(self.artifacts / "candidate" / name, text)
         self._save("summary.json", self.summary.model_dump(mode="json"))
-
-
-def run_night(
-    tasks: Sequence[TaskRecord],
-    project: str | Path,
-    *,
-    target: Backend,
-    optimizer: Backend | None = None,
-    judge: JudgeArg = None,
-    settings: Settings | None = None,
-    store: Store | None = None,
-    artifacts_dir: str | Path | None = None,
-    clock: Clock | None = None,
-    seed: int | None = None,
-    progress: Progress | None = None,
-    night_index: int = 0,
-    tried: Sequence[Edit] = (),
-    last_night=None,
-    ledger: Mapping[str, float] | None = None,
-    oracle: Oracle | None = None,
-) -> NightResult:
-    """Run one night over ``tasks`` for the project at ``project``; stages nothing.
-
-    ``judge`` scores rubric checks: a Backend, or your own ``async (rubric, task, answer) ->
-    (score, reason)``. Artifacts (rollouts, reflection, candidate, gate) go to ``artifacts_dir``.
-    Pass a ``store`` to cache rollouts: rerunning an interrupted night resumes from it.
-    ``tried`` (edits refused conclusively before) and ``ledger`` (evidence carried from earlier
-    nights, by edit key) come from earlier nights' results. ``oracle``, for benchmarks that know
-    the truth, replaces the statistical decision on each edit.
-    """
-    settings = settings or Settings()
-    clock = clock or SystemClock()
-    project = Path(project).resolve()
-    workspace = load_workspace(project, settings.files)
-    night = Night(
-        settings, workspace, target=target, optimizer=optimizer or target,
-        judge=judge if judge is not None else target, store=store, clock=clock,
-        rng=random.Random(settings.night.seed if seed is None else seed),
-        night_id=night_id_for(project, clock),
-        artifacts=Path(artifacts_dir) if artifacts_dir is not None else None,
-        progress=progress, night_index=night_index, tried=tried, ledger=ledger, oracle=oracle,
-    )
-    return asyncio.run(night.run(tasks, last_night))
 
 
 def _tally(evidence: Sequence[EditEvidence], adopted: int) -> str:

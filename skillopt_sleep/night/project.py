@@ -1,66 +1,31 @@
 """A project's night from the store: the tasks, the backends, history, staging and records.
 
-This is what ``run``, ``dry-run``, ``demo`` and the scheduled job all call.
+This is what ``run``, ``dry-run``, ``demo`` and the scheduled job all call; the night itself is built
+in :mod:`.root`, as the library's ``run_night`` builds it.
 """
 
 from __future__ import annotations
 
 import asyncio
-import random
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 
-from ..backends.base import ROLES, Backend
-from ..backends.batching import batching
-from ..backends.registry import create_backend
+from ..backends.base import ROLES
 from ..clock import Clock
 from ..models import NightSummary, TaskRecord
 from ..paths import Paths
 from ..review.adopt import auto_adopt, recover
-from ..settings import RoleSettings, Settings
+from ..settings import Settings
 from ..store import Store
 from .estimate import Estimate, estimate_night
 from .pipeline import Night, NightResult, Progress, night_id_for
+from .root import Backends, NightPlan, batched_backends, build_backends, build_night
 from .rounds import Oracle
+from .seeds import NightSeeds
 from .select import select_tasks
 from .stage import stage
 from .workspace import load_workspace
-
-
-@dataclass(frozen=True)
-class Backends:
-    target: Backend
-    optimizer: Backend
-    judge: Backend
-
-
-def build_backends(settings: Settings, env: Mapping[str, str]) -> Backends:
-    """One backend per distinct role setting (one backend may serve all three roles)."""
-    made: dict[str, Backend] = {}
-
-    def get(role: RoleSettings) -> Backend:
-        key = role.model_dump_json()
-        if key not in made:
-            made[key] = create_backend(role, env)
-        return made[key]
-
-    r = settings.roles
-    return Backends(get(r.target), get(r.optimizer), get(r.judge))
-
-
-def batched_backends(backends: Backends, store: Store | None, poll_s: float) -> Backends:
-    """The same backends sending through their provider's batch API where it has one (one
-    wrapper per distinct backend, so roles served by one backend share its batches)."""
-    made: dict[int, Backend] = {}
-
-    def wrap(backend: Backend) -> Backend:
-        if id(backend) not in made:
-            made[id(backend)] = batching(backend, store, poll_s=poll_s)
-        return made[id(backend)]
-
-    return Backends(wrap(backends.target), wrap(backends.optimizer), wrap(backends.judge))
 
 
 def _history(store: Store, project: str) -> tuple[datetime | None, int]:
@@ -100,17 +65,12 @@ def run_project_night(
     tasks = project_tasks(store, project) if tasks is None else tasks
     last_night, index = _history(store, str(project))
     night_id = night_id_for(project, clock)
-    if settings.night.batch:
-        backends = batched_backends(backends, store, settings.night.batch_poll_s)
     directory = paths.night_dir(night_id)
-    night = make_night(
-        settings, load_workspace(project, settings.files), target=backends.target,
-        optimizer=backends.optimizer, judge=backends.judge, store=store, clock=clock,
-        rng=random.Random(f"{settings.night.seed}:{night_id}"), night_id=night_id,
-        artifacts=directory / "artifacts", progress=progress, night_index=index,
-        tried=store.rejected_edits(str(project)), ledger=store.edit_evidence(str(project)), oracle=oracle,
-    )
-    result = asyncio.run(night.run(tasks, last_night))
+    plan = NightPlan(settings, project, backends, clock, store=store, night_id=night_id,
+                     artifacts=directory / "artifacts", progress=progress, night_index=index,
+                     tried=store.rejected_edits(str(project)), ledger=store.edit_evidence(str(project)),
+                     oracle=oracle, make_night=make_night)
+    result = asyncio.run(build_night(plan).run(tasks, last_night))
     summary = result.summary
     summary.dry_run = dry_run
     if dry_run:
@@ -131,8 +91,8 @@ def run_project_night(
 def estimate_project_night(*, project: Path, settings: Settings, store: Store, backends: Backends,
                            tasks: list[TaskRecord] | None = None) -> Estimate:
     tasks = project_tasks(store, project) if tasks is None else tasks
-    last_night, _ = _history(store, str(project))
-    sel = select_tasks(tasks, settings.night, random.Random(settings.night.seed), last_night)
+    last_night, index = _history(store, str(project))
+    sel = select_tasks(tasks, settings.night, NightSeeds.of(settings.night.seed, index).select, last_night)
     return estimate_night(sel, load_workspace(project, settings.files), settings, backends.target, store)
 
 
@@ -142,4 +102,5 @@ def summary_line(s: NightSummary) -> str:
     return f"night {s.night_id}: {s.decision}{edits} ({s.calls} calls, ${s.cost_usd:.4f}) {s.reason}".strip()
 
 
-__all__ = ["ROLES", "Backends", "build_backends", "estimate_project_night", "run_project_night", "summary_line"]
+__all__ = ["ROLES", "Backends", "batched_backends", "build_backends", "estimate_project_night", "run_project_night",
+           "summary_line"]
