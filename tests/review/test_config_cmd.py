@@ -9,8 +9,10 @@ try:
 except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib
 
+from pydantic import BaseModel
+
 from skillopt_sleep.config_template import starter_config
-from skillopt_sleep.settings import Layer, Settings, load_settings
+from skillopt_sleep.settings import Layer, Price, Settings, load_settings
 
 
 def user_config(sandbox_home, text: str):
@@ -99,3 +101,31 @@ def test_unknown_backend_is_a_config_error_listing_the_choices(cli, project):
 def test_config_without_action_is_a_usage_error(cli, project):
     r = cli("config", cwd=project)
     assert r.code == 2 and r.err.count("\n") == 1 and "ACTION" in r.err
+
+
+def _sections(model: type[BaseModel], path: str):
+    """(dotted section, its model) for every settings section, nested ones included."""
+    for name, info in model.model_fields.items():
+        sub = info.annotation
+        if isinstance(sub, type) and issubclass(sub, BaseModel) and sub is not Price:
+            yield f"{path}{name}", sub
+            yield from _sections(sub, f"{path}{name}.")
+
+
+def test_every_setting_is_documented_in_its_model_and_the_starter_config_says_it_above_the_line():
+    text = starter_config()
+    described: set[type] = set()
+    for section, model in _sections(Settings, ""):
+        assert model.__doc__, f"[{section}] has no docstring"
+        for name, info in model.model_fields.items():
+            assert info.description and info.description.strip(), f"{section}.{name} has no description"
+            sub = info.annotation
+            if model in described or (isinstance(sub, type) and issubclass(sub, BaseModel)):
+                continue
+            body = text.split(f"\n[{section}]\n", 1)[1].split("\n[", 1)[0]
+            line = next((ln for ln in body.splitlines() if ln.startswith(f"# {name} = ")), None)
+            if line is None:  # unset by default and no example: not shown, so nothing to explain
+                continue
+            above = body.splitlines()[body.splitlines().index(line) - 1]
+            assert above.startswith(f"# {info.description}"), (section, name, above)
+        described.add(model)
