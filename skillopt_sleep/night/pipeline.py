@@ -52,10 +52,6 @@ def night_id_for(project: Path, clock: Clock) -> str:
     return f"{clock.now():%Y%m%d-%H%M%S}-{short}"
 
 
-def _scores(rollouts: dict[str, list[Rollout]]) -> dict[str, list[float | None]]:
-    return {tid: [r.score for r in rs] for tid, rs in rollouts.items()}
-
-
 def _rubric_from_backend(backend: Backend, calls: Calls) -> RubricJudge:
     async def ask(prompt: str) -> RubricReply:
         request = Request("judge", RUBRIC_SYSTEM, (Message("user", prompt),), max_tokens=200,
