@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from skillopt_sleep import __version__
 from skillopt_sleep.cli import build_parser, main
 from skillopt_sleep.cli.help_text import commands
@@ -35,6 +37,7 @@ def test_dash_capital_v_prints_the_version():
     assert (r.returncode, r.stdout) == (0, f"skillopt-sleep {__version__}\n")
 
 
+@pytest.mark.slow
 def test_every_command_help_has_a_description_and_an_example():
     for path in [p for p, _, _ in commands(build_parser())]:
         r = _cli(*path.split(), "--help")

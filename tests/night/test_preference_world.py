@@ -224,6 +224,7 @@ def test_the_world_is_a_backend_for_every_role():
     assert 0 <= json.loads(judged.text)["score"] <= 1
 
 
+@pytest.mark.slow
 def test_learning_bench_runs_end_to_end_and_prints_every_metric(tmp_path, capsys):
     bench = load_bench()
     code = bench.main(["--seeds", "2", "--nights", "2", "--json", "--quiet", "--workdir", str(tmp_path)])
