@@ -6,6 +6,7 @@ import io
 import json
 import os
 import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -16,10 +17,12 @@ os.environ["PYTHONDONTWRITEBYTECODE"] = "1"
 
 import pytest
 from hypothesis import settings as hypothesis_settings
+from hypothesis.configuration import set_hypothesis_home_dir
 
 from skillopt_sleep.cli import main
 
-# Property tests keep no example database in the checkout (``.hypothesis/``): each run starts fresh.
+# Property tests keep no example database, and hypothesis its caches (``.hypothesis/``) not in the checkout.
+set_hypothesis_home_dir(Path(tempfile.gettempdir()) / "skillopt-sleep-tests-hypothesis")
 hypothesis_settings.register_profile("checkout", database=None)
 hypothesis_settings.load_profile("checkout")
 

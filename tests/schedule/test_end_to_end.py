@@ -56,7 +56,8 @@ def test_the_crontab_line_runs_a_real_night_under_crons_bare_environment(cli, fa
     assert r.code == 0, r.err
     line = next(x for x in fake_cron.read().splitlines() if "run-job" in x)
     command = line.split(" ", 5)[5].replace("\\%", "%")
-    bare = {"HOME": str(sandbox_home), "PATH": "/usr/bin:/bin", "SHELL": "/bin/sh", "LOGNAME": "tester"}
+    bare = {"HOME": str(sandbox_home), "PATH": "/usr/bin:/bin", "SHELL": "/bin/sh", "LOGNAME": "tester",
+            "PYTHONDONTWRITEBYTECODE": "1"}
     shutil.rmtree(sandbox_home / "sleep-home" / "logs")  # cleaned up since: the job still starts
     done = subprocess.run(["/bin/sh", "-c", command], env=bare, cwd=str(sandbox_home), timeout=180,
                           check=False)
