@@ -38,7 +38,7 @@ from pathlib import Path
 from skillopt_sleep.agent_replay import AgentLimits, AgentSetup
 from skillopt_sleep.agent_replay.sandbox import Sandbox
 from skillopt_sleep.night.agent_dispatch import AgentReplays
-from skillopt_sleep.night.pipeline import run_night
+from skillopt_sleep.night.root import run_night
 from skillopt_sleep.settings import NightSettings, Settings
 from skillopt_sleep.testing.acting_world import RULES, ActingWorld, write_project
 from skillopt_sleep.testing.sim_agent import SimAgentRunner

@@ -6,7 +6,7 @@ Usage::
     python bench/estimate.py --json       # one JSON object, a row per night
     python bench/estimate.py --allocation classic   # the gate's older way of spending rollouts
 
-For every night of every simulated user (:class:`~skillopt_sleep.testing.preference_world.PreferenceWorld`,
+For every night of every simulated user (:class:`~worlds.preference_world.PreferenceWorld`,
 as in ``bench/learning.py``, ``night.auto_adopt`` on), the estimate is made the way ``skillopt-sleep
 run --estimate`` makes it, then the night runs and its summary's calls are the actual. Printed: per
 night the expected calls, the bound and the actual; over all nights, expected / actual (the goal:
@@ -30,13 +30,14 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from worlds.preference_world import PreferenceWorld
+
 from skillopt_sleep.clock import FixedClock
 from skillopt_sleep.night.evidence import EvidencePolicy
 from skillopt_sleep.night.project import Backends, estimate_project_night, run_project_night
 from skillopt_sleep.paths import resolve_paths
 from skillopt_sleep.settings import NightSettings, Settings
 from skillopt_sleep.store import Store
-from skillopt_sleep.testing.preference_world import PreferenceWorld
 
 GOAL = 0.25
 

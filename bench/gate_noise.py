@@ -53,10 +53,11 @@ from typing import NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from holdout_gate import GatePolicy, decide
+
 from skillopt_sleep.models import Check, Edit, TaskRecord
 from skillopt_sleep.night.evidence import Candidate, EvidencePolicy, Trials
 from skillopt_sleep.night.evidence.together import settle
-from skillopt_sleep.night.gate import GatePolicy, decide
 from skillopt_sleep.night.replay import Rollout
 
 Scores = dict[str, list[float | None]]

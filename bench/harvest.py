@@ -34,7 +34,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from skillopt_sleep.harvest import synthetic as syn
+from worlds import synthetic as syn
 
 DRIVER = r"""
 import io, json, resource, sys, time

@@ -8,18 +8,18 @@ Usage::
     python bench/learning.py --pairing 1     # common random numbers: a useless rule moves no answer
     python bench/learning.py --seeds 1 --trace   # every proposal, its truth and its fate, night by night
 
-Every run is one user in :class:`~skillopt_sleep.testing.preference_world.PreferenceWorld` (eight
+Every run is one user in :class:`worlds.preference_world.PreferenceWorld` (eight
 kinds of recurring preference, useless and harmful rules, an optimizer that cites its cases,
 sometimes wrongly). For each seed and each mode, ``--nights`` nights run end to end through
 ``run_project_night`` (what ``skillopt-sleep run`` calls) with a real store in a fresh home,
 ``night.auto_adopt`` on: an accepted night's files are adopted before the next night, and tried
 edits and history carry over exactly as for a user.
 
-Modes: ``holdout`` (the holdout gate), ``mean-better`` (the same gate loosened to the
-predecessor's rule: accept when the holdout mean rose at all, from the first night on), ``edit``
-(the edit-by-edit gate, ``night.gate = "edit"``), ``edit-classic`` (the same gate spending its
-rollouts as it used to, ``night.allocation = "classic"``: the baseline of its calls a night) and
-``oracle`` (a perfect judge that adopts exactly the good proposals). A mode the installed package cannot run is skipped with a note.
+Modes: ``holdout`` (the whole-holdout gate, kept here as the baseline: :mod:`holdout_night`),
+``mean-better`` (the same gate loosened to the predecessor's rule: accept when the holdout mean rose
+at all, from the first night on), ``edit`` (the product's edit-by-edit gate), ``edit-classic`` (the
+same gate spending its rollouts as it used to, ``night.allocation = "classic"``: the baseline of its
+calls a night) and ``oracle`` (a perfect judge that adopts exactly the good proposals).
 
 Counted from what the world's optimizer proposed each night and from the project's files after
 each night (never from the summary's wording):
@@ -45,7 +45,6 @@ mode runs a seed's user at the same path, so the modes meet the same draws.
 from __future__ import annotations
 
 import argparse
-import inspect
 import json
 import re
 import shutil
@@ -58,9 +57,14 @@ from contextlib import nullcontext
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any, get_args
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from holdout_gate import GatePolicy
+from holdout_night import holdout_night
+from worlds.preference_kinds import BY_KEY, HARMFUL_RULES
+from worlds.preference_world import PAIRING, PreferenceWorld, ProposedEdit
 
 from skillopt_sleep.clock import FixedClock
 from skillopt_sleep.errors import LockedError
@@ -71,8 +75,6 @@ from skillopt_sleep.night.workspace import load_workspace
 from skillopt_sleep.paths import resolve_paths
 from skillopt_sleep.settings import NightSettings, Settings
 from skillopt_sleep.store import Store
-from skillopt_sleep.testing.preference_kinds import BY_KEY, HARMFUL_RULES
-from skillopt_sleep.testing.preference_world import PAIRING, PreferenceWorld, ProposedEdit
 
 VERDICTS = ("good", "useless", "harmful")
 TARGETS = {"power": 0.80, "false_accepts": 0.02, "harmful_runs": 0, "useless_night_changes": 0.03,
@@ -83,47 +85,21 @@ CALLS_TARGET = 1 / 3  # calls a night of the edit gate against the same gate spe
 
 @dataclass(frozen=True)
 class Mode:
-    """How one mode runs a night: night settings on top of the defaults, and an optional oracle."""
+    """How one mode runs a night: night settings on top of the defaults, and an optional oracle or
+    holdout-gate policy (the baseline, :mod:`holdout_night`)."""
 
     name: str
     night: dict[str, Any]
     oracle: bool = False
-
-
-def _gate_values() -> tuple[str, ...]:
-    """The values ``night.gate`` accepts in this version (none: there is one gate)."""
-    field_ = NightSettings.model_fields.get("gate")
-    return tuple(str(v) for v in get_args(field_.annotation)) if field_ is not None else ()
+    holdout: GatePolicy | None = None
 
 
 def modes() -> tuple[list[Mode], dict[str, str]]:
-    """The modes the installed package can run, and a note for each one it cannot."""
-    gates = _gate_values()
-    takes_oracle = "oracle" in inspect.signature(run_project_night).parameters
-    run, skipped = [], {}
-    if not gates or "holdout" in gates:
-        # the holdout gate as it shipped: its test at the 0.05 it always used
-        run.append(Mode("holdout", {"gate": "holdout", "alpha": 0.05} if gates else {}))
-    else:
-        skipped["holdout"] = f"skipped: night.gate offers no holdout gate (only {', '.join(gates)})"
-    loose = {"min_gain": 1e-9, "alpha": 0.999, "max_task_drop": 1.0, "min_holdout_tasks": 1}
-    if run and set(loose) <= set(NightSettings.model_fields):
-        run.append(Mode("mean-better", {**run[0].night, **loose}))
-    else:
-        skipped["mean-better"] = "skipped: the holdout gate's thresholds are not settings in this version"
-    if "edit" in gates:
-        run.append(Mode("edit", {"gate": "edit"}))
-        if "allocation" in NightSettings.model_fields:  # the same gate spending rollouts as it used to
-            run.append(Mode("edit-classic", {"gate": "edit", "allocation": "classic"}))
-        else:
-            skipped["edit-classic"] = "skipped: this version has one way to allocate the gate's rollouts"
-    else:
-        skipped["edit"] = "skipped: this version has no night.gate = \"edit\" (no edit-by-edit gate)"
-    if takes_oracle:
-        run.append(Mode("oracle", {"gate": "edit"} if "edit" in gates else {}, oracle=True))
-    else:
-        skipped["oracle"] = "skipped: run_project_night takes no oracle in this version"
-    return run, skipped
+    """The modes, and a note for each one that cannot run (none in this version)."""
+    # the holdout gate as it shipped (its test at 0.05), and loosened to the predecessor's rule
+    loose = GatePolicy(min_gain=1e-9, alpha=0.999, max_task_drop=1.0, min_tasks=1)
+    return [Mode("holdout", {}, holdout=GatePolicy()), Mode("mean-better", {}, holdout=loose),
+            Mode("edit", {}), Mode("edit-classic", {"allocation": "classic"}), Mode("oracle", {}, oracle=True)], {}
 
 
 @dataclass
@@ -170,7 +146,9 @@ def run_seed(seed: int, mode: Mode, *, nights: int, tasks: int, workdir: Path,
     paths = resolve_paths(str(home)).ensure()
     store = Store.open(paths.db)
     settings = Settings(night=NightSettings(auto_adopt=True, **mode.night))
-    extra: dict[str, Any] = {}  # keyword arguments only some versions of run_project_night take
+    extra: dict[str, Any] = {}
+    if mode.holdout is not None:
+        extra["make_night"] = holdout_night(mode.holdout)
     if mode.oracle:
         oracle: Oracle = lambda edit: world.classify(edit.content) == "good"
         extra["oracle"] = oracle

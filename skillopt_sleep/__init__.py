@@ -23,7 +23,7 @@ __all__ = ["TrainConfig", "TrainResult", "__version__", "run_night", "train"]
 def __getattr__(name: str) -> Any:
     # Lazy, so that `skillopt-sleep log` (run at every session end) imports little.
     if name == "run_night":
-        from .night.pipeline import run_night
+        from .night.root import run_night
 
         return run_night
     if name == "train":  # the package, which is callable: ``train(data, skill, out, ...)``

@@ -1,8 +1,10 @@
 """The commented starter config written by ``config init``, generated from the settings model.
 
 Every setting appears as a commented ``# key = value`` line holding its default (or, for a
-setting that is unset by default, an example), with a short explanation above the important
-ones ending in ``:``, so uncommenting any setting line gives a valid config.
+setting that is unset by default, an example), under its description from the model (the
+``Field(description=...)`` in :mod:`.settings`) ending in ``:``, so uncommenting any setting line
+gives a valid config. A section of a kind already described (the optimizer's and the judge's roles,
+like the target's) shows its values only.
 """
 
 from __future__ import annotations
@@ -23,52 +25,6 @@ HEADER = f"""\
 # The environment form is {ENV_PREFIX}<SECTION>__<KEY>, e.g. {ENV_PREFIX}NIGHT__K=2.
 # `skillopt-sleep config show` prints every effective value and where it came from.
 """
-
-HELP = {
-    "night.k": "rollouts per task, before and after an edit",
-    "night.concurrency": "model calls in flight at once",
-    "night.edit_budget": "at most this many edits a night, see edit_schedule",
-    "night.edit_schedule": "constant | linear | cosine: decay from edit_budget to edit_budget_min",
-    "night.schedule_horizon": "nights over which the edit budget decays",
-    "night.gate": "edit: each edit tested alone where it acts, harm checked everywhere; holdout: the "
-                  "older whole-holdout gate",
-    "night.alpha": "family-wise error of tonight's efficacy tests, split over the edits (Holm)",
-    "night.steps": "rounds of reflect -> test a night",
-    "night.efficacy_rollouts": "fresh rollouts per side where an edit should act, over all looks",
-    "night.efficacy_looks": "looks at the efficacy evidence; a decided comparison stops early",
-    "night.harm_rollouts": "fresh rollouts per side and look on every other task",
-    "night.allocation": "lean: tests start small and stop once decided, harm checked on the accepted edits "
-                        "together; classic: every look full, harm checked edit by edit",
-    "night.harm_looks": "looks at most while the pass rate there fell and harm is not yet conclusive",
-    "night.harm_alpha": "an edit with fewer passes elsewhere at this level is refused tonight",
-    "night.harm_conclusive": "and at this level it is remembered as harmful, never proposed again",
-    "night.unseen_alpha": "unseen tasks of the edit's kind must show a gain at this level",
-    "night.unseen_rollouts": "fresh rollouts per side on those unseen tasks, at least",
-    "night.evidence_alpha": "evidence carried across nights (e-values) accepts at 1/this",
-    "night.min_effect": "a refused edit that rules out this gain is not proposed again",
-    "night.min_gain": "holdout gate only: mean held-out gain an edit must show",
-    "night.max_task_drop": "holdout gate only: no held-out task may drop by more than this",
-    "night.gate_test": "holdout gate only: sign_flip | bootstrap",
-    "night.min_holdout_tasks": "holdout gate only: fewer scored held-out tasks means no evidence",
-    "night.max_error_rate": "more errored rollouts than this: no evidence",
-    "night.auto_adopt": "adopt accepted proposals without review; rollback still works",
-    "night.batch": ("the night's calls through the provider's batch API: half price, results within "
-                    "24 hours (usually minutes); off, scheduled nights too, so the proposal is ready by morning"),
-    "night.batch_poll_s": "seconds between two looks at a running batch",
-    "night.replay": ("auto: tasks with action checks replayed by the real agent in a sandboxed copy of "
-                     "the project (needs bubblewrap), else as text; agent: every agent task so; text: never"),
-    "night.agent_timeout_s": "wall-time limit of one agent rollout",
-    "night.agent_max_turns": "turn limit of one agent rollout (claude --max-turns)",
-    "roles.target.prompt_cache": "cache the skill and memory every replay shares (a read costs 0.1x input)",
-    "roles.target.backend": "simulated | anthropic | openai | claude-code | codex; default: the first usable",
-    "roles.target.base_url": "an OpenAI-compatible server such as vLLM or Ollama, or a proxy",
-    "roles.target.api_key_env": "the environment variable that holds the key",
-    "budget.max_cost_usd": "a night stops cleanly before it would spend more",
-    "budget.prices": "USD per million tokens, by model (cache_write / cache_read: cached input)",
-    "files.skill": "the skill file, relative to the project; default: its single skill",
-    "files.max_bytes": "size caps; Codex cuts AGENTS.md at 32 KiB",
-    "schedule.cron": "when the nightly run starts (cron syntax, local time)",
-}
 
 # Values shown for settings that are unset by default (uncommented, each is valid).
 EXAMPLES: dict[str, Any] = {
@@ -102,15 +58,18 @@ def toml_value(value: Any) -> str:
     raise TypeError(f"no TOML form for {type(value).__name__}")
 
 
-def _section_lines(model: BaseModel, path: str) -> list[str]:
+def _section_lines(model: BaseModel, path: str, described: set[type[BaseModel]]) -> list[str]:
     lines = [f"[{path}]"]
     nested = []
+    fields = type(model).model_fields
+    explain = type(model) not in described
+    described.add(type(model))
     for name, value in model:
-        dotted = f"{path}.{name}"
         if isinstance(value, BaseModel):
-            nested.append((value, dotted))
+            nested.append((value, f"{path}.{name}"))
             continue
-        notes = [HELP[dotted]] if dotted in HELP else []
+        description = fields[name].description
+        notes = [description] if explain and description else []
         if value is None or value == {}:
             if name not in EXAMPLES:
                 continue
@@ -121,13 +80,14 @@ def _section_lines(model: BaseModel, path: str) -> list[str]:
         lines.append(f"# {name} = {toml_value(value)}")
     out = lines if len(lines) > 1 else []
     for sub, dotted in nested:
-        out += ["", *_section_lines(sub, dotted)]
+        out += ["", *_section_lines(sub, dotted, described)]
     return out
 
 
 def starter_config() -> str:
     """The text ``config init`` writes."""
     lines = [HEADER.rstrip("\n")]
+    described: set[type[BaseModel]] = set()
     for name, section in Settings():
-        lines += ["", *_section_lines(section, name)]
+        lines += ["", *_section_lines(section, name, described)]
     return "\n".join(lines).replace("\n\n\n", "\n\n") + "\n"

@@ -10,9 +10,11 @@ import hashlib
 import json
 import re
 from datetime import datetime, timezone
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, computed_field, field_validator, model_validator
+
+from .counting import Counts, Usage
 
 SCHEMA_VERSION = 1  # of proposal.json
 # Of a TaskRecord. 2: ``turns``; a version-1 record reads as one without turns. 3: ``actions``;
@@ -250,55 +252,6 @@ class ProposalFile(_Strict):
     diff: str  # path of the unified diff, relative to the proposal dir
 
 
-class Usage(_Strict):
-    """Calls, tokens and money spent, for one role or a whole night.
-
-    ``input_tokens`` counts every prompt token; ``cache_write_tokens`` and ``cache_read_tokens``
-    are the parts of it written to and read from the provider's prompt cache. ``list_cost_usd``
-    is what the same calls cost at the full uncached, synchronous price, so ``saved_usd`` is
-    what prompt caching and batches saved. Nights stored before these fields load with 0.
-    """
-
-    calls: int = 0
-    input_tokens: int = 0
-    output_tokens: int = 0
-    cost_usd: float = 0.0
-    cache_write_tokens: int = 0
-    cache_read_tokens: int = 0
-    batched_calls: int = 0
-    list_cost_usd: float = 0.0
-
-    @property
-    def tokens(self) -> int:
-        return self.input_tokens + self.output_tokens
-
-    @property
-    def saved_usd(self) -> float:
-        """What caching and batches saved against the list price (0 for old records)."""
-        return max(0.0, self.list_cost_usd - self.cost_usd)
-
-    def __add__(self, other: Usage) -> Usage:
-        return Usage(**{name: getattr(self, name) + getattr(other, name)
-                        for name in Usage.model_fields})
-
-
-class Counts(_Strict):
-    """Pass counts of one comparison: ``before_pass`` of ``before_n`` rollouts, and after."""
-
-    before_pass: int = 0
-    before_n: int = 0
-    after_pass: int = 0
-    after_n: int = 0
-
-    @property
-    def before_rate(self) -> float | None:
-        return self.before_pass / self.before_n if self.before_n else None
-
-    @property
-    def after_rate(self) -> float | None:
-        return self.after_pass / self.after_n if self.after_n else None
-
-
 class Example(_Strict):
     """One task an edit was made for, with an answer from before the edit and one from after."""
 
@@ -338,6 +291,26 @@ class EditEvidence(_Strict):
     example: Example | None = None  # a task it was made for, answered before and after
 
 
+# Edit verdicts as the tally counts them: refused (conclusively, or in conflict with a better edit)
+# and inconclusive (evidence kept for a later night); "accepted" counts as itself.
+REFUSED_VERDICTS = ("harmful", "worse", "no_effect", "conflict")
+INCONCLUSIVE_VERDICTS = ("inconclusive", "over_budget", "no_evidence")
+# Fields of nights judged by the older whole-holdout gate: an older record still loads, without them.
+RETIRED_SUMMARY_FIELDS = ("holdout_before", "holdout_after", "gain", "ci_low", "ci_high", "p_value")
+
+
+class Tally(_Strict):
+    """How tonight's edits fared, edit by edit: accepted, refused, inconclusive."""
+
+    accepted: int = 0
+    refused: int = 0
+    inconclusive: int = 0
+
+    def line(self) -> str:
+        """``2 accepted, 1 refused, 0 inconclusive``."""
+        return f"{self.accepted} accepted, {self.refused} refused, {self.inconclusive} inconclusive"
+
+
 class NightSummary(_Strict):
     """The stable machine-readable result of one night (``run --json`` prints exactly this)."""
 
@@ -348,12 +321,6 @@ class NightSummary(_Strict):
     decision: Decision
     reason: str = ""
     dry_run: bool = False
-    holdout_before: float | None = None
-    holdout_after: float | None = None
-    gain: float | None = None
-    ci_low: float | None = None
-    ci_high: float | None = None
-    p_value: float | None = None
     n_train: int = 0
     n_holdout: int = 0
     errored_rollouts: int = 0
@@ -373,6 +340,24 @@ class NightSummary(_Strict):
     usage_by_role: dict[str, Usage] = Field(default_factory=dict)
     target: str = ""  # "backend:model" the replays ran on (what an adopted rule was validated on)
     notes: list[str] = Field(default_factory=list)  # what else the night did (re-tests of adopted rules)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _older_records(cls, data: Any) -> Any:
+        """A stored night may carry the retired holdout gate's fields, and carries its tally: both are
+        dropped on load (the tally is computed again from the evidence)."""
+        if isinstance(data, dict):
+            data = {k: v for k, v in data.items() if k not in RETIRED_SUMMARY_FIELDS and k != "tally"}
+        return data
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def tally(self) -> Tally:
+        """How tonight's edits fared, counted from their evidence."""
+        verdicts = [str(e.verdict) for e in self.evidence]
+        return Tally(accepted=verdicts.count("accepted"),
+                     refused=sum(v in REFUSED_VERDICTS for v in verdicts),
+                     inconclusive=sum(v in INCONCLUSIVE_VERDICTS for v in verdicts))
 
     def to_json(self) -> str:
         return json.dumps(self.model_dump(mode="json"), indent=2, sort_keys=True)

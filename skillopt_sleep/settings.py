@@ -36,74 +36,84 @@ class _Section(BaseModel):
 class RoleSettings(_Section):
     """Which backend and model serve one role (target, optimizer or judge)."""
 
-    backend: str | None = None  # None: the first usable backend (see backends.registry.detect)
-    model: str | None = None
-    base_url: str | None = None
-    api_key_env: str | None = None
-    temperature: float | None = Field(default=None, ge=0, le=2)
-    max_tokens: int = Field(default=1024, gt=0, le=200_000)
-    timeout_s: float = Field(default=120.0, gt=0, le=3600)
-    max_retries: int = Field(default=4, ge=0, le=20)
-    # Mark the stable prefix (the replay instructions, skill and memory) for the provider's
-    # prompt cache; off: every call pays the full input price.
-    prompt_cache: bool = True
+    backend: str | None = Field(
+        default=None, description="simulated | anthropic | openai | claude-code | codex; default: the first usable")
+    model: str | None = Field(default=None, description="the model's name; default: the backend's own")
+    base_url: str | None = Field(
+        default=None, description="an OpenAI-compatible server such as vLLM or Ollama, or a proxy")
+    api_key_env: str | None = Field(default=None, description="the environment variable that holds the key")
+    temperature: float | None = Field(default=None, ge=0, le=2, description="sampling temperature; default: the model's")
+    max_tokens: int = Field(default=1024, gt=0, le=200_000, description="longest answer a call may ask for, in tokens")
+    timeout_s: float = Field(default=120.0, gt=0, le=3600, description="seconds one call may take before it is retried")
+    max_retries: int = Field(default=4, ge=0, le=20,
+                             description="retries of a call that failed for a passing reason (429, 5xx, a timeout)")
+    prompt_cache: bool = Field(
+        default=True, description="cache the skill and memory every replay shares (a read costs 0.1x input); "
+        "off: every call pays the full input price")
 
 
 class RolesSettings(_Section):
-    target: RoleSettings = Field(default_factory=RoleSettings)
-    optimizer: RoleSettings = Field(default_factory=RoleSettings)
-    judge: RoleSettings = Field(default_factory=RoleSettings)
+    """The backend of each role: ``target`` replays the tasks, ``optimizer`` proposes edits, ``judge`` scores rubrics."""
+
+    target: RoleSettings = Field(default_factory=RoleSettings, description="replays the tasks")
+    optimizer: RoleSettings = Field(default_factory=RoleSettings, description="proposes the edits")
+    judge: RoleSettings = Field(default_factory=RoleSettings, description="scores rubric checks")
 
 
 class NightSettings(_Section):
-    """How one night replays, reflects, edits and gates."""
+    """How one night replays, reflects, edits and judges each edit."""
 
-    k: int = Field(default=4, ge=1, le=64)
-    concurrency: int = Field(default=16, ge=1, le=256)
-    edit_budget: int = Field(default=3, ge=0, le=50)
-    edit_budget_min: int = Field(default=1, ge=0, le=50)
-    edit_schedule: Literal["constant", "linear", "cosine"] = "constant"
-    schedule_horizon: int = Field(default=10, ge=1, le=1000)
-    gate: Literal["edit", "holdout"] = "edit"
-    alpha: float = Field(default=0.03, gt=0, lt=1)
-    steps: int = Field(default=2, ge=1, le=10)
-    efficacy_rollouts: int = Field(default=24, ge=2, le=512)
-    efficacy_looks: int = Field(default=3, ge=1, le=8)
-    harm_rollouts: int = Field(default=48, ge=2, le=1024)
-    harm_looks: int = Field(default=3, ge=1, le=8)
-    harm_alpha: float = Field(default=0.1, gt=0, lt=1)
-    harm_conclusive: float = Field(default=0.01, gt=0, lt=1)
-    unseen_alpha: float = Field(default=0.2, gt=0, le=1)
-    unseen_rollouts: int = Field(default=8, ge=1, le=512)
-    evidence_alpha: float = Field(default=0.005, gt=0, lt=1)
-    evidence_odds: float = Field(default=4.0, gt=1, le=1000)
-    min_effect: float = Field(default=0.25, gt=0, le=1)
-    harm_max_tasks: int = Field(default=64, ge=1)
-    # How the edit gate spends its rollouts: "lean" (small first looks, harm checked on the accepted
-    # edits together) or "classic" (every look full, harm checked edit by edit); the same tests.
-    allocation: Literal["lean", "classic"] = "lean"
-    min_gain: float = Field(default=0.05, ge=0, le=1)
-    max_task_drop: float = Field(default=0.25, ge=0, le=1)
-    gate_test: Literal["sign_flip", "bootstrap"] = "sign_flip"
-    holdout_fraction: float = Field(default=0.35, gt=0, lt=1)
-    min_holdout_tasks: int = Field(default=4, ge=1)
-    max_error_rate: float = Field(default=0.3, ge=0, le=1)
-    max_tasks: int = Field(default=200, ge=1)
-    recall: int = Field(default=40, ge=0)
-    reflect_tasks: int = Field(default=6, ge=1, le=100)
-    seed: int = 0
-    auto_adopt: bool = False
-    # Send the night's model calls (replays, rubric checks, reflection) through the provider's
-    # batch API (half price, results within 24 hours, usually minutes). Off by default, scheduled
-    # nights included: a night's phases run one after another, so a slow batch can hold back the
-    # morning's proposal.
-    batch: bool = False
-    # Tasks with action checks replayed by the real agent in a sandboxed copy of the project
-    # ("auto"), every agent task so ("agent"), or never ("text").
-    replay: Literal["auto", "text", "agent"] = "auto"
-    agent_timeout_s: float = Field(default=600.0, gt=0, le=7200)
-    agent_max_turns: int = Field(default=30, ge=1, le=500)
-    batch_poll_s: float = Field(default=30.0, gt=0, le=3600)
+    k: int = Field(default=4, ge=1, le=64, description="rollouts per task, before and after an edit")
+    concurrency: int = Field(default=16, ge=1, le=256, description="model calls in flight at once")
+    edit_budget: int = Field(default=3, ge=0, le=50, description="at most this many edits a night, see edit_schedule")
+    edit_budget_min: int = Field(default=1, ge=0, le=50, description="the edit budget it decays to")
+    edit_schedule: Literal["constant", "linear", "cosine"] = Field(
+        default="constant", description="constant | linear | cosine: decay from edit_budget to edit_budget_min")
+    schedule_horizon: int = Field(default=10, ge=1, le=1000, description="nights over which the edit budget decays")
+    alpha: float = Field(default=0.03, gt=0, lt=1,
+                         description="family-wise error of tonight's efficacy tests, split over the edits (Holm)")
+    steps: int = Field(default=2, ge=1, le=10, description="rounds of reflect -> test a night")
+    efficacy_rollouts: int = Field(default=24, ge=2, le=512,
+                                   description="fresh rollouts per side where an edit should act, over all looks")
+    efficacy_looks: int = Field(default=3, ge=1, le=8,
+                                description="looks at the efficacy evidence; a decided comparison stops early")
+    harm_rollouts: int = Field(default=48, ge=2, le=1024, description="fresh rollouts per side and look on every other task")
+    harm_looks: int = Field(default=3, ge=1, le=8,
+                            description="looks at most while the pass rate there fell and harm is not yet conclusive")
+    harm_alpha: float = Field(default=0.1, gt=0, lt=1,
+                              description="an edit with fewer passes elsewhere at this level is refused tonight")
+    harm_conclusive: float = Field(default=0.01, gt=0, lt=1,
+                                   description="and at this level it is remembered as harmful, never proposed again")
+    unseen_alpha: float = Field(default=0.2, gt=0, le=1,
+                                description="unseen tasks of the edit's kind must show a gain at this level")
+    unseen_rollouts: int = Field(default=8, ge=1, le=512, description="fresh rollouts per side on those unseen tasks, at least")
+    evidence_alpha: float = Field(default=0.005, gt=0, lt=1,
+                                  description="evidence carried across nights (e-values) accepts at 1/this")
+    evidence_odds: float = Field(default=4.0, gt=1, le=1000,
+                                 description="the odds ratio of a pass after an edit that the e-values across nights bet on")
+    min_effect: float = Field(default=0.25, gt=0, le=1,
+                              description="a refused edit that rules out this gain is not proposed again")
+    harm_max_tasks: int = Field(default=64, ge=1, description="other tasks a harm test replays, at most")
+    holdout_fraction: float = Field(default=0.35, gt=0, lt=1,
+                                    description="share of tasks never shown to the optimizer (fixed per task)")
+    max_error_rate: float = Field(default=0.3, ge=0, le=1, description="more errored rollouts than this: no evidence")
+    max_tasks: int = Field(default=200, ge=1, description="tasks a night works on, at most")
+    recall: int = Field(default=40, ge=0, description="older tasks recalled next to the new ones, at most")
+    reflect_tasks: int = Field(default=6, ge=1, le=100, description="cases the optimizer is shown a round")
+    seed: int = Field(default=0, description="the same seed, tasks, files and backend give the same night")
+    auto_adopt: bool = Field(default=False, description="adopt accepted proposals without review; rollback still works")
+    batch: bool = Field(
+        default=False, description="the night's calls through the provider's batch API: half price, results within "
+        "24 hours (usually minutes); off, scheduled nights too, so the proposal is ready by morning")
+    batch_poll_s: float = Field(default=30.0, gt=0, le=3600, description="seconds between two looks at a running batch")
+    allocation: Literal["lean", "classic"] = Field(default="lean", description=(
+        "lean: tests start small and stop once decided, harm checked on the accepted edits together; "
+        "classic: every look full, harm checked edit by edit"))
+    replay: Literal["auto", "text", "agent"] = Field(
+        default="auto", description="auto: tasks with action checks replayed by the real agent in a sandboxed copy "
+        "of the project (needs bubblewrap), else as text; agent: every agent task so; text: never")
+    agent_timeout_s: float = Field(default=600.0, gt=0, le=7200, description="wall-time limit of one agent rollout")
+    agent_max_turns: int = Field(default=30, ge=1, le=500, description="turn limit of one agent rollout (claude --max-turns)")
 
 
 class Price(_Section):
@@ -111,68 +121,78 @@ class Price(_Section):
     prompt cache (unset: Anthropic's 1.25x / 0.1x of input for Claude models, OpenAI's cached
     price for its models, else the input price)."""
 
-    input: float = Field(ge=0)
-    output: float = Field(ge=0)
-    cache_write: float | None = Field(default=None, ge=0)
-    cache_read: float | None = Field(default=None, ge=0)
-    cache_write_1h: float | None = Field(default=None, ge=0)  # unset: 2x input for Claude models
+    input: float = Field(ge=0, description="USD per million input tokens")
+    output: float = Field(ge=0, description="USD per million output tokens")
+    cache_write: float | None = Field(default=None, ge=0, description="USD per million tokens written to the cache")
+    cache_read: float | None = Field(default=None, ge=0, description="USD per million tokens read from the cache")
+    cache_write_1h: float | None = Field(
+        default=None, ge=0, description="USD per million tokens written to the one-hour cache (unset: 2x input for Claude)")
 
 
 class BudgetSettings(_Section):
     """Per-night spending limits, checked before every model call. None: no limit."""
 
-    max_calls: int | None = Field(default=2000, ge=1)
+    max_calls: int | None = Field(default=2000, ge=1, description="model calls a night, at most")
     # a 40-task night with a 5,000-token skill and memory sends about 5M tokens, most of them
     # cached; money is what max_cost_usd bounds, tokens only a runaway night
-    max_tokens: int | None = Field(default=15_000_000, ge=1)
-    max_cost_usd: float | None = Field(default=5.0, ge=0)
-    prices: dict[str, Price] = Field(default_factory=dict)
+    max_tokens: int | None = Field(default=15_000_000, ge=1, description="tokens a night, at most (a runaway's bound)")
+    max_cost_usd: float | None = Field(default=5.0, ge=0, description="a night stops cleanly before it would spend more")
+    prices: dict[str, Price] = Field(
+        default_factory=dict, description="USD per million tokens, by model (cache_write / cache_read: cached input)")
 
 
 class FilesSettings(_Section):
     """Which files a night may change, relative to the project root."""
 
-    skill: str | None = None  # None: the project's single skill, else .claude/skills/project/SKILL.md
-    memory: list[str] = Field(default_factory=lambda: ["CLAUDE.md", "AGENTS.md"])
-    max_bytes: dict[str, int] = Field(
-        default_factory=lambda: {"AGENTS.md": 32 * 1024, "CLAUDE.md": 40 * 1024, "SKILL.md": 24 * 1024}
-    )
-    max_rules: int = Field(default=30, ge=1)  # learned rules a file's managed block may hold
+    skill: str | None = Field(
+        default=None, description="the skill file, relative to the project; default: its single skill, else "
+        ".claude/skills/project/SKILL.md")
+    memory: list[str] = Field(default_factory=lambda: ["CLAUDE.md", "AGENTS.md"],
+                              description="the memory files a rule is written into, once each")
+    max_bytes: dict[str, int] = Field(description="size caps; Codex cuts AGENTS.md at 32 KiB", default_factory=lambda: {
+        "AGENTS.md": 32 * 1024, "CLAUDE.md": 40 * 1024, "SKILL.md": 24 * 1024})
+    max_rules: int = Field(default=30, ge=1, description="learned rules a file's managed block may hold")
 
 
 _SOURCES: tuple[Literal["claude-code", "codex"], ...] = ("claude-code", "codex")
 
 
 class HarvestSettings(_Section):
-    lookback_days: int = Field(default=7, ge=1, le=3650)
-    all_projects: bool = False
-    sources: list[Literal["claude-code", "codex"]] = Field(default_factory=lambda: list(_SOURCES))
-    claude_config_dir: str | None = None  # else $CLAUDE_CONFIG_DIR, else ~/.claude
-    codex_home: str | None = None  # else $CODEX_HOME, else ~/.codex
-    # Model calls a harvest may make to mine checks from corrections the heuristics could not
-    # read (only when roles.optimizer.backend is set); 0: heuristics only.
-    llm_checks: int = Field(default=20, ge=0, le=1000)
-    # Ask the judge backend (roles.judge) what a user turn is when the rules cannot tell, at
-    # most llm_classify_calls a run; off: unsure turns are kept and marked unsure.
-    llm_classify: bool = False
-    llm_classify_calls: int = Field(default=50, ge=0, le=5000)
+    """Where the day's tasks come from."""
+
+    lookback_days: int = Field(default=7, ge=1, le=3650, description="sessions older than this are not read")
+    all_projects: bool = Field(default=False, description="harvest every project, not only the current one")
+    sources: list[Literal["claude-code", "codex"]] = Field(
+        default_factory=lambda: list(_SOURCES), description="the agents whose sessions are read")
+    claude_config_dir: str | None = Field(default=None, description="default: $CLAUDE_CONFIG_DIR, else ~/.claude")
+    codex_home: str | None = Field(default=None, description="default: $CODEX_HOME, else ~/.codex")
+    llm_checks: int = Field(
+        default=20, ge=0, le=1000, description="model calls a harvest may make to mine checks from corrections the "
+        "heuristics could not read (only when roles.optimizer.backend is set); 0: heuristics only")
+    llm_classify: bool = Field(
+        default=False, description="ask the judge backend what a user turn is when the rules cannot tell; off: "
+        "unsure turns are kept and marked unsure")
+    llm_classify_calls: int = Field(default=50, ge=0, le=5000, description="at most this many of those calls a run")
 
 
 class ScheduleSettings(_Section):
-    cron: str = "17 3 * * *"
-    method: Literal["auto", "crontab", "systemd", "launchd", "schtasks", "loop"] = "auto"
-    projects: list[str] = Field(default_factory=list)
+    """When the nightly run starts, and how."""
+
+    cron: str = Field(default="17 3 * * *", description="when the nightly run starts (cron syntax, local time)")
+    method: Literal["auto", "crontab", "systemd", "launchd", "schtasks", "loop"] = Field(
+        default="auto", description="the scheduler: auto picks the system's own")
+    projects: list[str] = Field(default_factory=list, description="the projects the nightly run works on")
 
 
 class Settings(_Section):
     """All settings. Build with :func:`load_settings`; ``Settings()`` gives the defaults."""
 
-    night: NightSettings = Field(default_factory=NightSettings)
-    roles: RolesSettings = Field(default_factory=RolesSettings)
-    budget: BudgetSettings = Field(default_factory=BudgetSettings)
-    files: FilesSettings = Field(default_factory=FilesSettings)
-    harvest: HarvestSettings = Field(default_factory=HarvestSettings)
-    schedule: ScheduleSettings = Field(default_factory=ScheduleSettings)
+    night: NightSettings = Field(default_factory=NightSettings, description="one night")
+    roles: RolesSettings = Field(default_factory=RolesSettings, description="the backends")
+    budget: BudgetSettings = Field(default_factory=BudgetSettings, description="a night's spending limits")
+    files: FilesSettings = Field(default_factory=FilesSettings, description="the files a night may change")
+    harvest: HarvestSettings = Field(default_factory=HarvestSettings, description="the day's tasks")
+    schedule: ScheduleSettings = Field(default_factory=ScheduleSettings, description="the nightly run")
 
 
 @dataclass(frozen=True)
@@ -236,6 +256,11 @@ def _set_dotted(target: dict[str, Any], path: list[str], value: Any) -> None:
         target = target.setdefault(part, {})
     target[path[-1]] = value
 
+
+# Settings of the whole-holdout gate, which is no longer part of the product.
+RETIRED = {name: "every edit is judged alone, where it acts (the edit-by-edit gate is the only gate)"
+           for name in ("night.gate", "night.min_gain", "night.max_task_drop", "night.gate_test",
+                        "night.min_holdout_tasks")}
 
 _DICT_KEYS = {"budget.prices", "files.max_bytes"}  # settings whose value is itself a table
 
@@ -314,6 +339,9 @@ def _config_error(exc: ValidationError, sources: Mapping[str, str]) -> ConfigErr
         return UsageError(f"invalid value {dotted} = {err.get('input')!r} from the command line: "
                           f"{err['msg']}", hint="fix the command-line flag")
     where = _origin_text(origin)
+    if err["type"] == "extra_forbidden" and dotted in RETIRED:
+        return ConfigError(f"setting {dotted} from {origin} is retired: {RETIRED[dotted]}",
+                           hint=f"remove it ({_where_to_fix(dotted, origin)})")
     if err["type"] == "extra_forbidden":
         return _unknown_key(dotted, origin, where, sources)
     fix = _where_to_fix(dotted, origin)

@@ -6,20 +6,43 @@ import io
 import json
 import os
 import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+# Nothing the tests run writes bytecode into the checkout: not this process (from here on), not the
+# Pythons it starts. Set before the package is imported below.
+sys.dont_write_bytecode = True
+os.environ["PYTHONDONTWRITEBYTECODE"] = "1"
+
 import pytest
+from hypothesis import settings as hypothesis_settings
+from hypothesis.configuration import set_hypothesis_home_dir
 
 from skillopt_sleep.cli import main
 
+# Property tests keep no example database, and hypothesis its caches (``.hypothesis/``) not in the checkout.
+set_hypothesis_home_dir(Path(tempfile.gettempdir()) / "skillopt-sleep-tests-hypothesis")
+hypothesis_settings.register_profile("checkout", database=None)
+hypothesis_settings.load_profile("checkout")
+
 REPO = Path(__file__).resolve().parent.parent
+# the simulated worlds the tests share with the benchmarks (bench/worlds/: session files, a user's preferences)
+sys.path.insert(0, str(REPO / "bench"))
 GOLDEN = Path(__file__).resolve().parent / "golden"
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--update-golden", action="store_true", help="rewrite golden files")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    # Under `-n N --dist loadgroup`, the tests that use the session's wheelhouse (a download of
+    # every wheel an install needs) run in one worker, so it is made once, not once per worker.
+    for item in items:
+        if "wheelhouse" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.xdist_group("wheelhouse"))
 
 
 @pytest.fixture(autouse=True)

@@ -3,8 +3,16 @@
 # the real claude and codex CLIs from npm into ./.tools) and run it. Inside an active virtual
 # environment that one is used; outside one, ./.venv is made (a system Python may refuse pip
 # installs, PEP 668). Tests that need a binary that could not be installed skip with the reason.
+#
+# Arguments go to pytest: `bash tests/run.sh -m "not slow"` is the quick inner loop.
+# The agent CLIs are pinned to the versions the tests were written against, installed only when
+# ./.tools holds another version, from npm's cache when it has them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+CLAUDE_CODE_VERSION=2.1.197
+CODEX_VERSION=0.169.0
+export PYTHONDONTWRITEBYTECODE=1  # no __pycache__ in the checkout
+
 if [ -n "${VIRTUAL_ENV:-}" ] && [ -x "$VIRTUAL_ENV/bin/python" ]; then
   py="$VIRTUAL_ENV/bin/python"
 else
@@ -18,9 +26,16 @@ else
   py="$PWD/.venv/bin/python"
 fi
 "$py" -m pip install -q --disable-pip-version-check -e ".[dev]"
+
+installed() {  # the version of an npm package in ./.tools, or nothing
+  "$py" -c 'import json, sys; print(json.load(open(sys.argv[1]))["version"])' \
+    ".tools/node_modules/$1/package.json" 2>/dev/null || true
+}
 if command -v npm >/dev/null 2>&1; then
-  if [ ! -x .tools/node_modules/.bin/claude ] || [ ! -x .tools/node_modules/.bin/codex ]; then
-    npm install --silent --no-audit --no-fund --prefix .tools @anthropic-ai/claude-code @openai/codex \
+  if [ "$(installed @anthropic-ai/claude-code)" != "$CLAUDE_CODE_VERSION" ] \
+    || [ "$(installed @openai/codex)" != "$CODEX_VERSION" ]; then
+    npm install --silent --no-audit --no-fund --prefer-offline --prefix .tools \
+      "@anthropic-ai/claude-code@$CLAUDE_CODE_VERSION" "@openai/codex@$CODEX_VERSION" \
       || echo "warning: npm could not install claude/codex; their tests will skip" >&2
   fi
   export PATH="$PWD/.tools/node_modules/.bin:$PATH"

@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from skillopt_sleep import __version__
 from skillopt_sleep.cli import build_parser, main
 from skillopt_sleep.cli.help_text import commands
@@ -35,6 +37,7 @@ def test_dash_capital_v_prints_the_version():
     assert (r.returncode, r.stdout) == (0, f"skillopt-sleep {__version__}\n")
 
 
+@pytest.mark.slow
 def test_every_command_help_has_a_description_and_an_example():
     for path in [p for p, _, _ in commands(build_parser())]:
         r = _cli(*path.split(), "--help")
@@ -95,7 +98,8 @@ def test_plain_progress_says_how_long_is_left():
 def test_demo_writes_only_inside_its_dir(tmp_path):
     home = tmp_path / "home"
     home.mkdir()
-    env = {"HOME": str(home), "PATH": "/usr/bin:/bin", "PYTHONPATH": str(REPO), "TERM": "dumb"}
+    env = {"HOME": str(home), "PATH": "/usr/bin:/bin", "PYTHONPATH": str(REPO), "TERM": "dumb",
+           "PYTHONDONTWRITEBYTECODE": "1"}
     r = subprocess.run([sys.executable, "-m", "skillopt_sleep", "demo", "--dir",
                         str(tmp_path / "demo")], check=False, env=env, cwd=tmp_path,
                        capture_output=True, text=True, timeout=300)
@@ -109,7 +113,8 @@ def test_schedule_print_works_without_a_backend_and_touches_nothing(tmp_path):
     bin_dir.mkdir()
     (bin_dir / "crontab").write_text("#!/bin/sh\nexit 0\n")  # a scheduler to preview for
     (bin_dir / "crontab").chmod(0o755)
-    env = {"HOME": str(home), "PATH": f"{bin_dir}:/usr/bin:/bin", "PYTHONPATH": str(REPO)}
+    env = {"HOME": str(home), "PATH": f"{bin_dir}:/usr/bin:/bin", "PYTHONPATH": str(REPO),
+           "PYTHONDONTWRITEBYTECODE": "1"}
     r = subprocess.run([sys.executable, "-m", "skillopt_sleep", "schedule", "--print"],
                        check=False, env=env, cwd=tmp_path, capture_output=True, text=True,
                        timeout=120)

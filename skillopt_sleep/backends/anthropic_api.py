@@ -24,8 +24,8 @@ import anthropic
 
 from ..errors import AuthError
 from ..settings import RoleSettings
+from .anthropic_batches import AnthropicBatches
 from .base import Completion, Request
-from .batch_apis import AnthropicBatches
 from .sdk_backend import SdkBackend
 
 DEFAULT_MODEL = "claude-sonnet-4-6"
@@ -84,7 +84,7 @@ class AnthropicBackend(SdkBackend):
         """A completion from a Messages API reply (an SDK ``Message``)."""
         blocks = getattr(reply, "content", None)
         if not isinstance(blocks, list):
-            raise self._malformed("no content blocks")
+            raise self.malformed("no content blocks")
         text = "".join(getattr(b, "text", "") or "" for b in blocks if getattr(b, "type", "") == "text")
         usage = getattr(reply, "usage", None)
         written = int(getattr(usage, "cache_creation_input_tokens", 0) or 0)
@@ -102,5 +102,5 @@ class AnthropicBackend(SdkBackend):
     async def complete(self, request: Request) -> Completion:
         kwargs = self.params(request)
         reply = await self._warm_first(
-            request, lambda: self._call(lambda client: client.messages.create(**kwargs)))
+            request, lambda: self.call(lambda client: client.messages.create(**kwargs)))
         return self.parse(reply)

@@ -28,7 +28,7 @@ from typing import Any
 from ..errors import BackendError, TransientError
 from ..store import Store
 from .base import Completion, Health, Request
-from .batch_apis import BatchApi, Outcome
+from .batch_api import BatchApi, Outcome
 
 KEEP_S = 29 * 86400  # how long a provider keeps a batch's results
 MAX_POLL_FAILURES = 10

@@ -25,7 +25,7 @@ import openai
 from ..errors import AuthError
 from ..settings import RoleSettings
 from .base import Completion, Request
-from .batch_apis import OpenAIBatches
+from .openai_batches import OpenAIBatches
 from .sdk_backend import SdkBackend, prefix_key
 
 DEFAULT_MODEL = "gpt-5-mini"
@@ -85,7 +85,7 @@ class OpenAIBackend(SdkBackend):
         """A completion from a Chat Completions reply (an SDK ``ChatCompletion``)."""
         choices = getattr(reply, "choices", None)
         if not isinstance(choices, list) or not choices:
-            raise self._malformed("no choices")
+            raise self.malformed("no choices")
         usage = getattr(reply, "usage", None)
         details = getattr(usage, "prompt_tokens_details", None)
         return Completion(
@@ -99,5 +99,5 @@ class OpenAIBackend(SdkBackend):
     async def complete(self, request: Request) -> Completion:
         kwargs = self.params(request)
         reply = await self._warm_first(
-            request, lambda: self._call(lambda client: client.chat.completions.create(**kwargs)))
+            request, lambda: self.call(lambda client: client.chat.completions.create(**kwargs)))
         return self.parse(reply)

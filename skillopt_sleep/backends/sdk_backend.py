@@ -94,18 +94,23 @@ class SdkBackend:
         finally:
             written.set()
 
-    async def _call(self, send: Callable[[Any], Awaitable[T]]) -> T:
+    async def call(self, send: Callable[[Any], Awaitable[T]]) -> T:
         """``send(client)``, with the SDK's errors translated."""
         try:
             return await send(await self.clients.get())
         except self.sdk_error as exc:
             raise await self._translate(exc) from exc
         except ValueError as exc:  # a 200 whose JSON body does not parse
-            raise self._malformed(str(exc)) from exc
+            raise self.malformed(str(exc)) from exc
 
-    def _malformed(self, why: str) -> TransientError:
+    def malformed(self, why: str) -> TransientError:
         # A garbled body is a proxy or server hiccup more often than a model's doing: retry it.
         return TransientError(f"{self.name} sent a malformed response from {self.base_url}: {why[:120]}")
+
+    def status_error(self, status: int, message: str) -> BackendError:
+        """The error a provider's ``status`` maps to, naming this backend's model, key and server."""
+        return status_error(self.name, status, message, model=self.model, key_env=self.key_env,
+                            base_url=self.base_url)
 
     async def _translate(self, exc: Exception) -> BackendError:
         sdk = self.sdk
@@ -126,7 +131,7 @@ class SdkBackend:
                                 model=self.model, key_env=self.key_env, base_url=self.base_url,
                                 headers=exc.response.headers, known_models=known)
         if isinstance(exc, sdk.APIResponseValidationError):
-            return self._malformed(str(exc))
+            return self.malformed(str(exc))
         return TransientError(f"{self.name} failed: {exc}")
 
     async def list_models(self) -> list[str]:

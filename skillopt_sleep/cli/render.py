@@ -10,19 +10,11 @@ from ..review.report import evidence_row
 FEW_TASKS = 6
 
 
-def score_line(s: NightSummary) -> str:
-    if s.holdout_before is None or s.holdout_after is None:
-        return "held-out score: not measured"
-    ci = ""
-    if s.ci_low is not None and s.ci_high is not None:
-        ci = f", 95% CI [{s.ci_low:+.3f}, {s.ci_high:+.3f}]"
-    p = f", p={s.p_value:.3f}" if s.p_value is not None else ""
-    return f"held-out score: {s.holdout_before:.3f} -> {s.holdout_after:.3f} (gain {s.gain:+.3f}{ci}{p})"
-
-
 def evidence_lines(s: NightSummary) -> list[str]:
     """Each edit's verdict and the evidence behind it, two lines an edit."""
-    lines = ["evidence, edit by edit (fresh rollouts; before -> after passes):"]
+    lines = [f"edits: {s.tally.line()}"]
+    if s.evidence:
+        lines.append("evidence, edit by edit (fresh rollouts; before -> after passes):")
     for ev in s.evidence:
         verdict, edit, where, _, acts, p, elsewhere, p_harm, why = evidence_row(ev)
         lines.append(f"  [{verdict}] {edit}")
@@ -35,7 +27,7 @@ def night_text(s: NightSummary) -> str:
     lines = [
         f"night {s.night_id}  project {s.project}",
         f"tasks: {s.n_train} train, {s.n_holdout} holdout",
-        *(evidence_lines(s) if s.evidence else [score_line(s)]),
+        *evidence_lines(s),
         f"decision: {s.decision.upper()} — {s.reason}",
     ]
     if s.edits:

@@ -14,7 +14,7 @@ from ..store import NightRow
 from ..errors import UsageError
 from .common import add_project_flag
 from .context import Ctx
-from .render import evidence_lines, score_line
+from .render import evidence_lines
 from .repair import repair_interrupted
 from .rules_cmd import remove_cmd
 from .terminal import printable
@@ -69,7 +69,7 @@ def review_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
                    report=str(report), report_html=str(staged.directory / "report.html"),
                    live_changes=changed)
     colour = wants_colour(ctx.out, ctx.env, args.color)
-    scores = evidence_lines(row.summary) if row.summary.evidence else [score_line(row.summary)]
+    scores = evidence_lines(row.summary)
     lines = [f"night {row.id} [{row.state}]  project {row.project}", *scores,
              f"decision: {row.summary.decision.upper()} — {row.summary.reason}",
              *(f"note: {line}" for line in changed)]

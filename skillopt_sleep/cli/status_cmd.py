@@ -29,14 +29,12 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
 
 def _night_row(row: NightRow) -> str:
     s = row.summary
-    score = "    -    "
-    if s.holdout_before is not None and s.holdout_after is not None:
-        score = f"{s.holdout_before:.2f}->{s.holdout_after:.2f}"
+    edits = f"  edits {s.tally.line()}" if s.evidence else ""
     state = "" if row.state in ("none",) else f" [{row.state}]"
     saved = s.usage.saved_usd
     saving = f" (saved ${saved:.4f})" if saved > 0 else ""
-    return (f"{row.started_at[:16].replace('T', ' ')}  {s.decision:<16} {score}  "
-            f"{s.calls:>5} calls {s.tokens:>8} tok ${s.cost_usd:.4f}{saving}{state}")
+    return (f"{row.started_at[:16].replace('T', ' ')}  {s.decision:<16} "
+            f"{s.calls:>5} calls {s.tokens:>8} tok ${s.cost_usd:.4f}{saving}{state}{edits}")
 
 
 def status(args: argparse.Namespace, ctx: Ctx) -> int:

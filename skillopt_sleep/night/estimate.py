@@ -20,7 +20,7 @@ from ..settings import Settings
 from ..store import Store
 from .agent_dispatch import EXPECTED_TOKENS, agent_share
 from .evidence import EvidencePolicy
-from .evidence.rehearse import GateForecast, Outlook, forecast
+from .evidence.rehearse import Outlook, forecast
 from .guards import edit_budget
 from .replay import cache_key, system_text
 from .select import Selection
@@ -52,50 +52,36 @@ class Estimate:
 
 def estimate_night(sel: Selection, ws: Workspace, settings: Settings, target: Backend,
                    store: Store | None, night_index: int = 0) -> Estimate:
-    """The train replay (less what the cache holds), then (edit gate) the fresh rollouts of the edits'
-    tests as the gate's own code spends them on a rehearsal (:mod:`.evidence.rehearse`), or (holdout
-    gate) the holdout before and after; the reflections and rubric calls. ``calls`` is the expected
-    count; ``calls_bound`` the most, with at most one edit per case shown a round."""
+    """The train replay (less what the cache holds), then the fresh rollouts of the edits' tests as
+    the gate's own code spends them on a rehearsal (:mod:`.evidence.rehearse`); the reflections and
+    rubric calls. ``calls`` is the expected count; ``calls_bound`` the most, with at most one edit
+    per case shown a round."""
     k = settings.night.k
     out_tokens = int(settings.roles.target.max_tokens * OUTPUT_SHARE)
     calls = cached = tokens_in = tokens_out = rubric_calls = 0
     prefixes: dict[tuple[str, str], int] = {}  # (phase, system) -> calls sharing that prefix
     shared: list[tuple[int, int]] = []  # (prefix tokens, calls sharing it)
-    phases = [("train", sel.train)]
-    gate, fresh, rubric_rate = GateForecast(0.0, 0), 0, 0.0
-    if settings.night.gate == "holdout":
-        phases += [("before", sel.holdout), ("after", sel.holdout)]
-    else:
-        tasks = [*sel.train, *sel.holdout]
-        budget = edit_budget(settings.night, night_index)
-        gate = forecast(tasks, sel.train, _known_rates(sel.train, ws, target, store, k),
-                        EvidencePolicy.from_settings(settings.night), budget, _outlook(settings, ws, store),
-                        seed=settings.night.seed)
-        fresh = round(gate.expected)
-        if tasks and sel.train:
-            per_task = sum((len(system_text(ws.texts, t)) + len(t.intent) + len(t.context)) // 4 for t in tasks)
-            rubrics = sum(sum(1 for c in t.checks if c.kind == "rubric") for t in tasks)
-            calls += fresh
-            tokens_in += fresh * per_task // len(tasks)
-            tokens_out += fresh * out_tokens
-            rubric_calls += fresh * rubrics // len(tasks)
-            rubric_rate = rubrics / len(tasks)
-            # the fresh rollouts run under budget + 1 texts (each edit alone, and all together)
-            prefix = sum(len(system_text(ws.texts, t)) for t in tasks) // len(tasks) // CHARS_PER_TOKEN
-            shared += [(prefix, max(1, fresh // (budget + 1)))] * (budget + 1)
-    for phase, tasks in phases:
-        for task in tasks:
-            system = system_text(ws.texts, task)
-            for sample in range(k):
-                if phase != "after" and store is not None and store.cache_get(cache_key(task, system, sample, target)):
-                    cached += 1
-                    continue
-                calls += 1
-                tokens_in += (len(system) + len(task.intent) + len(task.context)) // CHARS_PER_TOKEN
-                tokens_out += out_tokens
-                rubric_calls += sum(1 for c in task.checks if c.kind == "rubric")
-                prefixes[(phase, system)] = prefixes.get((phase, system), 0) + 1
-    rounds = settings.night.steps if settings.night.gate == "edit" else 1
+    tasks, rubric_rate = [*sel.train, *sel.holdout], 0.0
+    budget = edit_budget(settings.night, night_index)
+    gate = forecast(tasks, sel.train, _known_rates(sel.train, ws, target, store, k),
+                    EvidencePolicy.from_settings(settings.night), budget, _outlook(settings, ws, store),
+                    seed=settings.night.seed)
+    fresh = round(gate.expected)
+    if tasks and sel.train:
+        tokens_in, rubric_calls, rubric_rate, shared = _fresh_share(tasks, ws, fresh, budget)
+        calls, tokens_out = fresh, fresh * out_tokens
+    for task in sel.train:
+        system = system_text(ws.texts, task)
+        for sample in range(k):
+            if store is not None and store.cache_get(cache_key(task, system, sample, target)):
+                cached += 1
+                continue
+            calls += 1
+            tokens_in += (len(system) + len(task.intent) + len(task.context)) // CHARS_PER_TOKEN
+            tokens_out += out_tokens
+            rubric_calls += sum(1 for c in task.checks if c.kind == "rubric")
+            prefixes[("train", system)] = prefixes.get(("train", system), 0) + 1
+    rounds = settings.night.steps
     reflect_in = 4000 + 800 * settings.night.reflect_tasks
     calls += rounds + rubric_calls
     # at most: every test to its full course, and each reflection asked twice (a malformed reply)
@@ -106,20 +92,13 @@ def estimate_night(sel: Selection, ws: Workspace, settings: Settings, target: Ba
     everyone = [*sel.train, *sel.holdout]
     agent_tasks, agent_note = agent_share(everyone, settings.night.replay)
     if agent_tasks:  # an agent rollout reads the project and runs tools: far more than a text reply
-        rollouts = (k * len(sel.train) + (fresh if settings.night.gate == "edit" and sel.train else 0)) \
+        rollouts = (k * len(sel.train) + (fresh if sel.train else 0)) \
             * agent_tasks // max(1, len(everyone))
         tokens_in += rollouts * EXPECTED_TOKENS
     tokens_out += rounds * settings.roles.optimizer.max_tokens // 2 + rubric_calls * 60
     prices, model = settings.budget.prices, target.model
-    writes = reads = 0
     shared += [(len(system) // CHARS_PER_TOKEN, n) for (_, system), n in prefixes.items()]
-    for size, n in shared:
-        if size >= MIN_CACHED_TOKENS and settings.roles.target.prompt_cache:
-            writes, reads = writes + size, reads + size * (n - 1)
-    cost = cost_for(model, tokens_in, tokens_out, prices)
-    cost_cached = cost_for(model, tokens_in, tokens_out, prices, cache_write=writes, cache_read=reads)
-    cost_batch = cost_for(model, tokens_in, tokens_out, prices, cache_write=writes, cache_read=reads,
-                          cache_write_1h=writes, batched=True)  # a batch keeps its prefix for an hour
+    cost, cost_cached, cost_batch = _costs(settings, model, tokens_in, tokens_out, shared)
     notes = [] if cost is not None else [f"no price known for {model}: add [budget.prices] to the config"]
     notes += [agent_note] if agent_note else []
     batch = settings.night.batch
@@ -131,6 +110,31 @@ def estimate_night(sel: Selection, ws: Workspace, settings: Settings, target: Ba
     return Estimate(calls, cached, tokens_in, tokens_out, cost, within, tuple(notes),
                     cost_cached, cost_batch, batch, calls_bound, round(gate.expected, 1), gate.bound,
                     tuple((p, round(n, 1)) for p, n in gate.parts.items()), round(sum(gate.saved.values()), 1))
+
+
+def _fresh_share(tasks: Sequence[TaskRecord], ws: Workspace, fresh: int,
+                 budget: int) -> tuple[int, int, float, list[tuple[int, int]]]:
+    """The gate's ``fresh`` rollouts over ``tasks``: input tokens, rubric calls, rubric calls per
+    rollout, and the cached prefixes they share (under budget + 1 texts: each edit alone, all together)."""
+    per_task = sum((len(system_text(ws.texts, t)) + len(t.intent) + len(t.context)) // 4 for t in tasks)
+    rubrics = sum(sum(1 for c in t.checks if c.kind == "rubric") for t in tasks)
+    prefix = sum(len(system_text(ws.texts, t)) for t in tasks) // len(tasks) // CHARS_PER_TOKEN
+    shared = [(prefix, max(1, fresh // (budget + 1)))] * (budget + 1)
+    return fresh * per_task // len(tasks), fresh * rubrics // len(tasks), rubrics / len(tasks), shared
+
+
+def _costs(settings: Settings, model: str, tokens_in: int, tokens_out: int,
+           shared: Sequence[tuple[int, int]]) -> tuple[float | None, float | None, float | None]:
+    """The full price, with prompt caching, and with caching through the batch API."""
+    prices, writes, reads = settings.budget.prices, 0, 0
+    for size, n in shared:
+        if size >= MIN_CACHED_TOKENS and settings.roles.target.prompt_cache:
+            writes, reads = writes + size, reads + size * (n - 1)
+    cost = cost_for(model, tokens_in, tokens_out, prices)
+    cost_cached = cost_for(model, tokens_in, tokens_out, prices, cache_write=writes, cache_read=reads)
+    cost_batch = cost_for(model, tokens_in, tokens_out, prices, cache_write=writes, cache_read=reads,
+                          cache_write_1h=writes, batched=True)  # a batch keeps its prefix for an hour
+    return cost, cost_cached, cost_batch
 
 
 def _known_rates(train: Sequence[TaskRecord], ws: Workspace, target: Backend, store: Store | None,

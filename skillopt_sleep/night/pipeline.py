@@ -1,18 +1,12 @@
-"""One night: replay, reflect, edit under guards, gate on the holdout. Nothing live changes here.
+"""One night: replay, reflect, edit under guards, judge each edit alone (the rounds). Nothing live changes here.
 
-:func:`run_night` is also the library entry point::
-
-    from skillopt_sleep import run_night
-    result = run_night(tasks, "/path/to/project", target=my_backend, judge=my_rubric_judge)
-    print(result.summary.decision, result.summary.gain)
+A night is built in one place, :mod:`.root`, whichever way it starts.
 """
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import json
-import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,25 +14,27 @@ from pathlib import Path
 from ..backends.base import Backend, Message, Request
 from ..backends.budget import Budget
 from ..backends.retry import RetryPolicy
-from ..clock import Clock, SystemClock
-from ..errors import BackendError, BackendOutage, BudgetExhausted, MalformedOutput
+from ..clock import Clock
+from ..errors import BackendOutage, BudgetExhausted, MalformedOutput
 from ..harvest.expanded import user_texts
 from ..models import Edit, EditEvidence, NightSummary, TaskRecord, Usage
-from ..redact import redact
 from ..settings import Settings
 from ..store import Store, atomic_write_text
 from .agent_dispatch import AgentReplays
-from .gate import GateResult, decide, policy_from_settings
-from .guards import EditOutcome, GuardLimits, apply_edits, edit_budget, managed_rules
+from .edit_guard import EditGuard
+from .guards import GuardLimits
 from .judge import RUBRIC_SYSTEM, RubricJudge, RubricReply, parse_rubric_reply, rubric_prompt
-from .reflect import OPTIMIZER_SYSTEM, RETRY_NOTE, Case, parse_edits, pick_cases, reflection_prompt
+from .proposer import OptimizerProposer
+from .reflect import RETRY_NOTE
 from .refused import RefusedEdits
 from .replay import Calls, Replayer, Rollout
-from .rounds import CONCLUSIVE, Oracle, Rounds, RoundsResult
+from .rounds import CONCLUSIVE, Oracle, Rounds, RoundsResult, Tonight
 from .rule_language import users_languages
 from .rule_lint import urls_in
+from .seams import Want
+from .seeds import NightSeeds
 from .select import Selection, select_tasks
-from .workspace import Workspace, load_workspace
+from .workspace import Workspace
 
 Progress = Callable[[str, int, int], None]  # (phase, advance, total of phase)
 JudgeArg = Backend | RubricJudge | None
@@ -51,7 +47,6 @@ class NightResult:
     summary: NightSummary
     workspace: Workspace
     candidate: dict[str, str] | None = None
-    gate: GateResult | None = None
     rollouts: dict[str, dict[str, list[Rollout]]] = field(default_factory=dict)
     ledger: dict[str, float | None] = field(default_factory=dict)  # evidence carried to later nights
 
@@ -59,10 +54,6 @@ class NightResult:
 def night_id_for(project: Path, clock: Clock) -> str:
     short = hashlib.sha256(str(project).encode()).hexdigest()[:6]
     return f"{clock.now():%Y%m%d-%H%M%S}-{short}"
-
-
-def _scores(rollouts: dict[str, list[Rollout]]) -> dict[str, list[float | None]]:
-    return {tid: [r.score for r in rs] for tid, rs in rollouts.items()}
 
 
 def _rubric_from_backend(backend: Backend, calls: Calls) -> RubricJudge:
@@ -86,24 +77,20 @@ class Night:
     """The stages of one night, run in order by :meth:`run`."""
 
     def __init__(self, settings: Settings, workspace: Workspace, *, target: Backend, optimizer: Backend,
-                 judge: JudgeArg, store: Store | None, clock: Clock, rng: random.Random,
+                 judge: JudgeArg, store: Store | None, clock: Clock, seeds: NightSeeds,
                  night_id: str, artifacts: Path | None, progress: Progress | None,
                  night_index: int = 0, tried: Sequence[Edit] = (), ledger: Mapping[str, float] | None = None,
                  oracle: Oracle | None = None, ignored: Sequence[str] = (),
                  agents: AgentReplays | None = None) -> None:
-        self.s, self.ws, self.store, self.clock, self.rng = settings, workspace, store, clock, rng
-        # the tests' own draws, apart from the retries' jitter, so faults never change a decision
-        self.trials_rng = random.Random(rng.getrandbits(64))
-        # names tonight's fresh rollout streams: new every night, the same on a rerun of this night
-        self.stream = f"n{night_index}-{self.trials_rng.getrandbits(32):08x}"
+        self.s, self.ws, self.store, self.clock, self.seeds = settings, workspace, store, clock, seeds
+        self.rng, self.trials_rng, self.stream = seeds.select, seeds.trials, seeds.stream
         self.optimizer, self.artifacts, self.night_index = optimizer, artifacts, night_index
         self.tried = list(tried)
         self.ignored = list(ignored)  # adopted rules the agent does not follow: cases for the optimizer
         self.ledger = dict(ledger or {})
         self.oracle = oracle
-        self._limits: GuardLimits | None = None
         self.budget = Budget(settings.budget)
-        self.calls = Calls(self.budget, RetryPolicy(max_retries=settings.roles.target.max_retries), rng)
+        self.calls = Calls(self.budget, RetryPolicy(max_retries=settings.roles.target.max_retries), seeds.retry)
         rubric = _rubric_from_backend(judge, self.calls) if isinstance(judge, Backend) else judge
         self._progress = progress or (lambda phase, n, total: None)
         self._phase = ("", 0)
@@ -116,10 +103,16 @@ class Night:
                                     started_at=clock.now(), decision="no_evidence",
                                     skipped=list(workspace.skipped), target=f"{target.name}:{target.model}")
         self.rollouts: dict[str, dict[str, list[Rollout]]] = {}
+        self.proposer = OptimizerProposer(
+            optimizer, self.calls, files=workspace.texts, tried=tried, max_tokens=settings.roles.optimizer.max_tokens,
+            night_index=night_index, notes=self.summary.skipped, save=self._save, progress=self._progress,
+            ignored=ignored)
+        self.guard = EditGuard(workspace.texts, self._guard_limits([]), self.summary.rejected_edits)
 
     async def run(self, tasks: Sequence[TaskRecord], last_night=None) -> NightResult:
         sel = select_tasks(tasks, self.s.night, self.rng, last_night)
-        self._limits = self._guard_limits([*sel.train, *sel.holdout])
+        self.guard = EditGuard(self.ws.texts, self._guard_limits([*sel.train, *sel.holdout]),
+                               self.summary.rejected_edits)
         self.summary.n_train, self.summary.n_holdout = len(sel.train), len(sel.holdout)
         self.summary.skipped += sel.skipped
         result = NightResult(self.summary, self.ws)
@@ -135,38 +128,20 @@ class Night:
         return result
 
     async def _stages(self, sel: Selection, result: NightResult) -> None:
-        if self.s.night.gate == "edit":
-            return await self._edit_stages(sel, result)
-        need = self.s.night.min_holdout_tasks
-        if len(sel.holdout) < need:
-            return self._finish("no_evidence", f"not enough evidence: {len(sel.holdout)} holdout tasks, need {need}")
-        train = await self._replay("replay train", sel.train, self.ws.texts)
-        if self._too_many_errors(train):
-            return self._finish("no_evidence", "too many replays failed: no evidence tonight")
-        cases = pick_cases(sel.train, train, self.s.night.reflect_tasks)
-        edits = await self.reflect(cases, (), (), 1) if cases else []
-        if edits is None:
-            return self._finish("no_evidence", "the optimizer did not answer usably: no evidence tonight")
-        outcome = self.guard(edits, budget=edit_budget(self.s.night, self.night_index))
-        if not outcome.applied:
-            why = "no edit passed the guards" if edits else "the optimizer proposed no edit"
-            return self._finish("no_evidence", f"no candidate tonight: {why}")
-        result.candidate = outcome.files
-        before = await self._replay("holdout before", sel.holdout, self.ws.texts)
-        after = await self._replay("holdout after", sel.holdout, outcome.files)
-        gate = decide(_scores(before), _scores(after), policy_from_settings(self.s.night), self.rng)
-        result.gate = gate
-        self._record_gate(gate, outcome)
-
-    async def _edit_stages(self, sel: Selection, result: NightResult) -> None:
         """Edit by edit: every proposed edit tested alone where it acts, harm checked elsewhere."""
         if not sel.train:
             return self._finish("no_evidence", "not enough evidence: no task to learn from tonight")
         train = await self._replay("replay train", sel.train, self.ws.texts)
         if self._too_many_errors(train):
             return self._finish("no_evidence", "too many replays failed: no evidence tonight")
-        rounds = await Rounds(self, self.oracle).run(sel, train)
-        self._record_rounds(rounds, result)
+        tonight = Tonight(self.ws.texts, self.s.night, self.night_index, self.stream, self.trials_rng, self.ledger)
+        rounds = Rounds(tonight, proposer=self.proposer, guard=self.guard, drawer=self, oracle=self.oracle)
+        self._record_rounds(await rounds.run(sel, train), result)
+
+    async def draw(self, wants: list[Want], files: dict[str, str], nonce: str) -> dict[str, list[Rollout]]:
+        """Fresh rollouts for the edits' tests (the rounds' :class:`~.seams.Drawer`), shown as one step."""
+        self.set_phase("test edits", sum(count for _, _, count in wants))
+        return await self.replayer.draw(wants, files, nonce)
 
     def _record_rounds(self, rounds: RoundsResult, result: NightResult) -> None:
         s = self.summary
@@ -190,12 +165,15 @@ class Night:
         decision = "reject" if refused else "no_evidence"
         self._finish(decision, _tally(rounds.evidence, 0))
 
-    async def _replay(self, phase: str, tasks: Sequence[TaskRecord], files: dict[str, str]) -> dict[str, list[Rollout]]:
+    async def _replay(self, phase: str, tasks: Sequence[TaskRecord], files: dict[str, str], *,
+                      stop_on_budget: bool = True) -> dict[str, list[Rollout]]:
+        """K rollouts of each of ``tasks`` under ``files`` (cached ones reused), kept for the artifacts.
+        A budget hit stops the night here, unless ``stop_on_budget`` is off."""
         self._phase = (phase, len(tasks) * self.s.night.k)
         self._progress(phase, 0, self._phase[1])  # the step is shown before its first result
         rollouts = await self.replayer.replay(tasks, files)
         self.rollouts[phase] = rollouts
-        if self.replayer.budget_hit is not None and phase != "holdout after":
+        if self.replayer.budget_hit is not None and stop_on_budget:
             raise self.replayer.budget_hit
         return rollouts
 
@@ -208,72 +186,11 @@ class Night:
         self._phase = (phase, total)
         self._progress(phase, 0, total)  # the step is shown before its first result
 
-    async def reflect(self, cases: Sequence[Case], accepted: Sequence[str], refused: Sequence[Edit],
-                      step: int) -> list[Edit] | None:
-        """The optimizer's edits for ``cases``, each citing the tasks it addresses; None if it failed."""
-        rules = list(dict.fromkeys(r for name in ("SKILL.md", "CLAUDE.md", "AGENTS.md")
-                                   for r in managed_rules(self.ws.texts.get(name, ""))))
-        prompt = reflection_prompt(cases, [*rules, *accepted], [*self.tried, *refused], self.ignored)
-        self._phase = ("reflect", 1)
-        self._progress(f"reflect step {step}", 0, 1)  # one long optimizer call: shown while it runs
-        for attempt in (prompt, prompt + RETRY_NOTE):
-            request = Request("optimizer", OPTIMIZER_SYSTEM, (Message("user", attempt),),
-                              max_tokens=self.s.roles.optimizer.max_tokens,
-                              seed=self.night_index * 100 + step - 1, tag="reflect")
-            try:
-                reply = await self.calls(self.optimizer, request, raw_reply=True)  # the guards see any secret
-                edits = parse_edits(reply.text, cases)
-            except MalformedOutput as exc:
-                self.summary.skipped.append(f"optimizer reply unusable: {exc.one_line()}")
-                continue
-            except BackendError as exc:
-                if not exc.retryable:
-                    raise
-                self.summary.skipped.append(f"optimizer failed: {exc.one_line()}")
-                return None
-            self._save(f"reflection-{step}.json" if step > 1 else "reflection.json",
-                       {"prompt": redact(attempt), "reply": redact(reply.text),
-                        "edits": [_redacted(e).model_dump() for e in edits]})
-            self._progress(f"reflect step {step}", 1, 1)
-            return edits
-        return None
-
     def _guard_limits(self, tasks: Sequence[TaskRecord]) -> GuardLimits:
         seen = [text for t in tasks for text in user_texts(t)] + list(self.ws.texts.values())  # the user's words
         return GuardLimits(max_bytes=self.s.files.max_bytes, known_urls=frozenset(urls_in("\n".join(seen))),
                            languages=users_languages(seen), refused=RefusedEdits(self.tried, {t.id: t for t in tasks}),
                            max_rules=self.s.files.max_rules)
-
-    def limits(self) -> GuardLimits:
-        """The guards' limits tonight (size caps, the URLs the user used in full), read once a night."""
-        if self._limits is None:
-            self._limits = self._guard_limits([])
-        return self._limits
-
-    def guard(self, edits: Sequence[Edit], *, budget: int) -> EditOutcome:
-        """Apply ``edits`` to tonight's files under the guards; refused ones are recorded."""
-        outcome = apply_edits(self.ws.texts, edits, budget=budget, limits=self.limits())
-        self.summary.rejected_edits += outcome.rejected
-        return outcome
-
-    def _record_gate(self, gate: GateResult, outcome: EditOutcome) -> None:
-        s = self.summary
-        s.holdout_before, s.holdout_after, s.gain = gate.before, gate.after, gate.gain
-        s.ci_low, s.ci_high, s.p_value, s.errored_rollouts = gate.ci_low, gate.ci_high, gate.p_value, gate.errored
-        budget_hit = self.replayer.budget_hit
-        if budget_hit is not None and gate.decision == "no_evidence":
-            self._finish("budget_exhausted", f"{budget_hit.one_line()}; the gate had too little evidence")
-        else:
-            self._finish(gate.decision, gate.reason)
-        if budget_hit is not None:
-            s.skipped.append(f"{self.replayer.stats.skipped} rollouts skipped: {budget_hit.one_line()}")
-        if s.decision == "accept":
-            s.edits = outcome.applied
-        else:
-            why = f"the gate did not accept the candidate: {s.reason}"
-            s.edits = [e.model_copy(update={"status": "rejected", "reason": why}) for e in outcome.applied]
-            if s.decision == "reject":
-                s.rejected_edits += s.edits
 
     def _finish(self, decision: str, reason: str) -> None:
         self.summary.decision = decision  # type: ignore[assignment]
@@ -302,63 +219,11 @@ class Night:
         lines = [json.dumps({"phase": phase, **r.__dict__}, sort_keys=True)
                  for phase, by_task in self.rollouts.items() for rs in by_task.values() for r in rs]
         atomic_write_text(self.artifacts / "rollouts.jsonl", "\n".join(lines) + ("\n" if lines else ""))
-        if result.gate is not None:
-            self._save("gate.json", result.gate.__dict__)
         if self.summary.evidence:
             self._save("evidence.json", [e.model_dump(mode="json") for e in self.summary.evidence])
         for name, text in (result.candidate or {}).items():
             atomic_write_text(self.artifacts / "candidate" / name, text)
         self._save("summary.json", self.summary.model_dump(mode="json"))
-
-
-def run_night(
-    tasks: Sequence[TaskRecord],
-    project: str | Path,
-    *,
-    target: Backend,
-    optimizer: Backend | None = None,
-    judge: JudgeArg = None,
-    settings: Settings | None = None,
-    store: Store | None = None,
-    artifacts_dir: str | Path | None = None,
-    clock: Clock | None = None,
-    seed: int | None = None,
-    progress: Progress | None = None,
-    night_index: int = 0,
-    tried: Sequence[Edit] = (),
-    last_night=None,
-    ledger: Mapping[str, float] | None = None,
-    oracle: Oracle | None = None,
-    agents: AgentReplays | None = None,
-) -> NightResult:
-    """Run one night over ``tasks`` for the project at ``project``; stages nothing.
-
-    ``judge`` scores rubric checks: a Backend, or your own ``async (rubric, task, answer) ->
-    (score, reason)``. Artifacts (rollouts, reflection, candidate, gate) go to ``artifacts_dir``.
-    Pass a ``store`` to cache rollouts: rerunning an interrupted night resumes from it.
-    ``tried`` (edits refused conclusively before) and ``ledger`` (evidence carried from earlier
-    nights, by edit key) come from earlier nights' results. ``oracle``, for benchmarks that know
-    the truth, replaces the statistical decision on each edit.
-    """
-    settings = settings or Settings()
-    clock = clock or SystemClock()
-    project = Path(project).resolve()
-    workspace = load_workspace(project, settings.files)
-    night = Night(
-        settings, workspace, target=target, optimizer=optimizer or target,
-        judge=judge if judge is not None else target, store=store, clock=clock,
-        rng=random.Random(settings.night.seed if seed is None else seed),
-        night_id=night_id_for(project, clock),
-        artifacts=Path(artifacts_dir) if artifacts_dir is not None else None,
-        progress=progress, night_index=night_index, tried=tried, ledger=ledger, oracle=oracle,
-        agents=agents,
-    )
-    return asyncio.run(night.run(tasks, last_night))
-
-
-def _redacted(edit: Edit) -> Edit:
-    return edit.model_copy(update={"content": redact(edit.content), "rationale": redact(edit.rationale),
-                                   "old": None if edit.old is None else redact(edit.old)})
 
 
 def _tally(evidence: Sequence[EditEvidence], adopted: int) -> str:

@@ -1,77 +1,43 @@
 """A project's night from the store: the tasks, the backends, history, staging and records.
 
-This is what ``run``, ``dry-run``, ``demo`` and the scheduled job all call.
+This is what ``run``, ``dry-run``, ``demo`` and the scheduled job all call; the night itself is built
+in :mod:`.root`, as the library's ``run_night`` builds it.
 """
 
 from __future__ import annotations
 
 import asyncio
-import random
 import shutil
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 
-from ..backends.base import ROLES, Backend
-from ..backends.batching import batching
+from ..backends.base import ROLES
 from ..backends.preflight import check_logins, close_all
-from ..backends.registry import create_backend
 from ..clock import Clock
 from ..lock import project_lock
 from ..models import NightSummary, TaskRecord
 from ..paths import Paths
-from ..review.adopt import auto_adopt, locks_dir, recover
 from ..review import ledger
+from ..review.adopt import auto_adopt, locks_dir, recover
 from ..review.ledger import AdoptedRule
 from ..review.outcome import acts_on
 from ..review.rule_views import ignored_notes, project_views
-from ..settings import RoleSettings, Settings
+from ..settings import Settings
 from ..store import Store
 from .agent_dispatch import AgentReplays
 from .estimate import Estimate, estimate_night
 from .pipeline import Night, NightResult, Progress, night_id_for
 from .removals import propose_removals
 from .retest import retest
+from .root import Backends, NightPlan, batched_backends, build_backends, build_night
 from .rounds import Oracle
+from .seeds import NightSeeds
 from .select import select_tasks
 from .stage import stage
 from .workspace import load_workspace
-
-
-@dataclass(frozen=True)
-class Backends:
-    target: Backend
-    optimizer: Backend
-    judge: Backend
-
-
-def build_backends(settings: Settings, env: Mapping[str, str]) -> Backends:
-    """One backend per distinct role setting (one backend may serve all three roles)."""
-    made: dict[str, Backend] = {}
-
-    def get(role: RoleSettings) -> Backend:
-        key = role.model_dump_json()
-        if key not in made:
-            made[key] = create_backend(role, env)
-        return made[key]
-
-    r = settings.roles
-    return Backends(get(r.target), get(r.optimizer), get(r.judge))
-
-
-def batched_backends(backends: Backends, store: Store | None, poll_s: float) -> Backends:
-    """The same backends sending through their provider's batch API where it has one (one
-    wrapper per distinct backend, so roles served by one backend share its batches)."""
-    made: dict[int, Backend] = {}
-
-    def wrap(backend: Backend) -> Backend:
-        if id(backend) not in made:
-            made[id(backend)] = batching(backend, store, poll_s=poll_s)
-        return made[id(backend)]
-
-    return Backends(wrap(backends.target), wrap(backends.optimizer), wrap(backends.judge))
 
 
 def _history(store: Store, project: str) -> tuple[datetime | None, int]:
@@ -100,11 +66,13 @@ def run_project_night(
     tasks: list[TaskRecord] | None = None,
     oracle: Oracle | None = None,
     agents: AgentReplays | None = None,
+    make_night: Callable[..., Night] = Night,
 ) -> NightResult:
     """Run tonight for ``project``; stage a proposal if the gate accepts (unless ``dry_run``).
 
-    ``oracle`` (benchmarks only) replaces the statistical decision on each edit. An adoption cut
-    short is repaired first, so the night reads whole files, never half of one.
+    ``oracle`` and ``make_night`` (benchmarks only) replace the statistical decision on each edit,
+    or the night's whole gate (the benchmarks' baseline). An adoption cut short is repaired first,
+    so the night reads whole files, never half of one.
     """
     recover(store, paths, clock)
     check_logins([backends.target, backends.optimizer, backends.judge])  # seconds, not a night
@@ -112,9 +80,12 @@ def run_project_night(
     last_night, index = _history(store, str(project))
     night_id = night_id_for(project, clock)
     directory = paths.night_dir(night_id)
+    plan = NightPlan(settings, project, backends, clock, store=store, night_id=night_id,
+                     artifacts=directory / "artifacts", progress=progress, night_index=index,
+                     tried=store.rejected_edits(str(project)), ledger=store.edit_evidence(str(project)),
+                     oracle=oracle, make_night=make_night, agents=agents)
     with _whole_or_nothing(store, night_id, directory, backends):
-        return _run(project, settings, store, paths, backends, clock, dry_run, progress, tasks, oracle,
-                    night_id, directory, index, last_night, agents)
+        return _run(plan, store, paths, dry_run, tasks, last_night)
 
 
 @contextmanager
@@ -131,28 +102,18 @@ def _whole_or_nothing(store: Store, night_id: str, directory: Path, backends: Ba
         close_all([backends.target, backends.optimizer, backends.judge])
 
 
-def _run(project: Path, settings: Settings, store: Store, paths: Paths, backends: Backends, clock: Clock,
-         dry_run: bool, progress: Progress | None, tasks: list[TaskRecord], oracle: Oracle | None,
-         night_id: str, directory: Path, index: int, last_night: datetime | None,
-         agents: AgentReplays | None = None) -> NightResult:
-    if settings.night.batch:
-        backends = batched_backends(backends, store, settings.night.batch_poll_s)
-    with project_lock(locks_dir(paths), project):  # never half of an adoption under way
-        workspace = load_workspace(project, settings.files)
+def _run(plan: NightPlan, store: Store, paths: Paths, dry_run: bool, tasks: list[TaskRecord],
+         last_night: datetime | None) -> NightResult:
+    project, settings = plan.project, plan.settings
     views = project_views(store, str(project))  # adopted rules: which are ignored, contradicted, to re-test
-    night = Night(
-        settings, workspace, target=backends.target,
-        optimizer=backends.optimizer, judge=backends.judge, store=store, clock=clock,
-        rng=random.Random(f"{settings.night.seed}:{night_id}"), night_id=night_id,
-        artifacts=directory / "artifacts", progress=progress, night_index=index,
-        tried=store.rejected_edits(str(project)), ledger=store.edit_evidence(str(project)), oracle=oracle,
-        ignored=ignored_notes(views),
-        agents=agents,
-    )
+    plan = replace(plan, ignored=tuple(ignored_notes(views)))
+    with project_lock(locks_dir(paths), project):  # never half of an adoption under way
+        night = build_night(plan)
     pending = [v.rule for v in views if v.rule.retest_model and v.standing != "removed by hand"]
     result = asyncio.run(_retests_then_night(night, store, pending, tasks, last_night))
     result = propose_removals(result, [v for v in views if v.outcome.verdict == "contradicted"])
-    summary = result.summary
+    summary, night_id = result.summary, result.summary.night_id
+    directory = paths.night_dir(night_id)
     summary.dry_run = dry_run
     if dry_run:
         store.save_night(summary, "dry-run")
@@ -164,7 +125,7 @@ def _run(project: Path, settings: Settings, store: Store, paths: Paths, backends
         with project_lock(locks_dir(paths), project):  # ordered with adopt and rollback
             stage(directory, summary, result.workspace, result.candidate, store)
             if settings.night.auto_adopt:
-                auto_adopt(store, paths, night_id, clock)
+                auto_adopt(store, paths, night_id, plan.clock)
         return result
     store.save_night(summary, "none")
     return result
@@ -191,17 +152,17 @@ async def _retests_then_night(night: Night, store: Store, pending: list[AdoptedR
 def estimate_project_night(*, project: Path, settings: Settings, store: Store, backends: Backends,
                            tasks: list[TaskRecord] | None = None) -> Estimate:
     tasks = project_tasks(store, project) if tasks is None else tasks
-    last_night, _ = _history(store, str(project))
-    sel = select_tasks(tasks, settings.night, random.Random(settings.night.seed), last_night)
-    return estimate_night(sel, load_workspace(project, settings.files), settings, backends.target, store)
+    last_night, index = _history(store, str(project))
+    sel = select_tasks(tasks, settings.night, NightSeeds.of(settings.night.seed, index).select, last_night)
+    return estimate_night(sel, load_workspace(project, settings.files), settings, backends.target, store,
+                          night_index=index)
 
 
 def summary_line(s: NightSummary) -> str:
     """One line for logs and notices."""
-    score = ""
-    if s.holdout_before is not None and s.holdout_after is not None:
-        score = f" holdout {s.holdout_before:.2f} -> {s.holdout_after:.2f}"
-    return f"night {s.night_id}: {s.decision}{score} ({s.calls} calls, ${s.cost_usd:.4f}) {s.reason}".strip()
+    edits = f" (edits {s.tally.line()})" if s.evidence else ""
+    return f"night {s.night_id}: {s.decision}{edits} ({s.calls} calls, ${s.cost_usd:.4f}) {s.reason}".strip()
 
 
-__all__ = ["ROLES", "Backends", "build_backends", "estimate_project_night", "run_project_night", "summary_line"]
+__all__ = ["ROLES", "Backends", "batched_backends", "build_backends", "estimate_project_night", "run_project_night",
+           "summary_line"]

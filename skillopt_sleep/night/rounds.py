@@ -10,24 +10,39 @@ keeps its evidence for a later night.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import random
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from ..models import Edit, EditEvidence
+from ..settings import NightSettings
 from ..train.aggregate import similar
 from .evidence import Candidate, EvidencePolicy, Trials
 from .evidence.together import settle
 from .guards import apply_edits, edit_budget
 from .reflect import pick_cases
 from .replay import Rollout
-
-if TYPE_CHECKING:
-    from .pipeline import Night
-    from .select import Selection
+from .seams import Drawer, Guard, Proposer
+from .select import Selection
 
 Oracle = Callable[[Edit], bool]
 CONCLUSIVE = ("harmful", "worse", "no_effect")
+
+
+@dataclass(frozen=True)
+class Tonight:
+    """What the rounds work on: tonight's files and settings, and where the night stands in the series.
+
+    ``stream`` names tonight's fresh rollout streams (new every night, the same on a rerun of it),
+    ``rng`` is the tests' own generator, ``ledger`` the evidence carried from earlier nights by edit key.
+    """
+
+    files: Mapping[str, str]
+    settings: NightSettings
+    night_index: int = 0
+    stream: str = "n0"
+    rng: random.Random = field(default_factory=random.Random)
+    ledger: Mapping[str, float] = field(default_factory=dict)
 
 
 @dataclass
@@ -44,28 +59,35 @@ class RoundsResult:
 
 
 class Rounds:
-    """Runs the rounds of one night on the :class:`~.pipeline.Night`'s backends, budget and files."""
+    """Runs the rounds of one night through its collaborators: a proposer, a guard, a drawer of rollouts.
 
-    def __init__(self, night: Night, oracle: Oracle | None = None) -> None:
-        self.n, self.oracle = night, oracle
-        self.policy = EvidencePolicy.from_settings(night.s.night)
+    ``oracle`` (benchmarks that know the truth) replaces the statistical decision on each edit.
+    """
+
+    def __init__(self, tonight: Tonight, *, proposer: Proposer, guard: Guard, drawer: Drawer,
+                 oracle: Oracle | None = None) -> None:
+        self.tonight, self.proposer, self.guard, self.drawer = tonight, proposer, guard, drawer
+        self.oracle = oracle
+        self.policy = EvidencePolicy.from_settings(tonight.settings)
         self.out = RoundsResult()
         self.candidates: dict[str, Candidate] = {}
-        self.budget = edit_budget(night.s.night, night.night_index)
+        self.budget = edit_budget(tonight.settings, tonight.night_index)
 
     async def run(self, sel: Selection, train: dict[str, list[Rollout]]) -> RoundsResult:
-        n = self.n
-        tasks = [*sel.train, *sel.holdout]
-        trials = Trials(self._draw, n.ws.texts, tasks, self.policy, n.stream, n.trials_rng, n.ledger)
+        """Reflect on ``sel.train``'s replays (``train``), test each edit on tonight's tasks, adopt."""
+        tn, limit = self.tonight, self.tonight.settings.reflect_tasks
+        trials = Trials(self.drawer.draw, dict(tn.files), [*sel.train, *sel.holdout], self.policy, tn.stream,
+                        tn.rng, dict(tn.ledger))
         accepted: list[Candidate] = []
         for step in range(1, self.policy.steps + 1) if self.budget > 0 else ():
             covered = frozenset(t.id for c in accepted for t in c.efficacy_tasks)
-            cases = pick_cases(sel.train, train, n.s.night.reflect_tasks, skip=covered | frozenset(trials.shown))
-            cases = cases or pick_cases(sel.train, train, n.s.night.reflect_tasks, skip=covered)
+            cases = pick_cases(sel.train, train, limit, skip=covered | frozenset(trials.shown))
+            cases = cases or pick_cases(sel.train, train, limit, skip=covered)
             if not cases:
                 break
             trials.shown |= {c.task.id for c in cases}
-            edits = await n.reflect(cases, [c.edit.content for c in accepted], self._refused_tonight(), step)
+            edits = await self.proposer.propose(cases, [c.edit.content for c in accepted], self._refused_tonight(),
+                                                step)
             if edits is None:
                 break
             cands = self._guarded(edits, step)
@@ -79,10 +101,6 @@ class Rounds:
         self.out.saved = sum(trials.spend.saved.values())
         return self.out
 
-    async def _draw(self, wants, files, nonce):  # type: ignore[no-untyped-def]
-        self.n.set_phase("test edits", sum(count for _, _, count in wants))
-        return await self.n.replayer.draw(wants, files, nonce)
-
     def _refused_tonight(self) -> list[Edit]:
         return [e.edit for e in self.out.evidence if e.verdict in CONCLUSIVE]
 
@@ -92,7 +110,7 @@ class Rounds:
         for edit in edits:
             if edit.key() in self.candidates or any(similar(edit, c.edit) for c in self.candidates.values()):
                 continue  # merged with an edit of tonight's (the training loop's aggregation)
-            outcome = self.n.guard([edit], budget=1)
+            outcome = self.guard.guard([edit], budget=1)
             if outcome.applied:
                 cand = Candidate(outcome.applied[0], outcome.files, step)
                 self.candidates[edit.key()] = cand
@@ -129,15 +147,15 @@ class Rounds:
                 self.out.evidence[by_key[key]] = ev
             accepted = [c for c in accepted if settled[c.key].verdict == "accepted"]
         elif len(accepted) > 1 and self.oracle is None:
-            joint = apply_edits(self.n.ws.texts, [c.edit for c in accepted], budget=len(accepted),
-                                limits=self.n.limits()).files
+            joint = self._joint(accepted)
             losers = await trials.conflicts(accepted, joint)
             for key in losers:
                 self._set(by_key[key], "conflict", "conflicts with another edit accepted tonight")
             accepted = [c for c in accepted if c.key not in losers]
         kept = sorted(accepted, key=lambda c: (self.out.evidence[by_key[c.key]].p_efficacy or 0.0, c.key))
         if kept:
-            outcome = apply_edits(self.n.ws.texts, [c.edit for c in kept], budget=self.budget, limits=self.n.limits())
+            outcome = apply_edits(self.tonight.files, [c.edit for c in kept], budget=self.budget,
+                                  limits=self.guard.limits())
             self.out.files, self.out.adopted = outcome.files, outcome.applied
             for edit in outcome.rejected:
                 self._set(by_key[edit.key()], "conflict", edit.reason)
@@ -147,7 +165,8 @@ class Rounds:
             self.out.ledger[key] = trials.log_evidence(self.candidates[key]) if keep else None
 
     def _joint(self, cands: Sequence[Candidate]) -> dict[str, str]:
-        return apply_edits(self.n.ws.texts, [c.edit for c in cands], budget=len(cands), limits=self.n.limits()).files
+        return apply_edits(self.tonight.files, [c.edit for c in cands], budget=len(cands),
+                           limits=self.guard.limits()).files
 
     def _set(self, index: int, verdict: str, reason: str) -> None:
         self.out.evidence[index] = self.out.evidence[index].model_copy(update={"verdict": verdict, "reason": reason})

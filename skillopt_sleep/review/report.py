@@ -2,8 +2,8 @@
 
 ``report.md`` is rendered here, ``report.html`` in :mod:`.report_html`, from the same helpers.
 Both show the same things, in the same order: the decision and its reason, the evidence edit by
-edit (where each edit was tested, on how many fresh rollouts, pass rates, p-values, and why it was
-refused) or, under the older holdout gate, the held-out score with its interval, the edits, the rejected edits with
+edit (the tally of accepted, refused and inconclusive edits; where each edit was tested, on how many
+fresh rollouts, pass rates, p-values, and why it was refused), the edits, the rejected edits with
 their reasons, what was skipped, the calls/tokens/cost per role, and the diff of each file.
 """
 
@@ -23,10 +23,6 @@ _DECISION_TEXT = {
     "budget_exhausted": "BUDGET EXHAUSTED: nothing staged",
     "outage": "OUTAGE: the backend answered nothing; nothing staged, no task consumed",
 }
-
-
-def _num(value: float | None, fmt: str) -> str:
-    return "not measured" if value is None else format(value, fmt)
 
 
 def _when(summary: NightSummary) -> str:
@@ -57,19 +53,6 @@ def describe_edit(edit: Edit) -> str:
     else:
         what = _one_line(edit.content)
     return f"{edit.target} {edit.op}: {what}"
-
-
-def score_rows(s: NightSummary) -> list[tuple[str, str]]:
-    """(label, value) rows of the held-out comparison."""
-    ci = ""
-    if s.ci_low is not None and s.ci_high is not None:
-        ci = f" (95% CI {s.ci_low:+.3f} to {s.ci_high:+.3f})"
-    return [
-        ("before", _num(s.holdout_before, ".3f")),
-        ("after", _num(s.holdout_after, ".3f")),
-        ("gain", _num(s.gain, "+.3f") + ci),
-        ("p-value (one-sided)", _num(s.p_value, ".4g")),
-    ]
 
 
 EVIDENCE_HEADER = ("verdict", "edit", "tested on", "rollouts / side", "where it acts", "p", "elsewhere",
@@ -197,15 +180,14 @@ def render_markdown(summary: NightSummary, diffs: Mapping[str, str]) -> str:
     title = "dry run" if s.dry_run else "night"
     out = [f"# skillopt-sleep {title} {s.night_id}", "", f"Project: `{s.project}`  ", f"{_when(s)}", ""]
     out += [f"## Decision: {_DECISION_TEXT[s.decision]}", "", _md(s.reason or "(no reason given)"), ""]
+    out += ["## Evidence, edit by edit", "", f"Edits: {s.tally.line()}.", ""]
     if s.evidence:
-        out += ["## Evidence, edit by edit", ""]
         for ev in s.evidence:
             out += [f"- **{edit_status(ev, s)}**: {_md(describe_edit(ev.edit))}",
                     f"  {_md(evidence_words(ev))} Why: {_md(_one_line(ev.reason))}",
                     f"  <sub>{_md(evidence_stats(ev))}</sub>"]
     else:
-        out += ["## Held-out score", "", "| | |", "|---|---|"]
-        out += [f"| {label} | {value} |" for label, value in score_rows(s)]
+        out += ["No edit was tested tonight."]
     out += ["", tasks_line(s), ""]
     out += [f"## Edits ({len(s.edits)})", ""]
     out += [f"- [{_edit_word(e, s)}] {_md(describe_edit(e))}" + (f" — why: {_md(_one_line(e.rationale))}"

@@ -198,7 +198,7 @@ def render_html(summary: NightSummary, diffs: Mapping[str, str], rules: Sequence
             f'<h2>Decision</h2><p><span class="badge {e(s.decision)}">{e(_DECISION_TEXT[s.decision])}</span></p>',
             f"<p>{_h(s.reason or '(no reason given)')}</p>", f"<p class=\"muted\">{e(tasks_line(s))}</p>"]
     tested = [ev for ev in s.evidence if ev.verdict not in _SKIPPED]
-    body.append(f"<h2>Tonight's edits ({len(tested)} tested)</h2>")
+    body += [f"<h2>Tonight's edits ({len(tested)} tested)</h2>", f"<p>Edits: {e(s.tally.line())}.</p>"]
     body += [edit_card(ev, s) for ev in tested] or ['<p class="muted">No edit was tested tonight.</p>']
     refused = [x for x in s.rejected_edits if x not in s.edits and x.key() not in {ev.edit.key() for ev in s.evidence}]
     if refused:

@@ -165,8 +165,8 @@ def _fail(deps: JobDeps, log: RunLog, message: str) -> None:
 
 def _describe(summary: NightSummary) -> str:
     text = f"night {summary.night_id}: {summary.decision}"
-    if summary.gain is not None:
-        text += f", gain {summary.gain:+.3f}"
+    if summary.evidence:
+        text += f", edits {summary.tally.line()}"
     if summary.proposal_dir:
         text += f", staged in {summary.proposal_dir}"
     return text + f" ({summary.calls} calls, ${summary.cost_usd:.4f})"

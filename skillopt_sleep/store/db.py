@@ -10,7 +10,6 @@ import json
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -24,44 +23,8 @@ from . import preferences as prefs
 from . import sightings
 from .migrate import migrate
 from .readonly import connect_readonly
+from .rows import Cursor, NightRow, Notice
 from .schema import SCHEMA
-
-
-@dataclass(frozen=True)
-class Cursor:
-    """How far a transcript file has been read. ``state`` is the harvester's own (JSON) state."""
-
-    path: str
-    source: str
-    inode: int
-    size: int
-    mtime_ns: int
-    offset: int
-    state: str = "{}"
-
-
-@dataclass(frozen=True)
-class Notice:
-    """A failure the user must see (a failed scheduled night, a hook error)."""
-
-    id: int
-    created_at: str
-    kind: str
-    message: str
-    seen: bool
-
-
-@dataclass(frozen=True)
-class NightRow:
-    """One night of the history."""
-
-    id: str
-    project: str
-    started_at: str
-    decision: str
-    state: str
-    proposal_dir: str | None
-    summary: NightSummary
 
 
 class Store:

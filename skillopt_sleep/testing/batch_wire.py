@@ -22,13 +22,11 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from .recorded import RecordedRequest, ServerView
 from .replies import Api, Error
 from .wire import Answer, json_answer
-
-if TYPE_CHECKING:
-    from .server import ModelServer
 
 ANTHROPIC_PREFIX = "/v1/messages/batches"
 OPENAI_PATHS = ("/v1/files", "/v1/batches")
@@ -72,7 +70,7 @@ def _iso(ts: float | None) -> str | None:
 class BatchDesk:
     """Batches and uploaded files of one :class:`ModelServer`."""
 
-    def __init__(self, server: ModelServer) -> None:
+    def __init__(self, server: ServerView) -> None:
         self.server = server
         self.batches: dict[str, Batch] = {}
         self.files: dict[str, bytes] = {}
@@ -198,8 +196,6 @@ class BatchDesk:
 
     def _process(self, batch: Batch) -> None:
         """Answer the batch's requests in order (none after a cancel, some before an expiry)."""
-        from .server import RecordedRequest
-
         srv = self.server
         limit = len(batch.items) if batch.state == "in_progress" else 0
         if srv.batch_expire_after is not None:

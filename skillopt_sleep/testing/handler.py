@@ -5,13 +5,11 @@ from __future__ import annotations
 import json
 import time
 from http.server import BaseHTTPRequestHandler
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from .recorded import RecordedRequest, ServerView
 from .replies import Error
 from .wire import Answer, json_answer
-
-if TYPE_CHECKING:
-    from .server import ModelServer, RecordedRequest
 
 CLIENT_GONE = (BrokenPipeError, ConnectionResetError, ConnectionAbortedError, TimeoutError)
 
@@ -24,7 +22,7 @@ class Handler(BaseHTTPRequestHandler):
     server_version = "loopback-model-server/1"
 
     @property
-    def model_server(self) -> ModelServer:
+    def model_server(self) -> ServerView:
         return self.server.model_server  # type: ignore[attr-defined]
 
     def log_message(self, format: str, *args: Any) -> None:
@@ -86,8 +84,6 @@ class Handler(BaseHTTPRequestHandler):
         return self.rfile.read(length) if length else b""
 
     def _record(self, body: Any) -> RecordedRequest:
-        from .server import RecordedRequest
-
         headers = {k.lower(): v for k, v in self.headers.items()}
         rec = RecordedRequest(self.command, self.path, headers, body)
         self.model_server.record(rec)

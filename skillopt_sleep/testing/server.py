@@ -11,10 +11,8 @@ import itertools
 import json
 import random
 import threading
-import time
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
 from http.server import ThreadingHTTPServer
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +23,7 @@ from . import anthropic_wire, openai_wire, responses_wire
 from .batch_wire import BatchDesk
 from .cache_wire import NO_CACHE, CacheUse, PromptCache
 from .handler import Handler
+from .recorded import DROPPED, RecordedRequest
 from .replies import (
     Api,
     CustomToolCall,
@@ -46,34 +45,9 @@ ROUTES: dict[str, tuple[Api, Callable[..., ModelCall]]] = {
     "/v1/chat/completions": ("chat", openai_wire.parse),
     "/v1/responses": ("responses", responses_wire.parse),
 }
-DROPPED = -1  # RecordedRequest.status of a connection closed without an answer
 RETRYABLE = frozenset({408, 409, 429}) | frozenset(range(500, 600))
 RENDER = {"anthropic": anthropic_wire.render, "chat": openai_wire.render,
           "responses": responses_wire.render}
-
-
-@dataclass
-class RecordedRequest:
-    """One request as the server saw it, and how it was answered.
-
-    ``status`` is 0 while the answer is still pending, -1 for a ``Disconnect``. ``fault`` is true for an injected
-    ``fail_rate`` error; ``side`` for Claude Code's session-title request (answered
-    automatically, outside the script); ``batch`` the id of the batch a request came in.
-    """
-
-    method: str
-    path: str
-    headers: dict[str, str]
-    body: Any
-    api: Api | None = None
-    call: ModelCall | None = None
-    reply: Reply | None = None
-    status: int = 0
-    fault: bool = False
-    side: bool = False
-    batch: str | None = None
-    started: float = field(default_factory=time.monotonic)
-    finished: float | None = None
 
 
 def default_responder(call: ModelCall) -> Reply:

@@ -4,7 +4,7 @@ The test split is scored exactly twice, after training, on the initial skill and
 one; nothing is selected on it. Each test item gives one paired difference (its mean score under
 the best skill minus under the initial one, over ``test_k`` rollouts each); the interval is the
 bootstrap percentile interval of the mean difference and the p-value the one-sided sign-flip
-test of the night's holdout gate (:mod:`skillopt_sleep.night.gate`), both over items.
+test (:mod:`.paired`), both over items.
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ import random
 from collections.abc import Awaitable, Callable, Sequence
 
 from ..models import TaskRecord
-from ..night.gate import bootstrap_ci, sign_flip_p
 from ..night.replay import Rollout
 from .config import Gain, Score
+from .paired import bootstrap_ci, sign_flip_p
 
 Draw = Callable[[list[tuple[TaskRecord, int, int]], dict[str, str], str], Awaitable[dict[str, list[Rollout]]]]
 RESAMPLES = 4096

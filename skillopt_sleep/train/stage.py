@@ -38,11 +38,11 @@ def stage_run(run_dir: Path, project: Path, *, settings: Settings, store: Store,
     gain = summary.gain_hard
     reason = (f"trained over {summary.steps} steps and {summary.slow_updates} slow updates; best at step {summary.best_step}; test pass rate "
               f"{_num(summary.baseline.test_hard)} -> {_num(summary.best.test_hard)}")
+    if gain is not None:
+        reason += f" (gain {gain.mean:+.2f}, 95% CI {gain.ci_low:+.2f} to {gain.ci_high:+.2f}, p = {gain.p_value:.3g})"
     night = NightSummary(
         night_id=night_id, project=str(project), started_at=clock.now(), finished_at=clock.now(), decision="accept",
-        reason=reason, holdout_before=summary.baseline.test_hard, holdout_after=summary.best.test_hard,
-        gain=gain.mean if gain else None, ci_low=gain.ci_low if gain else None, ci_high=gain.ci_high if gain else None,
-        p_value=gain.p_value if gain else None, n_train=summary.n_train, n_holdout=summary.n_test,
+        reason=reason, n_train=summary.n_train, n_holdout=summary.n_test,
         errored_rollouts=summary.errored_rollouts, edits=summary.accepted_edits, evidence=state.evidence,
         calls=summary.usage.calls, tokens=summary.usage.tokens, cost_usd=round(summary.usage.cost_usd, 6),
     )

@@ -23,7 +23,7 @@ NOW = datetime(2026, 11, 21, 3, tzinfo=timezone.utc)
 pytestmark = [pytest.mark.realbin, pytest.mark.slow]
 
 SMALL = NightSettings(k=2, steps=1, concurrency=2, efficacy_rollouts=12, efficacy_looks=1,
-                      harm_rollouts=4, harm_looks=1, unseen_rollouts=2, min_holdout_tasks=1,
+                      harm_rollouts=4, harm_looks=1, unseen_rollouts=2,
                       agent_timeout_s=120, agent_max_turns=6)
 
 

@@ -153,7 +153,7 @@ def test_a_rerun_after_kill_9_fetches_the_recorded_batch_instead_of_paying_again
         wait_for(lambda: polls(server))
         os.kill(proc.pid, signal.SIGKILL)
     finally:
-        proc.wait(timeout=30)
+        proc.communicate(timeout=30)  # reaps it and closes its pipes
     assert proc.returncode == -signal.SIGKILL
     assert len(created(server, provider)) == 1
     server.hold_batches = False

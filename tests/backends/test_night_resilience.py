@@ -39,7 +39,7 @@ def test_thirty_percent_transient_faults_give_the_same_decision(sample_project, 
         faults = len(srv.faults)
     assert clean.decision == "accept", clean.reason
     assert faulty.decision == clean.decision
-    assert (faulty.holdout_before, faulty.holdout_after) == (clean.holdout_before, clean.holdout_after)
+    assert faulty.evidence == clean.evidence and faulty.edits == clean.edits
     assert faulty.errored_rollouts == 0
     assert faults > 0.2 * clean.calls
     assert faulty.calls == clean.calls + faults  # every failed attempt was sent and counted
@@ -50,7 +50,7 @@ def test_the_loopback_night_matches_the_simulated_backend(sample_project):
     direct = run_night(tasks, project, target=SimulatedBackend()).summary
     with ModelServer(responder=simulated_night_responder()) as srv:
         wire = night("openai", srv, project, tasks)
-    assert (wire.decision, wire.gain, wire.calls) == (direct.decision, direct.gain, direct.calls)
+    assert (wire.decision, wire.evidence, wire.calls) == (direct.decision, direct.evidence, direct.calls)
 
 
 @pytest.mark.parametrize("provider", ["openai", "anthropic"])
@@ -61,7 +61,7 @@ def test_an_outage_is_no_evidence_never_a_decision(sample_project, provider):
         s = night(provider, srv, project, tasks, max_retries=2)
         sent = len(srv.model_requests())
     assert s.decision == "outage" and s.reason.startswith("the model backend is down: 5 attempts in a row")
-    assert s.edits == [] and s.holdout_before is None and s.gain is None
+    assert s.edits == [] and s.evidence == []
     assert s.calls == sent == 5  # the circuit breaker's threshold, every attempt counted
 
 

@@ -117,19 +117,19 @@ def test_a_compatible_server_gets_no_cache_key(server):
 
 
 def test_the_responses_api_reports_cached_tokens_the_way_openai_does(server):
-    client = openai.OpenAI(base_url=server.v1, api_key="sk-test", max_retries=0)
-    usages = [client.responses.create(model="gpt-5-mini", instructions=SKILL, input=f"task {i}").usage
-              for i in range(2)]
+    with openai.OpenAI(base_url=server.v1, api_key="sk-test", max_retries=0) as client:
+        usages = [client.responses.create(model="gpt-5-mini", instructions=SKILL, input=f"task {i}").usage
+                  for i in range(2)]
     assert usages[0].input_tokens_details.cached_tokens == 0
     assert usages[1].input_tokens_details.cached_tokens >= 1024
 
 
 def test_the_anthropic_client_sees_the_providers_usage_fields(server):
-    client = anthropic.Anthropic(base_url=server.url, api_key="sk-ant-test", max_retries=0)
     system = [{"type": "text", "text": SKILL, "cache_control": {"type": "ephemeral"}}]
-    first, second = (client.messages.create(model="claude-sonnet-4-6", max_tokens=20, system=system,
-                                            messages=[{"role": "user", "content": f"q{i}"}]).usage
-                     for i in range(2))
+    with anthropic.Anthropic(base_url=server.url, api_key="sk-ant-test", max_retries=0) as client:
+        first, second = (client.messages.create(model="claude-sonnet-4-6", max_tokens=20, system=system,
+                                                messages=[{"role": "user", "content": f"q{i}"}]).usage
+                         for i in range(2))
     assert first.cache_creation_input_tokens > 1024 and first.cache_read_input_tokens == 0
     assert second.cache_read_input_tokens == first.cache_creation_input_tokens
     assert second.cache_creation_input_tokens == 0 and second.input_tokens < 50

@@ -212,3 +212,16 @@ def test_a_judge_request_at_temperature_zero_reaches_anthropic_without_a_tempera
     done = complete(make("anthropic", server, temperature=0.7), judge)
     assert done.text == '{"score": 1, "reason": "fine"}'
     assert "temperature" not in server.model_calls()[0].body
+
+
+def test_the_default_anthropic_model_is_not_one_the_sdk_warns_is_retiring(server):
+    import warnings
+
+    from skillopt_sleep.backends.anthropic_api import DEFAULT_MODEL
+
+    backend = make("anthropic", server, model=None)  # as a user who names no model
+    assert backend.model == DEFAULT_MODEL
+    server.enqueue(Text("ok"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the SDK's end-of-life notice is a DeprecationWarning
+        assert complete(backend).text == "ok"

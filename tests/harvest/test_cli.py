@@ -8,7 +8,8 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-from skillopt_sleep.harvest import synthetic as syn
+from worlds import synthetic as syn
+
 from skillopt_sleep.harvest.scan import SOURCES
 from skillopt_sleep.markers import REPLAY_MARKER
 from skillopt_sleep.store import Store

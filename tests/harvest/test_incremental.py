@@ -8,9 +8,9 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
+from worlds import synthetic as syn
 
 from skillopt_sleep.clock import FixedClock
-from skillopt_sleep.harvest import synthetic as syn
 from skillopt_sleep.harvest.check_miner import plain
 from skillopt_sleep.harvest.run import Harvester, HarvestPlan, SourceStats
 from skillopt_sleep.harvest.scan import CLAUDE, CODEX, Roots

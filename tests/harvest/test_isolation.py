@@ -11,9 +11,9 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
+from worlds import synthetic as syn
 
 from skillopt_sleep.clock import FixedClock
-from skillopt_sleep.harvest import synthetic as syn
 from skillopt_sleep.harvest.claude_code import clean_prompt, strip_blocks
 from skillopt_sleep.harvest.run import Harvester, HarvestPlan
 from skillopt_sleep.harvest.scan import CLAUDE, CODEX, Roots

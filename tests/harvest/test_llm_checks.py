@@ -5,11 +5,12 @@ from __future__ import annotations
 import json
 from datetime import datetime, timezone
 
+from worlds import synthetic as syn
+
 from skillopt_sleep.backends.budget import Budget
 from skillopt_sleep.backends.retry import RetryPolicy
 from skillopt_sleep.backends.scripted import ScriptedBackend
 from skillopt_sleep.errors import TransientError
-from skillopt_sleep.harvest import synthetic as syn
 from skillopt_sleep.harvest.llm_checks import LlmCheckMiner
 from skillopt_sleep.models import TaskRecord
 from skillopt_sleep.settings import BudgetSettings

@@ -100,7 +100,7 @@ def run_suite_nights(cli, project: Path) -> dict[str, object]:
     """Nights until the whole suite was proposed, each staged proposal adopted; what reached where."""
     home = Path(os.environ["SKILLOPT_SLEEP_HOME"])
     optimizer = SuiteOptimizer()
-    env = {"ANTHROPIC_API_KEY": "sk-ant-test", "SKILLOPT_SLEEP_NIGHT__MIN_HOLDOUT_TASKS": "1"}
+    env = {"ANTHROPIC_API_KEY": "sk-ant-test"}
     nights = staged = adopted_nights = 0
     with ModelServer(responder=optimizer) as srv:
         while not optimizer.done and nights < MAX_NIGHTS:

@@ -9,8 +9,8 @@ from skillopt_sleep.clock import SystemClock
 from skillopt_sleep.paths import resolve_paths
 from skillopt_sleep.store import Store
 
-NIGHT_KEYS = {"night_id", "decision", "holdout_before", "holdout_after", "gain", "ci_low", "ci_high",
-              "p_value", "edits", "rejected_edits", "proposal_dir", "calls", "tokens", "cost_usd"}
+NIGHT_KEYS = {"night_id", "decision", "tally", "evidence", "edits", "rejected_edits", "proposal_dir", "calls",
+              "tokens", "cost_usd"}
 
 
 def test_demo_json_accepts_and_stages_inside_the_demo_dir_only(cli, tmp_path, sandbox_home):
@@ -21,6 +21,8 @@ def test_demo_json_accepts_and_stages_inside_the_demo_dir_only(cli, tmp_path, sa
     assert out["decision"] == "accept"
     proven = [ev for ev in out["evidence"] if ev["verdict"] == "accepted"]
     assert proven and all(ev["efficacy"]["after_pass"] > ev["efficacy"]["before_pass"] for ev in proven)
+    assert out["tally"]["accepted"] == len(proven)
+    assert sum(out["tally"].values()) == len(out["evidence"])
     proposal = Path(out["proposal_dir"])
     assert proposal.is_relative_to(tmp_path / "d")
     assert {p.name for p in proposal.iterdir()} >= {"proposal.json", "report.md", "report.html", "diffs", "candidate"}
@@ -64,8 +66,12 @@ def test_run_stages_then_status_shows_the_night_and_the_pending_proposal(cli, tm
     st = cli("status", "--project", str(project), "--json").json()
     assert st["pending"]["night_id"] == night["night_id"]
     assert st["nights"][0]["decision"] == "accept" and st["nights"][0]["calls"] == night["calls"]
+    assert st["nights"][0]["tally"] == night["tally"] and night["tally"]["accepted"] >= 1
     text = cli("status", "--project", str(project)).out
     assert "pending proposal: night " + night["night_id"] in text
+    t = night["tally"]
+    tally = f"edits {t['accepted']} accepted, {t['refused']} refused, {t['inconclusive']} inconclusive"
+    assert tally in text  # in the night's row, and in the pending proposal's line
 
 
 def test_dry_run_stages_nothing_and_a_second_night_is_mostly_cached(cli, tmp_path):

@@ -102,6 +102,7 @@ def test_run_estimate_shows_the_full_the_cached_and_the_batch_price(cli, project
     assert not server.model_requests()  # an estimate spends nothing
 
 
+@pytest.mark.slow
 def test_the_cost_benchmark_meets_its_goal_with_the_same_decisions(capsys):
     spec = importlib.util.spec_from_file_location("night_cost", BENCH)
     bench = importlib.util.module_from_spec(spec)
@@ -117,6 +118,7 @@ def test_the_cost_benchmark_meets_its_goal_with_the_same_decisions(capsys):
     assert modes["cache"]["cost_usd"] < modes["today"]["cost_usd"]
 
 
+@pytest.mark.slow
 def test_a_night_killed_while_its_batch_runs_is_resumed_by_the_rerun_without_paying_again(
         cli, project, server, subprocess_env):
     server.hold_batches = True

@@ -82,7 +82,7 @@ def test_an_outage_is_no_evidence_never_a_reject(sample_project):
     settings.roles.target.max_retries = 0
     s = run_night(tasks, project, target=down, settings=settings).summary
     assert s.decision == "outage" and "the model backend is down" in s.reason
-    assert s.holdout_before is None and s.gain is None and not s.evidence and not s.edits
+    assert not s.evidence and not s.edits and s.tally.line() == "0 accepted, 0 refused, 0 inconclusive"
     assert len(down.history) == 5  # the breaker's threshold, one attempt at a time
 
 

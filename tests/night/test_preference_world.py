@@ -11,15 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from skillopt_sleep.backends.base import Backend, Message, Request
-from skillopt_sleep.models import Edit, TaskRecord
-from skillopt_sleep.night.guards import BEGIN, END
-from skillopt_sleep.night.judge import rule_check
-from skillopt_sleep.night.reflect import Case, parse_edits, reflection_prompt
-from skillopt_sleep.night.replay import REPLAY_SYSTEM, Rollout, sample_seed, system_text
-from skillopt_sleep.night.workspace import NEW_SKILL
-from skillopt_sleep.testing.preference_kinds import (
+from worlds.preference_kinds import (
     BREAKS_ALL,
     HELPED_KIND,
     HELPS_ONE,
@@ -28,7 +20,15 @@ from skillopt_sleep.testing.preference_kinds import (
     USELESS_RULES,
     kind_of_intent,
 )
-from skillopt_sleep.testing.preference_world import PreferenceWorld
+from worlds.preference_world import PreferenceWorld
+
+from skillopt_sleep.backends.base import Backend, Message, Request
+from skillopt_sleep.models import Edit, TaskRecord
+from skillopt_sleep.night.guards import BEGIN, END
+from skillopt_sleep.night.judge import rule_check
+from skillopt_sleep.night.reflect import Case, parse_edits, reflection_prompt
+from skillopt_sleep.night.replay import REPLAY_SYSTEM, Rollout, sample_seed, system_text
+from skillopt_sleep.night.workspace import NEW_SKILL
 
 BENCH = Path(__file__).resolve().parents[2] / "bench" / "learning.py"
 PROJECT = "/work/project"
@@ -224,6 +224,7 @@ def test_the_world_is_a_backend_for_every_role():
     assert 0 <= json.loads(judged.text)["score"] <= 1
 
 
+@pytest.mark.slow
 def test_learning_bench_runs_end_to_end_and_prints_every_metric(tmp_path, capsys):
     bench = load_bench()
     code = bench.main(["--seeds", "2", "--nights", "2", "--json", "--quiet", "--workdir", str(tmp_path)])

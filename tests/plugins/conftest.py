@@ -61,6 +61,7 @@ def base_env(home: Path, bin_dir: Path, **extra: str) -> dict[str, str]:
         "TMPDIR": os.environ.get("TMPDIR", "/tmp"),
         "DISABLE_AUTOUPDATER": "1",
         "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+        "PYTHONDONTWRITEBYTECODE": "1",  # no __pycache__ in the checkout the tests run from
     }
     # The machine's package index settings, so the checkout installs offline from the mirror.
     env.update({k: v for k, v in os.environ.items() if k.startswith("PIP_")})

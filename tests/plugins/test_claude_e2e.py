@@ -129,7 +129,9 @@ def test_session_end_hook_runs_the_log_command_of_our_cli(kit, session, tmp_path
         # prefix can only come from the hook starting our CLI. Claude Code cancels SessionEnd
         # hooks after 1.5 s, so the dependencies' bytecode is compiled beforehand, from a copy
         # of the package elsewhere.
+        # Bytecode goes under the prefix (never into the checkout), so this run may write it.
         env = {**env_for(srv.url), "PYTHONPYCACHEPREFIX": str(pycache)}
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
         _warm_dependencies(kit, env, tmp_path / "copy")
         records = _claude("Run the test suite", env, project, kit, "--debug-file", str(debug))
     assert records[-1]["result"] == "Tests pass."

@@ -55,8 +55,7 @@ class Home:
         started = started_at or datetime(2026, 3, 1, 3, 17, tzinfo=timezone.utc)
         summary = NightSummary(
             night_id=night_id, project=str(project), started_at=started, decision="accept",
-            reason="gain +0.250", holdout_before=0.5, holdout_after=0.75, gain=0.25, ci_low=0.1,
-            ci_high=0.4, p_value=0.002, proposal_dir=str(directory),
+            reason="1 of 1 edits proven and adopted", proposal_dir=str(directory),
             edits=edits if edits is not None else [
                 Edit(target="memory", op="add", content="Use uv.", status="applied")],
         )

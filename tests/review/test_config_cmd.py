@@ -9,8 +9,10 @@ try:
 except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib
 
+from pydantic import BaseModel
+
 from skillopt_sleep.config_template import starter_config
-from skillopt_sleep.settings import Layer, Settings, load_settings
+from skillopt_sleep.settings import Layer, Price, Settings, load_settings
 
 
 def user_config(sandbox_home, text: str):
@@ -34,7 +36,7 @@ def test_show_names_the_source_of_every_setting(cli, sandbox_home, project):
     assert re.fullmatch(rf"night\.seed = 3 +# user \({user}\)", lines["night.seed"])
     assert re.fullmatch(r"night\.alpha = 0\.01 +# env SKILLOPT_SLEEP_NIGHT__ALPHA", lines["night.alpha"])
     assert re.fullmatch(r'roles\.judge\.backend = "simulated" +# flag', lines["roles.judge.backend"])
-    assert re.fullmatch(r"night\.min_gain = 0\.05 +# default", lines["night.min_gain"])
+    assert re.fullmatch(r"night\.min_effect = 0\.25 +# default", lines["night.min_effect"])
     assert re.fullmatch(r"files\.skill = \(unset\) +# default", lines["files.skill"])
     assert re.fullmatch(r'files\.memory = \["AGENTS\.md"\] +# project .*', lines["files.memory"])
     every = set(Settings().model_dump()["night"])
@@ -77,7 +79,7 @@ def test_starter_config_is_defaults_and_every_line_uncomments_to_a_valid_setting
     assert settings.roles.judge.model == "claude-sonnet-4-6"
     assert settings.budget.prices["claude-sonnet-4-6"].output == 15.0
     flat = {k for section in data.values() for k in section}
-    assert {"k", "min_gain", "edit_schedule", "cron", "max_bytes", "max_cost_usd"} <= flat
+    assert {"k", "min_effect", "edit_schedule", "cron", "max_bytes", "max_cost_usd"} <= flat
 
 
 def test_path_lists_the_files(cli, project):
@@ -99,3 +101,31 @@ def test_unknown_backend_is_a_config_error_listing_the_choices(cli, project):
 def test_config_without_action_is_a_usage_error(cli, project):
     r = cli("config", cwd=project)
     assert r.code == 2 and r.err.count("\n") == 1 and "ACTION" in r.err
+
+
+def _sections(model: type[BaseModel], path: str):
+    """(dotted section, its model) for every settings section, nested ones included."""
+    for name, info in model.model_fields.items():
+        sub = info.annotation
+        if isinstance(sub, type) and issubclass(sub, BaseModel) and sub is not Price:
+            yield f"{path}{name}", sub
+            yield from _sections(sub, f"{path}{name}.")
+
+
+def test_every_setting_is_documented_in_its_model_and_the_starter_config_says_it_above_the_line():
+    text = starter_config()
+    described: set[type] = set()
+    for section, model in _sections(Settings, ""):
+        assert model.__doc__, f"[{section}] has no docstring"
+        for name, info in model.model_fields.items():
+            assert info.description and info.description.strip(), f"{section}.{name} has no description"
+            sub = info.annotation
+            if model in described or (isinstance(sub, type) and issubclass(sub, BaseModel)):
+                continue
+            body = text.split(f"\n[{section}]\n", 1)[1].split("\n[", 1)[0]
+            line = next((ln for ln in body.splitlines() if ln.startswith(f"# {name} = ")), None)
+            if line is None:  # unset by default and no example: not shown, so nothing to explain
+                continue
+            above = body.splitlines()[body.splitlines().index(line) - 1]
+            assert above.startswith(f"# {info.description}"), (section, name, above)
+        described.add(model)

@@ -7,6 +7,8 @@ import json
 import random
 from pathlib import Path
 
+import pytest
+
 BENCH = Path(__file__).resolve().parents[2] / "bench" / "gate_noise.py"
 
 
@@ -17,6 +19,7 @@ def load_bench():
     return module
 
 
+@pytest.mark.slow
 def test_gate_noise_json_over_200_nights(capsys):
     bench = load_bench()
     code = bench.main(["--nights", "200", "--json"])
@@ -73,6 +76,7 @@ def test_sparse_nights_lift_one_kind_of_eight_and_nothing_else():
     assert abs(len(same_kind) / len(lifts) - 1 / 8) < 0.02
 
 
+@pytest.mark.slow
 def test_the_sparse_case_is_printed_for_every_gate(capsys):
     bench = load_bench()
     bench.main(["--nights", "200"])

@@ -6,7 +6,7 @@ import re
 from datetime import datetime, timezone
 from html.parser import HTMLParser
 
-from skillopt_sleep.models import Edit, NightSummary, Usage
+from skillopt_sleep.models import Counts, Edit, EditEvidence, NightSummary, Usage
 from skillopt_sleep.review.diff import unified_diff
 from skillopt_sleep.review.report import render_markdown
 from skillopt_sleep.review.report_html import render_html
@@ -24,9 +24,32 @@ BASE = NightSummary(
     started_at=datetime(2026, 3, 1, 3, 17, tzinfo=timezone.utc),
     finished_at=datetime(2026, 3, 1, 3, 24, tzinfo=timezone.utc),
     decision="accept",
-    reason="gain +0.229 (95% CI +0.125 to +0.333), p = 0.000488 on 8 holdout tasks",
-    holdout_before=0.531, holdout_after=0.760, gain=0.229, ci_low=0.125, ci_high=0.333,
-    p_value=0.000488, n_train=14, n_holdout=8, errored_rollouts=2,
+    reason="2 of 4 edits proven and adopted; 1 harmful, 1 inconclusive",
+    n_train=14, n_holdout=8, errored_rollouts=2,
+    evidence=[
+        EditEvidence(edit=Edit(target="skill", op="add",
+                               content="Run the test suite with `pytest -q`, never bare `pytest`."),
+                     verdict="accepted", reason="proven where it acts, no harm elsewhere",
+                     cited=["t1", "t2"], unseen=["t3"], harm_tasks=["t4", "t5", "t6"],
+                     efficacy=Counts(before_pass=2, before_n=24, after_pass=21, after_n=24),
+                     harm=Counts(before_pass=40, before_n=48, after_pass=41, after_n=48),
+                     p_efficacy=0.00012, p_unseen=0.004, p_harm=0.62, looks=2),
+        EditEvidence(edit=Edit(target="memory", op="replace", old="Title the README 'Beta'.",
+                               content="The README title is always 'Beta App'."),
+                     verdict="accepted", reason="proven where it acts, no harm elsewhere", cited=["t7"],
+                     harm_tasks=["t4", "t5"], efficacy=Counts(before_pass=0, before_n=8, after_pass=8, after_n=8),
+                     harm=Counts(before_pass=30, before_n=32, after_pass=30, after_n=32),
+                     p_efficacy=0.0039, p_harm=0.5, looks=1),
+        EditEvidence(edit=Edit(target="memory", op="add", content="Answer every request with a heading."),
+                     verdict="harmful", reason="fewer passes elsewhere (p = 0.002)", cited=["t8"],
+                     harm_tasks=["t1", "t4"], efficacy=Counts(before_pass=1, before_n=8, after_pass=7, after_n=8),
+                     harm=Counts(before_pass=30, before_n=32, after_pass=12, after_n=32),
+                     p_efficacy=0.01, p_harm=0.002, looks=1),
+        EditEvidence(edit=Edit(target="memory", op="add", content="Keep a calm tone."),
+                     verdict="inconclusive", reason="no gain shown yet; evidence kept for a later night",
+                     cited=["t9"], efficacy=Counts(before_pass=3, before_n=8, after_pass=4, after_n=8),
+                     p_efficacy=0.4, looks=3),
+    ],
     edits=[
         Edit(target="skill", op="add", content="Run the test suite with `pytest -q`, never bare `pytest`.",
              rationale="the user corrected this twice", status="applied"),
@@ -65,8 +88,7 @@ def test_report_md_golden(golden):
 
 
 def test_report_md_of_a_night_without_evidence_golden(golden):
-    s = night(decision="no_evidence", reason="not enough evidence: 3 holdout tasks scored, need 4",
-              holdout_before=None, holdout_after=None, gain=None, ci_low=None, ci_high=None, p_value=None,
+    s = night(decision="no_evidence", reason="no candidate tonight: the optimizer proposed no edit", evidence=[],
               edits=[], rejected_edits=[], skipped=[], proposal_dir=None, usage_by_role={}, errored_rollouts=0)
     golden("review/report-no-evidence.md", render_markdown(s, {}))
 
@@ -110,7 +132,7 @@ def test_report_html_is_self_contained_balanced_and_escaped():
     assert checker.stack == [] and checker.external == []
     assert "<script>" not in page and "&lt;script&gt;" in page
     assert "&lt;!-- skillopt-sleep:begin --&gt;" in page
-    assert not re.search(r"https?://(?!x\.example)", page)
+    assert not re.search(r"https?://(?!x\.example|www\.w3\.org/2000/svg\")", page)  # an SVG's namespace is no fetch
 
 
 def test_the_report_says_what_caching_and_batches_saved():

@@ -19,8 +19,8 @@ def test_review_prints_the_diff_and_the_report_path(cli, home, project):
     assert r.code == 0, r.err
     assert r.out.splitlines()[:3] == [
         f"night {NIGHT} [staged]  project {project}",
-        "held-out score: 0.500 -> 0.750 (gain +0.250, 95% CI [+0.100, +0.400], p=0.002)",
-        "decision: ACCEPT — gain +0.250",
+        "edits: 0 accepted, 0 refused, 0 inconclusive",
+        "decision: ACCEPT — 1 of 1 edits proven and adopted",
     ]
     assert "--- a/CLAUDE.md\n+++ b/CLAUDE.md\n@@ -1 +1,3 @@\n # Notes\n+\n+- added\n" in r.out
     assert f"report: {row.proposal_dir}/report.md" in r.out
@@ -35,7 +35,7 @@ def test_review_colours_on_request_and_json_is_the_night(cli, home, project):
     out = cli("review", "--json", cwd=project).json()
     assert out["night_id"] == NIGHT and out["state"] == "staged" and out["decision"] == "accept"
     assert out["diffs"]["CLAUDE.md"].startswith("--- a/CLAUDE.md")
-    assert out["report"].endswith("report.md") and out["p_value"] == 0.002
+    assert out["report"].endswith("report.md") and out["tally"] == {"accepted": 0, "refused": 0, "inconclusive": 0}
 
 
 def test_review_of_a_past_night_by_id(cli, home, project):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -34,7 +35,10 @@ def test_schedule_run_once_runs_a_real_night(cli, sample_project):
     assert last["status"] == "ok" and last["projects"][0]["decision"] == "accept"
     nights = cli("status", "--project", str(sample_project), "--json").json()["nights"]
     assert [n["night_id"] for n in nights] == [last["projects"][0]["night_id"]]
-    assert "backends answered their auth check" in Path(last["log_file"]).read_text()
+    log = Path(last["log_file"]).read_text()
+    assert "backends answered their auth check" in log
+    # the night's line in the log tells how its edits fared, edit by edit
+    assert re.search(r"night \S+: accept, edits [1-9]\d* accepted, \d+ refused, \d+ inconclusive", log), log
 
 
 def test_a_project_without_tasks_is_a_quiet_ok(cli, project):
@@ -52,7 +56,8 @@ def test_the_crontab_line_runs_a_real_night_under_crons_bare_environment(cli, fa
     assert r.code == 0, r.err
     line = next(x for x in fake_cron.read().splitlines() if "run-job" in x)
     command = line.split(" ", 5)[5].replace("\\%", "%")
-    bare = {"HOME": str(sandbox_home), "PATH": "/usr/bin:/bin", "SHELL": "/bin/sh", "LOGNAME": "tester"}
+    bare = {"HOME": str(sandbox_home), "PATH": "/usr/bin:/bin", "SHELL": "/bin/sh", "LOGNAME": "tester",
+            "PYTHONDONTWRITEBYTECODE": "1"}
     shutil.rmtree(sandbox_home / "sleep-home" / "logs")  # cleaned up since: the job still starts
     done = subprocess.run(["/bin/sh", "-c", command], env=bare, cwd=str(sandbox_home), timeout=180,
                           check=False)

@@ -14,7 +14,7 @@ from skillopt_sleep.cli.context import Ctx
 from skillopt_sleep.cli.schedule_cmds import _job_ctx
 from skillopt_sleep.clock import FixedClock
 from skillopt_sleep.lock import night_lock
-from skillopt_sleep.models import NightSummary
+from skillopt_sleep.models import Edit, EditEvidence, NightSummary
 from skillopt_sleep.schedule.envfile import merge_env_file
 from skillopt_sleep.schedule.job import JobDeps, NightOutcome, check_auth, run_job
 from skillopt_sleep.settings import Settings
@@ -77,8 +77,10 @@ def test_rejected_auth_spends_nothing_and_leaves_a_notice(store, paths, project,
 
 
 def test_a_good_night_is_logged_with_secrets_redacted(store, paths, project):
+    evidence = [EditEvidence(edit=Edit(target="memory", content=rule), verdict=verdict)
+                for rule, verdict in (("Use uv.", "accepted"), ("Be terse.", "no_effect"), ("Be kind.", "inconclusive"))]
     summary = NightSummary(night_id="n-0502", project=str(project), started_at=START, decision="accept",
-                           gain=0.12, proposal_dir="/p/n-0502", calls=40, cost_usd=0.0123)
+                           evidence=evidence, proposal_dir="/p/n-0502", calls=40, cost_usd=0.0123)
     night = NightSpy(NightOutcome("ok", summary, output="progress... key sk-ant-api03-" + "y" * 30))
     result = run_job([project], _deps(store, paths, night))
     assert result.exit_code == 0 and night.calls == [project]
@@ -86,7 +88,8 @@ def test_a_good_night_is_logged_with_secrets_redacted(store, paths, project):
     assert record.status == "ok" and record.projects[0].decision == "accept"
     assert record.projects[0].night_id == "n-0502"
     log = Path(record.log_file).read_text()
-    assert "night n-0502: accept, gain +0.120, staged in /p/n-0502 (40 calls, $0.0123)" in log
+    assert ("night n-0502: accept, edits 1 accepted, 1 refused, 1 inconclusive, staged in /p/n-0502 "
+            "(40 calls, $0.0123)") in log
     assert "sk-ant-api03" not in log and "[REDACTED:anthropic-key]" in log
     assert Path(record.log_file).name == "night-20260502-031700.log"
     assert store.notices() == []

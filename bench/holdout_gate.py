@@ -1,4 +1,8 @@
-"""The replay gate: accept a candidate only with statistical evidence on held-out tasks.
+"""The whole-holdout gate, the baseline the benchmarks compare the edit-by-edit gate with.
+
+It accepts a candidate (every edit of a night together) only with statistical evidence over the
+whole holdout. It is no longer part of the product: a rule acts on a few of a night's tasks, and a
+test over the whole holdout drowns it in noise (``bench/gate_noise.py`` measures how much).
 
 A pure function of the holdout scores and an injected ``rng``. ``None`` in a score list is an
 errored rollout (an outage, a timeout, a parse failure): it is excluded and counted, never a 0.
@@ -16,8 +20,6 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
-
-from ..settings import NightSettings
 
 GateDecision = Literal["accept", "reject", "no_evidence"]
 GateTest = Literal["sign_flip", "bootstrap"]
@@ -57,18 +59,6 @@ class GateResult:
     worst_task: str | None = None
     rollouts: int = 0
     exact: bool = False
-
-
-def policy_from_settings(night: NightSettings) -> GatePolicy:
-    """The policy the night settings describe."""
-    return GatePolicy(
-        min_gain=night.min_gain,
-        max_task_drop=night.max_task_drop,
-        alpha=night.alpha,
-        test=night.gate_test,
-        max_error_rate=night.max_error_rate,
-        min_tasks=night.min_holdout_tasks,
-    )
 
 
 def decide(

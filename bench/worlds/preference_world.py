@@ -33,9 +33,9 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import Literal
 
-from ..backends.base import Completion, Health, Request
-from ..models import TaskRecord
-from .preference_kinds import (
+from skillopt_sleep.backends.base import Completion, Health, Request
+from skillopt_sleep.models import TaskRecord
+from worlds.preference_kinds import (
     BASE_RATE,
     BREAKS_ALL,
     BROKEN_RATE,

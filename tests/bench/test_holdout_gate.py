@@ -1,13 +1,11 @@
-"""The replay gate: what it accepts, what it refuses, and what it calls no evidence."""
+"""The whole-holdout gate the benchmarks compare with: what it accepts, refuses, and calls no evidence."""
 
 from __future__ import annotations
 
 import random
 
 import pytest
-
-from skillopt_sleep.night.gate import GatePolicy, decide, policy_from_settings, sign_flip_p
-from skillopt_sleep.settings import NightSettings
+from holdout_gate import GatePolicy, decide, sign_flip_p
 
 
 def uniform(n: int, value: float, k: int = 4) -> dict[str, list[float | None]]:
@@ -136,9 +134,3 @@ def test_same_seed_same_result():
     a = decide(before, after, GatePolicy(), random.Random(9))
     b = decide(before, after, GatePolicy(), random.Random(9))
     assert a == b and not a.exact
-
-
-def test_policy_from_settings_follows_the_night_settings():
-    night = NightSettings(min_gain=0.1, alpha=0.01, gate_test="bootstrap", min_holdout_tasks=6)
-    policy = policy_from_settings(night)
-    assert (policy.min_gain, policy.alpha, policy.test, policy.min_tasks) == (0.1, 0.01, "bootstrap", 6)

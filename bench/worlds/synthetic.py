@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-from .claude_code import sanitise_cwd
+from skillopt_sleep.harvest.claude_code import sanitise_cwd
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""The recurring preferences of :class:`~skillopt_sleep.testing.preference_world.PreferenceWorld`.
+"""The recurring preferences of :class:`~worlds.preference_world.PreferenceWorld`.
 
 Eight kinds of thing a user keeps correcting. Each kind has several intent templates (so two
 tasks of a kind are rarely the same text), the rule check that scores an answer, the user's
@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..models import Check
+from skillopt_sleep.models import Check
 
 BASE_RATE = 0.25  # an agent follows an unstated preference this often
 RULE_RATE = 0.9  # ... and this often when the correct rule is in its instructions

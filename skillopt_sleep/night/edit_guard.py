@@ -1,0 +1,23 @@
+"""Tonight's guards: edits applied to tonight's files under the night's limits, refusals recorded."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from ..models import Edit
+from .guards import EditOutcome, GuardLimits, apply_edits
+
+
+class EditGuard:
+    """Applies edits to ``files`` under ``limits``; each refused edit is appended to ``refused``."""
+
+    def __init__(self, files: Mapping[str, str], limits: GuardLimits, refused: list[Edit]) -> None:
+        self.files, self._limits, self.refused = files, limits, refused
+
+    def guard(self, edits: Sequence[Edit], *, budget: int) -> EditOutcome:
+        outcome = apply_edits(self.files, edits, budget=budget, limits=self._limits)
+        self.refused += outcome.rejected
+        return outcome
+
+    def limits(self) -> GuardLimits:
+        return self._limits

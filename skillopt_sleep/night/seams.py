@@ -1,0 +1,49 @@
+"""What a night's rounds work through, each a small protocol: something that proposes edits, something
+that guards them, something that draws fresh rollouts.
+
+:class:`~.rounds.Rounds` knows only these, so a test (or a training loop) drives the rounds with its
+own: a scripted proposer, the real guards over its own files, a drawer that answers from a table.
+The night's own are :class:`~.proposer.OptimizerProposer`, :class:`~.edit_guard.EditGuard` and
+:meth:`~.replay.Replayer.draw`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from ..models import Edit, TaskRecord
+from .guards import EditOutcome, GuardLimits
+from .reflect import Case
+from .replay import Rollout
+
+Want = tuple[TaskRecord, int, int]  # (task, first sample, count)
+
+
+class Proposer(Protocol):
+    """Proposes edits for a round's cases.
+
+    ``accepted`` are the rules already accepted tonight (not to be proposed again), ``refused`` the
+    edits refused conclusively tonight, ``step`` the round (from 1). Every edit cites the cases it
+    addresses. Returns None when the proposer could not answer usably: the rounds stop there."""
+
+    async def propose(self, cases: Sequence[Case], accepted: Sequence[str], refused: Sequence[Edit],
+                      step: int) -> list[Edit] | None: ...
+
+
+class Guard(Protocol):
+    """Applies edits to tonight's files under the guards (size caps, the managed block, harmful text).
+
+    ``guard`` applies at most ``budget`` of ``edits`` and records the ones it refused; ``limits`` are
+    the caps it applies, the same all night (the rounds apply accepted edits together with them)."""
+
+    def guard(self, edits: Sequence[Edit], *, budget: int) -> EditOutcome: ...
+
+    def limits(self) -> GuardLimits: ...
+
+
+class Drawer(Protocol):
+    """Draws fresh rollouts: for each ``(task, first, count)``, samples ``first`` to ``first + count - 1``
+    of the stream ``nonce`` under ``files``; an errored rollout is a score of None, never a 0."""
+
+    async def draw(self, wants: list[Want], files: dict[str, str], nonce: str) -> dict[str, list[Rollout]]: ...
