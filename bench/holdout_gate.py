@@ -21,10 +21,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from skillopt_sleep.train.paired import (  # the product's paired test
+    bootstrap_ci,
+    sign_flip_p,
+)
+
 GateDecision = Literal["accept", "reject", "no_evidence"]
 GateTest = Literal["sign_flip", "bootstrap"]
 
-CI_LEVEL = 0.95  # the reported interval; the decision uses the one-sided test at ``alpha``
 _EPS = 1e-12  # float noise when comparing resampled statistics with the observed one
 
 
@@ -138,27 +142,6 @@ def _problems(
     return problems
 
 
-def sign_flip_p(diffs: Sequence[float], resamples: int, rng: random.Random) -> tuple[float, bool]:
-    """One-sided p-value of ``mean(diffs) > 0`` by flipping signs; (p, exact?).
-
-    Exact over all ``2**n`` sign patterns when that is at most ``resamples``; otherwise a Monte
-    Carlo estimate ``(1 + hits) / (1 + resamples)``, which never reports an impossible p of 0.
-    """
-    n = len(diffs)
-    observed = sum(diffs)
-    if 2**n <= resamples:
-        sums = [0.0]  # every signed sum, built one task at a time: 2**n values
-        for d in diffs:
-            sums = [s + d for s in sums] + [s - d for s in sums]
-        hits = sum(1 for s in sums if s >= observed - _EPS)
-        return hits / len(sums), True
-    hits = 0
-    for _ in range(resamples):
-        flipped = sum(d if rng.random() < 0.5 else -d for d in diffs)
-        hits += flipped >= observed - _EPS
-    return (1 + hits) / (1 + resamples), False
-
-
 def bootstrap_p(diffs: Sequence[float], resamples: int, rng: random.Random) -> float:
     """One-sided p-value of ``mean(diffs) > 0`` by a studentized (bootstrap-t) test.
 
@@ -182,16 +165,6 @@ def _t(xs: Sequence[float]) -> float:
     if var <= _EPS:
         return 0.0 if abs(mean) <= _EPS else math.copysign(math.inf, mean)
     return mean / math.sqrt(var / n)
-
-
-def bootstrap_ci(diffs: Sequence[float], resamples: int, rng: random.Random) -> tuple[float, float]:
-    """Percentile bootstrap interval of ``mean(diffs)`` at :data:`CI_LEVEL`."""
-    n = len(diffs)
-    means = sorted(_mean(rng.choices(diffs, k=n)) for _ in range(resamples))
-    tail = (1 - CI_LEVEL) / 2
-    low = means[max(0, math.floor(tail * resamples))]
-    high = means[min(resamples - 1, math.ceil((1 - tail) * resamples) - 1)]
-    return low, high
 
 
 def _mean(xs: Sequence[float]) -> float:
