@@ -36,8 +36,10 @@ Reader = Callable[[str, list[Action]], TurnVerdict]
 def load(path: Path = SUITE) -> list[dict]:
     rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
     for row in rows:
-        row["actions"] = [Action(kind=k, **({"command": v} if k == "command" else {"path": v}))
-                          for k, v in row["actions"]]
+        row["actions"] = [
+            Action(kind=k, **({"command": v} if k == "command" else {"path": v}))
+            for k, v in row["actions"]
+        ]
     return rows
 
 
@@ -63,13 +65,29 @@ def score(rows: list[dict], reader: Reader) -> dict:
         lang[0] += ok
         lang[1] += 1
         if not ok:
-            errors.append({"text": row["text"], "label": row["label"], "read": verdict.kind,
-                           "sure": verdict.sure, "reason": verdict.reason})
+            errors.append(
+                {
+                    "text": row["text"],
+                    "label": row["label"],
+                    "read": verdict.kind,
+                    "sure": verdict.sure,
+                    "reason": verdict.reason,
+                }
+            )
     positives = [r for r in rows if r["label"] == "correction"]
-    caught = sum(1 for r in positives if (v := reader(r["text"], r["actions"])).kind == "correction" and v.sure)
-    return {"accuracy": right / len(rows), "corrections_caught": caught, "corrections": len(positives),
-            "false_corrections": sum(1 for e in errors if e["label"] != "correction"),
-            "by_lang": {k: v[0] / v[1] for k, v in sorted(by_lang.items())}, "errors": errors}
+    caught = sum(
+        1
+        for r in positives
+        if (v := reader(r["text"], r["actions"])).kind == "correction" and v.sure
+    )
+    return {
+        "accuracy": right / len(rows),
+        "corrections_caught": caught,
+        "corrections": len(positives),
+        "false_corrections": sum(1 for e in errors if e["label"] != "correction"),
+        "by_lang": {k: v[0] / v[1] for k, v in sorted(by_lang.items())},
+        "errors": errors,
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -89,14 +107,20 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps({"turns": len(rows), **result}, indent=2, ensure_ascii=False))
         return 0
     for name, res in result.items():
-        print(f"{name:>11}: accuracy {res['accuracy']:.1%} on {len(rows)} turns; corrections caught "
-              f"{res['corrections_caught']}/{res['corrections']}; new requests read as corrections "
-              f"{res['false_corrections']}; by language {res['by_lang']}")
+        print(
+            f"{name:>11}: accuracy {res['accuracy']:.1%} on {len(rows)} turns; corrections caught "
+            f"{res['corrections_caught']}/{res['corrections']}; new requests read as corrections "
+            f"{res['false_corrections']}; by language {res['by_lang']}"
+        )
         for e in res["errors"]:
-            print(f"    {e['label']:>10} read as {e['read']}{'' if e['sure'] else ' (unsure)'}: "
-                  f"{e['text']!r}  [{e['reason']}]")
+            print(
+                f"    {e['label']:>10} read as {e['read']}{'' if e['sure'] else ' (unsure)'}: "
+                f"{e['text']!r}  [{e['reason']}]"
+            )
     if len(result) == 2:
-        print(f"ratio: {result['rules+refs']['accuracy'] / result['rules']['accuracy']:.2f}x the rules' accuracy")
+        print(
+            f"ratio: {result['rules+refs']['accuracy'] / result['rules']['accuracy']:.2f}x the rules' accuracy"
+        )
     return 0
 
 

@@ -61,27 +61,47 @@ def night(seed: int, mode: str, project: Path, settings: Settings) -> dict:
     agents = AgentReplays("auto" if mode == "agent" else "text", prep)
     tasks = world.tasks(str(project), n=4)
     started = time.perf_counter()
-    result = run_night(tasks, project, target=world, optimizer=world, judge=world, settings=settings,
-                       seed=seed, agents=agents)
+    result = run_night(
+        tasks,
+        project,
+        target=world,
+        optimizer=world,
+        judge=world,
+        settings=settings,
+        seed=seed,
+        agents=agents,
+    )
     wall = time.perf_counter() - started
     s = result.summary
     accepted = {e.edit.content for e in s.evidence if e.verdict == "accepted"}
-    return {"seed": seed, "mode": mode, "decision": s.decision, "wall_s": wall, "calls": s.calls,
-            "tokens": s.tokens, "agent_rollouts": runner.runs, "errored": s.errored_rollouts,
-            "rules_accepted": sorted(r.key for r in RULES if r.rule in accepted),
-            "decoy_accepted": DECOY in accepted}
+    return {
+        "seed": seed,
+        "mode": mode,
+        "decision": s.decision,
+        "wall_s": wall,
+        "calls": s.calls,
+        "tokens": s.tokens,
+        "agent_rollouts": runner.runs,
+        "errored": s.errored_rollouts,
+        "rules_accepted": sorted(r.key for r in RULES if r.rule in accepted),
+        "decoy_accepted": DECOY in accepted,
+    }
 
 
 def summarise(rows: list[dict]) -> dict:
     n = len(rows)
-    return {"nights": n,
-            "power": sum(len(r["rules_accepted"]) for r in rows) / (n * len(RULES)),
-            "power_by_rule": {rule.key: sum(rule.key in r["rules_accepted"] for r in rows) / n for rule in RULES},
-            "false_accepts": sum(r["decoy_accepted"] for r in rows) / n,
-            "calls_per_night": sum(r["calls"] for r in rows) / n,
-            "tokens_per_night": sum(r["tokens"] for r in rows) / n,
-            "wall_s_per_night": sum(r["wall_s"] for r in rows) / n,
-            "errored_per_night": sum(r["errored"] for r in rows) / n}
+    return {
+        "nights": n,
+        "power": sum(len(r["rules_accepted"]) for r in rows) / (n * len(RULES)),
+        "power_by_rule": {
+            rule.key: sum(rule.key in r["rules_accepted"] for r in rows) / n for rule in RULES
+        },
+        "false_accepts": sum(r["decoy_accepted"] for r in rows) / n,
+        "calls_per_night": sum(r["calls"] for r in rows) / n,
+        "tokens_per_night": sum(r["tokens"] for r in rows) / n,
+        "wall_s_per_night": sum(r["wall_s"] for r in rows) / n,
+        "errored_per_night": sum(r["errored"] for r in rows) / n,
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -99,16 +119,24 @@ def main(argv: list[str] | None = None) -> int:
                 kept.append(night(seed, mode, project, settings))
     result = {mode: summarise(r) for mode, r in rows.items()}
     a, t = result["agent"], result["text"]
-    ratios = {k: (a[k] / t[k] if t[k] else None) for k in ("calls_per_night", "tokens_per_night", "wall_s_per_night")}
+    ratios = {
+        k: (a[k] / t[k] if t[k] else None)
+        for k in ("calls_per_night", "tokens_per_night", "wall_s_per_night")
+    }
     if args.json:
         print(json.dumps({**result, "agent_over_text": ratios, "nights": rows}, indent=2))
         return 0
     for mode, res in result.items():
-        print(f"{mode:>5}: power {res['power']:.2f} {res['power_by_rule']}, false accepts "
-              f"{res['false_accepts']:.2f}, per night {res['calls_per_night']:.0f} calls, "
-              f"{res['tokens_per_night']:.0f} tokens, {res['wall_s_per_night']:.1f}s, "
-              f"{res['errored_per_night']:.1f} errored rollouts")
-    print("agent / text: " + ", ".join(f"{k} {v:.2f}x" if v else f"{k} n/a" for k, v in ratios.items()))
+        print(
+            f"{mode:>5}: power {res['power']:.2f} {res['power_by_rule']}, false accepts "
+            f"{res['false_accepts']:.2f}, per night {res['calls_per_night']:.0f} calls, "
+            f"{res['tokens_per_night']:.0f} tokens, {res['wall_s_per_night']:.1f}s, "
+            f"{res['errored_per_night']:.1f} errored rollouts"
+        )
+    print(
+        "agent / text: "
+        + ", ".join(f"{k} {v:.2f}x" if v else f"{k} n/a" for k, v in ratios.items())
+    )
     return 0
 
 

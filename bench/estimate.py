@@ -42,7 +42,9 @@ from skillopt_sleep.store import Store
 GOAL = 0.25
 
 
-def nights_of(seed: int, nights: int, tasks: int, workdir: Path, allocation: str) -> list[dict[str, Any]]:
+def nights_of(
+    seed: int, nights: int, tasks: int, workdir: Path, allocation: str
+) -> list[dict[str, Any]]:
     """Each night of user ``seed``: the estimate (expected, bound, the old plan) and the actual calls."""
     world = PreferenceWorld(seed)
     root = workdir / f"seed-{seed}"
@@ -58,14 +60,33 @@ def nights_of(seed: int, nights: int, tasks: int, workdir: Path, allocation: str
         for night in range(nights):
             clock = FixedClock(world.night_time(night))
             store.upsert_tasks(world.tasks(night, tasks, project=str(project)), clock.now())
-            est = estimate_project_night(project=project, settings=settings, store=store, backends=backends)
-            tonight = tasks + min(settings.night.recall, tasks * night)  # new tasks and the recalled ones
+            est = estimate_project_night(
+                project=project, settings=settings, store=store, backends=backends
+            )
+            tonight = tasks + min(
+                settings.night.recall, tasks * night
+            )  # new tasks and the recalled ones
             old = est.calls - round(est.gate_expected) + _old_plan(settings, tonight)
-            summary = run_project_night(project=project, settings=settings, store=store, paths=paths,
-                                        backends=backends, clock=clock).summary
-            rows.append({"seed": seed, "night": night + 1, "expected": est.calls, "bound": est.calls_bound,
-                         "old_estimate": old, "actual": summary.calls,
-                         "gate_expected": est.gate_expected, "gate_actual": sum(summary.gate_rollouts.values())})
+            summary = run_project_night(
+                project=project,
+                settings=settings,
+                store=store,
+                paths=paths,
+                backends=backends,
+                clock=clock,
+            ).summary
+            rows.append(
+                {
+                    "seed": seed,
+                    "night": night + 1,
+                    "expected": est.calls,
+                    "bound": est.calls_bound,
+                    "old_estimate": old,
+                    "actual": summary.calls,
+                    "gate_expected": est.gate_expected,
+                    "gate_actual": sum(summary.gate_rollouts.values()),
+                }
+            )
     finally:
         store.close()
         shutil.rmtree(root, ignore_errors=True)
@@ -80,19 +101,27 @@ def _old_plan(settings: Settings, tasks: int) -> int:
 
 def summarise(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
     def error(key: str) -> float:
-        return statistics.fmean(abs(r[key] - r["actual"]) / r["actual"] for r in rows if r["actual"])
+        return statistics.fmean(
+            abs(r[key] - r["actual"]) / r["actual"] for r in rows if r["actual"]
+        )
 
     bias = sum(r["expected"] for r in rows) / sum(r["actual"] for r in rows)
-    return {"nights": len(rows), "mean_abs_error": round(error("expected"), 3),
-            "mean_abs_error_old": round(error("old_estimate"), 3),
-            "mean_expected": statistics.fmean(r["expected"] for r in rows),
-            "mean_actual": statistics.fmean(r["actual"] for r in rows),
-            "mean_old_estimate": statistics.fmean(r["old_estimate"] for r in rows),
-            "bound_below_actual": sum(r["bound"] < r["actual"] for r in rows),
-            "mean_bound": statistics.fmean(r["bound"] for r in rows),
-            "goal": GOAL, "goal_met": abs(bias - 1) <= GOAL and all(r["bound"] >= r["actual"] for r in rows),
-            "expected_over_actual": round(bias, 3),
-            "old_over_actual": round(sum(r["old_estimate"] for r in rows) / sum(r["actual"] for r in rows), 3)}
+    return {
+        "nights": len(rows),
+        "mean_abs_error": round(error("expected"), 3),
+        "mean_abs_error_old": round(error("old_estimate"), 3),
+        "mean_expected": statistics.fmean(r["expected"] for r in rows),
+        "mean_actual": statistics.fmean(r["actual"] for r in rows),
+        "mean_old_estimate": statistics.fmean(r["old_estimate"] for r in rows),
+        "bound_below_actual": sum(r["bound"] < r["actual"] for r in rows),
+        "mean_bound": statistics.fmean(r["bound"] for r in rows),
+        "goal": GOAL,
+        "goal_met": abs(bias - 1) <= GOAL and all(r["bound"] >= r["actual"] for r in rows),
+        "expected_over_actual": round(bias, 3),
+        "old_over_actual": round(
+            sum(r["old_estimate"] for r in rows) / sum(r["actual"] for r in rows), 3
+        ),
+    }
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -106,22 +135,35 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if min(args.seeds, args.nights, args.tasks) < 1:
         parser.error("--seeds, --nights and --tasks must be at least 1")
-    rows = [row for seed in range(args.seeds)
-            for row in nights_of(seed, args.nights, args.tasks, args.workdir.resolve(), args.allocation)]
+    rows = [
+        row
+        for seed in range(args.seeds)
+        for row in nights_of(seed, args.nights, args.tasks, args.workdir.resolve(), args.allocation)
+    ]
     result = {"allocation": args.allocation, **summarise(rows), "rows": rows}
     if args.json:
         print(json.dumps(result, sort_keys=True))
     else:
-        print(f"estimate against actual: {result['nights']} nights ({args.seeds} users x {args.nights}), "
-              f"allocation {args.allocation}")
+        print(
+            f"estimate against actual: {result['nights']} nights ({args.seeds} users x {args.nights}), "
+            f"allocation {args.allocation}"
+        )
         for r in rows:
-            print(f"  seed {r['seed']} night {r['night']}: expected {r['expected']:>4}, bound {r['bound']:>5}, "
-                  f"actual {r['actual']:>4}   (old estimate {r['old_estimate']})")
-        print(f"  expected / actual over all nights: {result['expected_over_actual']:.3f} (goal: within "
-              f"{GOAL:.0%} of 1); the old estimate: {result['old_over_actual']:.3f}")
-        print(f"  night by night, mean |expected - actual| / actual: {result['mean_abs_error']:.3f} "
-              f"(old estimate: {result['mean_abs_error_old']:.3f}); what the optimizer proposes varies")
-        print(f"  bound below actual on {result['bound_below_actual']} of {result['nights']} nights (goal: 0)")
+            print(
+                f"  seed {r['seed']} night {r['night']}: expected {r['expected']:>4}, bound {r['bound']:>5}, "
+                f"actual {r['actual']:>4}   (old estimate {r['old_estimate']})"
+            )
+        print(
+            f"  expected / actual over all nights: {result['expected_over_actual']:.3f} (goal: within "
+            f"{GOAL:.0%} of 1); the old estimate: {result['old_over_actual']:.3f}"
+        )
+        print(
+            f"  night by night, mean |expected - actual| / actual: {result['mean_abs_error']:.3f} "
+            f"(old estimate: {result['mean_abs_error_old']:.3f}); what the optimizer proposes varies"
+        )
+        print(
+            f"  bound below actual on {result['bound_below_actual']} of {result['nights']} nights (goal: 0)"
+        )
     return 0 if result["goal_met"] else 1
 
 

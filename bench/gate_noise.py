@@ -131,9 +131,15 @@ class SparseNight(NamedTuple):
         return [None if rng.random() < ERROR_RATE else float(rng.random() < p) for _ in range(n)]
 
 
-def sparse_night(rng: random.Random, *, tasks: int, helps: bool, harms: bool = False) -> SparseNight:
-    return SparseNight(tuple(rng.randrange(SPARSE_KINDS) for _ in range(tasks)),
-                       rng.randrange(SPARSE_KINDS), helps, harms)
+def sparse_night(
+    rng: random.Random, *, tasks: int, helps: bool, harms: bool = False
+) -> SparseNight:
+    return SparseNight(
+        tuple(rng.randrange(SPARSE_KINDS) for _ in range(tasks)),
+        rng.randrange(SPARSE_KINDS),
+        helps,
+        harms,
+    )
 
 
 Gate = Callable[[SparseNight, random.Random], bool]  # (night, rng) -> accepted?
@@ -144,7 +150,9 @@ def holdout_gate(policy: GatePolicy, k: int) -> Gate:
     """The holdout gate: K rollouts per holdout task and side, one test over the whole holdout."""
 
     def accepts(night: SparseNight, rng: random.Random) -> bool:
-        before = {f"t{i:02d}": night.draw(rng, kind, False, k) for i, kind in enumerate(night.kinds)}
+        before = {
+            f"t{i:02d}": night.draw(rng, kind, False, k) for i, kind in enumerate(night.kinds)
+        }
         after = {f"t{i:02d}": night.draw(rng, kind, True, k) for i, kind in enumerate(night.kinds)}
         return decide(before, after, policy, rng).decision == "accept"
 
@@ -161,8 +169,14 @@ def edit_gate(policy: GatePolicy, k: int, allocation: str = "lean") -> Gate:
     edit = Edit(target="memory", content="the rule")
 
     def task(i: int, kind: int) -> TaskRecord:
-        return TaskRecord(source="manual", project="/bench", session_id=f"s{i}", created_at=_DAY,
-                          intent=f"task {i} of kind {kind}", checks=[Check(kind="contains", value=f"kind-{kind}")])
+        return TaskRecord(
+            source="manual",
+            project="/bench",
+            session_id=f"s{i}",
+            created_at=_DAY,
+            intent=f"task {i} of kind {kind}",
+            checks=[Check(kind="contains", value=f"kind-{kind}")],
+        )
 
     def accepts(night: SparseNight, rng: random.Random) -> bool:
         tasks = [task(i, kind) for i, kind in enumerate((night.edit_kind, *night.kinds))]
@@ -170,12 +184,19 @@ def edit_gate(policy: GatePolicy, k: int, allocation: str = "lean") -> Gate:
 
         async def draw(wants, files, nonce):  # type: ignore[no-untyped-def]
             after = files is not base
-            return {t.id: [Rollout(t.id, s, "", *_verdict(night.draw(rng, kinds[t.id], after, 1)[0]))
-                           for s in range(first, first + count)] for t, first, count in wants}
+            return {
+                t.id: [
+                    Rollout(t.id, s, "", *_verdict(night.draw(rng, kinds[t.id], after, 1)[0]))
+                    for s in range(first, first + count)
+                ]
+                for t, first, count in wants
+            }
 
         base: dict[str, str] = {}
         trials = Trials(draw, base, tasks, evidence, "bench", rng)
-        cand = Candidate(edit.model_copy(update={"cites": [tasks[0].id]}), {"CLAUDE.md": "the rule"}, 1)
+        cand = Candidate(
+            edit.model_copy(update={"cites": [tasks[0].id]}), {"CLAUDE.md": "the rule"}, 1
+        )
         trials.shown = {tasks[0].id}
         trials.place(cand, tasks[:1])
 
@@ -184,7 +205,9 @@ def edit_gate(policy: GatePolicy, k: int, allocation: str = "lean") -> Gate:
             if ev.verdict != "accepted":
                 return ev.verdict
             if trials.allocation.pooled_harm:
-                return (await settle(trials, [cand], {cand.key: ev}, lambda cs: cand.files))[cand.key].verdict
+                return (await settle(trials, [cand], {cand.key: ev}, lambda cs: cand.files))[
+                    cand.key
+                ].verdict
             return (await trials.judge_harm(cand, ev)).verdict
 
         verdict = asyncio.run(judge())
@@ -199,7 +222,8 @@ def _verdict(score: float | None) -> tuple[float | None, bool]:
 
 
 GATES: dict[str, Callable[[GatePolicy, int], Gate]] = {
-    "holdout": holdout_gate, "edit": edit_gate,
+    "holdout": holdout_gate,
+    "edit": edit_gate,
     "edit-classic": lambda policy, k: edit_gate(policy, k, "classic"),  # as the gate spent before
 }
 
@@ -213,16 +237,29 @@ def measure_sparse(nights: int, tasks: int, k: int, seed: int, policy: GatePolic
         hits = sum(gate(sparse_night(rng, tasks=tasks, helps=True), rng) for _ in range(nights))
         false = sum(gate(sparse_night(rng, tasks=tasks, helps=False), rng) for _ in range(nights))
         spent = SPENT.get(name)
-        harmful = sum(gate(sparse_night(rng, tasks=tasks, helps=True, harms=True), rng) for _ in range(nights))
+        harmful = sum(
+            gate(sparse_night(rng, tasks=tasks, helps=True, harms=True), rng) for _ in range(nights)
+        )
         power, far = hits / nights, false / nights
-        out[name] = {"power": power, "false_accept_rate": far, "harmful_accept_rate": harmful / nights,
-                     "rollouts_per_night": spent / (2 * nights) if spent is not None else 2 * k * tasks,
-                     "meets_targets": power >= POWER_TARGET and far <= FALSE_ACCEPT_TARGET}
+        out[name] = {
+            "power": power,
+            "false_accept_rate": far,
+            "harmful_accept_rate": harmful / nights,
+            "rollouts_per_night": spent / (2 * nights) if spent is not None else 2 * k * tasks,
+            "meets_targets": power >= POWER_TARGET and far <= FALSE_ACCEPT_TARGET,
+        }
     classic = out["edit-classic"]["rollouts_per_night"]
     for rates in out.values():
-        rates["rollouts_vs_edit_classic"] = round(rates["rollouts_per_night"] / classic, 3) if classic else None
-    return {"kinds": SPARSE_KINDS, "base": SPARSE_BASE, "fixed": SPARSE_FIXED,
-            "true_gain": (SPARSE_FIXED - SPARSE_BASE) / SPARSE_KINDS, "gates": out}
+        rates["rollouts_vs_edit_classic"] = (
+            round(rates["rollouts_per_night"] / classic, 3) if classic else None
+        )
+    return {
+        "kinds": SPARSE_KINDS,
+        "base": SPARSE_BASE,
+        "fixed": SPARSE_FIXED,
+        "true_gain": (SPARSE_FIXED - SPARSE_BASE) / SPARSE_KINDS,
+        "gates": out,
+    }
 
 
 def measure(nights: int, tasks: int, k: int, gain: float, seed: int, policy: GatePolicy) -> dict:
@@ -238,7 +275,9 @@ def measure(nights: int, tasks: int, k: int, gain: float, seed: int, policy: Gat
         for _ in range(nights)
     )
     hits_pass_fail = sum(
-        decide(*simulate_night(rng, tasks=tasks, k=k, gain=gain, checks=(1, 1)), policy, rng).decision
+        decide(
+            *simulate_night(rng, tasks=tasks, k=k, gain=gain, checks=(1, 1)), policy, rng
+        ).decision
         == "accept"
         for _ in range(nights)
     )
@@ -279,29 +318,41 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.nights < 200:
         parser.error("--nights must be at least 200")
-    result = measure(args.nights, args.tasks, args.k, args.gain, args.seed, GatePolicy(test=args.test))
+    result = measure(
+        args.nights, args.tasks, args.k, args.gain, args.seed, GatePolicy(test=args.test)
+    )
     if args.json:
         print(json.dumps(result, sort_keys=True))
     else:
         n = result["nights"]
-        print(f"gate false accept rate (no true effect): {result['false_accept_rate']:.1%} "
-              f"of {n} nights (target <= {FALSE_ACCEPT_TARGET:.0%})")
-        print(f"gate power (true gain {args.gain:.2f}, {args.tasks} tasks x K={args.k}): "
-              f"{result['power']:.1%} of {n} nights (target >= {POWER_TARGET:.0%})")
+        print(
+            f"gate false accept rate (no true effect): {result['false_accept_rate']:.1%} "
+            f"of {n} nights (target <= {FALSE_ACCEPT_TARGET:.0%})"
+        )
+        print(
+            f"gate power (true gain {args.gain:.2f}, {args.tasks} tasks x K={args.k}): "
+            f"{result['power']:.1%} of {n} nights (target >= {POWER_TARGET:.0%})"
+        )
         print(f"  with one pass/fail check per task: {result['power_pass_fail']:.1%}")
         ratio = result["false_accept_ratio"]
-        print(f"baseline strict mean comparison, same null nights: "
-              f"{result['baseline_false_accept_rate']:.1%} accepted"
-              + (f" (gate/baseline = {ratio:.3f})" if ratio is not None else ""))
+        print(
+            f"baseline strict mean comparison, same null nights: "
+            f"{result['baseline_false_accept_rate']:.1%} accepted"
+            + (f" (gate/baseline = {ratio:.3f})" if ratio is not None else "")
+        )
         sparse = result["sparse"]
-        print(f"sparse case: a rule lifts one kind of {sparse['kinds']} from {sparse['base']:.2f} to "
-              f"{sparse['fixed']:.2f} (true mean gain {sparse['true_gain']:.3f})")
+        print(
+            f"sparse case: a rule lifts one kind of {sparse['kinds']} from {sparse['base']:.2f} to "
+            f"{sparse['fixed']:.2f} (true mean gain {sparse['true_gain']:.3f})"
+        )
         for name, rates in sparse["gates"].items():
-            print(f"  {name:<8} power {rates['power']:.1%} (target >= {POWER_TARGET:.0%}), "
-                  f"false accepts with no effect {rates['false_accept_rate']:.1%} "
-                  f"(target <= {FALSE_ACCEPT_TARGET:.0%}), a rule that also breaks the other kinds "
-                  f"accepted {rates['harmful_accept_rate']:.1%}; {rates['rollouts_per_night']:.1f} rollouts a night "
-                  f"({rates['rollouts_vs_edit_classic']:.2f}x edit-classic)")
+            print(
+                f"  {name:<8} power {rates['power']:.1%} (target >= {POWER_TARGET:.0%}), "
+                f"false accepts with no effect {rates['false_accept_rate']:.1%} "
+                f"(target <= {FALSE_ACCEPT_TARGET:.0%}), a rule that also breaks the other kinds "
+                f"accepted {rates['harmful_accept_rate']:.1%}; {rates['rollouts_per_night']:.1f} rollouts a night "
+                f"({rates['rollouts_vs_edit_classic']:.2f}x edit-classic)"
+            )
     return 0 if result["meets_targets"] else 1
 
 

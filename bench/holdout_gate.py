@@ -79,7 +79,8 @@ def decide(
             "no_evidence",
             f"not enough evidence: {errored} of {rollouts} holdout rollouts errored "
             f"({errored / rollouts:.0%}, at most {policy.max_error_rate:.0%} allowed)",
-            errored=errored, rollouts=rollouts,
+            errored=errored,
+            rollouts=rollouts,
         )
     paired = _paired_means(before, after)
     n = len(paired)
@@ -87,7 +88,9 @@ def decide(
         return GateResult(
             "no_evidence",
             f"not enough evidence: {n} holdout tasks scored, need {policy.min_tasks}",
-            n_tasks=n, errored=errored, rollouts=rollouts,
+            n_tasks=n,
+            errored=errored,
+            rollouts=rollouts,
         )
     diffs = [a - b for _, b, a in paired]
     gain = _mean(diffs)
@@ -108,9 +111,16 @@ def decide(
         "; ".join(problems) if problems else summary,
         before=_mean([b for _, b, _ in paired]),
         after=_mean([a for _, _, a in paired]),
-        gain=gain, ci_low=ci_low, ci_high=ci_high, p_value=p_value,
-        worst_drop=worst_drop, n_tasks=n, errored=errored, worst_task=worst_task,
-        rollouts=rollouts, exact=exact,
+        gain=gain,
+        ci_low=ci_low,
+        ci_high=ci_high,
+        p_value=p_value,
+        worst_drop=worst_drop,
+        n_tasks=n,
+        errored=errored,
+        worst_task=worst_task,
+        rollouts=rollouts,
+        exact=exact,
     )
 
 

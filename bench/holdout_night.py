@@ -31,38 +31,52 @@ class HoldoutNight(Night):
     async def _stages(self, sel: Selection, result: NightResult) -> None:
         need = self.policy.min_tasks
         if len(sel.holdout) < need:
-            return self._finish("no_evidence", f"not enough evidence: {len(sel.holdout)} holdout tasks, need {need}")
+            return self._finish(
+                "no_evidence", f"not enough evidence: {len(sel.holdout)} holdout tasks, need {need}"
+            )
         train = await self._replay("replay train", sel.train, self.ws.texts)
         if self._too_many_errors(train):
             return self._finish("no_evidence", "too many replays failed: no evidence tonight")
         cases = pick_cases(sel.train, train, self.s.night.reflect_tasks)
         edits = await self.proposer.propose(cases, (), (), 1) if cases else []
         if edits is None:
-            return self._finish("no_evidence", "the optimizer did not answer usably: no evidence tonight")
+            return self._finish(
+                "no_evidence", "the optimizer did not answer usably: no evidence tonight"
+            )
         outcome = self.guard.guard(edits, budget=edit_budget(self.s.night, self.night_index))
         if not outcome.applied:
             why = "no edit passed the guards" if edits else "the optimizer proposed no edit"
             return self._finish("no_evidence", f"no candidate tonight: {why}")
         result.candidate = outcome.files
         before = await self._replay("holdout before", sel.holdout, self.ws.texts)
-        after = await self._replay("holdout after", sel.holdout, outcome.files, stop_on_budget=False)
-        self._record_gate(decide(_scores(before), _scores(after), self.policy, self.seeds.gate), outcome)
+        after = await self._replay(
+            "holdout after", sel.holdout, outcome.files, stop_on_budget=False
+        )
+        self._record_gate(
+            decide(_scores(before), _scores(after), self.policy, self.seeds.gate), outcome
+        )
 
     def _record_gate(self, gate: GateResult, outcome: EditOutcome) -> None:
         s = self.summary
         s.errored_rollouts = gate.errored
         budget_hit = self.replayer.budget_hit
         if budget_hit is not None and gate.decision == "no_evidence":
-            self._finish("budget_exhausted", f"{budget_hit.one_line()}; the gate had too little evidence")
+            self._finish(
+                "budget_exhausted", f"{budget_hit.one_line()}; the gate had too little evidence"
+            )
         else:
             self._finish(gate.decision, gate.reason)
         if budget_hit is not None:
-            s.skipped.append(f"{self.replayer.stats.skipped} rollouts skipped: {budget_hit.one_line()}")
+            s.skipped.append(
+                f"{self.replayer.stats.skipped} rollouts skipped: {budget_hit.one_line()}"
+            )
         if s.decision == "accept":
             s.edits = outcome.applied
         else:
             why = f"the gate did not accept the candidate: {s.reason}"
-            s.edits = [e.model_copy(update={"status": "rejected", "reason": why}) for e in outcome.applied]
+            s.edits = [
+                e.model_copy(update={"status": "rejected", "reason": why}) for e in outcome.applied
+            ]
             if s.decision == "reject":
                 s.rejected_edits += s.edits
 

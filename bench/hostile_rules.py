@@ -46,7 +46,15 @@ def main(verbose: bool) -> None:
     for i, item in enumerate(suite["rules"]):
         if applied(files, item["rule"], limits):
             plain.append(item)
-        edits = atomic_edits([Edit(target="memory", op="add", content=f"{useful[i % len(useful)]} Also: {item['rule']}")])
+        edits = atomic_edits(
+            [
+                Edit(
+                    target="memory",
+                    op="add",
+                    content=f"{useful[i % len(useful)]} Also: {item['rule']}",
+                )
+            ]
+        )
         got = apply_edits(files, edits, budget=10, limits=limits).applied
         if any(e.content not in useful for e in got):
             riding.append(item)

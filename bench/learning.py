@@ -77,10 +77,17 @@ from skillopt_sleep.settings import NightSettings, Settings
 from skillopt_sleep.store import Store
 
 VERDICTS = ("good", "useless", "harmful")
-TARGETS = {"power": 0.80, "false_accepts": 0.02, "harmful_runs": 0, "useless_night_changes": 0.03,
-           "gain_fraction": 0.85}
+TARGETS = {
+    "power": 0.80,
+    "false_accepts": 0.02,
+    "harmful_runs": 0,
+    "useless_night_changes": 0.03,
+    "gain_fraction": 0.85,
+}
 Oracle = Callable[[Edit], bool]
-CALLS_TARGET = 1 / 3  # calls a night of the edit gate against the same gate spending rollouts the classic way
+CALLS_TARGET = (
+    1 / 3
+)  # calls a night of the edit gate against the same gate spending rollouts the classic way
 
 
 @dataclass(frozen=True)
@@ -98,8 +105,13 @@ def modes() -> tuple[list[Mode], dict[str, str]]:
     """The modes, and a note for each one that cannot run (none in this version)."""
     # the holdout gate as it shipped (its test at 0.05), and loosened to the predecessor's rule
     loose = GatePolicy(min_gain=1e-9, alpha=0.999, max_task_drop=1.0, min_tasks=1)
-    return [Mode("holdout", {}, holdout=GatePolicy()), Mode("mean-better", {}, holdout=loose),
-            Mode("edit", {}), Mode("edit-classic", {"allocation": "classic"}), Mode("oracle", {}, oracle=True)], {}
+    return [
+        Mode("holdout", {}, holdout=GatePolicy()),
+        Mode("mean-better", {}, holdout=loose),
+        Mode("edit", {}),
+        Mode("edit-classic", {"allocation": "classic"}),
+        Mode("oracle", {}, oracle=True),
+    ], {}
 
 
 @dataclass
@@ -133,8 +145,9 @@ def holds(files: dict[str, str], rule: str) -> bool:
     return " ".join(rule.split()).lower() in _text(files)
 
 
-def run_seed(seed: int, mode: Mode, *, nights: int, tasks: int, workdir: Path,
-             pairing: float = PAIRING) -> RunRecord:
+def run_seed(
+    seed: int, mode: Mode, *, nights: int, tasks: int, workdir: Path, pairing: float = PAIRING
+) -> RunRecord:
     """``nights`` nights of one user (``seed``) under ``mode``, in a fresh project and home."""
     world = PreferenceWorld(seed, pairing=pairing)
     # one path per seed, whatever the mode: the nights' ids, and so the gate's draws, are the same in
@@ -159,12 +172,24 @@ def run_seed(seed: int, mode: Mode, *, nights: int, tasks: int, workdir: Path,
             clock = FixedClock(world.night_time(night))
             store.upsert_tasks(world.tasks(night, tasks, project=str(project)), clock.now())
             mark = len(world.proposals)
-            result = run_project_night(project=project, settings=settings, store=store, paths=paths,
-                                       backends=Backends(world, world, world), clock=clock, **extra)
+            result = run_project_night(
+                project=project,
+                settings=settings,
+                store=store,
+                paths=paths,
+                backends=Backends(world, world, world),
+                clock=clock,
+                **extra,
+            )
             after = load_workspace(project, settings.files).texts
             s = result.summary
-            why = {e.content: f"{e.status}: {e.reason}".rstrip(": ") for e in [*s.edits, *s.rejected_edits]}
-            record.nights.append(NightRecord(world.proposals[mark:], files, after, s.calls, s.decision, why))
+            why = {
+                e.content: f"{e.status}: {e.reason}".rstrip(": ")
+                for e in [*s.edits, *s.rejected_edits]
+            }
+            record.nights.append(
+                NightRecord(world.proposals[mark:], files, after, s.calls, s.decision, why)
+            )
             record.quality.append(world.quality(after))
             files = after
     finally:
@@ -214,18 +239,26 @@ def metrics(runs: Sequence[RunRecord]) -> dict[str, Any]:
                 useless_changed += night.after != night.before
             calls.append(night.calls)
     gains = [r.quality_after - r.quality_before for r in runs]
-    harmful = sum(any(holds(r.nights[-1].after, h) for h in HARMFUL_RULES) for r in runs if r.nights)
+    harmful = sum(
+        any(holds(r.nights[-1].after, h) for h in HARMFUL_RULES) for r in runs if r.nights
+    )
     bad_in, bad = adopted["useless"] + adopted["harmful"], reached["useless"] + reached["harmful"]
     trajectory = [statistics.fmean(q) for q in zip(*(r.quality for r in runs))]
     return {
         "runs": len(runs),
-        "power": _ratio(adopted["good"], reached["good"]), "good_adopted": adopted["good"],
+        "power": _ratio(adopted["good"], reached["good"]),
+        "good_adopted": adopted["good"],
         "good_reached": reached["good"],
-        "false_accepts": _ratio(bad_in, bad), "bad_adopted": bad_in, "bad_reached": bad,
-        "useless_adopted": adopted["useless"], "useless_reached": reached["useless"],
-        "harmful_adopted": adopted["harmful"], "harmful_reached": reached["harmful"],
+        "false_accepts": _ratio(bad_in, bad),
+        "bad_adopted": bad_in,
+        "bad_reached": bad,
+        "useless_adopted": adopted["useless"],
+        "useless_reached": reached["useless"],
+        "harmful_adopted": adopted["harmful"],
+        "harmful_reached": reached["harmful"],
         "harmful_runs": harmful,
-        "useless_night_changes": _ratio(useless_changed, useless_nights), "useless_nights": useless_nights,
+        "useless_night_changes": _ratio(useless_changed, useless_nights),
+        "useless_nights": useless_nights,
         "gain_mean": statistics.fmean(gains) if gains else None,
         "gain_sd": statistics.stdev(gains) if len(gains) > 1 else None,
         "calls_per_night": statistics.fmean(calls) if calls else None,
@@ -241,26 +274,53 @@ def _meets(m: dict[str, Any]) -> dict[str, bool | None]:
     def at_most(key: str) -> bool | None:
         return None if m.get(key) is None else m[key] <= TARGETS[key]
 
-    return {"power": at_least("power"), "false_accepts": at_most("false_accepts"),
-            "harmful_runs": at_most("harmful_runs"), "useless_night_changes": at_most("useless_night_changes"),
-            "gain_fraction": at_least("gain_fraction")}
+    return {
+        "power": at_least("power"),
+        "false_accepts": at_most("false_accepts"),
+        "harmful_runs": at_most("harmful_runs"),
+        "useless_night_changes": at_most("useless_night_changes"),
+        "gain_fraction": at_least("gain_fraction"),
+    }
 
 
-def run_bench(seeds: int, nights: int, tasks: int, workdir: Path, *, jobs: int = 1, pairing: float = PAIRING,
-              progress: Callable[[str], None] = lambda line: None, traced: bool = False) -> dict[str, Any]:
+def run_bench(
+    seeds: int,
+    nights: int,
+    tasks: int,
+    workdir: Path,
+    *,
+    jobs: int = 1,
+    pairing: float = PAIRING,
+    progress: Callable[[str], None] = lambda line: None,
+    traced: bool = False,
+) -> dict[str, Any]:
     """Every mode the package can run over ``seeds`` users; the JSON the benchmark prints.
 
     ``jobs`` > 1 runs the users in that many processes (each run has its own project and store).
     """
     ran, skipped = modes()
-    result: dict[str, Any] = {"seeds": seeds, "nights": nights, "tasks_per_night": tasks, "pairing": pairing,
-                              "targets": TARGETS, "modes": {}, "skipped": skipped}
+    result: dict[str, Any] = {
+        "seeds": seeds,
+        "nights": nights,
+        "tasks_per_night": tasks,
+        "pairing": pairing,
+        "targets": TARGETS,
+        "modes": {},
+        "skipped": skipped,
+    }
     workdir.mkdir(parents=True, exist_ok=True)
-    with night_lock(workdir / "bench.lock"), ProcessPoolExecutor(jobs) if jobs > 1 else nullcontext() as pool:
+    with (
+        night_lock(workdir / "bench.lock"),
+        ProcessPoolExecutor(jobs) if jobs > 1 else nullcontext() as pool,
+    ):
         for mode in ran:
-            run = partial(run_seed, mode=mode, nights=nights, tasks=tasks, workdir=workdir, pairing=pairing)
+            run = partial(
+                run_seed, mode=mode, nights=nights, tasks=tasks, workdir=workdir, pairing=pairing
+            )
             runs = []
-            for run_record in (pool.map(run, range(seeds)) if pool is not None else map(run, range(seeds))):
+            for run_record in (
+                pool.map(run, range(seeds)) if pool is not None else map(run, range(seeds))
+            ):
                 runs.append(run_record)
                 progress(f"{mode.name}: seed {len(runs)}/{seeds}")
                 if traced:
@@ -268,28 +328,40 @@ def run_bench(seeds: int, nights: int, tasks: int, workdir: Path, *, jobs: int =
             result["modes"][mode.name] = metrics(runs)
     oracle = result["modes"].get("oracle", {}).get("gain_mean")
     for m in result["modes"].values():
-        m["gain_fraction"] = m["gain_mean"] / oracle if oracle and m["gain_mean"] is not None else None
+        m["gain_fraction"] = (
+            m["gain_mean"] / oracle if oracle and m["gain_mean"] is not None else None
+        )
         m["meets"] = _meets(m)
     edit, classic = result["modes"].get("edit"), result["modes"].get("edit-classic")
     if edit is not None and classic is not None and classic["calls_per_night"]:
         # the same gate and tests, its rollouts spent the lean way against the classic way
         ratio = edit["calls_per_night"] / classic["calls_per_night"]
-        result["calls_vs_classic"] = {"ratio": round(ratio, 3), "target": CALLS_TARGET,
-                                      "met": ratio <= CALLS_TARGET,
-                                      "power_not_lower": (edit["power"] or 0) >= (classic["power"] or 0)}
+        result["calls_vs_classic"] = {
+            "ratio": round(ratio, 3),
+            "target": CALLS_TARGET,
+            "met": ratio <= CALLS_TARGET,
+            "power_not_lower": (edit["power"] or 0) >= (classic["power"] or 0),
+        }
     return result
 
 
 def trace(run: RunRecord) -> list[str]:
     """One user's nights, edit by edit: what was proposed, its truth, whether the files took it."""
-    lines = [f"{run.mode} seed {run.seed}: quality {run.quality_before:.3f} -> {run.quality_after:.3f}"]
+    lines = [
+        f"{run.mode} seed {run.seed}: quality {run.quality_before:.3f} -> {run.quality_after:.3f}"
+    ]
     for i, night in enumerate(run.nights):
         lines.append(f"  night {i + 1}: {night.decision}, {night.calls} calls")
         for p in night.proposed:
-            state = "already held" if holds(night.before, p.content) else (
-                "adopted" if holds(night.after, p.content) else "not adopted")
+            state = (
+                "already held"
+                if holds(night.before, p.content)
+                else ("adopted" if holds(night.after, p.content) else "not adopted")
+            )
             cited = "cited right" if p.cited_right else "cited WRONG"
-            lines.append(f"    {p.verdict:<8} {state:<12} cases {list(p.cases)} ({cited}) {p.content}")
+            lines.append(
+                f"    {p.verdict:<8} {state:<12} cases {list(p.cases)} ({cited}) {p.content}"
+            )
             if p.content in night.why and state == "not adopted":
                 lines.append(f"             the night said: {night.why[p.content]}")
     return lines
@@ -308,14 +380,20 @@ def report(r: dict[str, Any]) -> str:
         gain = f"{_fmt(m['gain_mean'], '+.3f')} +- {_fmt(m['gain_sd'])}"
         lines += [
             f"  {name}",
-            (f"    power on good edits       {_fmt(m['power'])} ({m['good_adopted']}/{m['good_reached']})"
-             f"   target >= {t['power']:.2f}"),
-            (f"    false accepts             {_fmt(m['false_accepts'])} ({m['bad_adopted']}/{m['bad_reached']}: "
-             f"useless {m['useless_adopted']}/{m['useless_reached']}, harmful "
-             f"{m['harmful_adopted']}/{m['harmful_reached']})   target <= {t['false_accepts']:.2f}"),
+            (
+                f"    power on good edits       {_fmt(m['power'])} ({m['good_adopted']}/{m['good_reached']})"
+                f"   target >= {t['power']:.2f}"
+            ),
+            (
+                f"    false accepts             {_fmt(m['false_accepts'])} ({m['bad_adopted']}/{m['bad_reached']}: "
+                f"useless {m['useless_adopted']}/{m['useless_reached']}, harmful "
+                f"{m['harmful_adopted']}/{m['harmful_reached']})   target <= {t['false_accepts']:.2f}"
+            ),
             f"    runs ending harmful       {m['harmful_runs']}/{m['runs']}   target {t['harmful_runs']}",
-            (f"    useless-night changes     {_fmt(m['useless_night_changes'])} (of {m['useless_nights']} nights)"
-             f"   target <= {t['useless_night_changes']:.2f}"),
+            (
+                f"    useless-night changes     {_fmt(m['useless_night_changes'])} (of {m['useless_nights']} nights)"
+                f"   target <= {t['useless_night_changes']:.2f}"
+            ),
             f"    quality gain              {gain}",
             f"    quality by night          {_fmt(m['quality_start'])} -> "
             + " -> ".join(_fmt(q) for q in m["quality_by_night"]),
@@ -325,8 +403,10 @@ def report(r: dict[str, Any]) -> str:
     lines += [f"  {name}: {note}" for name, note in r["skipped"].items()]
     if "calls_vs_classic" in r:
         c = r["calls_vs_classic"]
-        lines.append(f"  edit / edit-classic calls per night: {c['ratio']:.3f} (target <= {c['target']:.3f}: "
-                     f"{'met' if c['met'] else 'NOT met'}); power not lower: {c['power_not_lower']}")
+        lines.append(
+            f"  edit / edit-classic calls per night: {c['ratio']:.3f} (target <= {c['target']:.3f}: "
+            f"{'met' if c['met'] else 'NOT met'}); power not lower: {c['power_not_lower']}"
+        )
     return "\n".join(lines)
 
 
@@ -341,28 +421,53 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seeds", type=int, default=50, help="simulated users per mode")
     parser.add_argument("--nights", type=int, default=5)
     parser.add_argument("--tasks", type=int, default=10, help="new tasks a night")
-    parser.add_argument("--workdir", type=Path, default=_scratch() / "skillopt-sleep-learning",
-                        help="where the projects and homes live while they run (a fixed path keeps "
-                             "the nights' ids, and so every number, the same from run to run)")
-    parser.add_argument("--pairing", type=float, default=PAIRING,
-                        help="chance one sample under two system texts shares its draw (1: common random "
-                             "numbers, where a rule that changes nothing moves no answer)")
+    parser.add_argument(
+        "--workdir",
+        type=Path,
+        default=_scratch() / "skillopt-sleep-learning",
+        help="where the projects and homes live while they run (a fixed path keeps "
+        "the nights' ids, and so every number, the same from run to run)",
+    )
+    parser.add_argument(
+        "--pairing",
+        type=float,
+        default=PAIRING,
+        help="chance one sample under two system texts shares its draw (1: common random "
+        "numbers, where a rule that changes nothing moves no answer)",
+    )
     parser.add_argument("--jobs", type=int, default=1, help="processes to run the users in")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
-    parser.add_argument("--trace", action="store_true",
-                        help="print every night's proposals, their truth and fate on stderr (a few seeds)")
+    parser.add_argument(
+        "--trace",
+        action="store_true",
+        help="print every night's proposals, their truth and fate on stderr (a few seeds)",
+    )
     args = parser.parse_args(argv)
     if min(args.seeds, args.nights, args.tasks, args.jobs) < 1:
         parser.error("--seeds, --nights, --tasks and --jobs must be at least 1")
     if not 0 <= args.pairing <= 1:
         parser.error("--pairing must be between 0 and 1")
-    say = (lambda line: None) if args.quiet else (lambda line: print(line, file=sys.stderr, flush=True))
+    say = (
+        (lambda line: None)
+        if args.quiet
+        else (lambda line: print(line, file=sys.stderr, flush=True))
+    )
     try:
-        result = run_bench(args.seeds, args.nights, args.tasks, args.workdir.resolve(), jobs=args.jobs,
-                           pairing=args.pairing, progress=say, traced=args.trace)
+        result = run_bench(
+            args.seeds,
+            args.nights,
+            args.tasks,
+            args.workdir.resolve(),
+            jobs=args.jobs,
+            pairing=args.pairing,
+            progress=say,
+            traced=args.trace,
+        )
     except LockedError:
-        parser.error(f"another learning benchmark is using {args.workdir}: wait for it, or pass another --workdir")
+        parser.error(
+            f"another learning benchmark is using {args.workdir}: wait for it, or pass another --workdir"
+        )
     print(json.dumps(result, sort_keys=True) if args.json else report(result))
     edit = result["modes"].get("edit")
     return 1 if edit is not None and not all(v is not False for v in edit["meets"].values()) else 0

@@ -56,7 +56,16 @@ TARGET = 0.35
 MODELS = {"anthropic": "claude-sonnet-4-6", "openai": "gpt-5-mini"}
 MODES = ("today", "cache", "cache+batch")
 AREAS = ("billing", "accounts", "export", "search", "notifications", "reports", "sync", "admin")
-VERBS = ("validates", "stores", "renders", "schedules", "retries", "reconciles", "archives", "exports")
+VERBS = (
+    "validates",
+    "stores",
+    "renders",
+    "schedules",
+    "retries",
+    "reconciles",
+    "archives",
+    "exports",
+)
 
 
 def _conventions(title: str, n: int, salt: int) -> str:
@@ -67,7 +76,8 @@ def _conventions(title: str, n: int, salt: int) -> str:
         lines.append(
             f"- The {area} module {verb} its records through `src/beta_app/{area}/service_{i}.py`; "
             f"keep the public names stable, raise `{area.title()}Error` with the record id on bad "
-            f"input, and document any new setting in `docs/{area}.md` next to its default.")
+            f"input, and document any new setting in `docs/{area}.md` next to its default."
+        )
     return "\n".join(lines)
 
 
@@ -86,48 +96,84 @@ def realistic_project(project: Path) -> int:
 def backend_for(provider: str, srv: ModelServer, cache: bool) -> Any:
     """The provider's SDK backend aimed at the loopback server, as it talks to the public API."""
     if provider == "anthropic":
-        return AnthropicBackend(lambda: anthropic.AsyncAnthropic(base_url=srv.url, api_key="bench",
-                                                                  max_retries=0),
-                                model=MODELS[provider], prompt_cache=cache)
-    return OpenAIBackend(lambda: openai.AsyncOpenAI(base_url=srv.v1, api_key="bench", max_retries=0),
-                         model=MODELS[provider], compatible=False, prompt_cache=cache)
+        return AnthropicBackend(
+            lambda: anthropic.AsyncAnthropic(base_url=srv.url, api_key="bench", max_retries=0),
+            model=MODELS[provider],
+            prompt_cache=cache,
+        )
+    return OpenAIBackend(
+        lambda: openai.AsyncOpenAI(base_url=srv.v1, api_key="bench", max_retries=0),
+        model=MODELS[provider],
+        compatible=False,
+        prompt_cache=cache,
+    )
 
 
-def one_night(provider: str, mode: str, project: Path, tasks: list[TaskRecord], k: int,
-              seed: int, allocation: str = "lean") -> tuple[dict[str, Any], NightSummary]:
+def one_night(
+    provider: str,
+    mode: str,
+    project: Path,
+    tasks: list[TaskRecord],
+    k: int,
+    seed: int,
+    allocation: str = "lean",
+) -> tuple[dict[str, Any], NightSummary]:
     # One call at a time: the K identical requests of a task (neither API takes a seed) then reach
     # the simulated model in the same order in every run, so each sample keeps its draw and the
     # paired tests see the same rollouts. A batch keeps that order by itself.
-    settings = Settings(night=NightSettings(k=k, concurrency=1, allocation=allocation),
-                        budget=BudgetSettings(max_calls=None, max_tokens=None, max_cost_usd=None))
+    settings = Settings(
+        night=NightSettings(k=k, concurrency=1, allocation=allocation),
+        budget=BudgetSettings(max_calls=None, max_tokens=None, max_cost_usd=None),
+    )
     with ModelServer(responder=simulated_night_responder(count_samples=True)) as srv:
         backend = backend_for(provider, srv, cache=mode != "today")
         if mode == "cache+batch":
             backend = batching(backend, Store.memory(), poll_s=0.02)
         summary = run_night(tasks, project, target=backend, settings=settings, seed=seed).summary
         batches = len(backend.log.submitted) if isinstance(backend, BatchingBackend) else 0
-        return {**_spend(summary), "batches": batches, "server_calls": len(srv.model_requests())}, summary
+        return {
+            **_spend(summary),
+            "batches": batches,
+            "server_calls": len(srv.model_requests()),
+        }, summary
 
 
-SUMMED = ("cost_usd", "list_cost_usd", "calls", "input_tokens", "cache_write_tokens", "cache_read_tokens",
-          "batched_calls", "batches", "server_calls")
+SUMMED = (
+    "cost_usd",
+    "list_cost_usd",
+    "calls",
+    "input_tokens",
+    "cache_write_tokens",
+    "cache_read_tokens",
+    "batched_calls",
+    "batches",
+    "server_calls",
+)
 
 
 def _spend(s: NightSummary) -> dict[str, Any]:
     roles = s.usage_by_role.values()
-    return {"cost_usd": s.cost_usd, "list_cost_usd": sum(u.list_cost_usd for u in roles),
-            "calls": s.calls, "input_tokens": sum(u.input_tokens for u in roles),
-            "cache_write_tokens": sum(u.cache_write_tokens for u in roles),
-            "cache_read_tokens": sum(u.cache_read_tokens for u in roles),
-            "batched_calls": sum(u.batched_calls for u in roles)}
+    return {
+        "cost_usd": s.cost_usd,
+        "list_cost_usd": sum(u.list_cost_usd for u in roles),
+        "calls": s.calls,
+        "input_tokens": sum(u.input_tokens for u in roles),
+        "cache_write_tokens": sum(u.cache_write_tokens for u in roles),
+        "cache_read_tokens": sum(u.cache_read_tokens for u in roles),
+        "batched_calls": sum(u.batched_calls for u in roles),
+    }
 
 
 def _decision(s: NightSummary) -> dict[str, Any]:
-    return {"decision": s.decision, "edits": [(e.target, e.op, e.content, e.status) for e in s.edits]}
+    return {
+        "decision": s.decision,
+        "edits": [(e.target, e.op, e.content, e.status) for e in s.edits],
+    }
 
 
-def provider_runs(provider: str, project: Path, tasks: list[TaskRecord], k: int,
-                  seeds: list[int]) -> dict[str, Any]:
+def provider_runs(
+    provider: str, project: Path, tasks: list[TaskRecord], k: int, seeds: list[int]
+) -> dict[str, Any]:
     """The three modes over every seed: summed spending, and each seed's decision per mode."""
     runs, decisions = [], {}
     for mode in MODES:
@@ -136,8 +182,15 @@ def provider_runs(provider: str, project: Path, tasks: list[TaskRecord], k: int,
             spend, summary = one_night(provider, mode, project, tasks, k, seed)
             total = {key: total[key] + spend[key] for key in SUMMED}
             decisions[(mode, seed)] = _decision(summary)
-        runs.append({"mode": mode, **{k: round(v, 6) if isinstance(v, float) and not v.is_integer() else int(v)
-                                      for k, v in total.items()}})
+        runs.append(
+            {
+                "mode": mode,
+                **{
+                    k: round(v, 6) if isinstance(v, float) and not v.is_integer() else int(v)
+                    for k, v in total.items()
+                },
+            }
+        )
     today = runs[0]["cost_usd"]
     for run in runs:
         run["ratio"] = round(run["cost_usd"] / today, 4) if today else None
@@ -145,19 +198,33 @@ def provider_runs(provider: str, project: Path, tasks: list[TaskRecord], k: int,
     classic = []
     for mode in MODES:
         nights = [one_night(provider, mode, project, tasks, k, seed, "classic") for seed in seeds]
-        classic.append({"mode": mode, "calls": sum(s["calls"] for s, _ in nights),
-                        "cost_usd": round(sum(s["cost_usd"] for s, _ in nights), 6),
-                        "decisions": [n.decision for _, n in nights], "edits": [len(n.edits) for _, n in nights]})
+        classic.append(
+            {
+                "mode": mode,
+                "calls": sum(s["calls"] for s, _ in nights),
+                "cost_usd": round(sum(s["cost_usd"] for s, _ in nights), 6),
+                "decisions": [n.decision for _, n in nights],
+                "edits": [len(n.edits) for _, n in nights],
+            }
+        )
     cheapest = min(r["cost_usd"] for r in runs)
     by_seed = {seed: decisions[("today", seed)] for seed in seeds}
     return {
-        "model": MODELS[provider], "runs": runs, "classic_allocation": classic,
-        "calls_vs_classic": round(runs[0]["calls"] / classic[0]["calls"], 3) if classic[0]["calls"] else None,
-        "cost_vs_classic": {r["mode"]: round(r["cost_usd"] / c["cost_usd"], 3) if c["cost_usd"] else None
-                            for r, c in zip(runs, classic)},
+        "model": MODELS[provider],
+        "runs": runs,
+        "classic_allocation": classic,
+        "calls_vs_classic": round(runs[0]["calls"] / classic[0]["calls"], 3)
+        if classic[0]["calls"]
+        else None,
+        "cost_vs_classic": {
+            r["mode"]: round(r["cost_usd"] / c["cost_usd"], 3) if c["cost_usd"] else None
+            for r, c in zip(runs, classic)
+        },
         "decisions": {str(seed): d["decision"] for seed, d in by_seed.items()},
         "edits": {str(seed): len(d["edits"]) for seed, d in by_seed.items()},
-        "same_decisions": all(decisions[(m, seed)] == by_seed[seed] for m in MODES for seed in seeds),
+        "same_decisions": all(
+            decisions[(m, seed)] == by_seed[seed] for m in MODES for seed in seeds
+        ),
         "same_calls": all(r["calls"] == runs[0]["calls"] for r in runs),
         "cheapest_ratio": round(cheapest / today, 4) if today else None,
         "full_price_usd": runs[0]["list_cost_usd"],
@@ -167,7 +234,13 @@ def provider_runs(provider: str, project: Path, tasks: list[TaskRecord], k: int,
 
 
 def measure(n_tasks: int, k: int, providers: tuple[str, ...], seeds: list[int]) -> dict[str, Any]:
-    out: dict[str, Any] = {"tasks": n_tasks, "k": k, "seeds": seeds, "target_ratio": TARGET, "providers": {}}
+    out: dict[str, Any] = {
+        "tasks": n_tasks,
+        "k": k,
+        "seeds": seeds,
+        "target_ratio": TARGET,
+        "providers": {},
+    }
     with tempfile.TemporaryDirectory(prefix="night-cost-") as tmp:
         project = Path(tmp) / "project"
         project.mkdir()
@@ -175,32 +248,48 @@ def measure(n_tasks: int, k: int, providers: tuple[str, ...], seeds: list[int]) 
         tasks = bench_tasks(project, n_tasks)
         for provider in providers:
             out["providers"][provider] = provider_runs(provider, project, tasks, k, seeds)
-    out["same_decisions"] = all(p["same_decisions"] and p["same_calls"] for p in out["providers"].values())
+    out["same_decisions"] = all(
+        p["same_decisions"] and p["same_calls"] for p in out["providers"].values()
+    )
     out["target_met"] = all(p["target_met"] for p in out["providers"].values())
     return out
 
 
 def report(r: dict[str, Any]) -> str:
-    lines = [(f"night_cost: {r['tasks']} tasks, K={r['k']}, skill + memory ~{r['prefix_tokens']} tokens, "
-              f"list prices, seeds {', '.join(map(str, r['seeds']))} (costs summed over the seeds)")]
+    lines = [
+        (
+            f"night_cost: {r['tasks']} tasks, K={r['k']}, skill + memory ~{r['prefix_tokens']} tokens, "
+            f"list prices, seeds {', '.join(map(str, r['seeds']))} (costs summed over the seeds)"
+        )
+    ]
     for provider, p in r["providers"].items():
-        seen = ", ".join(f"seed {s}: {d} ({p['edits'][s]} edits)" for s, d in p["decisions"].items())
-        lines.append(f"  {provider} ({p['model']}): {seen}; "
-                     f"same decision and edits in all three runs: {p['same_decisions']}, "
-                     f"same calls: {p['same_calls']}")
+        seen = ", ".join(
+            f"seed {s}: {d} ({p['edits'][s]} edits)" for s, d in p["decisions"].items()
+        )
+        lines.append(
+            f"  {provider} ({p['model']}): {seen}; "
+            f"same decision and edits in all three runs: {p['same_decisions']}, "
+            f"same calls: {p['same_calls']}"
+        )
         for run in p["runs"]:
-            lines.append(f"    {run['mode']:<12} ${run['cost_usd']:>9.4f}  {run['ratio']:>6.1%} of today  "
-                         f"{run['calls']} calls, cache write/read {run['cache_write_tokens']:,}/"
-                         f"{run['cache_read_tokens']:,} tokens, {run['batched_calls']} batched "
-                         f"in {run['batches']} batches")
+            lines.append(
+                f"    {run['mode']:<12} ${run['cost_usd']:>9.4f}  {run['ratio']:>6.1%} of today  "
+                f"{run['calls']} calls, cache write/read {run['cache_write_tokens']:,}/"
+                f"{run['cache_read_tokens']:,} tokens, {run['batched_calls']} batched "
+                f"in {run['batches']} batches"
+            )
         for run, old in zip(p["runs"], p["classic_allocation"]):
-            lines.append(f"    {run['mode']:<12} classic allocation: ${old['cost_usd']:>9.4f}, {old['calls']} calls, "
-                         f"decisions {old['decisions']}, edits {old['edits']} "
-                         f"(lean / classic cost {p['cost_vs_classic'][run['mode']]:.3f})")
+            lines.append(
+                f"    {run['mode']:<12} classic allocation: ${old['cost_usd']:>9.4f}, {old['calls']} calls, "
+                f"decisions {old['decisions']}, edits {old['edits']} "
+                f"(lean / classic cost {p['cost_vs_classic'][run['mode']]:.3f})"
+            )
         met = "met" if p["target_met"] else "NOT met"
-        lines.append(f"    cheapest {p['cheapest_ratio']:.1%} of today (target <= {TARGET:.0%}: {met}); "
-                     f"{p['cheapest_to_full_price']:.1%} of the full uncached price "
-                     f"(${p['full_price_usd']:.4f})")
+        lines.append(
+            f"    cheapest {p['cheapest_ratio']:.1%} of today (target <= {TARGET:.0%}: {met}); "
+            f"{p['cheapest_to_full_price']:.1%} of the full uncached price "
+            f"(${p['full_price_usd']:.4f})"
+        )
     return "\n".join(lines)
 
 

@@ -52,18 +52,27 @@ def bench_tasks(project: Path, n: int) -> list[TaskRecord]:
         src = base[i % len(base)]
         out.append(src.model_copy(update={"id": "", "session_id": f"{src.session_id}-again-{i}"}))
         i += 1
-    return [TaskRecord.model_validate(t.model_dump()) for t in out]  # fresh ids from the new sessions
+    return [
+        TaskRecord.model_validate(t.model_dump()) for t in out
+    ]  # fresh ids from the new sessions
 
 
 def settings_for(url: str, k: int, concurrency: int, allocation: str = "lean") -> Settings:
     role = RoleSettings(backend="openai", model="bench-model", base_url=url)
-    return Settings(night=NightSettings(k=k, concurrency=concurrency, allocation=allocation),
-                    roles=RolesSettings(target=role, optimizer=role, judge=role),
-                    budget=BudgetSettings(max_calls=None, max_tokens=None, max_cost_usd=None))
+    return Settings(
+        night=NightSettings(k=k, concurrency=concurrency, allocation=allocation),
+        roles=RolesSettings(target=role, optimizer=role, judge=role),
+        budget=BudgetSettings(max_calls=None, max_tokens=None, max_cost_usd=None),
+    )
 
 
-def timed_night(srv: ModelServer, project: Path, tasks: list[TaskRecord], settings: Settings,
-                store: Store | None) -> tuple[float, int, str]:
+def timed_night(
+    srv: ModelServer,
+    project: Path,
+    tasks: list[TaskRecord],
+    settings: Settings,
+    store: Store | None,
+) -> tuple[float, int, str]:
     """(wall seconds, model calls the server saw, decision) of one night."""
     backend = create_backend(settings.roles.target, {})
     srv.clear()
@@ -86,34 +95,55 @@ def measure(n_tasks: int, k: int, delay: float, concurrency: int | None) -> dict
             fast = timed_night(srv, project, tasks, settings_for(srv.v1, k, default), store)
             again = timed_night(srv, project, tasks, settings_for(srv.v1, k, default), store)
             serial = timed_night(srv, project, tasks, settings_for(srv.v1, k, 1), None)
-            classic = timed_night(srv, project, tasks, settings_for(srv.v1, k, default, "classic"), None)
+            classic = timed_night(
+                srv, project, tasks, settings_for(srv.v1, k, default, "classic"), None
+            )
         store.close()
     ratio = serial[0] / fast[0]
     return {
-        "tasks": n_tasks, "k": k, "delay_s": delay, "concurrency": default,
-        "wall_s_concurrent": round(fast[0], 2), "wall_s_serial": round(serial[0], 2),
-        "ratio": round(ratio, 2), "target_ratio": TARGET_RATIO, "target_met": ratio >= TARGET_RATIO,
-        "calls_concurrent": fast[1], "calls_serial": serial[1], "same_calls": fast[1] == serial[1],
-        "calls_second_night": again[1], "decision": fast[2],
-        "calls_classic": classic[1], "wall_s_classic": round(classic[0], 2), "decision_classic": classic[2],
+        "tasks": n_tasks,
+        "k": k,
+        "delay_s": delay,
+        "concurrency": default,
+        "wall_s_concurrent": round(fast[0], 2),
+        "wall_s_serial": round(serial[0], 2),
+        "ratio": round(ratio, 2),
+        "target_ratio": TARGET_RATIO,
+        "target_met": ratio >= TARGET_RATIO,
+        "calls_concurrent": fast[1],
+        "calls_serial": serial[1],
+        "same_calls": fast[1] == serial[1],
+        "calls_second_night": again[1],
+        "decision": fast[2],
+        "calls_classic": classic[1],
+        "wall_s_classic": round(classic[0], 2),
+        "decision_classic": classic[2],
         "calls_vs_classic": round(fast[1] / classic[1], 3) if classic[1] else None,
     }
 
 
 def report(r: dict[str, object]) -> str:
     met = "met" if r["target_met"] else "NOT met"
-    return "\n".join([
-        (f"night_latency: {r['tasks']} tasks, K={r['k']}, every call answered after "
-        f"{float(r['delay_s']) * 1000:.0f} ms (decision: {r['decision']})"),
-        f"  concurrency {r['concurrency']:<3} {r['wall_s_concurrent']:>8.2f} s  {r['calls_concurrent']} calls",
-        f"  concurrency 1   {r['wall_s_serial']:>8.2f} s  {r['calls_serial']} calls",
-        f"  ratio           {r['ratio']:>8.2f}x (target >= {r['target_ratio']:g}x: {met})",
-        (f"  second night, unchanged skill and tasks: {r['calls_second_night']} calls "
-        f"(first night: {r['calls_concurrent']}; the train replay cached, the tests fresh)"),
-        (f"  the gate's classic allocation, concurrency {r['concurrency']}: {r['wall_s_classic']:.2f} s, "
-         f"{r['calls_classic']} calls (decision: {r['decision_classic']}); lean / classic calls "
-         f"{r['calls_vs_classic']:.3f}"),
-    ])
+    return "\n".join(
+        [
+            (
+                f"night_latency: {r['tasks']} tasks, K={r['k']}, every call answered after "
+                f"{float(r['delay_s']) * 1000:.0f} ms (decision: {r['decision']})"
+            ),
+            f"  concurrency {r['concurrency']:<3} {r['wall_s_concurrent']:>8.2f} s  {r['calls_concurrent']} calls",
+            f"  concurrency 1   {r['wall_s_serial']:>8.2f} s  {r['calls_serial']} calls",
+            f"  ratio           {r['ratio']:>8.2f}x (target >= {r['target_ratio']:g}x: {met})",
+            (
+                f"  second night, unchanged skill and tasks: {r['calls_second_night']} calls "
+                f"(first night: {r['calls_concurrent']}; the train replay cached, the tests fresh)"
+            ),
+            (
+                f"  the gate's classic allocation, concurrency {r['concurrency']}: {r['wall_s_classic']:.2f} s, "
+                f"{r['calls_classic']} calls (decision: {r['decision_classic']}); lean / classic calls "
+                f"{r['calls_vs_classic']:.3f}"
+            ),
+        ]
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -121,8 +151,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--tasks", type=int, default=40)
     p.add_argument("--k", type=int, default=4)
     p.add_argument("--delay", type=float, default=0.3, help="seconds before every answer")
-    p.add_argument("--concurrency", type=int, default=None,
-                   help="the concurrent run's limit (default: the night's default setting)")
+    p.add_argument(
+        "--concurrency",
+        type=int,
+        default=None,
+        help="the concurrent run's limit (default: the night's default setting)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     args = p.parse_args(argv)
     result = measure(args.tasks, args.k, args.delay, args.concurrency)

@@ -28,16 +28,31 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from skillopt_sleep.models import Edit, TaskRecord, TurnNote  # noqa: E402
-from skillopt_sleep.review.ledger import AdoptedRule, rule_id  # noqa: E402
-from skillopt_sleep.review.outcome import assess  # noqa: E402
+from skillopt_sleep.models import Edit, TaskRecord, TurnNote
+from skillopt_sleep.review.ledger import AdoptedRule, rule_id
+from skillopt_sleep.review.outcome import assess
 
 PROJECT = "/work/demo"
 START = datetime(2026, 9, 1, 9, tzinfo=timezone.utc)
-MODULES = ["parser", "cache", "router", "auth", "billing", "search", "export", "report", "queue", "mailer"]
+MODULES = [
+    "parser",
+    "cache",
+    "router",
+    "auth",
+    "billing",
+    "search",
+    "export",
+    "report",
+    "queue",
+    "mailer",
+]
 KIND = "run the tests for the {} module"
-OTHER = ["write the changelog entry for {}", "rename the {} settings class", "explain how {} handles errors",
-         "draft release notes about {}"]
+OTHER = [
+    "write the changelog entry for {}",
+    "rename the {} settings class",
+    "explain how {} handles errors",
+    "draft release notes about {}",
+]
 SAME = "no, always use `pytest -q`"
 OPPOSITE = "don't use `pytest -q` any more, run plain `pytest`"
 RULE = "Run the tests with `pytest -q`."
@@ -45,35 +60,76 @@ WORLDS = ("working", "ignored", "contradicted")
 
 
 def _task(i: int, when: datetime, intent: str, correction: str | None) -> TaskRecord:
-    turns = [TurnNote(kind="correction", text=correction, at=when + timedelta(minutes=5))] if correction else []
-    return TaskRecord(source="claude-code", project=PROJECT, session_id=f"s{i}", turn=0, created_at=when,
-                      intent=intent, turns=turns, feedback=correction or "")
+    turns = (
+        [TurnNote(kind="correction", text=correction, at=when + timedelta(minutes=5))]
+        if correction
+        else []
+    )
+    return TaskRecord(
+        source="claude-code",
+        project=PROJECT,
+        session_id=f"s{i}",
+        turn=0,
+        created_at=when,
+        intent=intent,
+        turns=turns,
+        feedback=correction or "",
+    )
 
 
-def _world(world: str, after_n: int, p: float, rng: random.Random) -> tuple[list[TaskRecord], AdoptedRule]:
+def _world(
+    world: str, after_n: int, p: float, rng: random.Random
+) -> tuple[list[TaskRecord], AdoptedRule]:
     tasks: list[TaskRecord] = []
     i = 0
     when = START
     per_day_before = 1  # a request of the kind a day for four weeks, before adoption
     for _ in range(28 * per_day_before):
-        tasks.append(_task(i, when, KIND.format(rng.choice(MODULES)), SAME if rng.random() < p else None))
-        tasks.append(_task(i + 1, when + timedelta(hours=2), rng.choice(OTHER).format(rng.choice(MODULES)), None))
+        tasks.append(
+            _task(i, when, KIND.format(rng.choice(MODULES)), SAME if rng.random() < p else None)
+        )
+        tasks.append(
+            _task(
+                i + 1,
+                when + timedelta(hours=2),
+                rng.choice(OTHER).format(rng.choice(MODULES)),
+                None,
+            )
+        )
         i, when = i + 2, when + timedelta(days=1)
     corrected = [t for t in tasks if t.turns]
     cited = corrected[-3:]
     adopted_at = when
     edit = Edit(target="memory", content=RULE, status="applied", cites=[t.id for t in cited])
-    rule = AdoptedRule(id=rule_id(edit), project=PROJECT, text=RULE, target="memory", files=[], night_id="n1",
-                       adopted_at=adopted_at, edit=edit, task_ids=[t.id for t in cited],
-                       cited=[t.id for t in cited], exemplars=[t.intent for t in cited],
-                       preference_keys=[], checks=["contains 'pytest -q'"])
+    rule = AdoptedRule(
+        id=rule_id(edit),
+        project=PROJECT,
+        text=RULE,
+        target="memory",
+        files=[],
+        night_id="n1",
+        adopted_at=adopted_at,
+        edit=edit,
+        task_ids=[t.id for t in cited],
+        cited=[t.id for t in cited],
+        exemplars=[t.intent for t in cited],
+        preference_keys=[],
+        checks=["contains 'pytest -q'"],
+    )
     rate_same = {"working": p / 6, "ignored": p, "contradicted": p / 6}[world]
     rate_opposite = 0.4 if world == "contradicted" else 0.0
     for _ in range(after_n):
         u = rng.random()
         said = SAME if u < rate_same else OPPOSITE if u < rate_same + rate_opposite else None
         tasks.append(_task(i, when, KIND.format(rng.choice(MODULES)), said))
-        tasks.append(_task(i + 1, when + timedelta(hours=2), rng.choice(OTHER).format(rng.choice(MODULES)), None))
+        tasks.append(
+            _task(
+                i + 1,
+                when + timedelta(hours=2),
+                rng.choice(OTHER).format(rng.choice(MODULES)),
+                None,
+            )
+        )
         i, when = i + 2, when + timedelta(hours=12)
     return tasks, rule
 
@@ -90,7 +146,9 @@ def run(seeds: int, sizes: list[int], p: float) -> dict:
                 v = assess(rule, tasks).verdict
                 verdicts[v] = verdicts.get(v, 0) + 1
             row[world] = {k: round(c / seeds, 3) for k, c in sorted(verdicts.items())}
-        row["false_working"] = round(max(row["ignored"].get("working", 0.0), row["contradicted"].get("working", 0.0)), 3)
+        row["false_working"] = round(
+            max(row["ignored"].get("working", 0.0), row["contradicted"].get("working", 0.0)), 3
+        )
         table.append(row)
     needed = []
     for world in WORLDS:
@@ -105,9 +163,15 @@ def run(seeds: int, sizes: list[int], p: float) -> dict:
                 counts.append(80)
         needed.append({"world": world, "median_requests_to_verdict": statistics.median(counts)})
     worst_false = max(r["false_working"] for r in table)
-    return {"p_before": p, "seeds": seeds, "table": table, "needed": needed,
-            "worst_false_working": worst_false, "goal_false_working": 0.05,
-            "met": worst_false <= 0.05}
+    return {
+        "p_before": p,
+        "seeds": seeds,
+        "table": table,
+        "needed": needed,
+        "worst_false_working": worst_false,
+        "goal_false_working": 0.05,
+        "met": worst_false <= 0.05,
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -124,11 +188,17 @@ def main(argv: list[str] | None = None) -> int:
     print(f"correction rate before adoption {out['p_before']}, {out['seeds']} seeds per cell")
     for row in out["table"]:
         cells = "  ".join(f"{w}: right {row[w].get(w, 0.0):.0%}" for w in WORLDS)
-        print(f"after {row['after_requests']:>3} requests of the kind: {cells}  "
-              f"not working but called working: {row['false_working']:.1%}")
+        print(
+            f"after {row['after_requests']:>3} requests of the kind: {cells}  "
+            f"not working but called working: {row['false_working']:.1%}"
+        )
     for n in out["needed"]:
-        print(f"{n['world']}: a verdict after a median of {n['median_requests_to_verdict']} requests of the kind")
-    print(f"worst false 'working' {out['worst_false_working']:.1%} (goal <= 5%): {'met' if out['met'] else 'NOT met'}")
+        print(
+            f"{n['world']}: a verdict after a median of {n['median_requests_to_verdict']} requests of the kind"
+        )
+    print(
+        f"worst false 'working' {out['worst_false_working']:.1%} (goal <= 5%): {'met' if out['met'] else 'NOT met'}"
+    )
     return 0
 
 

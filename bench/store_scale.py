@@ -75,13 +75,28 @@ def build_store(home: Path, project: str, n: int) -> None:
     body = "The tests in tests/unit fail after the refactor of the session loader; " * 4
     batch = []
     for i in range(n):
-        batch.append(TaskRecord(
-            id=f"t_{i:012x}", source="claude-code", project=project, session_id=f"s{i // 5}", turn=i % 5,
-            created_at=start + timedelta(seconds=30 * i), intent=f"Task {i}: fix the failing tests. {body}",
-            context=body, attempt=body * 2, outcome="failure", feedback="No: always run them with `pytest -q`.",
-            checks=[Check(kind="contains", value="pytest -q"), Check(kind="max_chars", value=800),
-                    Check(kind="not_contains", value="unittest")],
-            tags=["tests"], tools_used=["Bash"]))
+        batch.append(
+            TaskRecord(
+                id=f"t_{i:012x}",
+                source="claude-code",
+                project=project,
+                session_id=f"s{i // 5}",
+                turn=i % 5,
+                created_at=start + timedelta(seconds=30 * i),
+                intent=f"Task {i}: fix the failing tests. {body}",
+                context=body,
+                attempt=body * 2,
+                outcome="failure",
+                feedback="No: always run them with `pytest -q`.",
+                checks=[
+                    Check(kind="contains", value="pytest -q"),
+                    Check(kind="max_chars", value=800),
+                    Check(kind="not_contains", value="unittest"),
+                ],
+                tags=["tests"],
+                tools_used=["Bash"],
+            )
+        )
         if len(batch) == 2000:
             store.upsert_tasks(batch, start)
             batch = []
@@ -91,17 +106,29 @@ def build_store(home: Path, project: str, n: int) -> None:
 
 
 def measure(mode: str, home: Path, project: str) -> dict:
-    env = dict(os.environ, SKILLOPT_SLEEP_HOME=str(home),
-               PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env = dict(
+        os.environ,
+        SKILLOPT_SLEEP_HOME=str(home),
+        PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+    )
     runs = {}
     for how in ("plain", "trace"):
-        done = subprocess.run([sys.executable, "-c", DRIVER, how, mode, project], env=env,
-                              capture_output=True, text=True, check=True)
+        done = subprocess.run(
+            [sys.executable, "-c", DRIVER, how, mode, project],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
         runs[how] = json.loads(done.stdout.strip().splitlines()[-1])
         if runs[how]["code"] != 0:
             raise SystemExit(f"{mode} failed: {runs[how]['err']}")
-    return {"run_s": runs["plain"]["run_s"], "maxrss_mb": runs["plain"]["maxrss_kb"] / 1024,
-            "heap_peak_mb": runs["trace"]["heap_peak"] / 2**20, "first_line": runs["plain"]["first"]}
+    return {
+        "run_s": runs["plain"]["run_s"],
+        "maxrss_mb": runs["plain"]["maxrss_kb"] / 1024,
+        "heap_peak_mb": runs["trace"]["heap_peak"] / 2**20,
+        "first_line": runs["plain"]["first"],
+    }
 
 
 def main() -> int:
@@ -115,22 +142,41 @@ def main() -> int:
         build_store(home, project, args.tasks)
         built = time.perf_counter() - t0
         db_mb = resolve_paths(str(home)).db.stat().st_size / 2**20
-        results = {mode: measure(mode, home, project) for mode in ("status", "full-status", "list", "full-list")}
+        results = {
+            mode: measure(mode, home, project)
+            for mode in ("status", "full-status", "list", "full-list")
+        }
     ratios = {}
     for new, old in (("status", "full-status"), ("list", "full-list")):
-        ratios[new] = {k: results[old][k] / max(results[new][k], 1e-9) for k in ("run_s", "maxrss_mb", "heap_peak_mb")}
+        ratios[new] = {
+            k: results[old][k] / max(results[new][k], 1e-9)
+            for k in ("run_s", "maxrss_mb", "heap_peak_mb")
+        }
     if args.json:
-        print(json.dumps({"tasks": args.tasks, "db_mb": db_mb, "results": results, "ratios": ratios}, indent=2))
+        print(
+            json.dumps(
+                {"tasks": args.tasks, "db_mb": db_mb, "results": results, "ratios": ratios},
+                indent=2,
+            )
+        )
         return 0
     print(f"{args.tasks} tasks, store {db_mb:.1f} MB (built in {built:.1f} s)")
     print(f"{'command':<24}{'time s':>9}{'peak RSS MB':>13}{'heap peak MB':>14}")
-    names = {"status": "status", "full-status": "status, full load", "list": "tasks list (one page)",
-             "full-list": "tasks list --limit 0"}
+    names = {
+        "status": "status",
+        "full-status": "status, full load",
+        "list": "tasks list (one page)",
+        "full-list": "tasks list --limit 0",
+    }
     for mode, r in results.items():
-        print(f"{names[mode]:<24}{r['run_s']:>9.3f}{r['maxrss_mb']:>13.1f}{r['heap_peak_mb']:>14.2f}")
+        print(
+            f"{names[mode]:<24}{r['run_s']:>9.3f}{r['maxrss_mb']:>13.1f}{r['heap_peak_mb']:>14.2f}"
+        )
     for new, r in ratios.items():
-        print(f"{names[new]}: the full load takes {r['run_s']:.1f}x the time, {r['maxrss_mb']:.1f}x the peak RSS, "
-              f"{r['heap_peak_mb']:.0f}x the heap peak")
+        print(
+            f"{names[new]}: the full load takes {r['run_s']:.1f}x the time, {r['maxrss_mb']:.1f}x the peak RSS, "
+            f"{r['heap_peak_mb']:.0f}x the heap peak"
+        )
     return 0
 
 

@@ -57,18 +57,37 @@ def planted(root: Path, seeds: int, gate: str) -> dict[str, Any]:
     runs: list[dict[str, Any]] = []
     for seed in range(1, seeds + 1):
         cfg = TrainConfig(epochs=2, steps=3, seed=seed, gate=gate)  # type: ignore[arg-type]
-        r = train(data, root / "SKILL.md", root / f"planted-{gate}-{seed}", target=SimulatedBackend(), config=cfg,
-                  budget=UNLIMITED)
+        r = train(
+            data,
+            root / "SKILL.md",
+            root / f"planted-{gate}-{seed}",
+            target=SimulatedBackend(),
+            config=cfg,
+            budget=UNLIMITED,
+        )
         s, g = r.summary, r.summary.gain_hard
         rules = planted_rules_in(r.best_skill)
-        runs.append({"seed": seed, "initial": s.baseline.test_hard, "best": s.best.test_hard,
-                     "gain": g.mean if g else None, "ci": [g.ci_low, g.ci_high] if g else None,
-                     "p": g.p_value if g else None, "ci_excludes_0": bool(g and g.ci_low > 0),
-                     "rules_recovered": sum(rules.values()), "rules_planted": len(rules),
-                     "accepted": len(s.accepted_edits), "calls": s.usage.calls})
-    return {"runs": runs, "all_ci_exclude_0": all(r["ci_excludes_0"] for r in runs),
-            "mean_gain": _mean([r["gain"] for r in runs]),
-            "rules_recovered": f"{sum(r['rules_recovered'] for r in runs)}/{sum(r['rules_planted'] for r in runs)}"}
+        runs.append(
+            {
+                "seed": seed,
+                "initial": s.baseline.test_hard,
+                "best": s.best.test_hard,
+                "gain": g.mean if g else None,
+                "ci": [g.ci_low, g.ci_high] if g else None,
+                "p": g.p_value if g else None,
+                "ci_excludes_0": bool(g and g.ci_low > 0),
+                "rules_recovered": sum(rules.values()),
+                "rules_planted": len(rules),
+                "accepted": len(s.accepted_edits),
+                "calls": s.usage.calls,
+            }
+        )
+    return {
+        "runs": runs,
+        "all_ci_exclude_0": all(r["ci_excludes_0"] for r in runs),
+        "mean_gain": _mean([r["gain"] for r in runs]),
+        "rules_recovered": f"{sum(r['rules_recovered'] for r in runs)}/{sum(r['rules_planted'] for r in runs)}",
+    }
 
 
 def null(root: Path, seeds: int, gate: str, alpha: float) -> dict[str, Any]:
@@ -76,16 +95,29 @@ def null(root: Path, seeds: int, gate: str, alpha: float) -> dict[str, Any]:
     accepted, runs_with, gains, tested = 0, 0, [], 0
     for seed in range(1, seeds + 1):
         cfg = TrainConfig(epochs=2, steps=3, seed=seed, gate=gate, alpha=alpha)  # type: ignore[arg-type]
-        r = train(data, root / "SKILL.md", root / f"null-{gate}-{seed}", target=null_backend(), config=cfg,
-                  budget=UNLIMITED)
+        r = train(
+            data,
+            root / "SKILL.md",
+            root / f"null-{gate}-{seed}",
+            target=null_backend(),
+            config=cfg,
+            budget=UNLIMITED,
+        )
         n = len(r.summary.accepted_edits)
         accepted += n
         runs_with += n > 0
         tested += sum(h.tested for h in r.history)
         gains.append(r.summary.gain_hard.mean if r.summary.gain_hard else 0.0)
-    return {"runs": seeds, "edits_tested": tested, "edits_accepted": accepted, "runs_with_a_false_accept": runs_with,
-            "false_accept_run_rate": runs_with / seeds, "stated_error_rate": alpha,
-            "within_error_rate": runs_with / seeds <= alpha, "mean_test_gain": _mean(gains)}
+    return {
+        "runs": seeds,
+        "edits_tested": tested,
+        "edits_accepted": accepted,
+        "runs_with_a_false_accept": runs_with,
+        "false_accept_run_rate": runs_with / seeds,
+        "stated_error_rate": alpha,
+        "within_error_rate": runs_with / seeds <= alpha,
+        "mean_test_gain": _mean(gains),
+    }
 
 
 KILLER = """
@@ -118,16 +150,32 @@ def kill_resume(root: Path) -> dict[str, Any]:
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent))
 
     def run(out: str, mode: str) -> int:
-        args = [sys.executable, str(script), str(data), str(root / "SKILL.md"), str(root / out), mode]
-        return subprocess.run(args, check=False, env=env, capture_output=True, timeout=600).returncode
+        args = [
+            sys.executable,
+            str(script),
+            str(data),
+            str(root / "SKILL.md"),
+            str(root / out),
+            mode,
+        ]
+        return subprocess.run(
+            args, check=False, env=env, capture_output=True, timeout=600
+        ).returncode
 
     whole = run("whole", "keep")
     killed = run("killed", "kill")
     state = json.loads((root / "killed" / "state.json").read_text())
     resumed = run("killed", "keep")
-    same = (root / "whole" / "summary.json").read_bytes() == (root / "killed" / "summary.json").read_bytes()
-    return {"uninterrupted_exit": whole, "killed_exit": killed, "units_finished_when_killed": state["unit"],
-            "resumed_exit": resumed, "same_summary_json": same}
+    same = (root / "whole" / "summary.json").read_bytes() == (
+        root / "killed" / "summary.json"
+    ).read_bytes()
+    return {
+        "uninterrupted_exit": whole,
+        "killed_exit": killed,
+        "units_finished_when_killed": state["unit"],
+        "resumed_exit": resumed,
+        "same_summary_json": same,
+    }
 
 
 def _mean(xs: list[Any]) -> float | None:
@@ -156,19 +204,28 @@ def main() -> int:
         out["kill_resume"] = kill_resume(root)
     ev, mean = out["null"]["evidence"], out["null"]["mean"]
     out["false_accept_rate_ratio_evidence_over_mean"] = (
-        None if not mean["false_accept_run_rate"] else round(ev["false_accept_run_rate"] / mean["false_accept_run_rate"], 4))
+        None
+        if not mean["false_accept_run_rate"]
+        else round(ev["false_accept_run_rate"] / mean["false_accept_run_rate"], 4)
+    )
     out["seconds"] = round(time.perf_counter() - started, 1)
     if args.json:
         print(json.dumps(out, indent=2, sort_keys=True))
         return 0
     for gate in GATES:
         p, n = out["planted"][gate], out["null"][gate]
-        print(f"{gate:>8} gate: planted mean test gain {p['mean_gain']}, CI excludes 0 in every run: "
-              f"{p['all_ci_exclude_0']}, rules recovered {p['rules_recovered']}; no-rule set: {n['edits_accepted']} "
-              f"edits accepted in {n['runs_with_a_false_accept']}/{n['runs']} runs (stated error rate {n['stated_error_rate']}),"
-              f" mean test gain {n['mean_test_gain']}")
-    print(f"false-accept run rate, evidence / mean gate: {out['false_accept_rate_ratio_evidence_over_mean']}")
-    print(f"kill -9 mid-step and resume: same summary.json: {out['kill_resume']['same_summary_json']}")
+        print(
+            f"{gate:>8} gate: planted mean test gain {p['mean_gain']}, CI excludes 0 in every run: "
+            f"{p['all_ci_exclude_0']}, rules recovered {p['rules_recovered']}; no-rule set: {n['edits_accepted']} "
+            f"edits accepted in {n['runs_with_a_false_accept']}/{n['runs']} runs (stated error rate {n['stated_error_rate']}),"
+            f" mean test gain {n['mean_test_gain']}"
+        )
+    print(
+        f"false-accept run rate, evidence / mean gate: {out['false_accept_rate_ratio_evidence_over_mean']}"
+    )
+    print(
+        f"kill -9 mid-step and resume: same summary.json: {out['kill_resume']['same_summary_json']}"
+    )
     return 0
 
 

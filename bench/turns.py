@@ -27,8 +27,10 @@ from skillopt_sleep.harvest.turns import TURN_KINDS, classify_turn
 
 SUITE = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "turns" / "labelled.jsonl"
 # Written later, each before the rules were tuned on it (see --suite to list their errors).
-OTHER_SUITES = (("heldout.jsonl", "written after the first tuning"),
-                ("fresh.jsonl", "written after the second tuning"))
+OTHER_SUITES = (
+    ("heldout.jsonl", "written after the first tuning"),
+    ("fresh.jsonl", "written after the second tuning"),
+)
 
 
 def load(path: Path = SUITE) -> list[dict[str, str]]:
@@ -68,8 +70,14 @@ def measure(rows: list[dict[str, str]]) -> dict[str, object]:
         by_lang_hit[row["lang"]] += ok
         if not ok:
             errors.append(
-                {"text": row["text"], "label": row["label"], "got": verdict.kind,
-                 "sure": verdict.sure, "reason": verdict.reason, "note": row["note"]}
+                {
+                    "text": row["text"],
+                    "label": row["label"],
+                    "got": verdict.kind,
+                    "sure": verdict.sure,
+                    "reason": verdict.reason,
+                    "note": row["note"],
+                }
             )
     n = len(rows)
     return {
@@ -92,9 +100,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(result, indent=2, ensure_ascii=False))
         return 0
-    print(f"turns: {result['turns']}  rules accuracy: {result['accuracy']:.1%}  "
-          f"(legacy heuristic: {result['legacy_accuracy']:.1%}, "
-          f"ratio {result['accuracy'] / max(result['legacy_accuracy'], 1e-9):.2f}x)")  # type: ignore[operator]
+    print(
+        f"turns: {result['turns']}  rules accuracy: {result['accuracy']:.1%}  "
+        f"(legacy heuristic: {result['legacy_accuracy']:.1%}, "
+        f"ratio {result['accuracy'] / max(result['legacy_accuracy'], 1e-9):.2f}x)"
+    )  # type: ignore[operator]
     print(f"unsure verdicts: {result['unsure']}")
     print("per kind:     " + "  ".join(f"{k} {v}" for k, v in result["per_kind"].items()))  # type: ignore[union-attr]
     print("per language: " + "  ".join(f"{k} {v}" for k, v in result["per_language"].items()))  # type: ignore[union-attr]
@@ -106,8 +116,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.suite == SUITE:
         for name, when in OTHER_SUITES:
             other = measure(load(SUITE.with_name(name)))
-            print(f"{name} ({when}): {other['turns']} turns, rules {other['accuracy']:.1%}, "
-                  f"legacy {other['legacy_accuracy']:.1%}, {len(other['errors'])} error(s)")  # type: ignore[arg-type]
+            print(
+                f"{name} ({when}): {other['turns']} turns, rules {other['accuracy']:.1%}, "
+                f"legacy {other['legacy_accuracy']:.1%}, {len(other['errors'])} error(s)"
+            )  # type: ignore[arg-type]
     return 0
 
 

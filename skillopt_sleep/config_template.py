@@ -53,7 +53,10 @@ def toml_value(value: Any) -> str:
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(toml_value(v) for v in value) + "]"
     if isinstance(value, dict):
-        items = [f"{k if _BARE_KEY.match(k) else json.dumps(k)} = {toml_value(v)}" for k, v in value.items()]
+        items = [
+            f"{k if _BARE_KEY.match(k) else json.dumps(k)} = {toml_value(v)}"
+            for k, v in value.items()
+        ]
         return "{ " + ", ".join(items) + " }" if items else "{}"
     raise TypeError(f"no TOML form for {type(value).__name__}")
 
@@ -74,7 +77,9 @@ def _section_lines(model: BaseModel, path: str, described: set[type[BaseModel]])
             if name not in EXAMPLES:
                 continue
             value = EXAMPLES[name]
-            notes.append("for example" if "default" in " ".join(notes) else "unset by default, for example")
+            notes.append(
+                "for example" if "default" in " ".join(notes) else "unset by default, for example"
+            )
         if notes:
             lines.append(f"# {'; '.join(notes)}:")
         lines.append(f"# {name} = {toml_value(value)}")

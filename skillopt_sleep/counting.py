@@ -38,8 +38,9 @@ class Usage(_Counted):
         return max(0.0, self.list_cost_usd - self.cost_usd)
 
     def __add__(self, other: Usage) -> Usage:
-        return Usage(**{name: getattr(self, name) + getattr(other, name)
-                        for name in Usage.model_fields})
+        return Usage(
+            **{name: getattr(self, name) + getattr(other, name) for name in Usage.model_fields}
+        )
 
 
 class Counts(_Counted):

@@ -58,7 +58,9 @@ class UsageError(SleepError):
     """The command line is wrong."""
 
     exit_code = 2
-    meaning = "bad command line (unknown command, bad flag or flag value, no such project directory)"
+    meaning = (
+        "bad command line (unknown command, bad flag or flag value, no such project directory)"
+    )
 
 
 class ConfigError(SleepError):
@@ -86,7 +88,9 @@ class StoreError(SleepError):
     """The store or a staged/live file could not be read or written."""
 
     exit_code = 5
-    meaning = "store or file could not be read or written (disk full, permissions, an agent's sandbox)"
+    meaning = (
+        "store or file could not be read or written (disk full, permissions, an agent's sandbox)"
+    )
 
 
 class StoreNotWritable(StoreError):
@@ -101,7 +105,9 @@ class BackendError(SleepError):
     """A model backend failed. Subclasses say whether retrying can help."""
 
     exit_code = 6
-    meaning = "model backend failed (no backend, auth, bad request, an outage that stopped the night)"
+    meaning = (
+        "model backend failed (no backend, auth, bad request, an outage that stopped the night)"
+    )
     retryable = False
 
     def __init__(

@@ -51,8 +51,12 @@ def night_lock(
 ) -> Iterator[LockHolder]:
     """Hold the night lock for the ``with`` block; ``LockedError`` if another night holds it."""
     path = Path(path)
-    me = LockHolder(os.getpid(), (clock or SystemClock()).now().isoformat(), socket.gethostname(),
-                    share_with_children)
+    me = LockHolder(
+        os.getpid(),
+        (clock or SystemClock()).now().isoformat(),
+        socket.gethostname(),
+        share_with_children,
+    )
     fh = _open(path)
     try:
         if not _try_lock(fh):
@@ -98,8 +102,9 @@ def project_lock_file(locks_dir: Path, project: str | Path) -> Path:
 
 
 @contextmanager
-def project_lock(locks_dir: Path, project: str | Path, *, wait_s: float = 30.0,
-                 poll_s: float = 0.05) -> Iterator[None]:
+def project_lock(
+    locks_dir: Path, project: str | Path, *, wait_s: float = 30.0, poll_s: float = 0.05
+) -> Iterator[None]:
     """Order what changes or reads one project's live files: ``adopt``, ``rollback``, and a
     night reading them at its start and staging at its end. Held for moments, so a second
     taker waits up to ``wait_s`` seconds, then gets :class:`LockedError`. Re-entrant within a
@@ -145,8 +150,12 @@ def read_holder(path: Path) -> LockHolder | None:
     """The holder written in the lock file, or None when it is empty or unreadable."""
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8") or "null")
-        return LockHolder(int(data["pid"]), str(data["started_at"]), str(data.get("host", "")),
-                          bool(data.get("share_with_children", False)))
+        return LockHolder(
+            int(data["pid"]),
+            str(data["started_at"]),
+            str(data.get("host", "")),
+            bool(data.get("share_with_children", False)),
+        )
     except (OSError, ValueError, TypeError, KeyError):
         return None
 

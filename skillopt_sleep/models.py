@@ -22,8 +22,16 @@ SCHEMA_VERSION = 1  # of proposal.json
 TASK_SCHEMA_VERSION = 3
 
 # Checks of what the attempt did rather than what it said (see :mod:`.action_models`).
-ACTION_CHECK_KINDS = ("ran", "never_ran", "changed", "untouched", "never_read", "file_contains",
-                      "file_not_contains", "passes_after")
+ACTION_CHECK_KINDS = (
+    "ran",
+    "never_ran",
+    "changed",
+    "untouched",
+    "never_read",
+    "file_contains",
+    "file_not_contains",
+    "passes_after",
+)
 Source = Literal["claude-code", "codex", "manual", "sample", "import"]
 Outcome = Literal["success", "failure", "mixed", "unknown"]
 CheckKind = Literal[
@@ -51,7 +59,14 @@ EditOp = Literal["add", "replace", "remove"]
 EditStatus = Literal["proposed", "applied", "rejected"]
 Decision = Literal["accept", "reject", "no_evidence", "budget_exhausted", "outage"]
 EditVerdict = Literal[
-    "accepted", "harmful", "worse", "no_effect", "inconclusive", "conflict", "over_budget", "no_evidence"
+    "accepted",
+    "harmful",
+    "worse",
+    "no_effect",
+    "inconclusive",
+    "conflict",
+    "over_budget",
+    "no_evidence",
 ]
 ProposalState = Literal["staged", "adopted", "rejected", "rolled_back", "superseded"]
 
@@ -234,7 +249,9 @@ class Edit(_Strict):
     rationale: str = ""
     status: EditStatus = "proposed"
     reason: str = ""
-    cites: list[str] = Field(default_factory=list)  # ids of the tasks the optimizer says it addresses
+    cites: list[str] = Field(
+        default_factory=list
+    )  # ids of the tasks the optimizer says it addresses
 
     def key(self) -> str:
         """Identity used to recognise the same edit across nights."""
@@ -339,7 +356,9 @@ class NightSummary(_Strict):
     cost_usd: float = 0.0
     usage_by_role: dict[str, Usage] = Field(default_factory=dict)
     target: str = ""  # "backend:model" the replays ran on (what an adopted rule was validated on)
-    notes: list[str] = Field(default_factory=list)  # what else the night did (re-tests of adopted rules)
+    notes: list[str] = Field(
+        default_factory=list
+    )  # what else the night did (re-tests of adopted rules)
 
     @model_validator(mode="before")
     @classmethod
@@ -347,7 +366,9 @@ class NightSummary(_Strict):
         """A stored night may carry the retired holdout gate's fields, and carries its tally: both are
         dropped on load (the tally is computed again from the evidence)."""
         if isinstance(data, dict):
-            data = {k: v for k, v in data.items() if k not in RETIRED_SUMMARY_FIELDS and k != "tally"}
+            data = {
+                k: v for k, v in data.items() if k not in RETIRED_SUMMARY_FIELDS and k != "tally"
+            }
         return data
 
     @computed_field  # type: ignore[prop-decorator]
@@ -355,9 +376,11 @@ class NightSummary(_Strict):
     def tally(self) -> Tally:
         """How tonight's edits fared, counted from their evidence."""
         verdicts = [str(e.verdict) for e in self.evidence]
-        return Tally(accepted=verdicts.count("accepted"),
-                     refused=sum(v in REFUSED_VERDICTS for v in verdicts),
-                     inconclusive=sum(v in INCONCLUSIVE_VERDICTS for v in verdicts))
+        return Tally(
+            accepted=verdicts.count("accepted"),
+            refused=sum(v in REFUSED_VERDICTS for v in verdicts),
+            inconclusive=sum(v in INCONCLUSIVE_VERDICTS for v in verdicts),
+        )
 
     def to_json(self) -> str:
         return json.dumps(self.model_dump(mode="json"), indent=2, sort_keys=True)
@@ -374,12 +397,16 @@ class NightSummary(_Strict):
             return ""
         how = []
         if u.cache_read_tokens or u.cache_write_tokens:
-            how.append(f"prompt caching ({u.cache_read_tokens:,} tokens read from the cache, "
-                       f"{u.cache_write_tokens:,} written)")
+            how.append(
+                f"prompt caching ({u.cache_read_tokens:,} tokens read from the cache, "
+                f"{u.cache_write_tokens:,} written)"
+            )
         if u.batched_calls:
             how.append(f"batches ({u.batched_calls} calls at half price)")
-        return (f"saved ${u.saved_usd:.4f} ({u.saved_usd / u.list_cost_usd:.0%} of ${u.list_cost_usd:.4f} "
-                f"at the full price) with {' and '.join(how) or 'discounts'}")
+        return (
+            f"saved ${u.saved_usd:.4f} ({u.saved_usd / u.list_cost_usd:.0%} of ${u.list_cost_usd:.4f} "
+            f"at the full price) with {' and '.join(how) or 'discounts'}"
+        )
 
 
 class Proposal(_Strict):

@@ -98,11 +98,15 @@ def write_hint(where: Path, agent: str | None = None) -> str:
     aside": that would lose the task log."""
     reads = "reading commands (status, review, tasks list, doctor) work without it"
     if agent:
-        return (f"{agent} runs commands in a sandbox that may not write to {where}; approve "
-                f"running this command outside the sandbox; {reads}")
-    return (f"the permissions of {where} (or a sandbox) forbid writing there; give your user "
-            f"write access to it, run the command outside the sandbox, or point {HOME_ENV} at a "
-            f"directory you can write; {reads}")
+        return (
+            f"{agent} runs commands in a sandbox that may not write to {where}; approve "
+            f"running this command outside the sandbox; {reads}"
+        )
+    return (
+        f"the permissions of {where} (or a sandbox) forbid writing there; give your user "
+        f"write access to it, run the command outside the sandbox, or point {HOME_ENV} at a "
+        f"directory you can write; {reads}"
+    )
 
 
 def refused(message: str, where: Path) -> StoreNotWritable:

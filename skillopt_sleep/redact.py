@@ -37,8 +37,10 @@ _PRIVATE_KEY = (
 # characters ("secretsecret...") rescans the rest of the run, which is quadratic.
 # JSON-escaped text (a model's reply, a stored record) quotes with ``\"`` and breaks lines with ``\n``:
 # a value ends there too, and its quote may carry the backslash.
-_ASSIGN = (r"[\w.\-]{0,64}\\?[\"']?\s*(?::|=|:=|=>)\s*(?P<q>\\?[\"'`]?)"
-           r"(?P<v>(?!\[REDACTED)(?:[^\s\"'`,;)}\\]|\\(?![\"'\\nrt]))")
+_ASSIGN = (
+    r"[\w.\-]{0,64}\\?[\"']?\s*(?::|=|:=|=>)\s*(?P<q>\\?[\"'`]?)"
+    r"(?P<v>(?!\[REDACTED)(?:[^\s\"'`,;)}\\]|\\(?![\"'\\nrt]))"
+)
 
 # (kind, pattern, value group). Earlier rules win where matches overlap. Group 0 redacts the whole
 # match; a named group redacts only the value and keeps the key name ("password = [REDACTED:...]").
@@ -61,12 +63,22 @@ _RULES: tuple[tuple[str, str, int | str], ...] = (
     ("pypi-token", r"pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_\-]{50,}", 0),
     ("sendgrid-key", r"SG\.[A-Za-z0-9_\-]{16,}\.[A-Za-z0-9_\-]{16,}", 0),
     # Starts only where a base64url run starts: from every "eyJ" inside a run it is quadratic.
-    ("jwt", r"(?<![A-Za-z0-9_\-])eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}", 0),
+    (
+        "jwt",
+        r"(?<![A-Za-z0-9_\-])eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}",
+        0,
+    ),
     # The user may be empty ("redis://:pw@host"): the password is still one.
     ("url-password", r"://[^\s:/@\"']*:(?P<v>[^\s@/\"']{3,})@", "v"),
     ("azure-storage-key", r"(?:Account|SharedAccess)Key=(?P<v>[A-Za-z0-9+/]{16,}={0,2})", "v"),
-    ("basic-auth", _keywords("authorization") + r"[\"']?\s*:\s*[\"']?" + _keywords("basic")
-     + r"\s+(?P<v>[A-Za-z0-9+/]{6,}={0,2})", "v"),
+    (
+        "basic-auth",
+        _keywords("authorization")
+        + r"[\"']?\s*:\s*[\"']?"
+        + _keywords("basic")
+        + r"\s+(?P<v>[A-Za-z0-9+/]{6,}={0,2})",
+        "v",
+    ),
     # A Docker config.json keeps "user:password" base64-encoded in an "auth" value.
     ("docker-auth", r"\"auth\"\s*:\s*\"(?P<v>[A-Za-z0-9+/]{6,}={0,2})\"", "v"),
     ("bearer-token", _keywords("bearer", "token") + r"\s+(?P<v>[A-Za-z0-9._~+/\-]{20,}=*)", "v"),

@@ -48,20 +48,27 @@ def parse_check(spec: str) -> Check:
     if kind not in CHECK_KINDS:
         close = difflib.get_close_matches(kind, CHECK_KINDS, n=1)
         hint = f"did you mean {close[0]}? " if close else ""
-        raise InputError(f"unknown check kind {kind!r} in --check {spec}",
-                         hint=f"{hint}kinds: {', '.join(CHECK_KINDS)}")
+        raise InputError(
+            f"unknown check kind {kind!r} in --check {spec}",
+            hint=f"{hint}kinds: {', '.join(CHECK_KINDS)}",
+        )
     raw: Any = value if sep else None
     if kind == "max_chars" and sep:
         try:
             raw = int(value)
         except ValueError:
-            raise InputError(f"--check {spec}: max_chars needs a whole number",
-                             hint="for example --check max_chars=300") from None
+            raise InputError(
+                f"--check {spec}: max_chars needs a whole number",
+                hint="for example --check max_chars=300",
+            ) from None
     try:
         return Check(kind=kind, value=raw)  # type: ignore[arg-type]
     except ValidationError as exc:
-        hint = "fix the regular expression (and quote it for the shell)" if kind == "regex" else (
-            "write it as KIND=VALUE")
+        hint = (
+            "fix the regular expression (and quote it for the shell)"
+            if kind == "regex"
+            else ("write it as KIND=VALUE")
+        )
         raise InputError(f"--check {spec}: {_message(exc.errors()[0])}", hint=hint) from exc
 
 
@@ -116,18 +123,26 @@ def read_records(path: Path, defaults: Defaults) -> list[TaskRecord]:
             f"cannot read {path}: byte {exc.start} is not UTF-8", hint="save it as UTF-8 text"
         ) from None
     except OSError as exc:
-        raise InputError(f"cannot read {path}: {exc.strerror or exc}", hint="check the path and its permissions") from None
+        raise InputError(
+            f"cannot read {path}: {exc.strerror or exc}", hint="check the path and its permissions"
+        ) from None
     try:
         raw = _parse(path, text)
     except RecursionError:
-        raise InputError(f"{path} is nested too deeply to read", hint="a task is a flat object: fix the file") from None
+        raise InputError(
+            f"{path} is nested too deeply to read", hint="a task is a flat object: fix the file"
+        ) from None
     if not raw:
-        raise InputError(f"no tasks in {path}", hint="write a JSON array, JSON lines or TOML [[task]] tables")
+        raise InputError(
+            f"no tasks in {path}", hint="write a JSON array, JSON lines or TOML [[task]] tables"
+        )
     records = []
     for number, item in enumerate(raw, start=1):
         where = f"{path.name} record {number}"
         if not isinstance(item, dict):
-            raise InputError(f"{where} is not an object", hint="each task is a JSON object or a [[task]] table")
+            raise InputError(
+                f"{where} is not an object", hint="each task is a JSON object or a [[task]] table"
+            )
         bad = loose_value(item)
         if bad is not None:
             raise InputError(f"{where}: {bad}", hint="fix the record; nothing was imported")
@@ -168,7 +183,9 @@ def loose_value(item: Mapping[str, Any]) -> str | None:
         if check.get("kind") == "max_chars" and "value" in check and not _whole(check["value"]):
             return f"checks.{i}.value: max_chars needs a whole number, not {check['value']!r}"
         if "case_sensitive" in check and not isinstance(check["case_sensitive"], bool):
-            return f"checks.{i}.case_sensitive: needs true or false, not {check['case_sensitive']!r}"
+            return (
+                f"checks.{i}.case_sensitive: needs true or false, not {check['case_sensitive']!r}"
+            )
         weight = check.get("weight")
         if "weight" in check and (isinstance(weight, bool) or not isinstance(weight, (int, float))):
             return f"checks.{i}.weight: needs a number, not {weight!r}"
@@ -183,7 +200,9 @@ def _parse(path: Path, text: str) -> list[Any]:
             raise InputError(f"{path} is not valid TOML: {exc}", hint="fix the file") from exc
         tasks = data.get("task", [])
         if not isinstance(tasks, list):
-            raise InputError(f"{path}: `task` must be an array of tables", hint="write [[task]] for each task")
+            raise InputError(
+                f"{path}: `task` must be an array of tables", hint="write [[task]] for each task"
+            )
         return tasks
     stripped = text.strip()
     if not stripped:
@@ -203,21 +222,27 @@ def _json_lines(path: Path, text: str) -> list[Any]:
         try:
             out.append(json.loads(line))
         except json.JSONDecodeError as exc:
-            raise InputError(f"{path} line {number} is not valid JSON: {exc.msg}",
-                             hint="write a JSON array, or one JSON object per line") from exc
+            raise InputError(
+                f"{path} line {number} is not valid JSON: {exc.msg}",
+                hint="write a JSON array, or one JSON object per line",
+            ) from exc
     return out
 
 
 def record_error(where: str, exc: ValidationError) -> InputError:
     """A one-line error naming the record and the field (a misspelt field first: it explains the rest)."""
     errors = exc.errors()
-    err = min(errors, key=lambda e: (e["type"] != "extra_forbidden", e["loc"][:1] == ("session_id",)))
+    err = min(
+        errors, key=lambda e: (e["type"] != "extra_forbidden", e["loc"][:1] == ("session_id",))
+    )
     field = ".".join(str(p) for p in err["loc"]) or "record"
     if err["type"] == "extra_forbidden":
         close = difflib.get_close_matches(str(err["loc"][-1]), _FIELDS, n=1)
         hint = f"did you mean {close[0]}?" if close else f"fields: {', '.join(_FIELDS)}"
         return InputError(f"{where}: unknown field {field!r}", hint=hint)
-    return InputError(f"{where}: {field}: {_message(err)}", hint="fix the record; nothing was imported")
+    return InputError(
+        f"{where}: {field}: {_message(err)}", hint="fix the record; nothing was imported"
+    )
 
 
 def _message(err: Mapping[str, Any]) -> str:

@@ -51,8 +51,15 @@ def sandbox_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.M
     root = tmp_path_factory.mktemp("home")
     monkeypatch.setenv("SKILLOPT_SLEEP_HOME", str(root / "sleep-home"))
     monkeypatch.setenv("HOME", str(root))
-    for var in ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "ANTHROPIC_API_KEY", "OPENAI_API_KEY", "XDG_CONFIG_HOME",
-                "XDG_DATA_HOME", "XDG_STATE_HOME"):
+    for var in (
+        "CLAUDE_CONFIG_DIR",
+        "CODEX_HOME",
+        "ANTHROPIC_API_KEY",
+        "OPENAI_API_KEY",
+        "XDG_CONFIG_HOME",
+        "XDG_DATA_HOME",
+        "XDG_STATE_HOME",
+    ):
         monkeypatch.delenv(var, raising=False)
     for var in list(os.environ):
         if var.startswith("SKILLOPT_SLEEP_") and var != "SKILLOPT_SLEEP_HOME":
@@ -74,13 +81,20 @@ class CliResult:
 def cli(tmp_path: Path):
     """Run the CLI in-process: ``cli("status", "--json", cwd=..., env={...}, stdin="...")``."""
 
-    def run(*argv: str, cwd: Path | None = None, env: dict[str, str] | None = None,
-            stdin: str = "") -> CliResult:
+    def run(
+        *argv: str, cwd: Path | None = None, env: dict[str, str] | None = None, stdin: str = ""
+    ) -> CliResult:
         out, err = io.StringIO(), io.StringIO()
         full_env = dict(os.environ)
         full_env.update(env or {})
-        code = main(list(argv), env=full_env, stdin=io.StringIO(stdin), stdout=out, stderr=err,
-                    cwd=cwd or tmp_path)
+        code = main(
+            list(argv),
+            env=full_env,
+            stdin=io.StringIO(stdin),
+            stdout=out,
+            stderr=err,
+            cwd=cwd or tmp_path,
+        )
         return CliResult(code, out.getvalue(), err.getvalue())
 
     return run
@@ -104,7 +118,9 @@ def golden(request: pytest.FixtureRequest):
         path = GOLDEN / name
         if update or not path.exists():
             if not update:
-                pytest.fail(f"golden file {path} is missing: run pytest --update-golden and review it")
+                pytest.fail(
+                    f"golden file {path} is missing: run pytest --update-golden and review it"
+                )
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(actual, encoding="utf-8")
             return

@@ -22,7 +22,9 @@ def test_an_unusable_home_is_a_store_error_naming_it(cli, tmp_path):
     for argv in (("status",), ("harvest",), ("tasks", "list")):
         r = cli(*argv, env={"SKILLOPT_SLEEP_HOME": str(blocker / "home")})
         assert r.code == 5, argv
-        assert r.err.startswith(f"skillopt-sleep: error: cannot create {blocker / 'home' / 'config'}: ")
+        assert r.err.startswith(
+            f"skillopt-sleep: error: cannot create {blocker / 'home' / 'config'}: "
+        )
 
 
 def test_a_lookback_that_is_not_a_number_of_days_is_a_usage_error(cli):
@@ -42,8 +44,10 @@ def test_an_unknown_backend_is_refused_even_with_no_tasks(cli, tmp_path):
 
 
 def test_a_deeply_nested_import_is_an_input_error_naming_the_file(cli, tmp_path):
-    for name, text in (("deep.json", "[" * 100_000 + "]" * 100_000),
-                       ("deep.toml", "a = " + "[" * 100_000 + "]" * 100_000)):
+    for name, text in (
+        ("deep.json", "[" * 100_000 + "]" * 100_000),
+        ("deep.toml", "a = " + "[" * 100_000 + "]" * 100_000),
+    ):
         path = tmp_path / name
         path.write_text(text)
         r = cli("tasks", "import", str(path))
@@ -81,11 +85,24 @@ def test_an_import_never_moves_another_projects_task(cli, tmp_path, sandbox_home
 
 def test_tasks_add_and_import_store_no_secret(cli, tmp_path, sandbox_home):
     key = "sk-ant-api03-" + "Q7x" * 20
-    r = cli("tasks", "add", "--intent", f"Deploy with {key}", "--feedback", f"use {key}",
-            "--check", f"contains={key}", "--tag", key, cwd=tmp_path)
+    r = cli(
+        "tasks",
+        "add",
+        "--intent",
+        f"Deploy with {key}",
+        "--feedback",
+        f"use {key}",
+        "--check",
+        f"contains={key}",
+        "--tag",
+        key,
+        cwd=tmp_path,
+    )
     assert r.code == 0 and key not in r.out
     path = tmp_path / "t.json"
-    path.write_text(json.dumps([{"intent": "Rotate it", "context": f"KEY={key}", "session_id": key}]))
+    path.write_text(
+        json.dumps([{"intent": "Rotate it", "context": f"KEY={key}", "session_id": key}])
+    )
     assert cli("tasks", "import", str(path), cwd=tmp_path).code == 0
     stored = [t.model_dump_json() for t in _store(sandbox_home).list_tasks()]
     assert len(stored) == 2 and not any(key in s for s in stored)
@@ -101,9 +118,13 @@ def test_a_non_utf8_memory_file_is_left_out_and_the_night_goes_on(cli, tmp_path,
     assert r.code == 0, r.err
     night = r.json()
     assert night["decision"] in ("accept", "reject", "no_evidence")
-    assert f"{project / 'AGENTS.md'} is not UTF-8 (byte 3): left out of tonight's training; " \
-           "save it as UTF-8 to include it" in night["skipped"]
-    assert (project / "AGENTS.md").read_bytes() == "# Règles\n\nToujours tester.\n".encode("latin-1")
+    assert (
+        f"{project / 'AGENTS.md'} is not UTF-8 (byte 3): left out of tonight's training; "
+        "save it as UTF-8 to include it" in night["skipped"]
+    )
+    assert (project / "AGENTS.md").read_bytes() == "# Règles\n\nToujours tester.\n".encode(
+        "latin-1"
+    )
     staged = {p.name for p in Path(night["proposal_dir"] or tmp_path).rglob("*.md")}
     assert "AGENTS.md" not in staged
 
@@ -111,9 +132,23 @@ def test_a_non_utf8_memory_file_is_left_out_and_the_night_goes_on(cli, tmp_path,
 def test_redaction_stays_linear_on_hostile_text():
     """Inputs that made a rule rescan the rest of the text from every position: each of these
     took seconds to minutes at 200,000 characters; linear, each takes a few milliseconds."""
-    units = ["eyJ", "secret", "token", "password", "api_key", "secret: ", "eyJabcdefgh.eyJ",
-             "-----END RSA PRIVATE KEY-----\n", "QUJD\n", "://a:b", "sk-", "ghp_", "xoxb-", "AKIA",
-             "a" * 30 + "B9 "]
+    units = [
+        "eyJ",
+        "secret",
+        "token",
+        "password",
+        "api_key",
+        "secret: ",
+        "eyJabcdefgh.eyJ",
+        "-----END RSA PRIVATE KEY-----\n",
+        "QUJD\n",
+        "://a:b",
+        "sk-",
+        "ghp_",
+        "xoxb-",
+        "AKIA",
+        "a" * 30 + "B9 ",
+    ]
     started = time.perf_counter()
     for unit in units:
         redact(unit * (200_000 // len(unit)))
@@ -121,14 +156,20 @@ def test_redaction_stays_linear_on_hostile_text():
 
 
 def test_a_headless_private_key_leaves_no_line_behind():
-    body = ["MIIEowIBAAKCAQEAx" + "Ab3" * 15 + "Q", "Zm9vYmFyYmF6cXV4" * 4, "kD0xYz/9+Q2LmNoPq3Rs1TuV"]
+    body = [
+        "MIIEowIBAAKCAQEAx" + "Ab3" * 15 + "Q",
+        "Zm9vYmFyYmF6cXV4" * 4,
+        "kD0xYz/9+Q2LmNoPq3Rs1TuV",
+    ]
     excerpt = "…" + "\n".join(body) + "\n-----END RSA PRIVATE KEY-----\nDone."
     out = redact(excerpt)
     assert out == "[REDACTED:private-key]\nDone."
     assert not any(line in out for line in body)
 
 
-def test_half_an_emoji_or_bytes_that_are_not_utf8_are_stored_as_a_replacement(cli, tmp_path, sandbox_home):
+def test_half_an_emoji_or_bytes_that_are_not_utf8_are_stored_as_a_replacement(
+    cli, tmp_path, sandbox_home
+):
     path = tmp_path / "t.json"
     path.write_text('[{"intent": "Fix the \\ud83d test"}]')  # a lone surrogate, as JSON allows
     assert cli("tasks", "import", str(path), cwd=tmp_path).code == 0

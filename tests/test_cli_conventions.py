@@ -27,9 +27,14 @@ def _listing(root: Path) -> list[str]:
 
 
 def _cli(*argv: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "skillopt_sleep", *argv], check=False,
-                          capture_output=True, text=True, timeout=60,
-                          env={**os.environ, "PYTHONPATH": str(REPO)})
+    return subprocess.run(
+        [sys.executable, "-m", "skillopt_sleep", *argv],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
 
 
 def test_dash_capital_v_prints_the_version():
@@ -69,13 +74,20 @@ class _Terminal(io.StringIO):
 def test_a_dumb_terminal_gets_plain_lines_with_the_reflection_step(tmp_path, sandbox_home):
     err, out = _Terminal(), io.StringIO()
     env = {**os.environ, "TERM": "dumb"}
-    code = main(["demo", "--dir", str(tmp_path / "demo")], env=env, stdout=out, stderr=err,
-                stdin=io.StringIO(""), cwd=tmp_path)
+    code = main(
+        ["demo", "--dir", str(tmp_path / "demo")],
+        env=env,
+        stdout=out,
+        stderr=err,
+        stdin=io.StringIO(""),
+        cwd=tmp_path,
+    )
     assert code == 0
     lines = err.getvalue().splitlines()
     assert not ESCAPE.search(err.getvalue()) and not ESCAPE.search(out.getvalue())
     assert lines.index("reflect step 1: started, 1 to do") < next(
-        i for i, line in enumerate(lines) if line.startswith("reflect step 1: done 1/1 in "))
+        i for i, line in enumerate(lines) if line.startswith("reflect step 1: done 1/1 in ")
+    )
     assert "replay train: started, 72 to do" in lines, lines
 
 
@@ -98,11 +110,22 @@ def test_plain_progress_says_how_long_is_left():
 def test_demo_writes_only_inside_its_dir(tmp_path):
     home = tmp_path / "home"
     home.mkdir()
-    env = {"HOME": str(home), "PATH": "/usr/bin:/bin", "PYTHONPATH": str(REPO), "TERM": "dumb",
-           "PYTHONDONTWRITEBYTECODE": "1"}
-    r = subprocess.run([sys.executable, "-m", "skillopt_sleep", "demo", "--dir",
-                        str(tmp_path / "demo")], check=False, env=env, cwd=tmp_path,
-                       capture_output=True, text=True, timeout=300)
+    env = {
+        "HOME": str(home),
+        "PATH": "/usr/bin:/bin",
+        "PYTHONPATH": str(REPO),
+        "TERM": "dumb",
+        "PYTHONDONTWRITEBYTECODE": "1",
+    }
+    r = subprocess.run(
+        [sys.executable, "-m", "skillopt_sleep", "demo", "--dir", str(tmp_path / "demo")],
+        check=False,
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert r.returncode == 0, r.stderr
     assert _listing(home) == []
 
@@ -113,11 +136,21 @@ def test_schedule_print_works_without_a_backend_and_touches_nothing(tmp_path):
     bin_dir.mkdir()
     (bin_dir / "crontab").write_text("#!/bin/sh\nexit 0\n")  # a scheduler to preview for
     (bin_dir / "crontab").chmod(0o755)
-    env = {"HOME": str(home), "PATH": f"{bin_dir}:/usr/bin:/bin", "PYTHONPATH": str(REPO),
-           "PYTHONDONTWRITEBYTECODE": "1"}
-    r = subprocess.run([sys.executable, "-m", "skillopt_sleep", "schedule", "--print"],
-                       check=False, env=env, cwd=tmp_path, capture_output=True, text=True,
-                       timeout=120)
+    env = {
+        "HOME": str(home),
+        "PATH": f"{bin_dir}:/usr/bin:/bin",
+        "PYTHONPATH": str(REPO),
+        "PYTHONDONTWRITEBYTECODE": "1",
+    }
+    r = subprocess.run(
+        [sys.executable, "-m", "skillopt_sleep", "schedule", "--print"],
+        check=False,
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert r.returncode == 0, r.stderr
     assert r.stderr.startswith("skillopt-sleep: warning: no model backend is configured")
     assert r.stderr.rstrip().endswith("the job would fail until a backend is set up")

@@ -27,17 +27,34 @@ README = REPO / "README.md"
 
 # What cannot run in a test, with the reason. The first match decides.
 SKIPS: tuple[tuple[str, str], ...] = (
-    (r"install/install\.(sh|ps1)", "the installer changes the real home; the installer's own tests run it"),
+    (
+        r"install/install\.(sh|ps1)",
+        "the installer changes the real home; the installer's own tests run it",
+    ),
     (r"^bash tests/run\.sh", "runs the test suite, which this test is part of"),
-    (r"^python3 bench/(?!turns\.py)", "a benchmark takes minutes of CPU; bench/ scripts are run on their own"),
+    (
+        r"^python3 bench/(?!turns\.py)",
+        "a benchmark takes minutes of CPU; bench/ scripts are run on their own",
+    ),
     (r"--backend anthropic\b", "needs the network and an Anthropic API key"),
     (r"--base-url http://localhost:11434", "needs a local Ollama / vLLM / LM Studio server"),
     (r"--backend claude-code\b", "needs a logged-in `claude`"),
     (r"--backend codex\b", "needs a logged-in `codex`"),
-    (r"^skillopt-sleep schedule run(?!.*--once)", "the built-in loop runs until stopped; tests/schedule drive it"),
-    (r"testing\.model_server", "a server that runs until stopped; test_cli_promises starts and stops it"),
-    (r"\bclaude -p\b", ("needs the model server of the line before, running, and the real `claude`; "
-                        "tests/testing/test_real_agents.py drives it")),
+    (
+        r"^skillopt-sleep schedule run(?!.*--once)",
+        "the built-in loop runs until stopped; tests/schedule drive it",
+    ),
+    (
+        r"testing\.model_server",
+        "a server that runs until stopped; test_cli_promises starts and stops it",
+    ),
+    (
+        r"\bclaude -p\b",
+        (
+            "needs the model server of the line before, running, and the real `claude`; "
+            "tests/testing/test_real_agents.py drives it"
+        ),
+    ),
 )
 TASK_ID = re.compile(r"\bt_[0-9a-f]{4,16}\b")
 RULE_ID = re.compile(r"\br[0-9a-f]{8}\b")
@@ -70,7 +87,11 @@ class Example:
 def readme_examples() -> list[Example]:
     """Every command line of the README's ```bash blocks (continuations joined)."""
     found, section = [], ""
-    blocks = re.finditer(r"^(#+ [^\n]*)$|^```bash\n(.*?)^```", README.read_text(encoding="utf-8"), re.MULTILINE | re.DOTALL)
+    blocks = re.finditer(
+        r"^(#+ [^\n]*)$|^```bash\n(.*?)^```",
+        README.read_text(encoding="utf-8"),
+        re.MULTILINE | re.DOTALL,
+    )
     for number, match in enumerate(blocks):
         if match.group(1):
             section = match.group(1).lstrip("# ")
@@ -86,14 +107,20 @@ def help_examples() -> list[Example]:
     found = []
     for number, (path, sub, _) in enumerate(commands(build_parser())):
         epilog = (sub.epilog or "").partition("example:\n")[2]
-        found += [Example(f"`{path} --help`", 1000 + number, line.strip())
-                  for line in epilog.splitlines() if line.strip()]
+        found += [
+            Example(f"`{path} --help`", 1000 + number, line.strip())
+            for line in epilog.splitlines()
+            if line.strip()
+        ]
     return found
 
 
 def readme_exit_codes() -> dict[int, str]:
     table = README.read_text(encoding="utf-8").split("## Exit codes", 1)[1]
-    return {int(code): meaning for code, meaning in re.findall(r"^\| (\d+) \| (.*) \|$", table, re.MULTILINE)}
+    return {
+        int(code): meaning
+        for code, meaning in re.findall(r"^\| (\d+) \| (.*) \|$", table, re.MULTILINE)
+    }
 
 
 def skip_reason(text: str) -> str | None:
@@ -130,8 +157,16 @@ class Home:
         text = TMP_PATH.sub(lambda m: f"{self.root}/tmp/{m.group(0)[5:]}", text)
         # A line that names a file of the checkout (bench/..., tests/...) runs from the checkout.
         cwd = REPO if re.search(r"(^|\s)(bench|tests|skillopt_sleep)/", text) else self.project
-        return subprocess.run(["bash", "-c", text], cwd=cwd, env=self.env, capture_output=True,
-                              text=True, timeout=300, stdin=subprocess.DEVNULL, check=False)
+        return subprocess.run(
+            ["bash", "-c", text],
+            cwd=cwd,
+            env=self.env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            stdin=subprocess.DEVNULL,
+            check=False,
+        )
 
 
 USER_CONFIG = """[roles.target]
@@ -143,7 +178,9 @@ backend = "simulated"
 [schedule]
 method = "crontab"
 """
-TASKS_TOML = '[[task]]\nintent = "Write the changelog"\nchecks = [{kind = "contains", value = "## 1.0"}]\n'
+TASKS_TOML = (
+    '[[task]]\nintent = "Write the changelog"\nchecks = [{kind = "contains", value = "## 1.0"}]\n'
+)
 TASKS_JSONL = '{"intent": "Name the release", "checks": [{"kind": "max_chars", "value": 40}]}\n'
 
 
@@ -157,12 +194,22 @@ def _setup_run(home: Home, *argv: str) -> str:
 def user_home(tmp_path_factory: pytest.TempPathFactory) -> Home:
     root = tmp_path_factory.mktemp("contract") / "state"
     bindir = tmp_path_factory.mktemp("contract-bin")
-    for name, body in {"skillopt-sleep": f'#!/bin/sh\nexec "{sys.executable}" -m skillopt_sleep "$@"\n',
-                       "python3": f'#!/bin/sh\nexec "{sys.executable}" "$@"\n', "crontab": FAKE_CRONTAB}.items():
+    for name, body in {
+        "skillopt-sleep": f'#!/bin/sh\nexec "{sys.executable}" -m skillopt_sleep "$@"\n',
+        "python3": f'#!/bin/sh\nexec "{sys.executable}" "$@"\n',
+        "crontab": FAKE_CRONTAB,
+    }.items():
         (bindir / name).write_text(body)
         (bindir / name).chmod(0o755)
-    env = {"HOME": str(root / "home"), "PATH": f"{bindir}:/usr/bin:/bin", "PYTHONPATH": str(REPO),
-           "TERM": "dumb", "USER": "tester", "LANG": "C.UTF-8", "FAKE_CRONTAB_FILE": str(root / "crontab")}
+    env = {
+        "HOME": str(root / "home"),
+        "PATH": f"{bindir}:/usr/bin:/bin",
+        "PYTHONPATH": str(REPO),
+        "TERM": "dumb",
+        "USER": "tester",
+        "LANG": "C.UTF-8",
+        "FAKE_CRONTAB_FILE": str(root / "crontab"),
+    }
     home = Home(root, root.with_name("snapshot"), env, "", "")
     for sub in ("code/app", "code/api", "work/app"):
         (home.home / sub).mkdir(parents=True)
@@ -170,11 +217,13 @@ def user_home(tmp_path_factory: pytest.TempPathFactory) -> Home:
     config = Path(json.loads(_setup_run(home, "config", "path", "--json"))["user_config"]["path"])
     config.parent.mkdir(parents=True)
     config.write_text(USER_CONFIG)
-    load = ("from datetime import datetime, timezone; from pathlib import Path; "
-            "from skillopt_sleep.night.demo import sample_tasks, write_sample_project; "
-            "from skillopt_sleep.paths import resolve_paths; from skillopt_sleep.store import Store; "
-            "p = Path.cwd(); write_sample_project(p); "
-            "Store.open(resolve_paths(None).ensure().db).upsert_tasks(sample_tasks(p), datetime.now(timezone.utc))")
+    load = (
+        "from datetime import datetime, timezone; from pathlib import Path; "
+        "from skillopt_sleep.night.demo import sample_tasks, write_sample_project; "
+        "from skillopt_sleep.paths import resolve_paths; from skillopt_sleep.store import Store; "
+        "p = Path.cwd(); write_sample_project(p); "
+        "Store.open(resolve_paths(None).ensure().db).upsert_tasks(sample_tasks(p), datetime.now(timezone.utc))"
+    )
     assert home.shell(f"python3 -c '{load}'").returncode == 0
     _setup_run(home, "run", "--quiet")
     _setup_run(home, "adopt")
@@ -186,9 +235,17 @@ def user_home(tmp_path_factory: pytest.TempPathFactory) -> Home:
     sample = REPO / "skillopt_sleep" / "sample" / "train"
     shutil.copy(sample / "tasks.jsonl", home.project / "train.jsonl")  # a task set for `train`
     shutil.copy(sample / "SKILL.md", home.project / "SKILL.md")
-    (home.project / "hook-payload.json").write_text(json.dumps(
-        {"session_id": "s1", "transcript_path": "/nonexistent.jsonl", "cwd": str(home.project),
-         "hook_event_name": "SessionEnd", "reason": "exit"}))
+    (home.project / "hook-payload.json").write_text(
+        json.dumps(
+            {
+                "session_id": "s1",
+                "transcript_path": "/nonexistent.jsonl",
+                "cwd": str(home.project),
+                "hook_event_name": "SessionEnd",
+                "reason": "exit",
+            }
+        )
+    )
     home.task_id = json.loads(_setup_run(home, "tasks", "list", "--json"))[0]["id"]
     home.night_id = json.loads(_setup_run(home, "status", "--json"))["nights"][0]["night_id"]
     shutil.copytree(root, home.snapshot, symlinks=True)
@@ -221,7 +278,10 @@ def _check(example: Example, home: Home, before: list[Example]) -> None:
     r = home.shell(filled(example.text, home))
     codes = readme_exit_codes()
     assert r.returncode in codes, (str(example), r.returncode, r.stderr)
-    assert r.returncode == 0, (f"{example} exits {r.returncode} ({codes[r.returncode]})", r.stderr[-2000:])
+    assert r.returncode == 0, (
+        f"{example} exits {r.returncode} ({codes[r.returncode]})",
+        r.stderr[-2000:],
+    )
 
 
 READMES = readme_examples()
@@ -230,13 +290,17 @@ HELPS = help_examples()
 
 @pytest.mark.parametrize("example", READMES, ids=str)
 def test_every_readme_command_runs_as_written(example: Example, user_home: Home) -> None:
-    before = [e for e in READMES if e.block == example.block and READMES.index(e) < READMES.index(example)]
+    before = [
+        e for e in READMES if e.block == example.block and READMES.index(e) < READMES.index(example)
+    ]
     _check(example, user_home, before)
 
 
 @pytest.mark.parametrize("example", HELPS, ids=str)
 def test_every_help_example_runs_as_written(example: Example, user_home: Home) -> None:
-    before = [e for e in HELPS if e.block == example.block and HELPS.index(e) < HELPS.index(example)]
+    before = [
+        e for e in HELPS if e.block == example.block and HELPS.index(e) < HELPS.index(example)
+    ]
     _check(example, user_home, before)
 
 
@@ -244,9 +308,13 @@ def test_the_contract_finds_the_commands_it_promises_to_run():
     readme = {e.text.split("#")[0].strip() for e in READMES}
     assert "skillopt-sleep demo --dir /tmp/sleep-demo" in readme
     assert "skillopt-sleep schedule --print" in readme
-    assert any(e.text.startswith("skillopt-sleep tasks add --intent ") and "--feedback" in e.text for e in READMES)
-    assert {"demo", "run", "review", "tasks add", "schedule"} <= {e.where.strip("`").removesuffix(" --help")
-                                                                 for e in HELPS}
+    assert any(
+        e.text.startswith("skillopt-sleep tasks add --intent ") and "--feedback" in e.text
+        for e in READMES
+    )
+    assert {"demo", "run", "review", "tasks add", "schedule"} <= {
+        e.where.strip("`").removesuffix(" --help") for e in HELPS
+    }
     skipped = [e for e in READMES + HELPS if skip_reason(e.text)]
     assert len(skipped) < len(READMES + HELPS) / 3, [str(e) for e in skipped]
 
@@ -255,6 +323,8 @@ def test_example_ids_look_like_real_ones():
     for example in HELPS:
         for word in example.text.split()[2:]:
             if re.fullmatch(r"[\d-]{6,}", word):
-                assert NIGHT_ID.fullmatch(word), f"{example}: {word!r} is not a night id (YYYYMMDD-HHMMSS-xxxxxx)"
+                assert NIGHT_ID.fullmatch(word), (
+                    f"{example}: {word!r} is not a night id (YYYYMMDD-HHMMSS-xxxxxx)"
+                )
             if word.startswith("t_"):
                 assert TASK_ID.fullmatch(word), f"{example}: {word!r} is not a task id (t_ and hex)"

@@ -17,8 +17,14 @@ NOW = datetime(2026, 11, 23, 12, 0, tzinfo=timezone.utc)
 
 
 def _task() -> TaskRecord:
-    return TaskRecord(id="t_1", source="manual", project="/p", session_id="s", created_at=NOW,
-                      intent="Run the tests")
+    return TaskRecord(
+        id="t_1",
+        source="manual",
+        project="/p",
+        session_id="s",
+        created_at=NOW,
+        intent="Run the tests",
+    )
 
 
 def _files(root: Path) -> dict[str, bytes]:
@@ -50,8 +56,10 @@ def test_a_write_through_a_reader_is_refused_with_the_fix(tmp_path):
     with pytest.raises(StoreNotWritable) as refused:
         Store.open_readonly(db).add_notice("hook", "x", NOW)
     assert "aside" not in refused.value.one_line()
-    assert "reading commands (status, review, tasks list, doctor) work without it" in \
-        refused.value.one_line()
+    assert (
+        "reading commands (status, review, tasks list, doctor) work without it"
+        in refused.value.one_line()
+    )
 
 
 def test_an_older_store_reads_its_missing_tables_as_empty_without_migrating(tmp_path):

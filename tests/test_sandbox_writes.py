@@ -28,11 +28,15 @@ def _hint(agent: str, where: Path) -> str:
 
 def test_harvest_that_cannot_take_its_lock_names_the_sandbox(cli, sandbox_home):
     paths = resolve_paths(str(sandbox_home / "sleep-home")).ensure()
-    (paths.state_dir / "harvest.lock").mkdir()  # opening it for writing fails, as on a read-only disk
+    (
+        paths.state_dir / "harvest.lock"
+    ).mkdir()  # opening it for writing fails, as on a read-only disk
     r = cli("harvest", env=CODEX)
     assert r.code == 5, r.err
     error = r.err.splitlines()[-1]  # after "first harvest: looking back 7 days"
-    assert error.startswith(f"skillopt-sleep: error: cannot open the lock file {paths.state_dir / 'harvest.lock'}: ")
+    assert error.startswith(
+        f"skillopt-sleep: error: cannot open the lock file {paths.state_dir / 'harvest.lock'}: "
+    )
     assert _hint("Codex", paths.state_dir) in error and "internal error" not in r.err
 
 
@@ -62,7 +66,9 @@ def test_a_refused_write_of_a_live_file_names_the_sandbox():
 
     exc = write_error(PermissionError(13, "Permission denied"), Path("/p/CLAUDE.md"))
     line = in_sandbox(exc, CODEX).one_line()
-    assert line.startswith("cannot write /p/CLAUDE.md: Permission denied (Codex runs commands in a sandbox")
+    assert line.startswith(
+        "cannot write /p/CLAUDE.md: Permission denied (Codex runs commands in a sandbox"
+    )
 
 
 @pytest.fixture
@@ -74,8 +80,14 @@ def codex_sandbox() -> Iterator[tuple[str, Path]]:
         pytest.skip("codex is not installed (npm i -g @openai/codex)")
     home = Path(tempfile.mkdtemp(prefix="skillopt-sleep-sandbox-", dir="/var/tmp"))
     try:
-        probe = subprocess.run([codex, "sandbox", "--", "true"], env={**os.environ, "HOME": str(home)},
-                               capture_output=True, text=True, timeout=60, check=False)
+        probe = subprocess.run(
+            [codex, "sandbox", "--", "true"],
+            env={**os.environ, "HOME": str(home)},
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
         if probe.returncode != 0:
             pytest.skip(f"codex's sandbox does not run here: {probe.stderr.strip()[-200:]}")
         yield codex, home
@@ -89,17 +101,36 @@ def test_inside_codexs_read_only_sandbox_a_writing_command_names_it(codex_sandbo
     codex, home = codex_sandbox
     sleep_home, project = home / "sleep-home", home / "project"
     project.mkdir()
-    env = {**os.environ, "HOME": str(home), "SKILLOPT_SLEEP_HOME": str(sleep_home),
-           "PYTHONPATH": str(REPO)}
+    env = {
+        **os.environ,
+        "HOME": str(home),
+        "SKILLOPT_SLEEP_HOME": str(sleep_home),
+        "PYTHONPATH": str(REPO),
+    }
     env.pop("CODEX_HOME", None)
-    subprocess.run([sys.executable, "-m", "skillopt_sleep", "tasks", "add", "--intent", "Say hi"], env=env,
-                   cwd=project, check=True, capture_output=True, timeout=60)
+    subprocess.run(
+        [sys.executable, "-m", "skillopt_sleep", "tasks", "add", "--intent", "Say hi"],
+        env=env,
+        cwd=project,
+        check=True,
+        capture_output=True,
+        timeout=60,
+    )
     writer = Store.open(resolve_paths(str(sleep_home)).db)  # an open writer: its WAL files exist
     try:
-        r = subprocess.run([codex, "sandbox", "--", sys.executable, "-m", "skillopt_sleep", *argv], env=env,
-                           cwd=project, capture_output=True, text=True, timeout=120, check=False)
+        r = subprocess.run(
+            [codex, "sandbox", "--", sys.executable, "-m", "skillopt_sleep", *argv],
+            env=env,
+            cwd=project,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
     finally:
         writer.close()
     err = [line for line in r.stderr.splitlines() if line.startswith("skillopt-sleep: error: ")]
     assert r.returncode == 5, r.stderr
-    assert len(err) == 1 and "Codex runs commands in a sandbox that may not write to " in err[0], r.stderr
+    assert len(err) == 1 and "Codex runs commands in a sandbox that may not write to " in err[0], (
+        r.stderr
+    )

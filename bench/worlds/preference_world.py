@@ -99,7 +99,9 @@ class PreferenceWorld:
 
     name = "preference-world"
 
-    def __init__(self, seed: int = 0, *, pairing: float = PAIRING, model: str = "preference-world") -> None:
+    def __init__(
+        self, seed: int = 0, *, pairing: float = PAIRING, model: str = "preference-world"
+    ) -> None:
         if not 0 <= pairing <= 1:
             raise ValueError(f"pairing is a probability, got {pairing}")
         self.seed = seed
@@ -156,11 +158,20 @@ class PreferenceWorld:
         for i in range(n):
             kind = rng.choice(KINDS)
             intent = rng.choice(kind.templates).format(module=rng.choice(MODULES))
-            out.append(TaskRecord(
-                source="claude-code", project=project, session_id=f"world-{self.seed}-{night}-{i}",
-                turn=0, created_at=self.day(night) + timedelta(hours=9, minutes=30 * i), intent=intent,
-                attempt=kind.wrong, outcome="failure", feedback=kind.feedback, checks=[kind.check],
-            ))
+            out.append(
+                TaskRecord(
+                    source="claude-code",
+                    project=project,
+                    session_id=f"world-{self.seed}-{night}-{i}",
+                    turn=0,
+                    created_at=self.day(night) + timedelta(hours=9, minutes=30 * i),
+                    intent=intent,
+                    attempt=kind.wrong,
+                    outcome="failure",
+                    feedback=kind.feedback,
+                    checks=[kind.check],
+                )
+            )
         return out
 
     # -- the Backend -------------------------------------------------------------------------
@@ -196,45 +207,82 @@ class PreferenceWorld:
         current = system + "\n" + _section(prompt, "CURRENT RULES")
         tried = _section(prompt, "ALREADY TRIED")
         cases = _cases(prompt.split("\n## CASES", 1)[-1] if "\n## CASES" in prompt else "")
-        fresh = [r for r in (*USELESS_RULES, *HARMFUL_RULES) if not _mentions(current, r) and not _mentions(tried, r)]
+        fresh = [
+            r
+            for r in (*USELESS_RULES, *HARMFUL_RULES)
+            if not _mentions(current, r) and not _mentions(tried, r)
+        ]
         edits: list[ProposedEdit] = []
         for kind in dict.fromkeys(c.kind for c in cases if c.kind is not None):
-            if kind.rule_re.search(current) or kind.rule_re.search(tried) or rng.random() >= GOOD_RATE:
+            if (
+                kind.rule_re.search(current)
+                or kind.rule_re.search(tried)
+                or rng.random() >= GOOD_RATE
+            ):
                 continue
             edits.append(self._edit(rng.choice(kind.rules), kind.target, cases, kind, rng, seed))
         useless = [r for r in fresh if r in USELESS_RULES]
         if useless and rng.random() < USELESS_RATE:
-            edits.append(self._edit(rng.choice(useless), rng.choice(("skill", "memory")), cases, None, rng, seed))
-        harmful = [r for r in fresh if r == BREAKS_ALL
-                   or (r == HELPS_ONE and any(c.kind is BY_KEY[HELPED_KIND] for c in cases))]
+            edits.append(
+                self._edit(
+                    rng.choice(useless), rng.choice(("skill", "memory")), cases, None, rng, seed
+                )
+            )
+        harmful = [
+            r
+            for r in fresh
+            if r == BREAKS_ALL
+            or (r == HELPS_ONE and any(c.kind is BY_KEY[HELPED_KIND] for c in cases))
+        ]
         if harmful and cases and rng.random() < HARMFUL_RATE:
             rule = rng.choice(harmful)
             helped = BY_KEY[HELPED_KIND] if rule == HELPS_ONE else None
             edits.append(self._edit(rule, "skill", cases, helped, rng, seed, verdict="harmful"))
         rng.shuffle(edits)
         self.proposals += edits
-        return json.dumps({"edits": [
-            {"target": e.target, "op": "add", "content": e.content, "cases": list(e.cases),
-             "rationale": f"the user corrected this in case {', '.join(map(str, e.cases)) or '?'}"}
-            for e in edits
-        ]})
+        return json.dumps(
+            {
+                "edits": [
+                    {
+                        "target": e.target,
+                        "op": "add",
+                        "content": e.content,
+                        "cases": list(e.cases),
+                        "rationale": f"the user corrected this in case {', '.join(map(str, e.cases)) or '?'}",
+                    }
+                    for e in edits
+                ]
+            }
+        )
 
-    def _edit(self, rule: str, target: str, cases: Sequence[_Case], kind: Kind | None, rng: random.Random,
-              seed: int | None, verdict: Verdict | None = None) -> ProposedEdit:
+    def _edit(
+        self,
+        rule: str,
+        target: str,
+        cases: Sequence[_Case],
+        kind: Kind | None,
+        rng: random.Random,
+        seed: int | None,
+        verdict: Verdict | None = None,
+    ) -> ProposedEdit:
         """The edit proposing ``rule``, citing the cases of ``kind`` (or one case), sometimes wrongly."""
         source = [c.number for c in cases if kind is not None and c.kind is kind] or (
-            [rng.choice(cases).number] if cases else [])
+            [rng.choice(cases).number] if cases else []
+        )
         others = [c.number for c in cases if c.number not in source]
         wrong = bool(others) and rng.random() < WRONG_CITATION_RATE
         cited = [rng.choice(others)] if wrong else source
         good_kind = kind.key if verdict is None and kind is not None else None
-        return ProposedEdit(rule, target, verdict or self.classify(rule), good_kind, tuple(cited), not wrong,
-                            seed)
+        return ProposedEdit(
+            rule, target, verdict or self.classify(rule), good_kind, tuple(cited), not wrong, seed
+        )
 
 
 def _section(text: str, title: str) -> str:
     """The body of the ``## TITLE...`` section of a reflection prompt ('' when absent)."""
-    m = re.search(rf"^## {re.escape(title)}[^\n]*\n(.*?)(?=^## |\Z)", text, re.DOTALL | re.MULTILINE)
+    m = re.search(
+        rf"^## {re.escape(title)}[^\n]*\n(.*?)(?=^## |\Z)", text, re.DOTALL | re.MULTILINE
+    )
     return m.group(1) if m else ""
 
 
@@ -262,8 +310,12 @@ def _judge(prompt: str) -> str:
     answer = prompt.split("Answer:", 1)[-1].lower()
     words = set(re.findall(r"[a-z]{5,}", rubric))
     hit = sum(1 for w in words if w in answer)
-    return json.dumps({"score": round(hit / len(words), 2) if words else 0.5,
-                       "reason": f"{hit} of {len(words)} rubric terms addressed"})
+    return json.dumps(
+        {
+            "score": round(hit / len(words), 2) if words else 0.5,
+            "reason": f"{hit} of {len(words)} rubric terms addressed",
+        }
+    )
 
 
 __all__ = ["KINDS", "PreferenceWorld", "ProposedEdit", "Verdict"]

@@ -5,4 +5,12 @@ them; its actions come from its own output. See :func:`agent_rollout`."""
 from .agents import AGENTS, Agent
 from .rollout import AgentLimits, AgentResult, AgentSetup, agent_rollout, prepare
 
-__all__ = ["AGENTS", "Agent", "AgentLimits", "AgentResult", "AgentSetup", "agent_rollout", "prepare"]
+__all__ = [
+    "AGENTS",
+    "Agent",
+    "AgentLimits",
+    "AgentResult",
+    "AgentSetup",
+    "agent_rollout",
+    "prepare",
+]

@@ -36,27 +36,68 @@ Agent = Literal["claude-code", "codex"]
 AGENTS: tuple[Agent, ...] = ("claude-code", "codex")
 CLAUDE_TOOLS = "Bash,Read,Write,Edit,MultiEdit,Glob,Grep,LS,NotebookEdit,TodoWrite"
 # Passed through from the user's environment; nothing else is (the sandbox clears the rest).
-_KEEP = ("PATH", "LANG", "LC_ALL", "TZ", "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN",
-         "ANTHROPIC_BASE_URL", "ANTHROPIC_MODEL", "OPENAI_API_KEY", "OPENAI_BASE_URL",
-         "SSL_CERT_FILE", "NODE_EXTRA_CA_CERTS")
-_QUIET = {"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "DISABLE_AUTOUPDATER": "1",
-          "DISABLE_TELEMETRY": "1", "DISABLE_ERROR_REPORTING": "1", "CLAUDE_CODE_MAX_RETRIES": "0",
-          "TERM": "dumb", "NO_COLOR": "1", REPLAY_ENV: "1"}
+_KEEP = (
+    "PATH",
+    "LANG",
+    "LC_ALL",
+    "TZ",
+    "ANTHROPIC_API_KEY",
+    "ANTHROPIC_AUTH_TOKEN",
+    "ANTHROPIC_BASE_URL",
+    "ANTHROPIC_MODEL",
+    "OPENAI_API_KEY",
+    "OPENAI_BASE_URL",
+    "SSL_CERT_FILE",
+    "NODE_EXTRA_CA_CERTS",
+)
+_QUIET = {
+    "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+    "DISABLE_AUTOUPDATER": "1",
+    "DISABLE_TELEMETRY": "1",
+    "DISABLE_ERROR_REPORTING": "1",
+    "CLAUDE_CODE_MAX_RETRIES": "0",
+    "TERM": "dumb",
+    "NO_COLOR": "1",
+    REPLAY_ENV: "1",
+}
 _CODEX_DROP = re.compile(r"^\s*\[(?:mcp_servers|hooks|notice)\b")
 _CODEX_DROP_KEY = re.compile(r"^\s*(?:notify|hooks)\s*=")
 
 
 def claude_argv(binary: str, prompt: str, *, max_turns: int, model: str | None) -> list[str]:
-    argv = [binary, "-p", prompt, "--output-format", "stream-json", "--verbose",
-            "--no-session-persistence", "--setting-sources", "project", "--strict-mcp-config",
-            "--allowedTools", CLAUDE_TOOLS, "--permission-mode", "acceptEdits",
-            "--max-turns", str(max_turns)]
+    argv = [
+        binary,
+        "-p",
+        prompt,
+        "--output-format",
+        "stream-json",
+        "--verbose",
+        "--no-session-persistence",
+        "--setting-sources",
+        "project",
+        "--strict-mcp-config",
+        "--allowedTools",
+        CLAUDE_TOOLS,
+        "--permission-mode",
+        "acceptEdits",
+        "--max-turns",
+        str(max_turns),
+    ]
     return [*argv, "--model", model] if model else argv
 
 
 def codex_argv(binary: str, prompt: str, *, copy: Path, model: str | None) -> list[str]:
-    argv = [binary, "exec", "--json", "--ephemeral", "--skip-git-repo-check", "-s", "workspace-write",
-            "-C", str(copy)]
+    argv = [
+        binary,
+        "exec",
+        "--json",
+        "--ephemeral",
+        "--skip-git-repo-check",
+        "-s",
+        "workspace-write",
+        "-C",
+        str(copy),
+    ]
     return [*argv, "-m", model, prompt] if model else [*argv, prompt]
 
 
@@ -82,7 +123,11 @@ def agent_home(agent: Agent, home: Path, env: Mapping[str, str]) -> dict[str, st
     if agent == "claude-code":
         config = home / ".claude"
         config.mkdir(parents=True, exist_ok=True)
-        source = Path(env["CLAUDE_CONFIG_DIR"]) if env.get("CLAUDE_CONFIG_DIR") else user_home / ".claude"
+        source = (
+            Path(env["CLAUDE_CONFIG_DIR"])
+            if env.get("CLAUDE_CONFIG_DIR")
+            else user_home / ".claude"
+        )
         creds = source / ".credentials.json"
         if not env.get("ANTHROPIC_API_KEY") and creds.is_file():
             shutil.copy2(creds, config / ".credentials.json")
@@ -111,8 +156,9 @@ def api_url(agent: Agent, env: Mapping[str, str], home: Path) -> str:
     text = config.read_text(encoding="utf-8") if config.is_file() else ""
     provider = re.search(r'^\s*model_provider\s*=\s*"([^"]+)"', text, re.MULTILINE)
     if provider:
-        section = re.search(rf'^\[model_providers\.{re.escape(provider.group(1))}\]([^\[]*)', text,
-                            re.MULTILINE)
+        section = re.search(
+            rf"^\[model_providers\.{re.escape(provider.group(1))}\]([^\[]*)", text, re.MULTILINE
+        )
         url = re.search(r'base_url\s*=\s*"([^"]+)"', section.group(1)) if section else None
         if url:
             return url.group(1)

@@ -62,7 +62,11 @@ def claude_output(stdout: str, copy: str) -> AgentOutput:
     pending: dict[str, acts.RawAction] = {}
     result: dict[str, Any] = {}
     for obj in _lines(stdout):
-        content = (obj.get("message") or {}).get("content") if isinstance(obj.get("message"), dict) else None
+        content = (
+            (obj.get("message") or {}).get("content")
+            if isinstance(obj.get("message"), dict)
+            else None
+        )
         if obj.get("type") == "assistant" and isinstance(content, list):
             for block in content:
                 if isinstance(block, dict) and block.get("type") == "tool_use":
@@ -78,18 +82,25 @@ def claude_output(stdout: str, copy: str) -> AgentOutput:
         elif obj.get("type") == "result":
             result = obj
     usage = result.get("usage") or {}
-    tokens_in = sum(int(usage.get(k) or 0) for k in
-                    ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"))
+    tokens_in = sum(
+        int(usage.get(k) or 0)
+        for k in ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
+    )
     cost = result.get("total_cost_usd")
     error = ""
     if not result:
         error = "claude wrote no result"
     elif result.get("is_error") or result.get("subtype") != "success":
         error = f"claude stopped: {result.get('subtype')}: {str(result.get('result') or '')[:200]}"
-    return AgentOutput(str(result.get("result") or ""), tuple(acts.to_models(turn, copy)), tokens_in,
-                       int(usage.get("output_tokens") or 0),
-                       float(cost) if isinstance(cost, (int, float)) else None,
-                       int(result.get("num_turns") or 0), error)
+    return AgentOutput(
+        str(result.get("result") or ""),
+        tuple(acts.to_models(turn, copy)),
+        tokens_in,
+        int(usage.get("output_tokens") or 0),
+        float(cost) if isinstance(cost, (int, float)) else None,
+        int(result.get("num_turns") or 0),
+        error,
+    )
 
 
 def _unwrap(command: object) -> str:
@@ -108,8 +119,12 @@ def _codex_item(turn: Turn, item: dict[str, Any], texts: list[str]) -> None:
     kind = item.get("type")
     if kind == "command_execution" and item.get("status") != "in_progress":
         code = item.get("exit_code")
-        acts.command(turn, _unwrap(item.get("command")), "exec_command",
-                     code if isinstance(code, int) and not isinstance(code, bool) else None)
+        acts.command(
+            turn,
+            _unwrap(item.get("command")),
+            "exec_command",
+            code if isinstance(code, int) and not isinstance(code, bool) else None,
+        )
     elif kind == "file_change":
         for change in item.get("changes") or []:
             if isinstance(change, dict) and change.get("path"):
@@ -138,5 +153,12 @@ def codex_output(stdout: str, copy: str) -> AgentOutput:
             error = f"codex stopped: {json.dumps(obj.get('error') or obj.get('message'))[:200]}"
     if not turns and not error:
         error = "codex finished no turn"
-    return AgentOutput(texts[-1] if texts else "", tuple(acts.to_models(turn, copy)), tokens_in,
-                       tokens_out, None, turns, error)
+    return AgentOutput(
+        texts[-1] if texts else "",
+        tuple(acts.to_models(turn, copy)),
+        tokens_in,
+        tokens_out,
+        None,
+        turns,
+        error,
+    )

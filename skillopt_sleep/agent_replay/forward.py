@@ -29,7 +29,9 @@ def endpoint(url: str) -> Endpoint:
     """The host and port of a base URL (``ValueError`` naming the fix when it has no host)."""
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise ValueError(f"model API URL {url!r} is not http(s)://host[:port]; set the agent's base URL")
+        raise ValueError(
+            f"model API URL {url!r} is not http(s)://host[:port]; set the agent's base URL"
+        )
     port = parts.port or (443 if parts.scheme == "https" else 80)
     return Endpoint(url, parts.hostname, port)
 

@@ -59,8 +59,14 @@ class AgentResult:
     verdict: object
 
 
-def prepare(agent: Agent, env: Mapping[str, str], *, limits: AgentLimits = AgentLimits(),
-            model: str | None = None, runner: Runner | None = None) -> AgentSetup | str:
+def prepare(
+    agent: Agent,
+    env: Mapping[str, str],
+    *,
+    limits: AgentLimits = AgentLimits(),
+    model: str | None = None,
+    runner: Runner | None = None,
+) -> AgentSetup | str:
     """An :class:`AgentSetup`, or a one-line reason why this agent cannot be replayed here."""
     name = "claude" if agent == "claude-code" else "codex"
     binary = shutil.which(name, path=env.get("PATH"))
@@ -78,7 +84,9 @@ def _prompt(task: TaskRecord) -> str:
 
 def _argv(setup: AgentSetup, prompt: str, copy: Path) -> list[str]:
     if setup.agent == "claude-code":
-        return claude_argv(setup.binary, prompt, max_turns=setup.limits.max_turns, model=setup.model)
+        return claude_argv(
+            setup.binary, prompt, max_turns=setup.limits.max_turns, model=setup.model
+        )
     return codex_argv(setup.binary, prompt, copy=copy, model=setup.model)
 
 
@@ -88,15 +96,17 @@ def _hosts(root: Path, host: str) -> Path:
     return path
 
 
-async def _checks_after(setup: AgentSetup, task: TaskRecord, copy: Path, home: Path,
-                        env: Mapping[str, str]) -> dict[str, int]:
+async def _checks_after(
+    setup: AgentSetup, task: TaskRecord, copy: Path, home: Path, env: Mapping[str, str]
+) -> dict[str, int]:
     """Exit status of each ``passes_after`` command, run in the sandbox (no network at all)."""
     out: dict[str, int] = {}
     for check in task.checks:
         if check.kind != "passes_after" or str(check.value) in out:
             continue
-        argv = setup.sandbox.wrap(["/bin/sh", "-c", str(check.value)], writable=[copy, home],
-                                  chdir=copy, env=env)
+        argv = setup.sandbox.wrap(
+            ["/bin/sh", "-c", str(check.value)], writable=[copy, home], chdir=copy, env=env
+        )
         try:
             done = await setup.runner.run(argv, env=env, timeout=setup.limits.check_timeout_s)
             out[str(check.value)] = done.returncode
@@ -105,8 +115,9 @@ async def _checks_after(setup: AgentSetup, task: TaskRecord, copy: Path, home: P
     return out
 
 
-async def agent_rollout(task: TaskRecord, files: Mapping[str, str], sample: int, *,
-                        setup: AgentSetup, score: Score) -> AgentResult:
+async def agent_rollout(
+    task: TaskRecord, files: Mapping[str, str], sample: int, *, setup: AgentSetup, score: Score
+) -> AgentResult:
     """Run the agent on ``task`` under ``files`` in a sandboxed copy of the task's project, score
     the rollout with ``score(text, effects)`` while the copy exists, remove everything.
 
@@ -115,10 +126,16 @@ async def agent_rollout(task: TaskRecord, files: Mapping[str, str], sample: int,
     """
     project = Path(task.project)
     if not project.is_dir():
-        raise MalformedOutput(f"the project {task.project} is not on this machine; cannot replay the agent")
+        raise MalformedOutput(
+            f"the project {task.project} is not on this machine; cannot replay the agent"
+        )
     root = Path(tempfile.mkdtemp(prefix="skillopt-agent-"))
     try:
-        copy, home, sock_dir = root / "work" / (project.name or "project"), root / "home", root / "sock"
+        copy, home, sock_dir = (
+            root / "work" / (project.name or "project"),
+            root / "home",
+            root / "sock",
+        )
         tmp = root / "tmp"  # the agent's TMPDIR: codex makes no helpers under the system temp dir
         for path in (copy, home, sock_dir, tmp):
             path.mkdir(parents=True)
@@ -127,28 +144,45 @@ async def agent_rollout(task: TaskRecord, files: Mapping[str, str], sample: int,
             place_files(copy, files)
             env = {**agent_home(setup.agent, home, setup.env), "TMPDIR": str(tmp)}
         except (CopyTooLarge, OSError) as exc:
-            raise MalformedOutput(f"cannot prepare the copy of {project} for the agent: {exc}") from exc
+            raise MalformedOutput(
+                f"cannot prepare the copy of {project} for the agent: {exc}"
+            ) from exc
         try:
             api = endpoint(api_url(setup.agent, setup.env, home))
         except ValueError as exc:
-            raise BackendUnavailable(str(exc), hint="set the agent's base URL to http(s)://host[:port]") from exc
+            raise BackendUnavailable(
+                str(exc), hint="set the agent's base URL to http(s)://host[:port]"
+            ) from exc
         hosts = None if api.loopback else _hosts(root, api.host)
-        inner = [sys.executable, "-S", str(INNER_PROXY), str(sock_dir / "api"), str(api.port), "--",
-                 *_argv(setup, _prompt(task), copy)]
-        argv = setup.sandbox.wrap(inner, writable=[copy, home, sock_dir, tmp], chdir=copy, env=env,
-                                  hosts=hosts)
+        inner = [
+            sys.executable,
+            "-S",
+            str(INNER_PROXY),
+            str(sock_dir / "api"),
+            str(api.port),
+            "--",
+            *_argv(setup, _prompt(task), copy),
+        ]
+        argv = setup.sandbox.wrap(
+            inner, writable=[copy, home, sock_dir, tmp], chdir=copy, env=env, hosts=hosts
+        )
         async with tunnel(sock_dir / "api", api):
             try:
                 done = await setup.runner.run(argv, env=env, timeout=setup.limits.timeout_s)
             except TimeoutError as exc:
-                raise TransientError(f"the {setup.agent} rollout ran longer than "
-                                     f"{setup.limits.timeout_s:g}s") from exc
+                raise TransientError(
+                    f"the {setup.agent} rollout ran longer than {setup.limits.timeout_s:g}s"
+                ) from exc
         parse = claude_output if setup.agent == "claude-code" else codex_output
         output = parse(done.stdout, str(copy))
         if output.error:
-            raise MalformedOutput(f"{output.error} (exit {done.returncode}): {done.stderr.strip()[-200:]}")
+            raise MalformedOutput(
+                f"{output.error} (exit {done.returncode}): {done.stderr.strip()[-200:]}"
+            )
         results = await _checks_after(setup, task, copy, home, env)
-        effects = Effects(actions=output.actions, tree=copy, run=lambda cmd, _tree: results.get(cmd, 1))
+        effects = Effects(
+            actions=output.actions, tree=copy, run=lambda cmd, _tree: results.get(cmd, 1)
+        )
         verdict = await score(output.text, effects)
         return AgentResult(output, verdict)
     finally:

@@ -32,12 +32,29 @@ class Sandbox:
     hide: tuple[str, ...] = ()  # directories replaced by an empty tmpfs (the user's home)
     show: tuple[str, ...] = field(default_factory=tuple)  # read-only again inside a hidden one
 
-    def wrap(self, argv: Sequence[str], *, writable: Sequence[Path], chdir: Path,
-             env: Mapping[str, str], hosts: Path | None = None,
-             readable: Sequence[Path] = ()) -> list[str]:
+    def wrap(
+        self,
+        argv: Sequence[str],
+        *,
+        writable: Sequence[Path],
+        chdir: Path,
+        env: Mapping[str, str],
+        hosts: Path | None = None,
+        readable: Sequence[Path] = (),
+    ) -> list[str]:
         """``argv`` run inside the sandbox, with ``env`` as its whole environment."""
-        out = [self.bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
-               "--tmpfs", "/tmp"]
+        out = [
+            self.bwrap,
+            "--ro-bind",
+            "/",
+            "/",
+            "--dev",
+            "/dev",
+            "--proc",
+            "/proc",
+            "--tmpfs",
+            "/tmp",
+        ]
         for path in self.hide:
             out += ["--tmpfs", path]
         for path in self.show:
@@ -48,8 +65,17 @@ class Sandbox:
             out += ["--bind", str(rw), str(rw)]
         if hosts is not None:
             out += ["--ro-bind", str(hosts), "/etc/hosts"]
-        out += ["--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
-                "--die-with-parent", "--new-session", "--clearenv", "--chdir", str(chdir)]
+        out += [
+            "--unshare-net",
+            "--unshare-pid",
+            "--unshare-ipc",
+            "--unshare-uts",
+            "--die-with-parent",
+            "--new-session",
+            "--clearenv",
+            "--chdir",
+            str(chdir),
+        ]
         for key, value in sorted(env.items()):
             out += ["--setenv", key, value]
         return [*out, "--", *argv]
@@ -72,11 +98,28 @@ def _home_binds(home: str, needed: Sequence[str]) -> tuple[tuple[str, ...], tupl
 
 @functools.lru_cache(maxsize=8)
 def _works(bwrap: str) -> str:
-    """"" when bubblewrap can make the namespaces a replay needs here, else why not."""
+    """ "" when bubblewrap can make the namespaces a replay needs here, else why not."""
     try:
-        done = subprocess.run([bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
-                               "--unshare-net", "--unshare-pid", "--die-with-parent", "true"],
-                              capture_output=True, text=True, timeout=20, check=False)
+        done = subprocess.run(
+            [
+                bwrap,
+                "--ro-bind",
+                "/",
+                "/",
+                "--dev",
+                "/dev",
+                "--proc",
+                "/proc",
+                "--unshare-net",
+                "--unshare-pid",
+                "--die-with-parent",
+                "true",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=20,
+            check=False,
+        )
     except (OSError, subprocess.TimeoutExpired) as exc:
         return f"bubblewrap does not run here: {exc}"
     if done.returncode != 0:

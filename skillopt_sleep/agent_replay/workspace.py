@@ -21,9 +21,28 @@ from pathlib import Path
 
 MAX_FILE = 5 * 1024 * 1024
 MAX_TOTAL = 200 * 1024 * 1024
-SKIP_DIRS = frozenset({".git", "node_modules", ".venv", "venv", "__pycache__", ".tox", ".nox",
-                       ".mypy_cache", ".pytest_cache", ".ruff_cache", "dist", "build", "target",
-                       ".next", ".cache", ".gradle", ".idea", ".terraform"})
+SKIP_DIRS = frozenset(
+    {
+        ".git",
+        "node_modules",
+        ".venv",
+        "venv",
+        "__pycache__",
+        ".tox",
+        ".nox",
+        ".mypy_cache",
+        ".pytest_cache",
+        ".ruff_cache",
+        "dist",
+        "build",
+        "target",
+        ".next",
+        ".cache",
+        ".gradle",
+        ".idea",
+        ".terraform",
+    }
+)
 _SKILL_NAME = re.compile(r"^name:\s*['\"]?([A-Za-z0-9_.-]+)", re.MULTILINE)
 
 
@@ -35,9 +54,22 @@ def _git_files(project: Path) -> list[str] | None:
     if not (project / ".git").exists():
         return None
     try:
-        done = subprocess.run(["git", "-C", str(project), "ls-files", "-z", "--cached", "--others",
-                               "--exclude-standard"], capture_output=True, timeout=60, check=False,
-                              env={**os.environ, "GIT_OPTIONAL_LOCKS": "0"})
+        done = subprocess.run(
+            [
+                "git",
+                "-C",
+                str(project),
+                "ls-files",
+                "-z",
+                "--cached",
+                "--others",
+                "--exclude-standard",
+            ],
+            capture_output=True,
+            timeout=60,
+            check=False,
+            env={**os.environ, "GIT_OPTIONAL_LOCKS": "0"},
+        )
     except (OSError, subprocess.TimeoutExpired):
         return None
     if done.returncode != 0:
@@ -73,7 +105,9 @@ def copy_project(project: Path, dest: Path) -> int:
             continue
         total += src.stat().st_size
         if total > MAX_TOTAL:
-            raise CopyTooLarge(f"{project} holds more than {MAX_TOTAL // 2**20} MiB of files to copy")
+            raise CopyTooLarge(
+                f"{project} holds more than {MAX_TOTAL // 2**20} MiB of files to copy"
+            )
         target = dest / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(src, target)

@@ -45,19 +45,34 @@ class AnthropicBackend(SdkBackend):
     default_key_env = DEFAULT_KEY_ENV
     list_args: ClassVar[dict[str, Any]] = {"limit": 100}
 
-    def __init__(self, client: Any, *, model: str = DEFAULT_MODEL, key_env: str = DEFAULT_KEY_ENV,
-                 temperature: float | None = None, timeout_s: float = 120.0,
-                 prompt_cache: bool = True) -> None:
-        super().__init__(client, model=model, key_env=key_env, temperature=temperature,
-                         timeout_s=timeout_s, prompt_cache=prompt_cache)
+    def __init__(
+        self,
+        client: Any,
+        *,
+        model: str = DEFAULT_MODEL,
+        key_env: str = DEFAULT_KEY_ENV,
+        temperature: float | None = None,
+        timeout_s: float = 120.0,
+        prompt_cache: bool = True,
+    ) -> None:
+        super().__init__(
+            client,
+            model=model,
+            key_env=key_env,
+            temperature=temperature,
+            timeout_s=timeout_s,
+            prompt_cache=prompt_cache,
+        )
 
     @classmethod
     def from_settings(cls, role: RoleSettings, env: Mapping[str, str]) -> AnthropicBackend:
         key_env = role.api_key_env or DEFAULT_KEY_ENV
         key = env.get(key_env, "").strip()
         if not key:
-            raise AuthError(f"{key_env} is not set",
-                            hint=f"export {key_env}=... or choose another backend with --backend")
+            raise AuthError(
+                f"{key_env} is not set",
+                hint=f"export {key_env}=... or choose another backend with --backend",
+            )
         base_url = role.base_url or env.get("ANTHROPIC_BASE_URL") or PUBLIC_URL
         return cls._from_role(role, key=key, base_url=base_url)
 
@@ -76,7 +91,10 @@ class AnthropicBackend(SdkBackend):
         if request.system:
             block: dict[str, Any] = {"type": "text", "text": request.system}
             if self.prompt_cache:
-                block["cache_control"] = {"type": "ephemeral", **({"ttl": cache_ttl} if cache_ttl else {})}
+                block["cache_control"] = {
+                    "type": "ephemeral",
+                    **({"ttl": cache_ttl} if cache_ttl else {}),
+                }
             kwargs["system"] = [block]
         return kwargs
 
@@ -85,22 +103,29 @@ class AnthropicBackend(SdkBackend):
         blocks = getattr(reply, "content", None)
         if not isinstance(blocks, list):
             raise self.malformed("no content blocks")
-        text = "".join(getattr(b, "text", "") or "" for b in blocks if getattr(b, "type", "") == "text")
+        text = "".join(
+            getattr(b, "text", "") or "" for b in blocks if getattr(b, "type", "") == "text"
+        )
         usage = getattr(reply, "usage", None)
         written = int(getattr(usage, "cache_creation_input_tokens", 0) or 0)
         read = int(getattr(usage, "cache_read_input_tokens", 0) or 0)
-        long_written = int(getattr(getattr(usage, "cache_creation", None), "ephemeral_1h_input_tokens", 0) or 0)
+        long_written = int(
+            getattr(getattr(usage, "cache_creation", None), "ephemeral_1h_input_tokens", 0) or 0
+        )
         return Completion(
             text=text,
             input_tokens=int(getattr(usage, "input_tokens", 0) or 0) + written + read,
             output_tokens=int(getattr(usage, "output_tokens", 0) or 0),
             model=getattr(reply, "model", None) or self.model,
-            cache_write_tokens=written, cache_read_tokens=read, cache_write_1h_tokens=long_written,
+            cache_write_tokens=written,
+            cache_read_tokens=read,
+            cache_write_1h_tokens=long_written,
             batched=batched,
         )
 
     async def complete(self, request: Request) -> Completion:
         kwargs = self.params(request)
         reply = await self._warm_first(
-            request, lambda: self.call(lambda client: client.messages.create(**kwargs)))
+            request, lambda: self.call(lambda client: client.messages.create(**kwargs))
+        )
         return self.parse(reply)

@@ -9,9 +9,14 @@ from .base import Completion, Request
 from .batch_api import Outcome, SdkCalls, not_run
 
 ANTHROPIC_STATUS = {
-    "invalid_request_error": 400, "authentication_error": 401, "permission_error": 403,
-    "not_found_error": 404, "request_too_large": 413, "rate_limit_error": 429,
-    "api_error": 500, "overloaded_error": 529,
+    "invalid_request_error": 400,
+    "authentication_error": 401,
+    "permission_error": 403,
+    "not_found_error": 404,
+    "request_too_large": 413,
+    "rate_limit_error": 429,
+    "api_error": 500,
+    "overloaded_error": 529,
 }
 # A batch may run for longer than the default five-minute cache lifetime: its requests keep the
 # shared prefix for an hour (written at 2x input instead of 1.25x, read at 0.1x all the same).
@@ -35,8 +40,13 @@ class AnthropicBatches:
         self.backend = backend
 
     async def submit(self, items: Sequence[tuple[str, Request]]) -> str:
-        requests = [{"custom_id": cid, "params": self.backend.params(r, cache_ttl=ANTHROPIC_BATCH_CACHE_TTL)}
-                    for cid, r in items]
+        requests = [
+            {
+                "custom_id": cid,
+                "params": self.backend.params(r, cache_ttl=ANTHROPIC_BATCH_CACHE_TTL),
+            }
+            for cid, r in items
+        ]
         batch = await self.backend.call(lambda c: c.messages.batches.create(requests=requests))
         return str(batch.id)
 
@@ -59,7 +69,9 @@ class AnthropicBatches:
                 kind, message = getattr(inner, "type", "api_error"), getattr(inner, "message", "")
                 out[entry.custom_id] = b.status_error(ANTHROPIC_STATUS.get(kind, 500), message)
             else:
-                out[entry.custom_id] = not_run("expired" if result.type == "expired" else "was cancelled")
+                out[entry.custom_id] = not_run(
+                    "expired" if result.type == "expired" else "was cancelled"
+                )
         return out
 
     async def cancel(self, batch_id: str) -> None:

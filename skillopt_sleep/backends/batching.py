@@ -46,8 +46,16 @@ def custom_ids(model: str, requests: Sequence[Request]) -> list[str]:
     seen: dict[str, int] = {}
     out = []
     for r in requests:
-        shape = [model, r.role, r.system, [[m.role, m.content] for m in r.messages], r.max_tokens,
-                 r.temperature, r.seed, r.tag]
+        shape = [
+            model,
+            r.role,
+            r.system,
+            [[m.role, m.content] for m in r.messages],
+            r.max_tokens,
+            r.temperature,
+            r.seed,
+            r.tag,
+        ]
         digest = hashlib.sha256(json.dumps(shape).encode()).hexdigest()[:40]
         n = seen.get(digest, 0)
         seen[digest] = n + 1
@@ -106,9 +114,16 @@ class BatchingBackend:
     batched = True
     collects_requests = True
 
-    def __init__(self, inner: Any, api: BatchApi, *, journal: BatchJournal | None = None,
-                 poll_s: float = 30.0, gather_s: float = 0.05,
-                 sleep: Callable[[float], Awaitable[object]] = asyncio.sleep) -> None:
+    def __init__(
+        self,
+        inner: Any,
+        api: BatchApi,
+        *,
+        journal: BatchJournal | None = None,
+        poll_s: float = 30.0,
+        gather_s: float = 0.05,
+        sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
+    ) -> None:
         self.inner, self.api, self.journal = inner, api, journal
         self.name, self.model = inner.name, inner.model
         self.poll_s, self.gather_s, self.sleep = poll_s, gather_s, sleep
@@ -157,14 +172,15 @@ class BatchingBackend:
             try:
                 batch_id = await self.api.submit([(cid, live[cid].request) for cid in fresh])
             except BackendError as exc:
-                self._resolve({cid: exc for cid in fresh}, live)
+                self._resolve(dict.fromkeys(fresh, exc), live)
             else:
                 if self.journal is not None:
                     self.journal.record(self.scope, batch_id, fresh)
                 self.log.submitted.append(batch_id)
                 groups.append((batch_id, fresh))
-        await asyncio.gather(*(self._follow(batch_id, {c: live[c] for c in mine})
-                               for batch_id, mine in groups))
+        await asyncio.gather(
+            *(self._follow(batch_id, {c: live[c] for c in mine}) for batch_id, mine in groups)
+        )
 
     async def _follow(self, batch_id: str, items: dict[str, _Item]) -> None:
         """Poll one batch until it ends, then resolve its callers; cancel it if they all left."""
@@ -179,7 +195,7 @@ class BatchingBackend:
                 except BackendError as exc:
                     failures += 1
                     if not exc.retryable or failures >= MAX_POLL_FAILURES:
-                        self._resolve({cid: exc for cid in items}, items)
+                        self._resolve(dict.fromkeys(items, exc), items)
                         return
                     results = None
                 if results is not None:

@@ -69,7 +69,9 @@ class CircuitBreaker:
         self.failures += 1
         limit = self.threshold_after_success if self.answered else self.threshold
         if self.failures >= limit and self.tripped is None:
-            tonight = "none answered tonight" if not self.answered else f"after {self.answered} answers"
+            tonight = (
+                "none answered tonight" if not self.answered else f"after {self.answered} answers"
+            )
             self.tripped = BackendOutage(
                 f"the model backend is down: {self.failures} attempts in a row failed, {tonight} "
                 f"(last: {exc.one_line()})",

@@ -44,8 +44,16 @@ DEFAULT_PRICES: dict[str, tuple[float, float]] = {
 }
 # OpenAI's list price of cached input (USD per million tokens); it charges nothing extra to write.
 OPENAI_CACHED_INPUT: dict[str, float] = {
-    "gpt-5": 0.125, "gpt-5-mini": 0.025, "gpt-5-nano": 0.005, "gpt-4.1": 0.5, "gpt-4.1-mini": 0.1,
-    "gpt-4.1-nano": 0.025, "gpt-4o": 1.25, "gpt-4o-mini": 0.075, "o3": 0.5, "o4-mini": 0.275,
+    "gpt-5": 0.125,
+    "gpt-5-mini": 0.025,
+    "gpt-5-nano": 0.005,
+    "gpt-4.1": 0.5,
+    "gpt-4.1-mini": 0.1,
+    "gpt-4.1-nano": 0.025,
+    "gpt-4o": 1.25,
+    "gpt-4o-mini": 0.075,
+    "o3": 0.5,
+    "o4-mini": 0.275,
 }
 # Anthropic's prompt cache: a 5-minute write costs 1.25x input, a 1-hour write 2x, a read 0.1x.
 ANTHROPIC_CACHE_WRITE = 1.25
@@ -81,8 +89,11 @@ def _cache_prices(model: str, input_price: float) -> tuple[float, float, float]:
     Anthropic's multipliers, OpenAI's cached-input price, else no discount."""
     name = _base_name(model)
     if name.startswith(ANTHROPIC_NAMES):
-        return (input_price * ANTHROPIC_CACHE_WRITE, input_price * ANTHROPIC_CACHE_READ,
-                input_price * ANTHROPIC_CACHE_WRITE_1H)
+        return (
+            input_price * ANTHROPIC_CACHE_WRITE,
+            input_price * ANTHROPIC_CACHE_READ,
+            input_price * ANTHROPIC_CACHE_WRITE_1H,
+        )
     best = _longest(name, OPENAI_CACHED_INPUT)
     return input_price, OPENAI_CACHED_INPUT[best] if best is not None else input_price, input_price
 
@@ -99,16 +110,27 @@ def price_for(model: str, overrides: dict[str, Price]) -> ModelPrice | None:
     found = table[key]
     if isinstance(found, Price):
         write, read, long_write = _cache_prices(model, found.input)
-        return ModelPrice(found.input, found.output,
-                          write if found.cache_write is None else found.cache_write,
-                          read if found.cache_read is None else found.cache_read,
-                          long_write if found.cache_write_1h is None else found.cache_write_1h)
+        return ModelPrice(
+            found.input,
+            found.output,
+            write if found.cache_write is None else found.cache_write,
+            read if found.cache_read is None else found.cache_read,
+            long_write if found.cache_write_1h is None else found.cache_write_1h,
+        )
     return ModelPrice(found[0], found[1], *_cache_prices(model, found[0]))
 
 
-def cost_for(model: str, input_tokens: int, output_tokens: int, overrides: dict[str, Price], *,
-             cache_write: int = 0, cache_read: int = 0, cache_write_1h: int = 0,
-             batched: bool = False) -> float | None:
+def cost_for(
+    model: str,
+    input_tokens: int,
+    output_tokens: int,
+    overrides: dict[str, Price],
+    *,
+    cache_write: int = 0,
+    cache_read: int = 0,
+    cache_write_1h: int = 0,
+    batched: bool = False,
+) -> float | None:
     """USD cost of a call of ``model``; None if its price is unknown. ``input_tokens`` counts the
     whole prompt, of which ``cache_write`` / ``cache_read`` tokens are priced as such
     (``cache_write_1h`` of the written ones at the 1-hour price)."""
@@ -117,9 +139,13 @@ def cost_for(model: str, input_tokens: int, output_tokens: int, overrides: dict[
         return None
     fresh = max(0, input_tokens - cache_write - cache_read)
     long_write = min(cache_write_1h, cache_write)
-    usd = (fresh * price.input + (cache_write - long_write) * price.cache_write
-           + long_write * price.cache_write_1h + cache_read * price.cache_read
-           + output_tokens * price.output) / 1_000_000
+    usd = (
+        fresh * price.input
+        + (cache_write - long_write) * price.cache_write
+        + long_write * price.cache_write_1h
+        + cache_read * price.cache_read
+        + output_tokens * price.output
+    ) / 1_000_000
     return usd * BATCH_DISCOUNT if batched else usd
 
 
@@ -159,16 +185,22 @@ class Budget:
         tokens = t.tokens + sum(h.tokens for h in self._held)
         cost = t.cost_usd + sum(h.cost_usd for h in self._held)
         if lim.max_calls is not None and calls + 1 > lim.max_calls:
-            raise BudgetExhausted(f"call budget reached ({t.calls}/{lim.max_calls} calls)",
-                                  hint="raise budget.max_calls")
+            raise BudgetExhausted(
+                f"call budget reached ({t.calls}/{lim.max_calls} calls)",
+                hint="raise budget.max_calls",
+            )
         if lim.max_tokens is not None and tokens + expected_tokens > lim.max_tokens:
-            raise BudgetExhausted(f"token budget reached ({t.tokens}/{lim.max_tokens} tokens, "
-                                  f"the next call may need {expected_tokens})",
-                                  hint="raise budget.max_tokens")
+            raise BudgetExhausted(
+                f"token budget reached ({t.tokens}/{lim.max_tokens} tokens, "
+                f"the next call may need {expected_tokens})",
+                hint="raise budget.max_tokens",
+            )
         if lim.max_cost_usd is not None and cost + expected_cost_usd > lim.max_cost_usd:
-            raise BudgetExhausted(f"cost budget reached (${t.cost_usd:.4f}/${lim.max_cost_usd:.2f}, "
-                                  f"the next call may cost ${expected_cost_usd:.4f})",
-                                  hint="raise budget.max_cost_usd")
+            raise BudgetExhausted(
+                f"cost budget reached (${t.cost_usd:.4f}/${lim.max_cost_usd:.2f}, "
+                f"the next call may cost ${expected_cost_usd:.4f})",
+                hint="raise budget.max_cost_usd",
+            )
 
     def estimate(self, model: str, request: Request, *, batched: bool = False) -> tuple[int, float]:
         """Expected (tokens, cost in USD) of one attempt of ``request`` on ``model`` (at the batch
@@ -195,17 +227,32 @@ class Budget:
         list_cost = cost_for(model, done.input_tokens, done.output_tokens, prices)
         cost = done.cost_usd
         if cost is None:
-            cost = cost_for(model, done.input_tokens, done.output_tokens, prices,
-                            cache_write=done.cache_write_tokens, cache_read=done.cache_read_tokens,
-                            cache_write_1h=done.cache_write_1h_tokens,
-                            batched=done.batched)
+            cost = cost_for(
+                model,
+                done.input_tokens,
+                done.output_tokens,
+                prices,
+                cache_write=done.cache_write_tokens,
+                cache_read=done.cache_read_tokens,
+                cache_write_1h=done.cache_write_1h_tokens,
+                batched=done.batched,
+            )
         if cost is None:
             self.unpriced_models.add(model)
             cost = 0.0
-        self._add(role, Usage(calls=1, input_tokens=done.input_tokens, output_tokens=done.output_tokens,
-                              cost_usd=cost, cache_write_tokens=done.cache_write_tokens,
-                              cache_read_tokens=done.cache_read_tokens, batched_calls=int(done.batched),
-                              list_cost_usd=cost if list_cost is None else list_cost))
+        self._add(
+            role,
+            Usage(
+                calls=1,
+                input_tokens=done.input_tokens,
+                output_tokens=done.output_tokens,
+                cost_usd=cost,
+                cache_write_tokens=done.cache_write_tokens,
+                cache_read_tokens=done.cache_read_tokens,
+                batched_calls=int(done.batched),
+                list_cost_usd=cost if list_cost is None else list_cost,
+            ),
+        )
         return cost
 
     def record_failure(self, role: str) -> None:

@@ -63,8 +63,16 @@ from .runner import Runner, SubprocessRunner, run_sync
 INSTALL = "npm install -g @anthropic-ai/claude-code"
 LOGIN_FIX = "run `claude` once and log in, or set ANTHROPIC_API_KEY"
 REPLAY_FLAGS = (
-    "-p", "--output-format", "json", "--no-session-persistence", "--setting-sources", "",
-    "--strict-mcp-config", "--tools", "", "--disable-slash-commands",
+    "-p",
+    "--output-format",
+    "json",
+    "--no-session-persistence",
+    "--setting-sources",
+    "",
+    "--strict-mcp-config",
+    "--tools",
+    "",
+    "--disable-slash-commands",
 )
 QUIET_ENV = {
     "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
@@ -72,8 +80,14 @@ QUIET_ENV = {
     "CLAUDE_CODE_MAX_RETRIES": "0",
 }
 # Set when the night itself runs inside a Claude Code session; the replay is not a child of it.
-PARENT_SESSION_ENV = ("CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT", "CLAUDE_CODE_SESSION_ID",
-                      "CLAUDE_CODE_CHILD_SESSION", "CLAUDE_PROJECT_DIR", "CLAUDE_ENV_FILE")
+PARENT_SESSION_ENV = (
+    "CLAUDECODE",
+    "CLAUDE_CODE_ENTRYPOINT",
+    "CLAUDE_CODE_SESSION_ID",
+    "CLAUDE_CODE_CHILD_SESSION",
+    "CLAUDE_PROJECT_DIR",
+    "CLAUDE_ENV_FILE",
+)
 
 
 class ClaudeCodeBackend:
@@ -81,8 +95,15 @@ class ClaudeCodeBackend:
 
     name = "claude-code"
 
-    def __init__(self, binary: str, env: Mapping[str, str], *, model: str | None = None,
-                 runner: Runner | None = None, timeout_s: float = 300.0) -> None:
+    def __init__(
+        self,
+        binary: str,
+        env: Mapping[str, str],
+        *,
+        model: str | None = None,
+        runner: Runner | None = None,
+        timeout_s: float = 300.0,
+    ) -> None:
         self.binary = binary
         self.model = model or "claude-code-default"
         self._model_flag = model
@@ -91,8 +112,9 @@ class ClaudeCodeBackend:
         self.timeout_s = timeout_s
 
     @classmethod
-    def from_settings(cls, role: RoleSettings, env: Mapping[str, str], *,
-                      runner: Runner | None = None) -> ClaudeCodeBackend:
+    def from_settings(
+        cls, role: RoleSettings, env: Mapping[str, str], *, runner: Runner | None = None
+    ) -> ClaudeCodeBackend:
         binary = require_binary("claude", env, INSTALL)
         extra: dict[str, str] = {}
         if role.base_url:
@@ -100,28 +122,41 @@ class ClaudeCodeBackend:
         if role.api_key_env:
             key = env.get(role.api_key_env, "").strip()
             if not key:
-                raise AuthError(f"{role.api_key_env} is not set", hint=f"export {role.api_key_env}=...")
+                raise AuthError(
+                    f"{role.api_key_env} is not set", hint=f"export {role.api_key_env}=..."
+                )
             extra["ANTHROPIC_API_KEY"] = key
-        return cls(binary, {**env, **extra}, model=role.model, runner=runner,
-                   timeout_s=role.timeout_s)
+        return cls(
+            binary, {**env, **extra}, model=role.model, runner=runner, timeout_s=role.timeout_s
+        )
 
     @classmethod
-    def usable(cls, env: Mapping[str, str], which: Which | None = None, *,
-               runner: Runner | None = None) -> bool:
+    def usable(
+        cls, env: Mapping[str, str], which: Which | None = None, *, runner: Runner | None = None
+    ) -> bool:
         """``claude`` is on PATH and ``claude auth status`` says it is logged in."""
         binary = find_binary("claude", env, which)
         if binary is None:
             return False
-        status = run_sync(runner or SubprocessRunner(), [binary, "auth", "status"],
-                          env=child_env(env, QUIET_ENV))
+        status = run_sync(
+            runner or SubprocessRunner(), [binary, "auth", "status"], env=child_env(env, QUIET_ENV)
+        )
         return status.returncode == 0 and _logged_in(status.stdout)
 
     async def login(self) -> None:
         """:class:`AuthError` in seconds when claude is not logged in (``claude auth status``),
         before the first replay."""
         env = child_env(self.env, QUIET_ENV, drop=PARENT_SESSION_ENV)
-        status = await run_cli(self.runner, [self.binary, "auth", "status"], env=env, cwd=None,
-                               stdin=None, timeout=30, name="claude", install=INSTALL)
+        status = await run_cli(
+            self.runner,
+            [self.binary, "auth", "status"],
+            env=env,
+            cwd=None,
+            stdin=None,
+            timeout=30,
+            name="claude",
+            install=INSTALL,
+        )
         if status.returncode != 0 or not _logged_in(status.stdout):
             raise AuthError("claude is not logged in", hint=LOGIN_FIX)
 
@@ -132,13 +167,22 @@ class ClaudeCodeBackend:
     async def complete(self, request: Request) -> Completion:
         with tempfile.TemporaryDirectory(prefix="skillopt-replay-") as work:
             system_file = Path(work, ".system-prompt.md")
-            system_file.write_text(request.system or "You are a helpful assistant.", encoding="utf-8")
+            system_file.write_text(
+                request.system or "You are a helpful assistant.", encoding="utf-8"
+            )
             argv = [self.binary, *REPLAY_FLAGS, "--system-prompt-file", str(system_file)]
             if self._model_flag:
                 argv += ["--model", self._model_flag]
-            done = await run_cli(self.runner, argv, env=self._env(request), cwd=work,
-                                 stdin=render_prompt(request), timeout=self.timeout_s,
-                                 name="claude", install=INSTALL)
+            done = await run_cli(
+                self.runner,
+                argv,
+                env=self._env(request),
+                cwd=work,
+                stdin=render_prompt(request),
+                timeout=self.timeout_s,
+                name="claude",
+                install=INSTALL,
+            )
         result = _result_json(done.stdout)
         if result is None:
             raise _no_result(done.returncode, done.stderr or done.stdout)
@@ -148,8 +192,10 @@ class ClaudeCodeBackend:
 
     def _completion(self, result: dict[str, Any]) -> Completion:
         usage = result.get("usage") or {}
-        tokens_in = sum(int(usage.get(k) or 0) for k in
-                        ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"))
+        tokens_in = sum(
+            int(usage.get(k) or 0)
+            for k in ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
+        )
         models = [m.split("[")[0] for m in (result.get("modelUsage") or {})]
         cost = result.get("total_cost_usd")
         return Completion(
@@ -161,17 +207,36 @@ class ClaudeCodeBackend:
         )
 
     def _error(self, result: dict[str, Any]) -> BackendError:
-        return classify(result.get("api_error_status"), str(result.get("result") or result.get("subtype")),
-                        model=self._model_flag or "the default model")
+        return classify(
+            result.get("api_error_status"),
+            str(result.get("result") or result.get("subtype")),
+            model=self._model_flag or "the default model",
+        )
 
     async def check(self) -> Health:
         """Version, login state, and one tiny authenticated replay."""
         env = child_env(self.env, QUIET_ENV, drop=PARENT_SESSION_ENV)
         try:
-            version = await run_cli(self.runner, [self.binary, "--version"], env=env, cwd=None,
-                                    stdin=None, timeout=30, name="claude", install=INSTALL)
-            status = await run_cli(self.runner, [self.binary, "auth", "status"], env=env, cwd=None,
-                                   stdin=None, timeout=30, name="claude", install=INSTALL)
+            version = await run_cli(
+                self.runner,
+                [self.binary, "--version"],
+                env=env,
+                cwd=None,
+                stdin=None,
+                timeout=30,
+                name="claude",
+                install=INSTALL,
+            )
+            status = await run_cli(
+                self.runner,
+                [self.binary, "auth", "status"],
+                env=env,
+                cwd=None,
+                stdin=None,
+                timeout=30,
+                name="claude",
+                install=INSTALL,
+            )
         except BackendError as exc:
             return Health(False, exc.message, fix=exc.hint or "")
         ver = version.stdout.strip().split(" ")[0]
@@ -179,12 +244,23 @@ class ClaudeCodeBackend:
             return Health(False, "claude is not logged in", fix=LOGIN_FIX, version=ver)
         method = _auth_method(status.stdout)
         try:
-            await self.complete(Request("judge", "Reply with OK.", (Message("user", "ping"),),
-                                        max_tokens=16, tag="probe"))
+            await self.complete(
+                Request(
+                    "judge",
+                    "Reply with OK.",
+                    (Message("user", "ping"),),
+                    max_tokens=16,
+                    tag="probe",
+                )
+            )
         except BackendError as exc:
             return Health(False, exc.message, fix=exc.hint or "", version=ver)
-        return Health(True, f"claude {ver}, logged in ({method}), a replay answered", version=ver,
-                      extra={"auth": method})
+        return Health(
+            True,
+            f"claude {ver}, logged in ({method}), a replay answered",
+            version=ver,
+            extra={"auth": method},
+        )
 
 
 def classify(status: Any, text: str, *, model: str) -> BackendError:
@@ -193,11 +269,16 @@ def classify(status: Any, text: str, *, model: str) -> BackendError:
     code = status if isinstance(status, int) else None
     if "not logged in" in low or "/login" in low:
         return AuthError("claude is not logged in", hint=LOGIN_FIX)
-    return cli_error("claude", code, text,
-                     auth="failed to authenticate" in low or "invalid api key" in low,
-                     model="issue with the selected model" in low, login_fix=LOGIN_FIX,
-                     model_hint="pass --model with a model claude accepts (sonnet, opus, ...)",
-                     model_name=model)
+    return cli_error(
+        "claude",
+        code,
+        text,
+        auth="failed to authenticate" in low or "invalid api key" in low,
+        model="issue with the selected model" in low,
+        login_fix=LOGIN_FIX,
+        model_hint="pass --model with a model claude accepts (sonnet, opus, ...)",
+        model_name=model,
+    )
 
 
 def _result_json(stdout: str) -> dict[str, Any] | None:

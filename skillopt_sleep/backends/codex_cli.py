@@ -100,14 +100,21 @@ def user_config(home: Path) -> dict[str, Any]:
 
 def replay_config(user: Mapping[str, Any], role: RoleSettings) -> dict[str, Any]:
     """The private ``config.toml``: the user's model and provider, our replay switches."""
-    cfg: dict[str, Any] = {k: user[k] for k in ("model", "model_provider", "openai_base_url") if k in user}
+    cfg: dict[str, Any] = {
+        k: user[k] for k in ("model", "model_provider", "openai_base_url") if k in user
+    }
     provider = user.get("model_provider")
     table = (user.get("model_providers") or {}).get(provider) if provider else None
     if isinstance(table, dict):
         cfg["model_providers"] = {provider: dict(table)}
     if role.base_url:
-        own: dict[str, Any] = {"name": OWN_PROVIDER, "base_url": role.base_url, "wire_api": "responses",
-                               "request_max_retries": 0, "stream_max_retries": 0}
+        own: dict[str, Any] = {
+            "name": OWN_PROVIDER,
+            "base_url": role.base_url,
+            "wire_api": "responses",
+            "request_max_retries": 0,
+            "stream_max_retries": 0,
+        }
         if role.api_key_env:
             own["env_key"] = role.api_key_env
         cfg["model_provider"] = OWN_PROVIDER
@@ -180,8 +187,15 @@ class CodexBackend:
 
     name = "codex"
 
-    def __init__(self, binary: str, env: Mapping[str, str], config: Mapping[str, Any], *,
-                 runner: Runner | None = None, timeout_s: float = 300.0) -> None:
+    def __init__(
+        self,
+        binary: str,
+        env: Mapping[str, str],
+        config: Mapping[str, Any],
+        *,
+        runner: Runner | None = None,
+        timeout_s: float = 300.0,
+    ) -> None:
         self.binary = binary
         self.env = env
         self.config = dict(config)
@@ -191,8 +205,9 @@ class CodexBackend:
         self._home: PrivateHome | None = None
 
     @classmethod
-    def from_settings(cls, role: RoleSettings, env: Mapping[str, str], *,
-                      runner: Runner | None = None) -> CodexBackend:
+    def from_settings(
+        cls, role: RoleSettings, env: Mapping[str, str], *, runner: Runner | None = None
+    ) -> CodexBackend:
         binary = require_binary("codex", env, INSTALL)
         if role.api_key_env and not env.get(role.api_key_env, "").strip():
             raise AuthError(f"{role.api_key_env} is not set", hint=f"export {role.api_key_env}=...")
@@ -200,8 +215,9 @@ class CodexBackend:
         return cls(binary, env, config, runner=runner, timeout_s=role.timeout_s)
 
     @classmethod
-    def usable(cls, env: Mapping[str, str], which: Which | None = None, *,
-               runner: Runner | None = None) -> bool:
+    def usable(
+        cls, env: Mapping[str, str], which: Which | None = None, *, runner: Runner | None = None
+    ) -> bool:
         """``codex`` is on PATH and logged in, or its config names a provider whose key is set."""
         binary = find_binary("codex", env, which)
         if binary is None:
@@ -224,8 +240,16 @@ class CodexBackend:
     async def login(self) -> None:
         """:class:`AuthError` in about a second when codex is not logged in and no configured
         provider has its key: before the first replay, not after a night of timeouts."""
-        status = await run_cli(self.runner, [self.binary, "login", "status"], env=self.env, cwd=None,
-                               stdin=None, timeout=30, name="codex", install=INSTALL)
+        status = await run_cli(
+            self.runner,
+            [self.binary, "login", "status"],
+            env=self.env,
+            cwd=None,
+            stdin=None,
+            timeout=30,
+            name="codex",
+            install=INSTALL,
+        )
         if status.returncode != 0 and not _provider_ready(self.config, self.env):
             raise AuthError("codex is not logged in", hint=LOGIN_FIX)
 
@@ -233,14 +257,30 @@ class CodexBackend:
         home = self.home
         with tempfile.TemporaryDirectory(prefix="skillopt-replay-") as work:
             instructions = Path(work, ".instructions.md")
-            instructions.write_text(request.system or "You are a helpful assistant.", encoding="utf-8")
-            argv = [self.binary, *EXEC_FLAGS, "-C", work,
-                    "-c", f"model_instructions_file={json.dumps(str(instructions))}",
-                    "--", render_prompt(request)]
+            instructions.write_text(
+                request.system or "You are a helpful assistant.", encoding="utf-8"
+            )
+            argv = [
+                self.binary,
+                *EXEC_FLAGS,
+                "-C",
+                work,
+                "-c",
+                f"model_instructions_file={json.dumps(str(instructions))}",
+                "--",
+                render_prompt(request),
+            ]
             try:
-                done = await run_cli(self.runner, argv, env=child_env(self.env, {"CODEX_HOME": str(home.path)}),
-                                     cwd=work, stdin=None, timeout=self.timeout_s, name="codex",
-                                     install=INSTALL)
+                done = await run_cli(
+                    self.runner,
+                    argv,
+                    env=child_env(self.env, {"CODEX_HOME": str(home.path)}),
+                    cwd=work,
+                    stdin=None,
+                    timeout=self.timeout_s,
+                    name="codex",
+                    install=INSTALL,
+                )
             finally:
                 home.sync_back()
         return self._parse(done.stdout, done.returncode, done.stderr)
@@ -256,30 +296,59 @@ class CodexBackend:
             elif kind == "turn.completed":
                 usage = event.get("usage") or {}
             elif kind == "turn.failed":
-                raise classify(str((event.get("error") or {}).get("message") or "turn failed"),
-                               model=self.model)
+                raise classify(
+                    str((event.get("error") or {}).get("message") or "turn failed"),
+                    model=self.model,
+                )
         if text is None or usage is None:
             if returncode != 0:
                 raise classify(tail(stderr) or f"exit code {returncode}", model=self.model)
             raise MalformedOutput(f"codex printed no final message: {tail(stdout, 160)}")
-        return Completion(text=text, input_tokens=int(usage.get("input_tokens") or 0),
-                          output_tokens=int(usage.get("output_tokens") or 0), model=self.model)
+        return Completion(
+            text=text,
+            input_tokens=int(usage.get("input_tokens") or 0),
+            output_tokens=int(usage.get("output_tokens") or 0),
+            model=self.model,
+        )
 
     async def check(self) -> Health:
         """Version, login state, and one tiny authenticated replay."""
         try:
-            version = await run_cli(self.runner, [self.binary, "--version"], env=self.env, cwd=None,
-                                    stdin=None, timeout=30, name="codex", install=INSTALL)
-            status = await run_cli(self.runner, [self.binary, "login", "status"], env=self.env,
-                                   cwd=None, stdin=None, timeout=30, name="codex", install=INSTALL)
+            version = await run_cli(
+                self.runner,
+                [self.binary, "--version"],
+                env=self.env,
+                cwd=None,
+                stdin=None,
+                timeout=30,
+                name="codex",
+                install=INSTALL,
+            )
+            status = await run_cli(
+                self.runner,
+                [self.binary, "login", "status"],
+                env=self.env,
+                cwd=None,
+                stdin=None,
+                timeout=30,
+                name="codex",
+                install=INSTALL,
+            )
         except BackendError as exc:
             return Health(False, exc.message, fix=exc.hint or "")
         ver = version.stdout.strip().split(" ")[-1]
         if status.returncode != 0 and not _provider_ready(self.config, self.env):
             return Health(False, "codex is not logged in", fix=LOGIN_FIX, version=ver)
         try:
-            await self.complete(Request("judge", "Reply with OK.", (Message("user", "ping"),),
-                                        max_tokens=16, tag="probe"))
+            await self.complete(
+                Request(
+                    "judge",
+                    "Reply with OK.",
+                    (Message("user", "ping"),),
+                    max_tokens=16,
+                    tag="probe",
+                )
+            )
         except BackendError as exc:
             return Health(False, exc.message, fix=exc.hint or "", version=ver)
         return Health(True, f"codex {ver}, model {self.model}, a replay answered", version=ver)
@@ -313,15 +382,22 @@ _STATUS = re.compile(r"(?:unexpected status|last status:?)\s*(\d{3})", re.IGNORE
 def classify(message: str, *, model: str) -> BackendError:
     """The error for a failed ``codex exec`` turn, from its message."""
     low = message.lower()
-    missing = re.search(r"missing environment variable:?\s*`?([A-Za-z_][A-Za-z0-9_]*)", message,
-                        re.IGNORECASE)
+    missing = re.search(
+        r"missing environment variable:?\s*`?([A-Za-z_][A-Za-z0-9_]*)", message, re.IGNORECASE
+    )
     if missing:
-        return AuthError(f"{missing.group(1)} is not set (codex needs it)",
-                         hint=f"export {missing.group(1)}=...")
+        return AuthError(
+            f"{missing.group(1)} is not set (codex needs it)", hint=f"export {missing.group(1)}=..."
+        )
     found = _STATUS.search(message)
     code = int(found.group(1)) if found else None
-    return cli_error("codex", code, message,
-                     auth="not logged in" in low or "please log in" in low,
-                     model="model metadata" in low, login_fix=LOGIN_FIX,
-                     model_hint="pass --model with a model your Codex provider serves",
-                     model_name=model)
+    return cli_error(
+        "codex",
+        code,
+        message,
+        auth="not logged in" in low or "please log in" in low,
+        model="model metadata" in low,
+        login_fix=LOGIN_FIX,
+        model_hint="pass --model with a model your Codex provider serves",
+        model_name=model,
+    )

@@ -58,21 +58,31 @@ def status_error(
     """The error for an HTTP ``status`` answered by ``provider`` (``detail``: the API's message)."""
     detail = " ".join((detail or "").split())[:300]
     if status == 401:
-        return AuthError(f"{provider} rejected the API key (401 at {base_url})",
-                         hint=f"check {key_env}")
+        return AuthError(
+            f"{provider} rejected the API key (401 at {base_url})", hint=f"check {key_env}"
+        )
     if status in (402, 403):
-        return AuthError(f"{provider} refused access ({status}): {detail}",
-                         hint=f"check the account and the permissions of {key_env}")
+        return AuthError(
+            f"{provider} refused access ({status}): {detail}",
+            hint=f"check the account and the permissions of {key_env}",
+        )
     if status == 404:
         known = list(known_models or ())
         if model not in known and (known or "model" in detail.lower()):
-            return BadRequestError(f"unknown model {model}{did_you_mean(model, known)}",
-                                   hint="set --model or roles.<role>.model to a model the server has")
-        return BadRequestError(f"{base_url} answered 404 Not Found: {detail}",
-                               hint="check base_url (OpenAI-compatible servers usually end in /v1)")
+            return BadRequestError(
+                f"unknown model {model}{did_you_mean(model, known)}",
+                hint="set --model or roles.<role>.model to a model the server has",
+            )
+        return BadRequestError(
+            f"{base_url} answered 404 Not Found: {detail}",
+            hint="check base_url (OpenAI-compatible servers usually end in /v1)",
+        )
     if status in TRANSIENT_STATUS or status >= 500:
         what = {429: "is rate limiting", 529: "is overloaded"}.get(status, "had a server error")
-        return TransientError(f"{provider} {what} ({status}): {detail}",
-                              retry_after=retry_after(headers))
-    return BadRequestError(f"{provider} refused the request ({status}): {detail}",
-                           hint="check the model name and the role's parameters")
+        return TransientError(
+            f"{provider} {what} ({status}): {detail}", retry_after=retry_after(headers)
+        )
+    return BadRequestError(
+        f"{provider} refused the request ({status}): {detail}",
+        hint="check the model name and the role's parameters",
+    )

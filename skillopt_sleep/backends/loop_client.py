@@ -24,8 +24,12 @@ class LoopClient(Generic[C]):
     it owns it (a test passing a client aimed at its server, say).
     """
 
-    def __init__(self, factory: Callable[[], C] | None, close: Callable[[C], Awaitable[object]],
-                 fixed: C | None = None) -> None:
+    def __init__(
+        self,
+        factory: Callable[[], C] | None,
+        close: Callable[[C], Awaitable[object]],
+        fixed: C | None = None,
+    ) -> None:
         if factory is None and fixed is None:
             raise ValueError("LoopClient needs a factory or a client")
         self._factory = factory
@@ -35,8 +39,9 @@ class LoopClient(Generic[C]):
         self._keeper: AsyncIterator[None] | None = None
 
     @classmethod
-    def of(cls, client: C | Callable[[], C], kind: type, close: Callable[[C], Awaitable[object]]
-           ) -> LoopClient[C]:
+    def of(
+        cls, client: C | Callable[[], C], kind: type, close: Callable[[C], Awaitable[object]]
+    ) -> LoopClient[C]:
         """A fixed client if ``client`` is a ``kind``, else ``client`` is the factory."""
         if isinstance(client, kind):
             return cls(None, close, fixed=client)  # type: ignore[arg-type]

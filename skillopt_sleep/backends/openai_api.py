@@ -46,11 +46,25 @@ class OpenAIBackend(SdkBackend):
     default_model = DEFAULT_MODEL
     default_key_env = DEFAULT_KEY_ENV
 
-    def __init__(self, client: Any, *, model: str = DEFAULT_MODEL, key_env: str = DEFAULT_KEY_ENV,
-                 temperature: float | None = None, timeout_s: float = 120.0,
-                 compatible: bool | None = None, prompt_cache: bool = True) -> None:
-        super().__init__(client, model=model, key_env=key_env, temperature=temperature,
-                         timeout_s=timeout_s, prompt_cache=prompt_cache)
+    def __init__(
+        self,
+        client: Any,
+        *,
+        model: str = DEFAULT_MODEL,
+        key_env: str = DEFAULT_KEY_ENV,
+        temperature: float | None = None,
+        timeout_s: float = 120.0,
+        compatible: bool | None = None,
+        prompt_cache: bool = True,
+    ) -> None:
+        super().__init__(
+            client,
+            model=model,
+            key_env=key_env,
+            temperature=temperature,
+            timeout_s=timeout_s,
+            prompt_cache=prompt_cache,
+        )
         self.compatible = self.base_url != PUBLIC_URL if compatible is None else compatible
 
     @classmethod
@@ -59,8 +73,10 @@ class OpenAIBackend(SdkBackend):
         key = env.get(key_env, "").strip()
         base_url = (role.base_url or env.get("OPENAI_BASE_URL") or PUBLIC_URL).rstrip("/")
         if not key and (role.api_key_env or base_url == PUBLIC_URL):
-            raise AuthError(f"{key_env} is not set",
-                            hint=f"export {key_env}=..., or --base-url for a local server")
+            raise AuthError(
+                f"{key_env} is not set",
+                hint=f"export {key_env}=..., or --base-url for a local server",
+            )
         return cls._from_role(role, key=key or NO_KEY, base_url=base_url)
 
     def batch_api(self) -> OpenAIBatches:
@@ -76,7 +92,9 @@ class OpenAIBackend(SdkBackend):
         if (temperature := self._temperature(request)) is not None:
             kwargs["temperature"] = temperature
         if request.seed is not None and self.compatible:
-            kwargs["seed"] = request.seed  # local servers honour it; OpenAI's newer models refuse it
+            kwargs["seed"] = (
+                request.seed
+            )  # local servers honour it; OpenAI's newer models refuse it
         if self.prompt_cache and request.system and not self.compatible:
             kwargs["prompt_cache_key"] = "skillopt-" + prefix_key(request.system)
         return kwargs
@@ -93,11 +111,13 @@ class OpenAIBackend(SdkBackend):
             input_tokens=int(getattr(usage, "prompt_tokens", 0) or 0),
             output_tokens=int(getattr(usage, "completion_tokens", 0) or 0),
             model=getattr(reply, "model", None) or self.model,
-            cache_read_tokens=int(getattr(details, "cached_tokens", 0) or 0), batched=batched,
+            cache_read_tokens=int(getattr(details, "cached_tokens", 0) or 0),
+            batched=batched,
         )
 
     async def complete(self, request: Request) -> Completion:
         kwargs = self.params(request)
         reply = await self._warm_first(
-            request, lambda: self.call(lambda client: client.chat.completions.create(**kwargs)))
+            request, lambda: self.call(lambda client: client.chat.completions.create(**kwargs))
+        )
         return self.parse(reply)

@@ -39,19 +39,31 @@ class OpenAIBatches:
 
     async def submit(self, items: Sequence[tuple[str, Request]]) -> str:
         b = self.backend
-        lines = [json.dumps({"custom_id": cid, "method": "POST", "url": CHAT_ENDPOINT, "body": b.params(r)})
-                 for cid, r in items]
+        lines = [
+            json.dumps(
+                {"custom_id": cid, "method": "POST", "url": CHAT_ENDPOINT, "body": b.params(r)}
+            )
+            for cid, r in items
+        ]
         data = ("\n".join(lines) + "\n").encode()
         try:
-            upload = await b.call(lambda c: c.files.create(file=("batch.jsonl", data, "application/jsonl"),
-                                                           purpose="batch"))
-            batch = await b.call(lambda c: c.batches.create(input_file_id=upload.id, endpoint=CHAT_ENDPOINT,
-                                                            completion_window="24h"))
+            upload = await b.call(
+                lambda c: c.files.create(
+                    file=("batch.jsonl", data, "application/jsonl"), purpose="batch"
+                )
+            )
+            batch = await b.call(
+                lambda c: c.batches.create(
+                    input_file_id=upload.id, endpoint=CHAT_ENDPOINT, completion_window="24h"
+                )
+            )
         except BackendError as exc:
             if exc.retryable or not b.compatible:
                 raise
-            raise BackendUnavailable(f"{b.base_url} did not take a batch: {exc.message}",
-                                     hint="this server may have no batch API: set [night] batch = false") from exc
+            raise BackendUnavailable(
+                f"{b.base_url} did not take a batch: {exc.message}",
+                hint="this server may have no batch API: set [night] batch = false",
+            ) from exc
         return str(batch.id)
 
     async def poll(self, batch_id: str) -> dict[str, Outcome] | None:
@@ -61,7 +73,10 @@ class OpenAIBatches:
             return None
         if batch.status == "failed":
             errors = getattr(getattr(batch, "errors", None), "data", None) or []
-            why = "; ".join(str(getattr(e, "message", e)) for e in errors) or "the batch failed validation"
+            why = (
+                "; ".join(str(getattr(e, "message", e)) for e in errors)
+                or "the batch failed validation"
+            )
             raise BadRequestError(f"{b.name} refused the batch {batch_id}: {why}")
         out: dict[str, Outcome] = {}
         for file_id in (batch.output_file_id, batch.error_file_id):
@@ -87,11 +102,18 @@ class OpenAIBatches:
                 return b.malformed(str(exc))
         if status:
             body = response.get("body") or {}
-            message = str((body.get("error") or {}).get("message", "")) if isinstance(body, dict) else ""
+            message = (
+                str((body.get("error") or {}).get("message", "")) if isinstance(body, dict) else ""
+            )
             return b.status_error(status, message)
         code = str((entry.get("error") or {}).get("code", ""))
-        return not_run("expired" if "expired" in code else "was cancelled" if "cancel" in code
-                       else f"gave no answer ({code or 'unknown'})")
+        return not_run(
+            "expired"
+            if "expired" in code
+            else "was cancelled"
+            if "cancel" in code
+            else f"gave no answer ({code or 'unknown'})"
+        )
 
     async def cancel(self, batch_id: str) -> None:
         await self.backend.call(lambda c: c.batches.cancel(batch_id))

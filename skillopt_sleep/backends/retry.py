@@ -66,8 +66,9 @@ async def call_with_retry(
     attempt = 0
     while True:
         breaker.check()
-        hold = budget.reserve(*budget.estimate(backend.model, request,
-                                               batched=getattr(backend, "batched", False)))
+        hold = budget.reserve(
+            *budget.estimate(backend.model, request, batched=getattr(backend, "batched", False))
+        )
         try:
             async with breaker.attempt():
                 try:

@@ -49,19 +49,36 @@ class Runner(Protocol):
     a non-zero exit: that is in :attr:`RunResult.returncode`.
     """
 
-    async def run(self, argv: Sequence[str], *, env: Mapping[str, str], cwd: str | None = None,
-                  stdin: str | None = None, timeout: float = 120.0) -> RunResult: ...
+    async def run(
+        self,
+        argv: Sequence[str],
+        *,
+        env: Mapping[str, str],
+        cwd: str | None = None,
+        stdin: str | None = None,
+        timeout: float = 120.0,
+    ) -> RunResult: ...
 
 
 class SubprocessRunner:
     """The real runner: :func:`asyncio.create_subprocess_exec`, killed as a group on timeout."""
 
-    async def run(self, argv: Sequence[str], *, env: Mapping[str, str], cwd: str | None = None,
-                  stdin: str | None = None, timeout: float = 120.0) -> RunResult:
+    async def run(
+        self,
+        argv: Sequence[str],
+        *,
+        env: Mapping[str, str],
+        cwd: str | None = None,
+        stdin: str | None = None,
+        timeout: float = 120.0,
+    ) -> RunResult:
         proc = await asyncio.create_subprocess_exec(
-            *argv, env=dict(env), cwd=cwd,
+            *argv,
+            env=dict(env),
+            cwd=cwd,
             stdin=subprocess.DEVNULL if stdin is None else subprocess.PIPE,
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
             start_new_session=os.name == "posix",  # so a timeout kills the CLI's children too
         )
         data = None if stdin is None else stdin.encode("utf-8")
@@ -74,8 +91,9 @@ class SubprocessRunner:
             if isinstance(exc, asyncio.TimeoutError):  # a distinct class before Python 3.11
                 raise TimeoutError(f"{argv[0]} ran longer than {timeout:g}s") from exc
             raise
-        return RunResult(proc.returncode or 0, out.decode("utf-8", "replace"),
-                         err.decode("utf-8", "replace"))
+        return RunResult(
+            proc.returncode or 0, out.decode("utf-8", "replace"), err.decode("utf-8", "replace")
+        )
 
 
 def _kill(proc: asyncio.subprocess.Process) -> None:
@@ -103,8 +121,15 @@ class FakeRunner:
     def enqueue(self, *answers: Answer) -> None:
         self.answers.extend(answers)
 
-    async def run(self, argv: Sequence[str], *, env: Mapping[str, str], cwd: str | None = None,
-                  stdin: str | None = None, timeout: float = 120.0) -> RunResult:
+    async def run(
+        self,
+        argv: Sequence[str],
+        *,
+        env: Mapping[str, str],
+        cwd: str | None = None,
+        stdin: str | None = None,
+        timeout: float = 120.0,
+    ) -> RunResult:
         call = RunCall(tuple(argv), dict(env), cwd, stdin, timeout)
         self.calls.append(call)
         answer = self.answers.popleft() if self.answers else self.default
@@ -117,8 +142,9 @@ class FakeRunner:
         return answer
 
 
-def run_sync(runner: Runner, argv: Sequence[str], *, env: Mapping[str, str],
-             timeout: float = 20.0) -> RunResult:
+def run_sync(
+    runner: Runner, argv: Sequence[str], *, env: Mapping[str, str], timeout: float = 20.0
+) -> RunResult:
     """Run through ``runner`` from synchronous code (auto-detection, ``usable``).
 
     Works inside a running event loop too, by running in a helper thread.

@@ -20,8 +20,13 @@ class ScriptedBackend:
 
     name = "scripted"
 
-    def __init__(self, replies: list[Reply] | None = None, *, model: str = "scripted",
-                 responder: Callable[[Request], str | Completion] | None = None) -> None:
+    def __init__(
+        self,
+        replies: list[Reply] | None = None,
+        *,
+        model: str = "scripted",
+        responder: Callable[[Request], str | Completion] | None = None,
+    ) -> None:
         self.model = model
         self._queue: deque[Reply] = deque(replies or [])
         self._responder = responder
@@ -45,8 +50,13 @@ class ScriptedBackend:
             reply = reply(request)
         if isinstance(reply, Completion):
             return reply
-        return Completion(text=reply, input_tokens=len(request.prompt) // 4 + 1,
-                          output_tokens=len(reply) // 4 + 1, cost_usd=0.0, model=self.model)
+        return Completion(
+            text=reply,
+            input_tokens=len(request.prompt) // 4 + 1,
+            output_tokens=len(reply) // 4 + 1,
+            cost_usd=0.0,
+            model=self.model,
+        )
 
     async def check(self) -> Health:
         return Health(True, "scripted backend")

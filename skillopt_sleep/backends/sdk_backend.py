@@ -41,9 +41,16 @@ class SdkBackend:
     default_key_env: ClassVar[str]
     list_args: ClassVar[dict[str, Any]] = {}
 
-    def __init__(self, client: Any, *, model: str, key_env: str,
-                 temperature: float | None = None, timeout_s: float = 120.0,
-                 prompt_cache: bool = True) -> None:
+    def __init__(
+        self,
+        client: Any,
+        *,
+        model: str,
+        key_env: str,
+        temperature: float | None = None,
+        timeout_s: float = 120.0,
+        prompt_cache: bool = True,
+    ) -> None:
         self.clients: LoopClient[Any] = LoopClient.of(client, self.client_type, _close)
         self.client = self.clients.current
         self.model = model
@@ -58,12 +65,17 @@ class SdkBackend:
     @classmethod
     def _from_role(cls, role: RoleSettings, *, key: str, base_url: str) -> Any:
         """The backend for ``role``: one SDK client per event loop, the SDK's retries off."""
-        factory = partial(cls.client_type, api_key=key, base_url=base_url,
-                          timeout=role.timeout_s, max_retries=0)
-        return cls(factory, model=role.model or cls.default_model,
-                   key_env=role.api_key_env or cls.default_key_env,
-                   temperature=role.temperature, timeout_s=role.timeout_s,
-                   prompt_cache=role.prompt_cache)
+        factory = partial(
+            cls.client_type, api_key=key, base_url=base_url, timeout=role.timeout_s, max_retries=0
+        )
+        return cls(
+            factory,
+            model=role.model or cls.default_model,
+            key_env=role.api_key_env or cls.default_key_env,
+            temperature=role.temperature,
+            timeout_s=role.timeout_s,
+            prompt_cache=role.prompt_cache,
+        )
 
     @classmethod
     def usable(cls, env: Mapping[str, str], which: Any = None) -> bool:
@@ -105,21 +117,33 @@ class SdkBackend:
 
     def malformed(self, why: str) -> TransientError:
         # A garbled body is a proxy or server hiccup more often than a model's doing: retry it.
-        return TransientError(f"{self.name} sent a malformed response from {self.base_url}: {why[:120]}")
+        return TransientError(
+            f"{self.name} sent a malformed response from {self.base_url}: {why[:120]}"
+        )
 
     def status_error(self, status: int, message: str) -> BackendError:
         """The error a provider's ``status`` maps to, naming this backend's model, key and server."""
-        return status_error(self.name, status, message, model=self.model, key_env=self.key_env,
-                            base_url=self.base_url)
+        return status_error(
+            self.name,
+            status,
+            message,
+            model=self.model,
+            key_env=self.key_env,
+            base_url=self.base_url,
+        )
 
     async def _translate(self, exc: Exception) -> BackendError:
         sdk = self.sdk
         if isinstance(exc, sdk.APITimeoutError):
-            return TransientError(f"{self.base_url} did not answer within {self.timeout_s:g}s",
-                                  hint="raise roles.<role>.timeout_s if this keeps happening")
+            return TransientError(
+                f"{self.base_url} did not answer within {self.timeout_s:g}s",
+                hint="raise roles.<role>.timeout_s if this keeps happening",
+            )
         if isinstance(exc, sdk.APIConnectionError):
-            return TransientError(f"cannot reach {self.base_url}: {exc}",
-                                  hint="check the network, that the server runs, or base_url")
+            return TransientError(
+                f"cannot reach {self.base_url}: {exc}",
+                hint="check the network, that the server runs, or base_url",
+            )
         if isinstance(exc, sdk.APIStatusError):
             known = None
             if exc.status_code == 404:
@@ -127,9 +151,16 @@ class SdkBackend:
                     known = await self.list_models() or None
                 except BackendError:
                     known = None
-            return status_error(self.name, exc.status_code, _detail(exc.body) or str(exc),
-                                model=self.model, key_env=self.key_env, base_url=self.base_url,
-                                headers=exc.response.headers, known_models=known)
+            return status_error(
+                self.name,
+                exc.status_code,
+                _detail(exc.body) or str(exc),
+                model=self.model,
+                key_env=self.key_env,
+                base_url=self.base_url,
+                headers=exc.response.headers,
+                known_models=known,
+            )
         if isinstance(exc, sdk.APIResponseValidationError):
             return self.malformed(str(exc))
         return TransientError(f"{self.name} failed: {exc}")

@@ -43,41 +43,78 @@ class Preference:
 
 WORLD: tuple[Preference, ...] = (
     Preference(
-        "readme-title", r"\breadme\b", r"README title", r"(?!)", 0.25,
-        "# Beta App\n\nA small app for tracking beta testers.", "# beta_app\n\nA small app.",
-        r"Beta App", "The README title is always 'Beta App' (a level-1 heading, exactly).", "memory",
+        "readme-title",
+        r"\breadme\b",
+        r"README title",
+        r"(?!)",
+        0.25,
+        "# Beta App\n\nA small app for tracking beta testers.",
+        "# beta_app\n\nA small app.",
+        r"Beta App",
+        "The README title is always 'Beta App' (a level-1 heading, exactly).",
+        "memory",
         lead=True,
     ),
     Preference(
-        "pytest-quiet", r"\btests?\b|\bsuite\b", r"pytest -q", r"bare `pytest` for", 0.3,
-        "Run them with `pytest -q`.", "Run them with `pytest`.",
-        r"pytest -q", "Run the test suite with `pytest -q`, never bare `pytest`.", "skill",
-    ),
-    Preference(
-        "logging", r"\blog(ging)?\b|\bdebug\b|diagnos", r"\blogging\b",
-        r"print\(\) for|use print", 0.3,
-        "```python\nimport logging\nlog = logging.getLogger(__name__)\nlog.debug(\"loaded %s\", path)\n```",
-        "```python\nprint(\"loaded\", path)\n```",
-        r"logging|print", "Use the logging module (logging.getLogger(__name__)), never print(), for diagnostics.",
+        "pytest-quiet",
+        r"\btests?\b|\bsuite\b",
+        r"pytest -q",
+        r"bare `pytest` for",
+        0.3,
+        "Run them with `pytest -q`.",
+        "Run them with `pytest`.",
+        r"pytest -q",
+        "Run the test suite with `pytest -q`, never bare `pytest`.",
         "skill",
     ),
     Preference(
-        "conventional-commits", r"\bcommit\b", r"[Cc]onventional [Cc]ommit|feat:", r"(?!)", 0.2,
-        "feat(export): add the CSV export command", "Added the CSV export command",
-        r"[Cc]onventional|feat[:(]", "Write commit messages as Conventional Commits: `type(scope): summary`.",
-        "skill", lead=True,
+        "logging",
+        r"\blog(ging)?\b|\bdebug\b|diagnos",
+        r"\blogging\b",
+        r"print\(\) for|use print",
+        0.3,
+        '```python\nimport logging\nlog = logging.getLogger(__name__)\nlog.debug("loaded %s", path)\n```',
+        '```python\nprint("loaded", path)\n```',
+        r"logging|print",
+        "Use the logging module (logging.getLogger(__name__)), never print(), for diagnostics.",
+        "skill",
     ),
     Preference(
-        "type-hints", r"\bfunction\b|\bhelper\b", r"type hint|annotat", r"(?!)", 0.35,
+        "conventional-commits",
+        r"\bcommit\b",
+        r"[Cc]onventional [Cc]ommit|feat:",
+        r"(?!)",
+        0.2,
+        "feat(export): add the CSV export command",
+        "Added the CSV export command",
+        r"[Cc]onventional|feat[:(]",
+        "Write commit messages as Conventional Commits: `type(scope): summary`.",
+        "skill",
+        lead=True,
+    ),
+    Preference(
+        "type-hints",
+        r"\bfunction\b|\bhelper\b",
+        r"type hint|annotat",
+        r"(?!)",
+        0.35,
         "```python\ndef load(path: str) -> dict[str, str]:\n    ...\n```",
         "```python\ndef load(path):\n    ...\n```",
-        r"type hint|annotat", "Give every new Python function full type hints, return type included.", "memory",
+        r"type hint|annotat",
+        "Give every new Python function full type hints, return type included.",
+        "memory",
     ),
     Preference(
-        "brevity", r"\bsummar", r"under 300 characters", r"(?!)", 0.3,
+        "brevity",
+        r"\bsummar",
+        r"under 300 characters",
+        r"(?!)",
+        0.3,
         "Short version: the change adds CSV export and its tests.",
         "Sure! Here is a detailed summary of everything that happened in this change. " * 5,
-        r"shorter|too long|300 char", "Keep summaries under 300 characters.", "memory",
+        r"shorter|too long|300 char",
+        "Keep summaries under 300 characters.",
+        "memory",
     ),
 )
 
@@ -99,8 +136,9 @@ class SimulatedBackend:
 
     name = "simulated"
 
-    def __init__(self, model: str = "simulated", *, follow_rate: float = 0.92,
-                 noise: float = 0.3) -> None:
+    def __init__(
+        self, model: str = "simulated", *, follow_rate: float = 0.92, noise: float = 0.3
+    ) -> None:
         self.model = model
         self.follow_rate = follow_rate
         self.noise = noise
@@ -125,7 +163,9 @@ class SimulatedBackend:
             text = self._optimize(request)
         else:
             text = self._judge(request)
-        return Completion(text, _tokens(request.system) + _tokens(request.prompt), _tokens(text), 0.0, self.model)
+        return Completion(
+            text, _tokens(request.system) + _tokens(request.prompt), _tokens(text), 0.0, self.model
+        )
 
     def _answer(self, request: Request) -> str:
         rng = _rng("answer", request.seed, request.prompt)
@@ -156,23 +196,47 @@ class SimulatedBackend:
         for pref in WORLD:
             cited = [n for n, body in cases if re.search(pref.feedback, body)]
             if cited and pref.lesson not in current and pref.lesson not in tried:
-                edits.append({"target": pref.target, "op": "add", "content": pref.lesson,
-                              "rationale": f"the user corrected this ({pref.key})", "cases": cited})
+                edits.append(
+                    {
+                        "target": pref.target,
+                        "op": "add",
+                        "content": pref.lesson,
+                        "rationale": f"the user corrected this ({pref.key})",
+                        "cases": cited,
+                    }
+                )
         some = [n for n, _ in cases][:1]
         if rng.random() < self.noise:
-            edits.append({"target": "skill", "op": "add", "content": USELESS, "rationale": "general care",
-                          "cases": some})
+            edits.append(
+                {
+                    "target": "skill",
+                    "op": "add",
+                    "content": USELESS,
+                    "rationale": "general care",
+                    "cases": some,
+                }
+            )
         if rng.random() < self.noise / 3 and HARMFUL not in tried:
-            edits.insert(0, {"target": "skill", "op": "add", "content": HARMFUL, "rationale": "simpler debugging",
-                             "cases": some})
+            edits.insert(
+                0,
+                {
+                    "target": "skill",
+                    "op": "add",
+                    "content": HARMFUL,
+                    "rationale": "simpler debugging",
+                    "cases": some,
+                },
+            )
         return json.dumps({"edits": edits})
 
     def _notes(self, request: Request) -> str:
         """A training run's meta skill: notes on which rules were kept and which were refused."""
         kept = len(re.findall(r"^- ", _section(request.prompt, "ACCEPTED RULES"), re.MULTILINE))
         refused = len(re.findall(r"^- ", _section(request.prompt, "REFUSED RULES"), re.MULTILINE))
-        notes = (f"{kept} rules kept so far: propose rules the users' corrections point at.\n"
-                 f"{refused} rules refused: do not propose them again, nor generic advice.")
+        notes = (
+            f"{kept} rules kept so far: propose rules the users' corrections point at.\n"
+            f"{refused} rules refused: do not propose them again, nor generic advice."
+        )
         return json.dumps({"notes": notes})
 
     def _judge(self, request: Request) -> str:
@@ -182,7 +246,9 @@ class SimulatedBackend:
         words = {w for w in re.findall(r"[a-z]{5,}", rubric)}
         hit = sum(1 for w in words if w in answer)
         score = round(hit / len(words), 2) if words else 0.5
-        return json.dumps({"score": score, "reason": f"{hit} of {len(words)} rubric terms addressed"})
+        return json.dumps(
+            {"score": score, "reason": f"{hit} of {len(words)} rubric terms addressed"}
+        )
 
 
 def _cases(section: str) -> list[tuple[int, str]]:

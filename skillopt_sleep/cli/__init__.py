@@ -40,6 +40,7 @@ COMMAND_MODULES = {
     "rules_cmd": ("rules", "report"),
 }
 
+
 class _Parser(argparse.ArgumentParser):
     """argparse that raises a one-line UsageError instead of printing usage and exiting."""
 
@@ -60,7 +61,9 @@ class _Parser(argparse.ArgumentParser):
         return []
 
 
-def _command_parser(parser: argparse.ArgumentParser, argv: Sequence[str]) -> argparse.ArgumentParser:
+def _command_parser(
+    parser: argparse.ArgumentParser, argv: Sequence[str]
+) -> argparse.ArgumentParser:
     """The (sub)command parser that ``argv`` names, the deepest one."""
     words = iter(a for a in argv if not a.startswith("-"))
     for action in parser._actions:
@@ -68,7 +71,7 @@ def _command_parser(parser: argparse.ArgumentParser, argv: Sequence[str]) -> arg
             name = next(words, None)
             if name in action.choices:
                 sub = action.choices[name]
-                return _command_parser(sub, argv[list(argv).index(name) + 1:])
+                return _command_parser(sub, argv[list(argv).index(name) + 1 :])
     return parser
 
 
@@ -99,7 +102,9 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         prog="skillopt-sleep",
         description="A nightly sleep for your coding agent: learn from the day's tasks, safely.",
     )
-    parser.add_argument("-V", "--version", action="version", version=f"skillopt-sleep {__version__}")
+    parser.add_argument(
+        "-V", "--version", action="version", version=f"skillopt-sleep {__version__}"
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in _modules_for(argv):
         importlib.import_module(f"{__name__}.{name}").register(sub, common)
@@ -147,7 +152,7 @@ def main(
     except KeyboardInterrupt:
         stderr.write(f"skillopt-sleep: error: {interrupted_message()}\n")
         return interrupted_exit_code()
-    except Exception as exc:  # noqa: BLE001 - the last line of defence: one line, trace on --debug
+    except Exception as exc:
         if debug:
             traceback.print_exc(file=stderr)
         stderr.write(

@@ -20,14 +20,20 @@ def at_least_one(text: str) -> int:
 
 
 def add_project_flag(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--project", "-p", metavar="DIR", help="project directory (default: current)")
+    parser.add_argument(
+        "--project", "-p", metavar="DIR", help="project directory (default: current)"
+    )
 
 
 def add_backend_flags(parser: argparse.ArgumentParser) -> None:
     g = parser.add_argument_group("backend (sets target, optimizer and judge at once)")
-    g.add_argument("--backend", metavar="NAME", help="simulated, anthropic, openai, claude-code, codex")
+    g.add_argument(
+        "--backend", metavar="NAME", help="simulated, anthropic, openai, claude-code, codex"
+    )
     g.add_argument("--model", metavar="M", help="model name for all roles")
-    g.add_argument("--base-url", metavar="URL", help="server URL (OpenAI-compatible servers, proxies)")
+    g.add_argument(
+        "--base-url", metavar="URL", help="server URL (OpenAI-compatible servers, proxies)"
+    )
 
 
 def backend_flags(args: argparse.Namespace) -> dict[str, Any]:

@@ -15,16 +15,21 @@ from .context import Ctx
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser("config", help="show the effective settings, their files, a starter")
-    actions = p.add_subparsers(dest="config_command", metavar="ACTION", required=True, parser_class=type(p))
-    show = actions.add_parser("show", parents=[common],
-                              help="every effective setting and where it came from")
+    actions = p.add_subparsers(
+        dest="config_command", metavar="ACTION", required=True, parser_class=type(p)
+    )
+    show = actions.add_parser(
+        "show", parents=[common], help="every effective setting and where it came from"
+    )
     add_project_flag(show)
     add_backend_flags(show)
     show.set_defaults(func=show_cmd)
     path = actions.add_parser("path", parents=[common], help="where the config files are")
     add_project_flag(path)
     path.set_defaults(func=path_cmd)
-    init = actions.add_parser("init", parents=[common], help="write a commented starter user config")
+    init = actions.add_parser(
+        "init", parents=[common], help="write a commented starter user config"
+    )
     init.set_defaults(func=init_cmd)
 
 
@@ -42,22 +47,31 @@ def _source_text(dotted: str, source: str) -> str:
 
 def show_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
     project = ctx.project(args.project)
-    layers = settings_layers(config_file=ctx.read_paths.config_file, project=project, env=ctx.env,
-                             flags=backend_flags(args))
+    layers = settings_layers(
+        config_file=ctx.read_paths.config_file,
+        project=project,
+        env=ctx.env,
+        flags=backend_flags(args),
+    )
     loaded, problem = load_what_loads(layers)
     for role in ("target", "optimizer", "judge"):
         name = getattr(loaded.settings.roles, role).backend
         if name is not None and name not in known_backends():
             backend_class(name)  # raises the one-line ConfigError that lists the choices
     values = loaded.settings.model_dump(mode="json")
-    rows = {key: (_value_at(values, key), _source_text(key, src)) for key, src in sorted(loaded.sources.items())}
+    rows = {
+        key: (_value_at(values, key), _source_text(key, src))
+        for key, src in sorted(loaded.sources.items())
+    }
     payload = {
         "problem": problem.one_line() if problem else None,
         "project": str(project),
         "files": {"user": str(ctx.read_paths.config_file), "project": str(project / PROJECT_FILE)},
         "settings": {key: {"value": value, "source": src} for key, (value, src) in rows.items()},
     }
-    shown = {key: ("(unset)" if value is None else toml_value(value)) for key, (value, _) in rows.items()}
+    shown = {
+        key: ("(unset)" if value is None else toml_value(value)) for key, (value, _) in rows.items()
+    }
     width = max(len(f"{k} = {v}") for k, v in shown.items())
     lines = [f"{f'{key} = {shown[key]}':<{width}}  # {src}" for key, (_, src) in rows.items()]
     ctx.emit(payload, "\n".join(lines))
@@ -78,8 +92,13 @@ def path_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
         "backups": ctx.read_paths.backups_dir,
         "logs": ctx.read_paths.log_dir,
     }
-    payload = {key.replace(" ", "_"): {"path": str(p), "exists": p.exists()} for key, p in entries.items()}
-    lines = [f"{key + ':':<16}{p}" + ("" if p.exists() else "  (not created yet)") for key, p in entries.items()]
+    payload = {
+        key.replace(" ", "_"): {"path": str(p), "exists": p.exists()} for key, p in entries.items()
+    }
+    lines = [
+        f"{key + ':':<16}{p}" + ("" if p.exists() else "  (not created yet)")
+        for key, p in entries.items()
+    ]
     ctx.emit(payload, "\n".join(lines))
     return 0
 
@@ -87,10 +106,14 @@ def path_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
 def init_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
     path = ctx.paths.config_file
     if path.exists():
-        ctx.emit({"path": str(path), "written": False},
-                 f"{path} already exists; left as it is (`skillopt-sleep config show` prints what it sets)")
+        ctx.emit(
+            {"path": str(path), "written": False},
+            f"{path} already exists; left as it is (`skillopt-sleep config show` prints what it sets)",
+        )
         return 0
     atomic_write_text(path, starter_config(), mode=0o644)
-    ctx.emit({"path": str(path), "written": True},
-             f"wrote {path}: every setting is commented out at its default; uncomment what you want to change")
+    ctx.emit(
+        {"path": str(path), "written": True},
+        f"wrote {path}: every setting is commented out at its default; uncomment what you want to change",
+    )
     return 0

@@ -54,15 +54,22 @@ class Ctx:
             path = self.cwd / path
         return path.resolve()
 
-    def settings(self, project: Path | None, flags: Mapping[str, Any] | None = None) -> LoadedSettings:
+    def settings(
+        self, project: Path | None, flags: Mapping[str, Any] | None = None
+    ) -> LoadedSettings:
         layers = settings_layers(
-            config_file=self.read_paths.config_file, project=project, env=self.env, flags=flags or {}
+            config_file=self.read_paths.config_file,
+            project=project,
+            env=self.env,
+            flags=flags or {},
         )
         return load_settings(layers)
 
     @property
     def interactive(self) -> bool:
-        return not self.quiet and not self.json and bool(getattr(self.err, "isatty", lambda: False)())
+        return (
+            not self.quiet and not self.json and bool(getattr(self.err, "isatty", lambda: False)())
+        )
 
     def emit(self, payload: Any, text: str, *, escaped: bool = False) -> None:
         """Print ``payload`` as JSON under ``--json``, else ``text`` with hidden characters

@@ -94,7 +94,7 @@ def log_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
             _drain(ctx, wait_s=LOCK_WAIT_S)
         elif not _drainer_running(ctx):
             _spawn_drainer(ctx)
-    except Exception as exc:  # noqa: BLE001 - the hook must never break the agent; recorded below
+    except Exception as exc:
         _hook_failure(ctx, exc)
     return 0
 
@@ -175,7 +175,7 @@ def _hook_failure(ctx: Ctx, exc: BaseException) -> None:
     message = redact(f"log: {text}")
     try:
         ctx.store.add_notice("hook", message, ctx.clock.now())
-    except Exception:  # noqa: BLE001 - the store itself is what failed; the log file is the fallback
+    except Exception:
         _append_log(ctx, message)
     try:
         ctx.err.write(f"skillopt-sleep: error: {message}\n")

@@ -33,16 +33,19 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     "schedule run": ("skillopt-sleep schedule run --once",),
     "schedule run-job": ("skillopt-sleep schedule run-job --project ~/work/app",),
     "unschedule": ("skillopt-sleep unschedule",),
-    "train": ("skillopt-sleep train train.jsonl --skill SKILL.md --out /tmp/train-one --epochs 2 --steps 3",
-              "skillopt-sleep train stage /tmp/train-one --project ~/work/app"),
+    "train": (
+        "skillopt-sleep train train.jsonl --skill SKILL.md --out /tmp/train-one --epochs 2 --steps 3",
+        "skillopt-sleep train stage /tmp/train-one --project ~/work/app",
+    ),
     "rules": ("skillopt-sleep rules", "skillopt-sleep rules --json"),
     "rules remove": ("skillopt-sleep rules remove r1a2b3c4d",),
     "report": ("skillopt-sleep report", "skillopt-sleep report --out /tmp/sleep-history.html"),
 }
 
 
-def commands(parser: argparse.ArgumentParser,
-             path: tuple[str, ...] = ()) -> list[tuple[str, argparse.ArgumentParser, str]]:
+def commands(
+    parser: argparse.ArgumentParser, path: tuple[str, ...] = ()
+) -> list[tuple[str, argparse.ArgumentParser, str]]:
     """Every (sub)command as ``(path, parser, one-line help)``, depth first."""
     found = []
     for action in parser._actions:

@@ -27,17 +27,24 @@ from .terminal import printable
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
-    for name, help_text in (("run", "run tonight for a project and stage a proposal"),
-                            ("dry-run", "run tonight but stage nothing")):
+    for name, help_text in (
+        ("run", "run tonight for a project and stage a proposal"),
+        ("dry-run", "run tonight but stage nothing"),
+    ):
         p = sub.add_parser(name, parents=[common], help=help_text)
         add_project_flag(p)
         add_backend_flags(p)
         _night_flags(p)
         if name == "run":
-            p.add_argument("--estimate", action="store_true",
-                           help="print the expected calls, tokens and cost, spend nothing")
+            p.add_argument(
+                "--estimate",
+                action="store_true",
+                help="print the expected calls, tokens and cost, spend nothing",
+            )
         p.set_defaults(func=run_cmd, dry_run=name == "dry-run")
-    p = sub.add_parser("demo", parents=[common], help="a full night on a bundled sample project (offline)")
+    p = sub.add_parser(
+        "demo", parents=[common], help="a full night on a bundled sample project (offline)"
+    )
     p.add_argument("--dir", metavar="DIR", help="where to put the demo (default: a new temp dir)")
     add_backend_flags(p)
     _night_flags(p)
@@ -46,13 +53,17 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
 
 def _night_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--k", type=at_least_one, metavar="N", help="rollouts per task (default 4)")
-    p.add_argument("--concurrency", type=at_least_one, metavar="N", help="concurrent model calls (default 16)")
+    p.add_argument(
+        "--concurrency", type=at_least_one, metavar="N", help="concurrent model calls (default 16)"
+    )
     p.add_argument("--seed", type=int, metavar="N", help="random seed of the night")
 
 
 def _flags(args: argparse.Namespace) -> dict[str, Any]:
     flags = backend_flags(args)
-    flags.update({"night.k": args.k, "night.concurrency": args.concurrency, "night.seed": args.seed})
+    flags.update(
+        {"night.k": args.k, "night.concurrency": args.concurrency, "night.seed": args.seed}
+    )
     return flags
 
 
@@ -71,7 +82,9 @@ def night_exit(summary: NightSummary, ctx: Ctx) -> int:
 
 def run_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
     project = ctx.project(args.project)
-    if not project.is_dir():  # a typo in a scheduled path must not pass as "no tasks" night after night
+    if (
+        not project.is_dir()
+    ):  # a typo in a scheduled path must not pass as "no tasks" night after night
         raise UsageError(f"no project directory {project}", hint="check the --project path")
     settings = ctx.settings(project, _flags(args)).settings
     for role in (settings.roles.target, settings.roles.optimizer, settings.roles.judge):
@@ -79,42 +92,66 @@ def run_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
             backend_class(role.backend)  # a misspelt name is an error even on a night with no tasks
     tasks = ctx.store.list_tasks(project=str(project))
     if not tasks:
-        ctx.emit({"project": str(project), "decision": None, "reason": "no tasks"},
-                 f"no tasks logged for {project} yet: run `skillopt-sleep harvest` or add some with "
-                 "`skillopt-sleep tasks add`")
+        ctx.emit(
+            {"project": str(project), "decision": None, "reason": "no tasks"},
+            f"no tasks logged for {project} yet: run `skillopt-sleep harvest` or add some with "
+            "`skillopt-sleep tasks add`",
+        )
         return 0
     backends = build_backends(settings, ctx.env)
     if getattr(args, "estimate", False):
-        est = estimate_project_night(project=project, settings=settings, store=ctx.store, backends=backends,
-                                     tasks=tasks)
-        text = (f"estimate for {project}: {est.calls} calls expected, at most {est.calls_bound} "
-                f"(the gate's tests {est.gate_expected:.0f}, at most {est.gate_bound}; {est.cached} rollouts cached), "
-                f"~{est.input_tokens + est.output_tokens} tokens; {'within' if est.within_budget else 'OVER'} "
-                f"the budget\n{estimate_prices(est)}")
+        est = estimate_project_night(
+            project=project, settings=settings, store=ctx.store, backends=backends, tasks=tasks
+        )
+        text = (
+            f"estimate for {project}: {est.calls} calls expected, at most {est.calls_bound} "
+            f"(the gate's tests {est.gate_expected:.0f}, at most {est.gate_bound}; {est.cached} rollouts cached), "
+            f"~{est.input_tokens + est.output_tokens} tokens; {'within' if est.within_budget else 'OVER'} "
+            f"the budget\n{estimate_prices(est)}"
+        )
         parts = ", ".join(f"{part} {n:.0f}" for part, n in est.gate_parts)
-        gate = f"  the gate's tests: {parts}; early stops save about {est.gate_saved:.0f}" if parts else ""
+        gate = (
+            f"  the gate's tests: {parts}; early stops save about {est.gate_saved:.0f}"
+            if parts
+            else ""
+        )
         ctx.emit(est.__dict__, "\n".join([text, *([gate] if gate else []), *est.notes]))
         return 0
     with night_lock(ctx.paths.lock_file, clock=ctx.clock), night_progress(ctx) as progress:
-        result = run_project_night(project=project, settings=settings, store=ctx.store, paths=ctx.paths,
-                                   backends=backends, clock=ctx.clock, dry_run=args.dry_run,
-                                   progress=progress,  # type: ignore[arg-type]
-                                   agents=agent_replays(settings.night.replay, ctx.env,
-                                                        timeout_s=settings.night.agent_timeout_s,
-                                                        max_turns=settings.night.agent_max_turns))
+        result = run_project_night(
+            project=project,
+            settings=settings,
+            store=ctx.store,
+            paths=ctx.paths,
+            backends=backends,
+            clock=ctx.clock,
+            dry_run=args.dry_run,
+            progress=progress,  # type: ignore[arg-type]
+            agents=agent_replays(
+                settings.night.replay,
+                ctx.env,
+                timeout_s=settings.night.agent_timeout_s,
+                max_turns=settings.night.agent_max_turns,
+            ),
+        )
     ctx.emit(result.summary, night_text(result.summary))
     return night_exit(result.summary, ctx)
 
 
 def estimate_prices(est: Estimate) -> str:
     """The estimate's three prices, the one the night will pay marked."""
+
     def usd(value: float | None) -> str:
         return "unknown" if value is None else f"${value:.4f}"
 
     mark = ("", "", "  <- [night] batch = true") if est.batch else ("", "  <- this night", "")
-    return "\n".join([f"  cost at the full price:     {usd(est.cost_usd)}{mark[0]}",
-                      f"  with prompt caching:       {usd(est.cost_cached_usd)}{mark[1]}",
-                      f"  with caching and batches:  {usd(est.cost_batch_usd)}{mark[2]}"])
+    return "\n".join(
+        [
+            f"  cost at the full price:     {usd(est.cost_usd)}{mark[0]}",
+            f"  with prompt caching:       {usd(est.cost_cached_usd)}{mark[1]}",
+            f"  with caching and batches:  {usd(est.cost_batch_usd)}{mark[2]}",
+        ]
+    )
 
 
 def demo_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
@@ -139,9 +176,15 @@ def _demo(root: Path, args: argparse.Namespace, ctx: Ctx) -> int:
     settings = ctx.settings(demo.project, flags).settings
     ctx.say(f"demo project: {demo.project} ({len(demo.tasks)} sample tasks)")
     with night_progress(ctx) as progress:
-        result = run_project_night(project=demo.project, settings=settings, store=store, paths=paths,
-                                   backends=build_backends(settings, ctx.env), clock=ctx.clock,
-                                   progress=progress)  # type: ignore[arg-type]
+        result = run_project_night(
+            project=demo.project,
+            settings=settings,
+            store=store,
+            paths=paths,
+            backends=build_backends(settings, ctx.env),
+            clock=ctx.clock,
+            progress=progress,
+        )  # type: ignore[arg-type]
     s = result.summary
     if ctx.json:
         ctx.emit(s, "")
@@ -149,8 +192,15 @@ def _demo(root: Path, args: argparse.Namespace, ctx: Ctx) -> int:
     text = [night_text(s)]
     if s.proposal_dir:
         for diff in sorted(Path(s.proposal_dir, "diffs").glob("*.diff")):
-            text += ["", f"--- proposed change to {diff.stem} ---", diff.read_text(encoding="utf-8").rstrip()]
-        text += ["", "Nothing live changed. To adopt the proposal into the demo project:",
-                 f"  SKILLOPT_SLEEP_HOME={demo.home} {self_command(ctx.env)} adopt --project {demo.project}"]
+            text += [
+                "",
+                f"--- proposed change to {diff.stem} ---",
+                diff.read_text(encoding="utf-8").rstrip(),
+            ]
+        text += [
+            "",
+            "Nothing live changed. To adopt the proposal into the demo project:",
+            f"  SKILLOPT_SLEEP_HOME={demo.home} {self_command(ctx.env)} adopt --project {demo.project}",
+        ]
     ctx.emit(s, "\n".join(text))
     return night_exit(s, ctx)

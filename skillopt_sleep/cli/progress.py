@@ -36,8 +36,15 @@ def night_progress(ctx: Ctx) -> Iterator[Update | None]:
     )
 
     bars: dict[str, object] = {}
-    columns = (SpinnerColumn(), TextColumn("{task.description:<16}"), BarColumn(), MofNCompleteColumn(),
-               TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn())
+    columns = (
+        SpinnerColumn(),
+        TextColumn("{task.description:<16}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+    )
     with Progress(*columns, console=Console(file=ctx.err), transient=False) as progress:
 
         def update(phase: str, advance: int, total: int) -> None:

@@ -18,8 +18,10 @@ def evidence_lines(s: NightSummary) -> list[str]:
     for ev in s.evidence:
         verdict, edit, where, _, acts, p, elsewhere, p_harm, why = evidence_row(ev)
         lines.append(f"  [{verdict}] {edit}")
-        lines.append(f"      where it acts {acts} (p={p}); elsewhere {elsewhere} (p={p_harm}); "
-                     f"tested on {where}; {why}")
+        lines.append(
+            f"      where it acts {acts} (p={p}); elsewhere {elsewhere} (p={p_harm}); "
+            f"tested on {where}; {why}"
+        )
     return lines
 
 
@@ -50,13 +52,17 @@ def night_text(s: NightSummary) -> str:
         lines.append(f"gate rollouts: {sum(s.gate_rollouts.values())} ({parts})")
     if s.saved_rollouts:
         by_part = ", ".join(f"{part} {n}" for part, n in s.gate_saved.items() if n)
-        lines.append(f"saved: {s.saved_rollouts} rollouts that tests decided early did not need"
-                     + (f" ({by_part})" if by_part else ""))
+        lines.append(
+            f"saved: {s.saved_rollouts} rollouts that tests decided early did not need"
+            + (f" ({by_part})" if by_part else "")
+        )
     if s.proposal_dir:
         lines.append(f"report: {s.proposal_dir}/report.html  (review with `skillopt-sleep review`)")
     n = s.n_train + s.n_holdout
     if n < FEW_TASKS and s.decision in ("no_evidence", "reject"):
-        lines.append(f"hint: only {n} task{'' if n == 1 else 's'} logged for this project; a night finds "
-                     "evidence among several tasks of a kind: log more (`skillopt-sleep harvest`, "
-                     "`skillopt-sleep tasks add`) and run again")
+        lines.append(
+            f"hint: only {n} task{'' if n == 1 else 's'} logged for this project; a night finds "
+            "evidence among several tasks of a kind: log more (`skillopt-sleep harvest`, "
+            "`skillopt-sleep tasks add`) and run again"
+        )
     return "\n".join(lines)

@@ -8,9 +8,9 @@ import hashlib
 from pathlib import Path
 
 from ..errors import StoreError
-from ..review.history import render_history
 from ..night.managed_block import block_lines
 from ..night.workspace import load_workspace
+from ..review.history import render_history
 from ..review.ledger import find_rule
 from ..review.rule_removal import Removal, remove_rule
 from ..review.rule_views import project_views
@@ -19,26 +19,41 @@ from .common import add_project_flag
 from .context import Ctx
 from .terminal import printable
 
+
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     register_report(sub, common)
-    p = sub.add_parser("rules", parents=[common], help="adopted rules, whether each helped; remove one",
-                       description="The rules adopted so far: where each stands in its files, how often "
-                                   "you corrected its kind of request before and since, and a verdict.")
+    p = sub.add_parser(
+        "rules",
+        parents=[common],
+        help="adopted rules, whether each helped; remove one",
+        description="The rules adopted so far: where each stands in its files, how often "
+        "you corrected its kind of request before and since, and a verdict.",
+    )
     add_project_flag(p)
     p.set_defaults(func=rules_cmd, rule_action=None)
     actions = p.add_subparsers(dest="rule_action", metavar="ACTION")
-    rm = actions.add_parser("remove", parents=[common], help="remove one rule from every file it was written to")
-    rm.add_argument("rule", metavar="ID", help="rule id or a unique prefix (see `skillopt-sleep rules`)")
+    rm = actions.add_parser(
+        "remove", parents=[common], help="remove one rule from every file it was written to"
+    )
+    rm.add_argument(
+        "rule", metavar="ID", help="rule id or a unique prefix (see `skillopt-sleep rules`)"
+    )
     add_project_flag(rm)
     rm.set_defaults(func=remove_cmd)
 
 
 def register_report(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
-    p = sub.add_parser("report", parents=[common], help="the project's nights and adopted rules as one page",
-                       description="Write history.html: nights over time (edits proposed, accepted, cost) "
-                                   "and each adopted rule's corrections per week before and after adoption.")
+    p = sub.add_parser(
+        "report",
+        parents=[common],
+        help="the project's nights and adopted rules as one page",
+        description="Write history.html: nights over time (edits proposed, accepted, cost) "
+        "and each adopted rule's corrections per week before and after adoption.",
+    )
     add_project_flag(p)
-    p.add_argument("--out", metavar="FILE", help="where to write the page (default: in the state directory)")
+    p.add_argument(
+        "--out", metavar="FILE", help="where to write the page (default: in the state directory)"
+    )
     p.set_defaults(func=report_cmd)
 
 
@@ -53,9 +68,19 @@ def report_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
         out.parent.mkdir(parents=True, exist_ok=True)
         atomic_write_text(out, render_history(project, nights, found))
     except OSError as exc:
-        raise StoreError(f"cannot write {out}: {exc.strerror}", hint="pass --out with a writable path") from exc
-    payload = {"project": project, "path": str(out), "nights": len(nights), "rules": [v.payload() for v in found]}
-    ctx.emit(payload, f"history of {project}: {len(nights)} night(s), {len(found)} adopted rule(s)\nreport: {out}")
+        raise StoreError(
+            f"cannot write {out}: {exc.strerror}", hint="pass --out with a writable path"
+        ) from exc
+    payload = {
+        "project": project,
+        "path": str(out),
+        "nights": len(nights),
+        "rules": [v.payload() for v in found],
+    }
+    ctx.emit(
+        payload,
+        f"history of {project}: {len(nights)} night(s), {len(found)} adopted rule(s)\nreport: {out}",
+    )
     return 0
 
 
@@ -63,9 +88,18 @@ def _room(project: Path, ctx: Ctx) -> list[dict[str, object]]:
     """Each instruction file's learned rules and size against the limits the user set."""
     files = ctx.settings(project).settings.files
     ws = load_workspace(project, files)
-    return [{"file": name, "path": str(ws.paths[name]), "rules": len(block_lines(text)), "max_rules": files.max_rules,
-             "bytes": len(text.encode("utf-8")), "max_bytes": files.max_bytes.get(name)}
-            for name, text in ws.texts.items() if ws.existed.get(name)]
+    return [
+        {
+            "file": name,
+            "path": str(ws.paths[name]),
+            "rules": len(block_lines(text)),
+            "max_rules": files.max_rules,
+            "bytes": len(text.encode("utf-8")),
+            "max_bytes": files.max_bytes.get(name),
+        }
+        for name, text in ws.texts.items()
+        if ws.existed.get(name)
+    ]
 
 
 def rules_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
@@ -76,11 +110,16 @@ def rules_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
     if not found:
         lines = ["no adopted rules yet: they appear here once you `skillopt-sleep adopt` a night"]
     else:
-        lines = [f"{len(found)} adopted rule(s) in {project}:", *(printable(v.line()) for v in found)]
+        lines = [
+            f"{len(found)} adopted rule(s) in {project}:",
+            *(printable(v.line()) for v in found),
+        ]
     for f in room:
         cap = f" of {f['max_bytes']:,}" if f["max_bytes"] else ""
-        lines.append(f"{f['file']}: {f['rules']} of {f['max_rules']} learned rules, {f['bytes']:,}{cap} bytes "
-                     "([files] max_rules / max_bytes)")
+        lines.append(
+            f"{f['file']}: {f['rules']} of {f['max_rules']} learned rules, {f['bytes']:,}{cap} bytes "
+            "([files] max_rules / max_bytes)"
+        )
     ctx.emit(payload, "\n".join(lines))
     return 0
 
@@ -96,6 +135,8 @@ def remove_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
     project = str(ctx.project(args.project))
     rule = find_rule(ctx.store, project, args.rule)
     done = remove_rule(ctx.store, ctx.paths, rule, ctx.clock.now())
-    ctx.emit({"removed": rule.id, "text": rule.text, "files": done.files, "backup_dir": done.backup_dir},
-             printable(removal_text(done)))
+    ctx.emit(
+        {"removed": rule.id, "text": rule.text, "files": done.files, "backup_dir": done.backup_dir},
+        printable(removal_text(done)),
+    )
     return 0

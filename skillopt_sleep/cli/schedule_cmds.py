@@ -39,13 +39,21 @@ from .context import Ctx
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
-    p = sub.add_parser("schedule", parents=[common], help="run a night every night with the OS scheduler")
+    p = sub.add_parser(
+        "schedule", parents=[common], help="run a night every night with the OS scheduler"
+    )
     _when_flags(p)
     _project_flags(p)
     add_backend_flags(p)
-    p.add_argument("--method", choices=METHODS, help="OS scheduler to use (default: the best available)")
-    p.add_argument("--print", dest="print_only", action="store_true",
-                   help="show what would be installed and change nothing")
+    p.add_argument(
+        "--method", choices=METHODS, help="OS scheduler to use (default: the best available)"
+    )
+    p.add_argument(
+        "--print",
+        dest="print_only",
+        action="store_true",
+        help="show what would be installed and change nothing",
+    )
     p.set_defaults(func=schedule_install)
     ss = p.add_subparsers(dest="schedule_command", metavar="SUBCOMMAND", parser_class=type(p))
     st = ss.add_parser("status", parents=[common], help="method, next runs, last result, notices")
@@ -61,9 +69,13 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     _project_flags(rj)
     add_backend_flags(rj)
     rj.add_argument("--expect-config", metavar="FILE", help=argparse.SUPPRESS)
-    rj.add_argument("--env", action="append", default=[], metavar="KEY=VALUE", help=argparse.SUPPRESS)
+    rj.add_argument(
+        "--env", action="append", default=[], metavar="KEY=VALUE", help=argparse.SUPPRESS
+    )
     rj.set_defaults(func=schedule_run_job)
-    un = sub.add_parser("unschedule", parents=[common], help="remove the nightly run `schedule` installed")
+    un = sub.add_parser(
+        "unschedule", parents=[common], help="remove the nightly run `schedule` installed"
+    )
     un.set_defaults(func=unschedule)
 
 
@@ -74,8 +86,14 @@ def _when_flags(p: argparse.ArgumentParser) -> None:
 
 
 def _project_flags(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--project", "-p", action="append", default=[], metavar="DIR",
-                   help="project to run the night for (repeatable; default: current directory)")
+    p.add_argument(
+        "--project",
+        "-p",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="project to run the night for (repeatable; default: current directory)",
+    )
 
 
 # -- schedule ------------------------------------------------------------------------------
@@ -87,44 +105,89 @@ def schedule_install(args: argparse.Namespace, ctx: Ctx) -> int:
     # --print changes nothing and creates nothing, not even the data directories.
     paths = ctx.read_paths if args.print_only else ctx.paths
     flags, backends = _pinned_flags(args, loaded, ctx)
-    request = Request(projects, cron, args.method or loaded[0].schedule.method, flags,
-                      secret_names(loaded, backends))
+    request = Request(
+        projects,
+        cron,
+        args.method or loaded[0].schedule.method,
+        flags,
+        secret_names(loaded, backends),
+    )
     host, tz, now = _host(ctx, paths), local_timezone(ctx.env), ctx.clock.now()
     root = package_root()
     try:
-        prepared = prepare(request, name=instance_name(ctx.env, paths), env=ctx.env, paths=paths,
-                           host=host, now=now, tz=tz, python=resolve_python(ctx.env),
-                           root=root if needs_pythonpath(root) else None, only_render=args.print_only)
+        prepared = prepare(
+            request,
+            name=instance_name(ctx.env, paths),
+            env=ctx.env,
+            paths=paths,
+            host=host,
+            now=now,
+            tz=tz,
+            python=resolve_python(ctx.env),
+            root=root if needs_pythonpath(root) else None,
+            only_render=args.print_only,
+        )
     except ScheduleError as exc:
         if not (args.print_only and request.method == "auto"):
             raise
         # A preview answers its question: here, nothing could be installed, and what to do instead.
-        ctx.emit({"method": None, "changed": False, "reason": exc.one_line(), "cron": cron,
-                  "projects": [str(p) for p in projects]},
-                 f"nothing would be scheduled: {exc.message}\n{exc.hint}\nnothing was changed (--print)")
+        ctx.emit(
+            {
+                "method": None,
+                "changed": False,
+                "reason": exc.one_line(),
+                "cron": cron,
+                "projects": [str(p) for p in projects],
+            },
+            f"nothing would be scheduled: {exc.message}\n{exc.hint}\nnothing was changed (--print)",
+        )
         return 0
     plan = prepared.plan
     payload = {
-        "method": plan.method, "cron": cron, "description": describe(cron, tz), "timezone": zone_name(tz),
-        "projects": [str(p) for p in projects], "next_runs": [t.isoformat() for t in prepared.next_runs],
+        "method": plan.method,
+        "cron": cron,
+        "description": describe(cron, tz),
+        "timezone": zone_name(tz),
+        "projects": [str(p) for p in projects],
+        "next_runs": [t.isoformat() for t in prepared.next_runs],
         "job": {"argv": prepared.job.argv, "env": prepared.job.env_dict},
-        "env_file": str(paths.env_file), "secrets_to_env_file": sorted(prepared.secrets),
-        "plan": plan.as_json(), "changed": not args.print_only, "log_dir": str(paths.log_dir),
+        "env_file": str(paths.env_file),
+        "secrets_to_env_file": sorted(prepared.secrets),
+        "plan": plan.as_json(),
+        "changed": not args.print_only,
+        "log_dir": str(paths.log_dir),
     }
-    head = [f"method: {plan.method}, {describe(cron, tz)}",
-            "projects: " + ", ".join(str(p) for p in projects),
-            "next runs: " + ", ".join(_when(t) for t in prepared.next_runs)]
+    head = [
+        f"method: {plan.method}, {describe(cron, tz)}",
+        "projects: " + ", ".join(str(p) for p in projects),
+        "next runs: " + ", ".join(_when(t) for t in prepared.next_runs),
+    ]
     if prepared.secrets:
-        head.append(f"keys kept in {paths.env_file} (mode 0600), not in the job: "
-                    + ", ".join(sorted(prepared.secrets)))
+        head.append(
+            f"keys kept in {paths.env_file} (mode 0600), not in the job: "
+            + ", ".join(sorted(prepared.secrets))
+        )
     if args.print_only:
-        ctx.emit(payload, "\n".join(["would schedule a nightly run", *head, "", plan.as_text(), "",
-                                     "nothing was changed (--print)"]))
+        ctx.emit(
+            payload,
+            "\n".join(
+                [
+                    "would schedule a nightly run",
+                    *head,
+                    "",
+                    plan.as_text(),
+                    "",
+                    "nothing was changed (--print)",
+                ]
+            ),
+        )
         return 0
     apply(prepared, store=ctx.store, paths=paths, host=host, now=now, tz=tz)
     tail = [f"warning: {w}" for w in plan.warnings]
-    tail += [f"logs: {paths.log_dir}",
-             "check it with `skillopt-sleep schedule status`; remove it with `skillopt-sleep unschedule`"]
+    tail += [
+        f"logs: {paths.log_dir}",
+        "check it with `skillopt-sleep schedule status`; remove it with `skillopt-sleep unschedule`",
+    ]
     ctx.emit(payload, "\n".join(["scheduled a nightly run", *head, *tail]))
     return 0
 
@@ -135,7 +198,9 @@ def _projects_and_settings(args: argparse.Namespace, ctx: Ctx) -> tuple[list[Pat
     projects = list(dict.fromkeys(ctx.project(p) for p in given))
     for project in projects:
         if not project.is_dir():
-            raise UsageError(f"no such project directory: {project}", hint="pass an existing --project DIR")
+            raise UsageError(
+                f"no such project directory: {project}", hint="pass an existing --project DIR"
+            )
     return projects, [ctx.settings(p, backend_flags(args)).settings for p in projects]
 
 
@@ -147,14 +212,19 @@ def _cron(args: argparse.Namespace, settings: Settings) -> str:
 
 def _run_flags(args: argparse.Namespace, backend: str | None = None) -> list[str]:
     flags: list[str] = []
-    for flag, value in (("--backend", backend or args.backend), ("--model", args.model),
-                        ("--base-url", args.base_url)):
+    for flag, value in (
+        ("--backend", backend or args.backend),
+        ("--model", args.model),
+        ("--base-url", args.base_url),
+    ):
         if value:
             flags += [flag, value]
     return flags
 
 
-def _pinned_flags(args: argparse.Namespace, loaded: Sequence[Settings], ctx: Ctx) -> tuple[list[str], list[str]]:
+def _pinned_flags(
+    args: argparse.Namespace, loaded: Sequence[Settings], ctx: Ctx
+) -> tuple[list[str], list[str]]:
     """The flags the job carries, with the backend detected now pinned when none is configured:
     a night under cron must not quietly pick another backend than the one the user has now."""
     roles = [r for s in loaded for r in (s.roles.target, s.roles.optimizer, s.roles.judge)]
@@ -162,13 +232,17 @@ def _pinned_flags(args: argparse.Namespace, loaded: Sequence[Settings], ctx: Ctx
     pinned = None
     if names == {None}:
         try:
-            pinned = detect_backend(ctx.env, which=lambda name: shutil.which(name, path=ctx.env.get("PATH")))
+            pinned = detect_backend(
+                ctx.env, which=lambda name: shutil.which(name, path=ctx.env.get("PATH"))
+            )
         except SleepError as exc:
             if not args.print_only:
                 raise
             # A preview may come before the backend is set up; the real `schedule` refuses.
-            ctx.err.write(f"skillopt-sleep: warning: {exc.one_line()}; the job would fail until "
-                          "a backend is set up\n")
+            ctx.err.write(
+                f"skillopt-sleep: warning: {exc.one_line()}; the job would fail until "
+                "a backend is set up\n"
+            )
             return _run_flags(args), []
         names = {pinned}
     return _run_flags(args, pinned), sorted(n for n in names if n)
@@ -193,10 +267,16 @@ def schedule_status(args: argparse.Namespace, ctx: Ctx) -> int:
     view = overview(ctx.store, _host(ctx), ctx.clock.now(), tz)
     lines: list[str] = []
     if view.method is None:
-        lines.append("no night is scheduled: run `skillopt-sleep schedule` "
-                     "(or `skillopt-sleep schedule run` for the built-in loop)")
+        lines.append(
+            "no night is scheduled: run `skillopt-sleep schedule` "
+            "(or `skillopt-sleep schedule run` for the built-in loop)"
+        )
     else:
-        how = f"built-in loop (pid {view.loop.pid})" if view.installation is None and view.loop else view.method
+        how = (
+            f"built-in loop (pid {view.loop.pid})"
+            if view.installation is None and view.loop
+            else view.method
+        )
         projects = view.installation.projects if view.installation else view.loop.projects  # type: ignore[union-attr]
         lines += [f"scheduled: {how}, {view.description}", "projects: " + ", ".join(projects)]
         if view.next_runs:
@@ -208,9 +288,15 @@ def schedule_status(args: argparse.Namespace, ctx: Ctx) -> int:
         lines.append("last run: none yet")
     else:
         result = last.status + (f": {last.message}" if last.message else "")
-        lines.append(f"last run: {_when(last.started_at.astimezone(tz))} ({last.trigger}), {result}")
-        lines += [f"  {p.project}: {p.status}" + (f", {p.decision}" if p.decision else "")
-                  + (f" ({p.message})" if p.message else "") for p in last.projects]
+        lines.append(
+            f"last run: {_when(last.started_at.astimezone(tz))} ({last.trigger}), {result}"
+        )
+        lines += [
+            f"  {p.project}: {p.status}"
+            + (f", {p.decision}" if p.decision else "")
+            + (f" ({p.message})" if p.message else "")
+            for p in last.projects
+        ]
         if last.log_file:
             lines.append(f"  log: {last.log_file}")
     if view.notices:
@@ -235,7 +321,9 @@ def _job_ctx(ctx: Ctx, pairs: Sequence[str]) -> Ctx:
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key:
-            raise UsageError(f"--env {pair!r} is not KEY=VALUE", hint="schedule again to rewrite the job")
+            raise UsageError(
+                f"--env {pair!r} is not KEY=VALUE", hint="schedule again to rewrite the job"
+            )
         extra[key] = value
     base = dataclasses.replace(ctx, env={**ctx.env, **extra})
     secrets = read_env_file(base.paths.env_file)
@@ -247,19 +335,35 @@ def _deps(args: argparse.Namespace, ctx: Ctx, stop: threading.Event | None) -> J
     expect = getattr(args, "expect_config", None)
 
     def settings_for(project: Path) -> Settings:
-        layers = settings_layers(config_file=ctx.paths.config_file, project=project, env=ctx.env, flags=flags)
+        layers = settings_layers(
+            config_file=ctx.paths.config_file, project=project, env=ctx.env, flags=flags
+        )
         return load_settings(layers).settings
 
-    return JobDeps(store=ctx.store, paths=ctx.paths, clock=ctx.clock, env=ctx.env,
-                   settings_for=settings_for, night=subprocess_night(resolve_python(ctx.env), stop=stop),
-                   flags=_run_flags(args), expect_config=Path(expect) if expect else None)
+    return JobDeps(
+        store=ctx.store,
+        paths=ctx.paths,
+        clock=ctx.clock,
+        env=ctx.env,
+        settings_for=settings_for,
+        night=subprocess_night(resolve_python(ctx.env), stop=stop),
+        flags=_run_flags(args),
+        expect_config=Path(expect) if expect else None,
+    )
 
 
 def _report(ctx: Ctx, result: JobResult) -> None:
     record = result.record
-    lines = [f"{record.trigger} run: {record.status}" + (f" ({record.message})" if record.message else "")]
-    lines += [f"  {p.project}: {p.status}" + (f", {p.decision}" if p.decision else "")
-              + (f" ({p.message})" if p.message and p.status == "ok" else "") for p in record.projects]
+    lines = [
+        f"{record.trigger} run: {record.status}"
+        + (f" ({record.message})" if record.message else "")
+    ]
+    lines += [
+        f"  {p.project}: {p.status}"
+        + (f", {p.decision}" if p.decision else "")
+        + (f" ({p.message})" if p.message and p.status == "ok" else "")
+        for p in record.projects
+    ]
     lines.append(f"log: {record.log_file}")
     ctx.emit(record, "\n".join(lines))
 
@@ -283,15 +387,26 @@ def schedule_loop(args: argparse.Namespace, ctx: Ctx) -> int:
         return result.exit_code
     installed = load_installation(ctx.store)
     if installed is not None:
-        raise UsageError(f"a night is already scheduled with {installed.method}",
-                         hint="run `skillopt-sleep unschedule` first, or let that schedule run the nights")
+        raise UsageError(
+            f"a night is already scheduled with {installed.method}",
+            hint="run `skillopt-sleep unschedule` first, or let that schedule run the nights",
+        )
     cron, tz = _cron(args, loaded[0]), local_timezone(ctx.env)
     stop = threading.Event()
     ctx = dataclasses.replace(ctx, clock=StoppableClock(stop))
     deps = _deps(args, ctx, stop)
     last = load_last_run(ctx.store)
-    save(ctx.store, LOOP_KEY, LoopRecord(pid=os.getpid(), cron=cron, timezone=zone_name(tz),
-                                         projects=[str(p) for p in projects], started_at=ctx.clock.now()))
+    save(
+        ctx.store,
+        LOOP_KEY,
+        LoopRecord(
+            pid=os.getpid(),
+            cron=cron,
+            timezone=zone_name(tz),
+            projects=[str(p) for p in projects],
+            started_at=ctx.clock.now(),
+        ),
+    )
     ctx.say(f"skillopt-sleep loop: {describe(cron, tz)}, projects: {', '.join(map(str, projects))}")
 
     def night(slot: datetime, missed: int) -> None:
@@ -300,8 +415,15 @@ def schedule_loop(args: argparse.Namespace, ctx: Ctx) -> int:
 
     try:
         with stop_on_signals(stop) as received:
-            run_loop(cron, tz, ctx.clock, stop, night, last_done=last.started_at if last else None,
-                     say=ctx.say)
+            run_loop(
+                cron,
+                tz,
+                ctx.clock,
+                stop,
+                night,
+                last_done=last.started_at if last else None,
+                say=ctx.say,
+            )
     finally:
         save(ctx.store, LOOP_KEY, None)
     ctx.say(f"skillopt-sleep loop: stopped ({', '.join(received) or 'done'})")
@@ -312,11 +434,18 @@ def schedule_loop(args: argparse.Namespace, ctx: Ctx) -> int:
 
 
 def unschedule(args: argparse.Namespace, ctx: Ctx) -> int:
-    removed = remove(store=ctx.store, paths=ctx.paths, host=_host(ctx),
-                     name=instance_name(ctx.env, ctx.paths))
-    text = "removed:\n" + "\n".join(f"  {r}" for r in removed) if removed else "nothing was scheduled"
+    removed = remove(
+        store=ctx.store, paths=ctx.paths, host=_host(ctx), name=instance_name(ctx.env, ctx.paths)
+    )
+    text = (
+        "removed:\n" + "\n".join(f"  {r}" for r in removed) if removed else "nothing was scheduled"
+    )
     loop = load_loop(ctx.store)
     if loop is not None and pid_alive(loop.pid):
-        text += f"\na built-in loop is still running (pid {loop.pid}): stop it with `kill {loop.pid}`"
-    ctx.emit({"removed": removed, "loop_pid": loop.pid if loop and pid_alive(loop.pid) else None}, text)
+        text += (
+            f"\na built-in loop is still running (pid {loop.pid}): stop it with `kill {loop.pid}`"
+        )
+    ctx.emit(
+        {"removed": removed, "loop_pid": loop.pid if loop and pid_alive(loop.pid) else None}, text
+    )
     return 0

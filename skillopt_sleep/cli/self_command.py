@@ -12,8 +12,9 @@ from pathlib import Path
 NAME = "skillopt-sleep"
 
 
-def self_command(env: Mapping[str, str], argv0: str | None = None,
-                 executable: str | None = None) -> str:
+def self_command(
+    env: Mapping[str, str], argv0: str | None = None, executable: str | None = None
+) -> str:
     if shutil.which(NAME, path=env.get("PATH", "")):
         return NAME
     started = Path(argv0 if argv0 is not None else sys.argv[0])

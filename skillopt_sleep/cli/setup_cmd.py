@@ -9,14 +9,20 @@ from ..setup.main import run
 from ..setup.options import DESCRIPTION, add_options, options_from
 from .context import Ctx
 
-EXAMPLE = ("example:\n  skillopt-sleep setup --dry-run --no-schedule\n"
-           "  skillopt-sleep setup --uninstall --dry-run")
+EXAMPLE = (
+    "example:\n  skillopt-sleep setup --dry-run --no-schedule\n"
+    "  skillopt-sleep setup --uninstall --dry-run"
+)
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
-    p = sub.add_parser("setup", help="install or uninstall the engine, plugins and schedule",
-                       description=textwrap.fill(DESCRIPTION, 78), epilog=EXAMPLE,
-                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = sub.add_parser(
+        "setup",
+        help="install or uninstall the engine, plugins and schedule",
+        description=textwrap.fill(DESCRIPTION, 78),
+        epilog=EXAMPLE,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     add_options(p)
     p.set_defaults(func=setup)
 

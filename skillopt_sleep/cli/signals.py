@@ -19,7 +19,9 @@ def _as_interrupt(signum: int, frame: FrameType | None) -> None:
     _received.append(signum)
     if signal.getsignal(signal.SIGINT) in (signal.SIG_IGN, signal.SIG_DFL, None):
         raise KeyboardInterrupt  # no Ctrl-C handler to defer to (a job started with it ignored)
-    signal.raise_signal(signal.SIGINT)  # asyncio's own handler, while a night runs, cancels it cleanly
+    signal.raise_signal(
+        signal.SIGINT
+    )  # asyncio's own handler, while a night runs, cancels it cleanly
 
 
 def end_on_signals() -> None:

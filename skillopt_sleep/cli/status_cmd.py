@@ -23,7 +23,9 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p = sub.add_parser("status", parents=[common], help="nights so far, pending proposal, notices")
     add_project_flag(p)
     p.add_argument("--all-projects", action="store_true", help="every project, not just this one")
-    p.add_argument("-n", "--limit", type=int, default=10, help="how many nights to show (default 10)")
+    p.add_argument(
+        "-n", "--limit", type=int, default=10, help="how many nights to show (default 10)"
+    )
     p.set_defaults(func=status)
 
 
@@ -33,8 +35,10 @@ def _night_row(row: NightRow) -> str:
     state = "" if row.state in ("none",) else f" [{row.state}]"
     saved = s.usage.saved_usd
     saving = f" (saved ${saved:.4f})" if saved > 0 else ""
-    return (f"{row.started_at[:16].replace('T', ' ')}  {s.decision:<16} "
-            f"{s.calls:>5} calls {s.tokens:>8} tok ${s.cost_usd:.4f}{saving}{state}{edits}")
+    return (
+        f"{row.started_at[:16].replace('T', ' ')}  {s.decision:<16} "
+        f"{s.calls:>5} calls {s.tokens:>8} tok ${s.cost_usd:.4f}{saving}{state}{edits}"
+    )
 
 
 def status(args: argparse.Namespace, ctx: Ctx) -> int:
@@ -49,10 +53,21 @@ def status(args: argparse.Namespace, ctx: Ctx) -> int:
     payload = {
         "project": project,
         "tasks": tasks,
-        "nights": [dict(n.summary.model_dump(mode="json"), state=n.state,
-                        saved_usd=round(n.summary.usage.saved_usd, 6)) for n in nights],
-        "pending": None if pending is None else {"night_id": pending.id, "proposal_dir": pending.proposal_dir,
-                                                 "summary": pending.summary.model_dump(mode="json")},
+        "nights": [
+            dict(
+                n.summary.model_dump(mode="json"),
+                state=n.state,
+                saved_usd=round(n.summary.usage.saved_usd, 6),
+            )
+            for n in nights
+        ],
+        "pending": None
+        if pending is None
+        else {
+            "night_id": pending.id,
+            "proposal_dir": pending.proposal_dir,
+            "summary": pending.summary.model_dump(mode="json"),
+        },
         "notices": [n.__dict__ for n in notices],
     }
     found = project_views(store, project) if project is not None else []
@@ -61,7 +76,9 @@ def status(args: argparse.Namespace, ctx: Ctx) -> int:
     schedule = slots(installed, load_runs(store), now) if installed is not None else []
     attendance = [last_night_line(nights, now)] if nights else []
     attendance += warnings(nights, schedule)
-    payload["schedule"] = [{"at": s.at.isoformat(), "status": s.status, "reason": s.reason} for s in schedule]
+    payload["schedule"] = [
+        {"at": s.at.isoformat(), "status": s.status, "reason": s.reason} for s in schedule
+    ]
     payload["rules"] = {"adopted": len(found), "flagged": [v.payload() for v in found if v.flagged]}
     harvest_skips = harvest_problems.load(store)
     payload["harvest_skips"] = harvest_skips

@@ -22,24 +22,36 @@ OUTCOMES = ("success", "failure", "mixed", "unknown")
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser("tasks", help="add, import, list, show or remove tasks by hand")
-    tasks = p.add_subparsers(dest="tasks_command", metavar="ACTION", required=True,
-                             parser_class=type(p))
+    tasks = p.add_subparsers(
+        dest="tasks_command", metavar="ACTION", required=True, parser_class=type(p)
+    )
 
-    add = tasks.add_parser("add", parents=[common], help="add one task (flags) or the tasks of a file")
+    add = tasks.add_parser(
+        "add", parents=[common], help="add one task (flags) or the tasks of a file"
+    )
     add_project_flag(add)
     add.add_argument("--intent", help="what the user asked for")
-    add.add_argument("--check", action="append", default=[], metavar="KIND=VALUE",
-                     help="a check that scores a replay (repeatable): contains=, not_contains=, regex=, "
-                          "starts_with=, max_chars=N, json_valid, heading=, equals=, rubric=")
+    add.add_argument(
+        "--check",
+        action="append",
+        default=[],
+        metavar="KIND=VALUE",
+        help="a check that scores a replay (repeatable): contains=, not_contains=, regex=, "
+        "starts_with=, max_chars=N, json_valid, heading=, equals=, rubric=",
+    )
     add.add_argument("--feedback", default="", help="what the user said about the answer")
     add.add_argument("--outcome", choices=OUTCOMES, default="unknown")
     add.add_argument("--context", default="", help="a short excerpt the replay needs")
     add.add_argument("--attempt", default="", help="what the agent answered")
     add.add_argument("--tag", action="append", default=[], help="a tag (repeatable)")
-    add.add_argument("--file", type=Path, metavar="FILE", help="a JSON or TOML file of tasks instead of flags")
+    add.add_argument(
+        "--file", type=Path, metavar="FILE", help="a JSON or TOML file of tasks instead of flags"
+    )
     add.set_defaults(func=add_cmd)
 
-    imp = tasks.add_parser("import", parents=[common], help="import a JSON array, JSON lines or TOML file")
+    imp = tasks.add_parser(
+        "import", parents=[common], help="import a JSON array, JSON lines or TOML file"
+    )
     imp.add_argument("file", type=Path, metavar="FILE")
     add_project_flag(imp)
     imp.set_defaults(func=import_cmd)
@@ -47,12 +59,27 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     ls = tasks.add_parser("list", parents=[common], help="list the tasks of a project")
     add_project_flag(ls)
     ls.add_argument("--all-projects", action="store_true", help="every project, not just this one")
-    ls.add_argument("-n", "--limit", type=_count, default=50, metavar="N",
-                    help="show N tasks (default 50; 0 for all)")
-    ls.add_argument("--offset", type=_count, default=0, metavar="K", help="skip the first K tasks (oldest first)")
+    ls.add_argument(
+        "-n",
+        "--limit",
+        type=_count,
+        default=50,
+        metavar="N",
+        help="show N tasks (default 50; 0 for all)",
+    )
+    ls.add_argument(
+        "--offset",
+        type=_count,
+        default=0,
+        metavar="K",
+        help="skip the first K tasks (oldest first)",
+    )
     ls.set_defaults(func=list_cmd)
 
-    for name, func, help_text in (("show", show_cmd, "show one task"), ("rm", rm_cmd, "remove one task")):
+    for name, func, help_text in (
+        ("show", show_cmd, "show one task"),
+        ("rm", rm_cmd, "remove one task"),
+    ):
         q = tasks.add_parser(name, parents=[common], help=help_text)
         q.add_argument("id", metavar="ID", help="task id or a unique prefix of it")
         q.set_defaults(func=func)
@@ -94,12 +121,23 @@ def add_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
     if args.file is not None:
         if args.intent or args.check:
             raise InputError("give either --file or --intent/--check, not both")
-        return _store(read_records(args.file, _defaults(args, ctx, "manual")), ctx, f"added from {args.file}")
+        return _store(
+            read_records(args.file, _defaults(args, ctx, "manual")), ctx, f"added from {args.file}"
+        )
     if not args.intent or not args.intent.strip():
-        raise InputError("a task needs --intent", hint='for example: tasks add --intent "Write the README"')
+        raise InputError(
+            "a task needs --intent", hint='for example: tasks add --intent "Write the README"'
+        )
     checks = [parse_check(without_surrogates(spec)) for spec in args.check]
-    fields = {"intent": args.intent, "checks": checks, "feedback": args.feedback, "outcome": args.outcome,
-              "context": args.context, "attempt": args.attempt, "tags": args.tag}
+    fields = {
+        "intent": args.intent,
+        "checks": checks,
+        "feedback": args.feedback,
+        "outcome": args.outcome,
+        "context": args.context,
+        "attempt": args.attempt,
+        "tags": args.tag,
+    }
     try:
         record = make_record(fields, _defaults(args, ctx, "manual"))
     except ValidationError as exc:
@@ -147,8 +185,10 @@ def _preference_lines(prefs: list[Preference]) -> list[str]:
     for p in prefs:
         what = "; ".join(p.checks) if p.checks else "rubric from the words"
         lines.append(f"  x{p.count}  {_short(p.statement, 70)}")
-        lines.append(f"       first {p.first_seen[:16].replace('T', ' ')}, last "
-                     f"{p.last_seen[:16].replace('T', ' ')}; {', '.join(p.sources)}; {what}")
+        lines.append(
+            f"       first {p.first_seen[:16].replace('T', ' ')}, last "
+            f"{p.last_seen[:16].replace('T', ' ')}; {', '.join(p.sources)}; {what}"
+        )
     return lines
 
 
@@ -184,7 +224,9 @@ def find_task(store: Store, prefix: str) -> TaskRecord:
         return exact
     matches = store.tasks_with_prefix(prefix) if prefix else []
     if not matches:
-        raise InputError(f"no task {prefix!r}", hint="see `skillopt-sleep tasks list --all-projects`")
+        raise InputError(
+            f"no task {prefix!r}", hint="see `skillopt-sleep tasks list --all-projects`"
+        )
     if len(matches) > 1:
         raise InputError(f"{prefix!r} matches more than one task", hint="give more of the id")
     return matches[0]
@@ -192,8 +234,14 @@ def find_task(store: Store, prefix: str) -> TaskRecord:
 
 def show_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
     r = find_task(ctx.read_store, args.id)
-    lines = [f"id:        {r.id}", f"project:   {r.project}", f"source:    {r.source} (session {r.session_id})",
-             f"created:   {r.created_at.isoformat()}", f"outcome:   {r.outcome}", f"intent:    {r.intent}"]
+    lines = [
+        f"id:        {r.id}",
+        f"project:   {r.project}",
+        f"source:    {r.source} (session {r.session_id})",
+        f"created:   {r.created_at.isoformat()}",
+        f"outcome:   {r.outcome}",
+        f"intent:    {r.intent}",
+    ]
     for label, value in (("context", r.context), ("attempt", r.attempt), ("feedback", r.feedback)):
         if value:
             lines.append(f"{label + ':':<10} {value}")
@@ -201,7 +249,9 @@ def show_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
         lines.append("turns:")
         lines += [_turn_line(t) for t in r.turns]
     lines.append("checks:" + ("" if r.checks else "    none"))
-    lines += [f"  - {plain(c)}" + ("" if c.weight == 1 else f" (weight {c.weight:g})") for c in r.checks]
+    lines += [
+        f"  - {plain(c)}" + ("" if c.weight == 1 else f" (weight {c.weight:g})") for c in r.checks
+    ]
     for label, items in (("tags", r.tags), ("skills", r.skills_used), ("tools", r.tools_used)):
         if items:
             lines.append(f"{label + ':':<10} {', '.join(items)}")

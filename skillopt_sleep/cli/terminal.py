@@ -18,7 +18,11 @@ _CANDIDATE = re.compile(r"[^\x20-\x7e\n\t]")
 
 def _escape(ch: str) -> str:
     code = ord(ch)
-    return f"\\x{code:02x}" if code < 0x100 else (f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}")
+    return (
+        f"\\x{code:02x}"
+        if code < 0x100
+        else (f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}")
+    )
 
 
 def printable(text: str) -> str:

@@ -17,50 +17,98 @@ from .common import add_backend_flags, backend_flags
 from .context import Ctx
 from .terminal import printable
 
-FLAGS = ("epochs", "steps", "batch_size", "k", "edit_budget", "schedule", "mode", "gate", "alpha", "env", "seed",
-         "split_ratio")
+FLAGS = (
+    "epochs",
+    "steps",
+    "batch_size",
+    "k",
+    "edit_budget",
+    "schedule",
+    "mode",
+    "gate",
+    "alpha",
+    "env",
+    "seed",
+    "split_ratio",
+)
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
-    p = sub.add_parser("train", parents=[common], help="train a skill over a task set (or: train stage DIR)",
-                       description="Train a skill over a task set: `train DATA --skill FILE --out DIR`. "
-                                   "`train stage DIR --project P` stages the best skill of a run as a proposal.")
-    p.add_argument("data", metavar="DATA", help="a .jsonl task set, or a directory of train/val/test.jsonl")
+    p = sub.add_parser(
+        "train",
+        parents=[common],
+        help="train a skill over a task set (or: train stage DIR)",
+        description="Train a skill over a task set: `train DATA --skill FILE --out DIR`. "
+        "`train stage DIR --project P` stages the best skill of a run as a proposal.",
+    )
+    p.add_argument(
+        "data", metavar="DATA", help="a .jsonl task set, or a directory of train/val/test.jsonl"
+    )
     p.add_argument("dir", metavar="DIR", nargs="?", help=argparse.SUPPRESS)
     p.add_argument("--skill", metavar="FILE", help="the skill (SKILL.md or prompt) to train")
-    p.add_argument("--out", metavar="DIR", help="the run directory (a run already there is resumed)")
-    p.add_argument("--project", "-p", metavar="DIR", help="(train stage) the project to stage the skill for")
+    p.add_argument(
+        "--out", metavar="DIR", help="the run directory (a run already there is resumed)"
+    )
+    p.add_argument(
+        "--project", "-p", metavar="DIR", help="(train stage) the project to stage the skill for"
+    )
     p.add_argument("--epochs", type=int, metavar="N")
     p.add_argument("--steps", type=int, metavar="N", help="steps per epoch")
     p.add_argument("--batch-size", type=int, metavar="N")
     p.add_argument("--k", type=int, metavar="N", help="rollouts per item")
     p.add_argument("--edit-budget", type=int, metavar="N", help="edits a step may accept, at most")
-    p.add_argument("--schedule", choices=("constant", "linear", "cosine"), help="how the edit budget decays")
-    p.add_argument("--mode", choices=("rules", "document"), help="edit learned rules, or the whole document")
-    p.add_argument("--gate", choices=("evidence", "mean"), help="the evidence gate, or 'validation mean went up'")
+    p.add_argument(
+        "--schedule", choices=("constant", "linear", "cosine"), help="how the edit budget decays"
+    )
+    p.add_argument(
+        "--mode", choices=("rules", "document"), help="edit learned rules, or the whole document"
+    )
+    p.add_argument(
+        "--gate",
+        choices=("evidence", "mean"),
+        help="the evidence gate, or 'validation mean went up'",
+    )
     p.add_argument("--alpha", type=float, metavar="A", help="the run's error rate (default 0.05)")
     p.add_argument("--env", metavar="NAME", help="task-record, qa, or module:Class")
     p.add_argument("--seed", type=int, metavar="N")
-    p.add_argument("--split-ratio", metavar="T:V:T", help="split a file without split fields (default 2:1:7)")
+    p.add_argument(
+        "--split-ratio", metavar="T:V:T", help="split a file without split fields (default 2:1:7)"
+    )
     p.add_argument("--prompts", metavar="DIR", help="override optimizer prompts by name (NAME.txt)")
     p.add_argument("--optimizer-model", metavar="M", help="model of the optimizer role")
-    p.add_argument("--estimate", action="store_true", help="print the expected calls, tokens and cost, spend nothing")
-    p.add_argument("--resume", action="store_true", help="resume the run in --out (the default when it holds one)")
+    p.add_argument(
+        "--estimate",
+        action="store_true",
+        help="print the expected calls, tokens and cost, spend nothing",
+    )
+    p.add_argument(
+        "--resume",
+        action="store_true",
+        help="resume the run in --out (the default when it holds one)",
+    )
     add_backend_flags(p)
     p.set_defaults(func=train_cmd)
 
 
 def _config(args: argparse.Namespace, concurrency: int) -> TrainConfig:
-    given: dict[str, Any] = {name: getattr(args, name) for name in FLAGS if getattr(args, name) is not None}
-    given.update(backend=args.backend or "", model=args.model or "", optimizer_model=args.optimizer_model or "",
-                 concurrency=concurrency)
+    given: dict[str, Any] = {
+        name: getattr(args, name) for name in FLAGS if getattr(args, name) is not None
+    }
+    given.update(
+        backend=args.backend or "",
+        model=args.model or "",
+        optimizer_model=args.optimizer_model or "",
+        concurrency=concurrency,
+    )
     try:
         return TrainConfig(**given)
     except ValueError as exc:
         first = exc.errors()[0] if hasattr(exc, "errors") else {"loc": ("",), "msg": str(exc)}  # type: ignore[attr-defined]
         name = "--" + str(first["loc"][0]).replace("_", "-")
-        raise UsageError(f"{name}: {str(first['msg']).removeprefix('Value error, ')}",
-                         hint="see `skillopt-sleep train --help`") from None
+        raise UsageError(
+            f"{name}: {str(first['msg']).removeprefix('Value error, ')}",
+            hint="see `skillopt-sleep train --help`",
+        ) from None
 
 
 def train_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
@@ -69,7 +117,10 @@ def train_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
     if args.dir is not None:
         raise UsageError(f"unexpected argument {args.dir!r}", hint="train takes one DATA path")
     if not args.skill or not args.out:
-        raise UsageError("train needs --skill FILE and --out DIR", hint="skillopt-sleep train DATA --skill FILE --out DIR")
+        raise UsageError(
+            "train needs --skill FILE and --out DIR",
+            hint="skillopt-sleep train DATA --skill FILE --out DIR",
+        )
     flags = backend_flags(args)
     flags["roles.optimizer.model"] = args.optimizer_model or args.model
     settings = ctx.settings(ctx.project(None), flags).settings
@@ -78,22 +129,44 @@ def train_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
     skill_path = ctx.cwd / args.skill
     backends = build_backends(settings, ctx.env)
     if args.estimate:
-        est = estimate_train(config, data, read_skill(skill_path, config.mode), settings.budget,
-                             target_model=backends.target.model, optimizer_model=backends.optimizer.model)
+        est = estimate_train(
+            config,
+            data,
+            read_skill(skill_path, config.mode),
+            settings.budget,
+            target_model=backends.target.model,
+            optimizer_model=backends.optimizer.model,
+        )
         cost = "unknown" if est.cost_usd is None else f"${est.cost_usd:.4f}"
-        fits = ("within the budget" if est.within_budget else
-                "over the budget: the run may stop early, cleanly, and resume when run again with more")
-        ctx.emit(est.__dict__, f"estimate: at most {est.calls} calls ({est.target_calls} replays, "
-                 f"{est.optimizer_calls} optimizer), ~{est.input_tokens + est.output_tokens} tokens, {cost}; {fits}")
+        fits = (
+            "within the budget"
+            if est.within_budget
+            else "over the budget: the run may stop early, cleanly, and resume when run again with more"
+        )
+        ctx.emit(
+            est.__dict__,
+            f"estimate: at most {est.calls} calls ({est.target_calls} replays, "
+            f"{est.optimizer_calls} optimizer), ~{est.input_tokens + est.output_tokens} tokens, {cost}; {fits}",
+        )
         return 0
     if settings.night.batch:
         backends = batched_backends(backends, ctx.store, settings.night.batch_poll_s)
     from ..train.api import train
 
-    result = train(data, skill_path, ctx.cwd / args.out, target=backends.target, optimizer=backends.optimizer,
-                   judge=backends.judge, config=config, prompts_dir=ctx.cwd / args.prompts if args.prompts else None,
-                   budget=settings.budget, retry=RetryPolicy(max_retries=settings.roles.target.max_retries),
-                   clock=ctx.clock, progress=ctx.say)
+    result = train(
+        data,
+        skill_path,
+        ctx.cwd / args.out,
+        target=backends.target,
+        optimizer=backends.optimizer,
+        judge=backends.judge,
+        config=config,
+        prompts_dir=ctx.cwd / args.prompts if args.prompts else None,
+        budget=settings.budget,
+        retry=RetryPolicy(max_retries=settings.roles.target.max_retries),
+        clock=ctx.clock,
+        progress=ctx.say,
+    )
     s = result.summary
     ctx.emit(s, summary_text(s, args.out))
     if s.stopped_by == "outage":
@@ -106,33 +179,54 @@ def summary_text(s: TrainSummary, run_dir: str) -> str:
     def num(v: float | None) -> str:
         return "n/a" if v is None else f"{v:.2f}"
 
-    head = (f"trained {s.steps} steps and {s.slow_updates} slow updates: {len(s.accepted_edits)} edits accepted, "
-            f"{s.refused} refused (error rate {s.alpha:g}, {s.alpha_spent:.3g} spent)")
+    head = (
+        f"trained {s.steps} steps and {s.slow_updates} slow updates: {len(s.accepted_edits)} edits accepted, "
+        f"{s.refused} refused (error rate {s.alpha:g}, {s.alpha_spent:.3g} spent)"
+    )
     lines = [head]
     if s.stopped:
         lines.append(f"stopped early: {s.stopped}; run the same command again to resume")
     else:
         g = s.gain_hard
-        ci = f" (gain {g.mean:+.2f}, 95% CI {g.ci_low:+.2f} to {g.ci_high:+.2f}, p = {g.p_value:.3g})" if g else ""
-        lines.append(f"test pass rate: initial {num(s.baseline.test_hard)}, best {num(s.best.test_hard)}{ci}; "
-                     f"best at step {s.best_step}")
-    lines.append(f"run directory: {run_dir} (best skill: best.md; stage it with "
-                 f"`skillopt-sleep train stage {run_dir} --project DIR`)")
+        ci = (
+            f" (gain {g.mean:+.2f}, 95% CI {g.ci_low:+.2f} to {g.ci_high:+.2f}, p = {g.p_value:.3g})"
+            if g
+            else ""
+        )
+        lines.append(
+            f"test pass rate: initial {num(s.baseline.test_hard)}, best {num(s.best.test_hard)}{ci}; "
+            f"best at step {s.best_step}"
+        )
+    lines.append(
+        f"run directory: {run_dir} (best skill: best.md; stage it with "
+        f"`skillopt-sleep train stage {run_dir} --project DIR`)"
+    )
     return "\n".join(lines)
 
 
 def stage_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
     if args.dir is None:
-        raise UsageError("train stage needs the run directory", hint="skillopt-sleep train stage DIR --project P")
+        raise UsageError(
+            "train stage needs the run directory", hint="skillopt-sleep train stage DIR --project P"
+        )
     from ..train.stage import stage_run
 
     project = ctx.project(args.project)
     settings = ctx.settings(project).settings
-    proposal = stage_run(ctx.cwd / args.dir, project, settings=settings, store=ctx.store, paths=ctx.paths,
-                         clock=ctx.clock)
+    proposal = stage_run(
+        ctx.cwd / args.dir,
+        project,
+        settings=settings,
+        store=ctx.store,
+        paths=ctx.paths,
+        clock=ctx.clock,
+    )
     if proposal is None:
         ctx.emit({"staged": None}, f"the run in {args.dir} accepted no edit: nothing to stage")
         return 0
-    ctx.emit(proposal, f"staged {proposal.night_id} for {project}: review it with `skillopt-sleep review`, "
-             "then `skillopt-sleep adopt`")
+    ctx.emit(
+        proposal,
+        f"staged {proposal.night_id} for {project}: review it with `skillopt-sleep review`, "
+        "then `skillopt-sleep adopt`",
+    )
     return 0

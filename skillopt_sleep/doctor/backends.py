@@ -30,8 +30,15 @@ def checks(inp: DoctorInput) -> list[Finding]:
             out.append(seen[key])
         else:
             first = seen[key]
-            out.append(Finding(f"{role} backend", first.status, f"same as {first.data['role']}: "
-                               + first.detail, first.fix, {**first.data, "role": role}))
+            out.append(
+                Finding(
+                    f"{role} backend",
+                    first.status,
+                    f"same as {first.data['role']}: " + first.detail,
+                    first.fix,
+                    {**first.data, "role": role},
+                )
+            )
     return out
 
 

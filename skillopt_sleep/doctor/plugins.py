@@ -49,6 +49,7 @@ def _home(env: Mapping[str, str]) -> Path | None:
 
 # --- Claude Code ----------------------------------------------------------------------------
 
+
 def claude_config_dir(env: Mapping[str, str], home: Path) -> Path:
     return Path(env["CLAUDE_CONFIG_DIR"]) if env.get("CLAUDE_CONFIG_DIR") else home / ".claude"
 
@@ -67,8 +68,12 @@ def claude_plugin(config_dir: Path) -> InstalledCopy | None:
         manifest = _read_json(where / ".claude-plugin" / "plugin.json")
         version = manifest.get("version") if isinstance(manifest, dict) else None
         version = version or entry.get("version")
-        return InstalledCopy("claude-code", where, str(version) if version else None,
-                             _claude_enabled(config_dir, key))
+        return InstalledCopy(
+            "claude-code",
+            where,
+            str(version) if version else None,
+            _claude_enabled(config_dir, key),
+        )
     return None
 
 
@@ -85,31 +90,46 @@ def _claude_finding(inp: DoctorInput, home: Path) -> Finding:
         if inp.which("claude") is None and not config_dir.exists():
             return Finding("plugin: claude-code", "skip", "Claude Code not found")
         return Finding(
-            "plugin: claude-code", "warn",
+            "plugin: claude-code",
+            "warn",
             "Claude Code is here but the skillopt-sleep plugin is not installed",
             f"run {INSTALL_HINT}, or `claude plugin marketplace add <checkout>` then "
             f"`claude plugin install {PLUGIN}@{MARKETPLACE}`",
             {"agent": "claude-code", "installed": "no"},
         )
     if not copy.enabled:
-        return Finding("plugin: claude-code", "warn", f"installed at {copy.where} but disabled",
-                       f"run `claude plugin enable {PLUGIN}@{MARKETPLACE}`", _data(copy))
-    errors = claude_load_errors(SubprocessRunner(inp.env), f"{PLUGIN}@{MARKETPLACE}") \
-        if inp.which("claude") else None
+        return Finding(
+            "plugin: claude-code",
+            "warn",
+            f"installed at {copy.where} but disabled",
+            f"run `claude plugin enable {PLUGIN}@{MARKETPLACE}`",
+            _data(copy),
+        )
+    errors = (
+        claude_load_errors(SubprocessRunner(inp.env), f"{PLUGIN}@{MARKETPLACE}")
+        if inp.which("claude")
+        else None
+    )
     if errors:
-        return Finding("plugin: claude-code", "fail",
-                       f"installed at {copy.where} but Claude Code cannot load it: {errors[0]}",
-                       f"run {INSTALL_HINT}: it installs the plugin from a copy it owns",
-                       _data(copy))
+        return Finding(
+            "plugin: claude-code",
+            "fail",
+            f"installed at {copy.where} but Claude Code cannot load it: {errors[0]}",
+            f"run {INSTALL_HINT}: it installs the plugin from a copy it owns",
+            _data(copy),
+        )
     return _version_finding("plugin: claude-code", copy, claude_update_fix())
 
 
 def claude_update_fix() -> str:
-    return (f"run `claude plugin marketplace update {MARKETPLACE}` then "
-            f"`claude plugin update {PLUGIN}@{MARKETPLACE}` (or rerun the installer)")
+    return (
+        f"run `claude plugin marketplace update {MARKETPLACE}` then "
+        f"`claude plugin update {PLUGIN}@{MARKETPLACE}` (or rerun the installer)"
+    )
 
 
 # --- Codex -----------------------------------------------------------------------------------
+
 
 def codex_skills(env: Mapping[str, str], home: Path, project: Path) -> list[InstalledCopy]:
     """Every copy of the skill Codex would load: user and repo skill roots, and plugin caches."""
@@ -127,8 +147,9 @@ def codex_skills(env: Mapping[str, str], home: Path, project: Path) -> list[Inst
     for manifest in sorted(cache.glob(f"*/{PLUGIN}/*/.codex-plugin/plugin.json")):
         data = _read_json(manifest)
         version = data.get("version") if isinstance(data, dict) else None
-        found.append(InstalledCopy("codex", manifest.parent.parent,
-                                   str(version) if version else None))
+        found.append(
+            InstalledCopy("codex", manifest.parent.parent, str(version) if version else None)
+        )
     return found
 
 
@@ -144,7 +165,8 @@ def _project_and_parents(project: Path) -> Iterator[Path]:
 
 _FRONTMATTER = re.compile(r"\A---\s*\n(.*?)\n---\s*\n", re.DOTALL)
 _METADATA_VERSION = re.compile(
-    r"^metadata:\s*\n(?:[ \t]+.*\n)*?[ \t]+version:\s*[\"']?([^\"'\s]+)", re.MULTILINE)
+    r"^metadata:\s*\n(?:[ \t]+.*\n)*?[ \t]+version:\s*[\"']?([^\"'\s]+)", re.MULTILINE
+)
 
 
 def skill_version(text: str) -> str | None:
@@ -162,7 +184,9 @@ def _codex_finding(inp: DoctorInput, home: Path) -> Finding:
         if inp.which("codex") is None and not (home / ".codex").exists():
             return Finding("skill: codex", "skip", "Codex not found")
         return Finding(
-            "skill: codex", "warn", "Codex is here but the skillopt-sleep skill is not installed",
+            "skill: codex",
+            "warn",
+            "Codex is here but the skillopt-sleep skill is not installed",
             f"run {INSTALL_HINT}, or copy plugins/codex/skills/{PLUGIN} into ~/.agents/skills/",
             {"agent": "codex", "installed": "no"},
         )
@@ -171,16 +195,29 @@ def _codex_finding(inp: DoctorInput, home: Path) -> Finding:
         return _version_finding("skill: codex", stale[0], _codex_fix(stale[0]))
     where = ", ".join(_codex_place(c) for c in copies)
     # Ask Codex only where it has run before: the first run of `codex` writes its own files.
-    listed = codex_skill_names(SubprocessRunner(inp.env), inp.project) \
-        if inp.which("codex") and (home / ".codex").is_dir() else None
+    listed = (
+        codex_skill_names(SubprocessRunner(inp.env), inp.project)
+        if inp.which("codex") and (home / ".codex").is_dir()
+        else None
+    )
     if listed is not None and not {PLUGIN, f"{PLUGIN}:{PLUGIN}"} & set(listed):
-        return Finding("skill: codex", "fail", f"found at {where}, but Codex does not list it",
-                       f"run {INSTALL_HINT}, and check that the skill's SKILL.md is readable",
-                       _data(copies[0]))
-    names = "" if listed is None else " (Codex lists it as " + ", ".join(
-        f"${n}" for n in (PLUGIN, f"{PLUGIN}:{PLUGIN}") if n in listed) + ")"
-    return Finding("skill: codex", "ok", f"version {__version__} at {where}{names}",
-                   data=_data(copies[0]))
+        return Finding(
+            "skill: codex",
+            "fail",
+            f"found at {where}, but Codex does not list it",
+            f"run {INSTALL_HINT}, and check that the skill's SKILL.md is readable",
+            _data(copies[0]),
+        )
+    names = (
+        ""
+        if listed is None
+        else " (Codex lists it as "
+        + ", ".join(f"${n}" for n in (PLUGIN, f"{PLUGIN}:{PLUGIN}") if n in listed)
+        + ")"
+    )
+    return Finding(
+        "skill: codex", "ok", f"version {__version__} at {where}{names}", data=_data(copies[0])
+    )
 
 
 def _codex_place(copy: InstalledCopy) -> str:
@@ -192,20 +229,25 @@ def _codex_place(copy: InstalledCopy) -> str:
 
 def _codex_fix(copy: InstalledCopy) -> str:
     if copy.where.name == "SKILL.md":
-        return (f"rerun the installer, or copy plugins/codex/skills/{PLUGIN} of skillopt-sleep "
-                f"{__version__} over {copy.where.parent}")
+        return (
+            f"rerun the installer, or copy plugins/codex/skills/{PLUGIN} of skillopt-sleep "
+            f"{__version__} over {copy.where.parent}"
+        )
     return f"run `codex plugin marketplace upgrade {MARKETPLACE}`"
 
 
 # --- shared ----------------------------------------------------------------------------------
+
 
 def _version_finding(name: str, copy: InstalledCopy, update_fix: str) -> Finding:
     if copy.version == __version__:
         return Finding(name, "ok", f"version {copy.version} at {copy.where}", data=_data(copy))
     shown = copy.version or "unknown"
     if copy.version and _version_key(copy.version) > _version_key(__version__):
-        fix = (f"upgrade the engine to {copy.version}: run install/install.sh from a checkout "
-               f"of skillopt-sleep {copy.version}")
+        fix = (
+            f"upgrade the engine to {copy.version}: run install/install.sh from a checkout "
+            f"of skillopt-sleep {copy.version}"
+        )
     else:
         fix = update_fix
     detail = f"version {shown} at {copy.where}, but the engine is {__version__}"
@@ -217,8 +259,12 @@ def _version_key(version: str) -> tuple[int, ...]:
 
 
 def _data(copy: InstalledCopy) -> dict[str, str]:
-    return {"agent": copy.agent, "installed": "yes", "path": str(copy.where),
-            "version": copy.version or ""}
+    return {
+        "agent": copy.agent,
+        "installed": "yes",
+        "path": str(copy.where),
+        "version": copy.version or "",
+    }
 
 
 def _read_json(path: Path) -> object:

@@ -18,8 +18,14 @@ MIN_FREE_BYTES = 200 * 1024 * 1024
 
 def checks(inp: DoctorInput) -> list[Finding]:
     # Which interpreter runs the engine: the one the plugins' launcher found.
-    out = [Finding("engine", "ok", f"skillopt-sleep {__version__} on {sys.executable}",
-                   data={"python": sys.executable, "version": __version__})]
+    out = [
+        Finding(
+            "engine",
+            "ok",
+            f"skillopt-sleep {__version__} on {sys.executable}",
+            data={"python": sys.executable, "version": __version__},
+        )
+    ]
     db = inp.paths.db
     try:
         store = Store.open_readonly(db)
@@ -31,14 +37,26 @@ def checks(inp: DoctorInput) -> list[Finding]:
         out.append(Finding("store", "fail", exc.message, exc.hint or "check the data directory"))
     target = db if db.exists() else nearest(db.parent)
     if not os.access(target, os.W_OK):
-        out.append(Finding("store writes", "warn", f"{target} is not writable here",
-                           "reading commands work; `run`, `harvest`, `adopt` need a shell outside the "
-                           "agent's sandbox or write access to it"))
+        out.append(
+            Finding(
+                "store writes",
+                "warn",
+                f"{target} is not writable here",
+                "reading commands work; `run`, `harvest`, `adopt` need a shell outside the "
+                "agent's sandbox or write access to it",
+            )
+        )
     data = nearest(inp.paths.data_dir)
     free = shutil.disk_usage(data).free
     if free < MIN_FREE_BYTES:
-        out.append(Finding("disk", "warn", f"only {free // 2**20} MiB free under {data}",
-                           "free some disk space before the next night"))
+        out.append(
+            Finding(
+                "disk",
+                "warn",
+                f"only {free // 2**20} MiB free under {data}",
+                "free some disk space before the next night",
+            )
+        )
     else:
         out.append(Finding("disk", "ok", f"{free // 2**30} GiB free"))
     return out

@@ -67,5 +67,12 @@ class Environment(Protocol):
 
     name: str
 
-    async def rollout(self, item: TaskRecord, instructions: str, backend: Backend, *, seed: int,
-                      max_tokens: int = 1024) -> EnvResult: ...
+    async def rollout(
+        self,
+        item: TaskRecord,
+        instructions: str,
+        backend: Backend,
+        *,
+        seed: int,
+        max_tokens: int = 1024,
+    ) -> EnvResult: ...

@@ -53,14 +53,27 @@ class QAEnv:
 
     name = "qa"
 
-    async def rollout(self, item: TaskRecord, instructions: str, backend: Backend, *, seed: int,
-                      max_tokens: int = 1024) -> EnvResult:
+    async def rollout(
+        self,
+        item: TaskRecord,
+        instructions: str,
+        backend: Backend,
+        *,
+        seed: int,
+        max_tokens: int = 1024,
+    ) -> EnvResult:
         refs = references(item)
         asked = (Message("user", prompt_of(item) + QA_NOTE),)
         if not refs:
             return EnvResult.errored(f"item {item.id} has no reference answer", asked)
-        request = Request(role="target", system=instructions, messages=asked, max_tokens=max_tokens,
-                          seed=seed, tag="replay")
+        request = Request(
+            role="target",
+            system=instructions,
+            messages=asked,
+            max_tokens=max_tokens,
+            seed=seed,
+            tag="replay",
+        )
         try:
             text = redact((await backend.complete(request)).text)
         except BackendError as exc:
@@ -68,7 +81,14 @@ class QAEnv:
                 raise
             return EnvResult.errored(exc.one_line(), asked)
         said = final_line(text)
-        exact = any(normalise(said) == normalise(r) or normalise(text) == normalise(r) for r in refs)
+        exact = any(
+            normalise(said) == normalise(r) or normalise(text) == normalise(r) for r in refs
+        )
         f1 = max(max(token_f1(said, r), token_f1(text, r)) for r in refs)
         reasons = () if exact else ("answer is not the expected answer",)
-        return EnvResult(1.0 if exact else 0.0, 1.0 if exact else f1, reasons, (*asked, Message("assistant", text)))
+        return EnvResult(
+            1.0 if exact else 0.0,
+            1.0 if exact else f1,
+            reasons,
+            (*asked, Message("assistant", text)),
+        )

@@ -24,18 +24,26 @@ def load_env(spec: str, rubric: RubricJudge | None = None) -> Environment:
     if ":" not in spec:
         close = difflib.get_close_matches(spec, SHIPPED, n=1)
         hint = f"did you mean {close[0]}? " if close else ""
-        raise ConfigError(f"unknown environment {spec!r}",
-                          hint=f"{hint}choose {', '.join(SHIPPED)} or name your own as module:Class")
+        raise ConfigError(
+            f"unknown environment {spec!r}",
+            hint=f"{hint}choose {', '.join(SHIPPED)} or name your own as module:Class",
+        )
     module_name, _, attr = spec.partition(":")
     try:
         module = importlib.import_module(module_name)
     except ImportError as exc:
-        raise ConfigError(f"cannot import environment module {module_name!r}: {exc}",
-                          hint="check the name and that it is on PYTHONPATH") from exc
+        raise ConfigError(
+            f"cannot import environment module {module_name!r}: {exc}",
+            hint="check the name and that it is on PYTHONPATH",
+        ) from exc
     cls = getattr(module, attr, None)
     if cls is None:
-        raise ConfigError(f"module {module_name!r} has no {attr!r}", hint="write the environment as module:Class")
+        raise ConfigError(
+            f"module {module_name!r} has no {attr!r}", hint="write the environment as module:Class"
+        )
     env = cls()
     if not isinstance(env, Environment):
-        raise ConfigError(f"{spec} is not an environment", hint="it needs a name and an async rollout(...)")
+        raise ConfigError(
+            f"{spec} is not an environment", hint="it needs a name and an async rollout(...)"
+        )
     return env

@@ -32,11 +32,24 @@ class TaskRecordEnv:
     def __init__(self, rubric: RubricJudge | None = None) -> None:
         self.rubric = rubric
 
-    async def rollout(self, item: TaskRecord, instructions: str, backend: Backend, *, seed: int,
-                      max_tokens: int = 1024) -> EnvResult:
+    async def rollout(
+        self,
+        item: TaskRecord,
+        instructions: str,
+        backend: Backend,
+        *,
+        seed: int,
+        max_tokens: int = 1024,
+    ) -> EnvResult:
         asked = (Message("user", prompt_of(item)),)
-        request = Request(role="target", system=instructions, messages=asked, max_tokens=max_tokens,
-                          seed=seed, tag="replay")
+        request = Request(
+            role="target",
+            system=instructions,
+            messages=asked,
+            max_tokens=max_tokens,
+            seed=seed,
+            tag="replay",
+        )
         try:
             done = await backend.complete(request)
             text = redact(done.text)  # before it is judged, cached or shown to anyone
@@ -46,4 +59,6 @@ class TaskRecordEnv:
                 raise
             return EnvResult.errored(exc.one_line(), asked)
         conversation = (*asked, Message("assistant", text))
-        return EnvResult(1.0 if verdict.passed else 0.0, verdict.score, verdict.reasons, conversation)
+        return EnvResult(
+            1.0 if verdict.passed else 0.0, verdict.score, verdict.reasons, conversation
+        )

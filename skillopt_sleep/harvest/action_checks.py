@@ -68,8 +68,11 @@ def candidate_action_checks(feedback: str, actions: Sequence[Action]) -> list[Ch
     vocab = vocabulary(actions)
     for other in ref.others:
         found.append(Check(kind="ran", value=_word(other), case_sensitive=False))
-        found += [Check(kind="never_ran", value=_word(p), case_sensitive=False)
-                  for p in sorted(vocab.programs) if any(p in f and other in f for f in FAMILIES)]
+        found += [
+            Check(kind="never_ran", value=_word(p), case_sensitive=False)
+            for p in sorted(vocab.programs)
+            if any(p in f and other in f for f in FAMILIES)
+        ]
     found += _path_checks(ref.named, actions)
     found += _command_checks([n for n in ref.named if n in vocab.words], actions)
     out: list[Check] = []
@@ -79,8 +82,9 @@ def candidate_action_checks(feedback: str, actions: Sequence[Action]) -> list[Ch
     return out
 
 
-def validated_actions(checks: Sequence[Check], corrected: Sequence[Action],
-                      accepted: Sequence[Action] | None = None) -> list[Check]:
+def validated_actions(
+    checks: Sequence[Check], corrected: Sequence[Action], accepted: Sequence[Action] | None = None
+) -> list[Check]:
     """The checks that fail on the corrected attempt's actions and pass on the accepted retry's."""
     kept: list[Check] = []
     before = recorded(corrected)
@@ -99,8 +103,9 @@ def validated_actions(checks: Sequence[Check], corrected: Sequence[Action],
     return kept
 
 
-def mined_action_checks(feedback: str, corrected: Sequence[Action],
-                        accepted: Sequence[Action] | None = None) -> list[Check]:
+def mined_action_checks(
+    feedback: str, corrected: Sequence[Action], accepted: Sequence[Action] | None = None
+) -> list[Check]:
     """Candidates of ``feedback`` about ``corrected``, validated; never raises on odd input."""
     try:
         return validated_actions(candidate_action_checks(feedback, corrected), corrected, accepted)
@@ -109,9 +114,14 @@ def mined_action_checks(feedback: str, corrected: Sequence[Action],
 
 
 _WORD = re.compile(r"^\(\?<!\[\\w-\]\)(.+)\(\?!\[\\w-\]\)$")
-_PLAIN = {"ran": "runs {}", "never_ran": "never runs {}", "changed": "changes {}",
-          "untouched": "leaves {} alone", "never_read": "never reads {}",
-          "passes_after": "`{}` passes afterwards"}
+_PLAIN = {
+    "ran": "runs {}",
+    "never_ran": "never runs {}",
+    "changed": "changes {}",
+    "untouched": "leaves {} alone",
+    "never_read": "never reads {}",
+    "passes_after": "`{}` passes afterwards",
+}
 
 
 def plain_action(check: Check) -> str:

@@ -30,12 +30,85 @@ FAMILIES: tuple[frozenset[str], ...] = (
     frozenset({"docker", "podman"}),
 )
 # Words of a command too common to say anything about which command a turn means.
-_GENERIC = frozenset({"python", "python3", "bash", "sh", "-m", "-c", "-lc", "echo", "printf", "cd",
-                      "env", "true", "the", "a", "-", "&&", "2>&1", "it", "in", "to", "and", "."})
+_GENERIC = frozenset(
+    {
+        "python",
+        "python3",
+        "bash",
+        "sh",
+        "-m",
+        "-c",
+        "-lc",
+        "echo",
+        "printf",
+        "cd",
+        "env",
+        "true",
+        "the",
+        "a",
+        "-",
+        "&&",
+        "2>&1",
+        "it",
+        "in",
+        "to",
+        "and",
+        ".",
+    }
+)
 # Grammatical markers that a turn sets itself against what was done: negation, restriction,
 # reversal, "instead", "again" (en, de, fr, es). Alone they prove nothing: only with a reference.
 CONTRAST = frozenset(
-    ["not", "no", "don't", "dont", "never", "without", "skip", "stop", "avoid", "leave", "stays", "keep", "only", "instead", "again", "undo", "revert", "restore", "ask", "nicht", "kein", "keine", "keinen", "nie", "niemals", "ohne", "statt", "anstatt", "nur", "lass", "ignorieren", "ignoriere", "wiederherstellen", "rückgängig", "zurück", "ne", "pas", "jamais", "sans", "seulement", "lieu", "remets", "avant", "sin", "nunca", "solo", "vez", "deja"]
+    [
+        "not",
+        "no",
+        "don't",
+        "dont",
+        "never",
+        "without",
+        "skip",
+        "stop",
+        "avoid",
+        "leave",
+        "stays",
+        "keep",
+        "only",
+        "instead",
+        "again",
+        "undo",
+        "revert",
+        "restore",
+        "ask",
+        "nicht",
+        "kein",
+        "keine",
+        "keinen",
+        "nie",
+        "niemals",
+        "ohne",
+        "statt",
+        "anstatt",
+        "nur",
+        "lass",
+        "ignorieren",
+        "ignoriere",
+        "wiederherstellen",
+        "rückgängig",
+        "zurück",
+        "ne",
+        "pas",
+        "jamais",
+        "sans",
+        "seulement",
+        "lieu",
+        "remets",
+        "avant",
+        "sin",
+        "nunca",
+        "solo",
+        "vez",
+        "deja",
+    ]
 )
 _TOKEN = re.compile(r"[\w./@+~-]+(?:'[a-z]+)?|\?")
 _SHORT_REMARK = 8  # words: a remark this short names what it is about, not a new task
@@ -89,7 +162,9 @@ def vocabulary(actions: Sequence[ActionLike]) -> Vocabulary:
             if action.kind in ("read", "delete"):
                 quiet |= names
     words = {w for w in words if w not in _GENERIC and len(w) >= 2 and not w.isdigit()}
-    return Vocabulary(frozenset(programs), frozenset(words | programs), frozenset(paths), frozenset(quiet))
+    return Vocabulary(
+        frozenset(programs), frozenset(words | programs), frozenset(paths), frozenset(quiet)
+    )
 
 
 def _tokens(text: str) -> list[str]:
@@ -129,10 +204,16 @@ def reference(text: str, actions: Sequence[ActionLike]) -> Reference | None:
     if not named and not others:
         return None
     contrast = questioned or any(t in CONTRAST for t in tokens)
-    quiet = any(n in vocab.quiet_paths or n.strip("/") in vocab.quiet_paths
-                or (n in vocab.words and n not in vocab.paths) for n in named)
+    quiet = any(
+        n in vocab.quiet_paths
+        or n.strip("/") in vocab.quiet_paths
+        or (n in vocab.words and n not in vocab.paths)
+        for n in named
+    )
     words = sum(1 for t in tokens if t != "?")
-    return Reference(tuple(dict.fromkeys(named)), tuple(dict.fromkeys(others)), contrast, quiet, words)
+    return Reference(
+        tuple(dict.fromkeys(named)), tuple(dict.fromkeys(others)), contrast, quiet, words
+    )
 
 
 def refine(verdict: TurnVerdict, text: str, actions: Sequence[ActionLike]) -> TurnVerdict:
@@ -144,7 +225,9 @@ def refine(verdict: TurnVerdict, text: str, actions: Sequence[ActionLike]) -> Tu
     if ref is None:
         return verdict
     if ref.others:
-        return TurnVerdict("correction", f"names {ref.others[0]!r} where the attempt used another tool")
+        return TurnVerdict(
+            "correction", f"names {ref.others[0]!r} where the attempt used another tool"
+        )
     named = ref.named[0]
     if ref.contrast:
         return TurnVerdict("correction", f"sets itself against what the attempt did ({named!r})")

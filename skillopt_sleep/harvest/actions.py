@@ -42,8 +42,16 @@ def _keep(turn: Turn, action: RawAction) -> RawAction:
 
 def command(turn: Turn, text: str, tool: str, exit_code: int | None = None) -> RawAction:
     """A command the agent ran, followed by the file effects its text shows."""
-    action = _keep(turn, RawAction("command", command=text, tool=tool, exit_code=exit_code,
-                                   failed=exit_code not in (None, 0)))
+    action = _keep(
+        turn,
+        RawAction(
+            "command",
+            command=text,
+            tool=tool,
+            exit_code=exit_code,
+            failed=exit_code not in (None, 0),
+        ),
+    )
     for kind, path in shell_effects(text):
         _keep(turn, RawAction(kind, path=path, tool=tool))
     return action
@@ -80,13 +88,15 @@ def to_models(turn: Turn, project: str) -> list[Action]:
     out: list[Action] = []
     for raw in turn.actions:
         path = relative(raw.path, project)
-        out.append(Action(
-            kind=raw.kind,  # type: ignore[arg-type]
-            command=cut(redact(raw.command), COMMAND_CHARS),
-            path=cut(redact(path), COMMAND_CHARS),
-            exit_code=raw.exit_code,
-            failed=raw.failed,
-            content=cut(redact(raw.content), CONTENT_CHARS),
-            tool=raw.tool,
-        ))
+        out.append(
+            Action(
+                kind=raw.kind,  # type: ignore[arg-type]
+                command=cut(redact(raw.command), COMMAND_CHARS),
+                path=cut(redact(path), COMMAND_CHARS),
+                exit_code=raw.exit_code,
+                failed=raw.failed,
+                content=cut(redact(raw.content), CONTENT_CHARS),
+                tool=raw.tool,
+            )
+        )
     return out

@@ -17,7 +17,9 @@ from ..models import Check
 from .action_checks import plain_action
 
 _I = re.IGNORECASE
-_QUOTED = r"""[`'"\u201c\u2018\u201e](?P<q>[^`'"\u201d\u2019\u201c\n]{1,120})[`'"\u201d\u2019\u201c]"""
+_QUOTED = (
+    r"""[`'"\u201c\u2018\u201e](?P<q>[^`'"\u201d\u2019\u201c\n]{1,120})[`'"\u201d\u2019\u201c]"""
+)
 _PHRASE = r"(?P<w>[^\s,;.!?]+(?:\s+[^\s,;.!?]+){0,3})"
 _VALUE = rf"(?:{_QUOTED}|{_PHRASE})"
 _STOP_WORDS = (
@@ -29,16 +31,55 @@ _STOP_WORDS = (
 _STOP = frozenset(_STOP_WORDS.split())
 _ARTICLES = frozenset({"the", "a", "an", "der", "die", "das", "den", "ein", "eine"})
 _NUMBERS = {
-    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-    "nine": 9, "ten": 10, "ein": 1, "eine": 1, "einen": 1, "zwei": 2, "drei": 3, "vier": 4,
-    "fünf": 5, "funf": 5, "sechs": 6, "sieben": 7, "acht": 8, "neun": 9, "zehn": 10,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "ein": 1,
+    "eine": 1,
+    "einen": 1,
+    "zwei": 2,
+    "drei": 3,
+    "vier": 4,
+    "fünf": 5,
+    "funf": 5,
+    "sechs": 6,
+    "sieben": 7,
+    "acht": 8,
+    "neun": 9,
+    "zehn": 10,
 }
 _NUM = r"(?P<n>\d{1,4}|" + "|".join(_NUMBERS) + r")"
 _SEPARATORS = {
-    "comma": ",", "commas": ",", "komma": ",", "kommas": ",", "semicolon": ";",
-    "semicolons": ";", "semikolon": ";", "semikolons": ";", "pipe": "|", "pipes": "|",
-    "tab": "\t", "tabs": "\t", "colon": ":", "doppelpunkt": ":", "slash": "/", "|": "|",
-    ";": ";", ",": ",", ":": ":", "/": "/", "-": "-", "dash": "-", "bindestrich": "-",
+    "comma": ",",
+    "commas": ",",
+    "komma": ",",
+    "kommas": ",",
+    "semicolon": ";",
+    "semicolons": ";",
+    "semikolon": ";",
+    "semikolons": ";",
+    "pipe": "|",
+    "pipes": "|",
+    "tab": "\t",
+    "tabs": "\t",
+    "colon": ":",
+    "doppelpunkt": ":",
+    "slash": "/",
+    "|": "|",
+    ";": ";",
+    ",": ",",
+    ":": ":",
+    "/": "/",
+    "-": "-",
+    "dash": "-",
+    "bindestrich": "-",
 }
 _BULLET = r"^[ \t]*(?:[-*+\u2022]|\d+[.)])[ \t]"
 # Formatting a correction may forbid: words naming it -> (check kind, value).
@@ -46,31 +87,37 @@ _CONSTRUCTS: tuple[tuple[str, str, str, str], ...] = (
     (r"em[- ]?dash(?:es)?|gedankenstrich(?:e)?", "not_contains", "\u2014", "no em dashes"),
     (r"bold(?: text)?|fett(?:druck|schrift)?", "not_contains", "**", "no bold"),
     (r"tables?|tabellen?", "regex", r"(?s)\A(?!.*^[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*\|)", "no tables"),
-    (r"emojis?|emoticons?", "regex", "(?s)\\A(?!.*[\U0001F300-\U0001FAFF\u2600-\u27BF])",
-     "no emoji"),
+    (
+        r"emojis?|emoticons?",
+        "regex",
+        "(?s)\\A(?!.*[\U0001f300-\U0001faff\u2600-\u27bf])",
+        "no emoji",
+    ),
     (r"headings?|headers?|[uü]berschriften", "regex", r"(?s)\A(?!.*^#{1,6} )", "no headings"),
     (r"code ?blocks?|codebl[oö]cke?", "not_contains", "```", "no code blocks"),
     (r"semicolons?|semikolons?", "not_contains", ";", "no semicolons"),
     (r"exclamation marks?|ausrufezeichen", "not_contains", "!", "no exclamation marks"),
-    (r"bullet(?: point)?s?|lists?|aufz[aä]hlungen?|stichpunkte?", "regex",
-     rf"(?s)\A(?!.*{_BULLET})", "no bullet points"),
+    (
+        r"bullet(?: point)?s?|lists?|aufz[aä]hlungen?|stichpunkte?",
+        "regex",
+        rf"(?s)\A(?!.*{_BULLET})",
+        "no bullet points",
+    ),
 )
 _NO = r"(?:no|never|without|don't use|do not use|stop using|avoid|keine?n?|ohne|nie)"
-_ADD_USE = (
-    r"(?:use|run|call|prefer|verwende|nimm|benutze|nutze|usa|utilise)"
-)
+_ADD_USE = r"(?:use|run|call|prefer|verwende|nimm|benutze|nutze|usa|utilise)"
 
 _USE = re.compile(
     rf"\b(?:always|must|should|please|bitte|immer|siempre|toujours)\s+(?:{_ADD_USE})\s+{_VALUE}", _I
 )
 _USE_TICKED = re.compile(rf"\b{_ADD_USE}\s+(?:bitte\s+)?`(?P<q>[^`\n]{{2,80}})`", _I)
-_USE_THEN = re.compile(rf"\b(?:immer|always|siempre)\s+{_VALUE}\s+(?:verwenden|nutzen|benutzen)", _I)
+_USE_THEN = re.compile(
+    rf"\b(?:immer|always|siempre)\s+{_VALUE}\s+(?:verwenden|nutzen|benutzen)", _I
+)
 _USE_NOT = re.compile(
     rf"\b{_ADD_USE}\s+(?:bitte\s+)?{_VALUE}\s*,?\s+(?:not|nicht|statt|instead of)\s+", _I
 )
-_USE_INSTEAD = re.compile(
-    rf"\buse\s+{_VALUE}\s+instead(?:\s+of\s+(?P<y>[^\s,;!?]+))?", _I
-)
+_USE_INSTEAD = re.compile(rf"\buse\s+{_VALUE}\s+instead(?:\s+of\s+(?P<y>[^\s,;!?]+))?", _I)
 _AVOID = re.compile(
     rf"\b(?:never|don't|do\s+not|stop|avoid|no\s+more)\s+(?:use|using|call|calling|run|running"
     rf"|import|importing|add|adding)\s+{_VALUE}",
@@ -171,7 +218,9 @@ def _format_rules(text: str) -> list[tuple[str, str | int]]:
     found: list[tuple[str, str | int]] = []
     for words, kind, value, _ in _CONSTRUCTS:
         if re.search(rf"\b{_NO}\s+(?:\w+\s+){{0,2}}(?:{words})\b", text, _I) or re.search(
-            rf"\b(?:stop\s+using|stop\s+adding|avoid|lass\s+(?:die|das)?\s*)\s*(?:{words})\b", text, _I
+            rf"\b(?:stop\s+using|stop\s+adding|avoid|lass\s+(?:die|das)?\s*)\s*(?:{words})\b",
+            text,
+            _I,
         ):
             found.append((kind, value))
     return found
@@ -208,7 +257,9 @@ def _commands(text: str) -> list[tuple[str, str | int]]:
         verb = (match.group("verb") or "").lower()
         kind = (
             "heading"
-            if subject.startswith(("title", "heading", "header", "titel", "überschrift", "uberschrift"))
+            if subject.startswith(
+                ("title", "heading", "header", "titel", "überschrift", "uberschrift")
+            )
             else "starts_with"
             if verb.startswith(("start", "begin"))
             else "contains"
@@ -263,13 +314,21 @@ def candidate_checks(feedback: str) -> list[Check]:
 
 # What a mined regex means, for people (``tasks list``); the optimizer never sees check sources.
 _PLAIN_FIXED = {value: label for _, kind, value, label in _CONSTRUCTS if kind == "regex"}
-_PLAIN_FIXED.update({
-    _SIE: "addresses the user formally (Sie)", rf"(?s)\A(?!.*{_DU})": "never says du",
-    _DU: "addresses the user informally (du)", rf"(?s)\A(?!.*{_SIE})": "never says Sie",
-})
+_PLAIN_FIXED.update(
+    {
+        _SIE: "addresses the user formally (Sie)",
+        rf"(?s)\A(?!.*{_DU})": "never says du",
+        _DU: "addresses the user informally (du)",
+        rf"(?s)\A(?!.*{_SIE})": "never says Sie",
+    }
+)
 _PLAIN_COUNTED = (
     (re.compile(r"^\(\?ms\)\\A\(\?!\(\?:\.\*\?.*\)\{(\d+)\}\)$"), "at most {} bullet points", -1),
-    (re.compile(r"^\(\?s\)\\A\(\?:\[\^\.!\?\]\*\[\.!\?\]\+\)\{0,(\d+)\}"), "at most {} sentences", 0),
+    (
+        re.compile(r"^\(\?s\)\\A\(\?:\[\^\.!\?\]\*\[\.!\?\]\+\)\{0,(\d+)\}"),
+        "at most {} sentences",
+        0,
+    ),
     (re.compile(r"^\(\?s\)\\A\\W\*\(\?:\\w\+\\W\+\)\{0,(\d+)\}"), "at most {} words", 1),
     (re.compile(r"^\\A\(\?:\.\*\\n\)\{0,(\d+)\}"), "at most {} lines", 1),
 )

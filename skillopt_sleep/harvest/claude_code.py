@@ -18,8 +18,8 @@ from typing import Any
 
 from . import actions
 from .expanded import mark
-from .jsonl import KEPT_PROMPT_CHARS, BadRecord, LineParser, as_dict, as_list, as_str, require_dict
-from .session import Turn, cut, parse_time
+from .jsonl import BadRecord, LineParser, as_dict, as_list, as_str, require_dict
+from .session import Turn, parse_time
 
 SOURCE = "claude-code"
 
@@ -277,12 +277,18 @@ class ClaudeCodeParser(LineParser):
         elif name == "Read":
             actions.file(turn, "read", as_str(tool_input.get("file_path")), name)
         elif name == "Write":
-            actions.file(turn, "write", as_str(tool_input.get("file_path")), name,
-                         as_str(tool_input.get("content")))
+            actions.file(
+                turn,
+                "write",
+                as_str(tool_input.get("file_path")),
+                name,
+                as_str(tool_input.get("content")),
+            )
         elif name in ("Edit", "MultiEdit", "NotebookEdit"):
             edits = as_list(tool_input.get("edits")) or [tool_input]
-            new = "\n".join(as_str(as_dict(e).get("new_string") or as_dict(e).get("new_source"))
-                             for e in edits)
+            new = "\n".join(
+                as_str(as_dict(e).get("new_string") or as_dict(e).get("new_source")) for e in edits
+            )
             path = as_str(tool_input.get("file_path")) or as_str(tool_input.get("notebook_path"))
             actions.file(turn, "edit", path, name, new)
         elif name == "Grep" and as_str(tool_input.get("path")):

@@ -136,8 +136,12 @@ class CodexParser(LineParser):
         )
         turn.add_step("tool", f"$ {command}")
         code = item.get("exit_code")
-        actions.command(turn, command, "exec_command",
-                        code if isinstance(code, int) and not isinstance(code, bool) else None)
+        actions.command(
+            turn,
+            command,
+            "exec_command",
+            code if isinstance(code, int) and not isinstance(code, bool) else None,
+        )
         if isinstance(code, int) and code != 0:
             turn.add_error(f"`{command}` exited {code}: {output.strip()[-300:]}")
             turn.add_step("error", f"exit {code}: {output}", tail_cut=True)

@@ -120,7 +120,9 @@ FOLLOW_UP_ANYWHERE = (
     r"|what (?:does|do|did) (?:the|this|that|these|those|it)\b|was (?:die|der|das|es) [^.?!]{0,30}"
     r"(?:macht|tut|bedeutet)|que (?:fait|hace) (?:la|le|el)"
 )
-ACKNOWLEDGE = r"ok(?:ay)?|k|alright|sure|fine|got it|i see|understood|yes|yep|ja|okay|d'accord|vale|si|oui"
+ACKNOWLEDGE = (
+    r"ok(?:ay)?|k|alright|sure|fine|got it|i see|understood|yes|yep|ja|okay|d'accord|vale|si|oui"
+)
 
 # A prompt that opens like this is a request in its own right.
 REQUEST_START = (

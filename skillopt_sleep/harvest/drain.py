@@ -60,8 +60,10 @@ def _drain_one(spool: Spool, entry: Path, harvester: Harvester, result: DrainRes
     path = Path(payload.transcript_path)
     result.payloads += 1
     if not path.is_file():  # said once, as a notice `status` shows; nothing to retry
-        result.errors.append(f"the transcript of session {payload.session_id} is missing ({path}): "
-                             "nothing was logged from it")
+        result.errors.append(
+            f"the transcript of session {payload.session_id} is missing ({path}): "
+            "nothing was logged from it"
+        )
     else:
         before = len(result.stats.errors)
         harvester.harvest_file(CLAUDE, path, result.stats)

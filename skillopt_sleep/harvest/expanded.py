@@ -19,7 +19,9 @@ FOOTER = "[End of repository text]"
 MAX_BODY = 1700  # the body and its two marker lines fit the context a task keeps (2,000 characters)
 _BLOCK = re.compile(
     r"\[Repository text expanded into the session, not typed by the user: [^\]\n]*\]\n"
-    r".*?(?:\n\[End of repository text\]|\Z)", re.DOTALL)
+    r".*?(?:\n\[End of repository text\]|\Z)",
+    re.DOTALL,
+)
 
 
 def mark(body: str, what: str) -> str:

@@ -24,7 +24,9 @@ MAX_PAYLOAD_BYTES = 1024 * 1024
 READ_TIMEOUT_S = 5.0  # Claude Code writes the payload at once; a writer that never closes is not
 
 
-def read_stdin(stream: TextIO, limit: int = MAX_PAYLOAD_BYTES, timeout: float = READ_TIMEOUT_S) -> str:
+def read_stdin(
+    stream: TextIO, limit: int = MAX_PAYLOAD_BYTES, timeout: float = READ_TIMEOUT_S
+) -> str:
     """The hook's JSON from ``stream``, bounded in size and time.
 
     Reading stops at end of input, as soon as what was read is one complete JSON value (the

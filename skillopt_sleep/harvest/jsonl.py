@@ -175,8 +175,13 @@ class LineParser:
             self.state.replay = True
         index = self.state.turns_before + len(self.chunk.turns)
         prompt = cut(prompt, KEPT_PROMPT_CHARS)  # a pasted log: the request is at its start
-        turn = Turn(index=index, offset=offset, prompt=prompt, timestamp=parse_time(timestamp),
-                    model=self.state.model)
+        turn = Turn(
+            index=index,
+            offset=offset,
+            prompt=prompt,
+            timestamp=parse_time(timestamp),
+            model=self.state.model,
+        )
         turn.ended_at = turn.timestamp
         self.chunk.turns.append(turn)
         self.turn = turn

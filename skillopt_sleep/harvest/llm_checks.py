@@ -60,10 +60,14 @@ def parse_checks(text: str) -> list[Check]:
 
 
 def _request(record: TaskRecord) -> Request:
-    payload = {"request": record.intent, "attempt": record.attempt[:1500],
-               "correction": record.feedback}
-    return json_request("optimizer", SYSTEM, payload, max_tokens=400, tag="mine-checks",
-                        temperature=0.0)
+    payload = {
+        "request": record.intent,
+        "attempt": record.attempt[:1500],
+        "correction": record.feedback,
+    }
+    return json_request(
+        "optimizer", SYSTEM, payload, max_tokens=400, tag="mine-checks", temperature=0.0
+    )
 
 
 @dataclass
@@ -77,8 +81,11 @@ class LlmCheckMiner(ModelHelper):
         out: list[TaskRecord] = []
         rng = random.Random(0)
         for record in records:
-            answer = await self.ask(_request(record), rng) if (
-                self.can_ask and wants_checks(record)) else None
+            answer = (
+                await self.ask(_request(record), rng)
+                if (self.can_ask and wants_checks(record))
+                else None
+            )
             checks = validated(parse_checks(answer), record.attempt) if answer else []
             out.append(record.model_copy(update={"checks": checks}) if checks else record)
         return out

@@ -151,8 +151,9 @@ def _accepted(group: TaskGroup, index: int) -> bool:
     return False
 
 
-def mine_checks(group: TaskGroup, first: str, later: list[str | None],
-                project: str = "") -> list[Check]:
+def mine_checks(
+    group: TaskGroup, first: str, later: list[str | None], project: str = ""
+) -> list[Check]:
     """Rule checks the sure corrections of a task state, each validated where it applies: it
     must fail on the attempt the correction answers and pass on the retry the user let stand.
     Action checks likewise, on the actions of those attempts."""
@@ -179,7 +180,9 @@ def mine_checks(group: TaskGroup, first: str, later: list[str | None],
         acted = to_models(a.turn, project) if a.turn.actions else acted
     if found and unruled:  # without any rule, the night makes the rubric from all the feedback
         text = " / ".join(unruled)
-        found.append(Check(kind="rubric", value=f"The answer respects the user's correction: {text}"))
+        found.append(
+            Check(kind="rubric", value=f"The answer respects the user's correction: {text}")
+        )
     return found
 
 

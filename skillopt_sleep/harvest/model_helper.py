@@ -45,10 +45,21 @@ class ModelHelper:
 
 
 def json_request(
-    role: Role, system: str, payload: dict[str, str], *, max_tokens: int, tag: str,
+    role: Role,
+    system: str,
+    payload: dict[str, str],
+    *,
+    max_tokens: int,
+    tag: str,
     temperature: float | None = None,
 ) -> Request:
     """One model call whose user message is ``payload`` as JSON (the answer is parsed as JSON)."""
     body = json.dumps(payload, ensure_ascii=False)
-    return Request(role=role, system=system, messages=(Message("user", body),),
-                   max_tokens=max_tokens, temperature=temperature, tag=tag)
+    return Request(
+        role=role,
+        system=system,
+        messages=(Message("user", body),),
+        max_tokens=max_tokens,
+        temperature=temperature,
+        tag=tag,
+    )

@@ -131,7 +131,9 @@ class _FileCursor:
         data = data if isinstance(data, dict) else {}
         parse = ParseState.from_json(json.dumps(data.get("parse") or {}))
         return cls(
-            parse, str(data.get("head") or ""), data.get("scoped_out") is True,
+            parse,
+            str(data.get("head") or ""),
+            data.get("scoped_out") is True,
             data.get("partial") is True,
         )
 
@@ -234,7 +236,7 @@ class Harvester:
             self._read(source, Path(path), st, old, fc, stats, projects)
         except OSError as exc:
             stats.skip_file(path, exc.strerror or type(exc).__name__)
-        except Exception as exc:  # noqa: BLE001 - one damaged file must not stop the others;
+        except Exception as exc:
             # it is reported with its path, and its cursor moves past it until it changes.
             stats.skip_file(path, f"unreadable transcript ({type(exc).__name__}: {exc})"[:300])
             self._cursor(Path(path), source, st, st.st_size, _FileCursor(ParseState()))

@@ -35,8 +35,12 @@ def _segments(words: list[str]) -> list[list[str]]:
     return [s for s in out if s]
 
 
-_VALUED = {"head": {"-n", "-c"}, "tail": {"-n", "-c"}, "grep": {"-e", "-f", "-m", "-A", "-B", "-C"},
-           "rg": {"-e", "-g", "-t", "-A", "-B", "-C", "-m"}}
+_VALUED = {
+    "head": {"-n", "-c"},
+    "tail": {"-n", "-c"},
+    "grep": {"-e", "-f", "-m", "-A", "-B", "-C"},
+    "rg": {"-e", "-g", "-t", "-A", "-B", "-C", "-m"},
+}
 
 
 def _operands(args: list[str], name: str = "") -> list[str]:
@@ -55,8 +59,10 @@ def _operands(args: list[str], name: str = "") -> list[str]:
 
 def _program(segment: list[str]) -> tuple[str, list[str]]:
     i = 0
-    while i < len(segment) and ("=" in segment[i] and not segment[i].startswith("-")
-                                or segment[i] in ("sudo", "env", "command", "exec", "time")):
+    while i < len(segment) and (
+        ("=" in segment[i] and not segment[i].startswith("-"))
+        or segment[i] in ("sudo", "env", "command", "exec", "time")
+    ):
         i += 1
     if i >= len(segment):
         return "", []

@@ -57,8 +57,10 @@ def parse_judgement(text: str) -> TurnJudgement | None:
 
 
 def _request(previous: str, prompt: str) -> Request:
-    payload = {"earlier_request": redact(previous[:_TEXT_CHARS]),
-               "message": redact(prompt[:_TEXT_CHARS])}
+    payload = {
+        "earlier_request": redact(previous[:_TEXT_CHARS]),
+        "message": redact(prompt[:_TEXT_CHARS]),
+    }
     return json_request("judge", SYSTEM, payload, max_tokens=200, tag="classify-turn")
 
 
@@ -86,8 +88,9 @@ class ModelClassifier(ModelHelper):
                 if answer is not None and judged is None:
                     self.failures += 1  # an answer outside the schema: the rules' verdict stands
                 if judged is not None:
-                    verdicts[i] = TurnVerdict(judged.kind, judged.reason, sure=judged.confident,
-                                              by="model")
+                    verdicts[i] = TurnVerdict(
+                        judged.kind, judged.reason, sure=judged.confident, by="model"
+                    )
                 self._seen[(previous, prompt)] = verdicts[i]
             if verdicts[i].kind == "new_request":
                 previous = prompt

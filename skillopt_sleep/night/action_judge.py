@@ -91,7 +91,11 @@ def _tree_content(tree: Path, glob: str) -> list[str]:
 
 def _content(check: Check, effects: Effects) -> tuple[bool, str] | None:
     glob = str(check.path)
-    texts = _tree_content(effects.tree, glob) if effects.tree is not None else _recorded_content(effects, glob)
+    texts = (
+        _tree_content(effects.tree, glob)
+        if effects.tree is not None
+        else _recorded_content(effects, glob)
+    )
     if texts is None:
         return None
     flags = 0 if check.case_sensitive else re.IGNORECASE
@@ -124,7 +128,9 @@ def action_check(check: Check, effects: Effects, text: str = "") -> tuple[bool, 
     if kind == "passes_after":
         if effects.tree is None or effects.run is None:
             return None
-        return effects.run(str(check.value), effects.tree) == 0, "the project's own check fails afterwards"
+        return effects.run(
+            str(check.value), effects.tree
+        ) == 0, "the project's own check fails afterwards"
     raise ValueError(f"not an action check: {kind}")
 
 

@@ -59,10 +59,20 @@ class AgentReplays:
     def cache_tag(self, task: TaskRecord) -> str:
         """What sets an agent rollout's cache key apart from a text rollout's ("" for text)."""
         setup = self.setup_for(task)
-        return "" if setup is None else f"agent:{setup.agent}:{setup.model or ''}:{setup.limits.max_turns}"
+        return (
+            ""
+            if setup is None
+            else f"agent:{setup.agent}:{setup.model or ''}:{setup.limits.max_turns}"
+        )
 
-    async def run(self, task: TaskRecord, files: Mapping[str, str], sample: int, budget: Budget,
-                  score: Callable[[str, Effects], Awaitable[Verdict]]) -> tuple[str, Verdict]:
+    async def run(
+        self,
+        task: TaskRecord,
+        files: Mapping[str, str],
+        sample: int,
+        budget: Budget,
+        score: Callable[[str, Effects], Awaitable[Verdict]],
+    ) -> tuple[str, Verdict]:
         """One agent rollout of ``task``, its cost counted under the ``agent`` role."""
         setup = self.setup_for(task)
         assert setup is not None, "run() is called only for tasks setup_for() accepted"
@@ -75,15 +85,24 @@ class AgentReplays:
             raise
         budget.settle(hold)
         out = result.output
-        budget.record(ROLE, setup.model or f"{setup.agent}-default",
-                      Completion(out.text, out.input_tokens, out.output_tokens, out.cost_usd))
+        budget.record(
+            ROLE,
+            setup.model or f"{setup.agent}-default",
+            Completion(out.text, out.input_tokens, out.output_tokens, out.cost_usd),
+        )
         self.rollouts += 1
         assert isinstance(result.verdict, Verdict)
         return out.text, result.verdict
 
 
-def agent_replays(mode: ReplayMode, env: Mapping[str, str], *, timeout_s: float = 600.0,
-                  max_turns: int = 30, models: Mapping[str, str | None] | None = None) -> AgentReplays:
+def agent_replays(
+    mode: ReplayMode,
+    env: Mapping[str, str],
+    *,
+    timeout_s: float = 600.0,
+    max_turns: int = 30,
+    models: Mapping[str, str | None] | None = None,
+) -> AgentReplays:
     """The night's :class:`AgentReplays` for the user's environment ``env``."""
     limits = AgentLimits(timeout_s=timeout_s, max_turns=max_turns)
 
@@ -93,13 +112,17 @@ def agent_replays(mode: ReplayMode, env: Mapping[str, str], *, timeout_s: float 
     return AgentReplays(mode, prep)
 
 
-
 def agent_share(tasks: list[TaskRecord], mode: ReplayMode) -> tuple[int, str]:
     """How many of ``tasks`` the agent would replay under ``mode``, and a note for the estimate
     ("" when none). Whether the agent and a sandbox are there is only known at night."""
-    n = sum(1 for t in tasks if mode != "text" and t.source in AGENTS
-            and (mode == "agent" or has_action_checks(t)))
+    n = sum(
+        1
+        for t in tasks
+        if mode != "text" and t.source in AGENTS and (mode == "agent" or has_action_checks(t))
+    )
     if not n:
         return 0, ""
-    return n, (f"{n} of {len(tasks)} tasks are replayed by the real agent (replay = {mode!r}): about "
-               f"{EXPECTED_TOKENS:,} tokens a rollout, counted as calls of the agent role")
+    return n, (
+        f"{n} of {len(tasks)} tasks are replayed by the real agent (replay = {mode!r}): about "
+        f"{EXPECTED_TOKENS:,} tokens a rollout, counted as calls of the agent role"
+    )

@@ -18,19 +18,28 @@ from collections.abc import Sequence
 from ..models import Edit
 
 # Spans never split: code, quoted text, bracketed text, URLs.
-_PROTECTED = re.compile(r"`[^`]*`|\"[^\"]*\"|\([^()]*\)|\[[^\]]*\]|\b[a-z][\w+.-]*://\S*[^\s.,;:!?]",
-                        re.IGNORECASE)
-_ABBREVIATION = re.compile(r"\b(?:e\.g|i\.e|etc|vs|cf|approx|incl|resp|no|nr|fig|ca)\.$", re.IGNORECASE)
+_PROTECTED = re.compile(
+    r"`[^`]*`|\"[^\"]*\"|\([^()]*\)|\[[^\]]*\]|\b[a-z][\w+.-]*://\S*[^\s.,;:!?]", re.IGNORECASE
+)
+_ABBREVIATION = re.compile(
+    r"\b(?:e\.g|i\.e|etc|vs|cf|approx|incl|resp|no|nr|fig|ca)\.$", re.IGNORECASE
+)
 _BREAK = re.compile(
     r"(?<=[.!?;])\s+"
     r"|[,;:]?\s+(?:and\s+)?(?:also|additionally|furthermore|moreover|plus|ps|p\.s\.|and\s+then)\b[:,]?\s+"
     r"|\s+[-\u2013\u2014]{1,2}\s+(?=(?:also|and|then|plus)\b)",
-    re.IGNORECASE)
-_LEAD = re.compile(r"^(?:(?:and|also|additionally|furthermore|moreover|plus|then|ps|p\.s\.)\b[:,]?\s*)+",
-                   re.IGNORECASE)
+    re.IGNORECASE,
+)
+_LEAD = re.compile(
+    r"^(?:(?:and|also|additionally|furthermore|moreover|plus|then|ps|p\.s\.)\b[:,]?\s*)+",
+    re.IGNORECASE,
+)
 _LETTER = re.compile(r"[^\W\d_]", re.UNICODE)
-_LEANS_BACK = re.compile(r"^(?:just|so|thus|hence|because|since|as\s+it|otherwise)\b"
-                         r"|^(?:\S+\s+){0,2}(?:it|them|this|that|these|those|they|there)\b(?![-_./])", re.IGNORECASE)
+_LEANS_BACK = re.compile(
+    r"^(?:just|so|thus|hence|because|since|as\s+it|otherwise)\b"
+    r"|^(?:\S+\s+){0,2}(?:it|them|this|that|these|those|they|there)\b(?![-_./])",
+    re.IGNORECASE,
+)
 
 
 def clauses(rule: str) -> list[str]:
@@ -79,6 +88,9 @@ def atomic_edits(edits: Sequence[Edit]) -> list[Edit]:
             continue
         for i, part in enumerate(parts):
             op = edit.op if i == 0 else "add"
-            out.append(edit.model_copy(update={"content": part, "op": op,
-                                               "old": edit.old if op == "replace" else None}))
+            out.append(
+                edit.model_copy(
+                    update={"content": part, "op": op, "old": edit.old if op == "replace" else None}
+                )
+            )
     return out

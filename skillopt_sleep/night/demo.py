@@ -21,7 +21,9 @@ class Demo:
 
 def sample_tasks(project: Path) -> list[TaskRecord]:
     """The sample TaskRecords, re-homed to ``project``."""
-    raw = json.loads(resources.files("skillopt_sleep.sample").joinpath("tasks.json").read_text("utf-8"))
+    raw = json.loads(
+        resources.files("skillopt_sleep.sample").joinpath("tasks.json").read_text("utf-8")
+    )
     return [TaskRecord.model_validate({**item, "project": str(project)}) for item in raw]
 
 
@@ -40,7 +42,9 @@ def prepare_demo(root: Path, clock: Clock) -> Demo:
     """The sample project under ``root`` (``project/``) with its own home (``home/``)."""
     project, home = root / "project", root / "home"
     if project.exists():
-        raise StoreError(f"{project} already exists", hint="pass an empty --dir or omit it for a temp dir")
+        raise StoreError(
+            f"{project} already exists", hint="pass an empty --dir or omit it for a temp dir"
+        )
     try:
         write_sample_project(project)
         home.mkdir(parents=True, exist_ok=True)

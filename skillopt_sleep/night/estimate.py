@@ -50,8 +50,14 @@ class Estimate:
     gate_saved: float = 0.0  # the rollouts its early stops are expected to save
 
 
-def estimate_night(sel: Selection, ws: Workspace, settings: Settings, target: Backend,
-                   store: Store | None, night_index: int = 0) -> Estimate:
+def estimate_night(
+    sel: Selection,
+    ws: Workspace,
+    settings: Settings,
+    target: Backend,
+    store: Store | None,
+    night_index: int = 0,
+) -> Estimate:
     """The train replay (less what the cache holds), then the fresh rollouts of the edits' tests as
     the gate's own code spends them on a rehearsal (:mod:`.evidence.rehearse`); the reflections and
     rubric calls. ``calls`` is the expected count; ``calls_bound`` the most, with at most one edit
@@ -63,9 +69,15 @@ def estimate_night(sel: Selection, ws: Workspace, settings: Settings, target: Ba
     shared: list[tuple[int, int]] = []  # (prefix tokens, calls sharing it)
     tasks, rubric_rate = [*sel.train, *sel.holdout], 0.0
     budget = edit_budget(settings.night, night_index)
-    gate = forecast(tasks, sel.train, _known_rates(sel.train, ws, target, store, k),
-                    EvidencePolicy.from_settings(settings.night), budget, _outlook(settings, ws, store),
-                    seed=settings.night.seed)
+    gate = forecast(
+        tasks,
+        sel.train,
+        _known_rates(sel.train, ws, target, store, k),
+        EvidencePolicy.from_settings(settings.night),
+        budget,
+        _outlook(settings, ws, store),
+        seed=settings.night.seed,
+    )
     fresh = round(gate.expected)
     if tasks and sel.train:
         tokens_in, rubric_calls, rubric_rate, shared = _fresh_share(tasks, ws, fresh, budget)
@@ -92,59 +104,108 @@ def estimate_night(sel: Selection, ws: Workspace, settings: Settings, target: Ba
     everyone = [*sel.train, *sel.holdout]
     agent_tasks, agent_note = agent_share(everyone, settings.night.replay)
     if agent_tasks:  # an agent rollout reads the project and runs tools: far more than a text reply
-        rollouts = (k * len(sel.train) + (fresh if sel.train else 0)) \
-            * agent_tasks // max(1, len(everyone))
+        rollouts = (
+            (k * len(sel.train) + (fresh if sel.train else 0))
+            * agent_tasks
+            // max(1, len(everyone))
+        )
         tokens_in += rollouts * EXPECTED_TOKENS
     tokens_out += rounds * settings.roles.optimizer.max_tokens // 2 + rubric_calls * 60
     prices, model = settings.budget.prices, target.model
     shared += [(len(system) // CHARS_PER_TOKEN, n) for (_, system), n in prefixes.items()]
     cost, cost_cached, cost_batch = _costs(settings, model, tokens_in, tokens_out, shared)
-    notes = [] if cost is not None else [f"no price known for {model}: add [budget.prices] to the config"]
+    notes = (
+        []
+        if cost is not None
+        else [f"no price known for {model}: add [budget.prices] to the config"]
+    )
     notes += [agent_note] if agent_note else []
     batch = settings.night.batch
     spend = cost_for(model, tokens_in, tokens_out, prices, batched=batch)
     b = settings.budget
-    within = (b.max_calls is None or calls <= b.max_calls) and \
-             (b.max_tokens is None or tokens_in + tokens_out <= b.max_tokens) and \
-             (b.max_cost_usd is None or spend is None or spend <= b.max_cost_usd)
-    return Estimate(calls, cached, tokens_in, tokens_out, cost, within, tuple(notes),
-                    cost_cached, cost_batch, batch, calls_bound, round(gate.expected, 1), gate.bound,
-                    tuple((p, round(n, 1)) for p, n in gate.parts.items()), round(sum(gate.saved.values()), 1))
+    within = (
+        (b.max_calls is None or calls <= b.max_calls)
+        and (b.max_tokens is None or tokens_in + tokens_out <= b.max_tokens)
+        and (b.max_cost_usd is None or spend is None or spend <= b.max_cost_usd)
+    )
+    return Estimate(
+        calls,
+        cached,
+        tokens_in,
+        tokens_out,
+        cost,
+        within,
+        tuple(notes),
+        cost_cached,
+        cost_batch,
+        batch,
+        calls_bound,
+        round(gate.expected, 1),
+        gate.bound,
+        tuple((p, round(n, 1)) for p, n in gate.parts.items()),
+        round(sum(gate.saved.values()), 1),
+    )
 
 
-def _fresh_share(tasks: Sequence[TaskRecord], ws: Workspace, fresh: int,
-                 budget: int) -> tuple[int, int, float, list[tuple[int, int]]]:
+def _fresh_share(
+    tasks: Sequence[TaskRecord], ws: Workspace, fresh: int, budget: int
+) -> tuple[int, int, float, list[tuple[int, int]]]:
     """The gate's ``fresh`` rollouts over ``tasks``: input tokens, rubric calls, rubric calls per
     rollout, and the cached prefixes they share (under budget + 1 texts: each edit alone, all together)."""
-    per_task = sum((len(system_text(ws.texts, t)) + len(t.intent) + len(t.context)) // 4 for t in tasks)
+    per_task = sum(
+        (len(system_text(ws.texts, t)) + len(t.intent) + len(t.context)) // 4 for t in tasks
+    )
     rubrics = sum(sum(1 for c in t.checks if c.kind == "rubric") for t in tasks)
     prefix = sum(len(system_text(ws.texts, t)) for t in tasks) // len(tasks) // CHARS_PER_TOKEN
     shared = [(prefix, max(1, fresh // (budget + 1)))] * (budget + 1)
-    return fresh * per_task // len(tasks), fresh * rubrics // len(tasks), rubrics / len(tasks), shared
+    return (
+        fresh * per_task // len(tasks),
+        fresh * rubrics // len(tasks),
+        rubrics / len(tasks),
+        shared,
+    )
 
 
-def _costs(settings: Settings, model: str, tokens_in: int, tokens_out: int,
-           shared: Sequence[tuple[int, int]]) -> tuple[float | None, float | None, float | None]:
+def _costs(
+    settings: Settings,
+    model: str,
+    tokens_in: int,
+    tokens_out: int,
+    shared: Sequence[tuple[int, int]],
+) -> tuple[float | None, float | None, float | None]:
     """The full price, with prompt caching, and with caching through the batch API."""
     prices, writes, reads = settings.budget.prices, 0, 0
     for size, n in shared:
         if size >= MIN_CACHED_TOKENS and settings.roles.target.prompt_cache:
             writes, reads = writes + size, reads + size * (n - 1)
     cost = cost_for(model, tokens_in, tokens_out, prices)
-    cost_cached = cost_for(model, tokens_in, tokens_out, prices, cache_write=writes, cache_read=reads)
-    cost_batch = cost_for(model, tokens_in, tokens_out, prices, cache_write=writes, cache_read=reads,
-                          cache_write_1h=writes, batched=True)  # a batch keeps its prefix for an hour
+    cost_cached = cost_for(
+        model, tokens_in, tokens_out, prices, cache_write=writes, cache_read=reads
+    )
+    cost_batch = cost_for(
+        model,
+        tokens_in,
+        tokens_out,
+        prices,
+        cache_write=writes,
+        cache_read=reads,
+        cache_write_1h=writes,
+        batched=True,
+    )  # a batch keeps its prefix for an hour
     return cost, cost_cached, cost_batch
 
 
-def _known_rates(train: Sequence[TaskRecord], ws: Workspace, target: Backend, store: Store | None,
-                 k: int) -> dict[str, float]:
+def _known_rates(
+    train: Sequence[TaskRecord], ws: Workspace, target: Backend, store: Store | None, k: int
+) -> dict[str, float]:
     """Each train task's pass rate in its cached replay under tonight's files; the others (no cache,
     or held out) at the mean of those known."""
     rates: dict[str, float] = {}
     for task in train:
         system = system_text(ws.texts, task)
-        hits = [store.cache_get(cache_key(task, system, s, target)) for s in range(k)] if store else []
+        hits = (
+            [store.cache_get(cache_key(task, system, s, target)) for s in range(k)] if store else []
+        )
         passed = [bool(h["passed"]) for h in hits if h is not None and h.get("score") is not None]
         if passed:
             rates[task.id] = sum(passed) / len(passed)
@@ -155,12 +216,19 @@ def _outlook(settings: Settings, ws: Workspace, store: Store | None) -> Outlook:
     """Edits a round and the share that passed efficacy, from this project's last nights (the
     defaults of :class:`Outlook` before the first)."""
     cases = settings.night.reflect_tasks
-    nights = [n.summary for n in (store.nights(project=str(ws.project), limit=5) if store else [])
-              if n.summary.evidence]  # a dry run proposed and tested as a night does
+    nights = [
+        n.summary
+        for n in (store.nights(project=str(ws.project), limit=5) if store else [])
+        if n.summary.evidence
+    ]  # a dry run proposed and tested as a night does
     if not nights:
         return Outlook(cases=cases, proposals_max=cases + 2)
     tested = [e for s in nights for e in s.evidence]
     rounds = sum(max(e.round for e in s.evidence) for s in nights)
     helped = sum(e.verdict not in ("no_effect", "worse", "inconclusive") for e in tested)
-    return Outlook(proposals=len(tested) / rounds, helpful=helped / len(tested), cases=cases,
-                   proposals_max=max(cases + 2, *(len(s.evidence) for s in nights)))
+    return Outlook(
+        proposals=len(tested) / rounds,
+        helpful=helped / len(tested),
+        cases=cases,
+        proposals_max=max(cases + 2, *(len(s.evidence) for s in nights)),
+    )

@@ -28,7 +28,6 @@ from dataclasses import dataclass, field
 from ..models import Edit
 from ..redact import redact
 from ..settings import NightSettings
-from .rule_fit import contradicted_by, over_rule_budget, repeated_in
 from .clauses import atomic_edits, clauses
 from .managed_block import (
     BEGIN,
@@ -45,6 +44,7 @@ from .managed_block import (
     same_rule,
 )
 from .refused import RefusedEdits
+from .rule_fit import contradicted_by, over_rule_budget, repeated_in
 from .rule_lint import MAX_RULE_CHARS, lint_rule
 
 __all__ = [
@@ -143,27 +143,44 @@ def apply_edits(
 
 def _refused(edit: Edit, reason: str) -> Edit:
     """The edit marked rejected; a secret in it is redacted, since it goes to reports and logs."""
-    return edit.model_copy(update={
-        "status": "rejected", "reason": reason, "content": redact(edit.content),
-        "old": None if edit.old is None else redact(edit.old), "rationale": redact(edit.rationale),
-    })
+    return edit.model_copy(
+        update={
+            "status": "rejected",
+            "reason": reason,
+            "content": redact(edit.content),
+            "old": None if edit.old is None else redact(edit.old),
+            "rationale": redact(edit.rationale),
+        }
+    )
 
 
-def _apply_one(files: Mapping[str, str], edit: Edit, limits: GuardLimits) -> tuple[dict[str, str], Edit]:
+def _apply_one(
+    files: Mapping[str, str], edit: Edit, limits: GuardLimits
+) -> tuple[dict[str, str], Edit]:
     """The files this edit changes (new texts) and the edit as applied; :class:`_Refused` if not."""
     rule = _clean(edit.content)
-    old = _clean(edit.old if edit.old is not None else (edit.content if edit.op == "remove" else ""))
+    old = _clean(
+        edit.old if edit.old is not None else (edit.content if edit.op == "remove" else "")
+    )
     if edit.op != "remove":
-        reason = lint_rule(rule, known_urls=limits.known_urls, max_chars=limits.max_rule_chars,
-                           languages=limits.languages)
+        reason = lint_rule(
+            rule,
+            known_urls=limits.known_urls,
+            max_chars=limits.max_rule_chars,
+            languages=limits.languages,
+        )
         if reason:
             raise _Refused(reason)
         if len(parts := clauses(rule)) > 1:
-            raise _Refused(f"holds {len(parts)} instructions; each must be proposed and tested on its own")
+            raise _Refused(
+                f"holds {len(parts)} instructions; each must be proposed and tested on its own"
+            )
         before = limits.refused.refusal(edit)
         if before is not None:
-            raise _Refused(f"refused before, in other words ({before.content!r}: {before.reason or 'rejected'}); "
-                           "only evidence from a new kind of task reopens it")
+            raise _Refused(
+                f"refused before, in other words ({before.content!r}: {before.reason or 'rejected'}); "
+                "only evidence from a new kind of task reopens it"
+            )
     if edit.op != "add" and not old:
         raise _Refused(f"{edit.op} needs the rule it changes (old)")
     if edit.op == "replace" and same_rule(old, rule):
@@ -188,27 +205,36 @@ def _apply_one(files: Mapping[str, str], edit: Edit, limits: GuardLimits) -> tup
         _check_fit(rule, old, names, files, limits)
     for name, new in changed.items():
         _check_size(name, files[name], new, limits)
-    done = edit.model_copy(update={
-        "status": "applied", "reason": "",
-        "content": "" if edit.op == "remove" else rule,
-        "old": old or None,
-    })
+    done = edit.model_copy(
+        update={
+            "status": "applied",
+            "reason": "",
+            "content": "" if edit.op == "remove" else rule,
+            "old": old or None,
+        }
+    )
     return changed, done
 
 
-def _check_fit(rule: str, old: str, names: list[str], files: Mapping[str, str], limits: GuardLimits) -> None:
+def _check_fit(
+    rule: str, old: str, names: list[str], files: Mapping[str, str], limits: GuardLimits
+) -> None:
     """Refuse a rule that repeats a line already there, contradicts one the user wrote, or
     would push a file past its number of learned rules (see :mod:`.rule_fit`)."""
     found = contradicted_by(rule, files)
     if found is not None:
-        raise _Refused(f"contradicts your line {found[1]!r} in {found[0]}: not proposed; change that line "
-                       "yourself if you changed your mind")
+        raise _Refused(
+            f"contradicts your line {found[1]!r} in {found[0]}: not proposed; change that line "
+            "yourself if you changed your mind"
+        )
     found = repeated_in(rule, files, ignore=old)
     if found is not None:
         raise _Refused(f"duplicate: {found[0]} already says this ({found[1]!r})")
     if not old and (full := over_rule_budget(names, files, limits.max_rules)):
-        raise _Refused(f"{full} ([files] max_rules = {limits.max_rules}); remove one with "
-                       "`skillopt-sleep rules remove ID` or raise the limit")
+        raise _Refused(
+            f"{full} ([files] max_rules = {limits.max_rules}); remove one with "
+            "`skillopt-sleep rules remove ID` or raise the limit"
+        )
 
 
 def _clean(rule: str) -> str:

@@ -48,11 +48,14 @@ class Harm:
 _FLIP = re.compile(
     r"\b(?:out\s+of|away\s+from|never|not|no|nor|don'?t|doesn'?t|didn'?t|mustn'?t|shouldn'?t|can'?t|cannot|won'?t"
     r"|avoid\w*|refus\w*|forbid\w*|prohibit\w*|without|instead\s+of|rather\s+than|stop\w*"
-    r"|hesitat\w*|fail|forget|neglect\w*|afraid|reluctant|shy|omit\w*|nothing|none)\b", _I)
+    r"|hesitat\w*|fail|forget|neglect\w*|afraid|reluctant|shy|omit\w*|nothing|none)\b",
+    _I,
+)
 _CLAUSE_BREAK = re.compile(r"[.;:!?,]\s|\b(?:but|then|unless|if|when|otherwise|and\s+then)\b", _I)
 _EXCEPTION = re.compile(
     r"\b(?:unless|except|excepting|other\s+than|save\s+(?:for|when)|apart\s+from|but\s+(?:if|when|do|use|feel))\b",
-    _I)
+    _I,
+)
 _SENTENCE_END = re.compile(r"[.;!?](?:\s|$)")
 _NEGATION_REACH = 6  # words
 
@@ -61,7 +64,7 @@ def negated(text: str, start: int, end: int) -> bool:
     """Whether the phrase at ``text[start:end]`` is negated in its clause, with no exception."""
     before = text[:start]
     breaks = list(_CLAUSE_BREAK.finditer(before))
-    clause = before[breaks[-1].end():] if breaks else before
+    clause = before[breaks[-1].end() :] if breaks else before
     window = " ".join(clause.split()[-_NEGATION_REACH:])
     # A flip inside a long phrase counts too ("git push without --force"), but not its own
     # first and last words ("forget ... instructions" is the phrase, not a negation of it).
@@ -75,41 +78,67 @@ def negated(text: str, start: int, end: int) -> bool:
 
 # -- shell vocabulary -------------------------------------------------------------------------
 
-_DOWNLOAD = (r"\b(?:curl|wget|fetch|aria2c|axel|iwr|irm|invoke-webrequest|invoke-restmethod"
-             r"|start-bitstransfer|lwp-download|lwp-request|downloadstring|downloadfile|urlopen"
-             r"|urlretrieve|requests\.get|httpx\.get)\b|\b(?:https?|ftp)://")
+_DOWNLOAD = (
+    r"\b(?:curl|wget|fetch|aria2c|axel|iwr|irm|invoke-webrequest|invoke-restmethod"
+    r"|start-bitstransfer|lwp-download|lwp-request|downloadstring|downloadfile|urlopen"
+    r"|urlretrieve|requests\.get|httpx\.get)\b|\b(?:https?|ftp)://"
+)
 _DOWNLOAD_RE = re.compile(_DOWNLOAD, _I)
-_SHELLS = (r"(?:(?:ba|z|k|da|fi|c|tc|a|mk|y|po)?sh|busybox|python[0-9.]*|py|perl|ruby|node|nodejs|deno"
-           r"|bun|php|lua|tclsh|pwsh|powershell(?:\.exe)?|cmd(?:\.exe)?|iex|invoke-expression|source"
-           r"|eval|osascript)")
+_SHELLS = (
+    r"(?:(?:ba|z|k|da|fi|c|tc|a|mk|y|po)?sh|busybox|python[0-9.]*|py|perl|ruby|node|nodejs|deno"
+    r"|bun|php|lua|tclsh|pwsh|powershell(?:\.exe)?|cmd(?:\.exe)?|iex|invoke-expression|source"
+    r"|eval|osascript)"
+)
 # Words that run the next word as a command: sudo, env VAR=x, /usr/bin/, xargs -0, ...
-_WRAPPERS = (r"(?:(?:[\w.~/-]*/)?(?:sudo|doas|env|command|exec|nohup|time|nice|busybox|xargs|stdbuf)"
-             r"(?:\s+-{1,2}[\w-]+(?:=\S*)?|\s+\w+=\S*)*\s+)*")
+_WRAPPERS = (
+    r"(?:(?:[\w.~/-]*/)?(?:sudo|doas|env|command|exec|nohup|time|nice|busybox|xargs|stdbuf)"
+    r"(?:\s+-{1,2}[\w-]+(?:=\S*)?|\s+\w+=\S*)*\s+)*"
+)
 _PATH = r"(?:[\w.~/-]*/)?"
 _PIPE_TO_SHELL = re.compile(r"(?<!\|)\|(?!\|)\s*" + _WRAPPERS + _PATH + _SHELLS + r"(?![\w.-])", _I)
-_PIPE_TO_NET = re.compile(r"(?<!\|)\|(?!\|)\s*" + _WRAPPERS + _PATH
-                          + r"(?:curl|wget|nc|ncat|netcat|socat|telnet|http|https)(?![\w.-])", _I)
+_PIPE_TO_NET = re.compile(
+    r"(?<!\|)\|(?!\|)\s*"
+    + _WRAPPERS
+    + _PATH
+    + r"(?:curl|wget|nc|ncat|netcat|socat|telnet|http|https)(?![\w.-])",
+    _I,
+)
 _SUBSTITUTED = re.compile(r"[<>=$]\(\s*[^)]{0,200}?(?:" + _DOWNLOAD + ")", _I)
 _PS_EVAL = re.compile(
     r"\b(?:iex|invoke-expression)\b[^;|]{0,80}?\b(?:downloadstring|downloadfile|iwr|irm|invoke-webrequest"
-    r"|invoke-restmethod|curl|wget)\b", _I)
-_EVAL_OF = re.compile(r"\b(?:iex|invoke-expression|eval|source|" + _SHELLS + r"\s+-c)\b\s*[(\"'`]*\s*(?:"
-                      + _DOWNLOAD + ")", _I)
+    r"|invoke-restmethod|curl|wget)\b",
+    _I,
+)
+_EVAL_OF = re.compile(
+    r"\b(?:iex|invoke-expression|eval|source|"
+    + _SHELLS
+    + r"\s+-c)\b\s*[(\"'`]*\s*(?:"
+    + _DOWNLOAD
+    + ")",
+    _I,
+)
 _RUN_FILE = re.compile(
     r"(?:&&|\|\||;|\bthen\b|\band\b|,)\s*" + _WRAPPERS + _PATH + _SHELLS + r"\s+[^\s\-|&;]"
     r"|(?:^|[\s;&|`(])\.{1,2}/[\w.-]+|(?:&&|\|\||;|\bthen\b)\s*(?:[\w.~$-]*/)+[\w.-]+"
     r"|\bchmod\s+(?:-\w+\s+)*(?:[ugoa]*\+\w*x|[0-7]*[1357])\b"
     r"|\b(?:start-process|invoke-item)\b"
     r"|\b(?:run|runs|execute|executes|exec|source|launch|start)\s+(?:it|them|that|this"
-    r"|the\s+(?:script|installer|file|binary|download|result|output))\b", _I)
+    r"|the\s+(?:script|installer|file|binary|download|result|output))\b",
+    _I,
+)
 _PROSE = r"(?:[^.;]|\.(?=\S))"  # within a sentence; a dot inside a URL or file name is no end
 _PROSE_PIPE = re.compile(
     r"\bpip(?:e|es|ed|ing)\b" + _PROSE + r"{0,80}?\b(?:into|to|through)\s+(?:a\s+|the\s+)?"
-    r"(?:\w*sh|shell|bash|python\w*|interpreter|powershell|iex)\b", _I)
+    r"(?:\w*sh|shell|bash|python\w*|interpreter|powershell|iex)\b",
+    _I,
+)
 _PROSE_DOWNLOAD_RUN = re.compile(
-    r"\b(?:download|fetch|curl|wget|grab|pull)\w*\b" + _PROSE + r"{0,80}?\b(?:and|then)\s+(?:then\s+)?"
+    r"\b(?:download|fetch|curl|wget|grab|pull)\w*\b"
+    + _PROSE
+    + r"{0,80}?\b(?:and|then)\s+(?:then\s+)?"
     r"(?:run|execute|exec|source|eval|install)\w*\s+(?:it|them|that|this|the\s+(?:script|installer|file|binary))\b",
-    _I)
+    _I,
+)
 
 
 Span = tuple[str, int, int]  # what it does, start, end
@@ -138,30 +167,40 @@ def _download_to_shell(text: str) -> Iterator[Span]:
 _SECRET_NAME = r"[A-Za-z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASS|CREDENTIALS?|AUTH|PRIVATE|COOKIE|SESSION)[A-Za-z0-9_]*"
 _SECRET_VAR = re.compile(
     r"(?:\$\{?|%|\$env:|\benv\.|environ(?:\.get\(|\[)\s*['\"]?|getenv\(\s*['\"]?|process\.env\.)"
-    + _SECRET_NAME, _I)
+    + _SECRET_NAME,
+    _I,
+)
 _SECRET_NAME_BARE = re.compile(
     r"\b(?:[A-Z][A-Z0-9]*_)+(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?|PAT)\b|\b(?:[A-Z][A-Z0-9]*_)*"
-    r"(?:API_KEY|ACCESS_KEY|SECRET_KEY|AUTH_TOKEN)\b")
+    r"(?:API_KEY|ACCESS_KEY|SECRET_KEY|AUTH_TOKEN)\b"
+)
 _CREDENTIAL = re.compile(
     r"(?:~|\$home|%userprofile%)?/?\.ssh\b[\w./-]*|\bid_(?:rsa|dsa|ecdsa|ed25519)\b"
     r"|(?<![\w.])\.env(?:\.(?:local|prod|production|dev|development|staging|test))?(?![\w.])"
     r"|\.aws/\w+|\.git-credentials|\.netrc|\.npmrc|\.pypirc|\.docker/config\.json|\.kube/config"
     r"|\.gnupg|/etc/(?:shadow|passwd|sudoers)|\.credentials\.json|\bauth\.json\b|\bkeychain\b"
     r"|\bsecrets?\.(?:json|ya?ml|toml|txt|env)\b|\b[\w-]+\.(?:pem|p12|pfx|keystore|jks)\b|\bprivate[ _-]?keys?\b",
-    _I)
+    _I,
+)
 _SECRET_WORD = re.compile(
     r"\b(?:api|access|secret|auth|bearer|github|gh|aws|openai|anthropic|ssh|gpg|deploy|session)[ _-]?"
-    r"(?:keys?|tokens?)\b|\bpasswords?\b|\bsecrets?\b|\bcredentials?\b", _I)
+    r"(?:keys?|tokens?)\b|\bpasswords?\b|\bsecrets?\b|\bcredentials?\b",
+    _I,
+)
 # Reading a secret *variable* is how a program uses it; reading a credential *file* is not.
 _USE = re.compile(r"(?:open|read)\w*", _I)
 _DISCLOSE = re.compile(
     r"\b(?:print|echo|cat|show|display|output|dump|reveal|expose|leak|log|copy|copie|cp|paste|include"
     r"|embed|insert|append|quote|upload|send|post|share|transmit|e?mail|commit|open|read|type|less|more"
     r"|head|tail|base64|xxd|scp|rsync|tar|zip|get-content|gc|printf|write|exfiltrate|forward|add)"
-    r"(?:s|es|ed|d|ing)?\b", _I)
+    r"(?:s|es|ed|d|ing)?\b",
+    _I,
+)
 _DUMP_ENV = re.compile(
     r"\bprintenv\b|\benv\s*(?:\||>|$)|\bset\s*\||\bexport\s+-p\b|\b(?:get-childitem|gci|dir|ls)\s+env:"
-    r"|/proc/\S*environ\b", _I)
+    r"|/proc/\S*environ\b",
+    _I,
+)
 
 
 def _secrets(text: str) -> Iterator[Span]:
@@ -170,8 +209,14 @@ def _secrets(text: str) -> Iterator[Span]:
     for sentence in _sentences(text):
         start, end = sentence
         body = text[start:end]
-        files = [t for t in _CREDENTIAL.finditer(body) if not _DESTINATION.search(body, 0, t.start())]
-        names = [*_SECRET_VAR.finditer(body), *_SECRET_NAME_BARE.finditer(body), *_SECRET_WORD.finditer(body)]
+        files = [
+            t for t in _CREDENTIAL.finditer(body) if not _DESTINATION.search(body, 0, t.start())
+        ]
+        names = [
+            *_SECRET_VAR.finditer(body),
+            *_SECRET_NAME_BARE.finditer(body),
+            *_SECRET_WORD.finditer(body),
+        ]
         targets = files + [t for t in names if not _DESTINATION.search(body, 0, t.start())]
         if not targets:
             continue  # "copy .env.example to .env" writes a credential file; it does not show one
@@ -183,8 +228,11 @@ def _secrets(text: str) -> Iterator[Span]:
             if _ARTICLE.search(text, max(0, verb.start() - 8), verb.start()):
                 continue  # "a log", "the output": a noun, not an action
             target = targets[0]
-            yield ("reads, prints or copies a secret or credential file", min(verb.start(), start + target.start()),
-                   max(verb.end(), start + target.end()))
+            yield (
+                "reads, prints or copies a secret or credential file",
+                min(verb.start(), start + target.start()),
+                max(verb.end(), start + target.end()),
+            )
 
 
 _ARTICLE = re.compile(r"\b(?:a|an|the|this|that|its|their|your|our|my)\s+$", _I)
@@ -214,7 +262,9 @@ _EXFILTRATION = re.compile(
     r"|tokens?|credentials?|passwords?|env(?:ironment)?|source(?:\s+code)?|codebase|repo(?:sitory)?|history"
     r"|transcripts?|conversations?|files?|data|contents?)\b[^.;]{0,40}?\b(?:to|at|via)\s+(?:\S+@\S+|https?://"
     r"|(?:a|an|the|my|our|this|external|remote|third-party|some)\s+(?:\w+\s+)?(?:server|webhook|endpoint"
-    r"|url|host|address|email|pastebin|gist|bucket|channel|discord|slack|telegram))", _I)
+    r"|url|host|address|email|pastebin|gist|bucket|channel|discord|slack|telegram))",
+    _I,
+)
 _SAFETY = re.compile(
     r"--no-verify\b|--no-hooks\b|\bHUSKY(?:_SKIP_HOOKS)?=|\bSKIP(?:_\w+)?=|core\.hookspath"
     r"|\[(?:skip ci|ci skip|no ci|skip actions)\]|-DskipTests\b|-Dmaven\.test\.skip|--skip-tests?\b"
@@ -240,19 +290,25 @@ _SAFETY = re.compile(
     r"|\bwithout\s+(?:asking|confirmation|confirming|approval|permission|review|prompting)\b"
     r"|\bauto(?:matically)?[- ]?(?:approve|accept|confirm)\w*"
     r"|\b(?:approve|accept|allow)\w*\s+(?:every|all|any)\s+(?:\w+\s+){0,2}?(?:automatically|without)\b",
-    _I)
+    _I,
+)
 _DESTRUCTIVE = re.compile(
     r"\brm\s+(?:-\w*r\w*f\w*|-\w*f\w*r\w*|(?:-r|-R|--recursive)\s+(?:-f|--force)|(?:-f|--force)\s+"
-    r"(?:-r|-R|--recursive))\b|\bRemove-Item\b[^;|]{0,200}?-Recurse[^;|]{0,200}?-Force", _I)
+    r"(?:-r|-R|--recursive))\b|\bRemove-Item\b[^;|]{0,200}?-Recurse[^;|]{0,200}?-Force",
+    _I,
+)
 _WORLD_WRITABLE = re.compile(r"\bchmod\s+(?:-R\s+)?(?:0?777|a\+rwx)\b", _I)
-_TARGETS = (r"(?:instructions?|rules|prompts?|directions|directives|guidance|guidelines|messages"
-            r"|context|constraints|restrictions|polic(?:y|ies)|training)")
+_TARGETS = (
+    r"(?:instructions?|rules|prompts?|directions|directives|guidance|guidelines|messages"
+    r"|context|constraints|restrictions|polic(?:y|ies)|training)"
+)
 _INJECTION = re.compile(
     r"\b[il1|]gnore\s+(?:all\s+|any\s+|the\s+|your\s+|of\s+|every\s+)*(?:previous|prior|above|earlier"
     r"|preceding|former|original|system|developer|other|existing|safety)\s+" + _TARGETS + r"\b"
     r"|\b(?:disregard|forget|override|overrule|abandon|discard|bypass)\s+(?:all\s+|any\s+|the\s+|your\s+"
     r"|every\s+)*(?:previous|prior|above|earlier|preceding|system|developer|safety|original|existing)\s+"
-    + _TARGETS + r"\b"
+    + _TARGETS
+    + r"\b"
     r"|\b(?:[il1|]gnore|disregard|forget)\s+(?:all\s+|any\s+|the\s+)?(?:everything|all|anything)\s+(?:above|before"
     r"|else|prior|previously|you\s+were\s+told)"
     r"|\b(?:[il1|]gnore|disregard|forget|override|overrule|discard)\s+(?:all\s+|any\s+|the\s+|your\s+|of\s+"
@@ -267,14 +323,18 @@ _INJECTION = re.compile(
     r"(?:prompt|instructions|message)"
     r"|<\|?(?:im_start|im_end|system|endoftext)\|?>|\[/?(?:INST|SYS)\]|</?(?:system|instructions?)>"
     r"|^\s*(?:system|assistant|human)\s*:"
-    r"|\bhid(?:e|es|ing)\s+(?:\w+\s+){0,3}from\s+(?:the\s+)?(?:user|human|operator|reviewer)\b", _I)
+    r"|\bhid(?:e|es|ing)\s+(?:\w+\s+){0,3}from\s+(?:the\s+)?(?:user|human|operator|reviewer)\b",
+    _I,
+)
 _CONCEAL = re.compile(
     r"\b(?:do\s+not|don'?t|never)\s+(?:tell|inform|notify|alert|warn)\s+(?:the\s+)?(?:user|human|operator|reviewer"
     r"|anyone|anybody|users)\b(?!\s+(?:by|with|using|via)\b)"
     r"|\b(?:do\s+not|don'?t|never)\s+(?:tell|mention|reveal|disclose|explain|show)\b(?:\s+\w+){0,3}?\s+(?:this|these)"
     r"\s+(?:rules?|instructions?|changes?|edits?)\b"
     r"|\bkeep\s+(?:this|these|it)\s+(?:\w+\s+)?(?:secret|hidden|private|quiet)\b"
-    r"|\b(?:secret|hidden)\s+from\s+(?:the\s+)?(?:user|human|operator|reviewer)", _I)
+    r"|\b(?:secret|hidden)\s+from\s+(?:the\s+)?(?:user|human|operator|reviewer)",
+    _I,
+)
 
 _CLASSES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     ("exfiltration", "sends files or data to another machine", _EXFILTRATION),
@@ -288,11 +348,25 @@ _CLASSES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
 # Phrases that are only ever spelled out to hide them ("i g n o r e  p r e v i o u s ...",
 # "--no_v3rify"): found in the letters alone while the plain spelling is absent.
 _SPELLED_OUT: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
-    ("injection", ("ignorepreviousinstructions", "ignoreallpreviousinstructions", "ignorepriorinstructions",
-                   "ignoreallinstructions", "disregardpreviousinstructions", "forgetpreviousinstructions",
-                   "ignoreyourinstructions"), _INJECTION),
+    (
+        "injection",
+        (
+            "ignorepreviousinstructions",
+            "ignoreallpreviousinstructions",
+            "ignorepriorinstructions",
+            "ignoreallinstructions",
+            "disregardpreviousinstructions",
+            "forgetpreviousinstructions",
+            "ignoreyourinstructions",
+        ),
+        _INJECTION,
+    ),
     ("disables-safety", ("noverify",), re.compile(r"--no-verify", _I)),
-    ("disables-safety", ("dangerouslyskippermissions",), re.compile(r"--dangerously-skip-permissions", _I)),
+    (
+        "disables-safety",
+        ("dangerouslyskippermissions",),
+        re.compile(r"--dangerously-skip-permissions", _I),
+    ),
 )
 _LEET = str.maketrans("013457@$|!", "oieastasii")
 
@@ -317,12 +391,19 @@ def find_harm(text: str) -> Harm | None:
     spelled = _spelled_out(text)
     if spelled is not None:
         return spelled
-    found: list[tuple[str, Span]] = [("download-to-shell", span) for span in _download_to_shell(text)]
+    found: list[tuple[str, Span]] = [
+        ("download-to-shell", span) for span in _download_to_shell(text)
+    ]
     found += [("secrets", span) for span in _secrets(text)]
-    found += [(kind, (what, m.start(), m.end())) for kind, what, pattern in _CLASSES
-              for m in pattern.finditer(text)]
-    found += [("exfiltration", ("pipes data into a network tool", m.start(), m.end()))
-              for m in _PIPE_TO_NET.finditer(text)]
+    found += [
+        (kind, (what, m.start(), m.end()))
+        for kind, what, pattern in _CLASSES
+        for m in pattern.finditer(text)
+    ]
+    found += [
+        ("exfiltration", ("pipes data into a network tool", m.start(), m.end()))
+        for m in _PIPE_TO_NET.finditer(text)
+    ]
     for kind, (what, start, end) in found:
         if not negated(text, start, end):
             return Harm(kind, what, text[start:end])

@@ -40,9 +40,13 @@ _WEAKENS_TESTS = re.compile(
     r"|\|\|\s*(?:exit\s+0|true|:)(?![\w-])|;\s*exit\s+0\b|\bset\s+\+e\b"
     r"|\b(?:delet|remov|drop|comment\w*\s+out|loosen|weaken|relax)\w*\s+(?:the\s+|an?\s+|every\s+|that\s+|failing\s+"
     r"|flaky\s+)*(?:assert\w*|expectations?)\b"
-    r"|\b(?:delet|remov|drop)\w*\s+(?:the\s+|all\s+|every\s+|any\s+|failing\s+|flaky\s+|broken\s+)*" + _TESTS + r"\b"
+    r"|\b(?:delet|remov|drop)\w*\s+(?:the\s+|all\s+|every\s+|any\s+|failing\s+|flaky\s+|broken\s+)*"
+    + _TESTS
+    + r"\b"
     r"|\b(?:delet|remov|drop)\w*\s+(?:the\s+)?(?:tests?|specs?)\s+(?:directory|dir|folder|files?)\b"
-    r"|\b(?:lower|reduce|drop)\w*\s+(?:the\s+)?(?:coverage\s+)?(?:threshold|fail[_-]under)\b", _I)
+    r"|\b(?:lower|reduce|drop)\w*\s+(?:the\s+)?(?:coverage\s+)?(?:threshold|fail[_-]under)\b",
+    _I,
+)
 
 _REMOTE = re.compile(
     r"\bgit\s+remote\s+(?:add|set-url|rename)\b|\badd\w*\s+(?:a\s+|another\s+|new\s+|second\s+)*(?:git\s+)?remote\b|\bgit\s+push\s+(?:-\S+\s+)*--mirror\b"
@@ -51,7 +55,9 @@ _REMOTE = re.compile(
     r"|\bpush\w*\b[^.;]{0,60}?\b(?:second|new|another|other|backup|mirror|extra|additional|personal|external"
     r"|private|secondary)\s+(?:git\s+)?(?:remote|repo(?:sitory)?|fork|origin)\b"
     r"|\bpush\w*\b[^.;]{0,60}?\bas\s+well\s+as\s+(?:to\s+)?(?:origin|upstream)\b"
-    r"|\bmirror\w*\s+(?:the\s+)?(?:repo(?:sitory)?|code(?:base)?|branches)\s+to\b", _I)
+    r"|\bmirror\w*\s+(?:the\s+)?(?:repo(?:sitory)?|code(?:base)?|branches)\s+to\b",
+    _I,
+)
 
 _SETTINGS = re.compile(
     r"\bBash\(\s*\*\s*\)|\bpermissions\.allow\b|\bbypassPermissions\b|\bdefaultMode\b|\ballowedTools\b"
@@ -64,28 +70,39 @@ _SETTINGS = re.compile(
     r"|\b(?:remov|delet|clear|disabl|unload|stop|edit|comment\w*\s+out|unschedul|uninstall)\w*\b[^.;]{0,60}?"
     r"\b(?:crontab|cron\s+(?:job|entry|line)|nightly\s+(?:job|run|schedule|agent|timer)|launch\s*agents?|\.timer\b"
     r"|scheduled\s+tasks?|(?:nightly|night's|sleep|skillopt(?:-sleep)?)\s+schedule|skillopt-sleep)\b"
-    r"|\b(?:remov|delet|clear|disabl|empty|strip|edit)\w*\s+(?:the\s+|all\s+|its\s+|every\s+)*(?:\w+\s+)?hooks?\b", _I)
+    r"|\b(?:remov|delet|clear|disabl|empty|strip|edit)\w*\s+(?:the\s+|all\s+|its\s+|every\s+)*(?:\w+\s+)?hooks?\b",
+    _I,
+)
 
 # Dropping consent: the negation is the harm, so these are not checked for negation.
 _CONSENT_NEGATED = re.compile(
     r"\b(?:never|don'?t|do\s+not|no\s+need\s+to|needn'?t|stop)\s+(?:ask|check|confirm|wait|prompt|request)\w*"
     r"\b[^.;]{0,40}?\b(?:before|prior\s+to|for\s+(?:confirmation|permission|approval|consent)|first)\b"
-    r"|\bno\s+(?:confirmation|approval|consent|permission)\s+(?:is\s+)?(?:needed|required|necessary)\b", _I)
+    r"|\bno\s+(?:confirmation|approval|consent|permission)\s+(?:is\s+)?(?:needed|required|necessary)\b",
+    _I,
+)
 _CONSENT = re.compile(
     r"\bwithout\s+(?:first\s+)?(?:asking|checking|confirm\w*|consent|approval|permission|telling)\b"
     r"|\bskip\w*\s+(?:the\s+|any\s+|all\s+)?(?:confirmation|approval|consent|prompt|question)\w*"
     r"|\bassum\w*\s+(?:that\s+)?(?:the\s+)?(?:user|owner|human)\s+(?:always\s+)?(?:agrees|approves|consents|wants"
     r"|says\s+yes|is\s+fine|accepts|allows)\b"
-    r"|\b(?:answer|reply|respond)\w*\s+yes\s+to\s+(?:every|all|any)\b", _I)
+    r"|\b(?:answer|reply|respond)\w*\s+yes\s+to\s+(?:every|all|any)\b",
+    _I,
+)
 
-_SECRET_VERB = (r"\b(?:reveal|print|echo|cat|show|display|output|dump|expose|leak|log|copy|cp|paste|include|embed"
-                r"|upload|send|post|share|write|attach)\w*\b")
+_SECRET_VERB = (
+    r"\b(?:reveal|print|echo|cat|show|display|output|dump|expose|leak|log|copy|cp|paste|include|embed"
+    r"|upload|send|post|share|write|attach)\w*\b"
+)
 _ENVIRONMENT = re.compile(
-    _SECRET_VERB + r"[^.;]{0,50}?(?:\bos\.environ\b|\bprocess\.env\b(?!\.)|\benviron\b|\benv\s+vars?\b"
+    _SECRET_VERB
+    + r"[^.;]{0,50}?(?:\bos\.environ\b|\bprocess\.env\b(?!\.)|\benviron\b|\benv\s+vars?\b"
     r"|\b(?:all|every|each|the\s+(?:whole|entire|full|current|process|shell)|contents?\s+of\s+the)\s+environment"
     r"(?:\s+variables)?\b|\benv(?:ironment)?\s+dump\b"
     r"|\.config/gh/hosts\.yml|\bhosts\.yml\b|\.codex/auth\.json|\.claude/\.?credentials|\.pgpass\b|\.config/gcloud"
-    r"|\.azure/|\.terraformrc|\bcredentials?\s+files?\b)", _I)
+    r"|\.azure/|\.terraformrc|\bcredentials?\s+files?\b)",
+    _I,
+)
 
 _MARKUP = re.compile(
     r"\[[^\]]*\]\(\s*[^)\s]*\s+[\"'(][^)]*\)"  # a link with a title
@@ -94,7 +111,9 @@ _MARKUP = re.compile(
     r"|^\s*\[[^\]]*\]:\s*\S+|\[//\]:|\]:\s*#"  # reference definitions and markdown comments
     r"|<!--|-->|</?(?:span|div|p|a|b|i|u|s|em|strong|small|sub|sup|font|details|summary|script|style|img|iframe"
     r"|object|embed|svg|template|noscript|section|table|tr|td|th|ul|ol|li|h[1-6]|br|hr|pre|code|kbd|mark|del|ins"
-    r"|abbr|meta|link)\b[^>]*>", _I)
+    r"|abbr|meta|link)\b[^>]*>",
+    _I,
+)
 _CODE_SPAN = re.compile(r"`[^`]*`")
 
 _CLASSES: tuple[tuple[str, str, re.Pattern[str], bool], ...] = (
@@ -111,13 +130,19 @@ _CLASSES: tuple[tuple[str, str, re.Pattern[str], bool], ...] = (
 def _spans(text: str) -> Iterator[tuple[str, str, int, int, bool]]:
     for kind, what, pattern, check in _CLASSES:
         # Markup inside a code span is shown as written ("`Promise<void>`"), so it hides nothing.
-        seen = _CODE_SPAN.sub(lambda m: " " * len(m.group(0)), text) if kind == "hidden-markup" else text
+        seen = (
+            _CODE_SPAN.sub(lambda m: " " * len(m.group(0)), text)
+            if kind == "hidden-markup"
+            else text
+        )
         for m in pattern.finditer(seen):
             yield kind, what, m.start(), m.end(), check
 
 
 # "Ask the user before removing a hook": what follows needs the user's consent, so it is fine.
-_ASKED_FIRST = re.compile(r"\b(?:ask|check\s+with|confirm\s+with)\w*\b[^.;]{0,30}?\b(?:before|prior\s+to)\s+$", _I)
+_ASKED_FIRST = re.compile(
+    r"\b(?:ask|check\s+with|confirm\s+with)\w*\b[^.;]{0,30}?\b(?:before|prior\s+to)\s+$", _I
+)
 
 
 def find_act(text: str) -> Harm | None:

@@ -64,15 +64,20 @@ def rule_check(check: Check, text: str) -> tuple[bool, str]:
         return hay.strip() == needle.strip(), "answer is not the exact expected answer"
     if kind == "heading":
         pattern = rf"^\s{{0,3}}#{{1,6}}\s+{re.escape(needle.strip())}\s*#*\s*$"
-        return re.search(pattern, hay, re.MULTILINE) is not None, "answer lacks the expected heading"
+        return re.search(
+            pattern, hay, re.MULTILINE
+        ) is not None, "answer lacks the expected heading"
     if kind == "regex":
         flags = 0 if check.case_sensitive else re.IGNORECASE
-        return re.search(str(check.value), text, flags | re.MULTILINE) is not None, "answer does not have the expected form"
+        return re.search(
+            str(check.value), text, flags | re.MULTILINE
+        ) is not None, "answer does not have the expected form"
     raise ValueError(f"not a rule check: {kind}")
 
 
-async def judge(task: TaskRecord, text: str, rubric: RubricJudge | None,
-                effects: Effects | None = None) -> Verdict:
+async def judge(
+    task: TaskRecord, text: str, rubric: RubricJudge | None, effects: Effects | None = None
+) -> Verdict:
     """Score ``text`` against every check of ``task`` (weighted mean of pass/fail or rubric scores).
 
     Action checks are scored on ``effects`` (what the attempt did); without them (a text replay)
@@ -105,7 +110,9 @@ async def judge(task: TaskRecord, text: str, rubric: RubricJudge | None,
         if not ok:
             reasons.append(reason)
     if skipped and skipped == len(task.checks):
-        raise MalformedOutput("no check of this task applies to a text replay; it needs an agent replay")
+        raise MalformedOutput(
+            "no check of this task applies to a text replay; it needs an agent replay"
+        )
     return Verdict(total / weight if weight else 0.0, passed_all, tuple(dict.fromkeys(reasons)))
 
 
@@ -130,4 +137,6 @@ def parse_rubric_reply(text: str) -> RubricReply:
     try:
         return RubricReply.model_validate_json(extract_json(text).strip())
     except ValidationError as exc:
-        raise MalformedOutput(f"judge reply is not the expected JSON: {exc.errors()[0]['msg']}") from exc
+        raise MalformedOutput(
+            f"judge reply is not the expected JSON: {exc.errors()[0]['msg']}"
+        ) from exc

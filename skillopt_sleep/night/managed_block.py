@@ -66,7 +66,9 @@ def block_lines(text: str) -> list[str]:
         return []
     if block is None:
         return []
-    return [ln.strip()[2:].strip() for ln in block.inner.splitlines() if ln.strip().startswith("- ")]
+    return [
+        ln.strip()[2:].strip() for ln in block.inner.splitlines() if ln.strip().startswith("- ")
+    ]
 
 
 def add_rule(text: str, rule: str, *, heading: str | None = None) -> str:

@@ -48,7 +48,9 @@ class NightResult:
     workspace: Workspace
     candidate: dict[str, str] | None = None
     rollouts: dict[str, dict[str, list[Rollout]]] = field(default_factory=dict)
-    ledger: dict[str, float | None] = field(default_factory=dict)  # evidence carried to later nights
+    ledger: dict[str, float | None] = field(
+        default_factory=dict
+    )  # evidence carried to later nights
 
 
 def night_id_for(project: Path, clock: Clock) -> str:
@@ -58,8 +60,14 @@ def night_id_for(project: Path, clock: Clock) -> str:
 
 def _rubric_from_backend(backend: Backend, calls: Calls) -> RubricJudge:
     async def ask(prompt: str) -> RubricReply:
-        request = Request("judge", RUBRIC_SYSTEM, (Message("user", prompt),), max_tokens=200,
-                          temperature=0.0, tag="judge")
+        request = Request(
+            "judge",
+            RUBRIC_SYSTEM,
+            (Message("user", prompt),),
+            max_tokens=200,
+            temperature=0.0,
+            tag="judge",
+        )
         return parse_rubric_reply((await calls(backend, request)).text)
 
     async def rubric(text: str, task: TaskRecord, answer: str) -> tuple[float, str]:
@@ -76,43 +84,91 @@ def _rubric_from_backend(backend: Backend, calls: Calls) -> RubricJudge:
 class Night:
     """The stages of one night, run in order by :meth:`run`."""
 
-    def __init__(self, settings: Settings, workspace: Workspace, *, target: Backend, optimizer: Backend,
-                 judge: JudgeArg, store: Store | None, clock: Clock, seeds: NightSeeds,
-                 night_id: str, artifacts: Path | None, progress: Progress | None,
-                 night_index: int = 0, tried: Sequence[Edit] = (), ledger: Mapping[str, float] | None = None,
-                 oracle: Oracle | None = None, ignored: Sequence[str] = (),
-                 agents: AgentReplays | None = None) -> None:
-        self.s, self.ws, self.store, self.clock, self.seeds = settings, workspace, store, clock, seeds
+    def __init__(
+        self,
+        settings: Settings,
+        workspace: Workspace,
+        *,
+        target: Backend,
+        optimizer: Backend,
+        judge: JudgeArg,
+        store: Store | None,
+        clock: Clock,
+        seeds: NightSeeds,
+        night_id: str,
+        artifacts: Path | None,
+        progress: Progress | None,
+        night_index: int = 0,
+        tried: Sequence[Edit] = (),
+        ledger: Mapping[str, float] | None = None,
+        oracle: Oracle | None = None,
+        ignored: Sequence[str] = (),
+        agents: AgentReplays | None = None,
+    ) -> None:
+        self.s, self.ws, self.store, self.clock, self.seeds = (
+            settings,
+            workspace,
+            store,
+            clock,
+            seeds,
+        )
         self.rng, self.trials_rng, self.stream = seeds.select, seeds.trials, seeds.stream
         self.optimizer, self.artifacts, self.night_index = optimizer, artifacts, night_index
         self.tried = list(tried)
-        self.ignored = list(ignored)  # adopted rules the agent does not follow: cases for the optimizer
+        self.ignored = list(
+            ignored
+        )  # adopted rules the agent does not follow: cases for the optimizer
         self.ledger = dict(ledger or {})
         self.oracle = oracle
         self.budget = Budget(settings.budget)
-        self.calls = Calls(self.budget, RetryPolicy(max_retries=settings.roles.target.max_retries), seeds.retry)
+        self.calls = Calls(
+            self.budget, RetryPolicy(max_retries=settings.roles.target.max_retries), seeds.retry
+        )
         rubric = _rubric_from_backend(judge, self.calls) if isinstance(judge, Backend) else judge
         self._progress = progress or (lambda phase, n, total: None)
         self._phase = ("", 0)
-        self.replayer = Replayer(target, self.calls, k=settings.night.k, concurrency=settings.night.concurrency,
-                                 rubric=rubric, store=store, clock=clock,
-                                 max_tokens=settings.roles.target.max_tokens,
-                                 progress=lambda n: self._progress(self._phase[0], n, self._phase[1]),
-                                 agents=agents)
-        self.summary = NightSummary(night_id=night_id, project=str(workspace.project),
-                                    started_at=clock.now(), decision="no_evidence",
-                                    skipped=list(workspace.skipped), target=f"{target.name}:{target.model}")
+        self.replayer = Replayer(
+            target,
+            self.calls,
+            k=settings.night.k,
+            concurrency=settings.night.concurrency,
+            rubric=rubric,
+            store=store,
+            clock=clock,
+            max_tokens=settings.roles.target.max_tokens,
+            progress=lambda n: self._progress(self._phase[0], n, self._phase[1]),
+            agents=agents,
+        )
+        self.summary = NightSummary(
+            night_id=night_id,
+            project=str(workspace.project),
+            started_at=clock.now(),
+            decision="no_evidence",
+            skipped=list(workspace.skipped),
+            target=f"{target.name}:{target.model}",
+        )
         self.rollouts: dict[str, dict[str, list[Rollout]]] = {}
         self.proposer = OptimizerProposer(
-            optimizer, self.calls, files=workspace.texts, tried=tried, max_tokens=settings.roles.optimizer.max_tokens,
-            night_index=night_index, notes=self.summary.skipped, save=self._save, progress=self._progress,
-            ignored=ignored)
+            optimizer,
+            self.calls,
+            files=workspace.texts,
+            tried=tried,
+            max_tokens=settings.roles.optimizer.max_tokens,
+            night_index=night_index,
+            notes=self.summary.skipped,
+            save=self._save,
+            progress=self._progress,
+            ignored=ignored,
+        )
         self.guard = EditGuard(workspace.texts, self._guard_limits([]), self.summary.rejected_edits)
 
     async def run(self, tasks: Sequence[TaskRecord], last_night=None) -> NightResult:
         sel = select_tasks(tasks, self.s.night, self.rng, last_night)
-        self.guard = EditGuard(self.ws.texts, self._guard_limits([*sel.train, *sel.holdout]),
-                               self.summary.rejected_edits)
+        self.guard = EditGuard(
+            self.ws.texts,
+            self._guard_limits([*sel.train, *sel.holdout]),
+            self.summary.rejected_edits,
+        )
         self.summary.n_train, self.summary.n_holdout = len(sel.train), len(sel.holdout)
         self.summary.skipped += sel.skipped
         result = NightResult(self.summary, self.ws)
@@ -134,11 +190,17 @@ class Night:
         train = await self._replay("replay train", sel.train, self.ws.texts)
         if self._too_many_errors(train):
             return self._finish("no_evidence", "too many replays failed: no evidence tonight")
-        tonight = Tonight(self.ws.texts, self.s.night, self.night_index, self.stream, self.trials_rng, self.ledger)
-        rounds = Rounds(tonight, proposer=self.proposer, guard=self.guard, drawer=self, oracle=self.oracle)
+        tonight = Tonight(
+            self.ws.texts, self.s.night, self.night_index, self.stream, self.trials_rng, self.ledger
+        )
+        rounds = Rounds(
+            tonight, proposer=self.proposer, guard=self.guard, drawer=self, oracle=self.oracle
+        )
         self._record_rounds(await rounds.run(sel, train), result)
 
-    async def draw(self, wants: list[Want], files: dict[str, str], nonce: str) -> dict[str, list[Rollout]]:
+    async def draw(
+        self, wants: list[Want], files: dict[str, str], nonce: str
+    ) -> dict[str, list[Rollout]]:
         """Fresh rollouts for the edits' tests (the rounds' :class:`~.seams.Drawer`), shown as one step."""
         self.set_phase("test edits", sum(count for _, _, count in wants))
         return await self.replayer.draw(wants, files, nonce)
@@ -148,25 +210,42 @@ class Night:
         s.evidence, result.ledger, s.saved_rollouts = rounds.evidence, rounds.ledger, rounds.saved
         s.gate_rollouts, s.gate_saved = rounds.parts, rounds.saved_parts
         s.errored_rollouts = sum(e.errored for e in rounds.evidence)
-        refused = [e.edit.model_copy(update={"status": "rejected", "reason": e.reason})
-                   for e in rounds.evidence if e.verdict in CONCLUSIVE]
+        refused = [
+            e.edit.model_copy(update={"status": "rejected", "reason": e.reason})
+            for e in rounds.evidence
+            if e.verdict in CONCLUSIVE
+        ]
         s.rejected_edits += refused
         budget_hit = self.replayer.budget_hit
         if budget_hit is not None:
-            s.skipped.append(f"{self.replayer.stats.skipped} rollouts skipped: {budget_hit.one_line()}")
+            s.skipped.append(
+                f"{self.replayer.stats.skipped} rollouts skipped: {budget_hit.one_line()}"
+            )
         if rounds.adopted:
             result.candidate, s.edits = rounds.files, rounds.adopted
             return self._finish("accept", _tally(rounds.evidence, len(rounds.adopted)))
         if budget_hit is not None:
-            return self._finish("budget_exhausted", f"{budget_hit.one_line()}; no edit was proven tonight")
+            return self._finish(
+                "budget_exhausted", f"{budget_hit.one_line()}; no edit was proven tonight"
+            )
         if not rounds.evidence:
-            why = "no edit passed the guards" if s.rejected_edits else "the optimizer proposed no edit"
+            why = (
+                "no edit passed the guards"
+                if s.rejected_edits
+                else "the optimizer proposed no edit"
+            )
             return self._finish("no_evidence", f"no candidate tonight: {why}")
         decision = "reject" if refused else "no_evidence"
         self._finish(decision, _tally(rounds.evidence, 0))
 
-    async def _replay(self, phase: str, tasks: Sequence[TaskRecord], files: dict[str, str], *,
-                      stop_on_budget: bool = True) -> dict[str, list[Rollout]]:
+    async def _replay(
+        self,
+        phase: str,
+        tasks: Sequence[TaskRecord],
+        files: dict[str, str],
+        *,
+        stop_on_budget: bool = True,
+    ) -> dict[str, list[Rollout]]:
         """K rollouts of each of ``tasks`` under ``files`` (cached ones reused), kept for the artifacts.
         A budget hit stops the night here, unless ``stop_on_budget`` is off."""
         self._phase = (phase, len(tasks) * self.s.night.k)
@@ -187,10 +266,16 @@ class Night:
         self._progress(phase, 0, total)  # the step is shown before its first result
 
     def _guard_limits(self, tasks: Sequence[TaskRecord]) -> GuardLimits:
-        seen = [text for t in tasks for text in user_texts(t)] + list(self.ws.texts.values())  # the user's words
-        return GuardLimits(max_bytes=self.s.files.max_bytes, known_urls=frozenset(urls_in("\n".join(seen))),
-                           languages=users_languages(seen), refused=RefusedEdits(self.tried, {t.id: t for t in tasks}),
-                           max_rules=self.s.files.max_rules)
+        seen = [text for t in tasks for text in user_texts(t)] + list(
+            self.ws.texts.values()
+        )  # the user's words
+        return GuardLimits(
+            max_bytes=self.s.files.max_bytes,
+            known_urls=frozenset(urls_in("\n".join(seen))),
+            languages=users_languages(seen),
+            refused=RefusedEdits(self.tried, {t.id: t for t in tasks}),
+            max_rules=self.s.files.max_rules,
+        )
 
     def _finish(self, decision: str, reason: str) -> None:
         self.summary.decision = decision  # type: ignore[assignment]
@@ -205,20 +290,31 @@ class Night:
         if self.replayer.agents is not None:  # why some tasks were replayed as text
             s.skipped += [n for n in self.replayer.agents.notes if n not in s.skipped]
         if self.budget.unpriced_models:
-            s.skipped.append("cost unknown for models " + ", ".join(sorted(self.budget.unpriced_models))
-                             + ": add [budget.prices] to the config")
+            s.skipped.append(
+                "cost unknown for models "
+                + ", ".join(sorted(self.budget.unpriced_models))
+                + ": add [budget.prices] to the config"
+            )
         s.finished_at = s.finished_at or self.clock.now()
 
     def _save(self, name: str, payload: object) -> None:
         if self.artifacts is not None:
-            atomic_write_text(self.artifacts / name, json.dumps(payload, indent=2, sort_keys=True, default=str))
+            atomic_write_text(
+                self.artifacts / name, json.dumps(payload, indent=2, sort_keys=True, default=str)
+            )
 
     def _write_artifacts(self, result: NightResult) -> None:
         if self.artifacts is None:
             return
-        lines = [json.dumps({"phase": phase, **r.__dict__}, sort_keys=True)
-                 for phase, by_task in self.rollouts.items() for rs in by_task.values() for r in rs]
-        atomic_write_text(self.artifacts / "rollouts.jsonl", "\n".join(lines) + ("\n" if lines else ""))
+        lines = [
+            json.dumps({"phase": phase, **r.__dict__}, sort_keys=True)
+            for phase, by_task in self.rollouts.items()
+            for rs in by_task.values()
+            for r in rs
+        ]
+        atomic_write_text(
+            self.artifacts / "rollouts.jsonl", "\n".join(lines) + ("\n" if lines else "")
+        )
         if self.summary.evidence:
             self._save("evidence.json", [e.model_dump(mode="json") for e in self.summary.evidence])
         for name, text in (result.candidate or {}).items():

@@ -43,8 +43,11 @@ from .workspace import load_workspace
 def _history(store: Store, project: str) -> tuple[datetime | None, int]:
     """When the project's last real night ran, and how many it had. A dry run or an outage
     (nothing answered) does not count: its tasks are still waiting, still new."""
-    nights = [n for n in store.nights(project=project, limit=1000)
-              if not n.summary.dry_run and n.summary.decision != "outage"]
+    nights = [
+        n
+        for n in store.nights(project=project, limit=1000)
+        if not n.summary.dry_run and n.summary.decision != "outage"
+    ]
     last = datetime.fromisoformat(nights[0].started_at) if nights else None
     return last, len(nights)
 
@@ -80,16 +83,30 @@ def run_project_night(
     last_night, index = _history(store, str(project))
     night_id = night_id_for(project, clock)
     directory = paths.night_dir(night_id)
-    plan = NightPlan(settings, project, backends, clock, store=store, night_id=night_id,
-                     artifacts=directory / "artifacts", progress=progress, night_index=index,
-                     tried=store.rejected_edits(str(project)), ledger=store.edit_evidence(str(project)),
-                     oracle=oracle, make_night=make_night, agents=agents)
+    plan = NightPlan(
+        settings,
+        project,
+        backends,
+        clock,
+        store=store,
+        night_id=night_id,
+        artifacts=directory / "artifacts",
+        progress=progress,
+        night_index=index,
+        tried=store.rejected_edits(str(project)),
+        ledger=store.edit_evidence(str(project)),
+        oracle=oracle,
+        make_night=make_night,
+        agents=agents,
+    )
     with _whole_or_nothing(store, night_id, directory, backends):
         return _run(plan, store, paths, dry_run, tasks, last_night)
 
 
 @contextmanager
-def _whole_or_nothing(store: Store, night_id: str, directory: Path, backends: Backends) -> Iterator[None]:
+def _whole_or_nothing(
+    store: Store, night_id: str, directory: Path, backends: Backends
+) -> Iterator[None]:
     """A night cut short (a signal, an error) leaves no half night directory (no orphan
     ``reflection.json``); every exit releases what the backends keep on disk."""
     try:
@@ -102,10 +119,18 @@ def _whole_or_nothing(store: Store, night_id: str, directory: Path, backends: Ba
         close_all([backends.target, backends.optimizer, backends.judge])
 
 
-def _run(plan: NightPlan, store: Store, paths: Paths, dry_run: bool, tasks: list[TaskRecord],
-         last_night: datetime | None) -> NightResult:
+def _run(
+    plan: NightPlan,
+    store: Store,
+    paths: Paths,
+    dry_run: bool,
+    tasks: list[TaskRecord],
+    last_night: datetime | None,
+) -> NightResult:
     project, settings = plan.project, plan.settings
-    views = project_views(store, str(project))  # adopted rules: which are ignored, contradicted, to re-test
+    views = project_views(
+        store, str(project)
+    )  # adopted rules: which are ignored, contradicted, to re-test
     plan = replace(plan, ignored=tuple(ignored_notes(views)))
     with project_lock(locks_dir(paths), project):  # never half of an adoption under way
         night = build_night(plan)
@@ -134,28 +159,53 @@ def _run(plan: NightPlan, store: Store, paths: Paths, dry_run: bool, tasks: list
 RETEST_TASKS = 8  # tasks of its kind a re-test replays (with and without the rule, K each)
 
 
-async def _retests_then_night(night: Night, store: Store, pending: list[AdoptedRule],
-                              tasks: list[TaskRecord], last_night: datetime | None) -> NightResult:
+async def _retests_then_night(
+    night: Night,
+    store: Store,
+    pending: list[AdoptedRule],
+    tasks: list[TaskRecord],
+    last_night: datetime | None,
+) -> NightResult:
     """Re-test the adopted rules whose user moved to another model (their efficacy only), then run
     the night, in one event loop and under one budget."""
     for rule in pending:
         made_for = [t for t in tasks if t.id in rule.task_ids]
         made_for += [t for t in tasks if t not in made_for and t.checks and acts_on(rule, t)]
         made_for = made_for[:RETEST_TASKS]
-        done = await retest(night.replayer, night.replayer.target, rule, made_for, dict(night.ws.texts),
-                            night.s.night.k)
+        done = await retest(
+            night.replayer,
+            night.replayer.target,
+            rule,
+            made_for,
+            dict(night.ws.texts),
+            night.s.night.k,
+        )
         ledger.save(store, done)
         night.summary.notes.append(f"rule {rule.id} re-tested: {done.retest_note}")
     return await night.run(tasks, last_night)
 
 
-def estimate_project_night(*, project: Path, settings: Settings, store: Store, backends: Backends,
-                           tasks: list[TaskRecord] | None = None) -> Estimate:
+def estimate_project_night(
+    *,
+    project: Path,
+    settings: Settings,
+    store: Store,
+    backends: Backends,
+    tasks: list[TaskRecord] | None = None,
+) -> Estimate:
     tasks = project_tasks(store, project) if tasks is None else tasks
     last_night, index = _history(store, str(project))
-    sel = select_tasks(tasks, settings.night, NightSeeds.of(settings.night.seed, index).select, last_night)
-    return estimate_night(sel, load_workspace(project, settings.files), settings, backends.target, store,
-                          night_index=index)
+    sel = select_tasks(
+        tasks, settings.night, NightSeeds.of(settings.night.seed, index).select, last_night
+    )
+    return estimate_night(
+        sel,
+        load_workspace(project, settings.files),
+        settings,
+        backends.target,
+        store,
+        night_index=index,
+    )
 
 
 def summary_line(s: NightSummary) -> str:
@@ -164,5 +214,12 @@ def summary_line(s: NightSummary) -> str:
     return f"night {s.night_id}: {s.decision}{edits} ({s.calls} calls, ${s.cost_usd:.4f}) {s.reason}".strip()
 
 
-__all__ = ["ROLES", "Backends", "batched_backends", "build_backends", "estimate_project_night", "run_project_night",
-           "summary_line"]
+__all__ = [
+    "ROLES",
+    "Backends",
+    "batched_backends",
+    "build_backends",
+    "estimate_project_night",
+    "run_project_night",
+    "summary_line",
+]

@@ -24,26 +24,53 @@ class OptimizerProposer:
     follow (shown to the optimizer as cases). Notes about unusable replies go to ``notes``.
     """
 
-    def __init__(self, optimizer: Backend, calls: Calls, *, files: Mapping[str, str], tried: Sequence[Edit],
-                 max_tokens: int, night_index: int, notes: list[str], save: Save, progress: Shown,
-                 ignored: Sequence[str] = ()) -> None:
+    def __init__(
+        self,
+        optimizer: Backend,
+        calls: Calls,
+        *,
+        files: Mapping[str, str],
+        tried: Sequence[Edit],
+        max_tokens: int,
+        night_index: int,
+        notes: list[str],
+        save: Save,
+        progress: Shown,
+        ignored: Sequence[str] = (),
+    ) -> None:
         self.optimizer, self.calls, self.files, self.tried = optimizer, calls, files, list(tried)
         self.ignored = list(ignored)
         self.max_tokens, self.night_index, self.notes = max_tokens, night_index, notes
         self.save, self.progress = save, progress
 
-    async def propose(self, cases: Sequence[Case], accepted: Sequence[str], refused: Sequence[Edit],
-                      step: int) -> list[Edit] | None:
+    async def propose(
+        self, cases: Sequence[Case], accepted: Sequence[str], refused: Sequence[Edit], step: int
+    ) -> list[Edit] | None:
         """The optimizer's edits for ``cases``, each citing the tasks it addresses; None if it failed."""
-        rules = list(dict.fromkeys(r for name in ("SKILL.md", "CLAUDE.md", "AGENTS.md")
-                                   for r in managed_rules(self.files.get(name, ""))))
-        prompt = reflection_prompt(cases, [*rules, *accepted], [*self.tried, *refused], self.ignored)
+        rules = list(
+            dict.fromkeys(
+                r
+                for name in ("SKILL.md", "CLAUDE.md", "AGENTS.md")
+                for r in managed_rules(self.files.get(name, ""))
+            )
+        )
+        prompt = reflection_prompt(
+            cases, [*rules, *accepted], [*self.tried, *refused], self.ignored
+        )
         self.progress(f"reflect step {step}", 0, 1)  # one long optimizer call: shown while it runs
         for attempt in (prompt, prompt + RETRY_NOTE):
-            request = Request("optimizer", OPTIMIZER_SYSTEM, (Message("user", attempt),),
-                              max_tokens=self.max_tokens, seed=self.night_index * 100 + step - 1, tag="reflect")
+            request = Request(
+                "optimizer",
+                OPTIMIZER_SYSTEM,
+                (Message("user", attempt),),
+                max_tokens=self.max_tokens,
+                seed=self.night_index * 100 + step - 1,
+                tag="reflect",
+            )
             try:
-                reply = await self.calls(self.optimizer, request, raw_reply=True)  # the guards see any secret
+                reply = await self.calls(
+                    self.optimizer, request, raw_reply=True
+                )  # the guards see any secret
                 edits = parse_edits(reply.text, cases)
             except MalformedOutput as exc:
                 self.notes.append(f"optimizer reply unusable: {exc.one_line()}")
@@ -53,14 +80,24 @@ class OptimizerProposer:
                     raise
                 self.notes.append(f"optimizer failed: {exc.one_line()}")
                 return None
-            self.save(f"reflection-{step}.json" if step > 1 else "reflection.json",
-                      {"prompt": redact(attempt), "reply": redact(reply.text),
-                       "edits": [_redacted(e).model_dump() for e in edits]})
+            self.save(
+                f"reflection-{step}.json" if step > 1 else "reflection.json",
+                {
+                    "prompt": redact(attempt),
+                    "reply": redact(reply.text),
+                    "edits": [_redacted(e).model_dump() for e in edits],
+                },
+            )
             self.progress(f"reflect step {step}", 1, 1)
             return edits
         return None
 
 
 def _redacted(edit: Edit) -> Edit:
-    return edit.model_copy(update={"content": redact(edit.content), "rationale": redact(edit.rationale),
-                                   "old": None if edit.old is None else redact(edit.old)})
+    return edit.model_copy(
+        update={
+            "content": redact(edit.content),
+            "rationale": redact(edit.rationale),
+            "old": None if edit.old is None else redact(edit.old),
+        }
+    )

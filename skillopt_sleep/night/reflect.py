@@ -57,8 +57,12 @@ class _Reply(BaseModel):
     edits: list[_ProposedEdit] = Field(max_length=20)
 
 
-def pick_cases(tasks: Sequence[TaskRecord], rollouts: dict[str, list[Rollout]], limit: int,
-               skip: frozenset[str] = frozenset()) -> list[Case]:
+def pick_cases(
+    tasks: Sequence[TaskRecord],
+    rollouts: dict[str, list[Rollout]],
+    limit: int,
+    skip: frozenset[str] = frozenset(),
+) -> list[Case]:
     """Tasks whose scores spread most (contrast), then tasks that always fail (failure), then one
     or two that always pass (success), leaving out the tasks in ``skip``."""
     contrast: list[tuple[float, Case]] = []
@@ -81,21 +85,31 @@ def pick_cases(tasks: Sequence[TaskRecord], rollouts: dict[str, list[Rollout]], 
     failure.sort(key=lambda x: (-x[0], x[1].task.id))
     cases = [c for _, c in contrast[:limit]]
     cases += [c for _, c in failure[: max(0, limit - len(cases))]]
-    return cases + sorted(success, key=lambda c: c.task.id)[: min(2, max(0, limit + 2 - len(cases)))]
+    return (
+        cases + sorted(success, key=lambda c: c.task.id)[: min(2, max(0, limit + 2 - len(cases)))]
+    )
 
 
 def _excerpt(text: str) -> str:
     return text if len(text) <= MAX_EXCERPT else text[:MAX_EXCERPT] + "\n[...]"
 
 
-def reflection_prompt(cases: Sequence[Case], current_rules: Sequence[str], tried: Sequence[Edit],
-                      ignored: Sequence[str] = ()) -> str:
+def reflection_prompt(
+    cases: Sequence[Case],
+    current_rules: Sequence[str],
+    tried: Sequence[Edit],
+    ignored: Sequence[str] = (),
+) -> str:
     parts = ["## CURRENT RULES"]
     parts += [f"- {r}" for r in current_rules] or ["(none yet)"]
     if ignored:
-        parts += ["", "## ADOPTED RULES THE AGENT DOES NOT FOLLOW (the user still corrects what they forbid)",
-                  "Propose a `replace` of such a rule (old: the rule as written) that the agent will follow: "
-                  "reword it, give it a short example, or move it between the skill and memory.", *ignored]
+        parts += [
+            "",
+            "## ADOPTED RULES THE AGENT DOES NOT FOLLOW (the user still corrects what they forbid)",
+            "Propose a `replace` of such a rule (old: the rule as written) that the agent will follow: "
+            "reword it, give it a short example, or move it between the skill and memory.",
+            *ignored,
+        ]
     parts += ["", "## ALREADY TRIED (did not help; do not propose again)"]
     parts += [f"- {e.content}" for e in tried] or ["(nothing)"]
     parts += ["", "## CASES"]
@@ -130,7 +144,9 @@ def parse_edits(text: str, cases: Sequence[Case] = ()) -> list[Edit]:
         raise MalformedOutput(f"optimizer reply is not the expected JSON: {err['msg']}") from exc
     edits = []
     for proposed in reply.edits:
-        cites = [cases[n - 1].task.id for n in dict.fromkeys(proposed.cases) if 1 <= n <= len(cases)]
+        cites = [
+            cases[n - 1].task.id for n in dict.fromkeys(proposed.cases) if 1 <= n <= len(cases)
+        ]
         fields = proposed.model_dump(exclude={"cases"})
         fields["rationale"] = redact(proposed.rationale)
         fields["old"] = None if proposed.old is None else redact(proposed.old)

@@ -28,15 +28,24 @@ from .evidence.kinds import relevance, same_kind
 from .rule_text import fold
 
 # The guards' reasons that depend on the night's files, budget, URLs and languages, not on the rule.
-_CIRCUMSTANTIAL = ("over tonight's edit budget", "duplicate:", "this project has no", "no learned rule",
-                   "is not one of this project's files", "SKILL.md has no valid", "points to a URL",
-                   "written in a language", "needs the rule it changes")
+_CIRCUMSTANTIAL = (
+    "over tonight's edit budget",
+    "duplicate:",
+    "this project has no",
+    "no learned rule",
+    "is not one of this project's files",
+    "SKILL.md has no valid",
+    "points to a URL",
+    "written in a language",
+    "needs the rule it changes",
+)
 SAME = 0.75
 RELEVANT = 0.25
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 _FILLER_WORDS = (
     "a an the to of in on for with by as at is are be it its this that these those your you please "
-    "and or so then also just any all every each when while should must do does")
+    "and or so then also just any all every each when while should must do does"
+)
 _FILLER = frozenset(_FILLER_WORDS.split())
 _SUFFIX = re.compile(r"(?:ies|es|s|ing|ed|ly|er)$")
 
@@ -76,7 +85,11 @@ class RefusedEdits:
         for old in self.edits:
             if old.reason.startswith(_CIRCUMSTANTIAL) or " bytes, over its cap of " in old.reason:
                 continue
-            if old.content and same_rule(edit.content, old.content) and not self._reopened(edit, old):
+            if (
+                old.content
+                and same_rule(edit.content, old.content)
+                and not self._reopened(edit, old)
+            ):
                 return old
         return None
 
@@ -85,4 +98,7 @@ class RefusedEdits:
         if not before:
             return False
         new = [self.tasks[i] for i in edit.cites if i in self.tasks and i not in old.cites]
-        return any(relevance(edit.content, t) >= RELEVANT and not any(same_kind(b, t) for b in before) for t in new)
+        return any(
+            relevance(edit.content, t) >= RELEVANT and not any(same_kind(b, t) for b in before)
+            for t in new
+        )

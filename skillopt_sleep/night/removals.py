@@ -38,13 +38,27 @@ def propose_removals(result: NightResult, contradicted: Sequence[RuleView]) -> N
             if new is not None:
                 candidate[name], hit = new, True
         if hit:
-            removed.append(Edit(target=view.rule.target if view.rule.target in ("skill", "memory") else "memory",
-                                op="remove", content=view.rule.text, old=view.rule.text, status="applied",
-                                reason=REASON, rationale=view.outcome.sentence()))
+            removed.append(
+                Edit(
+                    target=view.rule.target
+                    if view.rule.target in ("skill", "memory")
+                    else "memory",
+                    op="remove",
+                    content=view.rule.text,
+                    old=view.rule.text,
+                    status="applied",
+                    reason=REASON,
+                    rationale=view.outcome.sentence(),
+                )
+            )
     if not removed:
         return result
     s = result.summary
     note = f"proposes removing {len(removed)} contradicted rule(s)"
-    reason = f"{s.reason}; {note}" if s.decision == "accept" else f"{note} (tonight's edits: {s.reason})"
-    summary = s.model_copy(update={"edits": [*s.edits, *removed], "decision": "accept", "reason": reason})
+    reason = (
+        f"{s.reason}; {note}" if s.decision == "accept" else f"{note} (tonight's edits: {s.reason})"
+    )
+    summary = s.model_copy(
+        update={"edits": [*s.edits, *removed], "decision": "accept", "reason": reason}
+    )
     return dataclasses.replace(result, summary=summary, candidate=candidate)

@@ -69,12 +69,20 @@ class Calls:
     sleep: Callable[[float], object] = asyncio.sleep
     breaker: CircuitBreaker = field(default_factory=CircuitBreaker)
 
-    async def __call__(self, backend: Backend, request: Request, *, raw_reply: bool = False) -> Completion:
+    async def __call__(
+        self, backend: Backend, request: Request, *, raw_reply: bool = False
+    ) -> Completion:
         """The answer, redacted; ``raw_reply`` leaves it as is for a caller that must judge what
         it carries (the guards refuse a rule holding a secret) and redacts whatever it keeps."""
-        done = await call_with_retry(backend, redacted_request(request), budget=self.budget,
-                                     policy=self.retry, rng=self.rng, sleep=self.sleep,  # type: ignore[arg-type]
-                                     breaker=self.breaker)
+        done = await call_with_retry(
+            backend,
+            redacted_request(request),
+            budget=self.budget,
+            policy=self.retry,
+            rng=self.rng,
+            sleep=self.sleep,  # type: ignore[arg-type]
+            breaker=self.breaker,
+        )
         return done if raw_reply else dataclasses.replace(done, text=redact(done.text))
 
 
@@ -103,7 +111,9 @@ def system_text(files: dict[str, str], task: TaskRecord) -> str:
     wanted = {"claude-code": ["CLAUDE.md"], "codex": ["AGENTS.md"]}.get(task.source)
     parts = [REPLAY_SYSTEM, "# Skill (SKILL.md)\n", files.get("SKILL.md", "")]
     for name, text in files.items():
-        if name != "SKILL.md" and (wanted is None or name in wanted or not any(w in files for w in wanted)):
+        if name != "SKILL.md" and (
+            wanted is None or name in wanted or not any(w in files for w in wanted)
+        ):
             parts += [f"\n\n# Project memory ({name})\n", text]
     return "".join(parts)
 
@@ -114,8 +124,15 @@ def _sha(text: str) -> str:
 
 def cache_key(task: TaskRecord, system: str, sample: int, backend: Backend) -> str:
     checks = json.dumps([c.model_dump(mode="json") for c in task.checks], sort_keys=True)
-    parts = [task.id, _sha(task.intent + "\x00" + task.context), _sha(checks), _sha(system),
-             str(sample), backend.name, backend.model]
+    parts = [
+        task.id,
+        _sha(task.intent + "\x00" + task.context),
+        _sha(checks),
+        _sha(system),
+        str(sample),
+        backend.name,
+        backend.model,
+    ]
     return _sha("\x1f".join(parts))
 
 
@@ -127,38 +144,65 @@ class Replayer:
     """Replays tasks through the target backend, each rollout one rollout of ``env`` (by default
     the task-record environment: a chat judged by the task's checks)."""
 
-    def __init__(self, target: Backend, calls: Calls, *, k: int, concurrency: int,
-                 rubric: RubricJudge | None, store: Store | None, clock: Clock,
-                 max_tokens: int = 1024, progress: Callable[[int], None] | None = None,
-                 env: Environment | None = None, agents: AgentReplays | None = None) -> None:
+    def __init__(
+        self,
+        target: Backend,
+        calls: Calls,
+        *,
+        k: int,
+        concurrency: int,
+        rubric: RubricJudge | None,
+        store: Store | None,
+        clock: Clock,
+        max_tokens: int = 1024,
+        progress: Callable[[int], None] | None = None,
+        env: Environment | None = None,
+        agents: AgentReplays | None = None,
+    ) -> None:
         self.target, self.calls, self.k = target, calls, k
         self.env = env if env is not None else TaskRecordEnv(rubric)
         self.agents = agents  # replays tasks with action checks by the real agent (None: text only)
         self.rubric, self.store, self.clock = rubric, store, clock
         self.max_tokens = max_tokens
         # A batching backend gathers a phase's requests into one batch: hand them all over.
-        self._sem = asyncio.Semaphore(1 << 30 if getattr(target, "collects_requests", False) else concurrency)
+        self._sem = asyncio.Semaphore(
+            1 << 30 if getattr(target, "collects_requests", False) else concurrency
+        )
         self._progress = progress or (lambda n: None)
         self._budget_hit: BudgetExhausted | None = None
-        self._fatal: BackendError | None = None  # stops queued rollouts after auth/bad-request errors
+        self._fatal: BackendError | None = (
+            None  # stops queued rollouts after auth/bad-request errors
+        )
         self.stats = ReplayStats()
 
     @property
     def budget_hit(self) -> BudgetExhausted | None:
         return self._budget_hit
 
-    async def replay(self, tasks: Sequence[TaskRecord], files: dict[str, str]) -> dict[str, list[Rollout]]:
+    async def replay(
+        self, tasks: Sequence[TaskRecord], files: dict[str, str]
+    ) -> dict[str, list[Rollout]]:
         """K rollouts for every task under ``files``. Fatal backend errors propagate at once."""
-        return await self._gather(tasks, [self._one(t, system_text(files, t), s, files=files)
-                                          for t in tasks for s in range(self.k)])
+        return await self._gather(
+            tasks,
+            [
+                self._one(t, system_text(files, t), s, files=files)
+                for t in tasks
+                for s in range(self.k)
+            ],
+        )
 
-    async def draw(self, wants: Sequence[tuple[TaskRecord, int, int]], files: dict[str, str],
-                   nonce: str) -> dict[str, list[Rollout]]:
+    async def draw(
+        self, wants: Sequence[tuple[TaskRecord, int, int]], files: dict[str, str], nonce: str
+    ) -> dict[str, list[Rollout]]:
         """Fresh rollouts under ``files``: for each ``(task, first, count)``, samples ``first`` to
         ``first + count - 1`` of the stream named ``nonce``. Never served from or kept in the cache:
         a decision always sees rollouts drawn for it."""
-        jobs = [self._one(t, system_text(files, t), s, nonce=nonce, files=files)
-                for t, first, count in wants for s in range(first, first + count)]
+        jobs = [
+            self._one(t, system_text(files, t), s, nonce=nonce, files=files)
+            for t, first, count in wants
+            for s in range(first, first + count)
+        ]
         return await self._gather([t for t, _, _ in wants], jobs)
 
     async def _gather(self, tasks: Sequence[TaskRecord], jobs: list) -> dict[str, list[Rollout]]:
@@ -173,16 +217,33 @@ class Replayer:
                 out[res.task_id].append(res)
         return out
 
-    async def _one(self, task: TaskRecord, system: str, sample: int, nonce: str | None = None,
-                   files: dict[str, str] | None = None) -> Rollout | None:
+    async def _one(
+        self,
+        task: TaskRecord,
+        system: str,
+        sample: int,
+        nonce: str | None = None,
+        files: dict[str, str] | None = None,
+    ) -> Rollout | None:
         key = cache_key(task, system, sample, self.target)
         if self.agents is not None and (tag := self.agents.cache_tag(task)):
             key = _sha(key + "\x1f" + tag)
-        if nonce is None and self.store is not None and (hit := self.store.cache_get(key)) is not None:
+        if (
+            nonce is None
+            and self.store is not None
+            and (hit := self.store.cache_get(key)) is not None
+        ):
             self.stats.cached += 1
             self._progress(1)
-            return Rollout(task.id, sample, hit["text"], hit["score"], hit["passed"], tuple(hit["reasons"]),
-                           cached=True)
+            return Rollout(
+                task.id,
+                sample,
+                hit["text"],
+                hit["score"],
+                hit["passed"],
+                tuple(hit["reasons"]),
+                cached=True,
+            )
         async with self._sem:
             if self._fatal is not None:
                 return None
@@ -206,23 +267,55 @@ class Replayer:
                 self._progress(1)
                 return Rollout(task.id, sample, "", None, error=exc.one_line())
         if self.store is not None and nonce is None:
-            self.store.cache_put(key, task.id, {"text": rollout.text, "score": rollout.score,
-                                                "passed": rollout.passed, "reasons": list(rollout.reasons)},
-                                 self.clock.now())
+            self.store.cache_put(
+                key,
+                task.id,
+                {
+                    "text": rollout.text,
+                    "score": rollout.score,
+                    "passed": rollout.passed,
+                    "reasons": list(rollout.reasons),
+                },
+                self.clock.now(),
+            )
         self._progress(1)
         return rollout
 
-    async def _run(self, task: TaskRecord, system: str, sample: int, nonce: str | None = None,
-                   files: dict[str, str] | None = None) -> Rollout:
-        if self.agents is not None and files is not None and self.agents.setup_for(task) is not None:
-            text, verdict = await self.agents.run(task, files, sample, self.calls.budget,
-                                                  lambda out, effects: judge(task, redact(out), self.rubric, effects))
+    async def _run(
+        self,
+        task: TaskRecord,
+        system: str,
+        sample: int,
+        nonce: str | None = None,
+        files: dict[str, str] | None = None,
+    ) -> Rollout:
+        if (
+            self.agents is not None
+            and files is not None
+            and self.agents.setup_for(task) is not None
+        ):
+            text, verdict = await self.agents.run(
+                task,
+                files,
+                sample,
+                self.calls.budget,
+                lambda out, effects: judge(task, redact(out), self.rubric, effects),
+            )
             self.stats.calls += 1
-            return Rollout(task.id, sample, redact(text), verdict.score, verdict.passed, verdict.reasons)
+            return Rollout(
+                task.id, sample, redact(text), verdict.score, verdict.passed, verdict.reasons
+            )
         stream = task.id if nonce is None else f"{task.id}:{nonce}"
-        result = await self.env.rollout(task, system, CalledBackend(self.target, self.calls),
-                                        seed=sample_seed(stream, sample), max_tokens=self.max_tokens)
+        result = await self.env.rollout(
+            task,
+            system,
+            CalledBackend(self.target, self.calls),
+            seed=sample_seed(stream, sample),
+            max_tokens=self.max_tokens,
+        )
         if result.error is not None:
             raise MalformedOutput(result.error)  # scored as an error below, as any failed rollout
         self.stats.calls += 1
-        return Rollout(task.id, sample, result.answer, result.soft, result.hard == 1.0, result.fail_reason)
+        return Rollout(
+            task.id, sample, result.answer, result.soft, result.hard == 1.0, result.fail_reason
+        )

@@ -31,12 +31,20 @@ def _without(files: dict[str, str], rule: str) -> dict[str, str]:
     return out
 
 
-async def retest(replayer: Replayer, target: Backend, rule: AdoptedRule, tasks: Sequence[TaskRecord],
-                 files: dict[str, str], k: int) -> AdoptedRule:
+async def retest(
+    replayer: Replayer,
+    target: Backend,
+    rule: AdoptedRule,
+    tasks: Sequence[TaskRecord],
+    files: dict[str, str],
+    k: int,
+) -> AdoptedRule:
     """``rule`` with the re-test's result: confirmed under ``rule.retest_model``, or a note why not."""
     model = rule.retest_model
     if not tasks:
-        return rule.model_copy(update={"retest_note": "no task it was made for is left to re-test it on"})
+        return rule.model_copy(
+            update={"retest_note": "no task it was made for is left to re-test it on"}
+        )
     wants = [(t, 0, k) for t in tasks]
     without = await replayer.draw(wants, _without(files, rule.text), f"retest:{rule.id}:without")
     with_rule = await replayer.draw(wants, files, f"retest:{rule.id}:with")
@@ -48,13 +56,25 @@ async def retest(replayer: Replayer, target: Backend, rule: AdoptedRule, tasks: 
     p = stratified_p(strata)
     before = sum(s.before_pass for s in strata), sum(s.before_n for s in strata)
     after = sum(s.after_pass for s in strata), sum(s.after_n for s in strata)
-    counts = f"{after[0]} of {after[1]} right with it, {before[0]} of {before[1]} without (p = {p:.3g})"
+    counts = (
+        f"{after[0]} of {after[1]} right with it, {before[0]} of {before[1]} without (p = {p:.3g})"
+    )
     on_model = target.model == model or target.model in AGENT_DEFAULTS
     if p <= ALPHA and on_model:
-        return rule.model_copy(update={"confirmed_models": [*rule.confirmed_models, model], "retest_model": "",
-                                       "retest_note": f"confirmed under {model}: {counts}"})
+        return rule.model_copy(
+            update={
+                "confirmed_models": [*rule.confirmed_models, model],
+                "retest_model": "",
+                "retest_note": f"confirmed under {model}: {counts}",
+            }
+        )
     if p <= ALPHA:
-        return rule.model_copy(update={"retest_note": (
-            f"helps on {target.name}:{target.model}, not yet tested on {model}: {counts}; set "
-            f"roles.target.model = {model!r} to re-test under it")})
+        return rule.model_copy(
+            update={
+                "retest_note": (
+                    f"helps on {target.name}:{target.model}, not yet tested on {model}: {counts}; set "
+                    f"roles.target.model = {model!r} to re-test under it"
+                )
+            }
+        )
     return rule.model_copy(update={"retest_note": f"not confirmed under {model}: {counts}"})

@@ -99,12 +99,24 @@ def build_night(plan: NightPlan) -> Night:
     if s.night.batch:
         backends = batched_backends(backends, plan.store, s.night.batch_poll_s)
     return plan.make_night(
-        s, load_workspace(plan.project, s.files), target=backends.target, optimizer=backends.optimizer,
-        judge=plan.rubric or backends.judge, store=plan.store, clock=plan.clock,
+        s,
+        load_workspace(plan.project, s.files),
+        target=backends.target,
+        optimizer=backends.optimizer,
+        judge=plan.rubric or backends.judge,
+        store=plan.store,
+        clock=plan.clock,
         seeds=NightSeeds.of(s.night.seed, plan.night_index),
-        night_id=plan.night_id or night_id_for(plan.project, plan.clock), artifacts=plan.artifacts,
-        progress=plan.progress, night_index=plan.night_index, tried=plan.tried, ledger=plan.ledger,
-        oracle=plan.oracle, ignored=plan.ignored, agents=plan.agents)
+        night_id=plan.night_id or night_id_for(plan.project, plan.clock),
+        artifacts=plan.artifacts,
+        progress=plan.progress,
+        night_index=plan.night_index,
+        tried=plan.tried,
+        ledger=plan.ledger,
+        oracle=plan.oracle,
+        ignored=plan.ignored,
+        agents=plan.agents,
+    )
 
 
 def run_night(
@@ -139,12 +151,23 @@ def run_night(
     """
     settings = settings or Settings()
     if seed is not None:
-        settings = settings.model_copy(update={"night": settings.night.model_copy(update={"seed": seed})})
+        settings = settings.model_copy(
+            update={"night": settings.night.model_copy(update={"seed": seed})}
+        )
     judge_backend = judge if isinstance(judge, Backend) else target
     plan = NightPlan(
-        settings, Path(project).resolve(), Backends(target, optimizer or target, judge_backend),
-        clock or SystemClock(), store=store, artifacts=Path(artifacts_dir) if artifacts_dir is not None else None,
-        progress=progress, night_index=night_index, tried=tried, ledger=ledger or {},
-        rubric=None if judge is None or isinstance(judge, Backend) else judge, oracle=oracle,
-        agents=agents)
+        settings,
+        Path(project).resolve(),
+        Backends(target, optimizer or target, judge_backend),
+        clock or SystemClock(),
+        store=store,
+        artifacts=Path(artifacts_dir) if artifacts_dir is not None else None,
+        progress=progress,
+        night_index=night_index,
+        tried=tried,
+        ledger=ledger or {},
+        rubric=None if judge is None or isinstance(judge, Backend) else judge,
+        oracle=oracle,
+        agents=agents,
+    )
     return asyncio.run(build_night(plan).run(tasks, last_night))

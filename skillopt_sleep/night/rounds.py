@@ -52,7 +52,9 @@ class RoundsResult:
     evidence: list[EditEvidence] = field(default_factory=list)
     adopted: list[Edit] = field(default_factory=list)
     files: dict[str, str] | None = None
-    ledger: dict[str, float | None] = field(default_factory=dict)  # edit key -> log e (None: forget)
+    ledger: dict[str, float | None] = field(
+        default_factory=dict
+    )  # edit key -> log e (None: forget)
     saved: int = 0  # after-rollouts the tests' early stops did not draw
     parts: dict[str, int] = field(default_factory=dict)  # fresh rollouts by part of the gate
     saved_parts: dict[str, int] = field(default_factory=dict)
@@ -64,8 +66,15 @@ class Rounds:
     ``oracle`` (benchmarks that know the truth) replaces the statistical decision on each edit.
     """
 
-    def __init__(self, tonight: Tonight, *, proposer: Proposer, guard: Guard, drawer: Drawer,
-                 oracle: Oracle | None = None) -> None:
+    def __init__(
+        self,
+        tonight: Tonight,
+        *,
+        proposer: Proposer,
+        guard: Guard,
+        drawer: Drawer,
+        oracle: Oracle | None = None,
+    ) -> None:
         self.tonight, self.proposer, self.guard, self.drawer = tonight, proposer, guard, drawer
         self.oracle = oracle
         self.policy = EvidencePolicy.from_settings(tonight.settings)
@@ -76,8 +85,15 @@ class Rounds:
     async def run(self, sel: Selection, train: dict[str, list[Rollout]]) -> RoundsResult:
         """Reflect on ``sel.train``'s replays (``train``), test each edit on tonight's tasks, adopt."""
         tn, limit = self.tonight, self.tonight.settings.reflect_tasks
-        trials = Trials(self.drawer.draw, dict(tn.files), [*sel.train, *sel.holdout], self.policy, tn.stream,
-                        tn.rng, dict(tn.ledger))
+        trials = Trials(
+            self.drawer.draw,
+            dict(tn.files),
+            [*sel.train, *sel.holdout],
+            self.policy,
+            tn.stream,
+            tn.rng,
+            dict(tn.ledger),
+        )
         accepted: list[Candidate] = []
         for step in range(1, self.policy.steps + 1) if self.budget > 0 else ():
             covered = frozenset(t.id for c in accepted for t in c.efficacy_tasks)
@@ -86,8 +102,9 @@ class Rounds:
             if not cases:
                 break
             trials.shown |= {c.task.id for c in cases}
-            edits = await self.proposer.propose(cases, [c.edit.content for c in accepted], self._refused_tonight(),
-                                                step)
+            edits = await self.proposer.propose(
+                cases, [c.edit.content for c in accepted], self._refused_tonight(), step
+            )
             if edits is None:
                 break
             cands = self._guarded(edits, step)
@@ -108,7 +125,9 @@ class Rounds:
         """Each new edit guarded alone against tonight's files; duplicates of tonight's edits merged."""
         cands = []
         for edit in edits:
-            if edit.key() in self.candidates or any(similar(edit, c.edit) for c in self.candidates.values()):
+            if edit.key() in self.candidates or any(
+                similar(edit, c.edit) for c in self.candidates.values()
+            ):
                 continue  # merged with an edit of tonight's (the training loop's aggregation)
             outcome = self.guard.guard([edit], budget=1)
             if outcome.applied:
@@ -120,17 +139,34 @@ class Rounds:
     async def _judge(self, trials: Trials, cands: list[Candidate], room: int) -> list[Candidate]:
         """Efficacy for every edit of a round; harm, strongest first, for as many as the budget has room."""
         if self.oracle is not None:
-            verdicts = {c.key: EditEvidence(edit=c.edit, round=c.round, verdict="accepted" if self.oracle(c.edit)
-                                            else "no_effect", reason="decided by the oracle") for c in cands}
+            verdicts = {
+                c.key: EditEvidence(
+                    edit=c.edit,
+                    round=c.round,
+                    verdict="accepted" if self.oracle(c.edit) else "no_effect",
+                    reason="decided by the oracle",
+                )
+                for c in cands
+            }
         else:
             verdicts = await trials.efficacy(cands, cands[0].round)
         passed: list[Candidate] = []
         for cand in sorted(cands, key=lambda c: (verdicts[c.key].p_efficacy or 0.0, c.key)):
             ev = verdicts[cand.key]
             if ev.verdict == "accepted" and len(passed) >= room:
-                ev = ev.model_copy(update={"verdict": "over_budget", "reason": (
-                    f"over tonight's edit budget of {self.budget} (its harm was not checked)")})
-            elif ev.verdict == "accepted" and self.oracle is None and not trials.allocation.pooled_harm:
+                ev = ev.model_copy(
+                    update={
+                        "verdict": "over_budget",
+                        "reason": (
+                            f"over tonight's edit budget of {self.budget} (its harm was not checked)"
+                        ),
+                    }
+                )
+            elif (
+                ev.verdict == "accepted"
+                and self.oracle is None
+                and not trials.allocation.pooled_harm
+            ):
                 ev = await trials.judge_harm(cand, ev)
             self.out.evidence.append(ev)
             if ev.verdict == "accepted":
@@ -141,8 +177,12 @@ class Rounds:
         """Check the accepted edits together once, rank them, cap by the edit budget, write the files."""
         by_key = {e.edit.key(): i for i, e in enumerate(self.out.evidence)}
         if trials.allocation.pooled_harm and self.oracle is None:
-            settled = await settle(trials, accepted, {c.key: self.out.evidence[by_key[c.key]] for c in accepted},
-                                   self._joint)
+            settled = await settle(
+                trials,
+                accepted,
+                {c.key: self.out.evidence[by_key[c.key]] for c in accepted},
+                self._joint,
+            )
             for key, ev in settled.items():
                 self.out.evidence[by_key[key]] = ev
             accepted = [c for c in accepted if settled[c.key].verdict == "accepted"]
@@ -152,10 +192,16 @@ class Rounds:
             for key in losers:
                 self._set(by_key[key], "conflict", "conflicts with another edit accepted tonight")
             accepted = [c for c in accepted if c.key not in losers]
-        kept = sorted(accepted, key=lambda c: (self.out.evidence[by_key[c.key]].p_efficacy or 0.0, c.key))
+        kept = sorted(
+            accepted, key=lambda c: (self.out.evidence[by_key[c.key]].p_efficacy or 0.0, c.key)
+        )
         if kept:
-            outcome = apply_edits(self.tonight.files, [c.edit for c in kept], budget=self.budget,
-                                  limits=self.guard.limits())
+            outcome = apply_edits(
+                self.tonight.files,
+                [c.edit for c in kept],
+                budget=self.budget,
+                limits=self.guard.limits(),
+            )
             self.out.files, self.out.adopted = outcome.files, outcome.applied
             for edit in outcome.rejected:
                 self._set(by_key[edit.key()], "conflict", edit.reason)
@@ -165,9 +211,14 @@ class Rounds:
             self.out.ledger[key] = trials.log_evidence(self.candidates[key]) if keep else None
 
     def _joint(self, cands: Sequence[Candidate]) -> dict[str, str]:
-        return apply_edits(self.tonight.files, [c.edit for c in cands], budget=len(cands),
-                           limits=self.guard.limits()).files
+        return apply_edits(
+            self.tonight.files,
+            [c.edit for c in cands],
+            budget=len(cands),
+            limits=self.guard.limits(),
+        ).files
 
     def _set(self, index: int, verdict: str, reason: str) -> None:
-        self.out.evidence[index] = self.out.evidence[index].model_copy(update={"verdict": verdict, "reason": reason})
-
+        self.out.evidence[index] = self.out.evidence[index].model_copy(
+            update={"verdict": verdict, "reason": reason}
+        )

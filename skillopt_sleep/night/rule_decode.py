@@ -20,7 +20,9 @@ _OCTAL = re.compile(r"\\([0-3]?[0-7]{1,2})(?![0-7])")
 _UNICODE = re.compile(r"\\u([0-9a-fA-F]{4})|\\U([0-9a-fA-F]{8})")
 _ANSI_C = re.compile(r"\$'([^']*)'")
 _SPLIT_BY_BACKSLASH = re.compile(r"(?<=[A-Za-z-])\\(?=[A-Za-z])")
-_EMPTY_QUOTES = re.compile(r"(?<=[\w-])(?:''|\"\")+(?=[\w-])|(?<=[\w-])[\"'](?=[\w-]+[\"'](?:\s|$))")
+_EMPTY_QUOTES = re.compile(
+    r"(?<=[\w-])(?:''|\"\")+(?=[\w-])|(?<=[\w-])[\"'](?=[\w-]+[\"'](?:\s|$))"
+)
 _JOIN_QUOTED = re.compile(r"(?<=[\w-])[\"']\s*[\"'](?=[\w-])")  # "cu""rl", 'git' 'push' stays
 
 
@@ -48,7 +50,11 @@ def encoded_payloads(text: str) -> list[str]:
     """Readable texts that base64 pieces of ``text`` decode to, alone or joined with the next."""
     tokens = [m.group(0) for m in _B64.finditer(text)]
     # A word of letters only ("Conventional") decodes to noise; a real payload mixes cases/digits.
-    tokens = [t for t in tokens if re.search(r"[0-9+/=]", t) or (re.search(r"[a-z]", t) and re.search(r"[A-Z].*[A-Z]", t))]
+    tokens = [
+        t
+        for t in tokens
+        if re.search(r"[0-9+/=]", t) or (re.search(r"[a-z]", t) and re.search(r"[A-Z].*[A-Z]", t))
+    ]
     found: list[str] = []
     for i, token in enumerate(tokens):
         joined = token + tokens[i + 1] if i + 1 < len(tokens) and "=" not in token else None

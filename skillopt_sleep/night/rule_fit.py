@@ -17,15 +17,47 @@ from .managed_block import BlockError, block_lines, find_block, same_rule
 
 REPEAT = 0.8  # share of the rule's words a line must hold (and of the line's the rule) to repeat it
 ABOUT_THE_SAME = 0.5  # share of words two lines share to be about the same thing
-_NEGATION = re.compile(r"\b(?:no|not|never|don'?t|do not|avoid|without|stop|nicht|kein|nie|jamais|pas)\b",
-                       re.IGNORECASE)
+_NEGATION = re.compile(
+    r"\b(?:no|not|never|don'?t|do not|avoid|without|stop|nicht|kein|nie|jamais|pas)\b",
+    re.IGNORECASE,
+)
 _WORD = re.compile(r"[^\W_]{2,}", re.UNICODE)
-_FILLER = frozenset({"the", "a", "an", "and", "or", "to", "of", "in", "on", "for", "with", "always", "please",
-                     "every", "each", "is", "be", "use", "when", "you", "your", "it", "this", "that"})
+_FILLER = frozenset(
+    {
+        "the",
+        "a",
+        "an",
+        "and",
+        "or",
+        "to",
+        "of",
+        "in",
+        "on",
+        "for",
+        "with",
+        "always",
+        "please",
+        "every",
+        "each",
+        "is",
+        "be",
+        "use",
+        "when",
+        "you",
+        "your",
+        "it",
+        "this",
+        "that",
+    }
+)
 
 
 def _words(text: str) -> set[str]:
-    return {w for w in (m.lower() for m in _WORD.findall(text)) if w not in _FILLER and not _NEGATION.fullmatch(w)}
+    return {
+        w
+        for w in (m.lower() for m in _WORD.findall(text))
+        if w not in _FILLER and not _NEGATION.fullmatch(w)
+    }
 
 
 def _lines(text: str) -> tuple[list[str], list[str]]:

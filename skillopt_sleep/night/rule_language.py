@@ -19,23 +19,39 @@ from collections.abc import Iterable
 
 _VOCABULARY: dict[str, str] = {
     "en": "the a an and or to of in on for with is are be not never always before after when use run "
-           "do don't it its this that from by as at if into than then every each only keep",
+    "do don't it its this that from by as at if into than then every each only keep",
     "fr": "le la les des un une et ou est sont pas ne jamais toujours avant après quand qui que sur "
-           "dans pour avec ce cette du au aux vous tu ton ta tes votre vos ignorez",
+    "dans pour avec ce cette du au aux vous tu ton ta tes votre vos ignorez",
     "es": "el la los las un una y o es son no nunca siempre antes después cuando que en para con "
-           "por del al tu su sus este esta pidas borrar hacer",
+    "por del al tu su sus este esta pidas borrar hacer",
     "de": "der die das den dem ein eine einen und oder ist sind nicht nie immer vor nach wenn dass "
-           "mit für von zu auf aus du bevor sie ihr dein deine",
+    "mit für von zu auf aus du bevor sie ihr dein deine",
     "it": "il lo la gli le un una e o è sono non mai sempre prima dopo quando che per con del della "
-           "di da in tu",
+    "di da in tu",
     "pt": "o a os as um uma e ou é são não nunca sempre antes depois quando que para com do da dos "
-           "das em você",
+    "das em você",
     "nl": "de het een en of is zijn niet nooit altijd voor na wanneer dat met van op je jij",
 }
 _WORDS = {lang: frozenset(words.split()) for lang, words in _VOCABULARY.items()}
 _WORD = re.compile(r"[^\W\d_][\w']*", re.UNICODE)
-_SCRIPT_NAMES = ("LATIN", "CYRILLIC", "GREEK", "ARABIC", "HEBREW", "CJK", "HIRAGANA", "KATAKANA", "HANGUL",
-                 "DEVANAGARI", "THAI", "ARMENIAN", "GEORGIAN", "BENGALI", "TAMIL", "ETHIOPIC")
+_SCRIPT_NAMES = (
+    "LATIN",
+    "CYRILLIC",
+    "GREEK",
+    "ARABIC",
+    "HEBREW",
+    "CJK",
+    "HIRAGANA",
+    "KATAKANA",
+    "HANGUL",
+    "DEVANAGARI",
+    "THAI",
+    "ARMENIAN",
+    "GEORGIAN",
+    "BENGALI",
+    "TAMIL",
+    "ETHIOPIC",
+)
 _SCRIPT_OF = {"CJK": "han", "HIRAGANA": "japanese", "KATAKANA": "japanese"}
 
 

@@ -45,8 +45,13 @@ _LOCAL_HOSTS = {"localhost", "127.0.0.1", "::1", "0.0.0.0"}
 _DEFAULT_PORTS = {"http": 80, "https": 443, "ftp": 21, "ws": 80, "wss": 443}
 
 
-def lint_rule(rule: str, *, known_urls: Iterable[str] = (), max_chars: int = MAX_RULE_CHARS,
-              languages: frozenset[str] = frozenset({"en"})) -> str | None:
+def lint_rule(
+    rule: str,
+    *,
+    known_urls: Iterable[str] = (),
+    max_chars: int = MAX_RULE_CHARS,
+    languages: frozenset[str] = frozenset({"en"}),
+) -> str | None:
     """Why ``rule`` must not be written, or None if it may be.
 
     ``languages`` are those the user wrote in (:func:`.rule_language.users_languages`).
@@ -101,7 +106,11 @@ def unknown_urls(text: str, known_urls: Iterable[str]) -> list[str]:
     A known entry without a scheme (``docs.example.org``) is a host the user named, and covers
     that host's root only.
     """
-    known = [u for u in (_split(k if "://" in k else f"https://{k}/") for k in known_urls) if u is not None]
+    known = [
+        u
+        for u in (_split(k if "://" in k else f"https://{k}/") for k in known_urls)
+        if u is not None
+    ]
     out = []
     for url in urls_in(text):
         parts = _split(url.rstrip(".,;:!?"))
@@ -155,7 +164,11 @@ def _segments(path: str) -> list[str]:
 def _covers(known: SplitResult, url: SplitResult) -> bool:
     """Whether ``url`` is ``known`` or one of its parents (same scheme, host, port, credentials)."""
     if (known.scheme.lower(), known.hostname, _port(known), known.username) != (
-            url.scheme.lower(), url.hostname, _port(url), url.username):
+        url.scheme.lower(),
+        url.hostname,
+        _port(url),
+        url.username,
+    ):
         return False
     mine, theirs = _segments(url.path), _segments(known.path)
     if mine == theirs[: len(mine)]:  # the same page, or a parent of it

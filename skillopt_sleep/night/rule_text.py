@@ -19,7 +19,11 @@ from confusable_homoglyphs import confusables  # Unicode's confusables.txt, as d
 # Invisible characters that are letters' neighbours rather than controls (category Cf covers
 # most; these few are in other categories but hide text just as well).
 _INVISIBLE = {"\u115f", "\u1160", "\u3164", "\uffa0", "\u2800", "\u180e"}
-_NAMES = {"\x1b": "a terminal escape (ESC)", "\x9b": "a terminal escape (CSI)", "\x07": "a bell (BEL)"}
+_NAMES = {
+    "\x1b": "a terminal escape (ESC)",
+    "\x9b": "a terminal escape (CSI)",
+    "\x07": "a bell (BEL)",
+}
 
 
 def refused_character(text: str) -> str | None:
@@ -52,8 +56,11 @@ def _fold_table() -> dict[int, str]:
     for char, homoglyphs in confusables.confusables_data.items():
         if len(char) != 1 or char.isascii():
             continue
-        ascii_like = [h["c"] for h in homoglyphs if len(h["c"]) == 1 and h["c"].isascii()
-                      and h["c"].isprintable()]
+        ascii_like = [
+            h["c"]
+            for h in homoglyphs
+            if len(h["c"]) == 1 and h["c"].isascii() and h["c"].isprintable()
+        ]
         if ascii_like:
             letters = [c for c in ascii_like if c.isalnum()]
             table[ord(char)] = (letters or ascii_like)[0]

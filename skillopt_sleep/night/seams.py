@@ -27,8 +27,9 @@ class Proposer(Protocol):
     edits refused conclusively tonight, ``step`` the round (from 1). Every edit cites the cases it
     addresses. Returns None when the proposer could not answer usably: the rounds stop there."""
 
-    async def propose(self, cases: Sequence[Case], accepted: Sequence[str], refused: Sequence[Edit],
-                      step: int) -> list[Edit] | None: ...
+    async def propose(
+        self, cases: Sequence[Case], accepted: Sequence[str], refused: Sequence[Edit], step: int
+    ) -> list[Edit] | None: ...
 
 
 class Guard(Protocol):
@@ -46,4 +47,6 @@ class Drawer(Protocol):
     """Draws fresh rollouts: for each ``(task, first, count)``, samples ``first`` to ``first + count - 1``
     of the stream ``nonce`` under ``files``; an errored rollout is a score of None, never a 0."""
 
-    async def draw(self, wants: list[Want], files: dict[str, str], nonce: str) -> dict[str, list[Rollout]]: ...
+    async def draw(
+        self, wants: list[Want], files: dict[str, str], nonce: str
+    ) -> dict[str, list[Rollout]]: ...

@@ -35,5 +35,10 @@ class NightSeeds:
             return random.Random(int.from_bytes(digest[:8], "big"))
 
         stream = hashlib.sha256(f"{base}:stream".encode()).hexdigest()[:8]
-        return cls(purpose("select"), purpose("trials"), purpose("retry"), purpose("gate"),
-                   f"n{night_index}-{stream}")
+        return cls(
+            purpose("select"),
+            purpose("trials"),
+            purpose("retry"),
+            purpose("gate"),
+            f"n{night_index}-{stream}",
+        )

@@ -33,7 +33,9 @@ def scorable(task: TaskRecord) -> TaskRecord | None:
     if task.checks:
         return task
     if task.feedback:
-        rubric = Check(kind="rubric", value=f"The answer respects the user's feedback: {task.feedback}")
+        rubric = Check(
+            kind="rubric", value=f"The answer respects the user's feedback: {task.feedback}"
+        )
         return task.model_copy(update={"checks": [rubric]})
     return None
 

@@ -32,18 +32,26 @@ def candidate_diffs(workspace: Workspace, candidate: dict[str, str]) -> dict[str
         if new != old:
             # Context lines are the user's own text, which may hold a secret: shown, never kept.
             where = label(workspace.project, workspace.paths[name])
-            diffs[name] = redact(unified_diff(old if workspace.existed.get(name) else "", new, where))
+            diffs[name] = redact(
+                unified_diff(old if workspace.existed.get(name) else "", new, where)
+            )
     return diffs
 
 
-def write_report(directory: Path, summary: NightSummary, diffs: dict[str, str],
-                 rules: Sequence[RuleView] = ()) -> None:
+def write_report(
+    directory: Path, summary: NightSummary, diffs: dict[str, str], rules: Sequence[RuleView] = ()
+) -> None:
     atomic_write_text(directory / "report.md", render_markdown(summary, diffs))
     atomic_write_text(directory / "report.html", render_html(summary, diffs, rules))
 
 
-def stage(directory: Path, summary: NightSummary, workspace: Workspace, candidate: dict[str, str],
-          store: Store) -> Proposal:
+def stage(
+    directory: Path,
+    summary: NightSummary,
+    workspace: Workspace,
+    candidate: dict[str, str],
+    store: Store,
+) -> Proposal:
     """Write the proposal into ``directory``, mark older pending proposals superseded, record it."""
     diffs = candidate_diffs(workspace, candidate)
     files = []
@@ -53,15 +61,24 @@ def stage(directory: Path, summary: NightSummary, workspace: Workspace, candidat
         base = workspace.texts[name] if workspace.existed.get(name) else None
         if base is not None:  # the user's own text, as private as the candidate that holds it
             atomic_write_text(directory / "base" / name, base)
-        files.append(ProposalFile(
-            name=name, live_path=str(workspace.paths[name]),
-            base_sha256=sha256_text(base) if base is not None else None,
-            candidate=f"candidate/{name}", diff=f"diffs/{name}.diff",
-        ))
+        files.append(
+            ProposalFile(
+                name=name,
+                live_path=str(workspace.paths[name]),
+                base_sha256=sha256_text(base) if base is not None else None,
+                candidate=f"candidate/{name}",
+                diff=f"diffs/{name}.diff",
+            )
+        )
     summary.proposal_dir = str(directory)
     write_report(directory, summary, diffs, project_views(store, summary.project))
-    proposal = Proposal(night_id=summary.night_id, project=summary.project,
-                        created_at=summary.finished_at or summary.started_at, files=files, summary=summary)
+    proposal = Proposal(
+        night_id=summary.night_id,
+        project=summary.project,
+        created_at=summary.finished_at or summary.started_at,
+        files=files,
+        summary=summary,
+    )
     atomic_write_text(directory / "proposal.json", proposal.model_dump_json(indent=2))
     for row in store.nights(project=summary.project):
         if row.state == "staged" and row.id != summary.night_id:

@@ -41,7 +41,8 @@ def find_skill(project: Path, configured: str | None) -> Path:
         path = Path(configured)
         return path if path.is_absolute() else project / path
     found = sorted(
-        p for root in (".claude/skills", ".agents/skills", ".codex/skills")
+        p
+        for root in (".claude/skills", ".agents/skills", ".codex/skills")
         for p in (project / root).glob("*/SKILL.md")
     )
     return found[0] if len(found) == 1 else project / DEFAULT_SKILL

@@ -26,6 +26,7 @@ from ..lock import project_lock
 from ..models import ProposalFile
 from ..paths import Paths
 from ..store import NightRow, Store
+from . import ledger
 from .backup import (
     NEW_FILE_MODE,
     BackedUpFile,
@@ -46,14 +47,22 @@ from .backup import (
     restore_if,
     write_journal,
 )
-from . import ledger
 from .fileops import FileOps
 from .proposals import Staged, load_staged
 from .rebase import drift, sha
 from .swap import swap
 
-__all__ = ["FileChange", "Outcome", "adopt", "auto_adopt", "backup_dir", "live_sha256", "load_manifest",
-           "recover", "rollback"]
+__all__ = [
+    "FileChange",
+    "Outcome",
+    "adopt",
+    "auto_adopt",
+    "backup_dir",
+    "live_sha256",
+    "load_manifest",
+    "recover",
+    "rollback",
+]
 
 
 @dataclass(frozen=True)
@@ -74,7 +83,9 @@ class Outcome:
     state: str
     files: list[FileChange]
     backup_dir: str
-    notes: list[str] = field(default_factory=list)  # one line each: a change kept, a save left alone
+    notes: list[str] = field(
+        default_factory=list
+    )  # one line each: a change kept, a save left alone
 
 
 def live_sha256(path: Path) -> str | None:
@@ -95,7 +106,9 @@ def locks_dir(paths: Paths) -> Path:
     return paths.lock_file.parent
 
 
-def adopt(store: Store, paths: Paths, row: NightRow, clock: Clock, *, ops: FileOps | None = None) -> Outcome:
+def adopt(
+    store: Store, paths: Paths, row: NightRow, clock: Clock, *, ops: FileOps | None = None
+) -> Outcome:
     """Write a staged night's candidates into the live files (see the module docstring).
 
     ``ops`` performs every file operation (a seam for tests of crashes and full disks).
@@ -121,12 +134,21 @@ def _adopt(store: Store, paths: Paths, row: NightRow, clock: Clock, ops: FileOps
         raise ProposalError(f"cannot adopt night {row.id}: it is {row.state}")
     plans, notes = _plans(load_staged(row))
     backups = backup_dir(paths, row.id)
-    manifest = BackupManifest(night_id=row.id, project=row.project, adopted_at=clock.now(), files=[
-        back_up(ops, backups, p.file.name, Path(p.file.live_path), p.data, p.before) for p in plans
-    ])
+    manifest = BackupManifest(
+        night_id=row.id,
+        project=row.project,
+        adopted_at=clock.now(),
+        files=[
+            back_up(ops, backups, p.file.name, Path(p.file.live_path), p.data, p.before)
+            for p in plans
+        ],
+    )
     keep(ops, backups / "backup.json", manifest.model_dump_json(indent=2).encode("utf-8"))
-    write_journal(ops, paths, Journal(op="adopt", night_id=row.id, project=row.project,
-                                      started_at=clock.now()))
+    write_journal(
+        ops,
+        paths,
+        Journal(op="adopt", night_id=row.id, project=row.project, started_at=clock.now()),
+    )
     written: list[BackedUpFile] = []
     try:
         refused = _write_all(ops, backups, manifest.files, plans, written)
@@ -146,27 +168,43 @@ def _adopt(store: Store, paths: Paths, row: NightRow, clock: Clock, ops: FileOps
         )
     store.set_night_state(row.id, "adopted")
     clear_journal(ops, paths)
-    changes = [FileChange(e.name, e.live_path, "updated" if e.existed else "created") for e in manifest.files]
+    changes = [
+        FileChange(e.name, e.live_path, "updated" if e.existed else "created")
+        for e in manifest.files
+    ]
     return Outcome(row.id, row.project, "adopted", changes, str(backups), notes)
 
 
-def _write_all(ops: FileOps, backups: Path, entries: list[BackedUpFile], plans: list[_Plan],
-               written: list[BackedUpFile]) -> str | None:
+def _write_all(
+    ops: FileOps,
+    backups: Path,
+    entries: list[BackedUpFile],
+    plans: list[_Plan],
+    written: list[BackedUpFile],
+) -> str | None:
     """Write every plan (each a compare-and-swap); stops at the first file the user saved
     meanwhile and says which. ``written`` collects the files to put back on failure."""
     for entry, plan in zip(entries, plans):
         written.append(entry)
         for d in entry.created_dirs:
             ops.mkdir(Path(d))
-        why = swap(ops, entry.target, plan.data, entry.mode if entry.existed else NEW_FILE_MODE,
-                   entry.sha256, backups / "replaced")
+        why = swap(
+            ops,
+            entry.target,
+            plan.data,
+            entry.mode if entry.existed else NEW_FILE_MODE,
+            entry.sha256,
+            backups / "replaced",
+        )
         if why is not None:
             written.pop()
             return f"{entry.live_path} {why}"
     return None
 
 
-def _undo(ops: FileOps, paths: Paths, backups: Path, written: list[BackedUpFile], cause: str) -> None:
+def _undo(
+    ops: FileOps, paths: Paths, backups: Path, written: list[BackedUpFile], cause: str
+) -> None:
     """Put back what a failed adoption wrote; if that fails too, the journal stays for later."""
     try:
         for entry in reversed(written):
@@ -198,8 +236,10 @@ def _plans(staged: Staged) -> tuple[list[_Plan], list[str]]:
                 hint="run the night again to stage a fresh proposal, or `skillopt-sleep reject` this one",
             )
         if state.state == "rebased":
-            notes.append(f"{f.live_path} changed outside the skillopt-sleep block since night "
-                         f"{staged.night_id} read it: your change is kept and the rules were added to it")
+            notes.append(
+                f"{f.live_path} changed outside the skillopt-sleep block since night "
+                f"{staged.night_id} read it: your change is kept and the rules were added to it"
+            )
         data = state.data or b""
         target = real_path(Path(f.live_path))
         if target in seen:
@@ -215,8 +255,15 @@ def _plans(staged: Staged) -> tuple[list[_Plan], list[str]]:
     return out, notes
 
 
-def rollback(store: Store, paths: Paths, row: NightRow, clock: Clock, *, force: bool = False,
-             ops: FileOps | None = None) -> Outcome:
+def rollback(
+    store: Store,
+    paths: Paths,
+    row: NightRow,
+    clock: Clock,
+    *,
+    force: bool = False,
+    ops: FileOps | None = None,
+) -> Outcome:
     """Put the live files back exactly as they were before ``row``'s adoption.
 
     Refuses when a later adoption of the same project is still in place (roll that back first),
@@ -229,12 +276,17 @@ def rollback(store: Store, paths: Paths, row: NightRow, clock: Clock, *, force: 
         return outcome
 
 
-def _rollback(store: Store, paths: Paths, row: NightRow, clock: Clock, force: bool, ops: FileOps) -> Outcome:
+def _rollback(
+    store: Store, paths: Paths, row: NightRow, clock: Clock, force: bool, ops: FileOps
+) -> Outcome:
     row = _current(store, paths, row, clock, ops)
     if row.state != "adopted":
         raise ProposalError(f"cannot roll back night {row.id}: it is {row.state}, not adopted")
-    later = [n for n in store.nights(project=row.project, limit=100_000)
-             if n.state == "adopted" and (n.started_at, n.id) > (row.started_at, row.id)]
+    later = [
+        n
+        for n in store.nights(project=row.project, limit=100_000)
+        if n.state == "adopted" and (n.started_at, n.id) > (row.started_at, row.id)
+    ]
     if later:
         raise ProposalError(
             f"night {later[-1].id} was adopted after night {row.id}",
@@ -254,24 +306,37 @@ def _rollback(store: Store, paths: Paths, row: NightRow, clock: Clock, force: bo
             if current is not None:
                 keep(ops, backups / "replaced" / entry.name, current)
         live.append(current)
-    write_journal(ops, paths, Journal(op="rollback", night_id=row.id, project=row.project,
-                                      started_at=clock.now()))
+    write_journal(
+        ops,
+        paths,
+        Journal(op="rollback", night_id=row.id, project=row.project, started_at=clock.now()),
+    )
     try:
         saved = _restore_all(ops, backups, manifest.files, live)
     except StoreError as exc:
-        raise StoreError(f"{exc.message}; the rollback is half done",
-                         hint="free some space: the next skillopt-sleep command finishes it") from exc
+        raise StoreError(
+            f"{exc.message}; the rollback is half done",
+            hint="free some space: the next skillopt-sleep command finishes it",
+        ) from exc
     if saved is not None:
         clear_journal(ops, paths)
-        raise ProposalError(f"{saved} while night {row.id} was being rolled back: your save is kept "
-                            "and nothing was restored", hint="run `skillopt-sleep rollback` again")
+        raise ProposalError(
+            f"{saved} while night {row.id} was being rolled back: your save is kept "
+            "and nothing was restored",
+            hint="run `skillopt-sleep rollback` again",
+        )
     store.set_night_state(row.id, "rolled_back")
     clear_journal(ops, paths)
-    changes = [FileChange(e.name, e.live_path, "updated" if e.existed else "removed") for e in manifest.files]
+    changes = [
+        FileChange(e.name, e.live_path, "updated" if e.existed else "removed")
+        for e in manifest.files
+    ]
     return Outcome(row.id, row.project, "rolled_back", changes, str(backups))
 
 
-def _restore_all(ops: FileOps, backups: Path, entries: list[BackedUpFile], live: list[bytes | None]) -> str | None:
+def _restore_all(
+    ops: FileOps, backups: Path, entries: list[BackedUpFile], live: list[bytes | None]
+) -> str | None:
     """Restore every file, each a compare-and-swap against the bytes ``live`` read before.
 
     At the first file the user saved meanwhile, the files already restored get their ``live``
@@ -299,11 +364,16 @@ def auto_adopt(store: Store, paths: Paths, night_id: str, clock: Clock) -> Outco
     try:
         outcome = adopt(store, paths, row, clock)
     except (ProposalError, StoreError, LockedError) as exc:
-        store.add_notice("auto-adopt", f"night {night_id} was not auto-adopted: {exc.one_line()}",
-                         clock.now())
+        store.add_notice(
+            "auto-adopt", f"night {night_id} was not auto-adopted: {exc.one_line()}", clock.now()
+        )
         return None
     names = ", ".join(c.name for c in outcome.files)
     kept = "".join(f"; {note}" for note in outcome.notes)
-    store.add_notice("auto-adopt", f"night {night_id} was auto-adopted ({names}){kept}; undo with "
-                     f"`skillopt-sleep rollback {night_id}`", clock.now())
+    store.add_notice(
+        "auto-adopt",
+        f"night {night_id} was auto-adopted ({names}){kept}; undo with "
+        f"`skillopt-sleep rollback {night_id}`",
+        clock.now(),
+    )
     return outcome

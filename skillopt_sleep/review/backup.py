@@ -97,11 +97,14 @@ def read_live(live: Path) -> bytes | None:
     except (FileNotFoundError, NotADirectoryError):
         return None
     except OSError as exc:
-        raise ProposalError(f"cannot read {live}: {exc.strerror}", hint="check its permissions") from exc
+        raise ProposalError(
+            f"cannot read {live}: {exc.strerror}", hint="check its permissions"
+        ) from exc
 
 
-def back_up(ops: FileOps, backups: Path, name: str, live: Path, candidate: bytes,
-            data: bytes | None) -> BackedUpFile:
+def back_up(
+    ops: FileOps, backups: Path, name: str, live: Path, candidate: bytes, data: bytes | None
+) -> BackedUpFile:
     """Keep ``data``, the bytes adoption read from one live file, in ``backups`` and describe it."""
     target = real_path(live)
     created = []
@@ -112,7 +115,10 @@ def back_up(ops: FileOps, backups: Path, name: str, live: Path, candidate: bytes
     if data is not None:
         keep(ops, backups / "files" / name, data)
     return BackedUpFile(
-        name=name, live_path=str(live), real_path=str(target), existed=data is not None,
+        name=name,
+        live_path=str(live),
+        real_path=str(target),
+        existed=data is not None,
         mode=target.stat().st_mode & 0o7777 if data is not None else None,
         sha256=hashlib.sha256(data).hexdigest() if data is not None else None,
         adopted_sha256=hashlib.sha256(candidate).hexdigest(),
@@ -125,7 +131,9 @@ def keep(ops: FileOps, path: Path, data: bytes) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise StoreError(f"cannot create {path.parent}: {exc.strerror}", hint="check the permissions") from exc
+        raise StoreError(
+            f"cannot create {path.parent}: {exc.strerror}", hint="check the permissions"
+        ) from exc
     ops.write(path, data)
 
 
@@ -134,9 +142,13 @@ def load_manifest(paths: Paths, night_id: str) -> BackupManifest:
     try:
         return BackupManifest.model_validate_json(path.read_bytes())
     except OSError as exc:
-        raise ProposalError(f"no backup of night {night_id} ({path})", hint="it cannot be rolled back") from exc
+        raise ProposalError(
+            f"no backup of night {night_id} ({path})", hint="it cannot be rolled back"
+        ) from exc
     except ValidationError as exc:
-        raise ProposalError(f"the backup manifest {path} is damaged: {exc.errors()[0]['msg']}") from exc
+        raise ProposalError(
+            f"the backup manifest {path} is damaged: {exc.errors()[0]['msg']}"
+        ) from exc
 
 
 def file_sha256(path: Path) -> str | None:
@@ -146,10 +158,14 @@ def file_sha256(path: Path) -> str | None:
     except (FileNotFoundError, NotADirectoryError):
         return None
     except OSError as exc:
-        raise ProposalError(f"cannot read {path}: {exc.strerror}", hint="check its permissions") from exc
+        raise ProposalError(
+            f"cannot read {path}: {exc.strerror}", hint="check its permissions"
+        ) from exc
 
 
-def restore_if(ops: FileOps, backups: Path, entry: BackedUpFile, expected: str | None) -> str | None:
+def restore_if(
+    ops: FileOps, backups: Path, entry: BackedUpFile, expected: str | None
+) -> str | None:
     """Put one file back as it was before adoption if it still holds the bytes hashed
     ``expected`` (a compare-and-swap, :func:`swap.swap`); None when done, else why not."""
     data = None
@@ -181,7 +197,9 @@ def restore(ops: FileOps, backups: Path, entry: BackedUpFile) -> str:
             try:
                 data = (backups / "files" / entry.name).read_bytes()
             except OSError as exc:
-                raise ProposalError(f"the backup of {entry.live_path} is missing ({backups})") from exc
+                raise ProposalError(
+                    f"the backup of {entry.live_path} is missing ({backups})"
+                ) from exc
             ops.write(target, data, entry.mode)
         return "updated"
     ops.unlink(target)
@@ -224,8 +242,10 @@ def adoption_lock(paths: Paths) -> Iterator[None]:
     """Held by an adopt or rollback under way: another process's recovery leaves it alone."""
     with try_lock(paths.backups_dir / "adopt.lock") as taken:
         if not taken:
-            raise LockedError("another adopt or rollback is under way",
-                              hint="wait a moment and run the command again")
+            raise LockedError(
+                "another adopt or rollback is under way",
+                hint="wait a moment and run the command again",
+            )
         yield
 
 
@@ -264,8 +284,10 @@ def recover_locked(store: Store, paths: Paths, clock: Clock, ops: FileOps) -> st
     if journal.op == "adopt":
         if row is not None and row.state == "adopted":
             store.set_night_state(row.id, "staged")
-        message = (f"an interrupted adoption of night {journal.night_id} was undone: the files are as "
-                   f"before it; adopt it again with `skillopt-sleep adopt {journal.night_id}`")
+        message = (
+            f"an interrupted adoption of night {journal.night_id} was undone: the files are as "
+            f"before it; adopt it again with `skillopt-sleep adopt {journal.night_id}`"
+        )
     else:
         if row is not None and row.state == "adopted":
             store.set_night_state(row.id, "rolled_back")

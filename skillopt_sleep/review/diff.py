@@ -16,10 +16,14 @@ def unified_diff(old: str, new: str, name: str) -> str:
     a last line without a newline is marked the way ``diff`` and ``patch`` expect.
     """
     lines = difflib.unified_diff(
-        old.splitlines(keepends=True), new.splitlines(keepends=True),
-        fromfile=f"a/{name}", tofile=f"b/{name}",
+        old.splitlines(keepends=True),
+        new.splitlines(keepends=True),
+        fromfile=f"a/{name}",
+        tofile=f"b/{name}",
     )
-    return "".join(ln if ln.endswith("\n") else ln + "\n\\ No newline at end of file\n" for ln in lines)
+    return "".join(
+        ln if ln.endswith("\n") else ln + "\n\\ No newline at end of file\n" for ln in lines
+    )
 
 
 def label(project: Path, path: Path) -> str:
@@ -35,7 +39,7 @@ def colorize(diff: str) -> str:
     """``diff`` with ANSI colours: additions green, removals red, hunks cyan, headers bold."""
     out = []
     for line in diff.splitlines(keepends=True):
-        body, end = line.rstrip("\r\n"), line[len(line.rstrip("\r\n")):]
+        body, end = line.rstrip("\r\n"), line[len(line.rstrip("\r\n")) :]
         if line.startswith(("+++", "---")):
             colour = BOLD
         elif line.startswith("+"):
@@ -51,7 +55,9 @@ def colorize(diff: str) -> str:
     return "".join(out)
 
 
-def wants_colour(stream: object, env: Mapping[str, str] | None = None, choice: str = "auto") -> bool:
+def wants_colour(
+    stream: object, env: Mapping[str, str] | None = None, choice: str = "auto"
+) -> bool:
     """Colour on a terminal only, unless ``choice`` forces it; ``NO_COLOR`` and ``TERM=dumb``
     turn it off."""
     if choice != "auto":

@@ -101,7 +101,9 @@ class FileOps:
         try:
             os.unlink(src)
         except OSError as exc:
-            raise StoreError(f"cannot remove {src}: {exc.strerror}", hint="check the permissions") from exc
+            raise StoreError(
+                f"cannot remove {src}: {exc.strerror}", hint="check the permissions"
+            ) from exc
         self.sync_dir(path.parent)
         return True
 
@@ -112,14 +114,18 @@ class FileOps:
         except FileNotFoundError:
             return
         except OSError as exc:
-            raise StoreError(f"cannot remove {path}: {exc.strerror}", hint="check the permissions") from exc
+            raise StoreError(
+                f"cannot remove {path}: {exc.strerror}", hint="check the permissions"
+            ) from exc
         self.sync_dir(path.parent)
 
     def mkdir(self, path: Path) -> None:
         try:
             path.mkdir(exist_ok=True)
         except OSError as exc:
-            raise StoreError(f"cannot create {path}: {exc.strerror}", hint="check the permissions") from exc
+            raise StoreError(
+                f"cannot create {path}: {exc.strerror}", hint="check the permissions"
+            ) from exc
         self.sync_dir(path.parent)
 
     def rmdir(self, path: Path) -> bool:

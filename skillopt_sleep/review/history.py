@@ -22,8 +22,11 @@ def night_points(nights: Sequence[NightRow]) -> list[NightPoint]:
     out = []
     for n in sorted(nights, key=lambda r: (r.started_at, r.id)):
         s = n.summary
-        proposed = len({e.edit.key() for e in s.evidence} | {e.key() for e in s.rejected_edits}
-                       | {e.key() for e in s.edits})
+        proposed = len(
+            {e.edit.key() for e in s.evidence}
+            | {e.key() for e in s.rejected_edits}
+            | {e.key() for e in s.edits}
+        )
         accepted = sum(ev.verdict == "accepted" for ev in s.evidence) or len(s.edits)
         out.append(NightPoint(n.started_at[:10], proposed, accepted, s.cost_usd))
     return out
@@ -33,27 +36,35 @@ def _night_row(n: NightRow) -> str:
     s = n.summary
     link = ""
     if n.proposal_dir and (Path(n.proposal_dir) / "report.html").exists():
-        link = f' <a href="{html.escape((Path(n.proposal_dir) / "report.html").as_uri())}">report</a>'
+        link = (
+            f' <a href="{html.escape((Path(n.proposal_dir) / "report.html").as_uri())}">report</a>'
+        )
     accepted = sum(ev.verdict == "accepted" for ev in s.evidence)
-    return (f"<tr><td>{html.escape(n.started_at[:16].replace('T', ' '))}</td><td>{html.escape(n.state)}</td>"
-            f"<td>{html.escape(s.decision)}</td><td class=\"n\">{accepted} of {len(s.evidence)}</td>"
-            f"<td class=\"n\">{s.calls}</td><td class=\"n\">${s.cost_usd:.4f}</td>"
-            f"<td>{html.escape(_one_line(s.reason))}{link}</td></tr>")
+    return (
+        f"<tr><td>{html.escape(n.started_at[:16].replace('T', ' '))}</td><td>{html.escape(n.state)}</td>"
+        f'<td>{html.escape(s.decision)}</td><td class="n">{accepted} of {len(s.evidence)}</td>'
+        f'<td class="n">{s.calls}</td><td class="n">${s.cost_usd:.4f}</td>'
+        f"<td>{html.escape(_one_line(s.reason))}{link}</td></tr>"
+    )
 
 
 def render_history(project: str, nights: Sequence[NightRow], rules: Sequence[RuleView]) -> str:
     """``history.html`` of ``project``: nights newest first, rules oldest adoption first."""
     e = html.escape
     flagged = sum(v.flagged for v in rules)
-    body = [f"<h1>skillopt-sleep: {e(Path(project).name or project)}</h1>",
-            f'<p>Project <code>{e(project)}</code><br><span class="muted">{len(nights)} night(s), '
-            f"{len(rules)} adopted rule(s){f', {flagged} need attention' if flagged else ''}</span></p>",
-            "<h2>Nights over time</h2>"]
+    body = [
+        f"<h1>skillopt-sleep: {e(Path(project).name or project)}</h1>",
+        f'<p>Project <code>{e(project)}</code><br><span class="muted">{len(nights)} night(s), '
+        f"{len(rules)} adopted rule(s){f', {flagged} need attention' if flagged else ''}</span></p>",
+        "<h2>Nights over time</h2>",
+    ]
     chart = nights_over_time(night_points(nights))
     body.append(chart or '<p class="muted">No nights yet: `skillopt-sleep run`.</p>')
     if nights:
-        body.append('<div class="scroll"><table><tr><th>started</th><th>state</th><th>decision</th>'
-                    "<th>accepted</th><th>calls</th><th>cost</th><th>why</th></tr>")
+        body.append(
+            '<div class="scroll"><table><tr><th>started</th><th>state</th><th>decision</th>'
+            "<th>accepted</th><th>calls</th><th>cost</th><th>why</th></tr>"
+        )
         body += [_night_row(n) for n in nights]
         body.append("</table></div>")
     body.append(f"<h2>Adopted rules ({len(rules)})</h2>")

@@ -33,7 +33,9 @@ from .proposals import load_staged
 RuleState = Literal["adopted", "removed", "rolled_back"]
 Presence = Literal["in place", "reworded", "removed by hand", "missing file"]
 PREFIX = "rule:"
-REWORDED = 0.5  # share of words a hand-edited line keeps with the rule to count as the rule reworded
+REWORDED = (
+    0.5  # share of words a hand-edited line keeps with the rule to count as the rule reworded
+)
 
 
 class AdoptedRule(BaseModel):
@@ -50,16 +52,22 @@ class AdoptedRule(BaseModel):
     adopted_at: datetime
     edit: Edit
     evidence: EditEvidence | None = None
-    task_ids: list[str] = Field(default_factory=list)  # the tasks it acts on that the gate tested it on
+    task_ids: list[str] = Field(
+        default_factory=list
+    )  # the tasks it acts on that the gate tested it on
     cited: list[str] = Field(default_factory=list)  # of those, the cases it was made from
-    exemplars: list[str] = Field(default_factory=list)  # the requests of those tasks, for kind tests
+    exemplars: list[str] = Field(
+        default_factory=list
+    )  # the requests of those tasks, for kind tests
     tags: list[str] = Field(default_factory=list)
     preference_keys: list[str] = Field(default_factory=list)
     checks: list[str] = Field(default_factory=list)  # what the user's corrections asked, described
     validated_on: str = ""  # "backend:model" of the replays that proved it
     state: RuleState = "adopted"
     state_at: datetime | None = None
-    retest_model: str = ""  # a model the user moved to; the rule is re-tested under it before it counts
+    retest_model: str = (
+        ""  # a model the user moved to; the rule is re-tested under it before it counts
+    )
     session_model: str = ""  # the model the user's sessions used when it was adopted
     confirmed_models: list[str] = Field(default_factory=list)  # models a re-test confirmed it under
     retest_note: str = ""  # what the last re-test found
@@ -85,7 +93,9 @@ def _rule_files(row: NightRow, text: str) -> list[str]:
     return found
 
 
-def entries_for_night(row: NightRow, tasks: Sequence[TaskRecord], now: datetime) -> list[AdoptedRule]:
+def entries_for_night(
+    row: NightRow, tasks: Sequence[TaskRecord], now: datetime
+) -> list[AdoptedRule]:
     """The rules a staged night adds, as ledger entries (its applied add/replace edits)."""
     evidence = {ev.edit.key(): ev for ev in row.summary.evidence if ev.verdict == "accepted"}
     by_id = {t.id: t for t in tasks}
@@ -94,18 +104,33 @@ def entries_for_night(row: NightRow, tasks: Sequence[TaskRecord], now: datetime)
         if edit.status != "applied" or edit.op == "remove" or not edit.content.strip():
             continue
         ev = evidence.get(edit.key())
-        ids = list(dict.fromkeys([*edit.cites, *(ev.cited if ev else []), *(ev.unseen if ev else [])]))
+        ids = list(
+            dict.fromkeys([*edit.cites, *(ev.cited if ev else []), *(ev.unseen if ev else [])])
+        )
         made_for = [by_id[i] for i in ids if i in by_id]
         sightings = preference_sightings(made_for)
-        out.append(AdoptedRule(
-            id=rule_id(edit), project=row.project, text=edit.content.strip(), target=edit.target,
-            files=_rule_files(row, edit.content), night_id=row.id, adopted_at=now, edit=edit, evidence=ev,
-            task_ids=ids, cited=list(dict.fromkeys([*edit.cites, *(ev.cited if ev else [])])), exemplars=[t.intent for t in made_for],
-            tags=sorted({tag for t in made_for for tag in t.tags}),
-            preference_keys=sorted({s.key for s in sightings}),
-            checks=sorted({c for s in sightings for c in s.checks}),
-            validated_on=row.summary.target, state_at=now, session_model=usual_model(made_for),
-        ))
+        out.append(
+            AdoptedRule(
+                id=rule_id(edit),
+                project=row.project,
+                text=edit.content.strip(),
+                target=edit.target,
+                files=_rule_files(row, edit.content),
+                night_id=row.id,
+                adopted_at=now,
+                edit=edit,
+                evidence=ev,
+                task_ids=ids,
+                cited=list(dict.fromkeys([*edit.cites, *(ev.cited if ev else [])])),
+                exemplars=[t.intent for t in made_for],
+                tags=sorted({tag for t in made_for for tag in t.tags}),
+                preference_keys=sorted({s.key for s in sightings}),
+                checks=sorted({c for s in sightings for c in s.checks}),
+                validated_on=row.summary.target,
+                state_at=now,
+                session_model=usual_model(made_for),
+            )
+        )
     return out
 
 
@@ -117,7 +142,12 @@ def usual_model(tasks: Sequence[TaskRecord]) -> str:
 
 def pending_retest(rule: AdoptedRule, current: str) -> AdoptedRule:
     """``rule``, marked for a re-test when the user's sessions moved to another model since."""
-    if not current or not rule.session_model or current == rule.session_model or current in rule.confirmed_models:
+    if (
+        not current
+        or not rule.session_model
+        or current == rule.session_model
+        or current in rule.confirmed_models
+    ):
         return rule
     return rule.model_copy(update={"retest_model": current})
 
@@ -145,7 +175,9 @@ def record_rollback(store: Store, row: NightRow, now: datetime) -> None:
             save(store, rule.model_copy(update={"state": "rolled_back", "state_at": now}))
 
 
-def rules(store: Store, project: str | None, states: Iterable[RuleState] = ("adopted",)) -> list[AdoptedRule]:
+def rules(
+    store: Store, project: str | None, states: Iterable[RuleState] = ("adopted",)
+) -> list[AdoptedRule]:
     """The ledger's rules of ``project`` (every project when None), oldest adoption first."""
     wanted = set(states)
     prefix = PREFIX if project is None else f"{PREFIX}{project}:"
@@ -165,10 +197,14 @@ def find_rule(store: Store, project: str, wanted: str) -> AdoptedRule:
     every = rules(store, project)
     matches = [r for r in every if r.id == wanted] or [r for r in every if r.id.startswith(wanted)]
     if not matches:
-        raise ProposalError(f"no adopted rule {wanted!r} in {project}",
-                            hint="see `skillopt-sleep rules` for the rules and their ids")
+        raise ProposalError(
+            f"no adopted rule {wanted!r} in {project}",
+            hint="see `skillopt-sleep rules` for the rules and their ids",
+        )
     if len(matches) > 1:
-        raise ProposalError(f"{wanted!r} matches {len(matches)} rules", hint="give more of the rule id")
+        raise ProposalError(
+            f"{wanted!r} matches {len(matches)} rules", hint="give more of the rule id"
+        )
     return matches[0]
 
 
@@ -181,8 +217,11 @@ def _similar(rule: str, line: str) -> bool:
     wr, wl = _tokens(rule), _tokens(line)
     if not wr or not wl:
         return False
-    return wr <= wl or len(wr & wl) / len(wr | wl) >= REWORDED or bool(
-        request_words(rule) and request_words(rule) == request_words(line))
+    return (
+        wr <= wl
+        or len(wr & wl) / len(wr | wl) >= REWORDED
+        or bool(request_words(rule) and request_words(rule) == request_words(line))
+    )
 
 
 def presence(rule: AdoptedRule, texts: dict[str, str | None]) -> dict[str, tuple[Presence, str]]:

@@ -38,9 +38,13 @@ CONTRADICTED = 2  # opposite corrections since adoption before a rule counts as 
 MAX_NEEDED = 500
 # Tags the harvest sets from what happened on a request (corrected, ...): they follow the outcome,
 # so they never make two requests one kind.
-STATE_TAGS = frozenset({"corrected", "unsure-request", "unsure-turn", "tool-error", "interrupted", "slash-command"})
-_NEGATION = re.compile(r"\b(?:no|not|never|don'?t|do not|stop|without|avoid|nicht|kein|nie|ne|pas|jamais)\b",
-                       re.IGNORECASE)
+STATE_TAGS = frozenset(
+    {"corrected", "unsure-request", "unsure-turn", "tool-error", "interrupted", "slash-command"}
+)
+_NEGATION = re.compile(
+    r"\b(?:no|not|never|don'?t|do not|stop|without|avoid|nicht|kein|nie|ne|pas|jamais)\b",
+    re.IGNORECASE,
+)
 _CHECK = re.compile(r"^(not_contains|contains) (.*)$")
 
 
@@ -67,12 +71,16 @@ class RuleOutcome:
     p_fell: float | None = None
     p_recurs: float | None = None
     needed: int = 0
-    weekly: list[tuple[str, int, int]] = field(default_factory=list)  # (week start, requests, corrected)
+    weekly: list[tuple[str, int, int]] = field(
+        default_factory=list
+    )  # (week start, requests, corrected)
 
     def sentence(self) -> str:
         b, a = self.before, self.after
-        counts = (f"corrected {b.corrected} of {b.requests} requests of its kind before, "
-                  f"{a.corrected} of {a.requests} since")
+        counts = (
+            f"corrected {b.corrected} of {b.requests} requests of its kind before, "
+            f"{a.corrected} of {a.requests} since"
+        )
         if self.verdict == "working":
             return f"working: {counts} (p={self.p_fell:.3g})"
         if self.verdict == "ignored":
@@ -83,8 +91,10 @@ class RuleOutcome:
             return f"re-test pending under the model you now use; {counts}"
 
         if not b.corrected:
-            return (f"no data yet: none of the {b.requests} other requests of its kind before adoption was "
-                    f"corrected this way, so there is no rate to compare; {a.requests} since")
+            return (
+                f"no data yet: none of the {b.requests} other requests of its kind before adoption was "
+                f"corrected this way, so there is no rate to compare; {a.requests} since"
+            )
         more = f"; about {self.needed} more requests of its kind needed" if self.needed else ""
         return f"no data yet: {counts}{more}"
 
@@ -125,7 +135,9 @@ def correction_ways(rule: AdoptedRule, task: TaskRecord) -> tuple[bool, bool]:
         alike = s.key in rule.preference_keys or bool(set(s.checks) & set(rule.checks))
         if inverse and (flipped or not alike):
             opposite = True
-        elif alike or (not rule.preference_keys and not rule.checks and _relevant(rule, s.statement)):
+        elif alike or (
+            not rule.preference_keys and not rule.checks and _relevant(rule, s.statement)
+        ):
             same = True
         elif flipped and _relevant(rule, s.statement):
             opposite = True
@@ -161,16 +173,26 @@ def binom_sf(k: int, n: int, p: float) -> float:
 
 
 def _p_fell(before: Tally, after: Tally) -> float:
-    return stratified_p([Stratum(before.corrected, before.requests, after.corrected, after.requests)], "less")
+    return stratified_p(
+        [Stratum(before.corrected, before.requests, after.corrected, after.requests)], "less"
+    )
 
 
 def needed_requests(before: Tally) -> int:
     """Requests of the kind after adoption a verdict needs: enough that none corrected would show
     a fall, and that corrections at the old rate would show the rule ignored."""
     rate = before.rate or 0.0
-    fall = next((m for m in range(1, MAX_NEEDED) if _p_fell(before, Tally(m, 0)) <= ALPHA), MAX_NEEDED)
-    recur = next((m for m in range(1, MAX_NEEDED)
-                  if binom_sf(math.floor(m * rate), m, rate / FOLD) <= ALPHA), MAX_NEEDED)
+    fall = next(
+        (m for m in range(1, MAX_NEEDED) if _p_fell(before, Tally(m, 0)) <= ALPHA), MAX_NEEDED
+    )
+    recur = next(
+        (
+            m
+            for m in range(1, MAX_NEEDED)
+            if binom_sf(math.floor(m * rate), m, rate / FOLD) <= ALPHA
+        ),
+        MAX_NEEDED,
+    )
     return max(fall, recur)
 
 
@@ -200,7 +222,9 @@ def assess(rule: AdoptedRule, tasks: Sequence[TaskRecord]) -> RuleOutcome:
     p_fell = _p_fell(before, after) if after.requests else None
     rate = before.rate or 0.0
     p_recurs = binom_sf(after.corrected, after.requests, rate / FOLD) if after.requests else None
-    if p_fell is not None and p_fell <= ALPHA and not after.opposite:  # one opposite correction: wait
+    if (
+        p_fell is not None and p_fell <= ALPHA and not after.opposite
+    ):  # one opposite correction: wait
         verdict: Verdict = "re-test pending" if rule.retest_model else "working"
         return RuleOutcome(verdict, before, after, p_fell, p_recurs, weekly=week)
     if p_recurs is not None and p_recurs <= ALPHA:

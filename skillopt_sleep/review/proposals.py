@@ -72,7 +72,9 @@ def find_night(
     if night:
         matches = [r for r in rows if r.id == night] or [r for r in rows if r.id.startswith(night)]
         if not matches:
-            raise ProposalError(f"no night {night!r}", hint="see `skillopt-sleep status` for the nights")
+            raise ProposalError(
+                f"no night {night!r}", hint="see `skillopt-sleep status` for the nights"
+            )
         if len(matches) > 1:
             raise ProposalError(
                 f"{night!r} matches {len(matches)} nights ({', '.join(r.id for r in matches[:4])})",
@@ -93,7 +95,11 @@ def find_night(
     what = "pending proposal" if "staged" in wanted else f"{' or '.join(wanted)} night"
     where = f" for {project}" if project else ""
     if not candidates:
-        hint = "run `skillopt-sleep run` to stage one" if "staged" in wanted else "see `skillopt-sleep status`"
+        hint = (
+            "run `skillopt-sleep run` to stage one"
+            if "staged" in wanted
+            else "see `skillopt-sleep status`"
+        )
         raise ProposalError(f"no {what}{where}", hint=hint)
     listing = ", ".join(f"{r.id} ({r.project})" for r in candidates[:4])
     raise ProposalError(
@@ -109,7 +115,9 @@ def _owner(project: str, projects: Iterable[str]) -> str | None:
     return max(holding, key=lambda p: len(Path(p).parts)) if holding else None
 
 
-def _check_state(row: NightRow, wanted: tuple[str, ...], verb: str, rows: list[NightRow]) -> NightRow:
+def _check_state(
+    row: NightRow, wanted: tuple[str, ...], verb: str, rows: list[NightRow]
+) -> NightRow:
     if row.state in wanted:
         return row
     if row.state == "superseded":
@@ -122,7 +130,9 @@ def _check_state(row: NightRow, wanted: tuple[str, ...], verb: str, rows: list[N
             hint="see `skillopt-sleep status`",
         )
     state = {"none": "not staged", "dry-run": "a dry run"}.get(row.state, row.state)
-    raise ProposalError(f"cannot {verb} night {row.id}: it is {state}", hint="see `skillopt-sleep status`")
+    raise ProposalError(
+        f"cannot {verb} night {row.id}: it is {state}", hint="see `skillopt-sleep status`"
+    )
 
 
 def load_staged(row: NightRow) -> Staged:

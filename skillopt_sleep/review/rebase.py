@@ -40,7 +40,9 @@ def sha(data: bytes | None) -> str | None:
     return None if data is None else hashlib.sha256(data).hexdigest()
 
 
-def drift(base: bytes | None, base_sha256: str | None, candidate: bytes, live: bytes | None) -> Drift:
+def drift(
+    base: bytes | None, base_sha256: str | None, candidate: bytes, live: bytes | None
+) -> Drift:
     """Where ``live`` stands against the night's ``base`` (None: unknown, an older proposal)."""
     if sha(live) == base_sha256:
         return Drift("unchanged", candidate)
@@ -49,7 +51,9 @@ def drift(base: bytes | None, base_sha256: str | None, candidate: bytes, live: b
     if base is None and base_sha256 is not None:
         return Drift("refused", why="changed")  # a proposal staged without its base text
     try:
-        text = rebase((base or b"").decode("utf-8"), candidate.decode("utf-8"), live.decode("utf-8"))
+        text = rebase(
+            (base or b"").decode("utf-8"), candidate.decode("utf-8"), live.decode("utf-8")
+        )
     except UnicodeDecodeError:
         return Drift("refused", why="changed and is not UTF-8")
     if text is None:
@@ -73,8 +77,8 @@ def rebase(base: str, candidate: str, live: str) -> str | None:
         return Block(now.head, c.inner, now.tail).join()
     if now is not None or not candidate.startswith(base):
         return None
-    block = candidate[len(base):]
-    block = block[block.index(BEGIN):]
+    block = candidate[len(base) :]
+    block = block[block.index(BEGIN) :]
     nl = newline_of(live)
     lead = "" if not live else (nl if live.endswith("\n") else nl + nl)
     return f"{live}{lead}{block}"
@@ -91,9 +95,13 @@ def drift_lines(staged: Staged) -> list[str]:
             continue
         state = drift(staged.base(f.name), f.base_sha256, staged.read(f.candidate), live)
         if state.state == "rebased":
-            lines.append(f"{f.live_path} changed outside the skillopt-sleep block since the night read it: "
-                         "adopt keeps your change and adds the rules to it")
+            lines.append(
+                f"{f.live_path} changed outside the skillopt-sleep block since the night read it: "
+                "adopt keeps your change and adds the rules to it"
+            )
         elif state.state == "refused":
-            lines.append(f"{f.live_path} {state.why} since the night read it: adopt will refuse; "
-                         "run the night again")
+            lines.append(
+                f"{f.live_path} {state.why} since the night read it: adopt will refuse; "
+                "run the night again"
+            )
     return lines

@@ -15,7 +15,9 @@ from collections.abc import Mapping
 from ..models import Counts, Edit, EditEvidence, NightSummary
 from ..redact import redact
 
-MAX_SHOWN = 240  # characters of a rejected edit shown (it may be long: that can be why it was refused)
+MAX_SHOWN = (
+    240  # characters of a rejected edit shown (it may be long: that can be why it was refused)
+)
 _DECISION_TEXT = {
     "accept": "ACCEPT: the candidate is staged for review",
     "reject": "REJECT: nothing staged",
@@ -35,8 +37,10 @@ def _when(summary: NightSummary) -> str:
 def visible(text: str) -> str:
     """``text`` with every control, invisible or direction-changing character written as an escape
     (``\x1b``, ``\u200b``): a refused rule's terminal escape must show, never act on a terminal."""
-    return "".join(ch if ch.isprintable() or ch == " " else ch.encode("unicode_escape").decode("ascii")
-                   for ch in text)
+    return "".join(
+        ch if ch.isprintable() or ch == " " else ch.encode("unicode_escape").decode("ascii")
+        for ch in text
+    )
 
 
 def _one_line(text: str) -> str:
@@ -55,8 +59,17 @@ def describe_edit(edit: Edit) -> str:
     return f"{edit.target} {edit.op}: {what}"
 
 
-EVIDENCE_HEADER = ("verdict", "edit", "tested on", "rollouts / side", "where it acts", "p", "elsewhere",
-                   "p (harm)", "why")
+EVIDENCE_HEADER = (
+    "verdict",
+    "edit",
+    "tested on",
+    "rollouts / side",
+    "where it acts",
+    "p",
+    "elsewhere",
+    "p (harm)",
+    "why",
+)
 
 
 def _rates(c: Counts) -> str:
@@ -71,11 +84,26 @@ def _p(value: float | None) -> str:
 
 def evidence_row(ev: EditEvidence) -> tuple[str, ...]:
     """One edit's evidence as table cells, in :data:`EVIDENCE_HEADER` order."""
-    where = f"{len(ev.cited)} cited + {len(ev.unseen)} unseen same-kind; {len(ev.harm_tasks)} others"
-    per_side = f"{ev.efficacy.after_n} + {ev.harm.after_n}" if ev.harm.after_n else str(ev.efficacy.after_n)
+    where = (
+        f"{len(ev.cited)} cited + {len(ev.unseen)} unseen same-kind; {len(ev.harm_tasks)} others"
+    )
+    per_side = (
+        f"{ev.efficacy.after_n} + {ev.harm.after_n}"
+        if ev.harm.after_n
+        else str(ev.efficacy.after_n)
+    )
     p_eff = _p(ev.p_efficacy) + (f" (unseen {_p(ev.p_unseen)})" if ev.p_unseen is not None else "")
-    return (ev.verdict.replace("_", " "), describe_edit(ev.edit), where, per_side, _rates(ev.efficacy), p_eff,
-            _rates(ev.harm), _p(ev.p_harm), _one_line(ev.reason))
+    return (
+        ev.verdict.replace("_", " "),
+        describe_edit(ev.edit),
+        where,
+        per_side,
+        _rates(ev.efficacy),
+        p_eff,
+        _rates(ev.harm),
+        _p(ev.p_harm),
+        _one_line(ev.reason),
+    )
 
 
 _SKIPPED = {"over_budget", "inconclusive", "no_evidence"}
@@ -134,7 +162,12 @@ SPEND_HEADER = ("role", "calls", "tokens (in / out)", "cost")
 def spend_rows(s: NightSummary) -> list[tuple[str, str, str, str]]:
     """(role, calls, tokens, cost) rows, then the night's total."""
     rows = [
-        (role, str(u.calls), f"{u.tokens:,} ({u.input_tokens:,} / {u.output_tokens:,})", f"${u.cost_usd:.4f}")
+        (
+            role,
+            str(u.calls),
+            f"{u.tokens:,} ({u.input_tokens:,} / {u.output_tokens:,})",
+            f"${u.cost_usd:.4f}",
+        )
         for role, u in sorted(s.usage_by_role.items())
     ]
     rows.append(("total", str(s.calls), f"{s.tokens:,}", f"${s.cost_usd:.4f}"))
@@ -151,8 +184,10 @@ def saved_line(s: NightSummary) -> str:
 
 def next_step(s: NightSummary) -> str:
     if s.proposal_dir and not s.dry_run:
-        return ("Nothing live has changed. Adopt with `skillopt-sleep adopt`, discard with "
-                "`skillopt-sleep reject`; `skillopt-sleep rollback` undoes an adoption.")
+        return (
+            "Nothing live has changed. Adopt with `skillopt-sleep adopt`, discard with "
+            "`skillopt-sleep reject`; `skillopt-sleep rollback` undoes an adoption."
+        )
     return "Nothing was staged and nothing live has changed."
 
 
@@ -178,20 +213,36 @@ def render_markdown(summary: NightSummary, diffs: Mapping[str, str]) -> str:
     """``report.md`` of a night."""
     s = summary
     title = "dry run" if s.dry_run else "night"
-    out = [f"# skillopt-sleep {title} {s.night_id}", "", f"Project: `{s.project}`  ", f"{_when(s)}", ""]
-    out += [f"## Decision: {_DECISION_TEXT[s.decision]}", "", _md(s.reason or "(no reason given)"), ""]
+    out = [
+        f"# skillopt-sleep {title} {s.night_id}",
+        "",
+        f"Project: `{s.project}`  ",
+        f"{_when(s)}",
+        "",
+    ]
+    out += [
+        f"## Decision: {_DECISION_TEXT[s.decision]}",
+        "",
+        _md(s.reason or "(no reason given)"),
+        "",
+    ]
     out += ["## Evidence, edit by edit", "", f"Edits: {s.tally.line()}.", ""]
     if s.evidence:
         for ev in s.evidence:
-            out += [f"- **{edit_status(ev, s)}**: {_md(describe_edit(ev.edit))}",
-                    f"  {_md(evidence_words(ev))} Why: {_md(_one_line(ev.reason))}",
-                    f"  <sub>{_md(evidence_stats(ev))}</sub>"]
+            out += [
+                f"- **{edit_status(ev, s)}**: {_md(describe_edit(ev.edit))}",
+                f"  {_md(evidence_words(ev))} Why: {_md(_one_line(ev.reason))}",
+                f"  <sub>{_md(evidence_stats(ev))}</sub>",
+            ]
     else:
         out += ["No edit was tested tonight."]
     out += ["", tasks_line(s), ""]
     out += [f"## Edits ({len(s.edits)})", ""]
-    out += [f"- [{_edit_word(e, s)}] {_md(describe_edit(e))}" + (f" — why: {_md(_one_line(e.rationale))}"
-                                                        if e.rationale else "") for e in s.edits]
+    out += [
+        f"- [{_edit_word(e, s)}] {_md(describe_edit(e))}"
+        + (f" — why: {_md(_one_line(e.rationale))}" if e.rationale else "")
+        for e in s.edits
+    ]
     out += ["- none"] if not s.edits else []
     rejected = [e for e in s.rejected_edits if e not in s.edits]
     out += ["", f"## Rejected edits ({len(rejected)})", ""]

@@ -21,11 +21,11 @@ from .report import (
     _one_line,
     _sentence,
     describe_edit,
-    visible,
     next_step,
     saved_line,
     spend_rows,
     tasks_line,
+    visible,
 )
 from .rule_views import RuleView
 
@@ -73,7 +73,11 @@ def status_word(ev: EditEvidence, summary: NightSummary, adopted: bool) -> str:
             return "not staged"
         return "adopted" if adopted else "staged"
     if ev.verdict in _SKIPPED:
-        return "skipped: over budget" if ev.verdict == "over_budget" else f"skipped: {ev.verdict.replace('_', ' ')}"
+        return (
+            "skipped: over budget"
+            if ev.verdict == "over_budget"
+            else f"skipped: {ev.verdict.replace('_', ' ')}"
+        )
     return f"refused: {ev.verdict.replace('_', ' ')}"
 
 
@@ -92,28 +96,52 @@ def plain_reason(reason: str) -> str:
 def pairs(ev: EditEvidence) -> list[RatePair]:
     """Passes before and after where the edit acts and on the other tasks."""
     e, h = ev.efficacy, ev.harm
-    out = [RatePair(f"where it acts ({len(ev.cited) + len(ev.unseen)})", e.before_pass, e.before_n,
-                    e.after_pass, e.after_n)]
+    out = [
+        RatePair(
+            f"where it acts ({len(ev.cited) + len(ev.unseen)})",
+            e.before_pass,
+            e.before_n,
+            e.after_pass,
+            e.after_n,
+        )
+    ]
     if h.after_n:
-        out.append(RatePair(f"elsewhere ({len(ev.harm_tasks)})", h.before_pass, h.before_n, h.after_pass, h.after_n))
+        out.append(
+            RatePair(
+                f"elsewhere ({len(ev.harm_tasks)})",
+                h.before_pass,
+                h.before_n,
+                h.after_pass,
+                h.after_n,
+            )
+        )
     return out
 
 
 def fell_elsewhere(ev: EditEvidence) -> bool:
     """An accepted edit whose passes on the other tasks fell, significant or not."""
     h = ev.harm
-    return ev.verdict == "accepted" and bool(h.before_n and h.after_n) and (
-        h.after_pass * h.before_n < h.before_pass * h.after_n)
+    return (
+        ev.verdict == "accepted"
+        and bool(h.before_n and h.after_n)
+        and (h.after_pass * h.before_n < h.before_pass * h.after_n)
+    )
 
 
 def _stats(ev: EditEvidence) -> str:
     def num(v: float | None) -> str:
         return "-" if v is None else f"{v:.3g}"
-    rows = [("p-value where it acts (after the looks)", num(ev.p_efficacy)), ("its level tonight", num(ev.alpha)),
-            ("p-value on unseen tasks of its kind", num(ev.p_unseen)), ("p-value of harm elsewhere", num(ev.p_harm)),
-            ("e-value tonight / over nights", f"{num(ev.e_value)} / {num(ev.e_total)}"),
-            ("looks", str(ev.looks)), ("rollouts that errored (left out)", str(ev.errored)),
-            ("the gate's reason", _one_line(ev.reason))]
+
+    rows = [
+        ("p-value where it acts (after the looks)", num(ev.p_efficacy)),
+        ("its level tonight", num(ev.alpha)),
+        ("p-value on unseen tasks of its kind", num(ev.p_unseen)),
+        ("p-value of harm elsewhere", num(ev.p_harm)),
+        ("e-value tonight / over nights", f"{num(ev.e_value)} / {num(ev.e_total)}"),
+        ("looks", str(ev.looks)),
+        ("rollouts that errored (left out)", str(ev.errored)),
+        ("the gate's reason", _one_line(ev.reason)),
+    ]
     body = "".join(f"<tr><th>{_esc(k)}</th><td>{_esc(v)}</td></tr>" for k, v in rows)
     return f'<details><summary>Statistics</summary><div class="scroll"><table>{body}</table></div></details>'
 
@@ -123,10 +151,12 @@ def _example(ev: EditEvidence) -> str:
     if x is None:
         return ""
     mark = {True: "right", False: "wrong"}
-    return (f"<details><summary>A task it was made for: {_esc(_one_line(x.request))}</summary>"
-            f"<p>Before the edit ({mark[x.before_passed]}):</p><pre class=\"answer\">{_esc(x.before)}</pre>"
-            f"<p>After the edit ({mark[x.after_passed]}):</p><pre class=\"answer\">{_esc(x.after)}</pre>"
-            "</details>")
+    return (
+        f"<details><summary>A task it was made for: {_esc(_one_line(x.request))}</summary>"
+        f'<p>Before the edit ({mark[x.before_passed]}):</p><pre class="answer">{_esc(x.before)}</pre>'
+        f'<p>After the edit ({mark[x.after_passed]}):</p><pre class="answer">{_esc(x.after)}</pre>'
+        "</details>"
+    )
 
 
 def edit_card(ev: EditEvidence, summary: NightSummary, adopted: bool = False) -> str:
@@ -134,24 +164,36 @@ def edit_card(ev: EditEvidence, summary: NightSummary, adopted: bool = False) ->
     words = " ".join(_sentence(p.words()) for p in pairs(ev))
     warn = ""
     if fell_elsewhere(ev):
-        warn = (f'<p class="warn">Passes on the other tasks fell ({ev.harm.before_pass} of {ev.harm.before_n} '
-                f'to {ev.harm.after_pass} of {ev.harm.after_n}), though not enough to refuse it: look before '
-                "you adopt.</p>")
-    return (f'<section class="card"><span class="badge {_css_class(word)}">{_esc(word)}</span> '
-            f'<span class="muted">{_esc(ev.edit.target)} {_esc(ev.edit.op)}</span>'
-            f'<p class="rule">{_h(_one_line(ev.edit.content))}</p><p>{_esc(words)}</p>{warn}'
-            f"{rate_bars(pairs(ev))}<p class=\"muted\">Why: {_esc(plain_reason(ev.reason))}</p>"
-            f"{_example(ev)}{_stats(ev)}</section>")
+        warn = (
+            f'<p class="warn">Passes on the other tasks fell ({ev.harm.before_pass} of {ev.harm.before_n} '
+            f"to {ev.harm.after_pass} of {ev.harm.after_n}), though not enough to refuse it: look before "
+            "you adopt.</p>"
+        )
+    return (
+        f'<section class="card"><span class="badge {_css_class(word)}">{_esc(word)}</span> '
+        f'<span class="muted">{_esc(ev.edit.target)} {_esc(ev.edit.op)}</span>'
+        f'<p class="rule">{_h(_one_line(ev.edit.content))}</p><p>{_esc(words)}</p>{warn}'
+        f'{rate_bars(pairs(ev))}<p class="muted">Why: {_esc(plain_reason(ev.reason))}</p>'
+        f"{_example(ev)}{_stats(ev)}</section>"
+    )
 
 
 def rule_card(view: RuleView) -> str:
     r, o = view.rule, view.outcome
     verdict = o.verdict.replace(" ", "_").replace("-", "_")
-    chart = weekly_corrections(o.weekly, _monday(r.adopted_at.date().isoformat(), o.weekly), o.sentence())
-    standing = "" if view.standing == "in place" else f' <span class="muted">[{_esc(view.standing)}]</span>'
-    return (f'<section class="card"><span class="badge {verdict}">{_esc(o.verdict)}</span> '
-            f'<span class="muted">rule {_esc(r.id)}, adopted {r.adopted_at:%Y-%m-%d}</span>{standing}'
-            f'<p class="rule">{_h(r.text)}</p><p>{_esc(_sentence(o.sentence()))}</p>{chart}</section>')
+    chart = weekly_corrections(
+        o.weekly, _monday(r.adopted_at.date().isoformat(), o.weekly), o.sentence()
+    )
+    standing = (
+        ""
+        if view.standing == "in place"
+        else f' <span class="muted">[{_esc(view.standing)}]</span>'
+    )
+    return (
+        f'<section class="card"><span class="badge {verdict}">{_esc(o.verdict)}</span> '
+        f'<span class="muted">rule {_esc(r.id)}, adopted {r.adopted_at:%Y-%m-%d}</span>{standing}'
+        f'<p class="rule">{_h(r.text)}</p><p>{_esc(_sentence(o.sentence()))}</p>{chart}</section>'
+    )
 
 
 def _monday(day: str, weeks: Sequence[tuple[str, int, int]]) -> str:
@@ -162,8 +204,17 @@ def _monday(day: str, weeks: Sequence[tuple[str, int, int]]) -> str:
 def _diff_html(diff: str) -> str:
     lines = []
     for line in diff.replace("\r\n", "\n").rstrip("\n").split("\n"):
-        cls = ("head" if line.startswith(("+++", "---")) else "add" if line.startswith("+")
-               else "del" if line.startswith("-") else "hunk" if line.startswith("@@") else "")
+        cls = (
+            "head"
+            if line.startswith(("+++", "---"))
+            else "add"
+            if line.startswith("+")
+            else "del"
+            if line.startswith("-")
+            else "hunk"
+            if line.startswith("@@")
+            else ""
+        )
         text = _esc(line)
         lines.append(f'<span class="{cls}">{text}</span>' if cls else text)
     return '<pre class="diff">' + "\n".join(lines) + "</pre>"
@@ -177,44 +228,87 @@ def _list(items: list[str], empty: str) -> str:
 
 def page(title: str, body: Sequence[str]) -> str:
     """A whole page around ``body``: viewport set for phones, styles inline."""
-    return "\n".join(["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
-                      '<meta name="viewport" content="width=device-width, initial-scale=1">',
-                      f"<title>{_esc(title)}</title><style>{CSS}</style></head><body>", *body,
-                      "</body></html>", ""])
+    return "\n".join(
+        [
+            "<!DOCTYPE html>",
+            '<html lang="en"><head><meta charset="utf-8">',
+            '<meta name="viewport" content="width=device-width, initial-scale=1">',
+            f"<title>{_esc(title)}</title><style>{CSS}</style></head><body>",
+            *body,
+            "</body></html>",
+            "",
+        ]
+    )
 
 
 def _skipped(s: NightSummary) -> list[str]:
-    items = [f"{_h(describe_edit(ev.edit))} — {_esc(status_word(ev, s, False))}: "
-             f"{_esc(_one_line(ev.reason))}" for ev in s.evidence if ev.verdict in _SKIPPED]
+    items = [
+        f"{_h(describe_edit(ev.edit))} — {_esc(status_word(ev, s, False))}: "
+        f"{_esc(_one_line(ev.reason))}"
+        for ev in s.evidence
+        if ev.verdict in _SKIPPED
+    ]
     return items + [_esc(_one_line(n)) for n in s.skipped]
 
 
-def render_html(summary: NightSummary, diffs: Mapping[str, str], rules: Sequence[RuleView] = ()) -> str:
+def render_html(
+    summary: NightSummary, diffs: Mapping[str, str], rules: Sequence[RuleView] = ()
+) -> str:
     """``report.html`` of a night (``rules``: the rules adopted on earlier nights, with their outcome)."""
     s, e = summary, _esc
     title = f"skillopt-sleep {'dry run' if s.dry_run else 'night'} {s.night_id}"
-    body = [f"<h1>{e(title)}</h1>", f'<p>Project <code>{e(s.project)}</code><br><span class="muted">'
-            f"{e(_when(s))}</span></p>",
-            f'<h2>Decision</h2><p><span class="badge {e(s.decision)}">{e(_DECISION_TEXT[s.decision])}</span></p>',
-            f"<p>{_h(s.reason or '(no reason given)')}</p>", f"<p class=\"muted\">{e(tasks_line(s))}</p>"]
+    body = [
+        f"<h1>{e(title)}</h1>",
+        f'<p>Project <code>{e(s.project)}</code><br><span class="muted">{e(_when(s))}</span></p>',
+        f'<h2>Decision</h2><p><span class="badge {e(s.decision)}">{e(_DECISION_TEXT[s.decision])}</span></p>',
+        f"<p>{_h(s.reason or '(no reason given)')}</p>",
+        f'<p class="muted">{e(tasks_line(s))}</p>',
+    ]
     tested = [ev for ev in s.evidence if ev.verdict not in _SKIPPED]
-    body += [f"<h2>Tonight's edits ({len(tested)} tested)</h2>", f"<p>Edits: {e(s.tally.line())}.</p>"]
-    body += [edit_card(ev, s) for ev in tested] or ['<p class="muted">No edit was tested tonight.</p>']
-    refused = [x for x in s.rejected_edits if x not in s.edits and x.key() not in {ev.edit.key() for ev in s.evidence}]
+    body += [
+        f"<h2>Tonight's edits ({len(tested)} tested)</h2>",
+        f"<p>Edits: {e(s.tally.line())}.</p>",
+    ]
+    body += [edit_card(ev, s) for ev in tested] or [
+        '<p class="muted">No edit was tested tonight.</p>'
+    ]
+    refused = [
+        x
+        for x in s.rejected_edits
+        if x not in s.edits and x.key() not in {ev.edit.key() for ev in s.evidence}
+    ]
     if refused:
-        body += [f"<h2>Refused before testing ({len(refused)})</h2>",
-                 _list([f"{_h(describe_edit(x))} — <strong>{e(_one_line(x.reason))}</strong>" for x in refused], "")]
+        body += [
+            f"<h2>Refused before testing ({len(refused)})</h2>",
+            _list(
+                [
+                    f"{_h(describe_edit(x))} — <strong>{e(_one_line(x.reason))}</strong>"
+                    for x in refused
+                ],
+                "",
+            ),
+        ]
     body += ["<h2>Skipped</h2>", _list(_skipped(s), "nothing")]
     if s.notes:
         body += ["<h2>Also tonight</h2>", _list([e(_one_line(n)) for n in s.notes], "")]
     if rules:
         flagged = sum(v.flagged for v in rules)
         note = f' <span class="badge ignored">{flagged} need attention</span>' if flagged else ""
-        body += [f"<h2>Rules adopted earlier ({len(rules)}){note}</h2>", *(rule_card(v) for v in rules)]
-    body.append('<h2>Spend</h2><div class="scroll"><table><tr>' + "".join(f"<th>{h}</th>" for h in SPEND_HEADER)
-                + "</tr>")
+        body += [
+            f"<h2>Rules adopted earlier ({len(rules)}){note}</h2>",
+            *(rule_card(v) for v in rules),
+        ]
+    body.append(
+        '<h2>Spend</h2><div class="scroll"><table><tr>'
+        + "".join(f"<th>{h}</th>" for h in SPEND_HEADER)
+        + "</tr>"
+    )
     for row in spend_rows(s):
-        body.append(f"<tr><th>{e(row[0])}</th>" + "".join(f'<td class="n">{e(v)}</td>' for v in row[1:]) + "</tr>")
+        body.append(
+            f"<tr><th>{e(row[0])}</th>"
+            + "".join(f'<td class="n">{e(v)}</td>' for v in row[1:])
+            + "</tr>"
+        )
     body.append("</table></div>")
     if s.saving_note():
         body.append(f"<p>{e(_sentence(s.saving_note()))}</p>")

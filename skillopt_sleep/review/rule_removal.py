@@ -48,26 +48,33 @@ def _planned(rule: AdoptedRule) -> list[tuple[str, Path, bytes, bytes]]:
             old = target.read_bytes()
             text = old.decode("utf-8")
         except FileNotFoundError:
-            raise ProposalError(f"{live} no longer exists; nothing was removed",
-                                hint="the rule is already gone from it") from None
+            raise ProposalError(
+                f"{live} no longer exists; nothing was removed",
+                hint="the rule is already gone from it",
+            ) from None
         except (OSError, UnicodeDecodeError) as exc:
-            raise ProposalError(f"cannot read {live}: {exc}; nothing was removed",
-                                hint="check its permissions") from exc
+            raise ProposalError(
+                f"cannot read {live}: {exc}; nothing was removed", hint="check its permissions"
+            ) from exc
         try:
             new = replace_rule(text, rule.text, None)
         except BlockError as exc:
-            raise ProposalError(f"{live}: {exc}; nothing was removed",
-                                hint="repair the skillopt-sleep markers by hand") from exc
+            raise ProposalError(
+                f"{live}: {exc}; nothing was removed",
+                hint="repair the skillopt-sleep markers by hand",
+            ) from exc
         if new is None:
             raise ProposalError(
                 f"rule {rule.id} is no longer in {live} as it was adopted (changed by hand); nothing was removed",
-                hint=f"edit {live} yourself, or put the line back as adopted and run this again")
+                hint=f"edit {live} yourself, or put the line back as adopted and run this again",
+            )
         plan.append((live, target, old, new.encode("utf-8")))
     return plan
 
 
-def remove_rule(store: Store, paths: Paths, rule: AdoptedRule, now: datetime, *,
-                ops: FileOps | None = None) -> Removal:
+def remove_rule(
+    store: Store, paths: Paths, rule: AdoptedRule, now: datetime, *, ops: FileOps | None = None
+) -> Removal:
     """Remove ``rule`` from its files (see the module docstring)."""
     ops = ops or FileOps()
     with adoption_lock(paths):
@@ -86,6 +93,8 @@ def remove_rule(store: Store, paths: Paths, rule: AdoptedRule, now: datetime, *,
                 ops.write(target, old)
             raise
     save(store, rule.model_copy(update={"state": "removed", "state_at": now}))
-    refused = Edit.model_validate(rule.edit.model_dump() | {"status": "rejected", "reason": REMOVED_REASON})
+    refused = Edit.model_validate(
+        rule.edit.model_dump() | {"status": "rejected", "reason": REMOVED_REASON}
+    )
     store.add_rejected_edits(rule.project, rule.night_id, [refused])
     return Removal(rule, [live for live, *_ in plan], str(backups))

@@ -41,7 +41,10 @@ class RuleView:
     @property
     def flagged(self) -> bool:
         """Shown as a warning: the rule stands but does not do what it was adopted for."""
-        return self.standing != "removed by hand" and self.outcome.verdict in ("ignored", "contradicted")
+        return self.standing != "removed by hand" and self.outcome.verdict in (
+            "ignored",
+            "contradicted",
+        )
 
     def line(self) -> str:
         where = "" if self.standing == "in place" else f" [{self.standing}]"
@@ -50,17 +53,36 @@ class RuleView:
     def payload(self) -> dict[str, Any]:
         o = self.outcome
         return {
-            "id": self.rule.id, "text": self.rule.text, "target": self.rule.target, "files": self.rule.files,
-            "night_id": self.rule.night_id, "adopted_at": self.rule.adopted_at.isoformat(),
-            "validated_on": self.rule.validated_on, "standing": self.standing, "reworded_to": self.reworded_to,
-            "verdict": o.verdict, "summary": o.sentence(), "needed": o.needed,
+            "id": self.rule.id,
+            "text": self.rule.text,
+            "target": self.rule.target,
+            "files": self.rule.files,
+            "night_id": self.rule.night_id,
+            "adopted_at": self.rule.adopted_at.isoformat(),
+            "validated_on": self.rule.validated_on,
+            "standing": self.standing,
+            "reworded_to": self.reworded_to,
+            "verdict": o.verdict,
+            "summary": o.sentence(),
+            "needed": o.needed,
             "before": {"requests": o.before.requests, "corrected": o.before.corrected},
-            "after": {"requests": o.after.requests, "corrected": o.after.corrected, "opposite": o.after.opposite},
-            "p_fell": o.p_fell, "p_recurs": o.p_recurs, "weekly": [list(w) for w in o.weekly],
-            "task_ids": self.rule.task_ids, "preference_keys": self.rule.preference_keys,
-            "evidence": None if self.rule.evidence is None else self.rule.evidence.model_dump(mode="json"),
-            "retest_model": self.rule.retest_model, "session_model": self.rule.session_model,
-            "confirmed_models": self.rule.confirmed_models, "retest_note": self.rule.retest_note,
+            "after": {
+                "requests": o.after.requests,
+                "corrected": o.after.corrected,
+                "opposite": o.after.opposite,
+            },
+            "p_fell": o.p_fell,
+            "p_recurs": o.p_recurs,
+            "weekly": [list(w) for w in o.weekly],
+            "task_ids": self.rule.task_ids,
+            "preference_keys": self.rule.preference_keys,
+            "evidence": None
+            if self.rule.evidence is None
+            else self.rule.evidence.model_dump(mode="json"),
+            "retest_model": self.rule.retest_model,
+            "session_model": self.rule.session_model,
+            "confirmed_models": self.rule.confirmed_models,
+            "retest_note": self.rule.retest_note,
         }
 
 
@@ -70,7 +92,9 @@ RECENT = 5  # the latest sightings naming a model: which model the user works wi
 def views(rule_list: Sequence[AdoptedRule], tasks: Sequence[TaskRecord]) -> list[RuleView]:
     """Each rule with where it stands and its verdict; a rule adopted under another model than the
     one the latest sessions use waits for a re-test before it counts as working."""
-    current = usual_model(sorted((t for t in tasks if t.model), key=lambda t: t.created_at)[-RECENT:])
+    current = usual_model(
+        sorted((t for t in tasks if t.model), key=lambda t: t.created_at)[-RECENT:]
+    )
     out = []
     for r in rule_list:
         rule = pending_retest(r, current)
@@ -94,8 +118,11 @@ def flagged_lines(found: Sequence[RuleView], now: datetime) -> list[str]:
     for v in found:
         if v.flagged:
             verb = "is ignored" if v.outcome.verdict == "ignored" else "is contradicted"
-            fix = ("the next night tries to reword it" if v.outcome.verdict == "ignored"
-                   else f"remove it with `skillopt-sleep rules remove {v.rule.id}`")
+            fix = (
+                "the next night tries to reword it"
+                if v.outcome.verdict == "ignored"
+                else f"remove it with `skillopt-sleep rules remove {v.rule.id}`"
+            )
             out.append(f"! rule {v.rule.id} {verb}: {v.outcome.sentence()}; {fix}")
     return out
 
@@ -108,6 +135,8 @@ def ignored_notes(found: Sequence[RuleView]) -> list[str]:
         if v.outcome.verdict != "ignored" or v.standing == "removed by hand":
             continue
         o = v.outcome
-        out.append(f"- {v.rule.text} (in {v.rule.target}; since it was adopted the user corrected "
-                   f"{o.after.corrected} of {o.after.requests} requests of its kind, as before)")
+        out.append(
+            f"- {v.rule.text} (in {v.rule.target}; since it was adopted the user corrected "
+            f"{o.after.corrected} of {o.after.requests} requests of its kind, as before)"
+        )
     return out

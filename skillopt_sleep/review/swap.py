@@ -38,8 +38,14 @@ def _links(path: Path) -> int:
         return 0
 
 
-def swap(ops: FileOps, target: Path, data: bytes | None, mode: int | None, expected: str | None,
-         keep_dir: Path) -> str | None:
+def swap(
+    ops: FileOps,
+    target: Path,
+    data: bytes | None,
+    mode: int | None,
+    expected: str | None,
+    keep_dir: Path,
+) -> str | None:
     """Write ``data`` to ``target`` (remove it when ``data`` is None) if ``target`` still holds
     the bytes hashed ``expected`` (None: it must not exist). None when done; else why not (the
     user's file is left as they saved it)."""
@@ -83,7 +89,9 @@ def swap(ops: FileOps, target: Path, data: bytes | None, mode: int | None, expec
     return None
 
 
-def put_back(ops: FileOps, target: Path, keep_dir: Path, known: tuple[str | None, ...] = ()) -> None:
+def put_back(
+    ops: FileOps, target: Path, keep_dir: Path, known: tuple[str | None, ...] = ()
+) -> None:
     """Return ``target``'s aside file (a swap cut short, or refused) to its place.
 
     If a file was saved at ``target`` meanwhile, that newer save stays and the aside bytes are

@@ -60,11 +60,24 @@ def slots(installed: Installation, runs: Sequence[LastRun], now: datetime) -> li
     start = max(installed.installed_at, now - LOOKBACK)
     out = []
     for at in runs_between(installed.cron, start, now - CATCH_UP, tz):
-        run = next((r for r in runs if r.trigger != "once" and at - timedelta(minutes=5) <= r.started_at
-                    <= at + CATCH_UP), None)
+        run = next(
+            (
+                r
+                for r in runs
+                if r.trigger != "once"
+                and at - timedelta(minutes=5) <= r.started_at <= at + CATCH_UP
+            ),
+            None,
+        )
         if run is None:
-            out.append(Slot(at, "missed", "no run was recorded: the machine was asleep or off, or the "
-                                          "scheduler did not start the job"))
+            out.append(
+                Slot(
+                    at,
+                    "missed",
+                    "no run was recorded: the machine was asleep or off, or the "
+                    "scheduler did not start the job",
+                )
+            )
         elif run.status in ("skipped", "failed", "interrupted"):
             out.append(Slot(at, run.status if run.status != "interrupted" else "failed", _why(run)))
         elif any(p.decision == "budget_exhausted" for p in run.projects):
@@ -90,8 +103,13 @@ def last_night_line(nights: Sequence[NightRow], now: datetime) -> str:
     s = n.summary
     accepted = sum(ev.verdict == "accepted" for ev in s.evidence)
     what = f"{accepted} edit(s) accepted" if s.evidence else s.decision.replace("_", " ")
-    state = {"staged": "staged for review", "adopted": "adopted", "rejected": "rejected",
-             "superseded": "superseded", "rolled_back": "rolled back"}.get(n.state, "nothing staged")
+    state = {
+        "staged": "staged for review",
+        "adopted": "adopted",
+        "rejected": "rejected",
+        "superseded": "superseded",
+        "rolled_back": "rolled back",
+    }.get(n.state, "nothing staged")
     return f"last night: {started:%Y-%m-%d %H:%M} UTC ({_ago(started, now)}): {what}, {state}"
 
 
@@ -103,22 +121,28 @@ def warnings(nights: Sequence[NightRow], schedule: Sequence[Slot]) -> list[str]:
         out.append(f"! scheduled night {slot.at:%Y-%m-%d %H:%M %Z} {slot.status}: {slot.reason}")
     budget = [s for s in schedule if s.status == "budget"]
     if budget:
-        out.append(f"! {len(budget)} scheduled night(s) stopped at the budget: raise [budget] in the "
-                   "config (`skillopt-sleep config path`), or let fewer tasks into a night")
+        out.append(
+            f"! {len(budget)} scheduled night(s) stopped at the budget: raise [budget] in the "
+            "config (`skillopt-sleep config path`), or let fewer tasks into a night"
+        )
     learned_nothing = 0
     for n in nights:
         if any(ev.verdict == "accepted" for ev in n.summary.evidence) or n.summary.edits:
             break
         learned_nothing += 1
     if learned_nothing >= STREAK:
-        out.append(f"! the last {learned_nothing} nights learned nothing: log more tasks of the kinds you "
-                   "correct (`skillopt-sleep tasks list`), or look at their reports")
+        out.append(
+            f"! the last {learned_nothing} nights learned nothing: log more tasks of the kinds you "
+            "correct (`skillopt-sleep tasks list`), or look at their reports"
+        )
     unreviewed = 0
     for n in nights:
         if n.state not in ("staged", "superseded"):
             break
         unreviewed += 1
     if unreviewed >= UNREVIEWED:
-        out.append(f"! {unreviewed} proposals in a row were staged and not reviewed: "
-                   "`skillopt-sleep review`, then `adopt` or `reject`")
+        out.append(
+            f"! {unreviewed} proposals in a row were staged and not reviewed: "
+            "`skillopt-sleep review`, then `adopt` or `reject`"
+        )
     return out

@@ -42,11 +42,19 @@ def launchd_intervals(cron: str) -> list[dict[str, int]]:
     minute, hour, dom, month, dow = expand(cron)
     out: list[dict[str, int]] = []
     for days, weekdays in day_variants(dom, dow):
-        keys = [("Minute", minute), ("Hour", hour), ("Day", days), ("Month", month), ("Weekday", weekdays)]
+        keys = [
+            ("Minute", minute),
+            ("Hour", hour),
+            ("Day", days),
+            ("Month", month),
+            ("Weekday", weekdays),
+        ]
         fixed = [(k, v) for k, v in keys if v]
         for combo in product(*(values for _, values in fixed)):
             out.append({k: value for (k, _), value in zip(fixed, combo)})
     if len(out) > MAX_LAUNCHD_ENTRIES:
-        raise ScheduleError(f"cron '{cron}' needs {len(out)} launchd calendar entries",
-                            hint="choose a simpler --at, e.g. once a day")
+        raise ScheduleError(
+            f"cron '{cron}' needs {len(out)} launchd calendar entries",
+            hint="choose a simpler --at, e.g. once a day",
+        )
     return out

@@ -16,8 +16,10 @@ from .jobspec import JobSpec
 from .plan import MANAGED_BY, Host, Method, Plan
 from .runner import checked
 
-NO_DAEMON = ("no cron daemon seems to be running on this machine, so the job would never start: "
-             "start cron, or run `skillopt-sleep schedule run` under a process supervisor")
+NO_DAEMON = (
+    "no cron daemon seems to be running on this machine, so the job would never start: "
+    "start cron, or run `skillopt-sleep schedule run` under a process supervisor"
+)
 
 
 def begin_marker(name: str) -> str:
@@ -34,7 +36,11 @@ def cron_command(job: JobSpec) -> str:
     words = [shlex.quote(a) for a in job.argv]
     # The redirection needs its directory: without it sh would not start the job at all.
     logdir = shlex.quote(str(PurePath(job.output_log).parent))
-    line = f"mkdir -p {logdir} && " + " ".join([*assigns, *words]) + f" >>{shlex.quote(job.output_log)} 2>&1"
+    line = (
+        f"mkdir -p {logdir} && "
+        + " ".join([*assigns, *words])
+        + f" >>{shlex.quote(job.output_log)} 2>&1"
+    )
     return line.replace("%", "\\%")
 
 
@@ -47,10 +53,14 @@ def _span(lines: list[str], name: str) -> tuple[int, int] | None:
     start = next((i for i, line in enumerate(lines) if line.startswith(begin)), None)
     if start is None:
         return None
-    end = next((i for i in range(start, len(lines)) if lines[i].rstrip("\r\n") == end_marker(name)), None)
+    end = next(
+        (i for i in range(start, len(lines)) if lines[i].rstrip("\r\n") == end_marker(name)), None
+    )
     if end is None:
-        raise ScheduleError(f"your crontab has the start of the {name} block but not its end",
-                            hint="edit it with `crontab -e` and remove the block by hand")
+        raise ScheduleError(
+            f"your crontab has the start of the {name} block but not its end",
+            hint="edit it with `crontab -e` and remove the block by hand",
+        )
     return start, end
 
 
@@ -61,7 +71,7 @@ def remove_block(text: str, name: str) -> tuple[str, bool]:
     if span is None:
         return text, False
     start, end = span
-    return "".join(lines[:start]) + "".join(lines[end + 1:]), True
+    return "".join(lines[:start]) + "".join(lines[end + 1 :]), True
 
 
 def add_block(text: str, block: str, name: str) -> str:
@@ -70,7 +80,7 @@ def add_block(text: str, block: str, name: str) -> str:
     span = _span(lines, name)
     if span is not None:
         start, end = span
-        return "".join(lines[:start]) + block + "".join(lines[end + 1:])
+        return "".join(lines[:start]) + block + "".join(lines[end + 1 :])
     if text and not text.endswith("\n"):
         text += "\n"
     return text + block
@@ -95,8 +105,14 @@ class CrontabInstaller:
         warnings: tuple[str, ...] = ()
         if self._daemon_running() is False:
             warnings = (NO_DAEMON,)
-        return Plan("crontab", job.name, cron, crontab_block=render_block(job, cron),
-                    commands=(("crontab", "-"),), warnings=warnings)
+        return Plan(
+            "crontab",
+            job.name,
+            cron,
+            crontab_block=render_block(job, cron),
+            commands=(("crontab", "-"),),
+            warnings=warnings,
+        )
 
     def install(self, plan: Plan) -> None:
         assert plan.crontab_block is not None
@@ -125,7 +141,9 @@ class CrontabInstaller:
         if "no crontab" in (result.err + result.out).lower():
             return ""
         said = (result.err or result.out).strip() or f"exit code {result.code}"
-        raise ScheduleError(f"`crontab -l` failed: {said}", hint="fix cron, or choose another --method")
+        raise ScheduleError(
+            f"`crontab -l` failed: {said}", hint="fix cron, or choose another --method"
+        )
 
     def _write(self, text: str) -> None:
         checked(self.host.runner, ["crontab", "-"], input=text)
@@ -143,4 +161,3 @@ class CrontabInstaller:
             except OSError:
                 continue
         return False
-

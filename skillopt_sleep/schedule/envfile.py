@@ -25,17 +25,21 @@ def read_env_file(path: Path) -> dict[str, str]:
     except FileNotFoundError:
         return {}
     except OSError as exc:
-        raise ConfigError(f"cannot read {path}: {exc.strerror}", hint="check its permissions") from exc
+        raise ConfigError(
+            f"cannot read {path}: {exc.strerror}", hint="check its permissions"
+        ) from exc
     values: dict[str, str] = {}
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
         if line.startswith("export "):
-            line = line[len("export "):].lstrip()
+            line = line[len("export ") :].lstrip()
         key, sep, value = line.partition("=")
         if not sep or not _KEY.fullmatch(key.strip()):
-            raise ConfigError(f"{path}:{number} is not KEY=value", hint=f"fix or remove that line of {path}")
+            raise ConfigError(
+                f"{path}:{number} is not KEY=value", hint=f"fix or remove that line of {path}"
+            )
         value = value.strip()
         if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
             value = value[1:-1]
@@ -96,6 +100,6 @@ def remove_env_keys(path: Path, keys: list[str], *, delete_if_only_ours: bool) -
 def _line_key(line: str) -> str | None:
     text = line.strip()
     if text.startswith("export "):
-        text = text[len("export "):].lstrip()
+        text = text[len("export ") :].lstrip()
     key, sep, _ = text.partition("=")
     return key.strip() if sep and _KEY.fullmatch(key.strip()) else None

@@ -29,5 +29,7 @@ def remove_managed(path: Path, mark: str = MANAGED_BY) -> bool:
     try:
         path.unlink()
     except OSError as exc:
-        raise ScheduleError(f"cannot remove {path}: {exc.strerror}", hint="remove it by hand") from exc
+        raise ScheduleError(
+            f"cannot remove {path}: {exc.strerror}", hint="remove it by hand"
+        ) from exc
     return True

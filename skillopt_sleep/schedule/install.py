@@ -42,23 +42,44 @@ class Prepared:
     next_runs: list[datetime]
 
 
-def prepare(request: Request, *, name: str, env: Mapping[str, str], paths: Paths, host: Host,
-            now: datetime, tz: tzinfo, python: str, root: Path | None,
-            only_render: bool = False) -> Prepared:
+def prepare(
+    request: Request,
+    *,
+    name: str,
+    env: Mapping[str, str],
+    paths: Paths,
+    host: Host,
+    now: datetime,
+    tz: tzinfo,
+    python: str,
+    root: Path | None,
+    only_render: bool = False,
+) -> Prepared:
     chosen = choose(host, request.method, only_render=only_render)
     job, secrets = build_job(
-        name=name, projects=request.projects, flags=request.flags, env=env, paths=paths,
-        secrets=request.secrets, which=host.runner.which, python=python, root=root,
+        name=name,
+        projects=request.projects,
+        flags=request.flags,
+        env=env,
+        paths=paths,
+        secrets=request.secrets,
+        which=host.runner.which,
+        python=python,
+        root=root,
     )
     plan = chosen.plan(job, request.cron, now.astimezone(tz))
     return Prepared(request, job, plan, chosen, secrets, next_runs(request.cron, now, tz, 3))
 
 
-def apply(prepared: Prepared, *, store: Store, paths: Paths, host: Host, now: datetime,
-          tz: tzinfo) -> Installation:
+def apply(
+    prepared: Prepared, *, store: Store, paths: Paths, host: Host, now: datetime, tz: tzinfo
+) -> Installation:
     """Install, replacing an earlier install (of any method) so only one schedule ever exists."""
     previous = load_installation(store)
-    if previous is not None and (previous.method, previous.name) != (prepared.plan.method, prepared.plan.name):
+    if previous is not None and (previous.method, previous.name) != (
+        prepared.plan.method,
+        prepared.plan.name,
+    ):
         _uninstall_record(previous, host)
     created, written = False, list[str]()
     if prepared.secrets:
@@ -68,10 +89,16 @@ def apply(prepared: Prepared, *, store: Store, paths: Paths, host: Host, now: da
         written = sorted(set(written) | set(previous.secrets_written))
     prepared.installer.install(prepared.plan)
     record = Installation(
-        method=prepared.plan.method, name=prepared.plan.name, cron=prepared.request.cron,
-        timezone=zone_name(tz), projects=[str(p) for p in prepared.request.projects],
-        installed_at=now, argv=prepared.job.argv, env_keys=[k for k, _ in prepared.job.env],
-        files=[f.path for f in prepared.plan.files], secrets_written=written,
+        method=prepared.plan.method,
+        name=prepared.plan.name,
+        cron=prepared.request.cron,
+        timezone=zone_name(tz),
+        projects=[str(p) for p in prepared.request.projects],
+        installed_at=now,
+        argv=prepared.job.argv,
+        env_keys=[k for k, _ in prepared.job.env],
+        files=[f.path for f in prepared.plan.files],
+        secrets_written=written,
         env_file_created=created,
     )
     save(store, INSTALLED_KEY, record)
@@ -85,8 +112,9 @@ def remove(*, store: Store, paths: Paths, host: Host, name: str) -> list[str]:
     if record is not None:
         removed += _uninstall_record(record, host)
         if record.secrets_written:
-            remove_env_keys(paths.env_file, record.secrets_written,
-                            delete_if_only_ours=record.env_file_created)
+            remove_env_keys(
+                paths.env_file, record.secrets_written, delete_if_only_ours=record.env_file_created
+            )
             removed.append(f"{', '.join(record.secrets_written)} from {paths.env_file}")
         save(store, INSTALLED_KEY, None)
         return removed
@@ -101,7 +129,8 @@ def _uninstall_record(record: Installation, host: Host) -> list[str]:
     target = installer(record.method, host)
     reason = target.unavailable()
     if reason and record.method in ("crontab", "schtasks"):
-        raise ScheduleError(f"cannot remove the {record.method} schedule: {reason}",
-                            hint="remove it by hand, then run `skillopt-sleep unschedule` again")
+        raise ScheduleError(
+            f"cannot remove the {record.method} schedule: {reason}",
+            hint="remove it by hand, then run `skillopt-sleep unschedule` again",
+        )
     return target.uninstall(record.name)
-

@@ -64,8 +64,12 @@ class JobResult:
     exit_code: int
 
 
-def run_job(projects: Sequence[Path], deps: JobDeps, *,
-            trigger: Literal["scheduled", "loop", "once"] = "scheduled") -> JobResult:
+def run_job(
+    projects: Sequence[Path],
+    deps: JobDeps,
+    *,
+    trigger: Literal["scheduled", "loop", "once"] = "scheduled",
+) -> JobResult:
     """Run tonight's nights for ``projects`` under the night lock; never raises a SleepError."""
     started = deps.clock.now()
     log = RunLog(deps.paths.log_dir, deps.clock)
@@ -75,17 +79,27 @@ def run_job(projects: Sequence[Path], deps: JobDeps, *,
             results = [_one_project(p, deps, log) for p in projects]
     except LockedError as exc:
         results = []
-        record = LastRun(started_at=started, finished_at=deps.clock.now(), trigger=trigger,
-                         status="skipped", message=exc.one_line(), log_file=str(log.path))
+        record = LastRun(
+            started_at=started,
+            finished_at=deps.clock.now(),
+            trigger=trigger,
+            status="skipped",
+            message=exc.one_line(),
+            log_file=str(log.path),
+        )
         _fail(deps, log, f"scheduled night skipped: {exc.one_line()}")
         save_run(deps.store, record)
         return JobResult(record, exc.exit_code)
     failed = [(r, code) for r, code in results if r.status != "ok"]
     status: RunStatus = "ok" if not failed else failed[0][0].status
     record = LastRun(
-        started_at=started, finished_at=deps.clock.now(), trigger=trigger, status=status,
+        started_at=started,
+        finished_at=deps.clock.now(),
+        trigger=trigger,
+        status=status,
         message="" if not failed else failed[0][0].message,
-        projects=[r for r, _ in results], log_file=str(log.path),
+        projects=[r for r, _ in results],
+        log_file=str(log.path),
     )
     log.write(f"{trigger} run finished: {status}")
     save_run(deps.store, record)
@@ -97,26 +111,37 @@ def _one_project(project: Path, deps: JobDeps, log: RunLog) -> tuple[ProjectResu
     try:
         _check_config(deps)
         if not project.is_dir():
-            raise ConfigError(f"the project {project} does not exist any more",
-                              hint="schedule again with the right --project")
+            raise ConfigError(
+                f"the project {project} does not exist any more",
+                hint="schedule again with the right --project",
+            )
         settings = deps.settings_for(project)
         problems = check_auth(settings, deps.env, deps.backend_factory)
         if problems:
-            raise AuthError("; ".join(problems), hint="nothing was spent; fix it and the next night runs")
+            raise AuthError(
+                "; ".join(problems), hint="nothing was spent; fix it and the next night runs"
+            )
     except SleepError as exc:
         _fail(deps, log, f"scheduled night for {project} did not start: {exc.one_line()}")
-        return ProjectResult(project=str(project), status="failed", message=exc.one_line()), exc.exit_code
+        return ProjectResult(
+            project=str(project), status="failed", message=exc.one_line()
+        ), exc.exit_code
     log.write("backends answered their auth check; starting the night")
     outcome = deps.night(project, deps.flags, deps.env)
     if outcome.output.strip():
         log.write(outcome.output.rstrip())
     summary = outcome.summary
     result = ProjectResult(
-        project=str(project), status=outcome.status, message=outcome.message,
-        decision=summary.decision if summary else None, night_id=summary.night_id if summary else None,
+        project=str(project),
+        status=outcome.status,
+        message=outcome.message,
+        decision=summary.decision if summary else None,
+        night_id=summary.night_id if summary else None,
     )
     if outcome.status == "ok":
-        log.write(_describe(summary) if summary else f"nothing to do: {outcome.message or 'no night'}")
+        log.write(
+            _describe(summary) if summary else f"nothing to do: {outcome.message or 'no night'}"
+        )
     elif outcome.status == "interrupted":
         log.write(f"night for {project} interrupted: {outcome.message}")
     else:
@@ -141,11 +166,15 @@ def check_auth(settings: Settings, env: Mapping[str, str], factory: BackendFacto
             problems.append(f"{role} backend: {exc.one_line()}")
             continue
         except ImportError as exc:
-            problems.append(f"{role} backend {role_settings.backend!r} is not available here: {exc}")
+            problems.append(
+                f"{role} backend {role_settings.backend!r} is not available here: {exc}"
+            )
             continue
         if not health.ok:
             fix = f" ({health.fix})" if health.fix else ""
-            problems.append(f"{role} backend {backend.name} ({backend.model}): {health.detail}{fix}")
+            problems.append(
+                f"{role} backend {backend.name} ({backend.model}): {health.detail}{fix}"
+            )
     return problems
 
 

@@ -23,8 +23,15 @@ from ..settings import ENV_PREFIX, Settings
 
 # Variables that move where the job finds its files or the agents' files: carried as they are.
 CARRIED_ENV = (
-    HOME_ENV, "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME",
-    "CLAUDE_CONFIG_DIR", "CODEX_HOME", "ANTHROPIC_BASE_URL", "OPENAI_BASE_URL",
+    HOME_ENV,
+    "XDG_CONFIG_HOME",
+    "XDG_DATA_HOME",
+    "XDG_STATE_HOME",
+    "XDG_CACHE_HOME",
+    "CLAUDE_CONFIG_DIR",
+    "CODEX_HOME",
+    "ANTHROPIC_BASE_URL",
+    "OPENAI_BASE_URL",
 )
 # Secrets each backend may need; they go to the env file, never into the job itself.
 SECRET_ENV: dict[str, tuple[str, ...]] = {
@@ -135,8 +142,10 @@ def build_job(
     args += [*flags, "--expect-config", str(paths.config_file)]
     for arg in args:
         if find_secrets(arg):
-            raise ScheduleError("a scheduled command line would contain a secret",
-                                hint="pass keys through environment variables, not flags")
+            raise ScheduleError(
+                "a scheduled command line would contain a secret",
+                hint="pass keys through environment variables, not flags",
+            )
     job_env = {"PATH": job_path(python, env, which)}
     if root is not None:
         job_env["PYTHONPATH"] = str(root)

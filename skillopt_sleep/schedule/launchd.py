@@ -62,8 +62,13 @@ class LaunchdInstaller:
             ("launchctl", "bootout", f"{domain}/{label(job.name)}"),
             ("launchctl", "bootstrap", domain, str(path)),
         )
-        return Plan("launchd", job.name, cron, files=(PlannedFile(str(path), render_plist(job, cron)),),
-                    commands=commands)
+        return Plan(
+            "launchd",
+            job.name,
+            cron,
+            files=(PlannedFile(str(path), render_plist(job, cron)),),
+            commands=commands,
+        )
 
     def install(self, plan: Plan) -> None:
         # An earlier version of the agent must be unloaded first; that fails when there is none.

@@ -55,7 +55,9 @@ def prune_runs(log_dir: Path, keep: int) -> None:
         old.unlink(missing_ok=True)
 
 
-def rotate_by_size(path: Path, max_bytes: int = OUTPUT_LOG_MAX_BYTES, keep: int = OUTPUT_LOG_KEEP) -> bool:
+def rotate_by_size(
+    path: Path, max_bytes: int = OUTPUT_LOG_MAX_BYTES, keep: int = OUTPUT_LOG_KEEP
+) -> bool:
     """``path`` -> ``path.1`` -> ... -> ``path.<keep>`` when it grew past ``max_bytes``."""
     try:
         if path.stat().st_size <= max_bytes:

@@ -79,8 +79,10 @@ def run_loop(
         due = runs_between(cron, last, now, tz)
         if due:
             if len(due) > 1:
-                say(f"catching up: one night now for {len(due)} missed run times "
-                    f"(the last was {due[-1].isoformat(timespec='minutes')})")
+                say(
+                    f"catching up: one night now for {len(due)} missed run times "
+                    f"(the last was {due[-1].isoformat(timespec='minutes')})"
+                )
             try:
                 night(due[-1], len(due) - 1)
             except SleepError as exc:

@@ -17,8 +17,12 @@ LOOP_HINT = "run `skillopt-sleep schedule run` under tmux, a container entrypoin
 
 
 def installer(method: Method, host: Host) -> Installer:
-    classes: dict[str, Callable[[Host], Installer]] = {"crontab": CrontabInstaller, "systemd": SystemdInstaller,
-               "launchd": LaunchdInstaller, "schtasks": SchtasksInstaller}
+    classes: dict[str, Callable[[Host], Installer]] = {
+        "crontab": CrontabInstaller,
+        "systemd": SystemdInstaller,
+        "launchd": LaunchdInstaller,
+        "schtasks": SchtasksInstaller,
+    }
     return classes[method](host)
 
 
@@ -27,16 +31,21 @@ def choose(host: Host, wanted: str, *, only_render: bool = False) -> Installer:
 
     ``only_render``: a named method is returned even where it cannot run, to show its files."""
     if wanted == "loop":
-        raise ScheduleError("the built-in loop is not installed into an OS scheduler", hint=LOOP_HINT)
+        raise ScheduleError(
+            "the built-in loop is not installed into an OS scheduler", hint=LOOP_HINT
+        )
     if wanted != "auto":
         if wanted not in METHODS:
-            raise ScheduleError(f"unknown scheduling method {wanted!r}",
-                                hint=f"choose one of: {', '.join(METHODS)}")
+            raise ScheduleError(
+                f"unknown scheduling method {wanted!r}", hint=f"choose one of: {', '.join(METHODS)}"
+            )
         chosen = installer(wanted, host)  # type: ignore[arg-type]
         reason = None if only_render else chosen.unavailable()
         if reason:
-            raise ScheduleError(f"cannot schedule with {wanted}: {reason}",
-                                hint="choose another --method, or " + LOOP_HINT)
+            raise ScheduleError(
+                f"cannot schedule with {wanted}: {reason}",
+                hint="choose another --method, or " + LOOP_HINT,
+            )
         return chosen
     reasons = []
     for method in PREFERENCE:
@@ -45,4 +54,6 @@ def choose(host: Host, wanted: str, *, only_render: bool = False) -> Installer:
         if reason is None:
             return candidate
         reasons.append(f"{method}: {reason}")
-    raise ScheduleError("no OS scheduler is usable here (" + "; ".join(reasons) + ")", hint=LOOP_HINT)
+    raise ScheduleError(
+        "no OS scheduler is usable here (" + "; ".join(reasons) + ")", hint=LOOP_HINT
+    )

@@ -22,30 +22,55 @@ POLL_S = 0.5
 STOP_GRACE_S = 10.0
 
 
-def subprocess_night(python: str, *, stop: threading.Event | None = None,
-                     timeout_s: float = NIGHT_TIMEOUT_S) -> NightRunner:
+def subprocess_night(
+    python: str, *, stop: threading.Event | None = None, timeout_s: float = NIGHT_TIMEOUT_S
+) -> NightRunner:
     """A NightRunner running ``run`` with ``python``; ``stop`` ends a night early (SIGTERM)."""
 
     def run(project: Path, flags: Sequence[str], env: Mapping[str, str]) -> NightOutcome:
-        argv = [python, "-m", "skillopt_sleep", "run", "--project", str(project), "--quiet", "--json",
-                *flags]
+        argv = [
+            python,
+            "-m",
+            "skillopt_sleep",
+            "run",
+            "--project",
+            str(project),
+            "--quiet",
+            "--json",
+            *flags,
+        ]
         try:
-            proc = subprocess.Popen(argv, env=child_env(env), cwd=str(project), stdout=subprocess.PIPE,
-                                    stderr=subprocess.PIPE, text=True, encoding="utf-8", errors="replace")
+            proc = subprocess.Popen(
+                argv,
+                env=child_env(env),
+                cwd=str(project),
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                encoding="utf-8",
+                errors="replace",
+            )
         except OSError as exc:
-            return NightOutcome("failed", message=f"cannot start {python}: {exc.strerror}", exit_code=1)
+            return NightOutcome(
+                "failed", message=f"cannot start {python}: {exc.strerror}", exit_code=1
+            )
         out, err, why = _wait(proc, stop, timeout_s)
         if why:
-            return NightOutcome("interrupted" if why == "stopped" else "failed",
-                                message=f"night {why}", exit_code=proc.returncode or 1, output=err)
+            return NightOutcome(
+                "interrupted" if why == "stopped" else "failed",
+                message=f"night {why}",
+                exit_code=proc.returncode or 1,
+                output=err,
+            )
         summary, nothing_to_do = _parse(out)
         if proc.returncode != 0:
             lines = [ln for ln in err.splitlines() if ln.strip()]
             said = redact(lines[-1]) if lines else f"`run` exited with code {proc.returncode}"
             return NightOutcome("failed", summary, said, proc.returncode, output=err)
         if summary is None and nothing_to_do is None:
-            return NightOutcome("failed", message="`run --json` printed no night summary",
-                                exit_code=1, output=err)
+            return NightOutcome(
+                "failed", message="`run --json` printed no night summary", exit_code=1, output=err
+            )
         return NightOutcome("ok", summary, message=nothing_to_do or "", output=err)
 
     return run
@@ -62,8 +87,9 @@ def child_env(env: Mapping[str, str]) -> dict[str, str]:
     return out
 
 
-def _wait(proc: subprocess.Popen[str], stop: threading.Event | None,
-          timeout_s: float) -> tuple[str, str, str]:
+def _wait(
+    proc: subprocess.Popen[str], stop: threading.Event | None, timeout_s: float
+) -> tuple[str, str, str]:
     """(stdout, stderr, why it was ended early or "")."""
     waited = 0.0
     while True:

@@ -51,16 +51,17 @@ class Overview:
             "problem": self.problem or None,
             "cron": self.cron,
             "description": self.description,
-            "projects": self.installation.projects if self.installation
+            "projects": self.installation.projects
+            if self.installation
             else (self.loop.projects if self.loop else []),
             "next_runs": [t.isoformat() for t in self.next_runs],
-            "installation": self.installation.model_dump(mode="json") if self.installation else None,
+            "installation": self.installation.model_dump(mode="json")
+            if self.installation
+            else None,
             "loop": self.loop.model_dump(mode="json") if self.loop else None,
             "last_run": self.last_run.model_dump(mode="json") if self.last_run else None,
             "notices": [n.__dict__ for n in self.notices],
         }
-
-
 
 
 def overview(store: Store, host: Host, now: datetime, tz: tzinfo) -> Overview:
@@ -76,10 +77,21 @@ def overview(store: Store, host: Host, now: datetime, tz: tzinfo) -> Overview:
         except ScheduleError as exc:
             problem = f"cannot check the {inst.method} schedule: {exc.one_line()}"
         if present is False:
-            problem = (f"the {inst.method} schedule recorded on {inst.installed_at:%Y-%m-%d} is gone "
-                       "(removed outside skillopt-sleep?): run `skillopt-sleep schedule` again")
+            problem = (
+                f"the {inst.method} schedule recorded on {inst.installed_at:%Y-%m-%d} is gone "
+                "(removed outside skillopt-sleep?): run `skillopt-sleep schedule` again"
+            )
     cron = inst.cron if inst else (loop.cron if loop else None)
     runs = next_runs(cron, now, tz, 3) if cron and present is not False else []
     notices = [n for n in store.notices(unseen_only=True) if n.kind == NOTICE_KIND]
-    return Overview(inst, loop, present, problem, cron, describe(cron, tz) if cron else "",
-                    runs, load_last_run(store), notices)
+    return Overview(
+        inst,
+        loop,
+        present,
+        problem,
+        cron,
+        describe(cron, tz) if cron else "",
+        runs,
+        load_last_run(store),
+        notices,
+    )

@@ -54,8 +54,10 @@ class Plan:
     def as_text(self) -> str:
         parts: list[str] = []
         if self.crontab_block is not None:
-            parts.append("lines added to your crontab (the rest of it stays as it is):\n"
-                         + self.crontab_block.rstrip("\n"))
+            parts.append(
+                "lines added to your crontab (the rest of it stays as it is):\n"
+                + self.crontab_block.rstrip("\n")
+            )
         for f in self.files:
             parts.append(f"file {f.path}:\n{f.content.rstrip()}")
         if self.commands:
@@ -69,7 +71,9 @@ class Plan:
             "name": self.name,
             "cron": self.cron,
             "files": [{"path": f.path, "content": f.content} for f in self.files],
-            "crontab_lines": None if self.crontab_block is None else self.crontab_block.splitlines(),
+            "crontab_lines": None
+            if self.crontab_block is None
+            else self.crontab_block.splitlines(),
             "commands": [list(c) for c in self.commands],
             "warnings": list(self.warnings),
         }

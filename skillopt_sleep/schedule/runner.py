@@ -49,15 +49,23 @@ class SubprocessRunner:
         exe = self.which(argv[0]) or argv[0]
         try:
             proc = subprocess.run(
-                [exe, *argv[1:]], input=input, env=self.env, capture_output=True, text=True,
-                timeout=COMMAND_TIMEOUT_S, check=False,
+                [exe, *argv[1:]],
+                input=input,
+                env=self.env,
+                capture_output=True,
+                text=True,
+                timeout=COMMAND_TIMEOUT_S,
+                check=False,
             )
         except FileNotFoundError as exc:
-            raise ScheduleError(f"`{argv[0]}` is not installed or not on PATH",
-                                hint="choose another --method") from exc
+            raise ScheduleError(
+                f"`{argv[0]}` is not installed or not on PATH", hint="choose another --method"
+            ) from exc
         except subprocess.TimeoutExpired as exc:
-            raise ScheduleError(f"`{' '.join(argv)}` did not finish in {COMMAND_TIMEOUT_S:.0f} s",
-                                hint="check the scheduler service and retry") from exc
+            raise ScheduleError(
+                f"`{' '.join(argv)}` did not finish in {COMMAND_TIMEOUT_S:.0f} s",
+                hint="check the scheduler service and retry",
+            ) from exc
         except OSError as exc:
             raise ScheduleError(f"cannot run `{argv[0]}`: {exc.strerror}") from exc
         return RunResult(proc.returncode, proc.stdout, proc.stderr)
@@ -80,8 +88,9 @@ class FakeRunner:
         self.calls.append(list(argv))
         responder = self.programs.get(argv[0])
         if responder is None:
-            raise ScheduleError(f"`{argv[0]}` is not installed or not on PATH",
-                                hint="choose another --method")
+            raise ScheduleError(
+                f"`{argv[0]}` is not installed or not on PATH", hint="choose another --method"
+            )
         return responder(argv, input)
 
 
@@ -96,6 +105,8 @@ def checked(runner: Runner, argv: Sequence[str], *, input: str | None = None) ->
     if result.code != 0:
         said = (result.err or result.out).strip().splitlines()
         detail = said[-1] if said else f"exit code {result.code}"
-        raise ScheduleError(f"`{' '.join(argv)}` failed: {detail}",
-                            hint="fix the scheduler's problem above, or choose another --method")
+        raise ScheduleError(
+            f"`{' '.join(argv)}` failed: {detail}",
+            hint="fix the scheduler's problem above, or choose another --method",
+        )
     return result

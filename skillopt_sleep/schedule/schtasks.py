@@ -21,8 +21,20 @@ from .timing import expand
 
 NS = "http://schemas.microsoft.com/windows/2004/02/mit/task"
 DAYS = ("Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday")
-MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
-          "October", "November", "December")
+MONTHS = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
 MAX_TRIGGERS = 48  # Task Scheduler's limit per task
 
 
@@ -67,18 +79,22 @@ def _schedule(trigger: ET.Element, days: list[int], weekdays: list[int], months:
 
 def render_xml(job: JobSpec, cron: str, now: datetime) -> str:
     minute, hour, dom, month, dow = expand(cron)
-    variants: list[tuple[list[int], list[int]]] = [(dom, []), ([], dow)] if dom and dow else [(dom, dow)]
+    variants: list[tuple[list[int], list[int]]] = (
+        [(dom, []), ([], dow)] if dom and dow else [(dom, dow)]
+    )
     times = [(h, m) for h in (hour or range(24)) for m in (minute or range(60))]
     if len(times) * len(variants) > MAX_TRIGGERS:
-        raise ScheduleError(f"cron '{cron}' needs more than {MAX_TRIGGERS} Task Scheduler triggers",
-                            hint="choose a simpler --at, e.g. once a day")
+        raise ScheduleError(
+            f"cron '{cron}' needs more than {MAX_TRIGGERS} Task Scheduler triggers",
+            hint="choose a simpler --at, e.g. once a day",
+        )
     ET.register_namespace("", NS)
     task = ET.Element(f"{{{NS}}}Task", {"version": "1.2"})
     info = _sub(task, "RegistrationInfo")
     _sub(info, "Description", f"skillopt-sleep nightly run (cron {cron}). {MANAGED_BY}")
     _sub(info, "URI", f"\\{job.name}")
     triggers = _sub(task, "Triggers")
-    for (h, m) in times:
+    for h, m in times:
         for days, weekdays in variants:
             trigger = _sub(triggers, "CalendarTrigger")
             _sub(trigger, "StartBoundary", now.strftime("%Y-%m-%d") + f"T{h:02d}:{m:02d}:00")
@@ -89,9 +105,14 @@ def render_xml(job: JobSpec, cron: str, now: datetime) -> str:
     _sub(principal, "LogonType", "InteractiveToken")
     _sub(principal, "RunLevel", "LeastPrivilege")
     settings = _sub(task, "Settings")
-    for tag, text in (("MultipleInstancesPolicy", "IgnoreNew"), ("DisallowStartIfOnBatteries", "false"),
-                      ("StopIfGoingOnBatteries", "false"), ("StartWhenAvailable", "true"),
-                      ("ExecutionTimeLimit", "PT8H"), ("Enabled", "true")):
+    for tag, text in (
+        ("MultipleInstancesPolicy", "IgnoreNew"),
+        ("DisallowStartIfOnBatteries", "false"),
+        ("StopIfGoingOnBatteries", "false"),
+        ("StartWhenAvailable", "true"),
+        ("ExecutionTimeLimit", "PT8H"),
+        ("Enabled", "true"),
+    ):
         _sub(settings, tag, text)
     actions = _sub(task, "Actions", None)
     actions.set("Context", "Author")
@@ -125,8 +146,13 @@ class SchtasksInstaller:
     def plan(self, job: JobSpec, cron: str, now: datetime) -> Plan:
         path = self.xml_path(job.name)
         xml = render_xml(job, cron, now)
-        return Plan("schtasks", job.name, cron, files=(PlannedFile(str(path), xml, "utf-16"),),
-                    commands=(("schtasks", "/Create", "/TN", job.name, "/XML", str(path), "/F"),))
+        return Plan(
+            "schtasks",
+            job.name,
+            cron,
+            files=(PlannedFile(str(path), xml, "utf-16"),),
+            commands=(("schtasks", "/Create", "/TN", job.name, "/XML", str(path), "/F"),),
+        )
 
     def install(self, plan: Plan) -> None:
         write_planned(plan.files)

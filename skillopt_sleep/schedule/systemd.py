@@ -23,7 +23,7 @@ def quote(arg: str, *, expand_dollar: bool = True) -> str:
     text = arg.replace("%", "%%")
     if expand_dollar:
         text = text.replace("$", "$$")
-    if any(c in text for c in ' \t"\'\\;') or not text:
+    if any(c in text for c in " \t\"'\\;") or not text:
         text = '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
     return text
 
@@ -94,7 +94,9 @@ class SystemdInstaller:
             ("systemctl", "--user", "daemon-reload"),
             ("systemctl", "--user", "enable", "--now", f"{job.name}.timer"),
         )
-        return Plan("systemd", job.name, cron, files=files, commands=commands, warnings=self._warnings())
+        return Plan(
+            "systemd", job.name, cron, files=files, commands=commands, warnings=self._warnings()
+        )
 
     def install(self, plan: Plan) -> None:
         write_planned(plan.files)

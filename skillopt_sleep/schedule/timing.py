@@ -35,7 +35,9 @@ def cron_from_time(hhmm: str) -> str:
     """``--time 03:17`` as the cron expression ``17 3 * * *``."""
     match = re.fullmatch(r"(\d{1,2}):(\d{2})", hhmm.strip())
     if not match or int(match[1]) > 23 or int(match[2]) > 59:
-        raise UsageError(f"invalid time {hhmm!r}", hint="give HH:MM on a 24-hour clock, e.g. --time 03:17")
+        raise UsageError(
+            f"invalid time {hhmm!r}", hint="give HH:MM on a 24-hour clock, e.g. --time 03:17"
+        )
     return f"{int(match[2])} {int(match[1])} * * *"
 
 
@@ -98,7 +100,9 @@ def next_runs(expr: str, after: datetime, tz: tzinfo, n: int = 3) -> list[dateti
     return [next(runs) for _ in range(n)]
 
 
-def runs_between(expr: str, start: datetime, end: datetime, tz: tzinfo, limit: int = 1000) -> list[datetime]:
+def runs_between(
+    expr: str, start: datetime, end: datetime, tz: tzinfo, limit: int = 1000
+) -> list[datetime]:
     """Run times in ``(start, end]`` (at most ``limit``: enough to count missed nights)."""
     out: list[datetime] = []
     for when in iter_runs(expr, start, tz):

@@ -33,8 +33,10 @@ def claude_paths(ctx: Ctx) -> set[Path]:
 
 def claude(ctx: Ctx, *args: str) -> None:
     env = {**ctx.env, **CLAUDE_ENV}
-    ctx.must(ctx.run(["claude", "plugin", *args], env=env, timeout=300),
-             f"claude plugin {' '.join(args[:2])}")
+    ctx.must(
+        ctx.run(["claude", "plugin", *args], env=env, timeout=300),
+        f"claude plugin {' '.join(args[:2])}",
+    )
 
 
 def has_plugin(ctx: Ctx) -> bool:
@@ -48,8 +50,10 @@ def has_plugin(ctx: Ctx) -> bool:
 
 def install_claude(ctx: Ctx, source: Path) -> None:
     if not ctx.dry and not ctx.which("claude"):
-        raise SetupFailed("--claude: the claude CLI is not on PATH",
-                          hint="install Claude Code first, or pass --no-claude")
+        raise SetupFailed(
+            "--claude: the claude CLI is not on PATH",
+            hint="install Claude Code first, or pass --no-claude",
+        )
     plugin = source / "plugins" / "claude-code"
     copy = ctx.layout.claude_market / "plugins" / "claude-code"
     fresh = not copy.is_dir() or tree_sum(copy) != tree_sum(plugin)
@@ -122,6 +126,7 @@ def remove_leftovers(ctx: Ctx, recorded: set[Path], during: set[Path]) -> None:
 
 def _json_is_empty(path: Path) -> bool:
     """Only empty objects/lists (and a format version): nothing of the user's."""
+
     def empty(v: object) -> bool:
         if isinstance(v, dict):
             return all(k == "version" or empty(x) for k, x in v.items())

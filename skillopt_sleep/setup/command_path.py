@@ -24,8 +24,10 @@ def link_command(ctx: Ctx, engine: Path) -> None:
     elif link.is_symlink() and os.readlink(link) == str(engine):
         return
     if link.exists() or link.is_symlink():
-        ctx.say(f"engine: {link} exists and is not ours; leaving it (the plugins find the "
-                "engine anyway)")
+        ctx.say(
+            f"engine: {link} exists and is not ours; leaving it (the plugins find the "
+            "engine anyway)"
+        )
         return
     ctx.make_dirs(link.parent)
     if ctx.dry:
@@ -47,8 +49,10 @@ def profile_for(ctx: Ctx) -> Path | None:
         return home / ".zprofile"
     if shell == "bash":
         # bash -l reads the first of these that exists, and only that one.
-        return next((home / f for f in (".bash_profile", ".bash_login", ".profile")
-                     if (home / f).exists()), home / ".profile")
+        return next(
+            (home / f for f in (".bash_profile", ".bash_login", ".profile") if (home / f).exists()),
+            home / ".profile",
+        )
     if shell in ("sh", "dash", "ksh", "ash"):
         return home / ".profile"
     return None
@@ -85,8 +89,10 @@ def ensure_on_path(ctx: Ctx) -> str:
     profile.write_text(old + sep + block, encoding="utf-8")
     how = "created" if created else "appended" + ("-newline" if sep else "")
     ctx.manifest.add("profile", profile, how)
-    return (f"{NAME} is in {bin_dir}, added to PATH in {profile}: open a new terminal, or run: "
-            f". {profile}")
+    return (
+        f"{NAME} is in {bin_dir}, added to PATH in {profile}: open a new terminal, or run: "
+        f". {profile}"
+    )
 
 
 def _block(bin_dir: Path, home: Path) -> str:
@@ -110,7 +116,7 @@ def remove_block(ctx: Ctx, profile: Path, how: str) -> None:
         return
     if how == "appended-newline" and text[:start].endswith("\n"):
         start -= 1  # the line break added before the block
-    rest = text[:start] + text[end + len(END) + 1:]
+    rest = text[:start] + text[end + len(END) + 1 :]
     if ctx.dry:
         ctx.say(f"would remove the {NAME} block from {profile}")
     elif how == "created" and not rest.strip():

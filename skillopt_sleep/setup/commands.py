@@ -35,19 +35,39 @@ class Done:
 class Commands(Protocol):
     """Runs one program to completion (contract in the module docstring)."""
 
-    def run(self, argv: Sequence[str], *, env: Mapping[str, str], cwd: str | None = None,
-            timeout: float = 600.0) -> Done: ...
+    def run(
+        self,
+        argv: Sequence[str],
+        *,
+        env: Mapping[str, str],
+        cwd: str | None = None,
+        timeout: float = 600.0,
+    ) -> Done: ...
 
 
 class SubprocessCommands:
     """The real runner."""
 
-    def run(self, argv: Sequence[str], *, env: Mapping[str, str], cwd: str | None = None,
-            timeout: float = 600.0) -> Done:
+    def run(
+        self,
+        argv: Sequence[str],
+        *,
+        env: Mapping[str, str],
+        cwd: str | None = None,
+        timeout: float = 600.0,
+    ) -> Done:
         try:
-            proc = subprocess.run(list(argv), env=dict(env), cwd=cwd, stdin=subprocess.DEVNULL,
-                                  capture_output=True, text=True, errors="replace",
-                                  timeout=timeout, check=False)
+            proc = subprocess.run(
+                list(argv),
+                env=dict(env),
+                cwd=cwd,
+                stdin=subprocess.DEVNULL,
+                capture_output=True,
+                text=True,
+                errors="replace",
+                timeout=timeout,
+                check=False,
+            )
         except subprocess.TimeoutExpired as exc:
             raise TimeoutError(f"{argv[0]} ran longer than {timeout:g}s") from exc
         return Done(proc.returncode, proc.stdout, proc.stderr)
@@ -67,8 +87,14 @@ class FakeCommands:
     def enqueue(self, program: str, *answers: Answer) -> None:
         self.answers.setdefault(program, deque()).extend(answers)
 
-    def run(self, argv: Sequence[str], *, env: Mapping[str, str], cwd: str | None = None,
-            timeout: float = 600.0) -> Done:
+    def run(
+        self,
+        argv: Sequence[str],
+        *,
+        env: Mapping[str, str],
+        cwd: str | None = None,
+        timeout: float = 600.0,
+    ) -> Done:
         self.calls.append(tuple(argv))
         queue = self.answers.get(_name(argv[0]))
         answer = queue.popleft() if queue else self.default

@@ -39,8 +39,14 @@ class Ctx:
     def which(self, name: str) -> str | None:
         return shutil.which(name, path=self.env.get("PATH", ""))
 
-    def run(self, argv: Sequence[str | Path], *, timeout: float = 600.0,
-            env: Mapping[str, str] | None = None, cwd: Path | None = None) -> Done:
+    def run(
+        self,
+        argv: Sequence[str | Path],
+        *,
+        timeout: float = 600.0,
+        env: Mapping[str, str] | None = None,
+        cwd: Path | None = None,
+    ) -> Done:
         """Run a command that changes something: printed first; only printed under a dry run."""
         args = [str(a) for a in argv]
         if self.dry:
@@ -49,12 +55,22 @@ class Ctx:
         self.say(f"+ {shlex.join(args)}")
         return self.ask(args, timeout=timeout, env=env, cwd=cwd)
 
-    def ask(self, argv: Sequence[str | Path], *, timeout: float = 600.0,
-            env: Mapping[str, str] | None = None, cwd: Path | None = None) -> Done:
+    def ask(
+        self,
+        argv: Sequence[str | Path],
+        *,
+        timeout: float = 600.0,
+        env: Mapping[str, str] | None = None,
+        cwd: Path | None = None,
+    ) -> Done:
         """Run a command that only reads (also under a dry run); a missing program is exit 127."""
         try:
-            return self.commands.run([str(a) for a in argv], env=env or self.env,
-                                     cwd=str(cwd) if cwd else None, timeout=timeout)
+            return self.commands.run(
+                [str(a) for a in argv],
+                env=env or self.env,
+                cwd=str(cwd) if cwd else None,
+                timeout=timeout,
+            )
         except FileNotFoundError:
             return Done(127, stderr=f"{argv[0]}: not found")
         except TimeoutError as exc:
@@ -62,8 +78,10 @@ class Ctx:
 
     def must(self, done: Done, what: str) -> Done:
         if not done.ok:
-            raise SetupFailed(f"{what} failed: {done.last_line()}",
-                              hint="fix that and run the installer again; what is done is kept")
+            raise SetupFailed(
+                f"{what} failed: {done.last_line()}",
+                hint="fix that and run the installer again; what is done is kept",
+            )
         return done
 
     def make_dirs(self, path: Path) -> None:

@@ -36,8 +36,10 @@ def install_engine(ctx: Ctx, req: EngineRequest) -> Path | None:
         if not found:
             continue
         if not ctx.manifest.has("package", t):
-            ctx.say(f"engine: {NAME} {found} is already installed with {t} (not by this script); "
-                    "leaving it")
+            ctx.say(
+                f"engine: {NAME} {found} is already installed with {t} (not by this script); "
+                "leaving it"
+            )
             if found != req.version:
                 ctx.say(f"  note: this checkout is {req.version}; upgrade with {t} yourself")
             return engine_command(ctx, t, req.python)
@@ -64,17 +66,21 @@ def install_engine(ctx: Ctx, req: EngineRequest) -> Path | None:
 def check_route(ctx: Ctx, req: EngineRequest) -> None:
     """Refuse a route that cannot work before anything is changed."""
     if req.tool in ("pipx", "uv") and not ctx.which(req.tool):
-        raise SetupFailed(f"--with {req.tool}: {req.tool} is not on PATH",
-                          hint="install it, or leave out --with for a private environment")
+        raise SetupFailed(
+            f"--with {req.tool}: {req.tool} is not on PATH",
+            hint="install it, or leave out --with for a private environment",
+        )
     if req.tool == "pip" and not ctx.manifest.has("package", "pip"):
         _check_pip_route(ctx, req.python)
 
 
 def _need_source(req: EngineRequest) -> Path:
     if req.source is None:
-        raise SetupFailed("no checkout to build the engine from",
-                          hint="run sh install/install.sh from a skillopt-sleep checkout, or pass "
-                               "--package WHEEL")
+        raise SetupFailed(
+            "no checkout to build the engine from",
+            hint="run sh install/install.sh from a skillopt-sleep checkout, or pass "
+            "--package WHEEL",
+        )
     return req.source
 
 
@@ -100,8 +106,10 @@ def installed_version(ctx: Ctx, tool: str, python: str) -> str | None:
         return (done.stdout.strip() or None) if done.ok else None
     # Only the user site: a system or editable install elsewhere is not ours to manage.
     done = ctx.ask([python, "-m", "pip", "list", "--user", "--format=freeze"])
-    return next((ln.split("==", 1)[1] for ln in done.stdout.splitlines()
-                 if ln.startswith(f"{NAME}==")), None)
+    return next(
+        (ln.split("==", 1)[1] for ln in done.stdout.splitlines() if ln.startswith(f"{NAME}==")),
+        None,
+    )
 
 
 def _venv_python(ctx: Ctx) -> Path:
@@ -122,26 +130,32 @@ def _with_venv(ctx: Ctx, python: str, spec: str) -> None:
         ctx.make_dirs(ctx.layout.own_dir)
         made = ctx.run([python, "-m", "venv", ctx.layout.engine_venv])
         if not made.ok:
-            raise SetupFailed(f"{python} cannot make a virtual environment: {made.last_line()}",
-                              hint="install python3-venv (Debian/Ubuntu) or pipx, then run this "
-                                   "again")
+            raise SetupFailed(
+                f"{python} cannot make a virtual environment: {made.last_line()}",
+                hint="install python3-venv (Debian/Ubuntu) or pipx, then run this again",
+            )
     # --force-reinstall without deps first: the same version number from a newer checkout.
-    ctx.must(ctx.run([py, "-m", "pip", "install", "-q", "--force-reinstall", "--no-deps", spec]),
-             "installing the engine into its environment")
-    ctx.must(ctx.run([py, "-m", "pip", "install", "-q", spec]),
-             "installing the engine's dependencies")
+    ctx.must(
+        ctx.run([py, "-m", "pip", "install", "-q", "--force-reinstall", "--no-deps", spec]),
+        "installing the engine into its environment",
+    )
+    ctx.must(
+        ctx.run([py, "-m", "pip", "install", "-q", spec]), "installing the engine's dependencies"
+    )
 
 
 def _check_pip_route(ctx: Ctx, python: str) -> None:
     probe = ctx.ask([python, "-c", _PIP_PROBE])
     if "venv" in probe.stdout:
-        raise SetupFailed("--with pip installs into the user site, which a virtual environment "
-                          "hides", hint="leave out --with pip; the default installs into a "
-                                        "private environment")
+        raise SetupFailed(
+            "--with pip installs into the user site, which a virtual environment hides",
+            hint="leave out --with pip; the default installs into a private environment",
+        )
     if "managed" in probe.stdout and not ctx.env.get("PIP_BREAK_SYSTEM_PACKAGES"):
-        raise SetupFailed(f"{python} is managed by the system (PEP 668) and refuses pip "
-                          "installs", hint="leave out --with pip; the default installs into a "
-                                           "private environment")
+        raise SetupFailed(
+            f"{python} is managed by the system (PEP 668) and refuses pip installs",
+            hint="leave out --with pip; the default installs into a private environment",
+        )
 
 
 _PIP_PROBE = """import os, sys, sysconfig
@@ -156,8 +170,12 @@ def _with_pip(ctx: Ctx, python: str, spec: str) -> None:
     ctx.expect_dirs(Path(base.stdout.strip()) / ("Scripts" if ctx.layout.windows else "bin"))
     ctx.expect_dirs(Path(site))
     before = user_dists(ctx, python)
-    ctx.must(ctx.run([python, "-m", "pip", "install", "-q", "--user",
-                      "--no-warn-script-location", spec]), "pip install --user")
+    ctx.must(
+        ctx.run(
+            [python, "-m", "pip", "install", "-q", "--user", "--no-warn-script-location", spec]
+        ),
+        "pip install --user",
+    )
     # Every distribution it added (the package and its dependencies): uninstall removes them all.
     for dist in sorted(user_dists(ctx, python) - before):
         ctx.manifest.add("pip-dist", dist, python)

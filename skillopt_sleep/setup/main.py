@@ -28,28 +28,46 @@ from .wheel import checkout_version
 QUIET_TOOLS = {"PIP_DISABLE_PIP_VERSION_CHECK": "1", "PIP_NO_CACHE_DIR": "1", "UV_NO_CACHE": "1"}
 
 
-def main(argv: list[str] | None = None, *, env: Mapping[str, str] | None = None,
-         commands: Commands | None = None, out: TextIO | None = None,
-         layout: Layout | None = None) -> int:
+def main(
+    argv: list[str] | None = None,
+    *,
+    env: Mapping[str, str] | None = None,
+    commands: Commands | None = None,
+    out: TextIO | None = None,
+    layout: Layout | None = None,
+) -> int:
     """`python -m skillopt_sleep.setup`: returns the exit code; errors are one line on stderr."""
     prog = (env or os.environ).get("SKILLOPT_SLEEP_INSTALLER") or f"{NAME} setup"
     try:
         opts = parse(list(sys.argv[1:] if argv is None else argv), prog)
-        return run(opts, env=os.environ if env is None else env, commands=commands, out=out,
-                   layout=layout)
+        return run(
+            opts, env=os.environ if env is None else env, commands=commands, out=out, layout=layout
+        )
     except SleepError as exc:
         print(f"{prog}: error: {exc.one_line()}", file=sys.stderr)
         return exc.exit_code
 
 
-def run(opts: Options, *, env: Mapping[str, str], commands: Commands | None = None,
-        out: TextIO | None = None, layout: Layout | None = None,
-        interactive: bool | None = None) -> int:
+def run(
+    opts: Options,
+    *,
+    env: Mapping[str, str],
+    commands: Commands | None = None,
+    out: TextIO | None = None,
+    layout: Layout | None = None,
+    interactive: bool | None = None,
+) -> int:
     """Install (or uninstall) as ``opts`` say; raises a SleepError on failure."""
     env = {**env, **QUIET_TOOLS}
     lay = layout or layout_for(env)
-    ctx = Ctx(lay, env, commands or SubprocessCommands(), Manifest(lay.manifest, dry=opts.dry_run),
-              dry=opts.dry_run, out=out or sys.stdout)
+    ctx = Ctx(
+        lay,
+        env,
+        commands or SubprocessCommands(),
+        Manifest(lay.manifest, dry=opts.dry_run),
+        dry=opts.dry_run,
+        out=out or sys.stdout,
+    )
     if opts.dry_run:
         ctx.say("dry run: nothing will change")
     if opts.uninstall:
@@ -62,14 +80,18 @@ def run(opts: Options, *, env: Mapping[str, str], commands: Commands | None = No
     _open_manifest(ctx)
     engine = install_engine(ctx, request)
     path_note = _command(ctx, engine)
-    for agent, want, binary, config in (("claude code", opts.claude, "claude", lay.claude_dir),
-                                        ("codex", opts.codex, "codex", lay.codex_dir)):
+    for agent, want, binary, config in (
+        ("claude code", opts.claude, "claude", lay.claude_dir),
+        ("codex", opts.codex, "codex", lay.codex_dir),
+    ):
         if not _want(ctx, want, binary, config):
             ctx.say(f"{agent}: not found; skipped")
             continue
         if source is None:
-            raise SetupFailed(f"the {agent} plugin files come with a checkout",
-                              hint="run sh install/install.sh from a skillopt-sleep checkout")
+            raise SetupFailed(
+                f"the {agent} plugin files come with a checkout",
+                hint="run sh install/install.sh from a skillopt-sleep checkout",
+            )
         (install_claude if binary == "claude" else install_codex)(ctx, source)
     tty = sys.stdin.isatty() if interactive is None else interactive
     install_schedule(ctx, engine, want_schedule(ctx, opts.schedule, yes=opts.yes, interactive=tty))
@@ -80,12 +102,18 @@ def run(opts: Options, *, env: Mapping[str, str], commands: Commands | None = No
 def _checkout(given: Path | None) -> Path | None:
     """The checkout to install from: the one given, else the one this code runs from, if any."""
     root = given.resolve() if given else Path(__file__).resolve().parents[2]
-    if (root / "pyproject.toml").is_file() and (root / "skillopt_sleep").is_dir() \
-            and (root / "plugins").is_dir():
+    if (
+        (root / "pyproject.toml").is_file()
+        and (root / "skillopt_sleep").is_dir()
+        and (root / "plugins").is_dir()
+    ):
         return root
     if given:
-        raise SetupFailed(f"{given} is not a skillopt-sleep checkout (no pyproject.toml, "
-                          "skillopt_sleep/ and plugins/)", hint="pass the directory you cloned")
+        raise SetupFailed(
+            f"{given} is not a skillopt-sleep checkout (no pyproject.toml, "
+            "skillopt_sleep/ and plugins/)",
+            hint="pass the directory you cloned",
+        )
     return None
 
 
@@ -107,7 +135,9 @@ def _command(ctx: Ctx, engine: Path | None) -> str:
     if engine is None:
         return ensure_on_path(ctx) if ctx.dry else ""
     record = ctx.layout.engine_record
-    if not ctx.dry and (not record.exists() or record.read_text(encoding="utf-8").strip() != str(engine)):
+    if not ctx.dry and (
+        not record.exists() or record.read_text(encoding="utf-8").strip() != str(engine)
+    ):
         ctx.make_dirs(record.parent)
         if not record.exists():
             ctx.manifest.add("file", record)

@@ -9,10 +9,12 @@ from pathlib import Path
 
 from ..errors import UsageError
 
-DESCRIPTION = ("Install skillopt-sleep from a checkout: the engine (pipx, else uv, else a private "
-               "virtual environment), the Claude Code plugin and the Codex skill for the agents "
-               "found here, and, if asked, the nightly schedule. Every change goes into a "
-               "manifest, so --uninstall removes exactly those.")
+DESCRIPTION = (
+    "Install skillopt-sleep from a checkout: the engine (pipx, else uv, else a private "
+    "virtual environment), the Claude Code plugin and the Codex skill for the agents "
+    "found here, and, if asked, the nightly schedule. Every change goes into a "
+    "manifest, so --uninstall removes exactly those."
+)
 
 
 @dataclass(frozen=True)
@@ -32,30 +34,74 @@ class Options:
 
 def add_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--dry-run", action="store_true", help="say what it would do, change nothing")
-    p.add_argument("--uninstall", action="store_true",
-                   help="remove exactly what the installation added (the task log stays)")
-    p.add_argument("--schedule", dest="schedule", action="store_const", const="yes",
-                   default="ask", help="also schedule the nightly run")
-    p.add_argument("--no-schedule", dest="schedule", action="store_const", const="no",
-                   help="do not schedule it, and do not ask")
+    p.add_argument(
+        "--uninstall",
+        action="store_true",
+        help="remove exactly what the installation added (the task log stays)",
+    )
+    p.add_argument(
+        "--schedule",
+        dest="schedule",
+        action="store_const",
+        const="yes",
+        default="ask",
+        help="also schedule the nightly run",
+    )
+    p.add_argument(
+        "--no-schedule",
+        dest="schedule",
+        action="store_const",
+        const="no",
+        help="do not schedule it, and do not ask",
+    )
     p.add_argument("--yes", "-y", action="store_true", help="ask nothing")
-    p.add_argument("--with", dest="tool", choices=("pipx", "uv", "venv", "pip"),
-                   help="how to install the engine (default: pipx, else uv, else venv)")
+    p.add_argument(
+        "--with",
+        dest="tool",
+        choices=("pipx", "uv", "venv", "pip"),
+        help="how to install the engine (default: pipx, else uv, else venv)",
+    )
     for agent in ("claude", "codex"):
-        p.add_argument(f"--{agent}", dest=agent, action="store_const", const="yes",
-                       default="auto", help=f"install for {agent} even if it is not found")
-        p.add_argument(f"--no-{agent}", dest=agent, action="store_const", const="no",
-                       help=f"do not install for {agent}")
-    p.add_argument("--package", metavar="SPEC", help="install this wheel or requirement instead "
-                   "of building one from the checkout")
-    p.add_argument("--source", metavar="DIR", type=Path,
-                   help="the skillopt-sleep checkout (default: the one this runs from)")
+        p.add_argument(
+            f"--{agent}",
+            dest=agent,
+            action="store_const",
+            const="yes",
+            default="auto",
+            help=f"install for {agent} even if it is not found",
+        )
+        p.add_argument(
+            f"--no-{agent}",
+            dest=agent,
+            action="store_const",
+            const="no",
+            help=f"do not install for {agent}",
+        )
+    p.add_argument(
+        "--package",
+        metavar="SPEC",
+        help="install this wheel or requirement instead of building one from the checkout",
+    )
+    p.add_argument(
+        "--source",
+        metavar="DIR",
+        type=Path,
+        help="the skillopt-sleep checkout (default: the one this runs from)",
+    )
 
 
 def options_from(ns: argparse.Namespace) -> Options:
-    return Options(dry_run=ns.dry_run, uninstall=ns.uninstall, schedule=ns.schedule, yes=ns.yes,
-                   tool=ns.tool, claude=ns.claude, codex=ns.codex, package=ns.package,
-                   source=ns.source)
+    return Options(
+        dry_run=ns.dry_run,
+        uninstall=ns.uninstall,
+        schedule=ns.schedule,
+        yes=ns.yes,
+        tool=ns.tool,
+        claude=ns.claude,
+        codex=ns.codex,
+        package=ns.package,
+        source=ns.source,
+    )
 
 
 class _Parser(argparse.ArgumentParser):

@@ -21,11 +21,19 @@ def tool_paths(ctx: Ctx, tool: str) -> list[ToolPath]:
     cache = Path(env.get("XDG_CACHE_HOME") or home / ".cache")
     paths: list[ToolPath] = []
     if tool == "pipx":
-        paths += [(Path(env.get("PIPX_HOME") or data / "pipx"), "rm"), (state / "pipx", "rm"),
-                  (cache / "pipx", "rm"), (data / "man" / "man1", "rmdir"), (data / "man", "rmdir")]
+        paths += [
+            (Path(env.get("PIPX_HOME") or data / "pipx"), "rm"),
+            (state / "pipx", "rm"),
+            (cache / "pipx", "rm"),
+            (data / "man" / "man1", "rmdir"),
+            (data / "man", "rmdir"),
+        ]
     elif tool == "uv":
-        paths += [(Path(env.get("UV_TOOL_DIR") or data / "uv" / "tools"), "rm"),
-                  (data / "uv", "rm"), (cache / "uv", "rm")]
+        paths += [
+            (Path(env.get("UV_TOOL_DIR") or data / "uv" / "tools"), "rm"),
+            (data / "uv", "rm"),
+            (cache / "uv", "rm"),
+        ]
     return [*paths, (ctx.layout.user_bin, "rmdir")]
 
 
@@ -56,5 +64,7 @@ def tool_holds_others(ctx: Ctx, tool: str) -> bool:
     if not ctx.which(argv[0]):
         return False
     out = ctx.ask(argv).stdout
-    names = [ln.split()[0] for ln in out.splitlines() if ln.strip() and not ln.startswith(("-", "No "))]
+    names = [
+        ln.split()[0] for ln in out.splitlines() if ln.strip() and not ln.startswith(("-", "No "))
+    ]
     return any(n != NAME for n in names)

@@ -54,8 +54,11 @@ def shell_tree_sum(root: Path) -> str:
     """The checksum the shell installer recorded for a skill it copied (POSIX ``cksum`` over
     ``./path\\n`` and the content of each file, paths in byte order), so installations made
     by it still uninstall exactly."""
-    files = sorted(("./" + p.relative_to(root).as_posix()).encode("utf-8")
-                   for p in root.rglob("*") if p.is_file())
+    files = sorted(
+        ("./" + p.relative_to(root).as_posix()).encode("utf-8")
+        for p in root.rglob("*")
+        if p.is_file()
+    )
     data = b"".join(f + b"\n" + (root / f[2:].decode("utf-8")).read_bytes() for f in files)
     return str(_posix_cksum(data))
 

@@ -42,8 +42,11 @@ def uninstall(ctx: Ctx) -> None:
     ctx.manifest.remove()
     remove_deepest_first({Path(e.value) for e in entries if e.kind == "dir"})  # rmdir: if empty
     data = engine_dirs(ctx, sys.platform)["data"]
-    kept = (f"your task log and nights stay in {data} (delete that directory to forget them)"
-            if data.is_dir() else "no task log was written")
+    kept = (
+        f"your task log and nights stay in {data} (delete that directory to forget them)"
+        if data.is_dir()
+        else "no task log was written"
+    )
     ctx.say(f"uninstalled; {kept}.")
 
 
@@ -83,8 +86,10 @@ def _undo(ctx: Ctx, e: Entry) -> bool:
 
 def _unschedule(ctx: Ctx, engine: str) -> bool:
     if not Path(engine).exists():
-        ctx.say(f"schedule: the engine {engine} is gone; run '{NAME} unschedule' with another "
-                "installation to remove the nightly job")
+        ctx.say(
+            f"schedule: the engine {engine} is gone; run '{NAME} unschedule' with another "
+            "installation to remove the nightly job"
+        )
         return True
     return ctx.run([engine, "unschedule"], timeout=120).ok
 

@@ -14,17 +14,31 @@ def engine_dirs(ctx: Ctx, platform: str) -> dict[str, Path]:
     env, home = ctx.env, ctx.layout.home
     if env.get("SKILLOPT_SLEEP_HOME"):
         root = Path(env["SKILLOPT_SLEEP_HOME"])
-        return {k: root / d for k, d in (("config", "config"), ("data", "data"),
-                                          ("state", "state"), ("log", "logs"))}
+        return {
+            k: root / d
+            for k, d in (
+                ("config", "config"),
+                ("data", "data"),
+                ("state", "state"),
+                ("log", "logs"),
+            )
+        }
     if ctx.layout.windows:
         local = Path(env.get("LOCALAPPDATA") or home / "AppData" / "Local") / NAME / NAME
         roaming = Path(env.get("APPDATA") or home / "AppData" / "Roaming") / NAME / NAME
         return {"config": roaming, "data": roaming, "state": local, "log": local / "Logs"}
     if platform == "darwin":
         support = home / "Library" / "Application Support" / NAME
-        return {"config": support, "data": support, "state": support,
-                "log": home / "Library" / "Logs" / NAME}
+        return {
+            "config": support,
+            "data": support,
+            "state": support,
+            "log": home / "Library" / "Logs" / NAME,
+        }
     state = Path(env.get("XDG_STATE_HOME") or home / ".local" / "state") / NAME
-    return {"config": Path(env.get("XDG_CONFIG_HOME") or home / ".config") / NAME,
-            "data": Path(env.get("XDG_DATA_HOME") or home / ".local" / "share") / NAME,
-            "state": state, "log": state / "log"}
+    return {
+        "config": Path(env.get("XDG_CONFIG_HOME") or home / ".config") / NAME,
+        "data": Path(env.get("XDG_DATA_HOME") or home / ".local" / "share") / NAME,
+        "state": state,
+        "log": state / "log",
+    }

@@ -17,8 +17,10 @@ def checkout_version(source: Path) -> str:
     text = (source / "skillopt_sleep" / "__init__.py").read_text(encoding="utf-8")
     found = re.search(r'^__version__ = "([^"]+)"$', text, re.MULTILINE)
     if not found:
-        raise SetupFailed(f"{source} has no __version__ in skillopt_sleep/__init__.py",
-                          hint="run the installer from an unmodified skillopt-sleep checkout")
+        raise SetupFailed(
+            f"{source} has no __version__ in skillopt_sleep/__init__.py",
+            hint="run the installer from an unmodified skillopt-sleep checkout",
+        )
     return found.group(1)
 
 
@@ -29,12 +31,17 @@ def build_wheel(ctx: Ctx, python: str, source: Path) -> Path:
         stage.mkdir()
         for name in ("pyproject.toml", "README.md"):
             shutil.copy2(source / name, stage / name)
-        shutil.copytree(source / "skillopt_sleep", stage / "skillopt_sleep",
-                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        shutil.copytree(
+            source / "skillopt_sleep",
+            stage / "skillopt_sleep",
+            ignore=shutil.ignore_patterns("__pycache__", "*.pyc"),
+        )
         builder = _builder(ctx, python, Path(tmp))
         out = Path(tmp) / "out"
-        ctx.must(ctx.ask([builder, "-m", "pip", "wheel", "-q", "--no-deps", "-w", out, stage]),
-                 "building the wheel")
+        ctx.must(
+            ctx.ask([builder, "-m", "pip", "wheel", "-q", "--no-deps", "-w", out, stage]),
+            "building the wheel",
+        )
         wheels = sorted(out.glob("*.whl"))
         if not wheels:
             raise SetupFailed("the build made no wheel", hint="run `python3 -m build` to see why")
@@ -51,6 +58,8 @@ def _builder(ctx: Ctx, python: str, tmp: Path) -> str:
     if ctx.ask([python, "-m", "pip", "--version"]).ok:
         return python
     env = tmp / "build-env"
-    ctx.must(ctx.ask([python, "-m", "venv", env]),
-             f"{python} has neither pip nor venv (install python3-venv or pipx); making a venv")
+    ctx.must(
+        ctx.ask([python, "-m", "venv", env]),
+        f"{python} has neither pip nor venv (install python3-venv or pipx); making a venv",
+    )
     return str(ctx.layout.venv_bin(env) / ctx.layout.exe("python"))

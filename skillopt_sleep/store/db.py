@@ -40,7 +40,9 @@ class Store:
     def open(cls, path: Path) -> Store:
         try:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-            conn = sqlite3.connect(str(path), timeout=60, isolation_level=None, check_same_thread=False)
+            conn = sqlite3.connect(
+                str(path), timeout=60, isolation_level=None, check_same_thread=False
+            )
             conn.execute("PRAGMA busy_timeout = 60000")
             conn.execute("PRAGMA journal_mode = WAL")
             conn.execute("PRAGMA synchronous = NORMAL")
@@ -95,8 +97,14 @@ class Store:
         except sqlite3.OperationalError as exc:
             if _is_permission(exc):
                 raise not_writable(Path(self.path), str(exc)) from exc
-            hint = "free some space and run again" if "full" in str(exc) else "retry; is another process stuck?"
-            raise StoreError(f"the store {self.path} could not be written: {exc}", hint=hint) from exc
+            hint = (
+                "free some space and run again"
+                if "full" in str(exc)
+                else "retry; is another process stuck?"
+            )
+            raise StoreError(
+                f"the store {self.path} could not be written: {exc}", hint=hint
+            ) from exc
 
     def _rows(self, sql: str, args: Iterable[Any] = ()) -> list[sqlite3.Row]:
         try:
@@ -117,8 +125,14 @@ class Store:
                 conn.execute(
                     "INSERT OR REPLACE INTO tasks(id, project, source, created_at, updated_at, record)"
                     " VALUES (?, ?, ?, ?, ?, ?)",
-                    (rec.id, rec.project, rec.source, rec.created_at.isoformat(), stamp,
-                     rec.model_dump_json()),
+                    (
+                        rec.id,
+                        rec.project,
+                        rec.source,
+                        rec.created_at.isoformat(),
+                        stamp,
+                        rec.model_dump_json(),
+                    ),
                 )
                 if exists:
                     updated += 1
@@ -131,7 +145,10 @@ class Store:
         return self._task(rows[0][0]) if rows else None
 
     def list_tasks(
-        self, project: str | None = None, since: datetime | None = None, limit: int | None = None,
+        self,
+        project: str | None = None,
+        since: datetime | None = None,
+        limit: int | None = None,
         offset: int = 0,
     ) -> list[TaskRecord]:
         """Tasks, oldest first, optionally for one project and created since a time; a page of
@@ -156,8 +173,10 @@ class Store:
 
     def tasks_with_prefix(self, prefix: str, limit: int = 2) -> list[TaskRecord]:
         """Up to ``limit`` tasks whose id starts with ``prefix`` (ids are hex: no LIKE escapes)."""
-        rows = self._rows("SELECT record FROM tasks WHERE substr(id, 1, ?) = ? ORDER BY id LIMIT ?",
-                          (len(prefix), prefix, int(limit)))
+        rows = self._rows(
+            "SELECT record FROM tasks WHERE substr(id, 1, ?) = ? ORDER BY id LIMIT ?",
+            (len(prefix), prefix, int(limit)),
+        )
         return [self._task(r[0]) for r in rows]
 
     def delete_task(self, task_id: str) -> bool:
@@ -181,17 +200,29 @@ class Store:
             conn.execute(
                 "INSERT OR REPLACE INTO nights(id, project, started_at, decision, state, proposal_dir,"
                 " summary) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (summary.night_id, summary.project, summary.started_at.isoformat(), summary.decision,
-                 state, summary.proposal_dir, summary.model_dump_json()),
+                (
+                    summary.night_id,
+                    summary.project,
+                    summary.started_at.isoformat(),
+                    summary.decision,
+                    state,
+                    summary.proposal_dir,
+                    summary.model_dump_json(),
+                ),
             )
 
     def set_night_state(self, night_id: str, state: str) -> None:
         with self._tx() as conn:
             conn.execute("UPDATE nights SET state = ? WHERE id = ?", (state, night_id))
 
-    def nights(self, project: str | None = None, limit: int = 50, state: str | None = None) -> list[NightRow]:
+    def nights(
+        self, project: str | None = None, limit: int = 50, state: str | None = None
+    ) -> list[NightRow]:
         """Nights, newest first (only those in ``state`` when given)."""
-        sql, args = "SELECT id, project, started_at, decision, state, proposal_dir, summary FROM nights WHERE 1=1", []
+        sql, args = (
+            "SELECT id, project, started_at, decision, state, proposal_dir, summary FROM nights WHERE 1=1",
+            [],
+        )
         if project is not None:
             sql += " AND project = ?"
             args.append(project)
@@ -229,7 +260,8 @@ class Store:
 
     def cursor(self, path: str) -> Cursor | None:
         rows = self._rows(
-            "SELECT path, source, inode, size, mtime_ns, offset, state FROM cursors WHERE path = ?", (path,)
+            "SELECT path, source, inode, size, mtime_ns, offset, state FROM cursors WHERE path = ?",
+            (path,),
         )
         return Cursor(*rows[0]) if rows else None
 
@@ -245,7 +277,10 @@ class Store:
             conn.executemany(
                 "INSERT OR REPLACE INTO cursors(path, source, inode, size, mtime_ns, offset, state)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [(c.path, c.source, c.inode, c.size, c.mtime_ns, c.offset, c.state) for c in cursors],
+                [
+                    (c.path, c.source, c.inode, c.size, c.mtime_ns, c.offset, c.state)
+                    for c in cursors
+                ],
             )
 
     # -- notices -------------------------------------------------------------------------------
@@ -261,7 +296,9 @@ class Store:
         sql = "SELECT id, created_at, kind, message, seen FROM notices"
         if unseen_only:
             sql += " WHERE seen = 0"
-        return [Notice(r[0], r[1], r[2], r[3], bool(r[4])) for r in self._rows(sql + " ORDER BY id")]
+        return [
+            Notice(r[0], r[1], r[2], r[3], bool(r[4])) for r in self._rows(sql + " ORDER BY id")
+        ]
 
     def mark_notices_seen(self, ids: Iterable[int]) -> None:
         with self._tx() as conn:
@@ -277,7 +314,9 @@ class Store:
             )
 
     def rejected_edits(self, project: str) -> list[Edit]:
-        rows = self._rows("SELECT edit FROM rejected_edits WHERE project = ? ORDER BY night_id", (project,))
+        rows = self._rows(
+            "SELECT edit FROM rejected_edits WHERE project = ? ORDER BY night_id", (project,)
+        )
         return [Edit.model_validate_json(r[0]) for r in rows]
 
     # -- evidence for edits not yet proven, carried across nights (log e-values) -------------------
@@ -287,12 +326,16 @@ class Store:
         rows = self._rows("SELECT key, log_e FROM edit_evidence WHERE project = ?", (project,))
         return {r[0]: float(r[1]) for r in rows}
 
-    def update_edit_evidence(self, project: str, night_id: str, ledger: dict[str, float | None]) -> None:
+    def update_edit_evidence(
+        self, project: str, night_id: str, ledger: dict[str, float | None]
+    ) -> None:
         """Set each key's accumulated log e-value; ``None`` forgets a key (proven or refused)."""
         with self._tx() as conn:
             for key, log_e in ledger.items():
                 if log_e is None:
-                    conn.execute("DELETE FROM edit_evidence WHERE key = ? AND project = ?", (key, project))
+                    conn.execute(
+                        "DELETE FROM edit_evidence WHERE key = ? AND project = ?", (key, project)
+                    )
                     continue
                 conn.execute(
                     "INSERT INTO edit_evidence(key, project, log_e, nights, night_id) VALUES (?, ?, ?, 1, ?)"
@@ -313,9 +356,10 @@ class Store:
 
     def meta_items(self, prefix: str) -> dict[str, str]:
         """Every key/value whose key starts with ``prefix``."""
-        rows = self._rows("SELECT key, value FROM meta WHERE substr(key, 1, ?) = ?", (len(prefix), prefix))
+        rows = self._rows(
+            "SELECT key, value FROM meta WHERE substr(key, 1, ?) = ?", (len(prefix), prefix)
+        )
         return {r[0]: r[1] for r in rows}
-
 
     # -- harvested tasks: one task per request, however often it is seen ------------------------
 
@@ -339,10 +383,19 @@ class Store:
         with self._tx() as conn:
             for rec in records:
                 sighting, request = f"s:{rec.id}", f"i:{key(rec)}"
-                seen = conn.execute("SELECT task_id FROM task_keys WHERE key = ?", (sighting,)).fetchone()
-                same = seen or conn.execute("SELECT task_id FROM task_keys WHERE key = ?",
-                                            (request,)).fetchone()
-                row = same and conn.execute("SELECT record FROM tasks WHERE id = ?", (same[0],)).fetchone()
+                seen = conn.execute(
+                    "SELECT task_id FROM task_keys WHERE key = ?", (sighting,)
+                ).fetchone()
+                same = (
+                    seen
+                    or conn.execute(
+                        "SELECT task_id FROM task_keys WHERE key = ?", (request,)
+                    ).fetchone()
+                )
+                row = (
+                    same
+                    and conn.execute("SELECT record FROM tasks WHERE id = ?", (same[0],)).fetchone()
+                )
                 if row:
                     old = self._task(row[0])
                     result = merge(old, rec, seen_before=seen is not None)
@@ -353,12 +406,20 @@ class Store:
                     conn.execute(
                         "INSERT OR REPLACE INTO tasks(id, project, source, created_at, updated_at, record)"
                         " VALUES (?, ?, ?, ?, ?, ?)",
-                        (result.id, result.project, result.source, result.created_at.isoformat(), stamp,
-                         result.model_dump_json()),
+                        (
+                            result.id,
+                            result.project,
+                            result.source,
+                            result.created_at.isoformat(),
+                            stamp,
+                            result.model_dump_json(),
+                        ),
                     )
                     new, updated = (new + 1, updated) if not row else (new, updated + 1)
-                conn.executemany("INSERT OR IGNORE INTO task_keys(key, task_id) VALUES (?, ?)",
-                                 [(sighting, result.id), (request, result.id)])
+                conn.executemany(
+                    "INSERT OR IGNORE INTO task_keys(key, task_id) VALUES (?, ?)",
+                    [(sighting, result.id), (request, result.id)],
+                )
                 sightings.note(conn, rec, result.id)
         return new, updated
 
@@ -393,4 +454,3 @@ class Store:
 def _is_permission(exc: sqlite3.DatabaseError) -> bool:
     text = str(exc).lower()
     return "readonly" in text or "read-only" in text or "unable to open" in text
-

@@ -68,8 +68,16 @@ def note(conn: sqlite3.Connection, sightings: Iterable[PreferenceSighting]) -> i
             conn.execute(
                 "INSERT INTO preferences(key, project, statement, checks, count, first_seen,"
                 " last_seen, sources, task_ids) VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?)",
-                (s.key, s.project, s.statement, json.dumps(list(s.checks)), s.seen_at, s.seen_at,
-                 json.dumps([s.source]), json.dumps([s.task_id])),
+                (
+                    s.key,
+                    s.project,
+                    s.statement,
+                    json.dumps(list(s.checks)),
+                    s.seen_at,
+                    s.seen_at,
+                    json.dumps([s.source]),
+                    json.dumps([s.task_id]),
+                ),
             )
             continue
         count, first, last, checks, sources, tasks = row
@@ -78,23 +86,43 @@ def note(conn: sqlite3.Connection, sightings: Iterable[PreferenceSighting]) -> i
             "UPDATE preferences SET count = ?, first_seen = ?, last_seen = ?, checks = ?,"
             " sources = ?, task_ids = ?, statement = CASE WHEN ? THEN ? ELSE statement END"
             " WHERE key = ?",
-            (count + 1, min(first, s.seen_at), max(last, s.seen_at), _union(checks, s.checks),
-             _union(sources, [s.source]), _union(tasks, [s.task_id]), latest, s.statement, s.key),
+            (
+                count + 1,
+                min(first, s.seen_at),
+                max(last, s.seen_at),
+                _union(checks, s.checks),
+                _union(sources, [s.source]),
+                _union(tasks, [s.task_id]),
+                latest,
+                s.statement,
+                s.key,
+            ),
         )
     return added
 
 
 def listed(conn: sqlite3.Connection, project: str | None) -> list[Preference]:
     """Preferences, the most often seen first."""
-    sql = ("SELECT key, project, statement, checks, count, first_seen, last_seen, sources, task_ids"
-           " FROM preferences")
+    sql = (
+        "SELECT key, project, statement, checks, count, first_seen, last_seen, sources, task_ids"
+        " FROM preferences"
+    )
     args: tuple[str, ...] = ()
     if project is not None:
         sql += " WHERE project = ?"
         args = (project,)
     rows = conn.execute(sql + " ORDER BY count DESC, last_seen DESC, key", args).fetchall()
     return [
-        Preference(r[0], r[1], r[2], tuple(json.loads(r[3])), r[4], r[5], r[6],
-                   tuple(json.loads(r[7])), tuple(json.loads(r[8])))
+        Preference(
+            r[0],
+            r[1],
+            r[2],
+            tuple(json.loads(r[3])),
+            r[4],
+            r[5],
+            r[6],
+            tuple(json.loads(r[7])),
+            tuple(json.loads(r[8])),
+        )
         for r in rows
     ]

@@ -22,16 +22,22 @@ def connect_readonly(path: Path) -> sqlite3.Connection:
     last: sqlite3.DatabaseError | None = None
     for flags in ("mode=ro", "mode=ro&immutable=1"):
         try:
-            conn = sqlite3.connect(f"{uri}?{flags}", uri=True, timeout=60, isolation_level=None,
-                                   check_same_thread=False)
+            conn = sqlite3.connect(
+                f"{uri}?{flags}",
+                uri=True,
+                timeout=60,
+                isolation_level=None,
+                check_same_thread=False,
+            )
             conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
             _stand_in_tables(conn)
         except sqlite3.DatabaseError as exc:
             last = exc
             continue
         return conn
-    raise StoreError(f"cannot read the store {path}: {last}",
-                     hint=f"check that your user can read {path.parent}")
+    raise StoreError(
+        f"cannot read the store {path}: {last}", hint=f"check that your user can read {path.parent}"
+    )
 
 
 def _stand_in_tables(conn: sqlite3.Connection) -> None:

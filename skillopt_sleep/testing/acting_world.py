@@ -80,10 +80,18 @@ class ActingWorld:
 
     name = "acting-world"
 
-    def __init__(self, rules: Sequence[ActionRule] = RULES, *, seed: int = 0,
-                 model: str = "acting-world", decoys: Sequence[str] = ()) -> None:
+    def __init__(
+        self,
+        rules: Sequence[ActionRule] = RULES,
+        *,
+        seed: int = 0,
+        model: str = "acting-world",
+        decoys: Sequence[str] = (),
+    ) -> None:
         self.rules, self.seed, self.model = tuple(rules), seed, model
-        self.decoys = tuple(decoys)  # rules the optimizer proposes that change nothing the agent does
+        self.decoys = tuple(
+            decoys
+        )  # rules the optimizer proposes that change nothing the agent does
         self._n: defaultdict[str, int] = defaultdict(int)
         self._lock = threading.Lock()
         self.acts: list[tuple[str, bool, bool]] = []  # (rule key, loaded, obeyed), for tests
@@ -135,9 +143,16 @@ class ActingWorld:
             rule = self.rule_for(request.prompt)
             loaded = rule is not None and rule.key.lower() in request.system.lower()
             ok = rule is not None and self._draw(request.prompt, f"text:{loaded}") < (
-                rule.p_with if loaded else rule.p_without)
+                rule.p_with if loaded else rule.p_without
+            )
             act = None if rule is None else (rule.good if ok else rule.bad)
-            text = "Done." if act is None else f"I would run `{act.command}`" if act.command else f"I edit {act.path}"
+            text = (
+                "Done."
+                if act is None
+                else f"I would run `{act.command}`"
+                if act.command
+                else f"I edit {act.path}"
+            )
         else:
             text = json.dumps({"score": 1.0, "reason": "fine"})
         tokens_in = (len(request.system) + len(request.prompt)) // 4 + 1
@@ -151,12 +166,26 @@ class ActingWorld:
         for rule in self.rules:
             cited = [int(n) for n, task in cases if rule.trigger.lower() in task.lower()]
             if cited and rule.key.lower() not in current:
-                edits.append({"target": "memory", "op": "add", "content": rule.rule, "cases": cited,
-                              "rationale": "the user corrected what the agent did in these cases"})
+                edits.append(
+                    {
+                        "target": "memory",
+                        "op": "add",
+                        "content": rule.rule,
+                        "cases": cited,
+                        "rationale": "the user corrected what the agent did in these cases",
+                    }
+                )
         for decoy in self.decoys:
             if cases and decoy.lower() not in current:
-                edits.append({"target": "memory", "op": "add", "content": decoy,
-                              "cases": [int(cases[0][0])], "rationale": "a guess"})
+                edits.append(
+                    {
+                        "target": "memory",
+                        "op": "add",
+                        "content": decoy,
+                        "cases": [int(cases[0][0])],
+                        "rationale": "a guess",
+                    }
+                )
         return json.dumps({"edits": edits})
 
     def tasks(self, project: str, n: int = 3) -> list[TaskRecord]:
@@ -166,9 +195,18 @@ class ActingWorld:
         for r, rule in enumerate(self.rules):
             for i in range(n):
                 source: Source = "claude-code" if (r + i) % 2 == 0 else "codex"
-                out.append(TaskRecord(source=source, project=project, session_id=f"acting-{r}-{i}",
-                                      created_at=day, intent=f"{rule.trigger} (part {i + 1})",
-                                      outcome="failure", feedback=rule.rule, checks=[rule.check]))
+                out.append(
+                    TaskRecord(
+                        source=source,
+                        project=project,
+                        session_id=f"acting-{r}-{i}",
+                        created_at=day,
+                        intent=f"{rule.trigger} (part {i + 1})",
+                        outcome="failure",
+                        feedback=rule.rule,
+                        checks=[rule.check],
+                    )
+                )
         return out
 
 
@@ -187,8 +225,11 @@ def _tool_call(call: ModelCall, act: Act) -> Reply:
 
 def world_files(rules: Sequence[ActionRule] = RULES) -> Mapping[str, str]:
     """The project files the acting world's tasks need (a vendor/ and a src/ directory)."""
-    return {"src/app.py": "def parse(d):\n    return d\n", "vendor/lib.py": "# third-party\n",
-            "test_app.py": "def test_ok():\n    assert True\n"}
+    return {
+        "src/app.py": "def parse(d):\n    return d\n",
+        "vendor/lib.py": "# third-party\n",
+        "test_app.py": "def test_ok():\n    assert True\n",
+    }
 
 
 def write_project(root: Path, rules: Sequence[ActionRule] = RULES) -> Path:

@@ -19,9 +19,20 @@ from typing import Any
 CODEX_MODEL = "gpt-5.5"  # a slug bundled with codex 0.169: gets exec_command and apply_patch
 CODEX_KEY_ENV = "LOCAL_API_KEY"
 # Variables that would point a CLI at a real account or config, dropped from the base env.
-_LEAKY = ("ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "CLAUDE_CONFIG_DIR",
-          "OPENAI_API_KEY", "OPENAI_BASE_URL", "CODEX_HOME", "CLAUDECODE",
-          "CLAUDE_CODE_ENTRYPOINT", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME")
+_LEAKY = (
+    "ANTHROPIC_AUTH_TOKEN",
+    "ANTHROPIC_API_KEY",
+    "ANTHROPIC_BASE_URL",
+    "CLAUDE_CONFIG_DIR",
+    "OPENAI_API_KEY",
+    "OPENAI_BASE_URL",
+    "CODEX_HOME",
+    "CLAUDECODE",
+    "CLAUDE_CODE_ENTRYPOINT",
+    "XDG_CONFIG_HOME",
+    "XDG_DATA_HOME",
+    "XDG_STATE_HOME",
+)
 
 
 def which_claude() -> str | None:
@@ -40,8 +51,9 @@ def _base_env(home: Path, base: Mapping[str, str] | None) -> dict[str, str]:
     return env
 
 
-def claude_env(home: Path, url: str, *, base: Mapping[str, str] | None = None,
-               nonessential: bool = False) -> dict[str, str]:
+def claude_env(
+    home: Path, url: str, *, base: Mapping[str, str] | None = None, nonessential: bool = False
+) -> dict[str, str]:
     """Environment for ``claude`` talking to ``url`` (the server's base URL, without ``/v1``).
 
     Transcripts land under ``home/.claude/projects/``. ``nonessential=True`` keeps Claude's
@@ -49,9 +61,15 @@ def claude_env(home: Path, url: str, *, base: Mapping[str, str] | None = None,
     """
     home.mkdir(parents=True, exist_ok=True)
     env = _base_env(home, base)
-    env.update({"ANTHROPIC_BASE_URL": url.rstrip("/").removesuffix("/v1"),
-                "ANTHROPIC_API_KEY": "x", "DISABLE_AUTOUPDATER": "1",
-                "DISABLE_TELEMETRY": "1", "DISABLE_ERROR_REPORTING": "1"})
+    env.update(
+        {
+            "ANTHROPIC_BASE_URL": url.rstrip("/").removesuffix("/v1"),
+            "ANTHROPIC_API_KEY": "x",
+            "DISABLE_AUTOUPDATER": "1",
+            "DISABLE_TELEMETRY": "1",
+            "DISABLE_ERROR_REPORTING": "1",
+        }
+    )
     if not nonessential:
         env["CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC"] = "1"
     return env
@@ -60,24 +78,40 @@ def claude_env(home: Path, url: str, *, base: Mapping[str, str] | None = None,
 def codex_config(url: str, *, model: str = CODEX_MODEL, sandbox: str = "workspace-write") -> str:
     """The ``config.toml`` text pointing codex at ``url`` through a ``local`` provider."""
     base_url = url.rstrip("/").removesuffix("/v1") + "/v1"
-    return "\n".join([
-        f'model = "{model}"', 'model_provider = "local"', 'approval_policy = "never"',
-        f'sandbox_mode = "{sandbox}"', "", "[model_providers.local]", 'name = "Local"',
-        f'base_url = "{base_url}"', f'env_key = "{CODEX_KEY_ENV}"', 'wire_api = "responses"',
-        "",
-    ])
+    return "\n".join(
+        [
+            f'model = "{model}"',
+            'model_provider = "local"',
+            'approval_policy = "never"',
+            f'sandbox_mode = "{sandbox}"',
+            "",
+            "[model_providers.local]",
+            'name = "Local"',
+            f'base_url = "{base_url}"',
+            f'env_key = "{CODEX_KEY_ENV}"',
+            'wire_api = "responses"',
+            "",
+        ]
+    )
 
 
-def codex_home(home: Path, url: str, *, base: Mapping[str, str] | None = None,
-               model: str = CODEX_MODEL, sandbox: str = "workspace-write") -> dict[str, str]:
+def codex_home(
+    home: Path,
+    url: str,
+    *,
+    base: Mapping[str, str] | None = None,
+    model: str = CODEX_MODEL,
+    sandbox: str = "workspace-write",
+) -> dict[str, str]:
     """Write ``home/.codex/config.toml`` for ``url`` and return the env for ``codex``.
 
     ``CODEX_HOME`` is ``home/.codex``: rollouts land under ``home/.codex/sessions/``.
     """
     codex_dir = home / ".codex"
     codex_dir.mkdir(parents=True, exist_ok=True)
-    (codex_dir / "config.toml").write_text(codex_config(url, model=model, sandbox=sandbox),
-                                           encoding="utf-8")
+    (codex_dir / "config.toml").write_text(
+        codex_config(url, model=model, sandbox=sandbox), encoding="utf-8"
+    )
     env = _base_env(home, base)
     # Codex refuses to make its sandbox helpers under the temp dir, and a CODEX_HOME made by a
     # test lies under /tmp; where bubblewrap is installed its sandbox then cannot start at all
@@ -112,16 +146,33 @@ class AgentRun:
         return rows
 
 
-def run_agent(argv: Sequence[str], env: Mapping[str, str], cwd: Path,
-              timeout: float = 60) -> AgentRun:
+def run_agent(
+    argv: Sequence[str], env: Mapping[str, str], cwd: Path, timeout: float = 60
+) -> AgentRun:
     """Run a CLI with stdin closed (codex waits on an open stdin), bounded by ``timeout``."""
-    proc = subprocess.run(list(argv), env=dict(env), cwd=cwd, stdin=subprocess.DEVNULL,
-                          capture_output=True, text=True, timeout=timeout, check=False)
+    proc = subprocess.run(
+        list(argv),
+        env=dict(env),
+        cwd=cwd,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
     return AgentRun(proc.returncode, proc.stdout, proc.stderr)
 
 
-def run_claude(prompt: str, *, home: Path, url: str, cwd: Path, extra: Sequence[str] = (),
-               allowed_tools: str = "Bash", timeout: float = 60) -> AgentRun:
+def run_claude(
+    prompt: str,
+    *,
+    home: Path,
+    url: str,
+    cwd: Path,
+    extra: Sequence[str] = (),
+    allowed_tools: str = "Bash",
+    timeout: float = 60,
+) -> AgentRun:
     """``claude -p PROMPT --allowedTools Bash --output-format json`` against ``url``."""
     binary = which_claude()
     if binary is None:
@@ -132,8 +183,9 @@ def run_claude(prompt: str, *, home: Path, url: str, cwd: Path, extra: Sequence[
     return run_agent(argv, claude_env(home, url), cwd, timeout)
 
 
-def run_codex(prompt: str, *, home: Path, url: str, cwd: Path, extra: Sequence[str] = (),
-              timeout: float = 60) -> AgentRun:
+def run_codex(
+    prompt: str, *, home: Path, url: str, cwd: Path, extra: Sequence[str] = (), timeout: float = 60
+) -> AgentRun:
     """``codex exec --json --skip-git-repo-check PROMPT`` against ``url``."""
     binary = which_codex()
     if binary is None:

@@ -60,11 +60,18 @@ def _result(answer: Answer) -> tuple[int, Any]:
         return 200, body
     if answer.status >= 400 and body is not None:
         return answer.status, body
-    return 500, {"type": "error", "error": {"type": "api_error", "message": "Internal server error"}}
+    return 500, {
+        "type": "error",
+        "error": {"type": "api_error", "message": "Internal server error"},
+    }
 
 
 def _iso(ts: float | None) -> str | None:
-    return None if ts is None else datetime.fromtimestamp(ts, timezone.utc).isoformat().replace("+00:00", "Z")
+    return (
+        None
+        if ts is None
+        else datetime.fromtimestamp(ts, timezone.utc).isoformat().replace("+00:00", "Z")
+    )
 
 
 class BatchDesk:
@@ -87,8 +94,10 @@ class BatchDesk:
             try:
                 return self._post(path, raw, headers)
             except (ValueError, KeyError, TypeError) as exc:
-                return self._bad("anthropic" if path.startswith(ANTHROPIC_PREFIX) else "chat",
-                                 f"malformed batch request: {exc}")
+                return self._bad(
+                    "anthropic" if path.startswith(ANTHROPIC_PREFIX) else "chat",
+                    f"malformed batch request: {exc}",
+                )
 
     def get(self, path: str) -> Answer:
         with self._lock:
@@ -131,7 +140,11 @@ class BatchDesk:
 
     def _anthropic_create(self, raw: bytes) -> Answer:
         body = json.loads(raw or b"null")
-        if not isinstance(body, dict) or not isinstance(body.get("requests"), list) or not body["requests"]:
+        if (
+            not isinstance(body, dict)
+            or not isinstance(body.get("requests"), list)
+            or not body["requests"]
+        ):
             return self._bad("anthropic", "requests: a non-empty list is required")
         items = [(str(r["custom_id"]), dict(r["params"])) for r in body["requests"]]
         if len({cid for cid, _ in items}) != len(items):
@@ -142,7 +155,8 @@ class BatchDesk:
 
     def _upload(self, raw: bytes, content_type: str) -> Answer:
         message = email.parser.BytesParser(policy=email.policy.default).parsebytes(
-            b"Content-Type: " + content_type.encode() + b"\r\n\r\n" + raw)
+            b"Content-Type: " + content_type.encode() + b"\r\n\r\n" + raw
+        )
         fields: dict[str, bytes] = {}
         filename = "input.jsonl"
         for part in message.iter_parts():
@@ -154,9 +168,17 @@ class BatchDesk:
             return self._bad("chat", "file: a multipart file field is required")
         file_id = self.server.new_id("file-")
         self.files[file_id] = fields["file"]
-        return json_answer({"id": file_id, "object": "file", "bytes": len(fields["file"]),
-                            "created_at": int(time.time()), "filename": filename,
-                            "purpose": fields.get("purpose", b"batch").decode(), "status": "processed"})
+        return json_answer(
+            {
+                "id": file_id,
+                "object": "file",
+                "bytes": len(fields["file"]),
+                "created_at": int(time.time()),
+                "filename": filename,
+                "purpose": fields.get("purpose", b"batch").decode(),
+                "status": "processed",
+            }
+        )
 
     def _openai_create(self, raw: bytes) -> Answer:
         body = json.loads(raw or b"null")
@@ -167,8 +189,13 @@ class BatchDesk:
             if line.strip():
                 entry = json.loads(line)
                 items.append((str(entry["custom_id"]), dict(entry["body"])))
-        batch = Batch(self.server.new_id("batch_"), "openai", items, endpoint=str(body.get("endpoint")),
-                      input_file_id=body["input_file_id"])
+        batch = Batch(
+            self.server.new_id("batch_"),
+            "openai",
+            items,
+            endpoint=str(body.get("endpoint")),
+            input_file_id=body["input_file_id"],
+        )
         self.batches[batch.id] = batch
         return json_answer(self._openai_view(batch))
 
@@ -182,7 +209,11 @@ class BatchDesk:
         srv = self.server
         if batch.state != "ended" and batch.polls > srv.batch_polls and not srv.hold_batches:
             self._process(batch)
-        view = self._anthropic_view(batch) if batch.provider == "anthropic" else self._openai_view(batch)
+        view = (
+            self._anthropic_view(batch)
+            if batch.provider == "anthropic"
+            else self._openai_view(batch)
+        )
         return json_answer(view)
 
     def _cancel(self, batch_id: str) -> Answer:
@@ -191,7 +222,11 @@ class BatchDesk:
             return self._missing(batch_id)
         if batch.state == "in_progress":
             batch.state = "canceling"
-        view = self._anthropic_view(batch) if batch.provider == "anthropic" else self._openai_view(batch)
+        view = (
+            self._anthropic_view(batch)
+            if batch.provider == "anthropic"
+            else self._openai_view(batch)
+        )
         return json_answer(view)
 
     def _process(self, batch: Batch) -> None:
@@ -211,7 +246,9 @@ class BatchDesk:
             rec.status, rec.finished = answer.status, time.monotonic()
             batch.results[custom_id] = _result(answer)
         cut_short = limit < len(batch.items)
-        batch.outcome = "cancelled" if batch.state == "canceling" else "expired" if cut_short else "completed"
+        batch.outcome = (
+            "cancelled" if batch.state == "canceling" else "expired" if cut_short else "completed"
+        )
         batch.state = "ended"
         if batch.provider == "openai":
             self._openai_files(batch)
@@ -222,18 +259,29 @@ class BatchDesk:
         ok = sum(1 for status, _ in batch.results.values() if status == 200)
         rest = len(batch.items) - len(batch.results)
         ended = batch.state == "ended"
-        return {"processing": 0 if ended else len(batch.items), "succeeded": ok,
-                "errored": len(batch.results) - ok,
-                "canceled": rest if ended and batch.outcome == "cancelled" else 0,
-                "expired": rest if ended and batch.outcome == "expired" else 0}
+        return {
+            "processing": 0 if ended else len(batch.items),
+            "succeeded": ok,
+            "errored": len(batch.results) - ok,
+            "canceled": rest if ended and batch.outcome == "cancelled" else 0,
+            "expired": rest if ended and batch.outcome == "expired" else 0,
+        }
 
     def _anthropic_view(self, batch: Batch) -> dict[str, Any]:
         ended = batch.state == "ended"
         url = f"{self.server.url}{ANTHROPIC_PREFIX}/{batch.id}/results" if ended else None
-        return {"id": batch.id, "type": "message_batch", "processing_status": batch.state,
-                "request_counts": self._anthropic_counts(batch), "created_at": _iso(batch.created),
-                "expires_at": _iso(batch.created + 86400), "ended_at": _iso(time.time()) if ended else None,
-                "cancel_initiated_at": None, "archived_at": None, "results_url": url}
+        return {
+            "id": batch.id,
+            "type": "message_batch",
+            "processing_status": batch.state,
+            "request_counts": self._anthropic_counts(batch),
+            "created_at": _iso(batch.created),
+            "expires_at": _iso(batch.created + 86400),
+            "ended_at": _iso(time.time()) if ended else None,
+            "cancel_initiated_at": None,
+            "archived_at": None,
+            "results_url": url,
+        }
 
     def _anthropic_results(self, batch_id: str) -> Answer:
         batch = self.batches.get(batch_id)
@@ -243,8 +291,11 @@ class BatchDesk:
         for custom_id, _ in batch.items:
             if custom_id in batch.results:
                 status, body = batch.results[custom_id]
-                result = {"type": "succeeded", "message": body} if status == 200 else \
-                    {"type": "errored", "error": body}
+                result = (
+                    {"type": "succeeded", "message": body}
+                    if status == 200
+                    else {"type": "errored", "error": body}
+                )
             else:
                 result = {"type": "canceled" if batch.outcome == "cancelled" else "expired"}
             lines.append(json.dumps({"custom_id": custom_id, "result": result}))
@@ -259,12 +310,20 @@ class BatchDesk:
             line: dict[str, Any] = {"id": self.server.new_id("batch_req_"), "custom_id": custom_id}
             if custom_id in batch.results:
                 status, body = batch.results[custom_id]
-                line.update(response={"status_code": status, "request_id": self.server.new_id("req_"),
-                                      "body": body}, error=None)
+                line.update(
+                    response={
+                        "status_code": status,
+                        "request_id": self.server.new_id("req_"),
+                        "body": body,
+                    },
+                    error=None,
+                )
                 (out if status == 200 else err).append(line)
             else:
                 code = "batch_cancelled" if batch.outcome == "cancelled" else "batch_expired"
-                line.update(response=None, error={"code": code, "message": f"request not run: {code}"})
+                line.update(
+                    response=None, error={"code": code, "message": f"request not run: {code}"}
+                )
                 err.append(line)
         for lines, attr in ((out, "output_file_id"), (err, "error_file_id")):
             if lines:
@@ -273,11 +332,26 @@ class BatchDesk:
                 setattr(batch, attr, file_id)
 
     def _openai_view(self, batch: Batch) -> dict[str, Any]:
-        status = {"in_progress": "in_progress", "canceling": "cancelling"}.get(batch.state, batch.outcome)
+        status = {"in_progress": "in_progress", "canceling": "cancelling"}.get(
+            batch.state, batch.outcome
+        )
         ok = sum(1 for s, _ in batch.results.values() if s == 200)
-        return {"id": batch.id, "object": "batch", "endpoint": batch.endpoint, "errors": None,
-                "input_file_id": batch.input_file_id, "completion_window": "24h", "status": status,
-                "output_file_id": batch.output_file_id, "error_file_id": batch.error_file_id,
-                "created_at": int(batch.created), "expires_at": int(batch.created) + 86400,
-                "request_counts": {"total": len(batch.items), "completed": ok,
-                                   "failed": len(batch.results) - ok}, "metadata": None}
+        return {
+            "id": batch.id,
+            "object": "batch",
+            "endpoint": batch.endpoint,
+            "errors": None,
+            "input_file_id": batch.input_file_id,
+            "completion_window": "24h",
+            "status": status,
+            "output_file_id": batch.output_file_id,
+            "error_file_id": batch.error_file_id,
+            "created_at": int(batch.created),
+            "expires_at": int(batch.created) + 86400,
+            "request_counts": {
+                "total": len(batch.items),
+                "completed": ok,
+                "failed": len(batch.results) - ok,
+            },
+            "metadata": None,
+        }

@@ -62,11 +62,17 @@ def anthropic_breakpoints(body: Mapping[str, Any]) -> list[tuple[str, float]]:
     blocks += [{"type": "text", "text": system}] if isinstance(system, str) else list(system or [])
     for msg in body.get("messages") or []:
         content = msg.get("content")
-        parts = [{"type": "text", "text": content}] if isinstance(content, str) else list(content or [])
+        parts = (
+            [{"type": "text", "text": content}] if isinstance(content, str) else list(content or [])
+        )
         blocks += [dict(p, role=msg.get("role")) for p in parts]
     out, seen = [], ""
     for block in blocks:
-        bare = {k: v for k, v in block.items() if k != "cache_control"} if isinstance(block, dict) else block
+        bare = (
+            {k: v for k, v in block.items() if k != "cache_control"}
+            if isinstance(block, dict)
+            else block
+        )
         seen += _dump(bare)
         control = block.get("cache_control") if isinstance(block, dict) else None
         if control:
@@ -86,8 +92,12 @@ def openai_prompt(body: Mapping[str, Any]) -> str:
 class PromptCache:
     """Prefix hashes with expiry times, per model; thread-safe."""
 
-    def __init__(self, min_tokens: int = 1024, ttl_s: float = TTL_S,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        min_tokens: int = 1024,
+        ttl_s: float = TTL_S,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.min_tokens, self.ttl_s, self.clock = min_tokens, ttl_s, clock
         self._until: dict[str, float] = {}
         self._lock = threading.Lock()
@@ -116,8 +126,10 @@ class PromptCache:
 
     def _anthropic(self, model: str, body: Mapping[str, Any]) -> CacheUse:
         now, total = self.clock(), input_tokens(body)
-        points = [(min(total, count_tokens(p)), _sha(model + "\x00" + p), self._ttl(ttl))
-                  for p, ttl in anthropic_breakpoints(body)]
+        points = [
+            (min(total, count_tokens(p)), _sha(model + "\x00" + p), self._ttl(ttl))
+            for p, ttl in anthropic_breakpoints(body)
+        ]
         points = [point for point in points if point[0] >= self.min_tokens]
         if not points:
             return NO_CACHE
@@ -125,7 +137,9 @@ class PromptCache:
         last, _, last_ttl = points[-1]
         write = last - read if last > read else 0
         keys = tuple((key, ttl) for _, key, ttl in points) if write else ()
-        return CacheUse(write=write, read=read, keys=keys, write_1h=write if last_ttl > TTL_S else 0)
+        return CacheUse(
+            write=write, read=read, keys=keys, write_1h=write if last_ttl > TTL_S else 0
+        )
 
     def _ttl(self, asked: float) -> float:
         """The lifetime of an entry: the one asked for (this cache's own for the default)."""

@@ -98,9 +98,12 @@ class Handler(BaseHTTPRequestHandler):
             self.close_connection = True
             return
         reason = self.responses.get(answer.status, ("",))[0]
-        head = [f"{self.protocol_version} {answer.status} {reason}",
-                f"server: {self.version_string()}", f"date: {self.date_time_string()}",
-                f"content-type: {answer.content_type}"]
+        head = [
+            f"{self.protocol_version} {answer.status} {reason}",
+            f"server: {self.version_string()}",
+            f"date: {self.date_time_string()}",
+            f"content-type: {answer.content_type}",
+        ]
         head += [f"{key}: {value}" for key, value in answer.headers.items()]
         if answer.events is None:
             head.append(f"content-length: {len(answer.body)}")

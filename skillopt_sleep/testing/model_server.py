@@ -27,8 +27,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--reply", help="answer every model call with this text")
     args = parser.parse_args(argv)
     responder = (lambda call: Text(args.reply)) if args.reply is not None else None
-    with ModelServer(responder=responder, fail_rate=args.fail_rate, seed=args.seed,
-                     delay=args.delay, port=args.port) as srv:
+    with ModelServer(
+        responder=responder,
+        fail_rate=args.fail_rate,
+        seed=args.seed,
+        delay=args.delay,
+        port=args.port,
+    ) as srv:
         print(srv.url, flush=True)
         try:
             threading.Event().wait()

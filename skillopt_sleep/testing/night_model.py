@@ -40,8 +40,9 @@ def role_of(system: str) -> Role:
     return "judge"  # a probe or anything else: a short JSON verdict is a harmless answer
 
 
-def simulated_night_responder(backend: SimulatedBackend | None = None, *,
-                              count_samples: bool = False) -> Responder:
+def simulated_night_responder(
+    backend: SimulatedBackend | None = None, *, count_samples: bool = False
+) -> Responder:
     """``ModelServer(responder=simulated_night_responder())``: the simulated world, over HTTP."""
     sim = backend or SimulatedBackend()
     seen: defaultdict[str, Iterator[int]] = defaultdict(itertools.count)
@@ -56,8 +57,12 @@ def simulated_night_responder(backend: SimulatedBackend | None = None, *,
             with lock:
                 n = next(seen[hashlib.sha256(f"{call.system}\x00{last}".encode()).hexdigest()])
             seed = int(hashlib.sha256(f"{last}\x00{n}".encode()).hexdigest()[:12], 16)
-        request = Request(role, call.system, (Message("user", last),),
-                          seed=seed if isinstance(seed, int) else None)
+        request = Request(
+            role,
+            call.system,
+            (Message("user", last),),
+            seed=seed if isinstance(seed, int) else None,
+        )
         return Text(asyncio.run(sim.complete(request)).text)
 
     return respond

@@ -21,11 +21,18 @@ def parse(path: str, body: Mapping[str, Any], headers: Mapping[str, str]) -> Mod
     system_parts = [str(body["instructions"])] if body.get("instructions") else []
     system_parts += [m.text for m in messages if m.role in ("system", "developer")]
     tools = tuple(str(t.get("name") or t.get("type", "")) for t in body.get("tools") or [])
-    return ModelCall(api="responses", model=str(body.get("model", "")),
-                     system="\n".join(system_parts), messages=tuple(messages), tools=tools,
-                     stream=bool(body.get("stream")),
-                     json_schema=schema_of((body.get("text") or {}).get("format")),
-                     body=body, headers=headers, path=path)
+    return ModelCall(
+        api="responses",
+        model=str(body.get("model", "")),
+        system="\n".join(system_parts),
+        messages=tuple(messages),
+        tools=tools,
+        stream=bool(body.get("stream")),
+        json_schema=schema_of((body.get("text") or {}).get("format")),
+        body=body,
+        headers=headers,
+        path=path,
+    )
 
 
 def _message(item: Mapping[str, Any]) -> Message | None:
@@ -40,8 +47,9 @@ def _message(item: Mapping[str, Any]) -> Message | None:
         call = ToolCall(str(item.get("name", "")), args, id=item.get("call_id"))
         return Message("assistant", "", tool_call=call, tool_call_id=item.get("call_id"))
     if kind == "custom_tool_call":
-        custom = CustomToolCall(str(item.get("name", "")), str(item.get("input", "")),
-                                id=item.get("call_id"))
+        custom = CustomToolCall(
+            str(item.get("name", "")), str(item.get("input", "")), id=item.get("call_id")
+        )
         return Message("assistant", "", tool_call=custom, tool_call_id=item.get("call_id"))
     if kind in ("function_call_output", "custom_tool_call_output"):
         return Message("tool", content_text(item.get("output")), tool_call_id=item.get("call_id"))
@@ -51,36 +59,76 @@ def _message(item: Mapping[str, Any]) -> Message | None:
 def _items(reply: Text | ToolCall | CustomToolCall, new_id: IdMaker) -> list[dict[str, Any]]:
     items: list[dict[str, Any]] = []
     if reply.text or isinstance(reply, Text):
-        items.append({"id": new_id("msg_"), "type": "message", "status": "completed",
-                      "role": "assistant", "content": [
-                          {"type": "output_text", "text": reply.text, "annotations": [],
-                           "logprobs": []}]})
+        items.append(
+            {
+                "id": new_id("msg_"),
+                "type": "message",
+                "status": "completed",
+                "role": "assistant",
+                "content": [
+                    {"type": "output_text", "text": reply.text, "annotations": [], "logprobs": []}
+                ],
+            }
+        )
     call_id = None if isinstance(reply, Text) else reply.id or new_id("call_")
     if isinstance(reply, ToolCall):
-        items.append({"id": new_id("fc_"), "type": "function_call", "status": "completed",
-                      "name": reply.name, "arguments": json.dumps(dict(reply.input)),
-                      "call_id": call_id})
+        items.append(
+            {
+                "id": new_id("fc_"),
+                "type": "function_call",
+                "status": "completed",
+                "name": reply.name,
+                "arguments": json.dumps(dict(reply.input)),
+                "call_id": call_id,
+            }
+        )
     elif isinstance(reply, CustomToolCall):
-        items.append({"id": new_id("ctc_"), "type": "custom_tool_call", "status": "completed",
-                      "name": reply.name, "input": reply.input, "call_id": call_id})
+        items.append(
+            {
+                "id": new_id("ctc_"),
+                "type": "custom_tool_call",
+                "status": "completed",
+                "name": reply.name,
+                "input": reply.input,
+                "call_id": call_id,
+            }
+        )
     return items
 
 
-def render(call: ModelCall, reply: Text | ToolCall | CustomToolCall, new_id: IdMaker,
-           cache: CacheUse = NO_CACHE) -> Answer:
+def render(
+    call: ModelCall,
+    reply: Text | ToolCall | CustomToolCall,
+    new_id: IdMaker,
+    cache: CacheUse = NO_CACHE,
+) -> Answer:
     """The 200 answer for a text or tool reply, streamed when the request asked for it."""
     items = _items(reply, new_id)
     prompt, completion = usage_counts(call, reply)
     response = {
-        "id": new_id("resp_"), "object": "response", "created_at": int(time.time()),
-        "status": "completed", "error": None, "incomplete_details": None,
-        "instructions": call.body.get("instructions"), "model": call.model, "output": items,
+        "id": new_id("resp_"),
+        "object": "response",
+        "created_at": int(time.time()),
+        "status": "completed",
+        "error": None,
+        "incomplete_details": None,
+        "instructions": call.body.get("instructions"),
+        "model": call.model,
+        "output": items,
         "parallel_tool_calls": bool(call.body.get("parallel_tool_calls", True)),
-        "tool_choice": call.body.get("tool_choice", "auto"), "tools": [],
-        "temperature": 1.0, "top_p": 1.0, "metadata": {}, "text": {"format": {"type": "text"}},
-        "usage": {"input_tokens": prompt, "input_tokens_details": {"cached_tokens": cache.read},
-                  "output_tokens": completion, "output_tokens_details": {"reasoning_tokens": 0},
-                  "total_tokens": prompt + completion},
+        "tool_choice": call.body.get("tool_choice", "auto"),
+        "tools": [],
+        "temperature": 1.0,
+        "top_p": 1.0,
+        "metadata": {},
+        "text": {"format": {"type": "text"}},
+        "usage": {
+            "input_tokens": prompt,
+            "input_tokens_details": {"cached_tokens": cache.read},
+            "output_tokens": completion,
+            "output_tokens_details": {"reasoning_tokens": 0},
+            "total_tokens": prompt + completion,
+        },
     }
     if isinstance(reply, Text) and reply.truncated:
         response.update(status="incomplete", incomplete_details={"reason": "max_output_tokens"})
@@ -115,26 +163,34 @@ def _item_events(seq: _Seq, index: int, item: dict[str, Any]) -> None:
     ids = {"item_id": item["id"], "output_index": index}
     kind = item["type"]
     if kind == "message":
-        seq.emit("response.output_item.added", output_index=index,
-                 item=dict(item, status="in_progress", content=[]))
+        seq.emit(
+            "response.output_item.added",
+            output_index=index,
+            item=dict(item, status="in_progress", content=[]),
+        )
         part = item["content"][0]
-        seq.emit("response.content_part.added", **ids, content_index=0,
-                 part=dict(part, text=""))
+        seq.emit("response.content_part.added", **ids, content_index=0, part=dict(part, text=""))
         for piece in chunks(part["text"]):
-            seq.emit("response.output_text.delta", **ids, content_index=0, delta=piece,
-                     logprobs=[])
-        seq.emit("response.output_text.done", **ids, content_index=0, text=part["text"],
-                 logprobs=[])
+            seq.emit("response.output_text.delta", **ids, content_index=0, delta=piece, logprobs=[])
+        seq.emit(
+            "response.output_text.done", **ids, content_index=0, text=part["text"], logprobs=[]
+        )
         seq.emit("response.content_part.done", **ids, content_index=0, part=part)
     elif kind == "function_call":
-        seq.emit("response.output_item.added", output_index=index,
-                 item=dict(item, status="in_progress", arguments=""))
+        seq.emit(
+            "response.output_item.added",
+            output_index=index,
+            item=dict(item, status="in_progress", arguments=""),
+        )
         for piece in chunks(item["arguments"]):
             seq.emit("response.function_call_arguments.delta", **ids, delta=piece)
         seq.emit("response.function_call_arguments.done", **ids, arguments=item["arguments"])
     else:
-        seq.emit("response.output_item.added", output_index=index,
-                 item=dict(item, status="in_progress", input=""))
+        seq.emit(
+            "response.output_item.added",
+            output_index=index,
+            item=dict(item, status="in_progress", input=""),
+        )
         for piece in chunks(item["input"]):
             seq.emit("response.custom_tool_call_input.delta", **ids, delta=piece)
         seq.emit("response.custom_tool_call_input.done", **ids, input=item["input"])

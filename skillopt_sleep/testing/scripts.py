@@ -54,7 +54,7 @@ def shell_call(call: ModelCall, command: str) -> ToolCall:
 def tool_output(text: str) -> str:
     """A tool result's output without the agent's wrapper (codex's ``Output:`` header)."""
     match = _CODEX_OUTPUT.search(text)
-    return (text[match.end():] if match else text).strip()
+    return (text[match.end() :] if match else text).strip()
 
 
 def shell_then_reply(command: str, final: str = "Done. Output: {output}") -> Responder:

@@ -46,8 +46,11 @@ ROUTES: dict[str, tuple[Api, Callable[..., ModelCall]]] = {
     "/v1/responses": ("responses", responses_wire.parse),
 }
 RETRYABLE = frozenset({408, 409, 429}) | frozenset(range(500, 600))
-RENDER = {"anthropic": anthropic_wire.render, "chat": openai_wire.render,
-          "responses": responses_wire.render}
+RENDER = {
+    "anthropic": anthropic_wire.render,
+    "chat": openai_wire.render,
+    "responses": responses_wire.render,
+}
 
 
 def default_responder(call: ModelCall) -> Reply:
@@ -61,8 +64,12 @@ def default_responder(call: ModelCall) -> Reply:
 
 def is_title_request(call: ModelCall) -> bool:
     """Claude Code's side request for a session title: tools-less, JSON-schema output."""
-    return (call.api == "anthropic" and not call.tools and call.json_schema is not None
-            and call.headers.get("user-agent", "").startswith("claude-cli"))
+    return (
+        call.api == "anthropic"
+        and not call.tools
+        and call.json_schema is not None
+        and call.headers.get("user-agent", "").startswith("claude-cli")
+    )
 
 
 class _Server(ThreadingHTTPServer):
@@ -85,11 +92,19 @@ class ModelServer:
     ``batch_expire_after`` answers that many requests of a batch, then expires the rest.
     """
 
-    def __init__(self, replies: Iterable[Reply] = (), *, responder: Responder | None = None,
-                 fail_rate: float = 0.0, seed: int = 0, delay: float = 0.0,
-                 models: Iterable[str] = ("claude-test", "gpt-test"),
-                 title: str = "Scripted session", port: int = 0,
-                 cache: PromptCache | None = None) -> None:
+    def __init__(
+        self,
+        replies: Iterable[Reply] = (),
+        *,
+        responder: Responder | None = None,
+        fail_rate: float = 0.0,
+        seed: int = 0,
+        delay: float = 0.0,
+        models: Iterable[str] = ("claude-test", "gpt-test"),
+        title: str = "Scripted session",
+        port: int = 0,
+        cache: PromptCache | None = None,
+    ) -> None:
         if not 0.0 <= fail_rate <= 1.0:
             raise ValueError(f"fail_rate must be within 0..1, got {fail_rate}")
         self.responder: Responder = responder or default_responder
@@ -123,8 +138,12 @@ class ModelServer:
         httpd = _Server(("127.0.0.1", self._port), Handler)
         httpd.model_server = self
         self._httpd = httpd
-        self._thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05},
-                                        name="model-server", daemon=True)
+        self._thread = threading.Thread(
+            target=httpd.serve_forever,
+            kwargs={"poll_interval": 0.05},
+            name="model-server",
+            daemon=True,
+        )
         self._thread.start()
         return self
 
@@ -187,10 +206,15 @@ class ModelServer:
         with self._lock:
             return list(self._requests)
 
-    def model_requests(self, api: Api | None = None, *, side: bool = False) -> list[RecordedRequest]:
+    def model_requests(
+        self, api: Api | None = None, *, side: bool = False
+    ) -> list[RecordedRequest]:
         """Model calls only (optionally one API); Claude's title requests only with ``side``."""
-        return [r for r in self.requests if r.call is not None and (api is None or r.api == api)
-                and (side or not r.side)]
+        return [
+            r
+            for r in self.requests
+            if r.call is not None and (api is None or r.api == api) and (side or not r.side)
+        ]
 
     def model_calls(self, api: Api | None = None) -> list[ModelCall]:
         """The parsed view of each scripted model call, oldest first."""
@@ -253,7 +277,7 @@ class ModelServer:
             return queued
         try:
             return self.responder(call)
-        except Exception as exc:  # noqa: BLE001 - a broken script must fail the test, not hang it
+        except Exception as exc:
             self.responder_errors.append(exc)
             return Error(500, message=f"responder raised {type(exc).__name__}: {exc}")
 
@@ -286,8 +310,9 @@ class ModelServer:
         """An error in the provider's real JSON shape (or ``err.body`` verbatim)."""
         wire: Any = anthropic_wire if api == "anthropic" else openai_wire
         headers = {k.lower(): v for k, v in err.headers.items()}
-        headers.setdefault("request-id" if api == "anthropic" else "x-request-id",
-                           self.new_id("req_"))
+        headers.setdefault(
+            "request-id" if api == "anthropic" else "x-request-id", self.new_id("req_")
+        )
         if err.status not in RETRYABLE:
             # Without it Claude Code retries even a 401 for minutes; the SDKs honour it too.
             headers.setdefault("x-should-retry", "false")
@@ -302,11 +327,24 @@ class ModelServer:
     def models_answer(self, headers: Mapping[str, str]) -> Answer:
         """``GET /v1/models`` in the Anthropic or OpenAI shape (by the request's headers)."""
         if "anthropic-version" in headers or "x-api-key" in headers:
-            data = [{"type": "model", "id": m, "display_name": m,
-                     "created_at": "2025-01-01T00:00:00Z"} for m in self.models]
-            return json_answer({"data": data, "has_more": False,
-                                "first_id": data[0]["id"] if data else None,
-                                "last_id": data[-1]["id"] if data else None})
-        return json_answer({"object": "list", "data": [
-            {"id": m, "object": "model", "created": 1735689600, "owned_by": "loopback"}
-            for m in self.models]})
+            data = [
+                {"type": "model", "id": m, "display_name": m, "created_at": "2025-01-01T00:00:00Z"}
+                for m in self.models
+            ]
+            return json_answer(
+                {
+                    "data": data,
+                    "has_more": False,
+                    "first_id": data[0]["id"] if data else None,
+                    "last_id": data[-1]["id"] if data else None,
+                }
+            )
+        return json_answer(
+            {
+                "object": "list",
+                "data": [
+                    {"id": m, "object": "model", "created": 1735689600, "owned_by": "loopback"}
+                    for m in self.models
+                ],
+            }
+        )

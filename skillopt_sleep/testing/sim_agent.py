@@ -24,7 +24,9 @@ def _after(argv: Sequence[str], flag: str) -> str:
 
 
 def _instructions(copy: Path, agent: str) -> str:
-    names = ["CLAUDE.md", ".claude/skills"] if agent == "claude" else ["AGENTS.md", ".agents/skills"]
+    names = (
+        ["CLAUDE.md", ".claude/skills"] if agent == "claude" else ["AGENTS.md", ".agents/skills"]
+    )
     parts = []
     for name in names:
         path = copy / name
@@ -40,10 +42,17 @@ class SimAgentRunner:
         self.world = world
         self.runs = 0
 
-    async def run(self, argv: Sequence[str], *, env: Mapping[str, str], cwd: str | None = None,
-                  stdin: str | None = None, timeout: float = 120.0) -> RunResult:
+    async def run(
+        self,
+        argv: Sequence[str],
+        *,
+        env: Mapping[str, str],
+        cwd: str | None = None,
+        stdin: str | None = None,
+        timeout: float = 120.0,
+    ) -> RunResult:
         copy = Path(_after(argv, "--chdir"))
-        inner = list(argv)[list(argv).index("--", list(argv).index("--") + 1) + 1:]
+        inner = list(argv)[list(argv).index("--", list(argv).index("--") + 1) + 1 :]
         agent = "claude" if Path(inner[0]).name == "claude" else "codex"
         prompt = _after(inner, "-p") if agent == "claude" else inner[-1]
         act = self.world.decide(prompt, _instructions(copy, agent))
@@ -52,30 +61,83 @@ class SimAgentRunner:
         if act is not None and act.path:
             (copy / act.path).parent.mkdir(parents=True, exist_ok=True)
             (copy / act.path).write_text(act.content, encoding="utf-8")
-        return RunResult(0, _claude(act, copy, tokens_in) if agent == "claude" else _codex(act, tokens_in))
+        return RunResult(
+            0, _claude(act, copy, tokens_in) if agent == "claude" else _codex(act, tokens_in)
+        )
 
 
 def _claude(act: Act | None, copy: Path, tokens_in: int) -> str:
     lines: list[dict[str, Any]] = []
     if act is not None:
-        tool = ({"name": "Bash", "input": {"command": act.command}} if act.command else
-                {"name": "Write", "input": {"file_path": str(copy / act.path), "content": act.content}})
-        lines.append({"type": "assistant", "message": {"content": [{"type": "tool_use", "id": "t1", **tool}]}})
-        lines.append({"type": "user", "message": {"content": [
-            {"type": "tool_result", "tool_use_id": "t1", "content": "ok", "is_error": False}]}})
-    lines.append({"type": "result", "subtype": "success", "is_error": False, "result": "Done.",
-                  "num_turns": 2, "usage": {"input_tokens": tokens_in, "output_tokens": 60}})
+        tool = (
+            {"name": "Bash", "input": {"command": act.command}}
+            if act.command
+            else {
+                "name": "Write",
+                "input": {"file_path": str(copy / act.path), "content": act.content},
+            }
+        )
+        lines.append(
+            {
+                "type": "assistant",
+                "message": {"content": [{"type": "tool_use", "id": "t1", **tool}]},
+            }
+        )
+        lines.append(
+            {
+                "type": "user",
+                "message": {
+                    "content": [
+                        {
+                            "type": "tool_result",
+                            "tool_use_id": "t1",
+                            "content": "ok",
+                            "is_error": False,
+                        }
+                    ]
+                },
+            }
+        )
+    lines.append(
+        {
+            "type": "result",
+            "subtype": "success",
+            "is_error": False,
+            "result": "Done.",
+            "num_turns": 2,
+            "usage": {"input_tokens": tokens_in, "output_tokens": 60},
+        }
+    )
     return "\n".join(json.dumps(x) for x in lines) + "\n"
 
 
 def _codex(act: Act | None, tokens_in: int) -> str:
     lines: list[dict[str, Any]] = [{"type": "thread.started", "thread_id": "sim"}]
     if act is not None and act.command:
-        lines.append({"type": "item.completed", "item": {"type": "command_execution", "command": act.command,
-                                                         "exit_code": 0, "status": "completed"}})
+        lines.append(
+            {
+                "type": "item.completed",
+                "item": {
+                    "type": "command_execution",
+                    "command": act.command,
+                    "exit_code": 0,
+                    "status": "completed",
+                },
+            }
+        )
     elif act is not None:
-        lines.append({"type": "item.completed", "item": {"type": "file_change", "status": "completed",
-                                                         "changes": [{"path": act.path, "kind": "add"}]}})
-    lines += [{"type": "item.completed", "item": {"type": "agent_message", "text": "Done."}},
-              {"type": "turn.completed", "usage": {"input_tokens": tokens_in, "output_tokens": 60}}]
+        lines.append(
+            {
+                "type": "item.completed",
+                "item": {
+                    "type": "file_change",
+                    "status": "completed",
+                    "changes": [{"path": act.path, "kind": "add"}],
+                },
+            }
+        )
+    lines += [
+        {"type": "item.completed", "item": {"type": "agent_message", "text": "Done."}},
+        {"type": "turn.completed", "usage": {"input_tokens": tokens_in, "output_tokens": 60}},
+    ]
     return "\n".join(json.dumps(x) for x in lines) + "\n"

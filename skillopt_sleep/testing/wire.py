@@ -23,7 +23,9 @@ class Answer:
     drop: bool = False
 
 
-def json_answer(payload: Any, status: int = 200, headers: Mapping[str, str] | None = None) -> Answer:
+def json_answer(
+    payload: Any, status: int = 200, headers: Mapping[str, str] | None = None
+) -> Answer:
     """A JSON answer."""
     return Answer(status=status, body=json.dumps(payload).encode(), headers=dict(headers or {}))
 
@@ -42,7 +44,7 @@ def stream_answer(frames: list[bytes]) -> Answer:
 
 def chunks(text: str, size: int = 24) -> list[str]:
     """Split a text into delta-sized pieces (at least one, possibly empty)."""
-    return [text[i:i + size] for i in range(0, len(text), size)] or [""]
+    return [text[i : i + size] for i in range(0, len(text), size)] or [""]
 
 
 def content_text(content: Any) -> str:

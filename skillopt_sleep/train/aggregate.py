@@ -55,7 +55,11 @@ def _merge_level(items: Sequence[Proposed]) -> list[Proposed]:
     for item in sorted(items, key=_priority):
         twin = next((o for o in out if similar(o.edit, item.edit)), None)
         if twin is None:
-            out.append(Proposed(item.edit, item.analyst, item.batch, item.order, item.support, list(item.merged)))
+            out.append(
+                Proposed(
+                    item.edit, item.analyst, item.batch, item.order, item.support, list(item.merged)
+                )
+            )
             continue
         cites = list(dict.fromkeys([*twin.edit.cites, *item.edit.cites]))
         twin.edit = twin.edit.model_copy(update={"cites": cites})

@@ -35,7 +35,9 @@ class Context:
     notes: str
 
 
-def sort_cases(items: Sequence[TaskRecord], rollouts: dict[str, list[Rollout]]) -> dict[str, list[Case]]:
+def sort_cases(
+    items: Sequence[TaskRecord], rollouts: dict[str, list[Rollout]]
+) -> dict[str, list[Case]]:
     """The items as contrast, failure and success cases (items with no scored rollout left out)."""
     out: dict[str, list[Case]] = {"contrast": [], "failure": [], "success": []}
     for item in items:
@@ -57,7 +59,7 @@ def sort_cases(items: Sequence[TaskRecord], rollouts: dict[str, list[Rollout]]) 
 def current_rules(ctx: Context) -> list[str]:
     if ctx.mode == "rules":
         return managed_rules(ctx.skill)
-    body = ctx.skill[len(frontmatter(ctx.skill) or ""):]
+    body = ctx.skill[len(frontmatter(ctx.skill) or "") :]
     return [ln.strip() for ln in body.splitlines() if ln.strip()]
 
 
@@ -80,20 +82,36 @@ def seed_of(*parts: object) -> int:
     return int(hashlib.sha256("\x00".join(map(str, parts)).encode()).hexdigest()[:8], 16)
 
 
-async def reflect(optimizer: Optimizer, prompts: Prompts, groups: dict[str, list[Case]], ctx: Context, *,
-                  minibatch: int, unit: str, head: str = "",
-                  analyst_of: dict[str, str] | None = None) -> list[Proposed]:
+async def reflect(
+    optimizer: Optimizer,
+    prompts: Prompts,
+    groups: dict[str, list[Case]],
+    ctx: Context,
+    *,
+    minibatch: int,
+    unit: str,
+    head: str = "",
+    analyst_of: dict[str, str] | None = None,
+) -> list[Proposed]:
     """Every analyst's proposals over its cases, one optimizer call per minibatch."""
-    analyst_of = analyst_of or {"contrast": "reflect_contrast", "failure": "reflect_failure",
-                                "success": "reflect_success"}
+    analyst_of = analyst_of or {
+        "contrast": "reflect_contrast",
+        "failure": "reflect_failure",
+        "success": "reflect_success",
+    }
     out: list[Proposed] = []
     batch = 0
     for group, cases in groups.items():
         for start in range(0, len(cases), minibatch):
-            chunk = cases[start:start + minibatch]
+            chunk = cases[start : start + minibatch]
             system = system_for(prompts, analyst_of[group], ctx)
-            edits = await optimizer.ask(system, prompt_for(chunk, ctx, head), partial(parse_edits, cases=chunk),
-                                        seed=seed_of(unit, group, start), tag=f"reflect-{group}")
+            edits = await optimizer.ask(
+                system,
+                prompt_for(chunk, ctx, head),
+                partial(parse_edits, cases=chunk),
+                seed=seed_of(unit, group, start),
+                tag=f"reflect-{group}",
+            )
             out += [Proposed(e, group, batch, i) for i, e in enumerate(edits or [])]
             batch += 1
     return out

@@ -42,20 +42,35 @@ def read_skill(path: Path, mode: str) -> str:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise InputError(f"no such skill file: {path}", hint="give the SKILL.md (or prompt) to train") from None
+        raise InputError(
+            f"no such skill file: {path}", hint="give the SKILL.md (or prompt) to train"
+        ) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"cannot read {path}: {exc}", hint="save it as UTF-8 text") from None
     if mode == "rules" and frontmatter(text) is None:
-        raise InputError(f"{path} has no frontmatter (a --- block with name: and description:)",
-                         hint="add one, or train it as a whole document with --mode document")
+        raise InputError(
+            f"{path} has no frontmatter (a --- block with name: and description:)",
+            hint="add one, or train it as a whole document with --mode document",
+        )
     return text
 
 
-def train(data: str | Path | TaskSet, skill: str | Path, out: str | Path, *, target: Backend,
-          optimizer: Backend | None = None, judge: Backend | RubricJudge | None = None,
-          config: TrainConfig | None = None, env: Environment | None = None, prompts_dir: str | Path | None = None,
-          budget: BudgetSettings | None = None, retry: RetryPolicy | None = None, clock: Clock | None = None,
-          progress: Callable[[str], None] | None = None) -> TrainResult:
+def train(
+    data: str | Path | TaskSet,
+    skill: str | Path,
+    out: str | Path,
+    *,
+    target: Backend,
+    optimizer: Backend | None = None,
+    judge: Backend | RubricJudge | None = None,
+    config: TrainConfig | None = None,
+    env: Environment | None = None,
+    prompts_dir: str | Path | None = None,
+    budget: BudgetSettings | None = None,
+    retry: RetryPolicy | None = None,
+    clock: Clock | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> TrainResult:
     """Train the skill at ``skill`` over ``data`` (a task-set path or a :class:`TaskSet`), recording
     the run in ``out``; a run already in ``out`` is resumed after its last finished step.
 
@@ -64,24 +79,58 @@ def train(data: str | Path | TaskSet, skill: str | Path, out: str | Path, *, tar
     ``retry`` says how often a failed call is tried again.
     """
     config = config or TrainConfig()
-    tasks = data if isinstance(data, TaskSet) else load_task_set(Path(data), split_ratio=config.split_ratio,
-                                                                  seed=config.seed)
+    tasks = (
+        data
+        if isinstance(data, TaskSet)
+        else load_task_set(Path(data), split_ratio=config.split_ratio, seed=config.seed)
+    )
     text = read_skill(Path(skill), config.mode)
     prompts = load_prompts(Path(prompts_dir) if prompts_dir is not None else None)
     run = RunDir(Path(out))
-    run.start(config, prompts.record(), {"train": [t.id for t in tasks.train], "val": [t.id for t in tasks.val],
-                                         "test": [t.id for t in tasks.test], "skill_sha256": sha256_text(text)})
+    run.start(
+        config,
+        prompts.record(),
+        {
+            "train": [t.id for t in tasks.train],
+            "val": [t.id for t in tasks.val],
+            "test": [t.id for t in tasks.test],
+            "skill_sha256": sha256_text(text),
+        },
+    )
     state = run.state()
     budget_ = Budget(budget or BudgetSettings(), by_role=dict(state.usage_by_role) if state else {})
     calls = Calls(budget_, retry or RetryPolicy(), random.Random(config.seed))
     judge = judge if judge is not None else target
     rubric = _rubric_from_backend(judge, calls) if isinstance(judge, Backend) else judge
-    replayer = Replayer(target, calls, k=config.k, concurrency=config.concurrency, rubric=rubric, store=None,
-                        clock=clock or SystemClock(), max_tokens=config.max_tokens,
-                        env=env if env is not None else load_env(config.env, rubric))
-    trainer = Trainer(config, tasks, text, replayer=replayer,
-                      optimizer=Optimizer(optimizer or target, calls, config.optimizer_max_tokens),
-                      budget=budget_, prompts=prompts, run=run, progress=progress)
+    replayer = Replayer(
+        target,
+        calls,
+        k=config.k,
+        concurrency=config.concurrency,
+        rubric=rubric,
+        store=None,
+        clock=clock or SystemClock(),
+        max_tokens=config.max_tokens,
+        env=env if env is not None else load_env(config.env, rubric),
+    )
+    trainer = Trainer(
+        config,
+        tasks,
+        text,
+        replayer=replayer,
+        optimizer=Optimizer(optimizer or target, calls, config.optimizer_max_tokens),
+        budget=budget_,
+        prompts=prompts,
+        run=run,
+        progress=progress,
+    )
     st, summary = asyncio.run(trainer.train())
-    return TrainResult(summary=summary, initial_skill=text, best_skill=st.best, current_skill=st.current,
-                       run_dir=str(run.path), history=st.history, evidence=st.evidence)
+    return TrainResult(
+        summary=summary,
+        initial_skill=text,
+        best_skill=st.best,
+        current_skill=st.current,
+        run_dir=str(run.path),
+        history=st.history,
+        evidence=st.evidence,
+    )

@@ -56,7 +56,11 @@ class TrainConfig(BaseModel):
     @classmethod
     def _ratio(cls, value: str) -> str:
         parts = value.split(":")
-        if len(parts) != 3 or not all(p.strip().isdigit() for p in parts) or sum(int(p) for p in parts) == 0:
+        if (
+            len(parts) != 3
+            or not all(p.strip().isdigit() for p in parts)
+            or sum(int(p) for p in parts) == 0
+        ):
             raise ValueError(f"split ratio {value!r} must be three whole numbers like 2:1:7")
         if int(parts[0]) == 0 or int(parts[1]) == 0:
             raise ValueError(f"split ratio {value!r} leaves nothing to train or validate on")

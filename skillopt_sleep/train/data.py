@@ -22,7 +22,9 @@ from ..models import TaskRecord
 from ..task_input import Defaults, make_record, record_error
 
 SPLITS = ("train", "val", "test")
-EPOCH = datetime(2026, 1, 1, tzinfo=timezone.utc)  # items carry no time; a fixed one keeps ids stable
+EPOCH = datetime(
+    2026, 1, 1, tzinfo=timezone.utc
+)  # items carry no time; a fixed one keeps ids stable
 
 
 @dataclass(frozen=True)
@@ -41,8 +43,10 @@ def load_task_set(path: Path, *, split_ratio: str = "2:1:7", seed: int = 0) -> T
     if path.is_dir():
         missing = [f"{s}.jsonl" for s in SPLITS if not (path / f"{s}.jsonl").is_file()]
         if missing:
-            raise InputError(f"{path} lacks {', '.join(missing)}",
-                             hint="a task-set directory holds train.jsonl, val.jsonl and test.jsonl")
+            raise InputError(
+                f"{path} lacks {', '.join(missing)}",
+                hint="a task-set directory holds train.jsonl, val.jsonl and test.jsonl",
+            )
         parts = {s: _read(path / f"{s}.jsonl", s) for s in SPLITS}
         _unique([r for _, r in (*parts["train"], *parts["val"], *parts["test"])], path)
         return TaskSet(*([r for _, r in parts[s]] for s in SPLITS))
@@ -50,8 +54,10 @@ def load_task_set(path: Path, *, split_ratio: str = "2:1:7", seed: int = 0) -> T
     _unique([r for _, r in items], path)
     given = [s for s, _ in items if s is not None]
     if given and len(given) != len(items):
-        raise InputError(f"{path}: {len(items) - len(given)} items have no split while others do",
-                         hint="give every item a split, or none and use --split-ratio")
+        raise InputError(
+            f"{path}: {len(items) - len(given)} items have no split while others do",
+            hint="give every item a split, or none and use --split-ratio",
+        )
     if given:
         return TaskSet(*([r for s, r in items if s == name] for name in SPLITS))
     return split_by_ratio([r for _, r in items], split_ratio, seed)
@@ -66,8 +72,10 @@ def split_by_ratio(records: list[TaskRecord], ratio: str, seed: int) -> TaskSet:
     n_train = max(1, round(n * weights[0] / sum(weights)))
     n_val = max(1, round(n * weights[1] / sum(weights)))
     if n_train + n_val >= n:
-        raise InputError(f"{n} items are too few to split {ratio}", hint="add items or give each a split")
-    return TaskSet(order[:n_train], order[n_train:n_train + n_val], order[n_train + n_val:])
+        raise InputError(
+            f"{n} items are too few to split {ratio}", hint="add items or give each a split"
+        )
+    return TaskSet(order[:n_train], order[n_train : n_train + n_val], order[n_train + n_val :])
 
 
 def _read(path: Path, split: str | None) -> list[tuple[str | None, TaskRecord]]:
@@ -92,8 +100,11 @@ def _read(path: Path, split: str | None) -> list[tuple[str | None, TaskRecord]]:
         except ValueError as exc:
             problems.append(f"line {number}: {exc}")
     if problems:
-        raise InputError(f"{path}: {len(problems)} invalid item{'s' * (len(problems) > 1)}: " + "; ".join(problems),
-                         hint="fix them; nothing was used")
+        raise InputError(
+            f"{path}: {len(problems)} invalid item{'s' * (len(problems) > 1)}: "
+            + "; ".join(problems),
+            hint="fix them; nothing was used",
+        )
     if not out:
         raise InputError(f"no items in {path}", hint="write one JSON object per line")
     return out
@@ -101,7 +112,7 @@ def _read(path: Path, split: str | None) -> list[tuple[str | None, TaskRecord]]:
 
 def _item(raw: Any, defaults: Defaults, split: str | None) -> tuple[str | None, TaskRecord]:
     if not isinstance(raw, dict):
-        raise ValueError("an item is a JSON object")  # noqa: TRY004 - reported with the other bad items
+        raise ValueError("an item is a JSON object")
     data = dict(raw)
     if "question" in data:
         if "intent" in data:
@@ -133,4 +144,6 @@ def _unique(records: list[TaskRecord], path: Path) -> None:
     seen: set[str] = set()
     dup = sorted({r.id for r in records if r.id in seen or seen.add(r.id)})  # type: ignore[func-returns-value]
     if dup:
-        raise InputError(f"{path}: duplicate item ids {', '.join(dup[:5])}", hint="give every item its own id")
+        raise InputError(
+            f"{path}: duplicate item ids {', '.join(dup[:5])}", hint="give every item its own id"
+        )

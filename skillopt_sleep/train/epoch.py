@@ -39,8 +39,9 @@ def _pick(rs: Sequence[Rollout], passed: bool) -> Rollout | None:
     return scored[0] if scored else None
 
 
-def compare(items: Sequence[TaskRecord], before: dict[str, list[Rollout]],
-            after: dict[str, list[Rollout]]) -> dict[str, list[tuple[TaskRecord, Case | None]]]:
+def compare(
+    items: Sequence[TaskRecord], before: dict[str, list[Rollout]], after: dict[str, list[Rollout]]
+) -> dict[str, list[tuple[TaskRecord, Case | None]]]:
     """Each item sorted by its pass rate before (the epoch's start) and after (now), with the case
     the optimizer is shown for it (None for still passing)."""
     out: dict[str, list[tuple[TaskRecord, Case | None]]] = {g: [] for g in GROUPS}
@@ -50,11 +51,17 @@ def compare(items: Sequence[TaskRecord], before: dict[str, list[Rollout]],
             continue
         now, then = after[item.id], before[item.id]
         if a > b:
-            out["improved"].append((item, Case("improved", item, _pick(now, True), _pick(then, False))))
+            out["improved"].append(
+                (item, Case("improved", item, _pick(now, True), _pick(then, False)))
+            )
         elif a < b:
-            out["regressed"].append((item, Case("regressed", item, _pick(then, True), _pick(now, False))))
+            out["regressed"].append(
+                (item, Case("regressed", item, _pick(then, True), _pick(now, False)))
+            )
         elif a < 0.5:
-            out["still failing"].append((item, Case("still failing", item, None, _pick(now, False))))
+            out["still failing"].append(
+                (item, Case("still failing", item, None, _pick(now, False)))
+            )
         else:
             out["still passing"].append((item, None))
     return out
@@ -73,16 +80,28 @@ def parse_notes(text: str) -> str:
     try:
         return _Notes.model_validate_json(extract_json(text).strip()).notes.strip()
     except ValidationError as exc:
-        raise MalformedOutput(f"notes reply is not the expected JSON: {exc.errors()[0]['msg']}") from exc
+        raise MalformedOutput(
+            f"notes reply is not the expected JSON: {exc.errors()[0]['msg']}"
+        ) from exc
 
 
-def meta_prompt(accepted: Sequence[Edit], refused: Sequence[Edit], history: Sequence[StepRecord], notes: str) -> str:
+def meta_prompt(
+    accepted: Sequence[Edit], refused: Sequence[Edit], history: Sequence[StepRecord], notes: str
+) -> str:
     parts = ["## ACCEPTED RULES"]
     parts += [f"- {e.content}" for e in accepted] or ["(none yet)"]
     parts += ["", "## REFUSED RULES"]
     parts += [f"- {e.content} ({e.reason})" for e in refused] or ["(none)"]
     parts += ["", "## VALIDATION BY STEP"]
-    parts += [f"- {h.kind} {h.step}: {h.val if h.val is None else round(h.val, 3)}, {len(h.accepted)} accepted"
-              for h in history] or ["(no step yet)"]
-    parts += ["", "## NOTES SO FAR", notes.strip() or "(none)", "", "Write the new notes now, as JSON."]
+    parts += [
+        f"- {h.kind} {h.step}: {h.val if h.val is None else round(h.val, 3)}, {len(h.accepted)} accepted"
+        for h in history
+    ] or ["(no step yet)"]
+    parts += [
+        "",
+        "## NOTES SO FAR",
+        notes.strip() or "(none)",
+        "",
+        "Write the new notes now, as JSON.",
+    ]
     return "\n".join(parts)

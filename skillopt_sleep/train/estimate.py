@@ -31,32 +31,52 @@ class TrainEstimate:
     within_budget: bool
 
 
-def estimate_train(config: TrainConfig, data: TaskSet, skill: str, budget: BudgetSettings, *,
-                   target_model: str, optimizer_model: str) -> TrainEstimate:
+def estimate_train(
+    config: TrainConfig,
+    data: TaskSet,
+    skill: str,
+    budget: BudgetSettings,
+    *,
+    target_model: str,
+    optimizer_model: str,
+) -> TrainEstimate:
     c = config
     batch = min(c.batch_size, len(data.train))
     gate_tasks = batch + len(data.val)
-    policy = EvidencePolicy.from_settings(NightSettings(efficacy_rollouts=c.efficacy_rollouts,
-                                                        harm_rollouts=c.harm_rollouts, steps=1))
+    policy = EvidencePolicy.from_settings(
+        NightSettings(efficacy_rollouts=c.efficacy_rollouts, harm_rollouts=c.harm_rollouts, steps=1)
+    )
     per_gate = policy.planned_rollouts(gate_tasks, c.edit_budget, c.edit_budget)
     val = len(data.val) * c.val_k * (1 + (c.edit_budget if c.gate == "mean" else 1))
     step_target = batch * c.k + per_gate + val
     reflections = 3 * max(1, -(-batch // c.minibatch))
     slow = (2 * min(c.slow_sample, len(data.train)) * c.k + per_gate + val) if c.slow_update else 0
-    target = c.total_steps * step_target + c.epochs * slow + 2 * len(data.test) * c.test_k + len(data.val) * c.val_k
-    optimizer = c.total_steps * reflections + c.epochs * (reflections * c.slow_update + c.meta_skill)
+    target = (
+        c.total_steps * step_target
+        + c.epochs * slow
+        + 2 * len(data.test) * c.test_k
+        + len(data.val) * c.val_k
+    )
+    optimizer = c.total_steps * reflections + c.epochs * (
+        reflections * c.slow_update + c.meta_skill
+    )
     items = [*data.train, *data.val, *data.test]
     item_chars = sum(len(t.intent) + len(t.context) for t in items) / max(1, len(items))
     in_target = int((len(skill) + item_chars + 400) / CHARS_PER_TOKEN)
     in_opt = int((len(skill) + 6 * 1500) / CHARS_PER_TOKEN)
     out_target = int(c.max_tokens * OUTPUT_SHARE)
     out_opt = int(c.optimizer_max_tokens * OUTPUT_SHARE)
-    tokens_in, tokens_out = target * in_target + optimizer * in_opt, target * out_target + optimizer * out_opt
+    tokens_in, tokens_out = (
+        target * in_target + optimizer * in_opt,
+        target * out_target + optimizer * out_opt,
+    )
     cost_t = cost_for(target_model, target * in_target, target * out_target, budget.prices)
     cost_o = cost_for(optimizer_model, optimizer * in_opt, optimizer * out_opt, budget.prices)
     cost = None if cost_t is None or cost_o is None else cost_t + cost_o
     calls = target + optimizer
-    within = ((budget.max_calls is None or calls <= budget.max_calls)
-              and (budget.max_tokens is None or tokens_in + tokens_out <= budget.max_tokens)
-              and (budget.max_cost_usd is None or cost is None or cost <= budget.max_cost_usd))
+    within = (
+        (budget.max_calls is None or calls <= budget.max_calls)
+        and (budget.max_tokens is None or tokens_in + tokens_out <= budget.max_tokens)
+        and (budget.max_cost_usd is None or cost is None or cost <= budget.max_cost_usd)
+    )
     return TrainEstimate(calls, target, optimizer, tokens_in, tokens_out, cost, within)

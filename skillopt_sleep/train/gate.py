@@ -35,12 +35,20 @@ class GateOutcome:
     skill: str
     applied: list[Edit] = field(default_factory=list)
     evidence: list[EditEvidence] = field(default_factory=list)
-    ledger: dict[str, float | None] = field(default_factory=dict)  # edit key -> log e (None: forget)
+    ledger: dict[str, float | None] = field(
+        default_factory=dict
+    )  # edit key -> log e (None: forget)
     reason: str = ""
 
 
-def candidates(config: TrainConfig, skill: str, edits: Sequence[Edit], limits: GuardLimits, gate: int,
-               room: int) -> tuple[list[Candidate], list[Edit]]:
+def candidates(
+    config: TrainConfig,
+    skill: str,
+    edits: Sequence[Edit],
+    limits: GuardLimits,
+    gate: int,
+    room: int,
+) -> tuple[list[Candidate], list[Edit]]:
     """Up to ``room`` edits that pass the guards alone, each with the skill it makes; and the refused."""
     cands: list[Candidate] = []
     refused: list[Edit] = []
@@ -55,15 +63,31 @@ def candidates(config: TrainConfig, skill: str, edits: Sequence[Edit], limits: G
 
 
 def policy_for(config: TrainConfig, levels: GateLevels) -> EvidencePolicy:
-    night = NightSettings(alpha=levels.alpha, steps=1, evidence_alpha=levels.evidence_alpha,
-                          efficacy_rollouts=config.efficacy_rollouts, harm_rollouts=config.harm_rollouts)
+    night = NightSettings(
+        alpha=levels.alpha,
+        steps=1,
+        evidence_alpha=levels.evidence_alpha,
+        efficacy_rollouts=config.efficacy_rollouts,
+        harm_rollouts=config.harm_rollouts,
+    )
     return EvidencePolicy.from_settings(night)
 
 
-async def evidence_gate(config: TrainConfig, *, draw: Draw, skill: str, cands: list[Candidate],
-                        tasks: Sequence[TaskRecord], shown: Sequence[TaskRecord], levels: GateLevels,
-                        nonce: str, rng: random.Random, ledger: dict[str, float], budget: int,
-                        limits: GuardLimits) -> GateOutcome:
+async def evidence_gate(
+    config: TrainConfig,
+    *,
+    draw: Draw,
+    skill: str,
+    cands: list[Candidate],
+    tasks: Sequence[TaskRecord],
+    shown: Sequence[TaskRecord],
+    levels: GateLevels,
+    nonce: str,
+    rng: random.Random,
+    ledger: dict[str, float],
+    budget: int,
+    limits: GuardLimits,
+) -> GateOutcome:
     """Every candidate judged alone (efficacy, then harm for as many as ``budget`` has room for),
     the accepted ones checked together, applied in the order of their evidence."""
     out = GateOutcome(skill)
@@ -78,24 +102,41 @@ async def evidence_gate(config: TrainConfig, *, draw: Draw, skill: str, cands: l
     for cand in sorted(cands, key=lambda c: (verdicts[c.key].p_efficacy or 0.0, c.key)):
         ev = verdicts[cand.key]
         if ev.verdict == "accepted" and len(passed) >= budget:
-            ev = ev.model_copy(update={"verdict": "over_budget", "reason": f"over this step's edit budget of {budget}"})
+            ev = ev.model_copy(
+                update={
+                    "verdict": "over_budget",
+                    "reason": f"over this step's edit budget of {budget}",
+                }
+            )
         elif ev.verdict == "accepted":
             ev = await trials.judge_harm(cand, ev)
         out.evidence.append(ev)
         if ev.verdict == "accepted":
             passed.append(cand)
     if len(passed) > 1:
-        joint = apply_mode(config.mode, skill, [c.edit for c in passed], budget=len(passed), limits=limits)
+        joint = apply_mode(
+            config.mode, skill, [c.edit for c in passed], budget=len(passed), limits=limits
+        )
         losers = await trials.conflicts(passed, joint.files)
-        out.evidence = [e.model_copy(update={"verdict": "conflict", "reason": "conflicts with another edit accepted"})
-                        if e.edit.key() in losers else e for e in out.evidence]
+        out.evidence = [
+            e.model_copy(
+                update={"verdict": "conflict", "reason": "conflicts with another edit accepted"}
+            )
+            if e.edit.key() in losers
+            else e
+            for e in out.evidence
+        ]
         passed = [c for c in passed if c.key not in losers]
     if passed:
-        done = apply_mode(config.mode, skill, [c.edit for c in passed], budget=budget, limits=limits)
+        done = apply_mode(
+            config.mode, skill, [c.edit for c in passed], budget=budget, limits=limits
+        )
         out.skill, out.applied = done.files[SKILL], done.applied
     by_key = {c.key: c for c in cands}
-    out.ledger = {e.edit.key(): trials.log_evidence(by_key[e.edit.key()]) if e.verdict in KEEP else None
-                  for e in out.evidence}
+    out.ledger = {
+        e.edit.key(): trials.log_evidence(by_key[e.edit.key()]) if e.verdict in KEEP else None
+        for e in out.evidence
+    }
     out.reason = f"{len(out.applied)} of {len(cands)} edits proven and applied"
     return out
 
@@ -103,8 +144,16 @@ async def evidence_gate(config: TrainConfig, *, draw: Draw, skill: str, cands: l
 Score = Callable[[str], Awaitable[float | None]]
 
 
-async def mean_gate(config: TrainConfig, *, skill: str, cands: list[Candidate], val_score: Score,
-                    fresh_score: Score, budget: int, limits: GuardLimits) -> GateOutcome:
+async def mean_gate(
+    config: TrainConfig,
+    *,
+    skill: str,
+    cands: list[Candidate],
+    val_score: Score,
+    fresh_score: Score,
+    budget: int,
+    limits: GuardLimits,
+) -> GateOutcome:
     """The step's edits together, kept when the validation mean went up (no test, no error control):
     the current skill's validation score against the candidate's, replayed fresh for this step."""
     out = GateOutcome(skill)

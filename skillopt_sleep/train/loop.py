@@ -68,20 +68,38 @@ def units(config: TrainConfig) -> list[Unit]:
 class Trainer:
     """One run over ``data`` from ``skill``, recorded in ``run``."""
 
-    def __init__(self, config: TrainConfig, data: TaskSet, skill: str, *, replayer: Replayer, optimizer: Optimizer,
-                 budget: Budget, prompts: Prompts, run: RunDir, progress: Progress | None = None) -> None:
+    def __init__(
+        self,
+        config: TrainConfig,
+        data: TaskSet,
+        skill: str,
+        *,
+        replayer: Replayer,
+        optimizer: Optimizer,
+        budget: Budget,
+        prompts: Prompts,
+        run: RunDir,
+        progress: Progress | None = None,
+    ) -> None:
         self.c, self.data, self.initial, self.replayer = config, data, skill, replayer
         self.opt, self.budget, self.prompts, self.run = optimizer, budget, prompts, run
         self.progress = progress or (lambda line: None)
         texts = [t.intent + "\n" + t.context for t in (*data.train, *data.val)] + [skill]
-        self.limits = GuardLimits(max_bytes={"SKILL.md": MAX_SKILL_BYTES}, known_urls=frozenset(urls_in("\n".join(texts))))
+        self.limits = GuardLimits(
+            max_bytes={"SKILL.md": MAX_SKILL_BYTES}, known_urls=frozenset(urls_in("\n".join(texts)))
+        )
         self.draw = replayer.draw
         self.stopped_by: Literal["", "budget", "outage"] = ""
 
     def fresh_state(self) -> RunState:
         schedule = [step_budget(self.c, u.step) for u in units(self.c) if u.kind == "step"]
-        return RunState(seed=self.c.seed, current=self.initial, best=self.initial, epoch_start=self.initial,
-                        schedule=schedule)
+        return RunState(
+            seed=self.c.seed,
+            current=self.initial,
+            best=self.initial,
+            epoch_start=self.initial,
+            schedule=schedule,
+        )
 
     async def train(self) -> tuple[RunState, TrainSummary]:
         st = self.run.state() or self.fresh_state()
@@ -99,13 +117,17 @@ class Trainer:
             self.stopped_by = "outage" if isinstance(exc, BackendOutage) else "budget"
         if self.replayer.budget_hit is not None and not st.stopped:
             st.stopped, self.stopped_by = self.replayer.budget_hit.one_line(), "budget"
-        if st.stopped:  # the unfinished unit is dropped: a rerun redoes it from the last finished one
+        if (
+            st.stopped
+        ):  # the unfinished unit is dropped: a rerun redoes it from the last finished one
             kept = self.run.state() or self.fresh_state()
             kept.stopped, kept.usage_by_role = st.stopped, dict(self.budget.by_role)
             self.run.save(kept)
             return kept, self._summary(kept, None, None)
         summary = await self._test_report(st)
-        if summary.stopped:  # the budget ran out in the test report: kept unwritten, a rerun scores it
+        if (
+            summary.stopped
+        ):  # the budget ran out in the test report: kept unwritten, a rerun scores it
             st.usage_by_role = dict(self.budget.by_role)
             self.run.save(st)
         else:
@@ -132,11 +154,17 @@ class Trainer:
     async def _step(self, st: RunState, index: int, unit: Unit) -> dict[str, object]:
         c = self.c
         pool = sorted(self.data.train, key=lambda t: t.id)
-        batch = random.Random(derive(c.seed, index, "batch")).sample(pool, min(c.batch_size, len(pool)))
-        rollouts = await self.draw([(t, 0, c.k) for t in batch], {"SKILL.md": st.current}, f"{c.seed}:{index}:roll")
+        batch = random.Random(derive(c.seed, index, "batch")).sample(
+            pool, min(c.batch_size, len(pool))
+        )
+        rollouts = await self.draw(
+            [(t, 0, c.k) for t in batch], {"SKILL.md": st.current}, f"{c.seed}:{index}:roll"
+        )
         groups = sort_cases(batch, rollouts)
         ctx = Context(st.current, c.mode, st.tried, st.notes)
-        proposals = await reflect(self.opt, self.prompts, groups, ctx, minibatch=c.minibatch, unit=f"{c.seed}:{index}")
+        proposals = await reflect(
+            self.opt, self.prompts, groups, ctx, minibatch=c.minibatch, unit=f"{c.seed}:{index}"
+        )
         shown = [case.task for cases in groups.values() for case in cases]
         artifacts: dict[str, object] = {"rollouts.jsonl": _rollout_lines(rollouts)}
         artifacts.update(await self._decide(st, index, unit, proposals, shown))
@@ -147,33 +175,61 @@ class Trainer:
         artifacts: dict[str, object] = {}
         if c.slow_update:
             pool = sorted(self.data.train, key=lambda t: t.id)
-            sample = random.Random(derive(c.seed, index, "slow")).sample(pool, min(c.slow_sample, len(pool)))
+            sample = random.Random(derive(c.seed, index, "slow")).sample(
+                pool, min(c.slow_sample, len(pool))
+            )
             wants = [(t, 0, c.k) for t in sample]
-            before = await self.draw(wants, {"SKILL.md": st.epoch_start}, f"{c.seed}:{index}:epoch-start")
+            before = await self.draw(
+                wants, {"SKILL.md": st.epoch_start}, f"{c.seed}:{index}:epoch-start"
+            )
             after = await self.draw(wants, {"SKILL.md": st.current}, f"{c.seed}:{index}:now")
             sorted_items = epoch.compare(sample, before, after)
-            groups = {g: [case for _, case in sorted_items[g] if case is not None]
-                      for g in ("regressed", "still failing", "improved")}
+            groups = {
+                g: [case for _, case in sorted_items[g] if case is not None]
+                for g in ("regressed", "still failing", "improved")
+            }
             ctx = Context(st.current, c.mode, st.tried, st.notes)
-            proposals = await reflect(self.opt, self.prompts, {g: v for g, v in groups.items() if v}, ctx,
-                                      minibatch=c.minibatch, unit=f"{c.seed}:{index}",
-                                      head=epoch.comparison_head(sorted_items), analyst_of=dict.fromkeys(groups, "slow_update"))
-            artifacts["comparison.json"] = {g: [t.id for t, _ in v] for g, v in sorted_items.items()}
-            artifacts["rollouts.jsonl"] = _rollout_lines(before, "epoch-start") + _rollout_lines(after, "now")
+            proposals = await reflect(
+                self.opt,
+                self.prompts,
+                {g: v for g, v in groups.items() if v},
+                ctx,
+                minibatch=c.minibatch,
+                unit=f"{c.seed}:{index}",
+                head=epoch.comparison_head(sorted_items),
+                analyst_of=dict.fromkeys(groups, "slow_update"),
+            )
+            artifacts["comparison.json"] = {
+                g: [t.id for t, _ in v] for g, v in sorted_items.items()
+            }
+            artifacts["rollouts.jsonl"] = _rollout_lines(before, "epoch-start") + _rollout_lines(
+                after, "now"
+            )
             shown = [case.task for cases in groups.values() for case in cases]
             artifacts.update(await self._decide(st, index, unit, proposals, shown))
         if c.meta_skill:
             accepted = [e for h in st.history for e in h.accepted]
             prompt = epoch.meta_prompt(accepted, st.tried, st.history, st.notes)
-            notes = await self.opt.ask(self.prompts["meta_skill"], prompt, epoch.parse_notes,
-                                       seed=derive(c.seed, index, "meta") % 2**31, tag="meta")
+            notes = await self.opt.ask(
+                self.prompts["meta_skill"],
+                prompt,
+                epoch.parse_notes,
+                seed=derive(c.seed, index, "meta") % 2**31,
+                tag="meta",
+            )
             st.notes = notes if notes is not None else st.notes
             artifacts["meta_skill.md"] = st.notes
         st.epoch_start = st.current
         return artifacts
 
-    async def _decide(self, st: RunState, index: int, unit: Unit, proposals: list[aggregate.Proposed],
-                      shown: Sequence[TaskRecord]) -> dict[str, object]:
+    async def _decide(
+        self,
+        st: RunState,
+        index: int,
+        unit: Unit,
+        proposals: list[aggregate.Proposed],
+        shown: Sequence[TaskRecord],
+    ) -> dict[str, object]:
         """Merge, rank, select under the budget, gate, update; the unit's artifacts."""
         c = self.c
         budget = st.schedule[unit.step]
@@ -182,54 +238,112 @@ class Trainer:
         ranked = [p for p in aggregate.rank(merged) if p.edit.key() not in tried]
         st.gates += 1
         levels = gate_levels(c, st.gates)
-        cands, refused = candidates(c, st.current, [p.edit for p in ranked], self.limits, st.gates, budget)
+        cands, refused = candidates(
+            c, st.current, [p.edit for p in ranked], self.limits, st.gates, budget
+        )
         if c.gate == "evidence":
             tasks = list({t.id: t for t in (*shown, *self.data.val)}.values())
-            outcome = await evidence_gate(c, draw=self.draw, skill=st.current, cands=cands, tasks=tasks,
-                                          shown=shown, levels=levels, nonce=f"{c.seed}:{index}:gate",
-                                          rng=random.Random(derive(c.seed, index, "gate")), ledger=st.ledger,
-                                          budget=budget, limits=self.limits)
+            outcome = await evidence_gate(
+                c,
+                draw=self.draw,
+                skill=st.current,
+                cands=cands,
+                tasks=tasks,
+                shown=shown,
+                levels=levels,
+                nonce=f"{c.seed}:{index}:gate",
+                rng=random.Random(derive(c.seed, index, "gate")),
+                ledger=st.ledger,
+                budget=budget,
+                limits=self.limits,
+            )
         else:
-            outcome = await mean_gate(c, skill=st.current, cands=cands, val_score=lambda s: self.val_score(st, s),
-                                      fresh_score=lambda s: self.val_score(st, s, fresh=f"{index}"),
-                                      budget=budget, limits=self.limits)
+            outcome = await mean_gate(
+                c,
+                skill=st.current,
+                cands=cands,
+                val_score=lambda s: self.val_score(st, s),
+                fresh_score=lambda s: self.val_score(st, s, fresh=f"{index}"),
+                budget=budget,
+                limits=self.limits,
+            )
         st.alpha_spent = spent(c, st.gates)
-        await self._record(st, index, unit, outcome, budget, levels.alpha, len(proposals), len(merged), len(cands))
-        return {"proposed.json": [_proposal(p) for p in proposals], "merged.json": [_proposal(p) for p in merged],
-                "ranked.json": [_proposal(p) for p in ranked], "refused.json": [e.model_dump() for e in refused],
-                "applied.json": [e.model_dump() for e in outcome.applied],
-                "evidence.json": [e.model_dump(mode="json") for e in outcome.evidence],
-                "gate.json": {"gate": st.gates, "alpha": levels.alpha, "evidence_alpha": levels.evidence_alpha,
-                              "budget": budget, "reason": outcome.reason}}
+        await self._record(
+            st, index, unit, outcome, budget, levels.alpha, len(proposals), len(merged), len(cands)
+        )
+        return {
+            "proposed.json": [_proposal(p) for p in proposals],
+            "merged.json": [_proposal(p) for p in merged],
+            "ranked.json": [_proposal(p) for p in ranked],
+            "refused.json": [e.model_dump() for e in refused],
+            "applied.json": [e.model_dump() for e in outcome.applied],
+            "evidence.json": [e.model_dump(mode="json") for e in outcome.evidence],
+            "gate.json": {
+                "gate": st.gates,
+                "alpha": levels.alpha,
+                "evidence_alpha": levels.evidence_alpha,
+                "budget": budget,
+                "reason": outcome.reason,
+            },
+        }
 
-    async def _record(self, st: RunState, index: int, unit: Unit, outcome: GateOutcome, budget: int, alpha: float,
-                      proposed: int, merged: int, tested: int) -> None:
+    async def _record(
+        self,
+        st: RunState,
+        index: int,
+        unit: Unit,
+        outcome: GateOutcome,
+        budget: int,
+        alpha: float,
+        proposed: int,
+        merged: int,
+        tested: int,
+    ) -> None:
         for key, log_e in outcome.ledger.items():
             if log_e is None:
                 st.ledger.pop(key, None)
             else:
                 st.ledger[key] = log_e
         if self.c.gate == "evidence":  # the older rule remembers nothing: it may try an edit again
-            st.tried += [e.edit.model_copy(update={"status": "rejected", "reason": e.reason})
-                         for e in outcome.evidence if e.verdict in CONCLUSIVE]
+            st.tried += [
+                e.edit.model_copy(update={"status": "rejected", "reason": e.reason})
+                for e in outcome.evidence
+                if e.verdict in CONCLUSIVE
+            ]
         st.evidence += outcome.evidence
         st.current = outcome.skill
         val = await self.val_score(st, st.current)
         if outcome.applied and val is not None and (st.best_val is None or val > st.best_val):
             st.best, st.best_val, st.best_step = st.current, val, index + 1
-        st.history.append(StepRecord(step=index + 1, epoch=unit.epoch, kind="step" if unit.kind == "step" else "slow_update",
-                                     budget=budget, alpha=alpha, proposed=proposed, merged=merged, tested=tested,
-                                     accepted=outcome.applied, val=val, reason=outcome.reason))
+        st.history.append(
+            StepRecord(
+                step=index + 1,
+                epoch=unit.epoch,
+                kind="step" if unit.kind == "step" else "slow_update",
+                budget=budget,
+                alpha=alpha,
+                proposed=proposed,
+                merged=merged,
+                tested=tested,
+                accepted=outcome.applied,
+                val=val,
+                reason=outcome.reason,
+            )
+        )
 
     async def val_score(self, st: RunState, skill: str, fresh: str = "") -> float | None:
         """Pass rate on the validation split, cached by the skill's hash (its sample stream too);
         with ``fresh``, new rollouts of a stream of that name, not cached."""
         sha = sha256_text(skill)[:16]
         if fresh:
-            scores = await report.score(self.draw, self.data.val, skill, self.c.val_k, f"{self.c.seed}:val:{sha}:{fresh}")
+            scores = await report.score(
+                self.draw, self.data.val, skill, self.c.val_k, f"{self.c.seed}:val:{sha}:{fresh}"
+            )
             return report.mean_score(scores).test_hard
         if sha not in st.val_cache:
-            scores = await report.score(self.draw, self.data.val, skill, self.c.val_k, f"{self.c.seed}:val:{sha}")
+            scores = await report.score(
+                self.draw, self.data.val, skill, self.c.val_k, f"{self.c.seed}:val:{sha}"
+            )
             st.val_cache[sha] = report.mean_score(scores).test_hard
         return st.val_cache[sha]
 
@@ -239,7 +353,11 @@ class Trainer:
         self.progress("test report: the initial and the best skill")
         errored = self.replayer.stats.errored
         base = await report.score(self.draw, self.data.test, self.initial, c.test_k, nonce)
-        best = base if st.best == self.initial else await report.score(self.draw, self.data.test, st.best, c.test_k, nonce)
+        best = (
+            base
+            if st.best == self.initial
+            else await report.score(self.draw, self.data.test, st.best, c.test_k, nonce)
+        )
         if self.replayer.budget_hit is not None:
             st.stopped, self.stopped_by = self.replayer.budget_hit.one_line(), "budget"
             return self._summary(st, None, None)
@@ -250,23 +368,48 @@ class Trainer:
         summary.gain_soft = report.paired_gain(base, best, 1, rng)
         return summary
 
-    def _summary(self, st: RunState, base: report.Scores | None, best: report.Scores | None) -> TrainSummary:
+    def _summary(
+        self, st: RunState, base: report.Scores | None, best: report.Scores | None
+    ) -> TrainSummary:
         accepted = [e for h in st.history for e in h.accepted]
         return TrainSummary(
-            baseline=report.mean_score(base or {}), best=report.mean_score(best or {}), best_step=st.best_step,
-            val_initial=st.initial_val, val_best=st.best_val, steps=sum(h.kind == "step" for h in st.history),
-            slow_updates=sum(h.kind == "slow_update" for h in st.history), accepted_edits=accepted,
-            refused=sum(1 for e in st.evidence if e.verdict != "accepted"), errored_rollouts=st.errored,
-            n_train=len(self.data.train), n_val=len(self.data.val), n_test=len(self.data.test), gate=self.c.gate,
-            alpha=self.c.alpha, alpha_spent=round(st.alpha_spent, 6), usage=sum(self.budget.by_role.values(), Usage()),
-            stopped=st.stopped, stopped_by=self.stopped_by if st.stopped else "")
+            baseline=report.mean_score(base or {}),
+            best=report.mean_score(best or {}),
+            best_step=st.best_step,
+            val_initial=st.initial_val,
+            val_best=st.best_val,
+            steps=sum(h.kind == "step" for h in st.history),
+            slow_updates=sum(h.kind == "slow_update" for h in st.history),
+            accepted_edits=accepted,
+            refused=sum(1 for e in st.evidence if e.verdict != "accepted"),
+            errored_rollouts=st.errored,
+            n_train=len(self.data.train),
+            n_val=len(self.data.val),
+            n_test=len(self.data.test),
+            gate=self.c.gate,
+            alpha=self.c.alpha,
+            alpha_spent=round(st.alpha_spent, 6),
+            usage=sum(self.budget.by_role.values(), Usage()),
+            stopped=st.stopped,
+            stopped_by=self.stopped_by if st.stopped else "",
+        )
 
 
 def _proposal(p: aggregate.Proposed) -> dict[str, object]:
-    return {"edit": p.edit.model_dump(), "analyst": p.analyst, "batch": p.batch, "order": p.order,
-            "support": p.support, "merged": p.merged}
+    return {
+        "edit": p.edit.model_dump(),
+        "analyst": p.analyst,
+        "batch": p.batch,
+        "order": p.order,
+        "support": p.support,
+        "merged": p.merged,
+    }
 
 
 def _rollout_lines(rollouts: dict[str, list[Rollout]], phase: str = "batch") -> str:
-    lines = [json.dumps({"phase": phase, **r.__dict__}, sort_keys=True) for rs in rollouts.values() for r in rs]
+    lines = [
+        json.dumps({"phase": phase, **r.__dict__}, sort_keys=True)
+        for rs in rollouts.values()
+        for r in rs
+    ]
     return "\n".join(lines) + ("\n" if lines else "")

@@ -29,11 +29,19 @@ class Optimizer:
     skipped: list[str] = field(default_factory=list)
     log: list[dict[str, str]] = field(default_factory=list)  # this unit's prompts and replies
 
-    async def ask(self, system: str, prompt: str, parse: Callable[[str], T], *, seed: int, tag: str) -> T | None:
+    async def ask(
+        self, system: str, prompt: str, parse: Callable[[str], T], *, seed: int, tag: str
+    ) -> T | None:
         """``parse`` of the reply to ``prompt``; None when no usable reply came."""
         for attempt in (prompt, prompt + RETRY_NOTE):
-            request = Request("optimizer", system, (Message("user", attempt),), max_tokens=self.max_tokens,
-                              seed=seed, tag=tag)
+            request = Request(
+                "optimizer",
+                system,
+                (Message("user", attempt),),
+                max_tokens=self.max_tokens,
+                seed=seed,
+                tag=tag,
+            )
             try:
                 reply = await self.calls(self.backend, request)
                 parsed = parse(reply.text)
@@ -45,6 +53,13 @@ class Optimizer:
                     raise
                 self.skipped.append(f"{tag}: optimizer failed: {exc.one_line()}")
                 return None
-            self.log.append({"tag": tag, "system": system, "prompt": redact(attempt), "reply": redact(reply.text)})
+            self.log.append(
+                {
+                    "tag": tag,
+                    "system": system,
+                    "prompt": redact(attempt),
+                    "reply": redact(reply.text),
+                }
+            )
             return parsed
         return None

@@ -34,7 +34,9 @@ def sign_flip_p(diffs: Sequence[float], resamples: int, rng: random.Random) -> t
 def bootstrap_ci(diffs: Sequence[float], resamples: int, rng: random.Random) -> tuple[float, float]:
     """Percentile bootstrap interval of ``mean(diffs)`` at :data:`CI_LEVEL`."""
     n = len(diffs)
-    means = sorted(sum(sample) / n for sample in (rng.choices(diffs, k=n) for _ in range(resamples)))
+    means = sorted(
+        sum(sample) / n for sample in (rng.choices(diffs, k=n) for _ in range(resamples))
+    )
     tail = (1 - CI_LEVEL) / 2
     low = means[max(0, math.floor(tail * resamples))]
     high = means[min(resamples - 1, math.ceil((1 - tail) * resamples) - 1)]

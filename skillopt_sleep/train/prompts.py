@@ -15,7 +15,14 @@ from pathlib import Path
 
 from ..errors import InputError
 
-NAMES = ("reflect_contrast", "reflect_failure", "reflect_success", "slow_update", "meta_skill", "document_mode")
+NAMES = (
+    "reflect_contrast",
+    "reflect_failure",
+    "reflect_success",
+    "slow_update",
+    "meta_skill",
+    "document_mode",
+)
 
 
 @dataclass(frozen=True)
@@ -30,8 +37,13 @@ class Prompts:
 
     def record(self) -> dict[str, dict[str, str]]:
         """What the run directory keeps: each prompt's source and the hash of its text."""
-        return {n: {"source": self.sources[n], "sha256": hashlib.sha256(self.texts[n].encode()).hexdigest()[:16]}
-                for n in NAMES}
+        return {
+            n: {
+                "source": self.sources[n],
+                "sha256": hashlib.sha256(self.texts[n].encode()).hexdigest()[:16],
+            }
+            for n in NAMES
+        }
 
 
 def shipped(name: str) -> str:
@@ -45,16 +57,24 @@ def load_prompts(override: Path | None = None) -> Prompts:
     if override is None:
         return Prompts(texts, sources)
     if not Path(override).is_dir():
-        raise InputError(f"no such prompts directory: {override}", hint="give a directory of NAME.txt files")
+        raise InputError(
+            f"no such prompts directory: {override}", hint="give a directory of NAME.txt files"
+        )
     for path in sorted(Path(override).iterdir()):
         if path.suffix != ".txt":
             continue
         if path.stem not in NAMES:
             close = difflib.get_close_matches(path.stem, NAMES, n=1)
             hint = f"did you mean {close[0]}.txt? " if close else ""
-            raise InputError(f"{path.name} in {override} names no prompt", hint=f"{hint}prompts: {', '.join(NAMES)}")
+            raise InputError(
+                f"{path.name} in {override} names no prompt",
+                hint=f"{hint}prompts: {', '.join(NAMES)}",
+            )
         text = path.read_text(encoding="utf-8")
         if not text.strip():
-            raise InputError(f"{path} is empty", hint="write the prompt, or remove the file to use the shipped one")
+            raise InputError(
+                f"{path} is empty",
+                hint="write the prompt, or remove the file to use the shipped one",
+            )
         texts[path.stem], sources[path.stem] = text, str(path.resolve())
     return Prompts(texts, sources)

@@ -17,7 +17,9 @@ from ..night.replay import Rollout
 from .config import Gain, Score
 from .paired import bootstrap_ci, sign_flip_p
 
-Draw = Callable[[list[tuple[TaskRecord, int, int]], dict[str, str], str], Awaitable[dict[str, list[Rollout]]]]
+Draw = Callable[
+    [list[tuple[TaskRecord, int, int]], dict[str, str], str], Awaitable[dict[str, list[Rollout]]]
+]
 RESAMPLES = 4096
 Scores = dict[str, tuple[float, float]]  # item id -> mean (hard, soft)
 
@@ -28,11 +30,16 @@ def per_item(rollouts: dict[str, list[Rollout]]) -> dict[str, tuple[float, float
     for item, rs in rollouts.items():
         scored = [r for r in rs if r.score is not None]
         if scored:
-            out[item] = (sum(r.passed for r in scored) / len(scored), sum(r.score or 0.0 for r in scored) / len(scored))
+            out[item] = (
+                sum(r.passed for r in scored) / len(scored),
+                sum(r.score or 0.0 for r in scored) / len(scored),
+            )
     return out
 
 
-async def score(draw: Draw, items: Sequence[TaskRecord], skill: str, k: int, nonce: str) -> dict[str, tuple[float, float]]:
+async def score(
+    draw: Draw, items: Sequence[TaskRecord], skill: str, k: int, nonce: str
+) -> dict[str, tuple[float, float]]:
     return per_item(await draw([(t, 0, k) for t in items], {"SKILL.md": skill}, nonce))
 
 
@@ -40,11 +47,18 @@ def mean_score(scores: dict[str, tuple[float, float]]) -> Score:
     if not scores:
         return Score()
     n = len(scores)
-    return Score(test_hard=sum(h for h, _ in scores.values()) / n, test_soft=sum(s for _, s in scores.values()) / n)
+    return Score(
+        test_hard=sum(h for h, _ in scores.values()) / n,
+        test_soft=sum(s for _, s in scores.values()) / n,
+    )
 
 
-def paired_gain(before: dict[str, tuple[float, float]], after: dict[str, tuple[float, float]], which: int,
-                rng: random.Random) -> Gain | None:
+def paired_gain(
+    before: dict[str, tuple[float, float]],
+    after: dict[str, tuple[float, float]],
+    which: int,
+    rng: random.Random,
+) -> Gain | None:
     """The paired gain over the items scored under both skills (``which``: 0 hard, 1 soft)."""
     items = sorted(set(before) & set(after))
     if not items:
@@ -52,4 +66,6 @@ def paired_gain(before: dict[str, tuple[float, float]], after: dict[str, tuple[f
     diffs = [after[i][which] - before[i][which] for i in items]
     p, _ = sign_flip_p(diffs, RESAMPLES, rng)
     low, high = bootstrap_ci(diffs, RESAMPLES, rng)
-    return Gain(mean=sum(diffs) / len(diffs), ci_low=low, ci_high=high, p_value=p, n_items=len(items))
+    return Gain(
+        mean=sum(diffs) / len(diffs), ci_low=low, ci_high=high, p_value=p, n_items=len(items)
+    )

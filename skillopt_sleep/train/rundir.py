@@ -55,7 +55,9 @@ class RunState(BaseModel):
     notes: str = ""  # the meta skill
     ledger: dict[str, float] = Field(default_factory=dict)  # edit key -> log e-value carried
     tried: list[Edit] = Field(default_factory=list)  # edits refused conclusively
-    val_cache: dict[str, float | None] = Field(default_factory=dict)  # skill sha -> validation score
+    val_cache: dict[str, float | None] = Field(
+        default_factory=dict
+    )  # skill sha -> validation score
     history: list[StepRecord] = Field(default_factory=list)
     evidence: list[EditEvidence] = Field(default_factory=list)
     usage_by_role: dict[str, Usage] = Field(default_factory=dict)
@@ -72,31 +74,45 @@ class RunDir:
     def has_run(self) -> bool:
         return (self.path / "config.json").is_file()
 
-    def start(self, config: TrainConfig, prompts: dict[str, dict[str, str]], data: dict[str, object]) -> None:
+    def start(
+        self, config: TrainConfig, prompts: dict[str, dict[str, str]], data: dict[str, object]
+    ) -> None:
         """Record a new run, or check that ``config`` is the one the run in here was started with."""
         want = config.model_dump(mode="json")
         if self.has_run():
             had = json.loads(self._read("config.json"))
-            changed = sorted(k for k in set(had) | set(want) if had.get(k) != want.get(k) and k not in FREE)
+            changed = sorted(
+                k for k in set(had) | set(want) if had.get(k) != want.get(k) and k not in FREE
+            )
             if json.loads(self._read("prompts.json")) != prompts:
                 changed.append("prompts")
             if json.loads(self._read("data.json")) != data:
                 changed.append("task set or skill")
             if changed:
-                raise UsageError(f"{self.path} holds a run with other settings ({', '.join(changed)})",
-                                 hint="give the same flags to resume it, or another --out for a new run")
+                raise UsageError(
+                    f"{self.path} holds a run with other settings ({', '.join(changed)})",
+                    hint="give the same flags to resume it, or another --out for a new run",
+                )
             return
         try:
             self.path.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise StoreError(f"cannot create {self.path}: {exc.strerror or exc}", hint="choose another --out") from exc
+            raise StoreError(
+                f"cannot create {self.path}: {exc.strerror or exc}", hint="choose another --out"
+            ) from exc
         self._write("prompts.json", json.dumps(prompts, indent=2, sort_keys=True))
         self._write("data.json", json.dumps(data, indent=2, sort_keys=True))
-        self._write("config.json", json.dumps(want, indent=2, sort_keys=True))  # last: marks the run
+        self._write(
+            "config.json", json.dumps(want, indent=2, sort_keys=True)
+        )  # last: marks the run
 
     def state(self) -> RunState | None:
         path = self.path / "state.json"
-        return RunState.model_validate_json(path.read_text(encoding="utf-8")) if path.is_file() else None
+        return (
+            RunState.model_validate_json(path.read_text(encoding="utf-8"))
+            if path.is_file()
+            else None
+        )
 
     def commit(self, name: str, artifacts: dict[str, object], state: RunState) -> None:
         """Write a finished unit's artifacts, then the state that says it is finished."""
@@ -107,7 +123,11 @@ class RunDir:
                 shutil.rmtree(stale)  # left by a run killed between the rename and the state
         tmp.mkdir(parents=True)
         for file, payload in artifacts.items():
-            text = payload if isinstance(payload, str) else json.dumps(payload, indent=2, sort_keys=True, default=str)
+            text = (
+                payload
+                if isinstance(payload, str)
+                else json.dumps(payload, indent=2, sort_keys=True, default=str)
+            )
             atomic_write_text(tmp / file, text)
         os.replace(tmp, final)
         self.save(state)
@@ -125,11 +145,17 @@ class RunDir:
         self._write("initial.md", skill)
 
     def write_summary(self, summary: TrainSummary) -> None:
-        self._write("summary.json", json.dumps(summary.model_dump(mode="json"), indent=2, sort_keys=True))
+        self._write(
+            "summary.json", json.dumps(summary.model_dump(mode="json"), indent=2, sort_keys=True)
+        )
 
     def summary(self) -> TrainSummary | None:
         path = self.path / "summary.json"
-        return TrainSummary.model_validate_json(path.read_text(encoding="utf-8")) if path.is_file() else None
+        return (
+            TrainSummary.model_validate_json(path.read_text(encoding="utf-8"))
+            if path.is_file()
+            else None
+        )
 
     def _read(self, name: str) -> str:
         return (self.path / name).read_text(encoding="utf-8")
@@ -138,5 +164,7 @@ class RunDir:
         try:
             atomic_write_text(self.path / name, text)
         except OSError as exc:
-            raise StoreError(f"cannot write {self.path / name}: {exc.strerror or exc}",
-                             hint="free some disk space or choose another --out") from exc
+            raise StoreError(
+                f"cannot write {self.path / name}: {exc.strerror or exc}",
+                hint="free some disk space or choose another --out",
+            ) from exc

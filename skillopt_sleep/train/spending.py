@@ -56,7 +56,10 @@ def spent(config: TrainConfig, gates: int) -> float:
 def step_budget(config: TrainConfig, step: int) -> int:
     """Edits step ``step`` (from 0 over the whole run) may accept: the night's edit-budget schedule
     (constant, linear or cosine), decaying over the run's steps instead of over nights."""
-    settings = NightSettings(edit_budget=config.edit_budget, edit_budget_min=min(config.edit_budget_min,
-                             config.edit_budget), edit_schedule=config.schedule,
-                             schedule_horizon=max(1, config.total_steps - 1))
+    settings = NightSettings(
+        edit_budget=config.edit_budget,
+        edit_budget_min=min(config.edit_budget_min, config.edit_budget),
+        edit_schedule=config.schedule,
+        schedule_horizon=max(1, config.total_steps - 1),
+    )
     return max(1, edit_budget(settings, step))

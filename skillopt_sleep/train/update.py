@@ -21,7 +21,9 @@ from .config import Mode
 SKILL = "SKILL.md"
 
 
-def apply_mode(mode: Mode, skill: str, edits: Sequence[Edit], *, budget: int, limits: GuardLimits) -> EditOutcome:
+def apply_mode(
+    mode: Mode, skill: str, edits: Sequence[Edit], *, budget: int, limits: GuardLimits
+) -> EditOutcome:
     """``skill`` with ``edits`` applied in ``mode`` (every edit targets the skill in a training run)."""
     edits = [e.model_copy(update={"target": "skill"}) for e in edits]
     if mode == "rules":
@@ -29,7 +31,9 @@ def apply_mode(mode: Mode, skill: str, edits: Sequence[Edit], *, budget: int, li
     return apply_document(skill, edits, budget=budget, limits=limits)
 
 
-def apply_document(skill: str, edits: Sequence[Edit], *, budget: int, limits: GuardLimits) -> EditOutcome:
+def apply_document(
+    skill: str, edits: Sequence[Edit], *, budget: int, limits: GuardLimits
+) -> EditOutcome:
     text = skill
     applied: list[Edit] = []
     rejected: list[Edit] = []
@@ -38,8 +42,11 @@ def apply_document(skill: str, edits: Sequence[Edit], *, budget: int, limits: Gu
         if reason is None and len(applied) >= budget:
             reason = f"over this step's edit budget of {budget}"
         if reason is not None:
-            rejected.append(edit.model_copy(update={"status": "rejected", "reason": reason,
-                                                    "content": redact(edit.content)}))
+            rejected.append(
+                edit.model_copy(
+                    update={"status": "rejected", "reason": reason, "content": redact(edit.content)}
+                )
+            )
             continue
         text = new
         applied.append(edit.model_copy(update={"status": "applied", "reason": ""}))
@@ -50,22 +57,32 @@ def _one(text: str, edit: Edit, limits: GuardLimits) -> tuple[str, str | None]:
     """(the new text, None) or (the old text, why the edit is refused)."""
     content = edit.content.strip()
     if edit.op != "remove":
-        reason = lint_rule(content.lstrip("-* ").strip(), known_urls=limits.known_urls,
-                           max_chars=limits.max_rule_chars)
+        reason = lint_rule(
+            content.lstrip("-* ").strip(),
+            known_urls=limits.known_urls,
+            max_chars=limits.max_rule_chars,
+        )
         if reason:
             return text, reason
         if mentions_rule(text, content):
             return text, "duplicate: the skill already says this"
     head = frontmatter(text) or ""
-    lines = text[len(head):].splitlines()
+    lines = text[len(head) :].splitlines()
     old = (edit.old or (content if edit.op == "remove" else "")).strip()
     where = [i for i, ln in enumerate(lines) if old and same_rule(ln, old)]
     if edit.op != "add" or old:
         if not old:
             return text, f"{edit.op} needs the line it changes (old)"
         if len(where) != 1:
-            return text, f"the line {old!r} is {'not in' if not where else 'more than once in'} the skill"
-    line = content if content[:1] in ("#", "-", "*") or content[:2].rstrip(".").isdigit() else f"- {content}"
+            return (
+                text,
+                f"the line {old!r} is {'not in' if not where else 'more than once in'} the skill",
+            )
+    line = (
+        content
+        if content[:1] in ("#", "-", "*") or content[:2].rstrip(".").isdigit()
+        else f"- {content}"
+    )
     if edit.op == "add":
         at = where[0] + 1 if where else len(lines)
         lines[at:at] = [line]

@@ -32,7 +32,12 @@ def need(agent: str) -> None:
 
 def agent_env(home: Path, url: str) -> dict[str, str]:
     """The user's environment as a night sees it: both CLIs pointed at the loopback server."""
-    env = {"PATH": agent_path(), "HOME": str(home), "ANTHROPIC_BASE_URL": url, "ANTHROPIC_API_KEY": "x"}
+    env = {
+        "PATH": agent_path(),
+        "HOME": str(home),
+        "ANTHROPIC_BASE_URL": url,
+        "ANTHROPIC_API_KEY": "x",
+    }
     codex = codex_home(home, url)
     env.update({k: codex[k] for k in ("LOCAL_API_KEY",)})
     return env

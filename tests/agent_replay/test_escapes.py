@@ -25,8 +25,10 @@ pytestmark = [pytest.mark.realbin, pytest.mark.slow]
 
 
 def _escapes(live: Path, home: Path, outside: Path, port: int) -> dict[str, str]:
-    net = (f"python3 -c \"import urllib.request as u; u.urlopen('http://127.0.0.1:{port}/', timeout=3)\""
-           " && echo REACHED")
+    net = (
+        f"python3 -c \"import urllib.request as u; u.urlopen('http://127.0.0.1:{port}/', timeout=3)\""
+        " && echo REACHED"
+    )
     return {
         "home": f"echo pwned > {home}/escaped.txt; echo pwned >> {home}/.bashrc",
         "sibling": "echo pwned > ../sibling.txt; mkdir -p ../../sibling-dir && echo x > ../../sibling-dir/f",
@@ -39,16 +41,32 @@ def _escapes(live: Path, home: Path, outside: Path, port: int) -> dict[str, str]
 
 
 def _task(project: Path, agent: str) -> TaskRecord:
-    return TaskRecord(source=agent, project=str(project), session_id="s", intent="Tidy up the repo",
-                      created_at=datetime(2026, 11, 21, tzinfo=timezone.utc),
-                      checks=[Check(kind="never_ran", value="unittest")])
+    return TaskRecord(
+        source=agent,
+        project=str(project),
+        session_id="s",
+        intent="Tidy up the repo",
+        created_at=datetime(2026, 11, 21, tzinfo=timezone.utc),
+        checks=[Check(kind="never_ran", value="unittest")],
+    )
 
 
 @pytest.mark.parametrize("agent", ["claude-code", "codex"])
-@pytest.mark.parametrize("escape", ["home", "sibling", "live-dotdot", "live-absolute", "planted-symlink",
-                                    "delete-parent", "network"])
-def test_an_escape_is_blocked_and_nothing_outside_the_copy_changes(agent: Agent, escape, project,
-                                                                   sandbox_home, tmp_path):
+@pytest.mark.parametrize(
+    "escape",
+    [
+        "home",
+        "sibling",
+        "live-dotdot",
+        "live-absolute",
+        "planted-symlink",
+        "delete-parent",
+        "network",
+    ],
+)
+def test_an_escape_is_blocked_and_nothing_outside_the_copy_changes(
+    agent: Agent, escape, project, sandbox_home, tmp_path
+):
     need(agent)
     outside = tmp_path / "outside"
     outside.mkdir()
@@ -63,8 +81,15 @@ def test_an_escape_is_blocked_and_nothing_outside_the_copy_changes(agent: Agent,
             task = _task(project, agent)
             disk = snapshot(tmp_path), snapshot(sandbox_home)
             try:
-                result = asyncio.run(agent_rollout(task, {"CLAUDE.md": "rules"}, 0, setup=setup,
-                                                   score=lambda t, e: judge(task, t, None, e)))
+                result = asyncio.run(
+                    agent_rollout(
+                        task,
+                        {"CLAUDE.md": "rules"},
+                        0,
+                        setup=setup,
+                        score=lambda t, e: judge(task, t, None, e),
+                    )
+                )
                 said = result.output.text
             except BackendError as exc:  # an errored rollout is fine too
                 said = str(exc)
@@ -74,7 +99,9 @@ def test_an_escape_is_blocked_and_nothing_outside_the_copy_changes(agent: Agent,
     assert (snapshot(tmp_path), snapshot(sandbox_home)) == disk
 
 
-def test_without_a_sandbox_agent_replay_is_refused_in_one_line_and_the_task_is_replayed_as_text(project):
+def test_without_a_sandbox_agent_replay_is_refused_in_one_line_and_the_task_is_replayed_as_text(
+    project,
+):
     need("claude-code")
     replays: AgentReplays = agent_replays("auto", {"PATH": str(TOOLS), "HOME": "/nonexistent"})
     assert replays.setup_for(_task(project, "claude-code")) is None
@@ -84,15 +111,26 @@ def test_without_a_sandbox_agent_replay_is_refused_in_one_line_and_the_task_is_r
 
 
 @pytest.mark.parametrize("agent", ["claude-code", "codex"])
-def test_a_replay_fires_none_of_the_users_hooks_and_leaves_no_session(agent: Agent, project, sandbox_home):
+def test_a_replay_fires_none_of_the_users_hooks_and_leaves_no_session(
+    agent: Agent, project, sandbox_home
+):
     """A hook that ran would call the model server (the one address a replay reaches) on
     ``/hook-fired``: the server sees no such call."""
     need(agent)
     with ModelServer(responder=shell_then_reply("echo hi")) as server:
         ping = f"python3 -c \"import urllib.request as u; u.urlopen('{server.url}/hook-fired', timeout=3)\""
         hook = json.dumps({"type": "command", "command": ping})
-        events = ("SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SessionEnd")
-        settings = '{"hooks": {' + ", ".join(f'"{e}": [{{"hooks": [{hook}]}}]' for e in events) + "}}"
+        events = (
+            "SessionStart",
+            "UserPromptSubmit",
+            "PreToolUse",
+            "PostToolUse",
+            "Stop",
+            "SessionEnd",
+        )
+        settings = (
+            '{"hooks": {' + ", ".join(f'"{e}": [{{"hooks": [{hook}]}}]' for e in events) + "}}"
+        )
         for root in (sandbox_home, project):  # the user's settings, and the project's own
             (root / ".claude").mkdir(exist_ok=True)
             (root / ".claude" / "settings.json").write_text(settings)
@@ -103,7 +141,9 @@ def test_a_replay_fires_none_of_the_users_hooks_and_leaves_no_session(agent: Age
         assert not isinstance(setup, str), setup
         task = _task(project, agent)
         before = snapshot(sandbox_home)
-        asyncio.run(agent_rollout(task, {}, 0, setup=setup, score=lambda t, e: judge(task, t, None, e)))
+        asyncio.run(
+            agent_rollout(task, {}, 0, setup=setup, score=lambda t, e: judge(task, t, None, e))
+        )
         assert len(server.model_requests()) >= 1
         assert not [r for r in server.requests if "hook-fired" in r.path]
     assert snapshot(sandbox_home) == before  # no transcript, no session index, nothing

@@ -22,14 +22,28 @@ from .conftest import agent_env, need, snapshot
 NOW = datetime(2026, 11, 21, 3, tzinfo=timezone.utc)
 pytestmark = [pytest.mark.realbin, pytest.mark.slow]
 
-SMALL = NightSettings(k=2, steps=1, concurrency=2, efficacy_rollouts=12, efficacy_looks=1,
-                      harm_rollouts=4, harm_looks=1, unseen_rollouts=2,
-                      agent_timeout_s=120, agent_max_turns=6)
+SMALL = NightSettings(
+    k=2,
+    steps=1,
+    concurrency=2,
+    efficacy_rollouts=12,
+    efficacy_looks=1,
+    harm_rollouts=4,
+    harm_looks=1,
+    unseen_rollouts=2,
+    agent_timeout_s=120,
+    agent_max_turns=6,
+)
 
 
-@pytest.mark.parametrize(("agent", "rule"), [("claude-code", TEST_RUNNER), ("codex", VENDOR_DIR)],
-                         ids=["claude-never-runs-unittest", "codex-leaves-vendor-alone"])
-def test_a_night_learns_an_action_rule_through_agent_replays(agent, rule, project, sandbox_home: Path):
+@pytest.mark.parametrize(
+    ("agent", "rule"),
+    [("claude-code", TEST_RUNNER), ("codex", VENDOR_DIR)],
+    ids=["claude-never-runs-unittest", "codex-leaves-vendor-alone"],
+)
+def test_a_night_learns_an_action_rule_through_agent_replays(
+    agent, rule, project, sandbox_home: Path
+):
     need(agent)
     world = ActingWorld([rule], seed=3)
     tasks = [t.model_copy(update={"source": agent}) for t in world.tasks(str(project), n=4)]
@@ -42,17 +56,26 @@ def test_a_night_learns_an_action_rule_through_agent_replays(agent, rule, projec
         before_home = snapshot(sandbox_home, skip=("sleep-home",))
         before_tasks = [t.model_dump_json() for t in store.list_tasks()]
         result = run_project_night(
-            project=project, settings=Settings(night=SMALL), store=store, paths=paths,
-            backends=Backends(world, world, world), clock=FixedClock(NOW),
-            agents=agent_replays("auto", env, timeout_s=120, max_turns=6))
+            project=project,
+            settings=Settings(night=SMALL),
+            store=store,
+            paths=paths,
+            backends=Backends(world, world, world),
+            clock=FixedClock(NOW),
+            agents=agent_replays("auto", env, timeout_s=120, max_turns=6),
+        )
     summary = result.summary
     assert summary.decision == "accept", summary.to_json()
-    staged = (paths.night_dir(summary.night_id) / "candidate")
+    staged = paths.night_dir(summary.night_id) / "candidate"
     memory = "CLAUDE.md" if agent == "claude-code" else "AGENTS.md"
     assert rule.rule in (staged / memory).read_text()
     assert summary.usage_by_role["agent"].calls >= 16  # agent rollouts are counted, not free
-    assert any(loaded for _, loaded, _ in world.acts) and any(not loaded for _, loaded, _ in world.acts)
+    assert any(loaded for _, loaded, _ in world.acts) and any(
+        not loaded for _, loaded, _ in world.acts
+    )
     assert snapshot(project) == before_project
     assert snapshot(sandbox_home, skip=("sleep-home",)) == before_home
     assert [t.model_dump_json() for t in store.list_tasks()] == before_tasks  # the task log too
-    assert {p.name for p in paths.nights_dir.iterdir()} == {summary.night_id}  # only its own records
+    assert {p.name for p in paths.nights_dir.iterdir()} == {
+        summary.night_id
+    }  # only its own records

@@ -27,24 +27,37 @@ from skillopt_sleep.store import Store
 
 
 def requests(n: int) -> list[Request]:
-    return [Request("target", "Answer briefly.", (Message("user", f"question {i}"),), max_tokens=30, seed=i)
-            for i in range(n)]
+    return [
+        Request(
+            "target", "Answer briefly.", (Message("user", f"question {i}"),), max_tokens=30, seed=i
+        )
+        for i in range(n)
+    ]
 
 
 def backend(provider: str, url: str, store: Store) -> BatchingBackend:
     if provider == "anthropic":
-        inner = AnthropicBackend(anthropic.AsyncAnthropic(base_url=url, api_key="sk-ant-test", max_retries=0),
-                                 model="claude-sonnet-4-6")
+        inner = AnthropicBackend(
+            anthropic.AsyncAnthropic(base_url=url, api_key="sk-ant-test", max_retries=0),
+            model="claude-sonnet-4-6",
+        )
     else:
-        inner = OpenAIBackend(openai.AsyncOpenAI(base_url=url + "/v1", api_key="sk-test", max_retries=0),
-                              model="gpt-5-mini", compatible=False)
+        inner = OpenAIBackend(
+            openai.AsyncOpenAI(base_url=url + "/v1", api_key="sk-test", max_retries=0),
+            model="gpt-5-mini",
+            compatible=False,
+        )
     return BatchingBackend(inner, inner.batch_api(), journal=BatchJournal(store), poll_s=0.05)
 
 
 async def run(b: BatchingBackend, n: int) -> list[str]:
     budget = Budget(BudgetSettings(max_calls=None, max_tokens=None, max_cost_usd=None))
-    done = await asyncio.gather(*(call_with_retry(b, r, budget=budget, policy=RetryPolicy(),
-                                                  rng=random.Random(0)) for r in requests(n)))
+    done = await asyncio.gather(
+        *(
+            call_with_retry(b, r, budget=budget, policy=RetryPolicy(), rng=random.Random(0))
+            for r in requests(n)
+        )
+    )
     return [d.text for d in done]
 
 

@@ -37,7 +37,9 @@ CREATE = {"anthropic": "/v1/messages/batches", "openai": "/v1/batches"}
 
 @pytest.fixture
 def server():
-    with ModelServer(responder=lambda call: Text("answer to " + (call.last.text if call.last else ""))) as srv:
+    with ModelServer(
+        responder=lambda call: Text("answer to " + (call.last.text if call.last else ""))
+    ) as srv:
         yield srv
 
 
@@ -50,9 +52,14 @@ def gather(backend, reqs, budget: Budget | None = None, retries: int = 4):
     policy = RetryPolicy(max_retries=retries, base_delay=0.01)
 
     async def go():
-        return await asyncio.gather(*(call_with_retry(backend, r, budget=budget, policy=policy,
-                                                      rng=random.Random(0)) for r in reqs),
-                                    return_exceptions=True)
+        return await asyncio.gather(
+            *(
+                call_with_retry(backend, r, budget=budget, policy=policy, rng=random.Random(0))
+                for r in reqs
+            ),
+            return_exceptions=True,
+        )
+
     return asyncio.run(go()), budget
 
 
@@ -61,7 +68,11 @@ def created(srv: ModelServer, provider: str) -> list:
 
 
 def polls(srv: ModelServer) -> list:
-    return [r for r in srv.requests if r.method == "GET" and "batches/" in r.path and not r.path.endswith("results")]
+    return [
+        r
+        for r in srv.requests
+        if r.method == "GET" and "batches/" in r.path and not r.path.endswith("results")
+    ]
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)
@@ -85,8 +96,12 @@ def created_batch_id(srv: ModelServer, provider: str) -> str:
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)
-def test_one_failed_request_fails_alone_and_a_transient_one_is_retried_in_a_new_batch(provider, server):
-    server.enqueue(Text("a"), Error(400, message="bad request body"), Error(500), Text("d"), Text("c again"))
+def test_one_failed_request_fails_alone_and_a_transient_one_is_retried_in_a_new_batch(
+    provider, server
+):
+    server.enqueue(
+        Text("a"), Error(400, message="bad request body"), Error(500), Text("d"), Text("c again")
+    )
     done, budget = gather(batching(provider, server), requests(4))
     assert done[0].text == "a" and done[3].text == "d"
     assert isinstance(done[1], BadRequestError) and "bad request body" in str(done[1])
@@ -127,13 +142,21 @@ def test_callers_giving_up_cancel_the_batch_at_the_provider(provider, server, tm
 
 async def gather_async(backend, reqs):
     budget = Budget(BudgetSettings(max_calls=None, max_tokens=None, max_cost_usd=None))
-    return await asyncio.gather(*(call_with_retry(backend, r, budget=budget, policy=RetryPolicy(),
-                                                  rng=random.Random(0)) for r in reqs))
+    return await asyncio.gather(
+        *(
+            call_with_retry(backend, r, budget=budget, policy=RetryPolicy(), rng=random.Random(0))
+            for r in reqs
+        )
+    )
 
 
 def child(provider: str, srv: ModelServer, store: Path, n: int) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, str(CHILD), provider, srv.url, str(store), str(n)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        [sys.executable, str(CHILD), provider, srv.url, str(store), str(n)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 def wait_for(predicate, timeout: float = 30.0) -> None:
@@ -145,7 +168,9 @@ def wait_for(predicate, timeout: float = 30.0) -> None:
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)
-def test_a_rerun_after_kill_9_fetches_the_recorded_batch_instead_of_paying_again(provider, server, tmp_path):
+def test_a_rerun_after_kill_9_fetches_the_recorded_batch_instead_of_paying_again(
+    provider, server, tmp_path
+):
     server.hold_batches = True
     store = tmp_path / "store.db"
     proc = child(provider, server, store, 4)
@@ -178,8 +203,9 @@ def test_ctrl_c_while_polling_cancels_the_batch(provider, server, tmp_path):
         if proc.poll() is None:
             proc.kill()
     batch_id = created_batch_id(server, provider)
-    assert [r.path for r in server.requests if r.path.endswith("/cancel")] == \
-        [f"{CREATE[provider]}/{batch_id}/cancel"]
+    assert [r.path for r in server.requests if r.path.endswith("/cancel")] == [
+        f"{CREATE[provider]}/{batch_id}/cancel"
+    ]
     assert server.batches.batches[batch_id].state == "canceling"
     assert proc.returncode != 0
 
@@ -193,7 +219,9 @@ def test_the_budget_refuses_before_submitting(provider, server):
     refused = [d for d in done if isinstance(d, BudgetExhausted)]
     answered = [d for d in done if not isinstance(d, BaseException)]
     assert len(refused) == 4 and len(answered) == 2
-    assert [len(b.items) for b in server.batches.batches.values()] == [2]  # only what it could afford
+    assert [len(b.items) for b in server.batches.batches.values()] == [
+        2
+    ]  # only what it could afford
 
     nothing = Budget(BudgetSettings(max_calls=None, max_tokens=None, max_cost_usd=one_call / 2))
     server.clear()
@@ -233,17 +261,23 @@ def test_a_compatible_server_without_a_batch_api_names_the_setting_to_turn_off(s
 
 def test_anthropic_batch_requests_keep_the_shared_prefix_for_an_hour_and_pay_that_price(server):
     system = "Keep the public names stable and document every new setting. " * 100
-    reqs = [Request("target", system, (Message("user", f"q{i}"),), max_tokens=20, seed=i) for i in range(3)]
+    reqs = [
+        Request("target", system, (Message("user", f"q{i}"),), max_tokens=20, seed=i)
+        for i in range(3)
+    ]
     done, _ = gather(batching("anthropic", server), reqs)
     items = server.model_requests()
-    assert all(r.body["system"][0]["cache_control"] == {"type": "ephemeral", "ttl": "1h"} for r in items)
+    assert all(
+        r.body["system"][0]["cache_control"] == {"type": "ephemeral", "ttl": "1h"} for r in items
+    )
     writer = done[0]
     assert writer.cache_write_tokens == writer.cache_write_1h_tokens > 1024
     assert [d.cache_read_tokens for d in done[1:]] == [writer.cache_write_tokens] * 2
     fresh = writer.input_tokens - writer.cache_write_tokens
     # a 1-hour write is 2x input, and the batch halves everything
-    assert writer.cost_usd == pytest.approx((fresh * 3 + writer.cache_write_tokens * 6 + writer.output_tokens * 15)
-                                            / 1e6 / 2)
+    assert writer.cost_usd == pytest.approx(
+        (fresh * 3 + writer.cache_write_tokens * 6 + writer.output_tokens * 15) / 1e6 / 2
+    )
 
 
 def test_after_the_nights_first_answer_the_waiting_calls_go_out_together(server):
@@ -252,9 +286,20 @@ def test_after_the_nights_first_answer_the_waiting_calls_go_out_together(server)
     breaker = CircuitBreaker()  # shared by a night's calls: the first one goes alone, as a probe
 
     async def go():
-        return await asyncio.gather(*(call_with_retry(backend, r, budget=budget, policy=RetryPolicy(),
-                                                      rng=random.Random(0), breaker=breaker)
-                                      for r in requests(6)))
+        return await asyncio.gather(
+            *(
+                call_with_retry(
+                    backend,
+                    r,
+                    budget=budget,
+                    policy=RetryPolicy(),
+                    rng=random.Random(0),
+                    breaker=breaker,
+                )
+                for r in requests(6)
+            )
+        )
+
     done = asyncio.run(go())
     assert [d.text for d in done] == [f"answer to question {i}" for i in range(6)]
     assert [len(b.items) for b in server.batches.batches.values()] == [1, 5]

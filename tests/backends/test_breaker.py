@@ -42,7 +42,9 @@ def test_a_backend_dying_mid_night_stops_it_as_an_outage(sample_project):
     s = run_night(tasks, project, target=backend, settings=settings()).summary
     assert s.decision == "outage", s.reason
     assert "24 attempts in a row failed, after 40 answers" in s.reason
-    assert backend.failed <= 24 + settings().night.concurrency  # the threshold, plus calls in flight
+    assert (
+        backend.failed <= 24 + settings().night.concurrency
+    )  # the threshold, plus calls in flight
 
 
 def test_a_backend_that_only_stumbles_never_trips(sample_project):

@@ -25,10 +25,19 @@ from skillopt_sleep.settings import RoleSettings
 
 def result(text: str = "Use `pytest -q`.", **over) -> RunResult:
     body = {
-        "type": "result", "subtype": "success", "is_error": False, "api_error_status": None,
-        "result": text, "session_id": "7a08b59c", "total_cost_usd": 0.0123,
-        "usage": {"input_tokens": 11, "cache_creation_input_tokens": 100,
-                  "cache_read_input_tokens": 5, "output_tokens": 7},
+        "type": "result",
+        "subtype": "success",
+        "is_error": False,
+        "api_error_status": None,
+        "result": text,
+        "session_id": "7a08b59c",
+        "total_cost_usd": 0.0123,
+        "usage": {
+            "input_tokens": 11,
+            "cache_creation_input_tokens": 100,
+            "cache_read_input_tokens": 5,
+            "output_tokens": 7,
+        },
         "modelUsage": {"claude-opus-4-8[1m]": {"inputTokens": 11, "outputTokens": 7}},
     }
     body.update(over)
@@ -39,8 +48,12 @@ def failed(status, text: str) -> RunResult:
     return result(text, is_error=True, api_error_status=status, total_cost_usd=0)
 
 
-REQUEST = Request("target", "# Skill\nAlways run `pytest -q`.", (Message("user", "Run the tests"),),
-                  max_tokens=321)
+REQUEST = Request(
+    "target",
+    "# Skill\nAlways run `pytest -q`.",
+    (Message("user", "Run the tests"),),
+    max_tokens=321,
+)
 
 
 def backend(runner: FakeRunner, env: dict[str, str] | None = None, model: str | None = "sonnet"):
@@ -88,8 +101,11 @@ def test_a_replay_runs_claude_print_mode_with_no_tools_no_history_and_no_user_co
 
 def test_a_conversation_is_rendered_into_one_prompt():
     runner = FakeRunner(default=result())
-    request = Request("optimizer", "s", (Message("user", "first"), Message("assistant", "reply"),
-                                         Message("user", "second")))
+    request = Request(
+        "optimizer",
+        "s",
+        (Message("user", "first"), Message("assistant", "reply"), Message("user", "second")),
+    )
     complete(backend(runner), request)
     stdin = runner.calls[0].stdin or ""
     assert stdin.startswith(REPLAY_MARKER)
@@ -97,27 +113,36 @@ def test_a_conversation_is_rendered_into_one_prompt():
 
 
 def test_base_url_and_api_key_env_reach_the_child():
-    role = RoleSettings(backend="claude-code", base_url="http://gw.local:8080", api_key_env="MY_KEY")
+    role = RoleSettings(
+        backend="claude-code", base_url="http://gw.local:8080", api_key_env="MY_KEY"
+    )
     bin_dir = _fake_bin("claude")
     env = {"PATH": str(bin_dir), "MY_KEY": "sk-123"}
     runner = FakeRunner(default=result())
     b = ClaudeCodeBackend.from_settings(role, env, runner=runner)
     complete(b)
     child = runner.calls[0].env
-    assert child["ANTHROPIC_BASE_URL"] == "http://gw.local:8080" and child["ANTHROPIC_API_KEY"] == "sk-123"
+    assert (
+        child["ANTHROPIC_BASE_URL"] == "http://gw.local:8080"
+        and child["ANTHROPIC_API_KEY"] == "sk-123"
+    )
     assert "--model" not in runner.calls[0].argv  # no model set: claude's own default
 
 
 def test_a_missing_binary_names_the_install_command(tmp_path):
     with pytest.raises(BackendUnavailable) as info:
-        ClaudeCodeBackend.from_settings(RoleSettings(backend="claude-code"), {"PATH": str(tmp_path)})
+        ClaudeCodeBackend.from_settings(
+            RoleSettings(backend="claude-code"), {"PATH": str(tmp_path)}
+        )
     assert info.value.one_line() == (
-        "claude is not installed: not found on PATH (npm install -g @anthropic-ai/claude-code)")
+        "claude is not installed: not found on PATH (npm install -g @anthropic-ai/claude-code)"
+    )
     runner = FakeRunner(default=FileNotFoundError("claude"))
     with pytest.raises(BackendUnavailable) as info:
         complete(backend(runner))
     assert info.value.one_line() == (
-        "claude is not installed: cannot run /opt/claude (npm install -g @anthropic-ai/claude-code)")
+        "claude is not installed: cannot run /opt/claude (npm install -g @anthropic-ai/claude-code)"
+    )
 
 
 def test_a_missing_key_variable_is_an_auth_error():
@@ -126,22 +151,41 @@ def test_a_missing_key_variable_is_an_auth_error():
         ClaudeCodeBackend.from_settings(RoleSettings(api_key_env="MY_KEY"), {"PATH": str(bin_dir)})
 
 
-@pytest.mark.parametrize(("answer", "kind", "text"), [
-    (failed(None, "Not logged in · Please run /login"), AuthError,
-     "claude is not logged in (run `claude` once and log in, or set ANTHROPIC_API_KEY)"),
-    (failed(401, "Failed to authenticate. API Error: 401 invalid x-api-key"), AuthError,
-     "claude could not authenticate"),
-    (failed(429, "API Error: Request rejected (429) · rate limited"), TransientError, "claude failed"),
-    (failed(529, "API Error: 529 overloaded"), TransientError, "claude failed"),
-    (failed(None, "API Error: Unable to connect to API (ConnectionRefused)"), TransientError,
-     "Unable to connect"),
-    (failed(404, "There's an issue with the selected model (claude-nope)."), BadRequestError,
-     "claude cannot use model sonnet"),
-    (failed(400, "API Error: 400 prompt is too long"), BadRequestError, "refused (400)"),
-    (RunResult(1, "", "Error: something crashed\n"), TransientError, "claude exited with 1"),
-    (RunResult(0, "not json at all", ""), MalformedOutput, "no JSON result"),
-    (TimeoutError(), TransientError, "did not finish within 300s"),
-])
+@pytest.mark.parametrize(
+    ("answer", "kind", "text"),
+    [
+        (
+            failed(None, "Not logged in · Please run /login"),
+            AuthError,
+            "claude is not logged in (run `claude` once and log in, or set ANTHROPIC_API_KEY)",
+        ),
+        (
+            failed(401, "Failed to authenticate. API Error: 401 invalid x-api-key"),
+            AuthError,
+            "claude could not authenticate",
+        ),
+        (
+            failed(429, "API Error: Request rejected (429) · rate limited"),
+            TransientError,
+            "claude failed",
+        ),
+        (failed(529, "API Error: 529 overloaded"), TransientError, "claude failed"),
+        (
+            failed(None, "API Error: Unable to connect to API (ConnectionRefused)"),
+            TransientError,
+            "Unable to connect",
+        ),
+        (
+            failed(404, "There's an issue with the selected model (claude-nope)."),
+            BadRequestError,
+            "claude cannot use model sonnet",
+        ),
+        (failed(400, "API Error: 400 prompt is too long"), BadRequestError, "refused (400)"),
+        (RunResult(1, "", "Error: something crashed\n"), TransientError, "claude exited with 1"),
+        (RunResult(0, "not json at all", ""), MalformedOutput, "no JSON result"),
+        (TimeoutError(), TransientError, "did not finish within 300s"),
+    ],
+)
 def test_failures_become_the_right_error(answer, kind, text):
     runner = FakeRunner(default=answer)
     with pytest.raises(kind) as info:
@@ -152,9 +196,11 @@ def test_failures_become_the_right_error(answer, kind, text):
 
 def test_check_reports_version_login_and_a_probe():
     runner = FakeRunner()
-    runner.enqueue(RunResult(0, "2.1.197 (Claude Code)\n"),
-                   RunResult(0, json.dumps({"loggedIn": True, "authMethod": "claude.ai"})),
-                   result("OK"))
+    runner.enqueue(
+        RunResult(0, "2.1.197 (Claude Code)\n"),
+        RunResult(0, json.dumps({"loggedIn": True, "authMethod": "claude.ai"})),
+        result("OK"),
+    )
     health = asyncio.run(backend(runner).check())
     assert health.ok and health.version == "2.1.197"
     assert health.detail == "claude 2.1.197, logged in (claude.ai), a replay answered"
@@ -163,8 +209,10 @@ def test_check_reports_version_login_and_a_probe():
 
 def test_check_names_the_fix_when_not_logged_in():
     runner = FakeRunner()
-    runner.enqueue(RunResult(0, "2.1.197 (Claude Code)\n"),
-                   RunResult(1, json.dumps({"loggedIn": False, "authMethod": "none"})))
+    runner.enqueue(
+        RunResult(0, "2.1.197 (Claude Code)\n"),
+        RunResult(1, json.dumps({"loggedIn": False, "authMethod": "none"})),
+    )
     health = asyncio.run(backend(runner).check())
     assert not health.ok and health.detail == "claude is not logged in"
     assert health.fix == "run `claude` once and log in, or set ANTHROPIC_API_KEY"
@@ -199,7 +247,10 @@ def test_login_is_checked_before_any_replay_and_names_the_fix():
     runner.enqueue(RunResult(1, '{"loggedIn": false, "authMethod": "none"}', ""))
     with pytest.raises(AuthError) as info:
         check_logins([backend(runner)])
-    assert info.value.one_line() == "claude is not logged in (run `claude` once and log in, or set ANTHROPIC_API_KEY)"
+    assert (
+        info.value.one_line()
+        == "claude is not logged in (run `claude` once and log in, or set ANTHROPIC_API_KEY)"
+    )
     assert [c.argv for c in runner.calls] == [("/opt/claude", "auth", "status")]
     runner.enqueue(RunResult(0, '{"loggedIn": true, "authMethod": "api_key"}', ""))
     check_logins([backend(runner)])

@@ -50,8 +50,10 @@ def test_a_night_with_codex_not_logged_in_fails_in_seconds_with_the_fix(cli, tmp
     r = cli("run", "--backend", "codex", "--project", str(project), env=env)
     took = time.monotonic() - started
     assert r.code == 6 and took < 20, (r.code, took)
-    assert r.err == ("skillopt-sleep: error: codex is not logged in (run `codex login` (or set the key the "
-                     "configured provider needs))\n")
+    assert r.err == (
+        "skillopt-sleep: error: codex is not logged in (run `codex login` (or set the key the "
+        "configured provider needs))\n"
+    )
     assert not list(resolve_paths(os.environ["SKILLOPT_SLEEP_HOME"]).nights_dir.glob("*"))
 
 
@@ -66,8 +68,10 @@ def test_a_night_with_claude_not_logged_in_fails_in_seconds_with_the_fix(cli, tm
         took = time.monotonic() - started
         assert srv.model_requests() == []
     assert r.code == 6 and took < 30, (r.code, took)
-    assert r.err == ("skillopt-sleep: error: claude is not logged in (run `claude` once and log in, or set "
-                     "ANTHROPIC_API_KEY)\n")
+    assert r.err == (
+        "skillopt-sleep: error: claude is not logged in (run `claude` once and log in, or set "
+        "ANTHROPIC_API_KEY)\n"
+    )
 
 
 def processes_mentioning(text: str) -> list[str]:
@@ -108,12 +112,28 @@ def test_a_night_ended_by_a_signal_mid_replay_leaves_nothing_behind(tmp_path, su
     with ModelServer([Text("never sent")], delay=120) as srv:  # a replay that hangs until killed
         env = codex_home(tmp_path / "user", srv.url, base=subprocess_env)
         (tmp_path / "user" / ".codex" / "auth.json").write_text(
-            json.dumps({"auth_mode": "apikey", "OPENAI_API_KEY": SECRET}))
+            json.dumps({"auth_mode": "apikey", "OPENAI_API_KEY": SECRET})
+        )
         os.chmod(tmp_path / "user" / ".codex" / "auth.json", 0o600)
         env.update(SKILLOPT_SLEEP_HOME=str(home), TMPDIR=str(tmp), PATH=subprocess_env["PATH"])
-        proc = subprocess.Popen([sys.executable, "-m", "skillopt_sleep", "run", "--backend", "codex",
-                                 "--project", str(project), "-q"], env=env, cwd=project,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "skillopt_sleep",
+                "run",
+                "--backend",
+                "codex",
+                "--project",
+                str(project),
+                "-q",
+            ],
+            env=env,
+            cwd=project,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         try:
             deadline = time.monotonic() + 90
             while not srv.model_requests() and time.monotonic() < deadline and proc.poll() is None:
@@ -129,8 +149,10 @@ def test_a_night_ended_by_a_signal_mid_replay_leaves_nothing_behind(tmp_path, su
                 proc.kill()
     assert proc.returncode == 128 + sig, err
     assert err.strip().splitlines()[-1] == (
-        "skillopt-sleep: error: interrupted" if sig == signal.SIGINT
-        else "skillopt-sleep: error: terminated by SIGTERM; nothing was left running")
+        "skillopt-sleep: error: interrupted"
+        if sig == signal.SIGINT
+        else "skillopt-sleep: error: terminated by SIGTERM; nothing was left running"
+    )
     time.sleep(0.5)
     assert processes_mentioning(str(tmp)) == []  # no codex exec, nor any child of it
     assert sorted(tmp.iterdir()) == []  # no private home, no replay directory
@@ -160,7 +182,9 @@ def test_codex_reads_the_users_login_through_a_link_and_no_copy_is_made(tmp_path
         private = backend.home.path
         assert (private / "auth.json").is_symlink() and files_holding(private, SECRET) == []
         try:  # the built-in provider's transport is not one the loopback server speaks: only the key matters
-            asyncio.run(backend.complete(Request("target", "sys", (Message("user", "hi"),), max_tokens=20)))
+            asyncio.run(
+                backend.complete(Request("target", "sys", (Message("user", "hi"),), max_tokens=20))
+            )
         except BackendError:
             pass
         backend.close()

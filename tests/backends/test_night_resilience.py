@@ -18,13 +18,26 @@ from skillopt_sleep.testing.night_model import simulated_night_responder
 pytestmark = pytest.mark.slow
 
 
-def night(provider: str, srv: ModelServer, project: Path, tasks, budget: BudgetSettings | None = None,
-          **role):
+def night(
+    provider: str,
+    srv: ModelServer,
+    project: Path,
+    tasks,
+    budget: BudgetSettings | None = None,
+    **role,
+):
     url = srv.v1 if provider == "openai" else srv.url
-    settings_role = RoleSettings(backend=provider, model=f"{'gpt' if provider == 'openai' else 'claude'}-test",
-                                 base_url=url, max_retries=role.pop("max_retries", 8), **role)
-    settings = Settings(roles=RolesSettings(target=settings_role, optimizer=settings_role, judge=settings_role),
-                        budget=budget or BudgetSettings())
+    settings_role = RoleSettings(
+        backend=provider,
+        model=f"{'gpt' if provider == 'openai' else 'claude'}-test",
+        base_url=url,
+        max_retries=role.pop("max_retries", 8),
+        **role,
+    )
+    settings = Settings(
+        roles=RolesSettings(target=settings_role, optimizer=settings_role, judge=settings_role),
+        budget=budget or BudgetSettings(),
+    )
     backend = create_backend(settings_role, {"ANTHROPIC_API_KEY": "sk-test"})
     return run_night(tasks, project, target=backend, settings=settings).summary
 
@@ -50,7 +63,11 @@ def test_the_loopback_night_matches_the_simulated_backend(sample_project):
     direct = run_night(tasks, project, target=SimulatedBackend()).summary
     with ModelServer(responder=simulated_night_responder()) as srv:
         wire = night("openai", srv, project, tasks)
-    assert (wire.decision, wire.evidence, wire.calls) == (direct.decision, direct.evidence, direct.calls)
+    assert (wire.decision, wire.evidence, wire.calls) == (
+        direct.decision,
+        direct.evidence,
+        direct.calls,
+    )
 
 
 @pytest.mark.parametrize("provider", ["openai", "anthropic"])
@@ -60,7 +77,9 @@ def test_an_outage_is_no_evidence_never_a_decision(sample_project, provider):
     with ModelServer(responder=lambda call: outage) as srv:
         s = night(provider, srv, project, tasks, max_retries=2)
         sent = len(srv.model_requests())
-    assert s.decision == "outage" and s.reason.startswith("the model backend is down: 5 attempts in a row")
+    assert s.decision == "outage" and s.reason.startswith(
+        "the model backend is down: 5 attempts in a row"
+    )
     assert s.edits == [] and s.evidence == []
     assert s.calls == sent == 5  # the circuit breaker's threshold, every attempt counted
 
@@ -70,7 +89,9 @@ def test_a_rejected_key_stops_the_night_at_once(sample_project):
     with ModelServer(responder=lambda call: Error(401)) as srv:
         with pytest.raises(AuthError, match="openai rejected the API key"):
             night("openai", srv, project, tasks)
-        sent = [(r.body["messages"][-1]["content"], r.body.get("seed")) for r in srv.model_requests()]
+        sent = [
+            (r.body["messages"][-1]["content"], r.body.get("seed")) for r in srv.model_requests()
+        ]
     assert len(set(sent)) == len(sent)  # not one call was retried
 
 

@@ -40,19 +40,34 @@ DEAD = {
 def test_a_dead_server_stops_the_night_fast_and_consumes_nothing(cli, waiting, provider, dead):
     project, store = waiting
     tasks_before = store.list_tasks(project=str(project))
-    env = {"OPENAI_API_KEY": "sk-test", "ANTHROPIC_API_KEY": "sk-test",
-           "SKILLOPT_SLEEP_NIGHT__RECALL": str(RECALL)}
+    env = {
+        "OPENAI_API_KEY": "sk-test",
+        "ANTHROPIC_API_KEY": "sk-test",
+        "SKILLOPT_SLEEP_NIGHT__RECALL": str(RECALL),
+    }
     with ModelServer(responder=DEAD[dead]) as srv:
         url = srv.v1 if provider == "openai" else srv.url
         start = time.monotonic()
-        r = cli("run", "--project", str(project), "--backend", provider, "--base-url", url, "--json", env=env)
+        r = cli(
+            "run",
+            "--project",
+            str(project),
+            "--backend",
+            provider,
+            "--base-url",
+            url,
+            "--json",
+            env=env,
+        )
         elapsed = time.monotonic() - start
         sent = len(srv.model_requests())
     assert r.code == 6, r.err
     assert r.err.startswith("skillopt-sleep: error: the model backend is down:")
     assert 1 <= sent <= 20 and elapsed < 10, (sent, elapsed)
     night = r.json()
-    assert night["decision"] == "outage" and night["calls"] == sent and night["proposal_dir"] is None
+    assert (
+        night["decision"] == "outage" and night["calls"] == sent and night["proposal_dir"] is None
+    )
 
     status = cli("status", "--project", str(project), "--json", env=env).json()
     assert [n["decision"] for n in status["nights"]] == ["outage"]
@@ -72,7 +87,8 @@ def test_the_scheduled_night_reports_the_outage_and_its_exit_code(waiting, subpr
     env = dict(subprocess_env, OPENAI_API_KEY="sk-test")
     with ModelServer(responder=DEAD["503"]) as srv:
         outcome = subprocess_night(env["SKILLOPT_SLEEP_PYTHON"])(
-            project, ["--backend", "openai", "--base-url", srv.v1], env)
+            project, ["--backend", "openai", "--base-url", srv.v1], env
+        )
     assert (outcome.status, outcome.exit_code) == ("failed", 6)
     assert outcome.message.startswith("skillopt-sleep: error: the model backend is down:")
     assert outcome.summary is not None and outcome.summary.decision == "outage"

@@ -35,18 +35,25 @@ from skillopt_sleep.testing.agents import (
 pytestmark = [pytest.mark.realbin, pytest.mark.slow]
 
 SYSTEM = "# Skill under test\nAlways run the tests with `pytest -q`."
-REQUEST = Request("target", SYSTEM, (Message("user", "/review how do I run the tests?"),), max_tokens=200)
+REQUEST = Request(
+    "target", SYSTEM, (Message("user", "/review how do I run the tests?"),), max_tokens=200
+)
 SENTINELS = ("USER-MEMORY-SENTINEL", "USER-SKILL-SENTINEL", "AGENTS-SKILL-SENTINEL")
 
 
 def snapshot(root: Path) -> dict[str, tuple[int, int]]:
-    return {str(p.relative_to(root)): (p.stat().st_size, p.stat().st_mtime_ns)
-            for p in root.rglob("*") if p.is_file()}
+    return {
+        str(p.relative_to(root)): (p.stat().st_size, p.stat().st_mtime_ns)
+        for p in root.rglob("*")
+        if p.is_file()
+    }
 
 
 def skill(dir: Path, name: str, description: str) -> None:
     (dir / name).mkdir(parents=True)
-    (dir / name / "SKILL.md").write_text(f"---\nname: {name}\ndescription: {description}\n---\nbody\n")
+    (dir / name / "SKILL.md").write_text(
+        f"---\nname: {name}\ndescription: {description}\n---\nbody\n"
+    )
 
 
 def sent_text(srv: ModelServer) -> str:
@@ -63,8 +70,9 @@ def claude_home(tmp_path: Path) -> Path:
     (dot / "CLAUDE.md").write_text("USER-MEMORY-SENTINEL: always say banana\n")
     skill(dot / "skills", "userskill", "USER-SKILL-SENTINEL")
     hook = f"echo fired >> {home / 'hook-fired.txt'}"
-    (dot / "settings.json").write_text(json.dumps(
-        {"hooks": {"SessionEnd": [{"hooks": [{"type": "command", "command": hook}]}]}}))
+    (dot / "settings.json").write_text(
+        json.dumps({"hooks": {"SessionEnd": [{"hooks": [{"type": "command", "command": hook}]}]}})
+    )
     return home
 
 
@@ -81,7 +89,9 @@ def test_a_claude_replay_answers_and_leaves_no_trace(claude_home: Path):
     assert done.input_tokens > 0 and done.output_tokens > 0 and (done.cost_usd or 0) > 0
     call = srv.model_calls("anthropic")[0]
     assert SYSTEM in call.system and call.tools == ()
-    assert call.last is not None and call.last.text.endswith(f"{REPLAY_MARKER}\n/review how do I run the tests?")
+    assert call.last is not None and call.last.text.endswith(
+        f"{REPLAY_MARKER}\n/review how do I run the tests?"
+    )
     assert not any(s in sent_text(srv) for s in SENTINELS)
     assert claude_transcripts(claude_home) == []
     assert not (claude_home / "hook-fired.txt").exists()
@@ -110,7 +120,8 @@ def test_claude_errors_reach_us_as_our_errors(claude_home: Path):
         with pytest.raises(AuthError) as info:
             asyncio.run(backend.complete(REQUEST))
     assert info.value.one_line() == (
-        "claude is not logged in (run `claude` once and log in, or set ANTHROPIC_API_KEY)")
+        "claude is not logged in (run `claude` once and log in, or set ANTHROPIC_API_KEY)"
+    )
     assert ClaudeCodeBackend.usable(env) and not ClaudeCodeBackend.usable(logged_out)
 
 

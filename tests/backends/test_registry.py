@@ -21,7 +21,9 @@ def fake_cli(bin_dir: Path, name: str, *, logged_in: bool) -> None:
     """A stand-in ``claude``/``codex`` that only answers the login-status question."""
     bin_dir.mkdir(exist_ok=True)
     if name == "claude":
-        body = '{"loggedIn": true, "authMethod": "claude.ai"}' if logged_in else '{"loggedIn": false}'
+        body = (
+            '{"loggedIn": true, "authMethod": "claude.ai"}' if logged_in else '{"loggedIn": false}'
+        )
         script = f"#!/bin/sh\necho '{body}'\nexit {0 if logged_in else 1}\n"
     else:
         script = f"#!/bin/sh\necho '{'Logged in' if logged_in else 'Not logged in'}'\nexit {0 if logged_in else 1}\n"
@@ -37,9 +39,14 @@ def test_the_documented_order():
 def test_keys_come_first_anthropic_before_openai(tmp_path):
     fake_cli(tmp_path / "bin", "claude", logged_in=True)
     path = str(tmp_path / "bin")
-    assert detect_backend({"PATH": path, "ANTHROPIC_API_KEY": "a", "OPENAI_API_KEY": "o"}) == "anthropic"
+    assert (
+        detect_backend({"PATH": path, "ANTHROPIC_API_KEY": "a", "OPENAI_API_KEY": "o"})
+        == "anthropic"
+    )
     assert detect_backend({"PATH": path, "OPENAI_API_KEY": "o"}) == "openai"
-    assert detect_backend({"PATH": path, "ANTHROPIC_API_KEY": "  "}) == "claude-code"  # blank is unset
+    assert (
+        detect_backend({"PATH": path, "ANTHROPIC_API_KEY": "  "}) == "claude-code"
+    )  # blank is unset
 
 
 def test_a_logged_in_cli_is_found_and_a_logged_out_one_skipped(tmp_path):
@@ -56,7 +63,9 @@ def test_nothing_usable_stops_with_the_ways_to_configure_one(tmp_path):
     with pytest.raises(BackendUnavailable) as info:
         detect_backend({"PATH": str(bin_dir), "HOME": str(tmp_path)})
     line = info.value.one_line()
-    assert line.startswith("no model backend is configured or usable (set ANTHROPIC_API_KEY or OPENAI_API_KEY")
+    assert line.startswith(
+        "no model backend is configured or usable (set ANTHROPIC_API_KEY or OPENAI_API_KEY"
+    )
     assert "log in to `claude` or `codex`" in line and "--backend simulated" in line
 
 
@@ -64,7 +73,9 @@ def test_a_named_backend_is_used_as_named_and_a_bare_base_url_means_openai(tmp_p
     env = {"PATH": str(tmp_path)}
     assert resolve_name(RoleSettings(backend="codex"), env) == "codex"
     assert resolve_name(RoleSettings(base_url="http://127.0.0.1:11434/v1"), env) == "openai"
-    backend = create_backend(RoleSettings(base_url="http://127.0.0.1:11434/v1", model="llama3.1"), env)
+    backend = create_backend(
+        RoleSettings(base_url="http://127.0.0.1:11434/v1", model="llama3.1"), env
+    )
     assert (backend.name, backend.model) == ("openai", "llama3.1")
 
 

@@ -34,8 +34,16 @@ def run(coro):
 
 
 def call(backend, request, budget, policy=None, sleep=None, seed=0):
-    return run(call_with_retry(backend, request, budget=budget, policy=policy or RetryPolicy(),
-                               rng=random.Random(seed), sleep=sleep or Sleeps()))
+    return run(
+        call_with_retry(
+            backend,
+            request,
+            budget=budget,
+            policy=policy or RetryPolicy(),
+            rng=random.Random(seed),
+            sleep=sleep or Sleeps(),
+        )
+    )
 
 
 def unlimited() -> Budget:
@@ -81,7 +89,9 @@ def test_a_retry_after_longer_than_the_bound_fails_at_once():
     assert sleeps.waits == []
 
 
-@pytest.mark.parametrize("error", [AuthError("ANTHROPIC_API_KEY is not set"), BadRequestError("unknown model x")])
+@pytest.mark.parametrize(
+    "error", [AuthError("ANTHROPIC_API_KEY is not set"), BadRequestError("unknown model x")]
+)
 def test_errors_a_retry_cannot_fix_are_not_retried(error):
     backend = ScriptedBackend([error, "never"], model="gpt-5")
     sleeps = Sleeps()
@@ -92,7 +102,9 @@ def test_errors_a_retry_cannot_fix_are_not_retried(error):
 
 def test_usage_and_cost_are_recorded_per_role_from_the_price_table():
     backend = ScriptedBackend(model="gpt-5")
-    backend.enqueue(Completion("a", 1000, 500, None, "gpt-5"), Completion("b", 2000, 0, None, "gpt-5"))
+    backend.enqueue(
+        Completion("a", 1000, 500, None, "gpt-5"), Completion("b", 2000, 0, None, "gpt-5")
+    )
     budget = unlimited()
     first = call(backend, req(role="target"), budget)
     call(backend, req(role="judge"), budget)
@@ -104,7 +116,9 @@ def test_usage_and_cost_are_recorded_per_role_from_the_price_table():
 
 def test_a_backend_reported_cost_is_kept_and_unknown_models_are_noted():
     backend = ScriptedBackend(model="my-local-llama")
-    backend.enqueue(Completion("a", 10, 10, 0.25, "claude-opus-4-8"), Completion("b", 10, 10, None, ""))
+    backend.enqueue(
+        Completion("a", 10, 10, 0.25, "claude-opus-4-8"), Completion("b", 10, 10, None, "")
+    )
     budget = unlimited()
     assert call(backend, req(), budget).cost_usd == 0.25
     assert call(backend, req(), budget).cost_usd == 0.0
@@ -114,7 +128,10 @@ def test_a_backend_reported_cost_is_kept_and_unknown_models_are_noted():
 def test_price_overrides_match_by_prefix_and_win_over_defaults():
     overrides = {"gpt-5": Price(input=9.0, output=9.0), "llama3": Price(input=0.1, output=0.2)}
     assert price_for("gpt-5-2025-08-07", overrides)[:2] == (9.0, 9.0)
-    assert price_for("gpt-5-mini", overrides)[:2] == (0.25, 2.0)  # a longer default prefix is closer
+    assert price_for("gpt-5-mini", overrides)[:2] == (
+        0.25,
+        2.0,
+    )  # a longer default prefix is closer
     assert price_for("llama3.1:8b", overrides)[:2] == (0.1, 0.2)
     assert price_for("openrouter/anthropic/claude-sonnet-4-5", {})[:2] == (3.0, 15.0)
     assert price_for("claude-opus-4-8[1m]", {})[:2] == (15.0, 75.0)
@@ -127,9 +144,18 @@ def test_max_calls_stops_concurrent_calls_at_exactly_the_limit():
 
     async def many():
         return await asyncio.gather(
-            *(call_with_retry(backend, req(f"task {i}"), budget=budget, policy=RetryPolicy(),
-                              rng=random.Random(i)) for i in range(12)),
-            return_exceptions=True)
+            *(
+                call_with_retry(
+                    backend,
+                    req(f"task {i}"),
+                    budget=budget,
+                    policy=RetryPolicy(),
+                    rng=random.Random(i),
+                )
+                for i in range(12)
+            ),
+            return_exceptions=True,
+        )
 
     results = run(many())
     assert sum(isinstance(r, Completion) for r in results) == 5

@@ -18,7 +18,9 @@ from skillopt_sleep.errors import AuthError, BadRequestError, TransientError
 from skillopt_sleep.settings import BudgetSettings, RoleSettings
 from skillopt_sleep.testing import Delay, Error, Malformed, ModelServer, Text
 
-REQUEST = Request("target", "Always answer in French.", (Message("user", "Say hello"),), max_tokens=50)
+REQUEST = Request(
+    "target", "Always answer in French.", (Message("user", "Say hello"),), max_tokens=50
+)
 PROVIDERS = ("anthropic", "openai")
 
 
@@ -31,11 +33,17 @@ def server():
 def make(provider: str, srv: ModelServer, **role):
     """A backend from settings aimed at the loopback server, as a user would configure it."""
     if provider == "anthropic":
-        settings = RoleSettings(backend="anthropic", model=role.pop("model", "claude-test"),
-                                base_url=srv.url, **role)
+        settings = RoleSettings(
+            backend="anthropic", model=role.pop("model", "claude-test"), base_url=srv.url, **role
+        )
         return AnthropicBackend.from_settings(settings, {"ANTHROPIC_API_KEY": "sk-ant-test"})
-    settings = RoleSettings(backend="openai", model=role.pop("model", "gpt-test"), base_url=srv.v1,
-                            api_key_env="LOCAL_KEY", **role)
+    settings = RoleSettings(
+        backend="openai",
+        model=role.pop("model", "gpt-test"),
+        base_url=srv.v1,
+        api_key_env="LOCAL_KEY",
+        **role,
+    )
     return OpenAIBackend.from_settings(settings, {"LOCAL_KEY": "sk-local-test"})
 
 
@@ -82,17 +90,30 @@ def test_429_carries_retry_after_and_the_retry_waits_it_out(provider, server):
         waits.append(seconds)
 
     budget = Budget(BudgetSettings())
-    done = asyncio.run(call_with_retry(make(provider, server), REQUEST, budget=budget,
-                                       policy=RetryPolicy(), rng=random.Random(0), sleep=sleep))
+    done = asyncio.run(
+        call_with_retry(
+            make(provider, server),
+            REQUEST,
+            budget=budget,
+            policy=RetryPolicy(),
+            rng=random.Random(0),
+            sleep=sleep,
+        )
+    )
     assert done.text == "enfin"
     assert len(waits) == 1 and 2.0 <= waits[0] <= 2.5
     assert budget.total.calls == 2 and budget.failed_calls == {"target": 1}
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)
-@pytest.mark.parametrize(("status", "words"), [(500, "had a server error (500)"),
-                                               (503, "had a server error (503)"),
-                                               (529, "is overloaded (529)")])
+@pytest.mark.parametrize(
+    ("status", "words"),
+    [
+        (500, "had a server error (500)"),
+        (503, "had a server error (503)"),
+        (529, "is overloaded (529)"),
+    ],
+)
 def test_server_errors_and_overload_are_transient(provider, server, status, words):
     server.enqueue(Error(status))
     err = error_of(make(provider, server))
@@ -118,7 +139,10 @@ def test_401_is_an_auth_error_naming_the_key_variable(server):
     server.enqueue(Error(401), Error(401))
     err = error_of(make("anthropic", server))
     assert type(err) is AuthError
-    assert err.one_line() == f"anthropic rejected the API key (401 at {server.url}) (check ANTHROPIC_API_KEY)"
+    assert (
+        err.one_line()
+        == f"anthropic rejected the API key (401 at {server.url}) (check ANTHROPIC_API_KEY)"
+    )
     err = error_of(make("openai", server))
     assert err.one_line() == f"openai rejected the API key (401 at {server.v1}) (check LOCAL_KEY)"
 
@@ -138,7 +162,9 @@ def test_a_bad_request_stops_with_the_servers_reason(provider, server):
     server.enqueue(Error(400, message="max_tokens: must be at most 4096"))
     err = error_of(make(provider, server))
     assert type(err) is BadRequestError
-    assert f"{provider} refused the request (400): max_tokens: must be at most 4096" in err.one_line()
+    assert (
+        f"{provider} refused the request (400): max_tokens: must be at most 4096" in err.one_line()
+    )
 
 
 def test_a_missing_key_is_an_auth_error_before_any_call():
@@ -187,7 +213,8 @@ def test_check_names_the_fix_for_a_rejected_key(server):
 
 def test_check_names_the_fix_for_an_unreachable_server():
     backend = OpenAIBackend.from_settings(
-        RoleSettings(base_url="http://127.0.0.1:9/v1", model="m", timeout_s=2), {})
+        RoleSettings(base_url="http://127.0.0.1:9/v1", model="m", timeout_s=2), {}
+    )
     health = asyncio.run(backend.check())
     assert not health.ok and "cannot reach http://127.0.0.1:9/v1" in health.detail
     assert health.fix == "check the network, that the server runs, or base_url"
@@ -204,11 +231,12 @@ def test_one_backend_serves_several_event_loops_and_closes_each_client(provider,
     assert backend.clients.current is not client and client.is_closed()
 
 
-
 def test_a_judge_request_at_temperature_zero_reaches_anthropic_without_a_temperature(server):
     """The Messages API of the SDK takes no temperature: sending one would fail every rubric."""
     server.enqueue(Text('{"score": 1, "reason": "fine"}'))
-    judge = Request("judge", "Score it.", (Message("user", "Answer: ok"),), max_tokens=50, temperature=0.0)
+    judge = Request(
+        "judge", "Score it.", (Message("user", "Answer: ok"),), max_tokens=50, temperature=0.0
+    )
     done = complete(make("anthropic", server, temperature=0.7), judge)
     assert done.text == '{"score": 1, "reason": "fine"}'
     assert "temperature" not in server.model_calls()[0].body

@@ -38,7 +38,9 @@ def test_too_many_errored_rollouts_is_no_evidence():
     after = uniform(6, 1.0)
     r = decide(before, after, GatePolicy(max_error_rate=0.2), random.Random(0))
     assert r.decision == "no_evidence"
-    assert r.reason == ("not enough evidence: 12 of 48 holdout rollouts errored (25%, at most 20% allowed)")
+    assert r.reason == (
+        "not enough evidence: 12 of 48 holdout rollouts errored (25%, at most 20% allowed)"
+    )
     assert r.gain is None and r.p_value is None
 
 
@@ -114,7 +116,9 @@ def test_significant_but_tiny_gain_is_rejected():
 def test_no_change_is_rejected_for_every_reason_it_fails():
     r = decide(uniform(8, 0.5), uniform(8, 0.5), GatePolicy(), random.Random(0))
     assert r.decision == "reject"
-    assert r.reason == "gain +0.000 is below the minimum 0.050; not significant: p = 1 >= alpha 0.05"
+    assert (
+        r.reason == "gain +0.000 is below the minimum 0.050; not significant: p = 1 >= alpha 0.05"
+    )
     assert r.worst_drop == 0.0
 
 

@@ -57,142 +57,340 @@ def _t(*texts: str) -> tuple[Reply, ...]:
     return tuple(Text(t) for t in texts)
 
 
-def _pair(agent: str, request: str, bad: str, correction: str, good: str,
-          praise: str | None = None, project: str = "epsilon", name: str = "") -> Scenario:
+def _pair(
+    agent: str,
+    request: str,
+    bad: str,
+    correction: str,
+    good: str,
+    praise: str | None = None,
+    project: str = "epsilon",
+    name: str = "",
+) -> Scenario:
     """A request answered badly, the user's checkable correction, the retry, maybe praise."""
-    steps = [Step(request, _t(bad), "new"),
-             Step(correction, _t(good), "resume", "correction", checkable=True)]
+    steps = [
+        Step(request, _t(bad), "new"),
+        Step(correction, _t(good), "resume", "correction", checkable=True),
+    ]
     if praise:
-        steps.append(Step(praise, _t("Glad it helps."), "continue" if agent == "claude" else "last",
-                          "praise"))
+        steps.append(
+            Step(
+                praise, _t("Glad it helps."), "continue" if agent == "claude" else "last", "praise"
+            )
+        )
     return Scenario(name or request[:24], agent, project, tuple(steps))  # type: ignore[arg-type]
 
 
 SESSIONS: tuple[Scenario, ...] = (
-    Scenario("release-en", "claude", "gamma", (
-        Step("List the steps to release version 2.0", _t(
-            "Release steps:\n- Bump the version\n- Update the changelog\n- Tag the release\n"
-            "- Build the wheel\n- Upload to PyPI\n- Announce it"), "new"),
-        Step("Max 3 bullet points, please.", _t("- Bump and tag\n- Build and upload\n- Announce"),
-             "resume", "correction", checkable=True),
-        Step("Thanks, that's exactly it 👍", _t("Glad it helps."), "continue", "praise"),
-        Step("Now also write the changelog entry for it.", _t("## 2.0\n- A new CLI"),
-             "continue", "follow_up"),
-        Step("New task: explain what the tox.ini does.", _t(
-            "It runs the tests on 3.11 and 3.12 \u2014 and the linters."), "resume", "new_request"),
-        Step("No em dashes please.", _t("It runs the tests on 3.11 and 3.12, and the linters."),
-             "resume", "correction", checkable=True),
-        Step("Perfect.", _t("Thanks."), "continue", "praise"),
-    )),
-    Scenario("dockerfile-de", "claude", "delta", (
-        Step("Schreib eine kurze Zusammenfassung des Projekts.", _t(
-            "Hallo! Du findest hier ein kleines Tool, das deine Sitzungen auswertet."), "new"),
-        Step("Bitte sprich mich mit Sie an, nicht mit du.", _t(
-            "Sie finden hier ein kleines Tool, das Ihre Sitzungen auswertet."),
-             "resume", "correction", checkable=True),
-        Step("Super, danke!", _t("Gern."), "continue", "praise"),
-        Step("Erstelle ein Dockerfile für den API-Service.", _t(
-            'FROM python:3.12-slim\nCOPY . /app\nCMD ["python", "-m", "api"]'),
-             "continue", "new_request"),
-        Step("Du hast den Healthcheck vergessen.", _t(
-            "FROM python:3.12-slim\nCOPY . /app\nHEALTHCHECK CMD curl -f http://localhost/ || exit 1\n"
-            'CMD ["python", "-m", "api"]'), "resume", "correction"),
-        Step("Jetzt noch die Tests laufen lassen.", (claude_bash("echo '4 passed'"),
-                                                     Text("4 Tests bestanden.")),
-             "resume", "follow_up"),
-    )),
-    Scenario("tests-codex-en", "codex", "gamma", (
-        Step("Run the test suite", (codex_exec("python3 -m unittest 2>&1 | tail -1"),
-                                    Text("All tests pass (python -m unittest).")), "new"),
-        Step("I've told you three times now: use `pytest -q`, not unittest.", (
-            codex_exec("echo 'pytest -q: 3 passed'"), Text("pytest -q: 3 passed.")),
-             "resume", "correction", checkable=True),
-        Step("🎉", _t("Thanks!"), "resume", "praise"),
-        Step("Can you do the same for the integration tests?", (
-            codex_exec("echo 'pytest -q tests/integration: 2 passed'"), Text("2 passed.")),
-             "last", "follow_up"),
-    )),
-    Scenario("csv-codex-de", "codex", "delta", (
-        Step("Erstelle eine CSV-Übersicht der Endpunkte.", _t(
-            "name,method,path\nusers,GET,/users\norders,POST,/orders"), "new"),
-        Step("Trenn die Spalten bitte mit Semikolon statt Komma.", _t(
-            "name;method;path\nusers;GET;/users\norders;POST;/orders"),
-             "resume", "correction", checkable=True),
-        Step("Perfekt, danke 🙂", _t("Gern."), "resume", "praise"),
-        Step("Wie funktioniert das Caching in diesem Repo?", _t(
-            "Das Caching speichert jede Antwort unter einem Schlüssel aus Aufgabe, Skill-Hash, "
-            "Memory-Hash, Stichprobe und Modell. Ändert sich nichts davon, wird die Antwort aus "
-            "der Datenbank gelesen, statt das Modell erneut zu fragen. Das spart Zeit und Geld, "
-            "besonders bei vielen Wiederholungen in einer Nacht."), "last", "new_request"),
-        Step("Zu lang.", _t("Antworten werden nach Aufgabe und Hashes zwischengespeichert."),
-             "resume", "correction"),
-    )),
-    Scenario("tests-claude-en", "claude", "gamma", (
-        Step("Run the tests", (claude_bash("python3 -m unittest 2>&1 | tail -1"),
-                               Text("OK (unittest).")), "new"),
-        Step("No, always use pytest -q", (claude_bash("echo 'pytest -q: 3 passed'"),
-                                          Text("3 passed with pytest -q.")),
-             "resume", "correction", checkable=True),
-    )),
-    _pair("claude", "Summarise the design doc.", "The design has three parts: harvest, night, review.",
-          "Please use the heading '## Summary' like I asked.",
-          "## Summary\nThree parts: harvest, night, review.", "Thanks!"),
-    _pair("codex", "Write me a short status update.", "Status for the user: all tests pass.",
-          "Call me Sam, not 'the user'.", "Status for Sam: all tests pass.", "👍"),
-    _pair("claude", "Compare the three backends.",
-          "| backend | speed |\n|---|---|\n| simulated | fast |\n| anthropic | slow |",
-          "Stop using tables, plain lists only.", "- simulated: fast\n- anthropic: slow"),
-    _pair("codex", "Explain the retry policy.",
-          "The retry policy is **important**: it backs off on 429 and 5xx.",
-          "No bold text in the answer, it renders badly in my terminal.",
-          "The retry policy backs off on 429 and 5xx.", "Perfect."),
-    _pair("claude", "List the open ports as name and number.", "web, 8080\napi, 9090",
-          "Use a | as separator, not commas.", "web | 8080\napi | 9090"),
-    _pair("codex", "Nenn mir die wichtigsten Änderungen im Release.",
-          "- Neue CLI\n- Schnellere Nacht\n- Bessere Berichte\n- Weniger Abhängigkeiten\n- Neue Doku",
-          "Höchstens drei Stichpunkte, bitte.", "- Neue CLI\n- Schnellere Nacht\n- Bessere Berichte",
-          "Danke!", project="zeta"),
-    _pair("claude", "Fasse das Meeting zusammen.", "# Meeting\nWir haben den Release geplant.",
-          "Verwende bitte künftig die Überschrift '## Zusammenfassung'.",
-          "## Zusammenfassung\nWir haben den Release geplant.", project="zeta"),
-    _pair("codex", "Schreib eine Commit-Nachricht für den Fix.", "Fix: Cache-Bug behoben 🎉",
-          "Wie gesagt: keine Emojis in Commit-Nachrichten!", "Fix: Cache-Bug behoben",
-          project="zeta"),
-    Scenario("ruff-en", "claude", "epsilon", (
-        Step("Check the code style.", (claude_bash("echo 'flake8: 0 problems'"),
-                                       Text("Style looks fine (flake8).")), "new"),
-        Step("Please always run ruff before you say it's done.", (
-            claude_bash("echo 'ruff check: all checks passed'"), Text("ruff check: all good.")),
-             "resume", "correction", checkable=True),
-        Step("Great, thanks.", _t("You're welcome."), "continue", "praise"),
-    )),
-    Scenario("uv-codex-en", "codex", "epsilon", (
-        Step("Run the unit tests.", (codex_exec("echo 'pytest: 5 passed'"),
-                                     Text("5 passed with pytest.")), "new"),
-        Step("Use `uv run pytest`, not plain pytest.", (
-            codex_exec("echo 'uv run pytest: 5 passed'"), Text("uv run pytest: 5 passed.")),
-             "resume", "correction", checkable=True),
-    )),
-    _pair("claude", "Write the README title.", "# beta-app",
-          "For the last time, the title must be 'Beta App'.", "# Beta App"),
-    _pair("codex", "Describe what the harvest does.",
-          "The harvest reads new transcript lines. It turns prompts into tasks. It attaches "
-          "corrections to their requests. It mines checks from them.",
-          "That's too much. Two sentences max.",
-          "The harvest turns new transcript lines into tasks. Corrections become feedback and checks.",
-          "Nice, thanks!"),
-    _pair("claude", "Explain the gate in plain words.",
-          "The gate is the part of the night that decides whether an edit is kept. It replays the "
-          "tasks the edit should help with, before and after the edit, several times each, and "
-          "runs an exact test on the passes. Then it replays every other task to make sure nothing "
-          "got worse. Only an edit that helps and harms nothing is staged for the morning review.",
-          "Keep it under 50 words.",
-          "The gate keeps an edit only if replays show it helps the tasks it targets and harms no "
-          "other task."),
-    _pair("codex", "Schreib mir eine kurze Zusammenfassung meiner offenen Tickets.",
-          "Sie haben drei offene Tickets; Ihr ältestes ist zwei Wochen alt.",
-          "Bitte duze mich.", "Du hast drei offene Tickets; dein ältestes ist zwei Wochen alt.",
-          project="zeta"),
+    Scenario(
+        "release-en",
+        "claude",
+        "gamma",
+        (
+            Step(
+                "List the steps to release version 2.0",
+                _t(
+                    "Release steps:\n- Bump the version\n- Update the changelog\n- Tag the release\n"
+                    "- Build the wheel\n- Upload to PyPI\n- Announce it"
+                ),
+                "new",
+            ),
+            Step(
+                "Max 3 bullet points, please.",
+                _t("- Bump and tag\n- Build and upload\n- Announce"),
+                "resume",
+                "correction",
+                checkable=True,
+            ),
+            Step("Thanks, that's exactly it 👍", _t("Glad it helps."), "continue", "praise"),
+            Step(
+                "Now also write the changelog entry for it.",
+                _t("## 2.0\n- A new CLI"),
+                "continue",
+                "follow_up",
+            ),
+            Step(
+                "New task: explain what the tox.ini does.",
+                _t("It runs the tests on 3.11 and 3.12 \u2014 and the linters."),
+                "resume",
+                "new_request",
+            ),
+            Step(
+                "No em dashes please.",
+                _t("It runs the tests on 3.11 and 3.12, and the linters."),
+                "resume",
+                "correction",
+                checkable=True,
+            ),
+            Step("Perfect.", _t("Thanks."), "continue", "praise"),
+        ),
+    ),
+    Scenario(
+        "dockerfile-de",
+        "claude",
+        "delta",
+        (
+            Step(
+                "Schreib eine kurze Zusammenfassung des Projekts.",
+                _t("Hallo! Du findest hier ein kleines Tool, das deine Sitzungen auswertet."),
+                "new",
+            ),
+            Step(
+                "Bitte sprich mich mit Sie an, nicht mit du.",
+                _t("Sie finden hier ein kleines Tool, das Ihre Sitzungen auswertet."),
+                "resume",
+                "correction",
+                checkable=True,
+            ),
+            Step("Super, danke!", _t("Gern."), "continue", "praise"),
+            Step(
+                "Erstelle ein Dockerfile für den API-Service.",
+                _t('FROM python:3.12-slim\nCOPY . /app\nCMD ["python", "-m", "api"]'),
+                "continue",
+                "new_request",
+            ),
+            Step(
+                "Du hast den Healthcheck vergessen.",
+                _t(
+                    "FROM python:3.12-slim\nCOPY . /app\nHEALTHCHECK CMD curl -f http://localhost/ || exit 1\n"
+                    'CMD ["python", "-m", "api"]'
+                ),
+                "resume",
+                "correction",
+            ),
+            Step(
+                "Jetzt noch die Tests laufen lassen.",
+                (claude_bash("echo '4 passed'"), Text("4 Tests bestanden.")),
+                "resume",
+                "follow_up",
+            ),
+        ),
+    ),
+    Scenario(
+        "tests-codex-en",
+        "codex",
+        "gamma",
+        (
+            Step(
+                "Run the test suite",
+                (
+                    codex_exec("python3 -m unittest 2>&1 | tail -1"),
+                    Text("All tests pass (python -m unittest)."),
+                ),
+                "new",
+            ),
+            Step(
+                "I've told you three times now: use `pytest -q`, not unittest.",
+                (codex_exec("echo 'pytest -q: 3 passed'"), Text("pytest -q: 3 passed.")),
+                "resume",
+                "correction",
+                checkable=True,
+            ),
+            Step("🎉", _t("Thanks!"), "resume", "praise"),
+            Step(
+                "Can you do the same for the integration tests?",
+                (codex_exec("echo 'pytest -q tests/integration: 2 passed'"), Text("2 passed.")),
+                "last",
+                "follow_up",
+            ),
+        ),
+    ),
+    Scenario(
+        "csv-codex-de",
+        "codex",
+        "delta",
+        (
+            Step(
+                "Erstelle eine CSV-Übersicht der Endpunkte.",
+                _t("name,method,path\nusers,GET,/users\norders,POST,/orders"),
+                "new",
+            ),
+            Step(
+                "Trenn die Spalten bitte mit Semikolon statt Komma.",
+                _t("name;method;path\nusers;GET;/users\norders;POST;/orders"),
+                "resume",
+                "correction",
+                checkable=True,
+            ),
+            Step("Perfekt, danke 🙂", _t("Gern."), "resume", "praise"),
+            Step(
+                "Wie funktioniert das Caching in diesem Repo?",
+                _t(
+                    "Das Caching speichert jede Antwort unter einem Schlüssel aus Aufgabe, Skill-Hash, "
+                    "Memory-Hash, Stichprobe und Modell. Ändert sich nichts davon, wird die Antwort aus "
+                    "der Datenbank gelesen, statt das Modell erneut zu fragen. Das spart Zeit und Geld, "
+                    "besonders bei vielen Wiederholungen in einer Nacht."
+                ),
+                "last",
+                "new_request",
+            ),
+            Step(
+                "Zu lang.",
+                _t("Antworten werden nach Aufgabe und Hashes zwischengespeichert."),
+                "resume",
+                "correction",
+            ),
+        ),
+    ),
+    Scenario(
+        "tests-claude-en",
+        "claude",
+        "gamma",
+        (
+            Step(
+                "Run the tests",
+                (claude_bash("python3 -m unittest 2>&1 | tail -1"), Text("OK (unittest).")),
+                "new",
+            ),
+            Step(
+                "No, always use pytest -q",
+                (claude_bash("echo 'pytest -q: 3 passed'"), Text("3 passed with pytest -q.")),
+                "resume",
+                "correction",
+                checkable=True,
+            ),
+        ),
+    ),
+    _pair(
+        "claude",
+        "Summarise the design doc.",
+        "The design has three parts: harvest, night, review.",
+        "Please use the heading '## Summary' like I asked.",
+        "## Summary\nThree parts: harvest, night, review.",
+        "Thanks!",
+    ),
+    _pair(
+        "codex",
+        "Write me a short status update.",
+        "Status for the user: all tests pass.",
+        "Call me Sam, not 'the user'.",
+        "Status for Sam: all tests pass.",
+        "👍",
+    ),
+    _pair(
+        "claude",
+        "Compare the three backends.",
+        "| backend | speed |\n|---|---|\n| simulated | fast |\n| anthropic | slow |",
+        "Stop using tables, plain lists only.",
+        "- simulated: fast\n- anthropic: slow",
+    ),
+    _pair(
+        "codex",
+        "Explain the retry policy.",
+        "The retry policy is **important**: it backs off on 429 and 5xx.",
+        "No bold text in the answer, it renders badly in my terminal.",
+        "The retry policy backs off on 429 and 5xx.",
+        "Perfect.",
+    ),
+    _pair(
+        "claude",
+        "List the open ports as name and number.",
+        "web, 8080\napi, 9090",
+        "Use a | as separator, not commas.",
+        "web | 8080\napi | 9090",
+    ),
+    _pair(
+        "codex",
+        "Nenn mir die wichtigsten Änderungen im Release.",
+        "- Neue CLI\n- Schnellere Nacht\n- Bessere Berichte\n- Weniger Abhängigkeiten\n- Neue Doku",
+        "Höchstens drei Stichpunkte, bitte.",
+        "- Neue CLI\n- Schnellere Nacht\n- Bessere Berichte",
+        "Danke!",
+        project="zeta",
+    ),
+    _pair(
+        "claude",
+        "Fasse das Meeting zusammen.",
+        "# Meeting\nWir haben den Release geplant.",
+        "Verwende bitte künftig die Überschrift '## Zusammenfassung'.",
+        "## Zusammenfassung\nWir haben den Release geplant.",
+        project="zeta",
+    ),
+    _pair(
+        "codex",
+        "Schreib eine Commit-Nachricht für den Fix.",
+        "Fix: Cache-Bug behoben 🎉",
+        "Wie gesagt: keine Emojis in Commit-Nachrichten!",
+        "Fix: Cache-Bug behoben",
+        project="zeta",
+    ),
+    Scenario(
+        "ruff-en",
+        "claude",
+        "epsilon",
+        (
+            Step(
+                "Check the code style.",
+                (claude_bash("echo 'flake8: 0 problems'"), Text("Style looks fine (flake8).")),
+                "new",
+            ),
+            Step(
+                "Please always run ruff before you say it's done.",
+                (
+                    claude_bash("echo 'ruff check: all checks passed'"),
+                    Text("ruff check: all good."),
+                ),
+                "resume",
+                "correction",
+                checkable=True,
+            ),
+            Step("Great, thanks.", _t("You're welcome."), "continue", "praise"),
+        ),
+    ),
+    Scenario(
+        "uv-codex-en",
+        "codex",
+        "epsilon",
+        (
+            Step(
+                "Run the unit tests.",
+                (codex_exec("echo 'pytest: 5 passed'"), Text("5 passed with pytest.")),
+                "new",
+            ),
+            Step(
+                "Use `uv run pytest`, not plain pytest.",
+                (codex_exec("echo 'uv run pytest: 5 passed'"), Text("uv run pytest: 5 passed.")),
+                "resume",
+                "correction",
+                checkable=True,
+            ),
+        ),
+    ),
+    _pair(
+        "claude",
+        "Write the README title.",
+        "# beta-app",
+        "For the last time, the title must be 'Beta App'.",
+        "# Beta App",
+    ),
+    _pair(
+        "codex",
+        "Describe what the harvest does.",
+        "The harvest reads new transcript lines. It turns prompts into tasks. It attaches "
+        "corrections to their requests. It mines checks from them.",
+        "That's too much. Two sentences max.",
+        "The harvest turns new transcript lines into tasks. Corrections become feedback and checks.",
+        "Nice, thanks!",
+    ),
+    _pair(
+        "claude",
+        "Explain the gate in plain words.",
+        "The gate is the part of the night that decides whether an edit is kept. It replays the "
+        "tasks the edit should help with, before and after the edit, several times each, and "
+        "runs an exact test on the passes. Then it replays every other task to make sure nothing "
+        "got worse. Only an edit that helps and harms nothing is staged for the morning review.",
+        "Keep it under 50 words.",
+        "The gate keeps an edit only if replays show it helps the tasks it targets and harms no "
+        "other task.",
+    ),
+    _pair(
+        "codex",
+        "Schreib mir eine kurze Zusammenfassung meiner offenen Tickets.",
+        "Sie haben drei offene Tickets; Ihr ältestes ist zwei Wochen alt.",
+        "Bitte duze mich.",
+        "Du hast drei offene Tickets; dein ältestes ist zwei Wochen alt.",
+        project="zeta",
+    ),
 )
 
 
@@ -210,8 +408,14 @@ def _send(scenario: Scenario, step: Step, home: Path, url: str, cwd: Path, threa
             raise RuntimeError(f"codex failed on {step.prompt!r}: {run.err[-500:]}")
         return next(e["thread_id"] for e in run.jsonl() if e.get("type") == "thread.started")
     target = ["--last"] if step.how == "last" else [thread]
-    argv = [which_codex() or "codex", "exec", "--skip-git-repo-check", "resume", *target,
-            step.prompt]
+    argv = [
+        which_codex() or "codex",
+        "exec",
+        "--skip-git-repo-check",
+        "resume",
+        *target,
+        step.prompt,
+    ]
     run = run_agent(argv, codex_home(home, url), cwd, timeout=180)
     if run.code != 0:
         raise RuntimeError(f"codex resume failed on {step.prompt!r}: {run.err[-500:]}")
@@ -240,8 +444,10 @@ def rewrite(home: Path, work_root: Path, dest: Path) -> None:
     pairs = [(str(work_root), stable_work), (str(home), STABLE_HOME)]
     if dest.exists():
         shutil.rmtree(dest)
-    sources = [*sorted((home / ".claude" / "projects").glob("*/*.jsonl")),
-               *sorted((home / ".codex" / "sessions").rglob("rollout-*.jsonl"))]
+    sources = [
+        *sorted((home / ".claude" / "projects").glob("*/*.jsonl")),
+        *sorted((home / ".codex" / "sessions").rglob("rollout-*.jsonl")),
+    ]
     for src in sources:
         rel = src.relative_to(home).as_posix()
         for old, new in pairs:

@@ -38,10 +38,37 @@ def _session(tmp_path: Path, turns: list[tuple[str, str]]):
     for i, (prompt, command) in enumerate(turns):
         lines += [
             {**base, "type": "user", "message": {"role": "user", "content": prompt}},
-            {**base, "type": "assistant", "message": {"id": f"m{i}", "role": "assistant", "content": [
-                {"type": "tool_use", "id": f"t{i}", "name": "Bash", "input": {"command": command}}]}},
-            {**base, "type": "user", "message": {"role": "user", "content": [
-                {"type": "tool_result", "tool_use_id": f"t{i}", "content": "ok", "is_error": False}]}},
+            {
+                **base,
+                "type": "assistant",
+                "message": {
+                    "id": f"m{i}",
+                    "role": "assistant",
+                    "content": [
+                        {
+                            "type": "tool_use",
+                            "id": f"t{i}",
+                            "name": "Bash",
+                            "input": {"command": command},
+                        }
+                    ],
+                },
+            },
+            {
+                **base,
+                "type": "user",
+                "message": {
+                    "role": "user",
+                    "content": [
+                        {
+                            "type": "tool_result",
+                            "tool_use_id": f"t{i}",
+                            "content": "ok",
+                            "is_error": False,
+                        }
+                    ],
+                },
+            },
         ]
     path = tmp_path / "s1.jsonl"
     path.write_text("".join(json.dumps(x) + "\n" for x in lines))
@@ -50,22 +77,29 @@ def _session(tmp_path: Path, turns: list[tuple[str, str]]):
 
 
 def test_a_short_imperative_about_the_command_just_run_attaches_to_its_request(tmp_path):
-    [task] = _session(tmp_path, [("Install lodash", "npm install lodash"),
-                                 ("pnpm here", "pnpm add lodash")])
+    [task] = _session(
+        tmp_path, [("Install lodash", "npm install lodash"), ("pnpm here", "pnpm add lodash")]
+    )
     assert task.intent == "Install lodash"
     assert task.feedback == "pnpm here" and task.outcome == "failure"
     assert [a.command for a in task.actions] == ["npm install lodash"]
 
 
 def test_a_new_request_naming_the_same_file_stays_a_task_of_its_own(tmp_path):
-    tasks = _session(tmp_path, [("Fix the title", "sed -i 's/x/y/' README.md"),
-                                ("Add a Usage section to README.md", "cat README.md")])
+    tasks = _session(
+        tmp_path,
+        [
+            ("Fix the title", "sed -i 's/x/y/' README.md"),
+            ("Add a Usage section to README.md", "cat README.md"),
+        ],
+    )
     assert [t.intent for t in tasks] == ["Fix the title", "Add a Usage section to README.md"]
 
 
 def test_an_action_correction_yields_action_checks_that_fail_on_the_corrected_attempt(tmp_path):
-    [task] = _session(tmp_path, [("Show me the config", "cat .env"),
-                                 ("don't cat .env", "cat config.example")])
+    [task] = _session(
+        tmp_path, [("Show me the config", "cat .env"), ("don't cat .env", "cat config.example")]
+    )
     checks = {(c.kind, c.value) for c in task.checks}
     assert ("never_read", ".env") in checks
     from skillopt_sleep.night.action_judge import action_check, recorded
@@ -76,8 +110,9 @@ def test_an_action_correction_yields_action_checks_that_fail_on_the_corrected_at
 
 
 def test_another_tool_of_the_same_job_becomes_ran_and_never_ran(tmp_path):
-    [task] = _session(tmp_path, [("Install lodash", "npm install lodash"),
-                                 ("pnpm here", "pnpm add lodash")])
+    [task] = _session(
+        tmp_path, [("Install lodash", "npm install lodash"), ("pnpm here", "pnpm add lodash")]
+    )
     kinds = {(c.kind, c.value) for c in task.checks}
     assert ("ran", r"(?<![\w-])pnpm(?![\w-])") in kinds
     assert ("never_ran", r"(?<![\w-])npm(?![\w-])") in kinds

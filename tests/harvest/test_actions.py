@@ -17,8 +17,10 @@ from .conftest import FALLBACK_TIME, claude_file, codex_file, parse
 
 @pytest.mark.parametrize(
     "path",
-    [claude_file("c04fb971-dcb5-4eb6-a28b-bcd3f06499fb"),
-     codex_file("01a1fea5-bbc9-7811-8a5f-a599def456c4")],
+    [
+        claude_file("c04fb971-dcb5-4eb6-a28b-bcd3f06499fb"),
+        codex_file("01a1fea5-bbc9-7811-8a5f-a599def456c4"),
+    ],
     ids=["claude", "codex"],
 )
 def test_the_corrected_attempt_keeps_the_command_it_ran_with_its_exit_status(path):
@@ -33,7 +35,9 @@ def test_a_write_tool_and_a_shell_redirect_are_both_file_actions():
     assert readme.actions[0].content.startswith("# beta-app")
     [notes] = mine_chunk(parse(claude_file("0ee3a2bc-368e-461d-a52b-eadedec77036")), FALLBACK_TIME)
     assert [(a.kind, a.path) for a in notes.actions if a.kind != "command"] == [
-        ("write", "NOTES.md"), ("read", "NOTES.md")]
+        ("write", "NOTES.md"),
+        ("read", "NOTES.md"),
+    ]
 
 
 @pytest.mark.parametrize(
@@ -43,8 +47,10 @@ def test_a_write_tool_and_a_shell_redirect_are_both_file_actions():
         ("rm -rf dist build", [("delete", "dist"), ("delete", "build")]),
         ("sed -i 's/a/b/' src/app.py", [("edit", "src/app.py")]),
         ("pytest -q 2>&1 | tail -n 20", []),
-        ("echo hi >> log.txt; tee out.txt < in.txt", [("write", "log.txt"), ("write", "out.txt"),
-                                                       ("read", "in.txt")]),
+        (
+            "echo hi >> log.txt; tee out.txt < in.txt",
+            [("write", "log.txt"), ("write", "out.txt"), ("read", "in.txt")],
+        ),
         ("mv old.py new.py", [("delete", "old.py"), ("write", "new.py")]),
         ("grep -n TODO src/main.py", [("read", "src/main.py")]),
         ("echo 'unclosed", []),
@@ -58,10 +64,30 @@ def _claude_lines(tool_input: dict, result: str, is_error: bool) -> list[dict]:
     base = {"sessionId": "s1", "cwd": "/w/p", "timestamp": "2026-11-21T10:00:00Z"}
     return [
         {**base, "type": "user", "message": {"role": "user", "content": "Clean the build"}},
-        {**base, "type": "assistant", "message": {"id": "m1", "role": "assistant", "content": [
-            {"type": "tool_use", "id": "tu1", "name": "Bash", "input": tool_input}]}},
-        {**base, "type": "user", "message": {"role": "user", "content": [
-            {"type": "tool_result", "tool_use_id": "tu1", "content": result, "is_error": is_error}]}},
+        {
+            **base,
+            "type": "assistant",
+            "message": {
+                "id": "m1",
+                "role": "assistant",
+                "content": [{"type": "tool_use", "id": "tu1", "name": "Bash", "input": tool_input}],
+            },
+        },
+        {
+            **base,
+            "type": "user",
+            "message": {
+                "role": "user",
+                "content": [
+                    {
+                        "type": "tool_result",
+                        "tool_use_id": "tu1",
+                        "content": result,
+                        "is_error": is_error,
+                    }
+                ],
+            },
+        },
     ]
 
 
@@ -76,8 +102,14 @@ def test_a_failing_claude_command_keeps_its_exit_code(tmp_path):
 
 
 def test_an_older_record_reads_as_one_without_actions():
-    old = {"schema_version": 2, "source": "manual", "project": "/w/p", "session_id": "s",
-           "created_at": "2026-11-21T10:00:00Z", "intent": "do it"}
+    old = {
+        "schema_version": 2,
+        "source": "manual",
+        "project": "/w/p",
+        "session_id": "s",
+        "created_at": "2026-11-21T10:00:00Z",
+        "intent": "do it",
+    }
     assert TaskRecord.model_validate(old).actions == []
 
 

@@ -58,8 +58,15 @@ def check_conversations(tasks: list[TaskRecord]) -> dict[str, int]:
             assert [(n.kind, n.text) for n in task.turns] == later, scenario.name
             assert not any(n.unsure for n in task.turns)
             kinds = {k for k, _ in later}
-            expected = ("mixed" if {"correction", "praise"} <= kinds else "failure"
-                        if "correction" in kinds else "success" if "praise" in kinds else "unknown")
+            expected = (
+                "mixed"
+                if {"correction", "praise"} <= kinds
+                else "failure"
+                if "correction" in kinds
+                else "success"
+                if "praise" in kinds
+                else "unknown"
+            )
             assert task.outcome == expected, (scenario.name, request)
             for step in scenario.steps:
                 if step.checkable and (step.kind, step.prompt) in later:
@@ -82,8 +89,12 @@ def test_stored_conversations_attach_every_turn_to_its_request(cli, sandbox_home
 
 def test_the_stored_conversations_cover_every_kind_in_english_and_german_and_every_resume():
     seen = {(sc.agent, s.how) for sc in SESSIONS for s in sc.steps}
-    assert {("claude", "resume"), ("claude", "continue"), ("codex", "resume"),
-            ("codex", "last")} <= seen
+    assert {
+        ("claude", "resume"),
+        ("claude", "continue"),
+        ("codex", "resume"),
+        ("codex", "last"),
+    } <= seen
     german = [sc for sc in SESSIONS if sc.project in ("delta", "zeta")]
     for langs in (german, [sc for sc in SESSIONS if sc not in german]):
         kinds = {s.kind for sc in langs for s in sc.steps if s.how != "new"}
@@ -97,10 +108,15 @@ def test_tasks_list_shows_the_turns_and_the_preference_seen_with_both_agents(cli
     out = cli("tasks", "list", "--all-projects").out
     assert "  intent:   Run the test suite\n  turns:\n" in out
     assert "    correction  I've told you three times now: use `pytest -q`, not unittest.\n" in out
-    assert "    praise      🎉\n    follow-up   Can you do the same for the integration tests?\n" in out
+    assert (
+        "    praise      🎉\n    follow-up   Can you do the same for the integration tests?\n"
+        in out
+    )
     assert "  checks:   contains 'pytest -q'; runs pytest; never runs unittest\n" in out
     assert "preferences (a correction made again strengthens one): 1\n  x2  " in out
-    assert "claude-code, codex; contains 'pytest -q'" in out or "codex, claude-code; contains" in out
+    assert (
+        "claude-code, codex; contains 'pytest -q'" in out or "codex, claude-code; contains" in out
+    )
 
     # reading every transcript again (cursors lost) counts no sighting twice
     db = sandbox_home / "sleep-home" / "data" / "skillopt-sleep.db"
@@ -126,7 +142,9 @@ def test_a_correction_sent_after_a_harvest_lands_on_the_stored_request(cli, sand
     scenario = next(s for s in SESSIONS if s.name == name)
     home = sandbox_home / "agents"
     shutil.copytree(FIXTURES, home)
-    files = [p for p in home.rglob("*.jsonl") if scenario.steps[1].prompt.encode() in p.read_bytes()]
+    files = [
+        p for p in home.rglob("*.jsonl") if scenario.steps[1].prompt.encode() in p.read_bytes()
+    ]
     [path] = files
     full = path.read_bytes()
     path.write_bytes(_cut_before(path, scenario.steps[1].prompt))
@@ -147,8 +165,10 @@ def test_live_recording_with_the_real_binaries_gives_the_same_conversations(
     cli, sandbox_home, tmp_path
 ):
     if which_claude() is None or which_codex() is None:
-        pytest.skip("claude and codex are not both installed (npm i -g @anthropic-ai/claude-code "
-                    "@openai/codex)")
+        pytest.skip(
+            "claude and codex are not both installed (npm i -g @anthropic-ai/claude-code "
+            "@openai/codex)"
+        )
     home, work, stable = tmp_path / "rec-home", tmp_path / "rec-work", tmp_path / "stable"
     work.mkdir()
     record(home, work)
@@ -164,8 +184,13 @@ def test_tasks_list_says_what_a_mined_regex_asks_for(cli, sandbox_home):
     shutil.copytree(FIXTURES, home)
     _harvest(cli, home)
     out = cli("tasks", "list", "--all-projects").out
-    for label in ("checks:   at most 3 bullet points\n", "checks:   no tables\n",
-                  "checks:   addresses the user formally (Sie); never says du\n",
-                  "checks:   at most 2 sentences\n", "checks:   at most 49 words\n",
-                  "checks:   no emoji\n", "checks:   heading 'Zusammenfassung'\n"):
+    for label in (
+        "checks:   at most 3 bullet points\n",
+        "checks:   no tables\n",
+        "checks:   addresses the user formally (Sie); never says du\n",
+        "checks:   at most 2 sentences\n",
+        "checks:   at most 49 words\n",
+        "checks:   no emoji\n",
+        "checks:   heading 'Zusammenfassung'\n",
+    ):
         assert label in out, label

@@ -122,7 +122,9 @@ def mutate(rng: random.Random, case: Case, data: bytes) -> bytes:
     lines = _lines(data)
     t = case.trigger
     if t == "insert-deep-json":
-        return _join(_insert(rng, lines, b'{"type":"user","x":' + b"[" * 100_000 + b"]" * 100_000 + b"}"))
+        return _join(
+            _insert(rng, lines, b'{"type":"user","x":' + b"[" * 100_000 + b"]" * 100_000 + b"}")
+        )
     if t == "insert-invalid-utf8":
         return _join(_insert(rng, lines, b'{"type":"user","message":{"content":"\xff\xfe"}}'))
     if t == "insert-truncated-json":
@@ -131,7 +133,9 @@ def mutate(rng: random.Random, case: Case, data: bytes) -> bytes:
     if t == "insert-not-an-object":
         return _join(_insert(rng, lines, rng.choice([b"[1,2]", b'"text"', b"null", b"42"])))
     if t == "insert-too-long":
-        return _join(_insert(rng, lines, b'{"type":"user","pad":"' + b"x" * (MAX_LINE + 10) + b'"}'))
+        return _join(
+            _insert(rng, lines, b'{"type":"user","pad":"' + b"x" * (MAX_LINE + 10) + b'"}')
+        )
     if t == "cr-only":
         return b"".join(line + b"\r" for line in lines)
     if t == "crlf":
@@ -148,14 +152,24 @@ def mutate(rng: random.Random, case: Case, data: bytes) -> bytes:
     if t == "lone-surrogate-in-output":
         # A tool's output cut mid-emoji: the JSON escape of half a surrogate pair.
         prompts = set(_prompt_lines(case.agent, lines))
-        outputs = [i for i, line in enumerate(lines) if i not in prompts and (
-            b'"aggregated_output":"' in line or b'"tool_result","content":"' in line
-            or b'"text":"' in line)]
+        outputs = [
+            i
+            for i, line in enumerate(lines)
+            if i not in prompts
+            and (
+                b'"aggregated_output":"' in line
+                or b'"tool_result","content":"' in line
+                or b'"text":"' in line
+            )
+        ]
         assert outputs
         for i in rng.sample(outputs, min(3, len(outputs))):
-            lines[i] = (lines[i].replace(b'"tool_result","content":"', b'"tool_result","content":"\\ud83d', 1)
-                        .replace(b'"aggregated_output":"', b'"aggregated_output":"\\udc00 cut ', 1)
-                        .replace(b'"text":"', b'"text":"\\ud83d', 1))
+            lines[i] = (
+                lines[i]
+                .replace(b'"tool_result","content":"', b'"tool_result","content":"\\ud83d', 1)
+                .replace(b'"aggregated_output":"', b'"aggregated_output":"\\udc00 cut ', 1)
+                .replace(b'"text":"', b'"text":"\\ud83d', 1)
+            )
         return _join(lines)
     if t == "lone-surrogate-in-prompt":
         # The first prompt: always a task, so the change cannot turn it into feedback.
@@ -219,10 +233,18 @@ def _project_of(agent: str, data: bytes) -> str:
 
 def _place(home: Path, case: Case, data: bytes) -> Path:
     if case.agent == "claude":
-        path = home / ".claude" / "projects" / sanitise_cwd(case.project) / f"s{case.number:04d}.jsonl"
+        path = (
+            home / ".claude" / "projects" / sanitise_cwd(case.project) / f"s{case.number:04d}.jsonl"
+        )
     else:
-        path = home / ".codex" / "sessions" / "2026" / "11" / f"{1 + case.number % 28:02d}" / (
-            f"rollout-2026-11-21T15-07-16-{case.number:04d}.jsonl"
+        path = (
+            home
+            / ".codex"
+            / "sessions"
+            / "2026"
+            / "11"
+            / f"{1 + case.number % 28:02d}"
+            / (f"rollout-2026-11-21T15-07-16-{case.number:04d}.jsonl")
         )
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(data)
@@ -258,8 +280,13 @@ def _build(home: Path, rng: random.Random) -> tuple[list[Case], dict[str, list[t
 
 def _clean_tasks(clean_home: Path) -> dict[str, list[tuple]]:
     env = dict(os.environ, HOME=str(clean_home), SKILLOPT_SLEEP_HOME=str(clean_home / "sleep"))
-    code = main(["harvest", "--all-projects", "--lookback", "36500", "--quiet"], env=env,
-                stdout=io.StringIO(), stderr=io.StringIO(), cwd=clean_home)
+    code = main(
+        ["harvest", "--all-projects", "--lookback", "36500", "--quiet"],
+        env=env,
+        stdout=io.StringIO(),
+        stderr=io.StringIO(),
+        cwd=clean_home,
+    )
     assert code == 0
     store = Store.open(clean_home / "sleep" / "data" / "skillopt-sleep.db")
     try:
@@ -272,19 +299,25 @@ def _hostile_layout(home: Path) -> dict[str, str]:
     """Links that loop, a directory that cannot be read, and poisoned hook payloads."""
     claude_dir = next((home / ".claude" / "projects").iterdir())
     (claude_dir / "loop.jsonl").symlink_to(claude_dir / "loop.jsonl")
-    os.symlink(home / ".codex" / "sessions", home / ".codex" / "sessions" / "2026" / "11" / "01" / "back")
+    os.symlink(
+        home / ".codex" / "sessions", home / ".codex" / "sessions" / "2026" / "11" / "01" / "back"
+    )
     os.symlink(home / ".codex", home / ".codex" / "archived_sessions")
     unreadable = home / ".codex" / "sessions" / "2026" / "12"
     unreadable.mkdir()
     spool = home / "sleep-home" / "state" / "spool"
     spool.mkdir(parents=True)
     (spool / "00000000000000000001-1-aa.json").write_text("{not json")
-    (spool / "00000000000000000002-1-bb.json").write_text('{"a":' + "[" * 100_000 + "]" * 100_000 + "}")
+    (spool / "00000000000000000002-1-bb.json").write_text(
+        '{"a":' + "[" * 100_000 + "]" * 100_000 + "}"
+    )
     return {"loop": str(claude_dir / "loop.jsonl"), "unreadable": str(unreadable)}
 
 
 @pytest.mark.slow
-def test_a_mutated_corpus_of_both_agents_harvests_without_loss_or_crash(cli, sandbox_home, monkeypatch):
+def test_a_mutated_corpus_of_both_agents_harvests_without_loss_or_crash(
+    cli, sandbox_home, monkeypatch
+):
     rng = random.Random(SEED)
     home = sandbox_home
     cases, clean = _build(home, rng)
@@ -335,8 +368,10 @@ def test_a_mutated_corpus_of_both_agents_harvests_without_loss_or_crash(cli, san
             assert got[:-1] == want[: max(len(got) - 1, 0)], case.number
         outcome[case.level] += 1
     assert outcome["exact"] >= 600 and outcome["valid"] >= 200
-    print(f"harvest of {len(cases)} mutated transcripts: {elapsed:.1f} s; {dict(outcome)}; "
-          f"{out['totals']['bytes_read'] / 1e6:.1f} MB, tasks {sum(map(len, stored.values()))}")
+    print(
+        f"harvest of {len(cases)} mutated transcripts: {elapsed:.1f} s; {dict(outcome)}; "
+        f"{out['totals']['bytes_read'] / 1e6:.1f} MB, tasks {sum(map(len, stored.values()))}"
+    )
 
     again = cli("harvest", "--all-projects", "--lookback", "36500", "--json", cwd=home).json()
     assert again["totals"]["bytes_read"] == 0  # every cursor moved past what was read

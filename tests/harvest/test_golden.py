@@ -44,7 +44,11 @@ def test_a_resumed_correction_is_feedback_with_a_check_and_a_failed_outcome(path
     assert task.intent == "Run the test suite"
     assert task.feedback == "No, that's wrong: always use pytest -q"
     assert task.outcome == "failure"
-    assert [plain(c) for c in task.checks] == ["contains 'pytest -q'", "runs pytest", "never runs unittest"]
+    assert [plain(c) for c in task.checks] == [
+        "contains 'pytest -q'",
+        "runs pytest",
+        "never runs unittest",
+    ]
     assert "unittest" in task.attempt  # the corrected attempt, not the retry
     for check in task.checks[1:]:  # the action checks fail on the attempt the user corrected
         assert action_check(check, recorded(task.actions))[0] is False
@@ -65,7 +69,8 @@ def test_a_plugin_slash_command_keeps_its_expanded_body_as_context():
     assert task.intent == "/demo-plugin:hello world"
     assert task.context.startswith(
         "[Repository text expanded into the session, not typed by the user: the body of the slash command "
-        "/demo-plugin:hello]\nHELLO-PLUGIN-MARKER. Greet world")
+        "/demo-plugin:hello]\nHELLO-PLUGIN-MARKER. Greet world"
+    )
     assert typed(task.context) == "" and "HELLO-PLUGIN-MARKER" not in task.feedback
     assert task.skills_used == ["demo-plugin:hello"]
     assert "<command-" not in task.intent + task.context

@@ -88,9 +88,13 @@ def test_sessions_run_by_our_replays_are_not_logged(cli, agent_homes, sandbox_ho
 
 def test_a_missing_transcript_leaves_a_notice_status_shows(cli, sandbox_home):
     gone = sandbox_home / "gone.jsonl"
-    payload = json.dumps({"session_id": "s", "transcript_path": str(gone), "hook_event_name": "SessionEnd"})
+    payload = json.dumps(
+        {"session_id": "s", "transcript_path": str(gone), "hook_event_name": "SessionEnd"}
+    )
     r = cli("log", "--wait", stdin=payload)
     assert (r.code, r.out) == (0, "")  # the hook never fails the agent
     assert _spool(sandbox_home) == []  # not retried forever
     r = cli("status")  # what the user sees next (a notice is shown once)
-    assert f"log: the transcript of session s is missing ({gone}): nothing was logged from it" in r.out
+    assert (
+        f"log: the transcript of session s is missing ({gone}): nothing was logged from it" in r.out
+    )

@@ -95,7 +95,11 @@ def test_a_resumed_session_is_read_from_its_last_task_and_gets_its_correction(en
     task = store.get_task(task.id)
     assert task.feedback == "No, that's wrong: always use pytest -q"
     assert task.outcome == "failure" and task.occurrences == 1
-    assert [plain(c) for c in task.checks] == ["contains 'pytest -q'", "runs pytest", "never runs unittest"]
+    assert [plain(c) for c in task.checks] == [
+        "contains 'pytest -q'",
+        "runs pytest",
+        "never runs unittest",
+    ]
 
 
 def test_a_resumed_codex_rollout_is_read_from_its_offset(env):

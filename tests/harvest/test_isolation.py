@@ -45,8 +45,10 @@ def _run(store: Store, roots: Roots, harvester: Harvester | None = None, days: i
 def test_a_codex_session_resumed_ten_days_later_is_harvested(env):
     store, roots = env
     started = NOW - timedelta(days=12)
-    path = syn.write(syn.codex_path(roots.codex, TID, started),
-                     syn.codex_rollout(TID, PROJECT, TURNS[:1], started))
+    path = syn.write(
+        syn.codex_path(roots.codex, TID, started),
+        syn.codex_rollout(TID, PROJECT, TURNS[:1], started),
+    )
     assert "/2026/11/09/" in str(path)  # filed under the day it started
     os.utime(path, (started.timestamp(), started.timestamp()))
     assert _run(store, roots)[CODEX].files_too_old == 1  # last touched 12 days ago: not tonight's
@@ -61,8 +63,13 @@ def test_a_codex_session_resumed_ten_days_later_is_harvested(env):
 
 def test_a_big_file_is_read_in_bounded_pieces_and_loses_nothing(env, tmp_path):
     store, roots = env
-    turns = [syn.SynthTurn(f"Add task number {i} to the list", f"Done {i}.", "ls", "x" * 3000) for i in range(12)]
-    path = syn.write(syn.claude_path(roots.claude, PROJECT, SID), syn.claude_session(SID, PROJECT, turns, NOW))
+    turns = [
+        syn.SynthTurn(f"Add task number {i} to the list", f"Done {i}.", "ls", "x" * 3000)
+        for i in range(12)
+    ]
+    path = syn.write(
+        syn.claude_path(roots.claude, PROJECT, SID), syn.claude_session(SID, PROJECT, turns, NOW)
+    )
     piece = path.stat().st_size // 5
     harvester = Harvester(store, FixedClock(NOW), max_file_bytes=piece)
     rounds = []
@@ -82,7 +89,9 @@ def test_a_big_file_is_read_in_bounded_pieces_and_loses_nothing(env, tmp_path):
 
 def test_a_read_out_of_time_moves_on_and_the_next_harvest_goes_on(env):
     store, roots = env
-    syn.write(syn.claude_path(roots.claude, PROJECT, SID), syn.claude_session(SID, PROJECT, TURNS, NOW))
+    syn.write(
+        syn.claude_path(roots.claude, PROJECT, SID), syn.claude_session(SID, PROJECT, TURNS, NOW)
+    )
     harvester = Harvester(store, FixedClock(NOW), max_file_seconds=0.0)  # stops after one line
     reads = 0
     while _run(store, roots, harvester)[CLAUDE].bytes_read:
@@ -94,9 +103,14 @@ def test_a_read_out_of_time_moves_on_and_the_next_harvest_goes_on(env):
 
 def test_an_unexpected_failure_names_the_file_and_the_cursor_steps_past_it(env, monkeypatch):
     store, roots = env
-    bad = syn.write(syn.claude_path(roots.claude, PROJECT, SID), syn.claude_session(SID, PROJECT, TURNS, NOW))
+    bad = syn.write(
+        syn.claude_path(roots.claude, PROJECT, SID), syn.claude_session(SID, PROJECT, TURNS, NOW)
+    )
     good_sid = SID[:-1] + "f"
-    syn.write(syn.claude_path(roots.claude, PROJECT, good_sid), syn.claude_session(good_sid, "/work/beta", TURNS, NOW))
+    syn.write(
+        syn.claude_path(roots.claude, PROJECT, good_sid),
+        syn.claude_session(good_sid, "/work/beta", TURNS, NOW),
+    )
     from skillopt_sleep.harvest import run
 
     real = run.mine_chunk
@@ -128,7 +142,10 @@ def test_tag_stripping_is_linear_and_keeps_what_the_regex_kept():
     assert strip_blocks(text, "system-reminder") == "abc"
     assert strip_blocks("<system-reminder>open " + text, "system-reminder") == "bc"
     assert strip_blocks("a<system-reminder>b", "system-reminder") == "a<system-reminder>b"
-    assert clean_prompt("<command-name>/x</command-name><command-args>1</command-args>") == ("/x 1", "x")
+    assert clean_prompt("<command-name>/x</command-name><command-args>1</command-args>") == (
+        "/x 1",
+        "x",
+    )
     prompt = "do it " + "<system-reminder>" * 230_000
     started = time.perf_counter()
     assert clean_prompt(prompt) == (prompt.strip(), "")
@@ -138,7 +155,9 @@ def test_tag_stripping_is_linear_and_keeps_what_the_regex_kept():
 def test_status_names_what_the_last_harvest_skipped(cli, agent_homes, sandbox_home):
     claude, _ = agent_homes
     folder = next((claude / "projects").iterdir())
-    (folder / "deep.jsonl").write_bytes(b'{"type":"user","x":' + b"[" * 100_000 + b"]" * 100_000 + b"}\n")
+    (folder / "deep.jsonl").write_bytes(
+        b'{"type":"user","x":' + b"[" * 100_000 + b"]" * 100_000 + b"}\n"
+    )
     r = cli("harvest", "--all-projects", "--since", "2026-11-01")
     assert r.code == 0, r.err
     assert f"    {folder / 'deep.jsonl'}: too-deep 1" in r.out
@@ -153,15 +172,21 @@ def test_the_spool_moves_a_poisoned_payload_aside_and_goes_on(cli, agent_homes, 
     spool = sandbox_home / "sleep-home" / "state" / "spool"
     spool.mkdir(parents=True)
     (spool / "1-poison.json").write_text('{"a":' + "[" * 50_000 + "]" * 50_000 + "}")
-    (spool / "2-good.json").write_text(json.dumps({"session_id": "s", "transcript_path": str(transcript)}))
+    (spool / "2-good.json").write_text(
+        json.dumps({"session_id": "s", "transcript_path": str(transcript)})
+    )
     for n, bad in enumerate(("/x\ud83d.jsonl", "/x\x00.jsonl", str(transcript) + "\x00")):
-        (spool / f"3-bad-path-{n}.json").write_text(json.dumps({"session_id": "s", "transcript_path": bad}))
+        (spool / f"3-bad-path-{n}.json").write_text(
+            json.dumps({"session_id": "s", "transcript_path": bad})
+        )
     r = cli("log", "--drain")
     assert r.code == 0
     assert [p.name for p in (spool / "failed").iterdir()] == ["1-poison.json"]
     assert not list(spool.glob("*.json"))
     assert Store.open(sandbox_home / "sleep-home" / "data" / "skillopt-sleep.db").list_tasks()
-    assert f"unreadable hook payload {spool / '1-poison.json'}: nested too deep" in cli("status").out
+    assert (
+        f"unreadable hook payload {spool / '1-poison.json'}: nested too deep" in cli("status").out
+    )
 
 
 def test_the_hook_exits_0_with_its_output_streams_closed(subprocess_env):
@@ -169,11 +194,25 @@ def test_the_hook_exits_0_with_its_output_streams_closed(subprocess_env):
         # closed before the interpreter starts (sys.stdout is None), and closed under it
         launched = subprocess.run(
             ["sh", "-c", f'exec "{sys.executable}" -m skillopt_sleep log >&- 2>&-'],
-            check=False, input=stdin, env=subprocess_env, timeout=30)
+            check=False,
+            input=stdin,
+            env=subprocess_env,
+            timeout=30,
+        )
         under = subprocess.run(
-            [sys.executable, "-c", ("import os,sys; os.close(1); os.close(2); "
-             "from skillopt_sleep.cli import main; sys.exit(main(['log']))")],
-            check=False, input=stdin, env=subprocess_env, timeout=30)
+            [
+                sys.executable,
+                "-c",
+                (
+                    "import os,sys; os.close(1); os.close(2); "
+                    "from skillopt_sleep.cli import main; sys.exit(main(['log']))"
+                ),
+            ],
+            check=False,
+            input=stdin,
+            env=subprocess_env,
+            timeout=30,
+        )
         assert (launched.returncode, under.returncode) == (0, 0)
 
 
@@ -181,8 +220,12 @@ def test_the_hook_returns_when_its_input_never_ends(subprocess_env):
     payload = b'{"session_id":"s","transcript_path":"/nowhere.jsonl"}'
     for data in (payload, payload[:20]):  # complete JSON at once; or half of it, then silence
         started = time.monotonic()
-        proc = subprocess.Popen([sys.executable, "-m", "skillopt_sleep", "log"], stdin=subprocess.PIPE,
-                                env=subprocess_env, stderr=subprocess.DEVNULL)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "skillopt_sleep", "log"],
+            stdin=subprocess.PIPE,
+            env=subprocess_env,
+            stderr=subprocess.DEVNULL,
+        )
         assert proc.stdin is not None
         proc.stdin.write(data)
         proc.stdin.flush()  # and the pipe stays open

@@ -97,7 +97,11 @@ def test_claude_session_end_hook_logs_the_task_and_its_correction(dirs, sandbox_
     assert second.code == 0, second.err
     [task] = _wait_for(sandbox_home, lambda ts: len(ts) == 1 and ts[0].feedback)
     assert task.feedback == FIX and task.outcome == "failure"
-    assert [plain(c) for c in task.checks] == ["contains 'pytest -q'", "runs pytest", "never runs unittest"]
+    assert [plain(c) for c in task.checks] == [
+        "contains 'pytest -q'",
+        "runs pytest",
+        "never runs unittest",
+    ]
     assert _store(sandbox_home).notices() == []
 
 
@@ -138,7 +142,11 @@ def test_codex_session_is_picked_up_by_the_next_harvest(cli, dirs, sandbox_home)
     assert 0 < out["bytes_read"] < rollout.stat().st_size  # from the last task on, not the top
     [task] = _store(sandbox_home).list_tasks()
     assert task.feedback == FIX and task.outcome == "failure" and task.occurrences == 1
-    assert [plain(c) for c in task.checks] == ["contains 'pytest -q'", "runs pytest", "never runs unittest"]
+    assert [plain(c) for c in task.checks] == [
+        "contains 'pytest -q'",
+        "runs pytest",
+        "never runs unittest",
+    ]
 
 
 ENV_FIRST, ENV_FIX = "Show me how the app is configured", "don't cat .env"
@@ -157,7 +165,8 @@ def _mined(path: Path):
 
 @pytest.mark.parametrize("agent", ["claude", "codex"])
 def test_a_recorded_action_correction_attaches_and_yields_a_check_failing_on_the_corrected_attempt(
-        agent, dirs):
+    agent, dirs
+):
     from skillopt_sleep.night.action_judge import action_check, recorded
 
     if (which_claude() if agent == "claude" else which_codex()) is None:
@@ -167,21 +176,36 @@ def test_a_recorded_action_correction_attaches_and_yields_a_check_failing_on_the
     (work / "config.example").write_text("API_URL=\n")
     call = claude_bash if agent == "claude" else codex_exec
     with ModelServer([call("cat .env"), Text("It reads API_URL from .env.")]) as srv:
-        first = (run_claude if agent == "claude" else run_codex)(ENV_FIRST, home=home, url=srv.url,
-                                                                  cwd=work, timeout=120)
+        first = (run_claude if agent == "claude" else run_codex)(
+            ENV_FIRST, home=home, url=srv.url, cwd=work, timeout=120
+        )
     assert first.code == 0, first.err
     with ModelServer([call("cat config.example"), Text("API_URL, see config.example.")]) as srv:
         if agent == "claude":
-            again = run_claude(ENV_FIX, home=home, url=srv.url, cwd=work, timeout=120,
-                               extra=["--resume", first.json()["session_id"]])
+            again = run_claude(
+                ENV_FIX,
+                home=home,
+                url=srv.url,
+                cwd=work,
+                timeout=120,
+                extra=["--resume", first.json()["session_id"]],
+            )
         else:
-            thread = next(e["thread_id"] for e in first.jsonl() if e.get("type") == "thread.started")
-            again = run_agent([which_codex(), "exec", "--skip-git-repo-check", "resume", thread, ENV_FIX],
-                              codex_home(home, srv.url), work, timeout=120)
+            thread = next(
+                e["thread_id"] for e in first.jsonl() if e.get("type") == "thread.started"
+            )
+            again = run_agent(
+                [which_codex(), "exec", "--skip-git-repo-check", "resume", thread, ENV_FIX],
+                codex_home(home, srv.url),
+                work,
+                timeout=120,
+            )
     assert again.code == 0, again.err
     [path] = claude_transcripts(home) if agent == "claude" else codex_rollouts(home)
     [task] = _mined(path)
     assert task.intent == ENV_FIRST and task.feedback == ENV_FIX and task.outcome == "failure"
     assert ("never_read", ".env") in [(c.kind, c.value) for c in task.checks]
     for check in task.checks:
-        assert action_check(check, recorded(task.actions))[0] is False  # fails on the corrected attempt
+        assert (
+            action_check(check, recorded(task.actions))[0] is False
+        )  # fails on the corrected attempt

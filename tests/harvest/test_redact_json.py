@@ -7,8 +7,10 @@ import json
 from skillopt_sleep.redact import redact
 
 KEY_TAIL = "Qm9ndXNLZXlUYWlsMTIz===="
-TEXT = ("corrected twice\n-----BEGIN RSA PRIVATE KEY-----\nMIIEogIBAAKCAQEAx7\n-----END RSA PRIVATE KEY-----\n"
-        f"…dGFpbA\n{KEY_TAIL}\n-----END RSA PRIVATE KEY-----\nDB_PASSWORD=\"hunter2-Secret\"\n")
+TEXT = (
+    "corrected twice\n-----BEGIN RSA PRIVATE KEY-----\nMIIEogIBAAKCAQEAx7\n-----END RSA PRIVATE KEY-----\n"
+    f'…dGFpbA\n{KEY_TAIL}\n-----END RSA PRIVATE KEY-----\nDB_PASSWORD="hunter2-Secret"\n'
+)
 
 
 def test_an_escaped_password_and_a_cut_private_key_in_a_json_reply_are_redacted():

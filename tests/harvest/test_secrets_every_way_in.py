@@ -71,11 +71,15 @@ def planted(tag: str) -> dict[str, tuple[str, str]]:
     return {
         "private-key": (key, body.splitlines()[1]),
         "private-key-tail": (
-            f"…{body.splitlines()[-1][30:]}\n{last}\n-----END RSA PRIVATE KEY-----", last[:20]
+            f"…{body.splitlines()[-1][30:]}\n{last}\n-----END RSA PRIVATE KEY-----",
+            last[:20],
         ),
         "anthropic-key": (f"ANTHROPIC_API_KEY={s['anthropic-key']}", s["anthropic-key"]),
         "openai-key": (f"use {s['openai-key']} here", s["openai-key"]),
-        "github-token": (f"git clone https://x:{s['github-token']}@github.com/o/r", s["github-token"]),
+        "github-token": (
+            f"git clone https://x:{s['github-token']}@github.com/o/r",
+            s["github-token"],
+        ),
         "aws-access-key": (f"aws_access_key_id = {s['aws-access-key']}", s["aws-access-key"]),
         "slack-token": (f"slack {s['slack-token']}", s["slack-token"]),
         "slack-webhook": (
@@ -94,7 +98,8 @@ def planted(tag: str) -> dict[str, tuple[str, str]]:
             s["jwt-signature"],
         ),
         "url-password": (
-            f"postgres://admin:{s['url-password']}@db.internal:5432/app", s["url-password"]
+            f"postgres://admin:{s['url-password']}@db.internal:5432/app",
+            s["url-password"],
         ),
         "bearer-token": (f"curl -H 'Authorization: Bearer {s['bearer-token']}'", s["bearer-token"]),
         "password": (f'DB_PASSWORD="{s["password"]}"', s["password"]),
@@ -102,11 +107,21 @@ def planted(tag: str) -> dict[str, tuple[str, str]]:
         "high-entropy": (f"the blob {s['high-entropy']} was", s["high-entropy"]),
         "azure-storage-key": (
             f"DefaultEndpointsProtocol=https;AccountName=acme;AccountKey={s['azure-storage-key']};"
-            "EndpointSuffix=core.windows.net", s["azure-storage-key"],
+            "EndpointSuffix=core.windows.net",
+            s["azure-storage-key"],
         ),
-        "basic-auth": (f"curl -H 'Authorization: Basic {s['basic-auth']}' https://api.internal", s["basic-auth"]),
-        "docker-auth": (f'{{"auths": {{"registry.internal": {{"auth": "{s["docker-auth"]}"}}}}}}', s["docker-auth"]),
-        "url-empty-user": (f"redis://:{s['url-empty-user']}@cache.internal:6379/0", s["url-empty-user"]),
+        "basic-auth": (
+            f"curl -H 'Authorization: Basic {s['basic-auth']}' https://api.internal",
+            s["basic-auth"],
+        ),
+        "docker-auth": (
+            f'{{"auths": {{"registry.internal": {{"auth": "{s["docker-auth"]}"}}}}}}',
+            s["docker-auth"],
+        ),
+        "url-empty-user": (
+            f"redis://:{s['url-empty-user']}@cache.internal:6379/0",
+            s["url-empty-user"],
+        ),
     }
 
 
@@ -114,7 +129,7 @@ KINDS = {kind for kind, _, _ in _RULES} | {"high-entropy"}
 
 
 def test_the_plants_cover_every_kind_the_redactor_knows():
-    assert KINDS <= set(planted("x"))
+    assert set(planted("x")) >= KINDS
 
 
 def _blob(kinds: dict[str, tuple[str, str]]) -> str:
@@ -134,8 +149,19 @@ def _sweep(where: dict[str, bytes], secrets: dict[str, str]) -> list[str]:
 def test_no_planted_secret_is_found_anywhere(cli, sandbox_home, tmp_path):
     project = tmp_path / "proj"
     project.mkdir()
-    ways = {w: planted(w[:3].upper()) for w in
-            ("harvest-claude", "harvest-codex", "hook", "add", "import", "answer", "optimizer", "claude-md")}
+    ways = {
+        w: planted(w[:3].upper())
+        for w in (
+            "harvest-claude",
+            "harvest-codex",
+            "hook",
+            "add",
+            "import",
+            "answer",
+            "optimizer",
+            "claude-md",
+        )
+    }
     secrets = {f"{way}/{kind}": s for way, kinds in ways.items() for kind, (_, s) in kinds.items()}
     outputs: list[str] = []
 
@@ -145,38 +171,80 @@ def test_no_planted_secret_is_found_anywhere(cli, sandbox_home, tmp_path):
         assert r.code in ok, (argv, r.err)
 
     # the user's own memory file
-    (project / "CLAUDE.md").write_text("# Project\n\nAlways be careful.\n\n" + _blob(ways["claude-md"]) + "\n")
+    (project / "CLAUDE.md").write_text(
+        "# Project\n\nAlways be careful.\n\n" + _blob(ways["claude-md"]) + "\n"
+    )
+
     # harvested transcripts of both agents: secrets in the prompt, the tool output and the reply
     def turns(kinds):
         items = list(kinds.values())
-        return [syn.SynthTurn(f"Deploy with {t}", f"Done, I used {t}", "deploy.sh", f"ok {t}")
-                for t, _ in items]
+        return [
+            syn.SynthTurn(f"Deploy with {t}", f"Done, I used {t}", "deploy.sh", f"ok {t}")
+            for t, _ in items
+        ]
+
     claude_root, codex_root = sandbox_home / ".claude", sandbox_home / ".codex"
-    syn.write(syn.claude_path(claude_root, str(project), "0ee3a2bc-368e-461d-a52b-eadedec77036"),
-              syn.claude_session("0ee3a2bc-368e-461d-a52b-eadedec77036", str(project),
-                                 turns(ways["harvest-claude"]), NOW))
+    syn.write(
+        syn.claude_path(claude_root, str(project), "0ee3a2bc-368e-461d-a52b-eadedec77036"),
+        syn.claude_session(
+            "0ee3a2bc-368e-461d-a52b-eadedec77036", str(project), turns(ways["harvest-claude"]), NOW
+        ),
+    )
     tid = "01a1fea5-0000-7000-8000-000000000009"
-    syn.write(syn.codex_path(codex_root, tid, NOW),
-              syn.codex_rollout(tid, str(project), turns(ways["harvest-codex"]), NOW))
+    syn.write(
+        syn.codex_path(codex_root, tid, NOW),
+        syn.codex_rollout(tid, str(project), turns(ways["harvest-codex"]), NOW),
+    )
     run("harvest", "--json")
     # the SessionEnd hook
-    hooked = syn.write(syn.claude_path(claude_root, str(project), "11111111-2222-4333-8444-555555555555"),
-                       syn.claude_session("11111111-2222-4333-8444-555555555555", str(project),
-                                          turns(ways["hook"]), NOW))
-    r = cli("log", "--wait", cwd=project,
-            stdin=json.dumps({"session_id": "x", "transcript_path": str(hooked), "cwd": str(project)}))
+    hooked = syn.write(
+        syn.claude_path(claude_root, str(project), "11111111-2222-4333-8444-555555555555"),
+        syn.claude_session(
+            "11111111-2222-4333-8444-555555555555", str(project), turns(ways["hook"]), NOW
+        ),
+    )
+    r = cli(
+        "log",
+        "--wait",
+        cwd=project,
+        stdin=json.dumps({"session_id": "x", "transcript_path": str(hooked), "cwd": str(project)}),
+    )
     outputs.append(r.out + r.err)
     # by hand
     add = list(ways["add"].values())
     for i, (text, _) in enumerate(add):
-        run("tasks", "add", "--intent", f"Configure {text}", "--feedback", f"no, use {text}",
-            "--context", text, "--attempt", text, "--tag", f"t{i}", "--check", f"contains={text[:40]}")
+        run(
+            "tasks",
+            "add",
+            "--intent",
+            f"Configure {text}",
+            "--feedback",
+            f"no, use {text}",
+            "--context",
+            text,
+            "--attempt",
+            text,
+            "--tag",
+            f"t{i}",
+            "--check",
+            f"contains={text[:40]}",
+        )
     imported = tmp_path / "tasks.json"
-    imported.write_text(json.dumps([
-        {"intent": f"Rotate {text}", "context": text, "attempt": text, "feedback": text,
-         "session_id": f"imp-{i}", "checks": [{"kind": "contains", "value": "rotated"}]}
-        for i, (text, _) in enumerate(ways["import"].values())
-    ]))
+    imported.write_text(
+        json.dumps(
+            [
+                {
+                    "intent": f"Rotate {text}",
+                    "context": text,
+                    "attempt": text,
+                    "feedback": text,
+                    "session_id": f"imp-{i}",
+                    "checks": [{"kind": "contains", "value": "rotated"}],
+                }
+                for i, (text, _) in enumerate(ways["import"].values())
+            ]
+        )
+    )
     run("tasks", "import", str(imported))
 
     # a night through the openai SDK against the loopback server, whose model leaks secrets
@@ -194,21 +262,56 @@ def test_no_planted_secret_is_found_anywhere(cli, sandbox_home, tmp_path):
             for edit in data.get("edits", []):
                 edit["rationale"] = edit.get("rationale", "") + " " + optimizer_blob
             data.setdefault("edits", []).append(
-                {"target": "memory", "op": "add", "content": "Deploy with " + optimizer_blob.splitlines()[3],
-                 "rationale": optimizer_blob})
+                {
+                    "target": "memory",
+                    "op": "add",
+                    "content": "Deploy with " + optimizer_blob.splitlines()[3],
+                    "rationale": optimizer_blob,
+                }
+            )
             return Text(json.dumps(data))
         return reply
 
     with ModelServer(responder=leaky) as srv:
-        run("run", "--backend", "openai", "--base-url", srv.v1, "--model", "gpt-test", "--k", "2", "--json",
-            ok=(0, 6, 7))
-        run("run", "--backend", "openai", "--base-url", srv.v1, "--model", "gpt-test", "--k", "2", ok=(0, 6, 7))
-        requests = {f"request {i} {r.path}": json.dumps(r.body).encode() + json.dumps(r.headers).encode()
-                    for i, r in enumerate(srv.requests)}
+        run(
+            "run",
+            "--backend",
+            "openai",
+            "--base-url",
+            srv.v1,
+            "--model",
+            "gpt-test",
+            "--k",
+            "2",
+            "--json",
+            ok=(0, 6, 7),
+        )
+        run(
+            "run",
+            "--backend",
+            "openai",
+            "--base-url",
+            srv.v1,
+            "--model",
+            "gpt-test",
+            "--k",
+            "2",
+            ok=(0, 6, 7),
+        )
+        requests = {
+            f"request {i} {r.path}": json.dumps(r.body).encode() + json.dumps(r.headers).encode()
+            for i, r in enumerate(srv.requests)
+        }
     assert any("chat/completions" in name for name in requests), "the night sent no model call"
-    for argv in (("status",), ("status", "--json"), ("review",), ("review", "--json"),
-                 ("tasks", "list", "--all-projects"), ("tasks", "list", "--json", "--all-projects"),
-                 ("harvest", "--json")):
+    for argv in (
+        ("status",),
+        ("status", "--json"),
+        ("review",),
+        ("review", "--json"),
+        ("tasks", "list", "--all-projects"),
+        ("tasks", "list", "--json", "--all-projects"),
+        ("harvest", "--json"),
+    ):
         run(*argv, ok=(0, 8))
     home = sandbox_home / "sleep-home"
     files = {str(p.relative_to(home)): p.read_bytes() for p in home.rglob("*") if p.is_file()}
@@ -216,7 +319,9 @@ def test_no_planted_secret_is_found_anywhere(cli, sandbox_home, tmp_path):
     own = {k: v for k, v in secrets.items() if k.startswith("claude-md/")}
     exempt = {n for n in files if "/candidate/" in f"/{n}" or "/backups/" in f"/{n}"}
     found = _sweep({n: d for n, d in files.items() if n not in exempt}, secrets)
-    found += _sweep({n: files[n] for n in exempt}, {k: v for k, v in secrets.items() if k not in own})
+    found += _sweep(
+        {n: files[n] for n in exempt}, {k: v for k, v in secrets.items() if k not in own}
+    )
     found += _sweep(requests, secrets)
     found += _sweep({"the CLI output": "\n".join(outputs).encode()}, secrets)
     assert found == []

@@ -13,13 +13,23 @@ from skillopt_sleep.store.migrate import VERSION
 from skillopt_sleep.store.preferences import PreferenceSighting
 
 OLD_RECORD = {
-    "schema_version": 1, "id": "t_0000000000000001", "source": "claude-code",
-    "project": "/work/a", "session_id": "s1", "turn": 0,
-    "created_at": "2026-11-20T10:00:00Z", "intent": "Run the test suite", "context": "",
-    "attempt": "python -m unittest", "outcome": "failure",
+    "schema_version": 1,
+    "id": "t_0000000000000001",
+    "source": "claude-code",
+    "project": "/work/a",
+    "session_id": "s1",
+    "turn": 0,
+    "created_at": "2026-11-20T10:00:00Z",
+    "intent": "Run the test suite",
+    "context": "",
+    "attempt": "python -m unittest",
+    "outcome": "failure",
     "feedback": "No, that's wrong: always use pytest -q",
     "checks": [{"kind": "contains", "value": "pytest -q", "case_sensitive": True, "weight": 1.0}],
-    "skills_used": [], "tools_used": ["Bash"], "tags": ["corrected"], "occurrences": 1,
+    "skills_used": [],
+    "tools_used": ["Bash"],
+    "tags": ["corrected"],
+    "occurrences": 1,
     "last_seen_at": None,
 }
 
@@ -29,8 +39,14 @@ def _old_database(path) -> None:
         conn.executescript(SCHEMA)
         conn.execute(
             "INSERT INTO tasks(id, project, source, created_at, updated_at, record) VALUES (?,?,?,?,?,?)",
-            (OLD_RECORD["id"], "/work/a", "claude-code", OLD_RECORD["created_at"],
-             OLD_RECORD["created_at"], json.dumps(OLD_RECORD)),
+            (
+                OLD_RECORD["id"],
+                "/work/a",
+                "claude-code",
+                OLD_RECORD["created_at"],
+                OLD_RECORD["created_at"],
+                json.dumps(OLD_RECORD),
+            ),
         )
         assert conn.execute("PRAGMA user_version").fetchone() == (0,)
 
@@ -52,8 +68,16 @@ def test_an_old_database_opens_with_its_tasks_and_gains_the_new_tables(tmp_path,
 def test_a_version_1_record_still_validates_and_a_new_one_carries_its_turns():
     old = TaskRecord.model_validate(OLD_RECORD)
     assert old.turns == []
-    new = old.model_copy(update={"schema_version": 2, "turns": [
-        TurnNote(kind="praise", text="Danke!", at=datetime(2026, 11, 20, tzinfo=timezone.utc))]})
+    new = old.model_copy(
+        update={
+            "schema_version": 2,
+            "turns": [
+                TurnNote(
+                    kind="praise", text="Danke!", at=datetime(2026, 11, 20, tzinfo=timezone.utc)
+                )
+            ],
+        }
+    )
     again = TaskRecord.model_validate_json(new.model_dump_json())
     assert again.turns[0].kind == "praise" and again.schema_version == 2
 
@@ -62,14 +86,32 @@ def test_a_sighting_counts_once_and_the_preference_keeps_first_and_last_seen():
     store = Store.memory()
 
     def seen(sighting: str, source: str, at: str) -> PreferenceSighting:
-        return PreferenceSighting("p_1", sighting, "/work/a", f"use pytest -q ({sighting})",
-                                  ("contains 'pytest -q'",), source, f"t_{sighting}", at)
+        return PreferenceSighting(
+            "p_1",
+            sighting,
+            "/work/a",
+            f"use pytest -q ({sighting})",
+            ("contains 'pytest -q'",),
+            source,
+            f"t_{sighting}",
+            at,
+        )
 
     assert store.note_preferences([seen("a", "codex", "2026-11-21T10:00:00+00:00")]) == 1
-    assert store.note_preferences([seen("a", "codex", "2026-11-21T10:00:00+00:00"),
-                                   seen("b", "claude-code", "2026-11-20T09:00:00+00:00")]) == 1
+    assert (
+        store.note_preferences(
+            [
+                seen("a", "codex", "2026-11-21T10:00:00+00:00"),
+                seen("b", "claude-code", "2026-11-20T09:00:00+00:00"),
+            ]
+        )
+        == 1
+    )
     [pref] = store.preferences("/work/a")
     assert (pref.count, pref.first_seen, pref.last_seen) == (
-        2, "2026-11-20T09:00:00+00:00", "2026-11-21T10:00:00+00:00")
+        2,
+        "2026-11-20T09:00:00+00:00",
+        "2026-11-21T10:00:00+00:00",
+    )
     assert pref.sources == ("codex", "claude-code") and pref.statement == "use pytest -q (a)"
     assert store.preferences("/work/other") == []

@@ -20,13 +20,18 @@ UNSURE = "Il faudrait revoir la mise en forme"  # no rule knows it
 
 
 def _judgement(kind: str, confident: bool = True, **extra) -> str:
-    return json.dumps({"kind": kind, "reason": "asks to redo the formatting",
-                       "confident": confident, **extra})
+    return json.dumps(
+        {"kind": kind, "reason": "asks to redo the formatting", "confident": confident, **extra}
+    )
 
 
 def _classifier(backend, max_calls: int = 5, **limits) -> ModelClassifier:
-    return ModelClassifier(backend, Budget(BudgetSettings(**limits)), max_calls,
-                           policy=RetryPolicy(max_retries=1, base_delay=0.0))
+    return ModelClassifier(
+        backend,
+        Budget(BudgetSettings(**limits)),
+        max_calls,
+        policy=RetryPolicy(max_retries=1, base_delay=0.0),
+    )
 
 
 def test_only_unsure_turns_go_to_the_model_and_its_verdict_is_kept_with_its_reason():
@@ -35,18 +40,25 @@ def test_only_unsure_turns_go_to_the_model_and_its_verdict_is_kept_with_its_reas
     sure, asked = judge.classify(["Thanks!", UNSURE], first="Format the table")
     assert (sure.kind, sure.by) == ("praise", "rules")
     assert (asked.kind, asked.reason, asked.sure, asked.by) == (
-        "correction", "asks to redo the formatting", True, "model")
+        "correction",
+        "asks to redo the formatting",
+        True,
+        "model",
+    )
     [request] = backend.history
     assert request.role == "judge" and request.tag == "classify-turn"
     assert json.loads(request.prompt) == {"earlier_request": "Format the table", "message": UNSURE}
 
 
 def test_an_answer_outside_the_schema_or_an_outage_leaves_the_turn_unsure():
-    backend = ScriptedBackend([
-        _judgement("correction", extra_field=1),  # extra key: refused
-        _judgement("complaint"),  # not a kind: refused
-        TransientError("overloaded"), TransientError("again"),
-    ])
+    backend = ScriptedBackend(
+        [
+            _judgement("correction", extra_field=1),  # extra key: refused
+            _judgement("complaint"),  # not a kind: refused
+            TransientError("overloaded"),
+            TransientError("again"),
+        ]
+    )
     judge = _classifier(backend)
     verdicts = judge.classify([UNSURE, UNSURE + " encore", UNSURE + " svp"], first="x")
     assert [(v.kind, v.sure, v.by) for v in verdicts] == [("new_request", False, "rules")] * 3
@@ -65,8 +77,11 @@ def test_the_cap_and_the_budget_stop_the_questions_and_a_turn_read_again_is_not_
     judge.classify([UNSURE, UNSURE + " 2", UNSURE + " 3"], first="x")
     judge.classify([UNSURE], first="x")  # the same session read again after a resume
     assert len(backend.history) == 2
-    budgeted = ModelClassifier(ScriptedBackend(responder=lambda r: _judgement("praise")),
-                               Budget(BudgetSettings(max_calls=1)), 9)
+    budgeted = ModelClassifier(
+        ScriptedBackend(responder=lambda r: _judgement("praise")),
+        Budget(BudgetSettings(max_calls=1)),
+        9,
+    )
     out = budgeted.classify([UNSURE, UNSURE + " 2"], first="x")
     assert [v.by for v in out] == ["model", "rules"]
 
@@ -81,16 +96,22 @@ def test_harvest_asks_the_judge_backend_through_the_real_sdk_when_llm_classify_i
     cli, sandbox_home
 ):
     sid = "5f0c9e7e-1b4c-4f0e-9d65-000000000001"
-    turns = [syn.SynthTurn("Format the release table", "| a | b |"),
-             syn.SynthTurn(UNSURE, "- a\n- b")]
-    syn.write(syn.claude_path(sandbox_home / ".claude", "/work/a", sid),
-              syn.claude_session(sid, "/work/a", turns, datetime.now(timezone.utc)))
+    turns = [
+        syn.SynthTurn("Format the release table", "| a | b |"),
+        syn.SynthTurn(UNSURE, "- a\n- b"),
+    ]
+    syn.write(
+        syn.claude_path(sandbox_home / ".claude", "/work/a", sid),
+        syn.claude_session(sid, "/work/a", turns, datetime.now(timezone.utc)),
+    )
     with ModelServer([Text(_judgement("correction"))]) as srv:
-        env = {"SKILLOPT_SLEEP_HARVEST__LLM_CLASSIFY": "true",
-               "SKILLOPT_SLEEP_ROLES__JUDGE__BACKEND": "anthropic",
-               "SKILLOPT_SLEEP_ROLES__JUDGE__BASE_URL": srv.url,
-               "SKILLOPT_SLEEP_ROLES__JUDGE__MODEL": "claude-test",
-               "ANTHROPIC_API_KEY": "sk-test"}
+        env = {
+            "SKILLOPT_SLEEP_HARVEST__LLM_CLASSIFY": "true",
+            "SKILLOPT_SLEEP_ROLES__JUDGE__BACKEND": "anthropic",
+            "SKILLOPT_SLEEP_ROLES__JUDGE__BASE_URL": srv.url,
+            "SKILLOPT_SLEEP_ROLES__JUDGE__MODEL": "claude-test",
+            "ANTHROPIC_API_KEY": "sk-test",
+        }
         r = cli("harvest", "--all-projects", "--json", env=env)
         assert r.code == 0, r.err
         [call] = srv.model_calls("anthropic")
@@ -98,15 +119,24 @@ def test_harvest_asks_the_judge_backend_through_the_real_sdk_when_llm_classify_i
     assert UNSURE in json.dumps(call.body)
     [task] = Store.open(sandbox_home / "sleep-home" / "data" / "skillopt-sleep.db").list_tasks()
     [note] = task.turns
-    assert (note.kind, note.by, note.unsure, task.outcome) == ("correction", "model", False, "failure")
+    assert (note.kind, note.by, note.unsure, task.outcome) == (
+        "correction",
+        "model",
+        False,
+        "failure",
+    )
 
 
 def test_without_llm_classify_the_turn_is_kept_and_tasks_list_marks_it_unsure(cli, sandbox_home):
     sid = "5f0c9e7e-1b4c-4f0e-9d65-000000000002"
-    turns = [syn.SynthTurn("Format the release table", "| a | b |"),
-             syn.SynthTurn("hmm", "Anything else?")]
-    syn.write(syn.claude_path(sandbox_home / ".claude", "/work/a", sid),
-              syn.claude_session(sid, "/work/a", turns, datetime.now(timezone.utc)))
+    turns = [
+        syn.SynthTurn("Format the release table", "| a | b |"),
+        syn.SynthTurn("hmm", "Anything else?"),
+    ]
+    syn.write(
+        syn.claude_path(sandbox_home / ".claude", "/work/a", sid),
+        syn.claude_session(sid, "/work/a", turns, datetime.now(timezone.utc)),
+    )
     assert cli("harvest", "--all-projects").code == 0
     out = cli("tasks", "list", "--all-projects").out
     assert "    follow-up?  hmm  (unsure: a short prompt no rule explains)\n" in out

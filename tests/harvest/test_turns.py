@@ -57,7 +57,11 @@ def test_bench_prints_the_accuracy_and_every_error(capsys, tmp_path):
 @pytest.mark.parametrize(
     ("prompt", "kind", "reason"),
     [
-        ("Thanks, but you used tabs again.", "correction", "praise ('Thanks') then a reservation ('but')"),
+        (
+            "Thanks, but you used tabs again.",
+            "correction",
+            "praise ('Thanks') then a reservation ('but')",
+        ),
         ("LGTM, thanks! Commit it please.", "praise", "praises the attempt ('LGTM')"),
         ("No rush, but could you add a LICENSE file?", "new_request", "'No rush', then a request"),
         ("Zu lang.", "correction", "opens like a correction ('Zu lang')"),

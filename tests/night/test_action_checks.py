@@ -37,16 +37,27 @@ def test_a_malformed_action_check_is_refused_when_made(fields, message):
 
 @pytest.mark.parametrize(
     ("glob", "path", "hit"),
-    [("dist/**", "dist/a/b.js", True), ("dist", "dist/x", True), (".env", "config/.env", True),
-     ("*.lock", "poetry.lock", True), ("src/*.py", "tests/a.py", False),
-     ("node_modules", "src/node_modules_list.py", False)],
+    [
+        ("dist/**", "dist/a/b.js", True),
+        ("dist", "dist/x", True),
+        (".env", "config/.env", True),
+        ("*.lock", "poetry.lock", True),
+        ("src/*.py", "tests/a.py", False),
+        ("node_modules", "src/node_modules_list.py", False),
+    ],
 )
 def test_globs_name_files_and_directories(glob, path, hit):
     assert glob_match(glob, path) is hit
 
 
-ATTEMPT = recorded([CMD("python3 -m unittest -v"), FILE("read", ".env"),
-                    FILE("write", "NOTES.md", "# Notes\n- calc"), FILE("delete", "dist/app.js")])
+ATTEMPT = recorded(
+    [
+        CMD("python3 -m unittest -v"),
+        FILE("read", ".env"),
+        FILE("write", "NOTES.md", "# Notes\n- calc"),
+        FILE("delete", "dist/app.js"),
+    ]
+)
 
 
 @pytest.mark.parametrize(
@@ -74,20 +85,32 @@ def test_what_a_record_cannot_show_is_not_applicable_rather_than_a_fail():
 
 
 def _run(command: str, tree: Path) -> int:
-    return subprocess.run(command, shell=True, cwd=tree, capture_output=True, check=False).returncode
+    return subprocess.run(
+        command, shell=True, cwd=tree, capture_output=True, check=False
+    ).returncode
 
 
 def test_action_checks_score_a_replayed_tree(tmp_path):
     (tmp_path / "app.py").write_text("def add(a, b):\n    return a + b\n")
     effects = Effects(actions=(FILE("edit", "app.py"),), tree=tmp_path, run=_run)
-    assert action_check(Check(kind="file_contains", path="*.py", value="return a \\+ b"), effects)[0]
+    assert action_check(Check(kind="file_contains", path="*.py", value="return a \\+ b"), effects)[
+        0
+    ]
     assert action_check(Check(kind="passes_after", value="python3 -c 'import app'"), effects)[0]
-    assert not action_check(Check(kind="passes_after", value="python3 -c 'import nope'"), effects)[0]
+    assert not action_check(Check(kind="passes_after", value="python3 -c 'import nope'"), effects)[
+        0
+    ]
 
 
 def _task(checks: list[Check]) -> TaskRecord:
-    return TaskRecord(source="manual", project="/w/p", session_id="s", intent="Run the tests",
-                      created_at=datetime(2026, 11, 21, tzinfo=timezone.utc), checks=checks)
+    return TaskRecord(
+        source="manual",
+        project="/w/p",
+        session_id="s",
+        intent="Run the tests",
+        created_at=datetime(2026, 11, 21, tzinfo=timezone.utc),
+        checks=checks,
+    )
 
 
 def test_a_text_replay_is_judged_on_the_commands_it_names_and_nothing_else():
@@ -100,7 +123,9 @@ def test_a_text_replay_is_judged_on_the_commands_it_names_and_nothing_else():
 
 
 def test_an_agent_replay_is_judged_on_its_actions():
-    task = _task([Check(kind="never_ran", value=r"\bunittest\b"), Check(kind="contains", value="done")])
+    task = _task(
+        [Check(kind="never_ran", value=r"\bunittest\b"), Check(kind="contains", value="done")]
+    )
     verdict = asyncio.run(judge(task, "done", None, recorded([CMD("python -m unittest")])))
     assert not verdict.passed and verdict.score == 0.5
     assert verdict.reasons == ("ran a command the user does not want run",)

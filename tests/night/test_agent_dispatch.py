@@ -20,7 +20,9 @@ from skillopt_sleep.testing.acting_world import (
 )
 from skillopt_sleep.testing.sim_agent import SimAgentRunner
 
-SETTINGS = Settings(night=NightSettings(concurrency=4, efficacy_rollouts=24, efficacy_looks=1, harm_looks=1))
+SETTINGS = Settings(
+    night=NightSettings(concurrency=4, efficacy_rollouts=24, efficacy_looks=1, harm_looks=1)
+)
 
 
 def _project(root: Path) -> Path:
@@ -37,8 +39,14 @@ def _night(tmp_path: Path, mode: str, prep=None, seed: int = 1):
 
     project = _project(tmp_path / "project")
     agents = AgentReplays(mode, prep or sim)  # type: ignore[arg-type]
-    result = run_night(world.tasks(str(project), n=4), project, target=world, settings=SETTINGS,
-                       seed=seed, agents=agents)
+    result = run_night(
+        world.tasks(str(project), n=4),
+        project,
+        target=world,
+        settings=SETTINGS,
+        seed=seed,
+        agents=agents,
+    )
     return result.summary, runner
 
 
@@ -64,7 +72,9 @@ def test_no_sandbox_means_text_replays_and_one_note_in_the_report(tmp_path):
     summary, runner = _night(tmp_path, "auto", prep=lambda agent: reason)
     assert runner.runs == 0
     assert [s for s in summary.skipped if s.startswith("agent replay refused")] == [
-        f"{reason}; claude-code tasks were replayed as text", f"{reason}; codex tasks were replayed as text"]
+        f"{reason}; claude-code tasks were replayed as text",
+        f"{reason}; codex tasks were replayed as text",
+    ]
 
 
 def test_the_copy_leaves_out_git_ignored_and_dependency_files_and_gets_the_candidates(tmp_path):
@@ -77,15 +87,25 @@ def test_the_copy_leaves_out_git_ignored_and_dependency_files_and_gets_the_candi
     (project / ".claude" / "settings.json").write_text('{"hooks": {"Stop": []}, "model": "m"}')
     copy = tmp_path / "copy"
     copy_project(project, copy)
-    place_files(copy, {"CLAUDE.md": "rules", "AGENTS.md": "rules",
-                       "SKILL.md": "---\nname: tidy\ndescription: d\n---\nbody"})
+    place_files(
+        copy,
+        {
+            "CLAUDE.md": "rules",
+            "AGENTS.md": "rules",
+            "SKILL.md": "---\nname: tidy\ndescription: d\n---\nbody",
+        },
+    )
     names = {p.relative_to(copy).as_posix() for p in copy.rglob("*") if p.is_file()}
     assert not any(n.startswith((".git/", "node_modules/")) for n in names)
-    assert {"src/app.py", "vendor/lib.py", ".claude/skills/tidy/SKILL.md", ".agents/skills/tidy/SKILL.md"} <= names
+    assert {
+        "src/app.py",
+        "vendor/lib.py",
+        ".claude/skills/tidy/SKILL.md",
+        ".agents/skills/tidy/SKILL.md",
+    } <= names
     assert (copy / "CLAUDE.md").read_text() == "rules"
     assert (copy / ".claude" / "settings.json").read_text() == '{"model": "m"}'
     assert (project / "CLAUDE.md").read_text() == "# Notes\n"  # the live files stay
-
 
 
 def test_agent_rollouts_are_cached_apart_from_text_rollouts(tmp_path):
@@ -109,11 +129,23 @@ def test_agent_rollouts_are_cached_apart_from_text_rollouts(tmp_path):
 
     def replayer(agents):
         calls = Calls(Budget(BudgetSettings()), RetryPolicy(max_retries=0), random.Random(0))
-        return Replayer(world, calls, k=2, concurrency=2, rubric=None, store=store, clock=clock,  # type: ignore[arg-type]
-                        agents=agents)
+        return Replayer(
+            world,
+            calls,
+            k=2,
+            concurrency=2,
+            rubric=None,
+            store=store,
+            clock=clock,  # type: ignore[arg-type]
+            agents=agents,
+        )
 
-    agents = AgentReplays("auto", lambda agent: AgentSetup(agent, "claude", {}, Sandbox("bwrap"),
-                                                           AgentLimits(), None, runner))
+    agents = AgentReplays(
+        "auto",
+        lambda agent: AgentSetup(
+            agent, "claude", {}, Sandbox("bwrap"), AgentLimits(), None, runner
+        ),
+    )
     files = {"SKILL.md": "", "CLAUDE.md": "x"}
     asyncio.run(replayer(agents).replay([task], files))
     assert runner.runs == 2
@@ -123,4 +155,3 @@ def test_agent_rollouts_are_cached_apart_from_text_rollouts(tmp_path):
     text = replayer(AgentReplays("text", lambda agent: "unused"))
     asyncio.run(text.replay([task], files))
     assert text.stats.cached == 0 and text.stats.calls == 2  # a text replay is not an agent rollout
-

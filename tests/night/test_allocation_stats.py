@@ -21,8 +21,14 @@ EDIT = {"CLAUDE.md": "the rule"}
 
 
 def _task(i: int, kind: int) -> TaskRecord:
-    return TaskRecord(source="manual", project="/p", session_id=f"s{i}", created_at=DAY, intent=f"task {i}",
-                      checks=[Check(kind="contains", value=f"kind-{kind}")])
+    return TaskRecord(
+        source="manual",
+        project="/p",
+        session_id=f"s{i}",
+        created_at=DAY,
+        intent=f"task {i}",
+        checks=[Check(kind="contains", value=f"kind-{kind}")],
+    )
 
 
 def _world(rng: random.Random, rates: dict[str, float], after: dict[str, float] | None = None):  # type: ignore[no-untyped-def]
@@ -30,9 +36,14 @@ def _world(rng: random.Random, rates: dict[str, float], after: dict[str, float] 
 
     async def draw(wants, files, nonce):  # type: ignore[no-untyped-def]
         table = after if after is not None and files is not BASE else rates
-        return {t.id: [Rollout(t.id, s, "", 1.0 if ok else 0.0, ok)
-                       for s in range(first, first + count) for ok in [rng.random() < table[t.id]]]
-                for t, first, count in wants}
+        return {
+            t.id: [
+                Rollout(t.id, s, "", 1.0 if ok else 0.0, ok)
+                for s in range(first, first + count)
+                for ok in [rng.random() < table[t.id]]
+            ]
+            for t, first, count in wants
+        }
 
     return draw
 
@@ -45,8 +56,13 @@ def _policy(**change: object) -> EvidencePolicy:
     return dataclasses.replace(EvidencePolicy.from_settings(), **change)
 
 
-def _efficacy_p(rng: random.Random, tasks: list[TaskRecord], rates: dict[str, float], policy: EvidencePolicy,
-                after: dict[str, float] | None = None) -> float:
+def _efficacy_p(
+    rng: random.Random,
+    tasks: list[TaskRecord],
+    rates: dict[str, float],
+    policy: EvidencePolicy,
+    after: dict[str, float] | None = None,
+) -> float:
     trials = Trials(_world(rng, rates, after), BASE, tasks, policy, "t", rng)
     cand = Candidate(Edit(target="memory", content="the rule", cites=[tasks[0].id]), EDIT, 1)
     trials.shown = {tasks[0].id}
@@ -86,7 +102,9 @@ def test_the_harm_check_of_the_edits_together_refuses_a_rule_that_breaks_the_oth
     for n in [12, 40] * 20:
         tasks = [_task(i, rng.randrange(8)) for i in range(n)]
         rates = {t.id: rng.choice((0.25, 0.9)) for t in tasks}
-        trials = Trials(_world(rng, rates, dict.fromkeys(rates, 0.05)), BASE, tasks, policy, "t", rng)
+        trials = Trials(
+            _world(rng, rates, dict.fromkeys(rates, 0.05)), BASE, tasks, policy, "t", rng
+        )
         cand = Candidate(Edit(target="memory", content="the rule"), EDIT, 1)
         ev = EditEvidence(edit=cand.edit, verdict="accepted")
         got = asyncio.run(settle(trials, [cand], {cand.key: ev}, lambda cs: EDIT))[cand.key]
@@ -103,8 +121,14 @@ def test_the_harm_check_of_the_edits_together_refuses_at_most_harm_alpha_under_t
         rates = {t.id: rng.choice((0.0, 0.1, 0.5, 0.9, 1.0)) for t in tasks}
         trials = Trials(_world(rng, rates), BASE, tasks, policy, "t", rng)
         cand = Candidate(Edit(target="memory", content="the rule"), EDIT, 1)
-        got = asyncio.run(settle(trials, [cand], {cand.key: EditEvidence(edit=cand.edit, verdict="accepted")},
-                                 lambda cs: EDIT))[cand.key]
+        got = asyncio.run(
+            settle(
+                trials,
+                [cand],
+                {cand.key: EditEvidence(edit=cand.edit, verdict="accepted")},
+                lambda cs: EDIT,
+            )
+        )[cand.key]
         refused += got.verdict != "accepted"
     assert refused / runs <= _bound(0.2, runs)
 
@@ -126,15 +150,24 @@ def test_the_conflict_check_flags_at_most_its_level_under_the_null():
 
 def test_both_allocations_plan_the_same_full_course_of_a_test():
     policy = EvidencePolicy.from_settings()
-    assert allocation_for(policy) is LEAN and allocation_for(_policy(allocation="classic")).name == CLASSIC.name
-    for addressed, unseen in ((["a"], []), (["a"], ["b", "c"]), (["a", "b"], [str(i) for i in range(10)])):
+    assert (
+        allocation_for(policy) is LEAN
+        and allocation_for(_policy(allocation="classic")).name == CLASSIC.name
+    )
+    for addressed, unseen in (
+        (["a"], []),
+        (["a"], ["b", "c"]),
+        (["a", "b"], [str(i) for i in range(10)]),
+    ):
         for alloc in (LEAN, allocation_for(_policy(allocation="classic"))):
             plan = alloc.efficacy_schedule(policy, addressed, unseen)
             assert all(list(c) == sorted(c) for c in plan.values())  # cumulative, never shrinking
             full = sum(c[-1] for c in plan.values())
             assert full >= policy.efficacy_rollouts
             assert not unseen or sum(plan[t][-1] for t in unseen) >= policy.unseen_rollouts
-            assert all(plan[t][0] >= 1 for t in addressed)  # the cited task is replayed from the first look
+            assert all(
+                plan[t][0] >= 1 for t in addressed
+            )  # the cited task is replayed from the first look
 
 
 def test_the_forecast_runs_the_gates_own_code_and_its_bound_holds():
@@ -145,7 +178,10 @@ def test_the_forecast_runs_the_gates_own_code_and_its_bound_holds():
     rates = {t.id: rng.choice((0.25, 0.9)) for t in tasks}
     lean, classic = EvidencePolicy.from_settings(), _policy(allocation="classic")
     outlook = Outlook(proposals=3.0, helpful=0.5, proposals_max=3)
-    got = {p.allocation: forecast(tasks, tasks[:20], rates, p, 3, outlook, seed=1) for p in (lean, classic)}
+    got = {
+        p.allocation: forecast(tasks, tasks[:20], rates, p, 3, outlook, seed=1)
+        for p in (lean, classic)
+    }
     assert 0 < got["lean"].expected < got["classic"].expected  # the same rehearsal, spent two ways
     for p in (lean, classic):
         assert got[p.allocation].bound == bound(len(tasks), p, 3, 3) >= got[p.allocation].expected

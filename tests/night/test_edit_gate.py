@@ -34,7 +34,9 @@ class RuleWorld(SimulatedBackend):
             return Completion(text, done.input_tokens, done.output_tokens, 0.0, done.model)
         memo = MEMO.search(request.system)
         if memo and memo.group(1) in request.prompt:
-            return Completion("# Beta App\n\nUpdated.", done.input_tokens, done.output_tokens, 0.0, done.model)
+            return Completion(
+                "# Beta App\n\nUpdated.", done.input_tokens, done.output_tokens, 0.0, done.model
+            )
         return done
 
 
@@ -84,19 +86,31 @@ def test_a_rule_that_only_memorises_its_own_task_does_not_pass(sample_project):
         return json.dumps({"edits": [{"target": "memory", "content": rule, "cases": [number]}]})
 
     settings = Settings()
-    settings.night.efficacy_rollouts, settings.night.efficacy_looks = 300, 1  # the quoted task alone is proof
-    s = run_night(tasks, project, target=RuleWorld(), optimizer=ScriptedBackend(responder=memorise),
-                  settings=settings).summary
+    settings.night.efficacy_rollouts, settings.night.efficacy_looks = (
+        300,
+        1,
+    )  # the quoted task alone is proof
+    s = run_night(
+        tasks,
+        project,
+        target=RuleWorld(),
+        optimizer=ScriptedBackend(responder=memorise),
+        settings=settings,
+    ).summary
     [ev] = s.evidence
     [task] = [t for t in tasks if t.intent == quoted[0]]
     assert task.id in ev.cited and ev.unseen
     assert ev.p_efficacy <= ev.alpha  # over the whole efficacy set it looks like a gain...
-    assert ev.p_unseen > settings.night.unseen_alpha  # ...but none shows on unseen tasks of its kind
+    assert (
+        ev.p_unseen > settings.night.unseen_alpha
+    )  # ...but none shows on unseen tasks of its kind
     assert ev.verdict == "inconclusive" and "not unseen tasks of their kind" in ev.reason
     assert not s.edits
 
 
-def test_inconclusive_edits_are_not_shown_as_tried_and_keep_their_evidence(sample_project, tmp_path):
+def test_inconclusive_edits_are_not_shown_as_tried_and_keep_their_evidence(
+    sample_project, tmp_path
+):
     from datetime import datetime, timezone
 
     from skillopt_sleep.clock import FixedClock
@@ -124,8 +138,15 @@ def test_inconclusive_edits_are_not_shown_as_tried_and_keep_their_evidence(sampl
     clock = FixedClock(datetime(2026, 11, 20, 3, 0, tzinfo=timezone.utc))
     evidence = []
     for _ in range(2):
-        result = run_project_night(project=project, settings=settings, store=store, paths=paths,
-                                   backends=backends, clock=clock, tasks=tasks)
+        result = run_project_night(
+            project=project,
+            settings=settings,
+            store=store,
+            paths=paths,
+            backends=backends,
+            clock=clock,
+            tasks=tasks,
+        )
         evidence.append(next(e for e in result.summary.evidence if e.edit.content == rule))
         clock.advance(days=1)
     first, second = evidence
@@ -133,7 +154,9 @@ def test_inconclusive_edits_are_not_shown_as_tried_and_keep_their_evidence(sampl
     assert rule not in [e.content for e in store.rejected_edits(str(project))]
     # proposed again on the next night, its evidence is the product of both nights' e-values
     assert second.e_total == pytest.approx(first.e_total * second.e_value, rel=1e-9)
-    tried_sections = [r.prompt.split("## ALREADY TRIED", 1)[1].split("## CASES", 1)[0] for r in optimizer.history]
+    tried_sections = [
+        r.prompt.split("## ALREADY TRIED", 1)[1].split("## CASES", 1)[0] for r in optimizer.history
+    ]
     assert len(tried_sections) >= 3 and not any(rule in tried for tried in tried_sections)
 
 
@@ -144,5 +167,9 @@ def test_the_report_shows_each_edits_evidence(sample_project, tmp_path):
     project, tasks = sample_project
     s = run_night(tasks, project, target=RuleWorld(), optimizer=_optimizer(GREEDY)).summary
     md, page = render_markdown(s, {}), render_html(s, {})
-    assert "## Evidence, edit by edit" in md and "harmful" in md and "fewer passes on the other tasks" in md
+    assert (
+        "## Evidence, edit by edit" in md
+        and "harmful" in md
+        and "fewer passes on the other tasks" in md
+    )
     assert "Tonight's edits" in page and "refused: harmful" in page

@@ -18,7 +18,9 @@ def test_the_estimate_bench_prints_estimate_and_bound_against_each_nights_calls(
     assert result["nights"] == 2 and len(result["rows"]) == 2
     for row in result["rows"]:
         assert row["actual"] > 0 and 0 < row["expected"] <= row["bound"]
-        assert row["bound"] >= row["actual"]  # the most a night can spend is never below what it spent
+        assert (
+            row["bound"] >= row["actual"]
+        )  # the most a night can spend is never below what it spent
         assert row["gate_actual"] > 0
     # the old estimate took every test to its full course: far above what the nights spent
     assert result["old_over_actual"] > result["expected_over_actual"]

@@ -17,7 +17,9 @@ def test_one_stratum_is_fishers_exact_test():
     # 2 of 8 passed before, 7 of 8 after: P(A >= 7) for A ~ Hypergeom(16 trials, 9 passes, 8 drawn)
     expected = sum(Fraction(comb(8, a) * comb(8, 9 - a), comb(16, 9)) for a in (7, 8))
     assert stratified_p([Stratum(2, 8, 7, 8)]) == pytest.approx(float(expected), rel=1e-12)
-    assert float(expected) == pytest.approx(0.0203, abs=1e-4)  # scipy.stats.fisher_exact(..., "greater")
+    assert float(expected) == pytest.approx(
+        0.0203, abs=1e-4
+    )  # scipy.stats.fisher_exact(..., "greater")
 
 
 def test_two_strata_convolve_their_hypergeometrics():

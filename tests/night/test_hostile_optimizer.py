@@ -43,25 +43,35 @@ class MixingOptimizer:
             if i % 3 == 0 and helpful:
                 edits.append(helpful.pop(0))
         edits += helpful
-        return Completion(json.dumps({"edits": edits}), done.input_tokens, done.output_tokens, 0.0, "mixing")
+        return Completion(
+            json.dumps({"edits": edits}), done.input_tokens, done.output_tokens, 0.0, "mixing"
+        )
 
     async def check(self) -> Health:
         return Health(True, "mixing")
 
 
-def test_hostile_rules_never_reach_the_candidate_of_an_accepted_night(sample_project, tmp_path: Path):
+def test_hostile_rules_never_reach_the_candidate_of_an_accepted_night(
+    sample_project, tmp_path: Path
+):
     project, tasks = sample_project
     optimizer = MixingOptimizer()
     art = tmp_path / "art"
-    result = run_night(tasks, project, target=SimulatedBackend(), optimizer=optimizer, artifacts_dir=art)
+    result = run_night(
+        tasks, project, target=SimulatedBackend(), optimizer=optimizer, artifacts_dir=art
+    )
     s = result.summary
     assert s.decision == "accept", s.reason
     assert optimizer.helpful and {e.content for e in s.edits} <= set(optimizer.helpful)
-    refused = [e.content for e in s.rejected_edits if e.reason.startswith(("dangerous", "contains"))]
+    refused = [
+        e.content for e in s.rejected_edits if e.reason.startswith(("dangerous", "contains"))
+    ]
     assert sorted(refused) == sorted(MIXED_IN * optimizer.replies)  # each refused, in every round
     staged = {p.name: p.read_text(encoding="utf-8") for p in (art / "candidate").iterdir()}
     assert result.candidate is not None and set(staged) == set(result.candidate)
-    assert {rule for text in staged.values() for rule in managed_rules(text)} == {e.content for e in s.edits}
+    assert {rule for text in staged.values() for rule in managed_rules(text)} == {
+        e.content for e in s.edits
+    }
     for text in staged.values():
         for rule in MIXED_IN:
             assert rule not in text and fold(rule) not in fold(text)

@@ -34,7 +34,9 @@ SUITE = json.loads((DATA / "hostile_rules.json").read_text(encoding="utf-8"))
 BENIGN = json.loads((DATA / "benign_rules.json").read_text(encoding="utf-8"))["rules"]
 HOSTILE = [item["rule"] for item in SUITE["rules"]]
 USEFUL = SUITE["useful"]
-PER_REPLY = 6  # hostile rules per reply, each twice: 12 edits, with up to 7 benign ones (at most 20)
+PER_REPLY = (
+    6  # hostile rules per reply, each twice: 12 edits, with up to 7 benign ones (at most 20)
+)
 MAX_NIGHTS = 12
 
 
@@ -65,7 +67,9 @@ class SuiteOptimizer:
             useful = USEFUL[(len(self.proposed) + i) % len(USEFUL)]
             target = "skill" if i % 2 else "memory"
             edits.append({"target": target, "content": f"{useful} Also: {rule}", "cases": cases})
-            edits.append({"target": "memory" if i % 2 else "skill", "content": rule, "cases": cases})
+            edits.append(
+                {"target": "memory" if i % 2 else "skill", "content": rule, "cases": cases}
+            )
         edits += [{"target": "memory", "content": rule, "cases": cases} for rule in benign]
         self.proposed += [e["content"] for e in edits]
         return Text(json.dumps({"edits": edits}))
@@ -78,7 +82,9 @@ def project(tmp_path: Path) -> Path:
     root.mkdir()
     write_sample_project(root)
     tasks = sample_tasks(root)
-    tasks[0] = tasks[0].model_copy(update={"intent": tasks[0].intent + " (repo: https://github.com/acme/app)"})
+    tasks[0] = tasks[0].model_copy(
+        update={"intent": tasks[0].intent + " (repo: https://github.com/acme/app)"}
+    )
     store = Store.open(resolve_paths(os.environ["SKILLOPT_SLEEP_HOME"]).db)
     store.upsert_tasks(tasks, SystemClock().now())
     store.close()
@@ -86,8 +92,11 @@ def project(tmp_path: Path) -> Path:
 
 
 def _live(project: Path) -> str:
-    return "\n".join(p.read_text(encoding="utf-8") for p in (project / "CLAUDE.md", project / SKILL_PATH,
-                                                            project / "AGENTS.md") if p.exists())
+    return "\n".join(
+        p.read_text(encoding="utf-8")
+        for p in (project / "CLAUDE.md", project / SKILL_PATH, project / "AGENTS.md")
+        if p.exists()
+    )
 
 
 def _found(texts: str, rules: list[str]) -> list[str]:
@@ -104,8 +113,19 @@ def run_suite_nights(cli, project: Path) -> dict[str, object]:
     nights = staged = adopted_nights = 0
     with ModelServer(responder=optimizer) as srv:
         while not optimizer.done and nights < MAX_NIGHTS:
-            r = cli("run", "--project", str(project), "--backend", "anthropic", "--model", "claude-sonnet-4-6",
-                    "--base-url", srv.url, "--json", env=env)
+            r = cli(
+                "run",
+                "--project",
+                str(project),
+                "--backend",
+                "anthropic",
+                "--model",
+                "claude-sonnet-4-6",
+                "--base-url",
+                srv.url,
+                "--json",
+                env=env,
+            )
             assert r.code == 0, r.err
             nights += 1
             if r.json().get("decision") == "accept":
@@ -113,32 +133,52 @@ def run_suite_nights(cli, project: Path) -> dict[str, object]:
                 a = cli("adopt", "--project", str(project))
                 assert a.code == 0, a.err
                 adopted_nights += 1
-    candidates = "\n".join(p.read_text(encoding="utf-8") for p in home.rglob("candidate/*") if p.is_file())
+    candidates = "\n".join(
+        p.read_text(encoding="utf-8") for p in home.rglob("candidate/*") if p.is_file()
+    )
     live = _live(project)
     return {
-        "nights": nights, "staged_nights": staged, "adopted_nights": adopted_nights,
-        "proposed": optimizer.proposed, "left": len(optimizer.hostile) + len(optimizer.benign),
-        "hostile_staged": _found(candidates, HOSTILE), "hostile_adopted": _found(live, HOSTILE),
-        "useful_adopted": _found(live, USEFUL), "live": live,
+        "nights": nights,
+        "staged_nights": staged,
+        "adopted_nights": adopted_nights,
+        "proposed": optimizer.proposed,
+        "left": len(optimizer.hostile) + len(optimizer.benign),
+        "hostile_staged": _found(candidates, HOSTILE),
+        "hostile_adopted": _found(live, HOSTILE),
+        "useful_adopted": _found(live, USEFUL),
+        "live": live,
     }
 
 
 @pytest.mark.slow
-def test_no_hostile_rule_is_staged_or_adopted_alone_or_riding_along_and_benign_ones_pass(cli, project):
+def test_no_hostile_rule_is_staged_or_adopted_alone_or_riding_along_and_benign_ones_pass(
+    cli, project
+):
     out = run_suite_nights(cli, project)
-    print(f"\nnights {out['nights']}, staged {out['staged_nights']}, adopted {out['adopted_nights']}; "
-          f"hostile staged {len(out['hostile_staged'])}/{len(HOSTILE)}, "
-          f"hostile adopted {len(out['hostile_adopted'])}/{len(HOSTILE)}")
+    print(
+        f"\nnights {out['nights']}, staged {out['staged_nights']}, adopted {out['adopted_nights']}; "
+        f"hostile staged {len(out['hostile_staged'])}/{len(HOSTILE)}, "
+        f"hostile adopted {len(out['hostile_adopted'])}/{len(HOSTILE)}"
+    )
     assert out["left"] == 0, "the nights ended before the whole suite was proposed"
     assert out["hostile_staged"] == [] and out["hostile_adopted"] == []
-    assert out["staged_nights"] >= 1 and out["useful_adopted"], "the useful rules should still be learned"
+    assert out["staged_nights"] >= 1 and out["useful_adopted"], (
+        "the useful rules should still be learned"
+    )
     home = Path(os.environ["SKILLOPT_SLEEP_HOME"])
     evidence = [json.loads(p.read_text()) for p in home.rglob("artifacts/evidence.json")]
     tested = {e["edit"]["content"] for night in evidence for e in night}
     summaries = [json.loads(p.read_text()) for p in home.rglob("artifacts/summary.json")]
     refused = {e["content"]: e["reason"] for s in summaries for e in s["rejected_edits"]}
     # Refused by the lint: not "refused before" (a useful rule of the same words refuted earlier) nor a duplicate.
-    linted = {b: refused[b] for b in BENIGN if b in refused and b not in tested
-              and not refused[b].startswith(("refused before", "duplicate"))}
+    linted = {
+        b: refused[b]
+        for b in BENIGN
+        if b in refused
+        and b not in tested
+        and not refused[b].startswith(("refused before", "duplicate"))
+    }
     assert linted == {}, "benign rules refused by the lint"
-    print(f"benign rules through the guards and tested: {len([b for b in BENIGN if b in tested])}/{len(BENIGN)}")
+    print(
+        f"benign rules through the guards and tested: {len([b for b in BENIGN if b in tested])}/{len(BENIGN)}"
+    )

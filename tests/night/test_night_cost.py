@@ -23,7 +23,9 @@ from skillopt_sleep.store import Store
 from skillopt_sleep.testing import ModelServer
 from skillopt_sleep.testing.night_model import simulated_night_responder
 
-LONG_NOTES = "\n".join(f"- Module {i} keeps its public names stable and documents new settings." for i in range(90))
+LONG_NOTES = "\n".join(
+    f"- Module {i} keeps its public names stable and documents new settings." for i in range(90)
+)
 BENCH = Path(__file__).resolve().parents[2] / "bench" / "night_cost.py"
 
 
@@ -52,9 +54,22 @@ def night_env(srv: ModelServer, **settings: str) -> dict[str, str]:
     return env
 
 
-def run(cli, project: Path, srv: ModelServer, *extra: str, command: str = "dry-run", **settings: str):
-    return cli(command, "--project", str(project), "--backend", "anthropic", "--model", "claude-sonnet-4-6",
-               "--base-url", srv.url, *extra, env=night_env(srv, **settings))
+def run(
+    cli, project: Path, srv: ModelServer, *extra: str, command: str = "dry-run", **settings: str
+):
+    return cli(
+        command,
+        "--project",
+        str(project),
+        "--backend",
+        "anthropic",
+        "--model",
+        "claude-sonnet-4-6",
+        "--base-url",
+        srv.url,
+        *extra,
+        env=night_env(srv, **settings),
+    )
 
 
 def test_a_batch_night_goes_through_the_batch_api_at_half_the_cached_price(cli, project, server):
@@ -64,7 +79,9 @@ def test_a_batch_night_goes_through_the_batch_api_at_half_the_cached_price(cli, 
     target = night["usage_by_role"]["target"]
     assert target["batched_calls"] == target["calls"] > 0
     assert target["cache_read_tokens"] > 0
-    creates = [x for x in server.requests if x.path == "/v1/messages/batches" and x.method == "POST"]
+    creates = [
+        x for x in server.requests if x.path == "/v1/messages/batches" and x.method == "POST"
+    ]
     assert len(creates) >= 3  # train, holdout before, holdout after (reflection too)
     assert all(x.batch for x in server.model_requests())  # no call went out synchronously
     text = cli("status", "--project", str(project)).out
@@ -82,7 +99,9 @@ def test_a_synchronous_night_says_what_prompt_caching_saved(cli, project, server
     assert not [x for x in server.requests if "batches" in x.path]
 
 
-def test_the_budget_stops_a_batch_night_before_submitting_what_it_cannot_afford(cli, project, server):
+def test_the_budget_stops_a_batch_night_before_submitting_what_it_cannot_afford(
+    cli, project, server
+):
     r = run(cli, project, server, "--json", night__batch="true", budget__max_cost_usd="0.0001")
     assert r.code == 7, r.err
     night = r.json()
@@ -98,7 +117,9 @@ def test_run_estimate_shows_the_full_the_cached_and_the_batch_price(cli, project
     assert "with caching and batches:" in r.out
     est = run(cli, project, server, "--estimate", "--json", command="run").json()
     assert est["cost_cached_usd"] < est["cost_usd"]
-    assert est["cost_cached_usd"] / 2 < est["cost_batch_usd"] < est["cost_cached_usd"] / 1.9  # 1-hour writes
+    assert (
+        est["cost_cached_usd"] / 2 < est["cost_batch_usd"] < est["cost_cached_usd"] / 1.9
+    )  # 1-hour writes
     assert not server.model_requests()  # an estimate spends nothing
 
 
@@ -107,7 +128,9 @@ def test_the_cost_benchmark_meets_its_goal_with_the_same_decisions(capsys):
     spec = importlib.util.spec_from_file_location("night_cost", BENCH)
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
-    code = bench.main(["--tasks", "16", "--k", "2", "--seeds", "0", "--provider", "anthropic", "--json"])
+    code = bench.main(
+        ["--tasks", "16", "--k", "2", "--seeds", "0", "--provider", "anthropic", "--json"]
+    )
     result = json.loads(capsys.readouterr().out)
     anthropic = result["providers"]["anthropic"]
     assert code == 0 and anthropic["same_decisions"] is True and anthropic["same_calls"] is True
@@ -120,16 +143,33 @@ def test_the_cost_benchmark_meets_its_goal_with_the_same_decisions(capsys):
 
 @pytest.mark.slow
 def test_a_night_killed_while_its_batch_runs_is_resumed_by_the_rerun_without_paying_again(
-        cli, project, server, subprocess_env):
+    cli, project, server, subprocess_env
+):
     server.hold_batches = True
     env = {**subprocess_env, **night_env(server, night__batch="true")}
-    argv = [sys.executable, "-m", "skillopt_sleep", "dry-run", "--project", str(project), "--backend", "anthropic",
-            "--model", "claude-sonnet-4-6", "--base-url", server.url]
-    proc = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    argv = [
+        sys.executable,
+        "-m",
+        "skillopt_sleep",
+        "dry-run",
+        "--project",
+        str(project),
+        "--backend",
+        "anthropic",
+        "--model",
+        "claude-sonnet-4-6",
+        "--base-url",
+        server.url,
+    ]
+    proc = subprocess.Popen(
+        argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
     try:
         end = time.monotonic() + 60
         while not [x for x in server.requests if x.method == "GET" and "/batches/" in x.path]:
-            assert time.monotonic() < end and proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+            assert time.monotonic() < end and proc.poll() is None, (
+                proc.stderr.read() if proc.stderr else ""
+            )
             time.sleep(0.05)
         proc.send_signal(signal.SIGKILL)
     finally:
@@ -145,5 +185,7 @@ def test_a_night_killed_while_its_batch_runs_is_resumed_by_the_rerun_without_pay
     answered = [x for x in server.model_requests() if x.batch == train.id]
     assert len(answered) == len(train.items)  # ... each of its requests answered once
     rerun = [b for batch_id, b in server.batches.batches.items() if batch_id != train_id]
-    assert rerun and [cid for cid, _ in rerun[0].items] != [cid for cid, _ in train.items]  # not sent again
+    assert rerun and [cid for cid, _ in rerun[0].items] != [
+        cid for cid, _ in train.items
+    ]  # not sent again
     assert r.json()["usage_by_role"]["target"]["batched_calls"] >= len(train.items)

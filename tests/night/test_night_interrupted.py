@@ -55,8 +55,15 @@ def test_a_night_interrupted_after_reflection_leaves_no_night_directory(sample_p
     optimizer.watchers.append(target)
     clock = FixedClock(datetime(2026, 11, 20, 3, 0, tzinfo=timezone.utc))
     with pytest.raises(KeyboardInterrupt):
-        run_project_night(project=project, settings=Settings(), store=store, paths=paths,
-                          backends=Backends(target, optimizer, SimulatedBackend()), clock=clock, tasks=tasks)
+        run_project_night(
+            project=project,
+            settings=Settings(),
+            store=store,
+            paths=paths,
+            backends=Backends(target, optimizer, SimulatedBackend()),
+            clock=clock,
+            tasks=tasks,
+        )
     assert target.optimizer_calls >= 1  # it was cut short after the reflection was written
     assert list(paths.nights_dir.rglob("reflection.json")) == []
     assert list(paths.nights_dir.glob("*")) == [] and store.nights() == []

@@ -49,8 +49,12 @@ def files_with(*rules: str) -> dict[str, str]:
 
 
 def sampled_pass_rate(world: PreferenceWorld, files: dict[str, str], kind, n: int = 600) -> float:
-    tasks = [t for night in range(40) for t in world.tasks(night, 10, project=PROJECT)
-             if kind_of_intent(t.intent) is kind]
+    tasks = [
+        t
+        for night in range(40)
+        for t in world.tasks(night, 10, project=PROJECT)
+        if kind_of_intent(t.intent) is kind
+    ]
     passed = 0
     for i in range(n):
         task = tasks[i % len(tasks)]
@@ -73,8 +77,17 @@ def test_right_answers_pass_the_kind_check_and_wrong_ones_fail():
         assert not rule_check(kind.check, kind.wrong)[0], kind.key
 
 
-@pytest.mark.parametrize("rules", [(), (KINDS[0].rule,), (KINDS[1].rule, KINDS[4].rule, USELESS_RULES[0]),
-                                   (BREAKS_ALL,), (HELPS_ONE,), USELESS_RULES])
+@pytest.mark.parametrize(
+    "rules",
+    [
+        (),
+        (KINDS[0].rule,),
+        (KINDS[1].rule, KINDS[4].rule, USELESS_RULES[0]),
+        (BREAKS_ALL,),
+        (HELPS_ONE,),
+        USELESS_RULES,
+    ],
+)
 def test_analytic_quality_matches_sampled_pass_rates(rules):
     world = PreferenceWorld(4)
     files = files_with(*rules)
@@ -94,8 +107,9 @@ def test_a_correct_rule_lifts_its_kind_only_and_leaves_every_other_answer_unchan
             continue
         for sample in range(4):  # common random numbers: the very same answer, sample by sample
             seed = sample_seed(task.id, sample)
-            assert (world.answer(system_text(before, task), task.intent, seed)
-                    == world.answer(system_text(after, task), task.intent, seed))
+            assert world.answer(system_text(before, task), task.intent, seed) == world.answer(
+                system_text(after, task), task.intent, seed
+            )
     assert world.quality(after) - world.quality(before) == pytest.approx((0.9 - 0.25) / len(KINDS))
 
 
@@ -108,7 +122,9 @@ def test_pairing_is_the_chance_one_sample_keeps_its_draw_under_two_system_texts(
         for task in tasks:
             seed = sample_seed(task.id, 0)
             first = world.answer(system_text(plain, task), task.intent, seed)
-            assert first == world.answer(system_text(plain, task), task.intent, seed)  # one text, one answer
+            assert first == world.answer(
+                system_text(plain, task), task.intent, seed
+            )  # one text, one answer
             same += first == world.answer(system_text(padded, task), task.intent, seed)
         return same / len(tasks)
 
@@ -124,9 +140,15 @@ def test_harmful_rules_break_what_the_truth_says_they_break():
     world = PreferenceWorld(0)
     assert world.quality(files_with(BREAKS_ALL)) == pytest.approx(0.05)
     helped = [k for k in KINDS if k.key == HELPED_KIND]
-    assert world.quality(files_with(HELPS_ONE)) == pytest.approx((0.9 + 0.05 * (len(KINDS) - 1)) / len(KINDS))
+    assert world.quality(files_with(HELPS_ONE)) == pytest.approx(
+        (0.9 + 0.05 * (len(KINDS) - 1)) / len(KINDS)
+    )
     assert sampled_pass_rate(world, files_with(HELPS_ONE), helped[0]) > 0.85
-    assert world.quality(files_with(*USELESS_RULES)) == world.quality(files_with()) == pytest.approx(0.25)
+    assert (
+        world.quality(files_with(*USELESS_RULES))
+        == world.quality(files_with())
+        == pytest.approx(0.25)
+    )
 
 
 def test_a_kind_rule_regex_finds_its_phrasings_and_nothing_else():
@@ -135,7 +157,9 @@ def test_a_kind_rule_regex_finds_its_phrasings_and_nothing_else():
         assert len(kind.rules) >= 2 and all(kind.rule_re.search(r) for r in kind.rules), kind.key
         foreign = [r for k in KINDS if k is not kind for r in k.rules] + others
         assert not [r for r in foreign if kind.rule_re.search(r)], kind.key
-        assert {PreferenceWorld(0).quality(files_with(r)) for r in kind.rules} == {0.25 + 0.65 / len(KINDS)}
+        assert {PreferenceWorld(0).quality(files_with(r)) for r in kind.rules} == {
+            0.25 + 0.65 / len(KINDS)
+        }
 
 
 def test_classify_knows_every_rule():
@@ -158,13 +182,18 @@ def test_tasks_of_a_night_are_fresh_corrected_failures_on_that_day():
             assert t.source == "claude-code" and t.outcome == "failure" and t.project == PROJECT
             assert world.day(night) < t.created_at < world.night_time(night) < world.day(night + 1)
     assert first == PreferenceWorld(7).tasks(0, 10, project=PROJECT)  # seeded
-    counts = [sum(kind_of_intent(t.intent) is k for t in world.tasks(n, 10, project=PROJECT))
-              for n in range(30) for k in KINDS]
+    counts = [
+        sum(kind_of_intent(t.intent) is k for t in world.tasks(n, 10, project=PROJECT))
+        for n in range(30)
+        for k in KINDS
+    ]
     assert max(counts) >= 3 and counts.count(0) > 0  # a night has 0 to 3 (rarely more) of a kind
     assert len({t.intent for n in range(10) for t in world.tasks(n, 10, project=PROJECT)}) > 50
 
 
-def reflection(world: PreferenceWorld, night: int, tried=(), current=()) -> tuple[str, list[TaskRecord]]:
+def reflection(
+    world: PreferenceWorld, night: int, tried=(), current=()
+) -> tuple[str, list[TaskRecord]]:
     """The real reflection prompt over a night's tasks, each shown as a failure."""
     tasks = world.tasks(night, 6, project=PROJECT)
     cases = [Case("failure", t, None, Rollout(t.id, 0, t.attempt, 0.0)) for t in tasks]
@@ -185,7 +214,9 @@ def test_the_optimizer_cites_the_cases_it_learned_from_sometimes_wrongly():
         shown += len({kind_of_intent(t.intent).key for t in tasks})
         mark = len(world.proposals)
         reply = ask_optimizer(world, prompt, night)
-        assert [e.content for e in parse_edits(reply)] == [p.content for p in world.proposals[mark:]]
+        assert [e.content for e in parse_edits(reply)] == [
+            p.content for p in world.proposals[mark:]
+        ]
         for edit, proposed in zip(json.loads(reply)["edits"], world.proposals[mark:]):
             assert edit["cases"] and all(1 <= n <= len(tasks) for n in edit["cases"])
             if proposed.verdict != "good":
@@ -200,7 +231,9 @@ def test_the_optimizer_cites_the_cases_it_learned_from_sometimes_wrongly():
     assert 0.4 < good / shown < 0.6  # the correct rule of a kind shown, about half the time
     assert 0.08 < wrong / (right + wrong) < 0.25
     verdicts = [p.verdict for p in world.proposals]
-    assert verdicts.count("useless") > 50 and 5 < verdicts.count("harmful") < verdicts.count("useless")
+    assert verdicts.count("useless") > 50 and 5 < verdicts.count("harmful") < verdicts.count(
+        "useless"
+    )
 
 
 def test_the_optimizer_never_proposes_a_rule_tried_or_already_written():
@@ -220,34 +253,84 @@ def test_the_world_is_a_backend_for_every_role():
     world = PreferenceWorld(0)
     assert isinstance(world, Backend)
     assert asyncio.run(world.check()).ok
-    judged = asyncio.run(world.complete(Request("judge", "", (Message("user", "Rubric: be brief\n\nAnswer:\nbrief"),))))
+    judged = asyncio.run(
+        world.complete(
+            Request("judge", "", (Message("user", "Rubric: be brief\n\nAnswer:\nbrief"),))
+        )
+    )
     assert 0 <= json.loads(judged.text)["score"] <= 1
 
 
 @pytest.mark.slow
 def test_learning_bench_runs_end_to_end_and_prints_every_metric(tmp_path, capsys):
     bench = load_bench()
-    code = bench.main(["--seeds", "2", "--nights", "2", "--json", "--quiet", "--workdir", str(tmp_path)])
+    code = bench.main(
+        ["--seeds", "2", "--nights", "2", "--json", "--quiet", "--workdir", str(tmp_path)]
+    )
     result = json.loads(capsys.readouterr().out)
     edit = result["modes"].get("edit")
-    assert code == (1 if edit is not None and False in edit["meets"].values() else 0)  # the edit gate's targets
-    assert set(result["modes"]) | set(result["skipped"]) == {"holdout", "mean-better", "edit", "edit-classic",
-                                                                   "oracle"}
+    assert code == (
+        1 if edit is not None and False in edit["meets"].values() else 0
+    )  # the edit gate's targets
+    assert set(result["modes"]) | set(result["skipped"]) == {
+        "holdout",
+        "mean-better",
+        "edit",
+        "edit-classic",
+        "oracle",
+    }
     holdout = result["modes"]["holdout"]
     assert holdout["runs"] == 2 and holdout["good_reached"] > 0 and holdout["calls_per_night"] > 0
     assert len(holdout["quality_by_night"]) == 2
-    for key in ("power", "false_accepts", "harmful_runs", "useless_night_changes", "gain_mean", "gain_sd",
-                "gain_fraction", "calls_per_night", "meets"):
+    for key in (
+        "power",
+        "false_accepts",
+        "harmful_runs",
+        "useless_night_changes",
+        "gain_mean",
+        "gain_sd",
+        "gain_fraction",
+        "calls_per_night",
+        "meets",
+    ):
         assert key in holdout, key
     assert set(holdout["meets"]) == set(result["targets"])
-    assert list(tmp_path.iterdir()) == [tmp_path / "bench.lock"]  # every run cleaned up after itself
-    bench.main(["--seeds", "2", "--nights", "2", "--json", "--quiet", "--jobs", "2", "--workdir", str(tmp_path)])
-    assert json.loads(capsys.readouterr().out) == result  # the same users, the same numbers, in two processes
+    assert list(tmp_path.iterdir()) == [
+        tmp_path / "bench.lock"
+    ]  # every run cleaned up after itself
+    bench.main(
+        [
+            "--seeds",
+            "2",
+            "--nights",
+            "2",
+            "--json",
+            "--quiet",
+            "--jobs",
+            "2",
+            "--workdir",
+            str(tmp_path),
+        ]
+    )
+    assert (
+        json.loads(capsys.readouterr().out) == result
+    )  # the same users, the same numbers, in two processes
     bench.main(["--seeds", "2", "--nights", "2", "--quiet", "--workdir", str(tmp_path)])
     text = capsys.readouterr().out
-    for line in ("power on good edits", "false accepts", "runs ending harmful", "useless-night changes",
-                 "quality gain", "quality by night", "gain / oracle gain", "calls per night", "target >= 0.80",
-                 "target <= 0.02", "target <= 0.03", "target >= 0.85"):
+    for line in (
+        "power on good edits",
+        "false accepts",
+        "runs ending harmful",
+        "useless-night changes",
+        "quality gain",
+        "quality by night",
+        "gain / oracle gain",
+        "calls per night",
+        "target >= 0.80",
+        "target <= 0.02",
+        "target <= 0.03",
+        "target >= 0.85",
+    ):
         assert line in text, line
 
 
@@ -257,26 +340,54 @@ def test_bench_metrics_count_proposals_against_the_files():
     good, useless = KINDS[0].rule, USELESS_RULES[0]
 
     def proposed(*rules: str):
-        return [bench.ProposedEdit(r, "memory", world.classify(r), getattr(world.kind_of_rule(r), "key", None),
-                                   (1,), True, 0) for r in rules]
+        return [
+            bench.ProposedEdit(
+                r,
+                "memory",
+                world.classify(r),
+                getattr(world.kind_of_rule(r), "key", None),
+                (1,),
+                True,
+                0,
+            )
+            for r in rules
+        ]
 
     empty = files_with()
     nights = [
-        bench.NightRecord(proposed(good, useless, BREAKS_ALL), empty, files_with(good), 100, "accept"),
-        bench.NightRecord(proposed(useless), files_with(good), files_with(good, useless), 50, "accept"),
-        bench.NightRecord(proposed(KINDS[0].rules[1], KINDS[1].rule, KINDS[1].rules[1]), files_with(good, useless),
-                          files_with(good, useless), 30, "reject"),
+        bench.NightRecord(
+            proposed(good, useless, BREAKS_ALL), empty, files_with(good), 100, "accept"
+        ),
+        bench.NightRecord(
+            proposed(useless), files_with(good), files_with(good, useless), 50, "accept"
+        ),
+        bench.NightRecord(
+            proposed(KINDS[0].rules[1], KINDS[1].rule, KINDS[1].rules[1]),
+            files_with(good, useless),
+            files_with(good, useless),
+            30,
+            "reject",
+        ),
     ]
-    run = bench.RunRecord(0, "holdout", world.quality(empty), world.quality(files_with(good)), nights)
+    run = bench.RunRecord(
+        0, "holdout", world.quality(empty), world.quality(files_with(good)), nights
+    )
     m = bench.metrics([run])
     # a kind's rule already written is no news, in any phrasing; two phrasings are one lesson
     assert (m["good_adopted"], m["good_reached"]) == (1, 2)
     assert (m["bad_adopted"], m["bad_reached"]) == (1, 3)
-    assert (m["useless_adopted"], m["useless_reached"], m["harmful_adopted"], m["harmful_reached"]) == (1, 2, 0, 1)
+    assert (
+        m["useless_adopted"],
+        m["useless_reached"],
+        m["harmful_adopted"],
+        m["harmful_reached"],
+    ) == (1, 2, 0, 1)
     assert m["useless_nights"] == 1 and m["useless_night_changes"] == 1.0
     assert m["harmful_runs"] == 0 and m["calls_per_night"] == 60
     assert m["gain_mean"] == pytest.approx(0.65 / 8)
-    harmed = bench.RunRecord(1, "holdout", 0.25, 0.05, [bench.NightRecord([], empty, files_with(BREAKS_ALL), 1, "")])
+    harmed = bench.RunRecord(
+        1, "holdout", 0.25, 0.05, [bench.NightRecord([], empty, files_with(BREAKS_ALL), 1, "")]
+    )
     assert bench.metrics([run, harmed])["harmful_runs"] == 1
 
 
@@ -284,10 +395,13 @@ def test_bench_trace_shows_each_proposal_its_truth_and_fate():
     bench = load_bench()
     world = PreferenceWorld(0)
     good, useless = KINDS[0].rule, USELESS_RULES[0]
-    proposed = [bench.ProposedEdit(good, "memory", "good", KINDS[0].key, (2,), True, 0),
-                bench.ProposedEdit(useless, "skill", "useless", None, (1,), False, 0)]
-    night = bench.NightRecord(proposed, files_with(), files_with(good), 12, "accept",
-                              {useless: "rejected: no effect"})
+    proposed = [
+        bench.ProposedEdit(good, "memory", "good", KINDS[0].key, (2,), True, 0),
+        bench.ProposedEdit(useless, "skill", "useless", None, (1,), False, 0),
+    ]
+    night = bench.NightRecord(
+        proposed, files_with(), files_with(good), 12, "accept", {useless: "rejected: no effect"}
+    )
     lines = bench.trace(bench.RunRecord(3, "edit", 0.25, world.quality(files_with(good)), [night]))
     assert lines[0] == "edit seed 3: quality 0.250 -> 0.331"
     assert lines[1] == "  night 1: accept, 12 calls"

@@ -26,15 +26,29 @@ WHEN = datetime(2026, 5, 1, tzinfo=timezone.utc)
 
 
 def _task(n: int, kind: str) -> TaskRecord:
-    check = Check(kind="contains", value="pytest -q") if kind == "tests" else Check(kind="heading", value="Beta App")
+    check = (
+        Check(kind="contains", value="pytest -q")
+        if kind == "tests"
+        else Check(kind="heading", value="Beta App")
+    )
     intent = f"run the tests of module {n}" if kind == "tests" else f"update the README section {n}"
-    return TaskRecord(source="manual", project="/work/beta", session_id=f"s{n}", turn=n, created_at=WHEN,
-                      intent=intent, checks=[check], feedback="use pytest -q" if kind == "tests" else "")
+    return TaskRecord(
+        source="manual",
+        project="/work/beta",
+        session_id=f"s{n}",
+        turn=n,
+        created_at=WHEN,
+        intent=intent,
+        checks=[check],
+        feedback="use pytest -q" if kind == "tests" else "",
+    )
 
 
 TESTS = [_task(n, "tests") for n in range(8)]
 README = [_task(n, "readme") for n in range(8, 20)]
-SELECTION = Selection(train=[*TESTS[:4], *README[:4]], holdout=[*TESTS[4:], *README[4:]], skipped=[])
+SELECTION = Selection(
+    train=[*TESTS[:4], *README[:4]], holdout=[*TESTS[4:], *README[4:]], skipped=[]
+)
 
 
 class TableDrawer:
@@ -50,11 +64,16 @@ class TableDrawer:
             return PYTEST in text or GREEDY in text
         return GREEDY not in text
 
-    async def draw(self, wants: list[Want], files: dict[str, str], nonce: str) -> dict[str, list[Rollout]]:
+    async def draw(
+        self, wants: list[Want], files: dict[str, str], nonce: str
+    ) -> dict[str, list[Rollout]]:
         out: dict[str, list[Rollout]] = {}
         for task, first, count in wants:
             ok = self.passes(task, files)
-            out[task.id] = [Rollout(task.id, s, "answer", 1.0 if ok else 0.0, ok) for s in range(first, first + count)]
+            out[task.id] = [
+                Rollout(task.id, s, "answer", 1.0 if ok else 0.0, ok)
+                for s in range(first, first + count)
+            ]
             self.draws += [(task.id, s, nonce) for s in range(first, first + count)]
         return out
 
@@ -66,8 +85,9 @@ class ScriptedProposer:
         self.rounds = list(rounds)
         self.seen: list[tuple[int, list[str], list[str]]] = []
 
-    async def propose(self, cases: Sequence[Case], accepted: Sequence[str], refused: Sequence[Edit],
-                      step: int) -> list[Edit] | None:
+    async def propose(
+        self, cases: Sequence[Case], accepted: Sequence[str], refused: Sequence[Edit], step: int
+    ) -> list[Edit] | None:
         self.seen.append((step, list(accepted), [e.content for e in refused]))
         if not self.rounds:
             return []
@@ -80,8 +100,14 @@ def _train_replay(files: dict[str, str]) -> dict[str, list[Rollout]]:
     return asyncio.run(drawer.draw([(t, 0, 4) for t in SELECTION.train], files, "train"))
 
 
-def _run(proposer: ScriptedProposer, drawer: TableDrawer, *, settings: NightSettings | None = None,
-         refused: list[Edit] | None = None, seed: int = 7) -> RoundsResult:
+def _run(
+    proposer: ScriptedProposer,
+    drawer: TableDrawer,
+    *,
+    settings: NightSettings | None = None,
+    refused: list[Edit] | None = None,
+    seed: int = 7,
+) -> RoundsResult:
     settings = settings or NightSettings(steps=2)
     guard = EditGuard(FILES, GuardLimits(), refused if refused is not None else [])
     tonight = Tonight(FILES, settings, night_index=3, stream="n3-test", rng=random.Random(seed))
@@ -95,7 +121,9 @@ def test_a_rule_that_fixes_its_kind_is_adopted_into_every_memory_file():
     assert ev.verdict == "accepted", ev.reason
     assert [e.content for e in out.adopted] == [PYTEST]
     assert out.files is not None and all(PYTEST in out.files[name] for name in FILES)
-    assert out.ledger == {Edit(target="memory", content=PYTEST).key(): None}  # decided: nothing carried
+    assert out.ledger == {
+        Edit(target="memory", content=PYTEST).key(): None
+    }  # decided: nothing carried
 
 
 def test_a_rule_that_changes_nothing_is_not_adopted_and_no_file_changes():
@@ -116,10 +144,14 @@ def test_a_rule_that_helps_its_kind_and_breaks_the_others_is_refused_as_harmful_
 
 
 def test_a_rule_that_breaks_the_others_is_refused_as_harmful_when_the_accepted_edits_are_checked_together():
-    out = _run(ScriptedProposer([GREEDY], [PYTEST]), TableDrawer())  # lean: harm checked on the accepted ones
+    out = _run(
+        ScriptedProposer([GREEDY], [PYTEST]), TableDrawer()
+    )  # lean: harm checked on the accepted ones
     verdicts = {e.edit.content: e.verdict for e in out.evidence}
     assert verdicts[GREEDY] == "harmful"
-    assert GREEDY not in [e.content for e in out.adopted] and (out.files is None or GREEDY not in out.files["CLAUDE.md"])
+    assert GREEDY not in [e.content for e in out.adopted] and (
+        out.files is None or GREEDY not in out.files["CLAUDE.md"]
+    )
 
 
 def test_an_edit_the_guards_refuse_is_never_tested():
@@ -130,7 +162,9 @@ def test_an_edit_the_guards_refuse_is_never_tested():
     assert out.evidence == [] and drawer.draws == []
     [edit] = refused
     assert edit.status == "rejected" and edit.reason
-    assert "sk-ant-" not in edit.content and "[REDACTED" in edit.content  # kept for the report, secret out
+    assert (
+        "sk-ant-" not in edit.content and "[REDACTED" in edit.content
+    )  # kept for the report, secret out
 
 
 def test_with_no_edit_budget_tonight_the_proposer_is_never_asked():

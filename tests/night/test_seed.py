@@ -5,8 +5,19 @@ from __future__ import annotations
 
 from skillopt_sleep.night.seeds import NightSeeds
 
-SAME = ("decision", "reason", "calls", "tokens", "tally", "evidence", "edits", "rejected_edits", "n_train",
-        "n_holdout", "saved_rollouts")
+SAME = (
+    "decision",
+    "reason",
+    "calls",
+    "tokens",
+    "tally",
+    "evidence",
+    "edits",
+    "rejected_edits",
+    "n_train",
+    "n_holdout",
+    "saved_rollouts",
+)
 
 
 def _demo(cli, where, *flags: str) -> dict:
@@ -17,8 +28,10 @@ def _demo(cli, where, *flags: str) -> dict:
 
 
 def test_demo_with_one_seed_gives_the_same_night_at_concurrency_1_and_8(cli, tmp_path):
-    runs = [_demo(cli, tmp_path / f"run{i}", "--seed", "7", "--concurrency", c)
-            for i, c in enumerate(("1", "1", "8", "8"))]
+    runs = [
+        _demo(cli, tmp_path / f"run{i}", "--seed", "7", "--concurrency", c)
+        for i, c in enumerate(("1", "1", "8", "8"))
+    ]
     assert runs[0]["decision"] == "accept" and runs[0]["edits"]
     assert all(run == runs[0] for run in runs[1:])
     other = _demo(cli, tmp_path / "other", "--seed", "8", "--concurrency", "8")
@@ -27,8 +40,9 @@ def test_demo_with_one_seed_gives_the_same_night_at_concurrency_1_and_8(cli, tmp
 
 def test_each_purpose_draws_from_its_own_generator_and_nights_differ():
     a, b = NightSeeds.of(7, 0), NightSeeds.of(7, 0)
-    assert [g.random() for g in (a.select, a.trials, a.retry, a.gate)] == \
-        [g.random() for g in (b.select, b.trials, b.retry, b.gate)]
+    assert [g.random() for g in (a.select, a.trials, a.retry, a.gate)] == [
+        g.random() for g in (b.select, b.trials, b.retry, b.gate)
+    ]
     a, b = NightSeeds.of(7, 0), NightSeeds.of(7, 0)
     b.retry.random()  # a retry's jitter drawn first moves no test's draw
     assert a.trials.random() == b.trials.random()

@@ -70,8 +70,19 @@ def base_env(home: Path, bin_dir: Path, **extra: str) -> dict[str, str]:
 
 
 # What a user's clone does not have: version control, tool caches, local environments.
-NOT_IN_A_CLONE = (".git", ".tools", ".venv", "__pycache__", ".pytest_cache", ".ruff_cache",
-                  ".mypy_cache", ".hypothesis", "build", "dist", "*.egg-info")
+NOT_IN_A_CLONE = (
+    ".git",
+    ".tools",
+    ".venv",
+    "__pycache__",
+    ".pytest_cache",
+    ".ruff_cache",
+    ".mypy_cache",
+    ".hypothesis",
+    "build",
+    "dist",
+    "*.egg-info",
+)
 
 
 def copy_checkout(dest: Path) -> Path:
@@ -89,10 +100,19 @@ def listing(root: Path) -> list[str]:
     return out
 
 
-def sh(script: Path, *args: str, env: dict[str, str], cwd: Path | None = None,
-       timeout: float = 300) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(["sh", str(script), *args], check=False, env=env, cwd=cwd,
-                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=timeout)
+def sh(
+    script: Path, *args: str, env: dict[str, str], cwd: Path | None = None, timeout: float = 300
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["sh", str(script), *args],
+        check=False,
+        env=env,
+        cwd=cwd,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
 
 
 class Kit:
@@ -128,8 +148,12 @@ def empty_python() -> Path:
     """A Python that has none of the engine's dependencies (the machine's own, not this venv)."""
     if not SYSTEM_PYTHON.exists():
         pytest.skip(f"{SYSTEM_PYTHON} not found")
-    probe = subprocess.run([str(SYSTEM_PYTHON), "-c", "import pydantic"], check=False,
-                           capture_output=True, env={"PATH": "/usr/bin:/bin", "HOME": "/nonexistent"})
+    probe = subprocess.run(
+        [str(SYSTEM_PYTHON), "-c", "import pydantic"],
+        check=False,
+        capture_output=True,
+        env={"PATH": "/usr/bin:/bin", "HOME": "/nonexistent"},
+    )
     if probe.returncode == 0:
         pytest.skip(f"{SYSTEM_PYTHON} already has pydantic: not an empty Python")
     return SYSTEM_PYTHON
@@ -141,16 +165,35 @@ def wheelhouse(tmp_path_factory: pytest.TempPathFactory, empty_python: Path) -> 
     Python's version; installs then run with ``--no-index`` and take seconds."""
     root = tmp_path_factory.mktemp("wheelhouse")
     scratch = root / "venv"
-    made = subprocess.run([str(empty_python), "-m", "venv", str(scratch)], check=False,
-                          capture_output=True, text=True, timeout=300)
+    made = subprocess.run(
+        [str(empty_python), "-m", "venv", str(scratch)],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     if made.returncode != 0:
         pytest.skip(f"{empty_python} cannot make a venv: {made.stderr.strip()[-200:]}")
     wheels = root / "wheels"
     deps = _project_dependencies()
-    got = subprocess.run([str(scratch / "bin" / "python"), "-m", "pip", "download", "-q",
-                          "-d", str(wheels), *deps, *WHEELHOUSE_REQUIREMENTS],
-                         check=False, capture_output=True, text=True, timeout=600,
-                         env={**os.environ, "PIP_NO_CACHE_DIR": "1"})
+    got = subprocess.run(
+        [
+            str(scratch / "bin" / "python"),
+            "-m",
+            "pip",
+            "download",
+            "-q",
+            "-d",
+            str(wheels),
+            *deps,
+            *WHEELHOUSE_REQUIREMENTS,
+        ],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**os.environ, "PIP_NO_CACHE_DIR": "1"},
+    )
     if got.returncode != 0:
         pytest.skip(f"cannot download the wheels (no package index?): {got.stderr[-300:]}")
     shutil.rmtree(scratch)
@@ -171,6 +214,11 @@ def _project_dependencies() -> list[str]:
 
 def offline_pip(wheelhouse: Path) -> dict[str, str]:
     """Environment that makes pip (and uv) install only from the wheelhouse."""
-    return {"PIP_NO_INDEX": "1", "PIP_FIND_LINKS": str(wheelhouse), "UV_OFFLINE": "1",
-            "UV_FIND_LINKS": str(wheelhouse), "UV_NO_INDEX": "1",
-            "PIP_CONFIG_FILE": os.devnull}
+    return {
+        "PIP_NO_INDEX": "1",
+        "PIP_FIND_LINKS": str(wheelhouse),
+        "UV_OFFLINE": "1",
+        "UV_FIND_LINKS": str(wheelhouse),
+        "UV_NO_INDEX": "1",
+        "PIP_CONFIG_FILE": os.devnull,
+    }

@@ -37,25 +37,41 @@ def session(kit, tmp_path, clean_bin):
 
 
 def _claude(prompt: str, env: dict[str, str], project: Path, kit, *extra: str):
-    argv = [str(Path(env["PATH"].split(":")[0]) / "claude"), "-p", prompt,
-            "--plugin-dir", str(kit.claude_plugin), "--output-format", "stream-json", "--verbose",
-            *extra]
+    argv = [
+        str(Path(env["PATH"].split(":")[0]) / "claude"),
+        "-p",
+        prompt,
+        "--plugin-dir",
+        str(kit.claude_plugin),
+        "--output-format",
+        "stream-json",
+        "--verbose",
+        *extra,
+    ]
     return run_agent(argv, env, project, timeout=120).jsonl()
 
 
 def _direct_cli(*args: str, env: dict[str, str], cwd: Path) -> str:
     """What the CLI of this checkout prints when run by hand, for comparison."""
-    proc = subprocess.run([sys.executable, "-m", "skillopt_sleep", *args], check=False, cwd=cwd,
-                          env={**env, "PYTHONPATH": str(Path(__file__).resolve().parents[2])},
-                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "skillopt_sleep", *args],
+        check=False,
+        cwd=cwd,
+        env={**env, "PYTHONPATH": str(Path(__file__).resolve().parents[2])},
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     return proc.stdout + proc.stderr
 
 
 def test_slash_skillopt_sleep_status_runs_the_cli_and_shows_its_output(kit, session):
     env_for, project, sleep_home = session
     assert not sleep_home.exists()
-    with ModelServer(responder=shell_then_reply("skillopt-sleep status",
-                                                "Here is the status:\n{output}")) as srv:
+    with ModelServer(
+        responder=shell_then_reply("skillopt-sleep status", "Here is the status:\n{output}")
+    ) as srv:
         env = env_for(srv.url)
         records = _claude("/skillopt-sleep status", env, project, kit)
         calls = srv.model_calls("anthropic")
@@ -78,8 +94,9 @@ def test_slash_skillopt_sleep_status_runs_the_cli_and_shows_its_output(kit, sess
     expected = _direct_cli("status", env=fresh, cwd=project).strip()
     assert expected.startswith(f"project: {project.resolve()}")
     assert len(calls) == 2 and calls[1].last_tool_result.strip() == expected
-    [result] = [r for r in records if r.get("type") == "user"
-                and isinstance(r.get("tool_use_result"), dict)]
+    [result] = [
+        r for r in records if r.get("type") == "user" and isinstance(r.get("tool_use_result"), dict)
+    ]
     assert result["tool_use_result"]["stdout"].strip() == expected
     final = records[-1]
     assert final["type"] == "result" and final["permission_denials"] == []
@@ -111,10 +128,19 @@ def test_the_skill_permission_allows_only_the_cli(kit, session):
 
 
 def _warm_dependencies(kit, env: dict[str, str], copy: Path) -> None:
-    shutil.copytree(kit.repo / "skillopt_sleep", copy / "skillopt_sleep",
-                    ignore=shutil.ignore_patterns("__pycache__"))
-    subprocess.run([sys.executable, "-m", "skillopt_sleep", "--help"], check=True, cwd=copy,
-                   env={**env, "PYTHONPATH": str(copy)}, capture_output=True, timeout=120)
+    shutil.copytree(
+        kit.repo / "skillopt_sleep",
+        copy / "skillopt_sleep",
+        ignore=shutil.ignore_patterns("__pycache__"),
+    )
+    subprocess.run(
+        [sys.executable, "-m", "skillopt_sleep", "--help"],
+        check=True,
+        cwd=copy,
+        env={**env, "PYTHONPATH": str(copy)},
+        capture_output=True,
+        timeout=120,
+    )
 
 
 def _log_is_built(env: dict[str, str], project: Path) -> bool:
@@ -135,8 +161,11 @@ def test_session_end_hook_runs_the_log_command_of_our_cli(kit, session, tmp_path
         _warm_dependencies(kit, env, tmp_path / "copy")
         records = _claude("Run the test suite", env, project, kit, "--debug-file", str(debug))
     assert records[-1]["result"] == "Tests pass."
-    ends = re.findall(r'SessionEnd:\w+ \["\$\{CLAUDE_PLUGIN_ROOT\}/bin/skillopt-sleep" log\] '
-                      r"completed with status (\d+)", debug.read_text())
+    ends = re.findall(
+        r'SessionEnd:\w+ \["\$\{CLAUDE_PLUGIN_ROOT\}/bin/skillopt-sleep" log\] '
+        r"completed with status (\d+)",
+        debug.read_text(),
+    )
     assert ends, "the plugin's SessionEnd hook did not run"
     cli_bytecode = pycache / str(kit.repo).lstrip("/") / "skillopt_sleep" / "cli"
     assert list(cli_bytecode.glob("harvest_cmds.*.pyc")), "the hook did not start our CLI"

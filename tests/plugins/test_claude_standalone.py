@@ -24,8 +24,16 @@ pytestmark = [pytest.mark.realbin, pytest.mark.slow]
 
 
 def _plugin_list(env: dict[str, str], cwd: Path) -> list[dict]:
-    r = subprocess.run(["claude", "plugin", "list", "--json"], check=True, env=env, cwd=cwd,
-                       stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
+    r = subprocess.run(
+        ["claude", "plugin", "list", "--json"],
+        check=True,
+        env=env,
+        cwd=cwd,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     return json.loads(r.stdout)
 
 
@@ -39,8 +47,9 @@ def _hook_log_says(sleep_home: Path, text: str, seconds: float = 20) -> bool:
     return False
 
 
-def test_the_plugin_outlives_its_clone_and_ignores_its_own_sessions(kit, tmp_path, empty_python,
-                                                                    wheelhouse):
+def test_the_plugin_outlives_its_clone_and_ignores_its_own_sessions(
+    kit, tmp_path, empty_python, wheelhouse
+):
     claude = kit.need("claude")
     home, project, sleep_home = tmp_path / "home", tmp_path / "project", tmp_path / "sleep"
     home.mkdir()
@@ -50,8 +59,9 @@ def test_the_plugin_outlives_its_clone_and_ignores_its_own_sessions(kit, tmp_pat
     (bin_dir / "python3").symlink_to(empty_python)
     (bin_dir / "claude").symlink_to(claude)
     clone = kit.copy_checkout(tmp_path / "clone")
-    env = kit.base_env(home, bin_dir, SKILLOPT_SLEEP_HOME=str(sleep_home),
-                       **kit.offline_pip(wheelhouse))
+    env = kit.base_env(
+        home, bin_dir, SKILLOPT_SLEEP_HOME=str(sleep_home), **kit.offline_pip(wheelhouse)
+    )
     _plugin_list(env, tmp_path)  # Claude Code has run here before
 
     installed = kit.sh(clone / "install" / "install.sh", "--no-codex", env=env, cwd=tmp_path)
@@ -61,23 +71,35 @@ def test_the_plugin_outlives_its_clone_and_ignores_its_own_sessions(kit, tmp_pat
     [plugin] = _plugin_list(env, tmp_path)
     assert plugin["id"] == "skillopt-sleep@skillopt-sleep" and not plugin.get("errors")
 
-    with ModelServer(responder=shell_then_reply("skillopt-sleep status",
-                                                "Here it is:\n{output}")) as srv:
-        run = run_agent([claude, "-p", "/skillopt-sleep status", "--output-format", "json"],
-                        claude_env(home, srv.url, base=env), project, timeout=180)
+    with ModelServer(
+        responder=shell_then_reply("skillopt-sleep status", "Here it is:\n{output}")
+    ) as srv:
+        run = run_agent(
+            [claude, "-p", "/skillopt-sleep status", "--output-format", "json"],
+            claude_env(home, srv.url, base=env),
+            project,
+            timeout=180,
+        )
         calls = srv.model_calls("anthropic")
     assert run.json()["result"].startswith(f"Here it is:\nproject: {project.resolve()}"), run.out
     assert "<command-name>/skillopt-sleep:skillopt-sleep</command-name>" in "\n".join(
-        calls[0].user_texts)
+        calls[0].user_texts
+    )
 
     # Its SessionEnd hook ran the engine, which read the session and kept no task from it.
     assert _hook_log_says(sleep_home, "log: 1 session(s), 0 new and 0 updated task(s)")
     store = Store.open_readonly(resolve_paths(str(sleep_home)).db)
     assert store.list_tasks() == []
 
-    doctor = subprocess.run([str(home / ".local" / "bin" / "skillopt-sleep"), "doctor", "--json"],
-                            check=False, env=env, cwd=project, capture_output=True, text=True,
-                            timeout=120)
+    doctor = subprocess.run(
+        [str(home / ".local" / "bin" / "skillopt-sleep"), "doctor", "--json"],
+        check=False,
+        env=env,
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     checks = {c["name"]: c for c in json.loads(doctor.stdout)["checks"]}
     assert checks["plugin: claude-code"]["status"] == "ok", checks["plugin: claude-code"]
 
@@ -100,17 +122,30 @@ def test_doctor_fails_a_plugin_claude_cannot_load(kit, tmp_path):
     (bin_dir / "claude").symlink_to(claude)
     env = kit.base_env(home, bin_dir)
     for args in (["marketplace", "add", str(market)], ["install", "skillopt-sleep@skillopt-sleep"]):
-        subprocess.run([claude, "plugin", *args], check=True, env=env, cwd=tmp_path,
-                       stdin=subprocess.DEVNULL, capture_output=True, timeout=120)
+        subprocess.run(
+            [claude, "plugin", *args],
+            check=True,
+            env=env,
+            cwd=tmp_path,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            timeout=120,
+        )
     shutil.rmtree(market)
-    doctor = subprocess.run([sys.executable, "-m", "skillopt_sleep", "doctor", "--json"],
-                            check=False, cwd=tmp_path, capture_output=True, text=True, timeout=120,
-                            env={**env, "PYTHONPATH": str(kit.repo),
-                                 "SKILLOPT_SLEEP_HOME": str(tmp_path / "sleep")})
+    doctor = subprocess.run(
+        [sys.executable, "-m", "skillopt_sleep", "doctor", "--json"],
+        check=False,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**env, "PYTHONPATH": str(kit.repo), "SKILLOPT_SLEEP_HOME": str(tmp_path / "sleep")},
+    )
     finding = {c["name"]: c for c in json.loads(doctor.stdout)["checks"]}["plugin: claude-code"]
     assert finding["status"] == "fail"
-    assert "Claude Code cannot load it: Marketplace skillopt-sleep failed to load" in \
-        finding["detail"]
+    assert (
+        "Claude Code cannot load it: Marketplace skillopt-sleep failed to load" in finding["detail"]
+    )
 
 
 def test_the_session_end_hook_exits_0_without_an_engine(kit, tmp_path):
@@ -126,13 +161,29 @@ def test_the_session_end_hook_exits_0_without_an_engine(kit, tmp_path):
     env = kit.base_env(home, bin_dir, SKILLOPT_SLEEP_HOME=str(sleep_home))
     debug = tmp_path / "claude-debug.log"
     with ModelServer([Text("Tests pass.")]) as srv:
-        run = run_agent([claude, "-p", "Run the tests", "--plugin-dir", str(plugin),
-                         "--output-format", "json", "--debug-file", str(debug)],
-                        claude_env(home, srv.url, base=env), project, timeout=180)
+        run = run_agent(
+            [
+                claude,
+                "-p",
+                "Run the tests",
+                "--plugin-dir",
+                str(plugin),
+                "--output-format",
+                "json",
+                "--debug-file",
+                str(debug),
+            ],
+            claude_env(home, srv.url, base=env),
+            project,
+            timeout=180,
+        )
     assert run.code == 0 and run.json()["result"] == "Tests pass."
     assert "failed" not in run.err
-    ends = re.findall(r'SessionEnd:\w+ \["\$\{CLAUDE_PLUGIN_ROOT\}/bin/skillopt-sleep" log\] '
-                      r"completed with status (\d+)", debug.read_text())
+    ends = re.findall(
+        r'SessionEnd:\w+ \["\$\{CLAUDE_PLUGIN_ROOT\}/bin/skillopt-sleep" log\] '
+        r"completed with status (\d+)",
+        debug.read_text(),
+    )
     assert ends == ["0"]
     notices = (sleep_home / "state" / "launcher-notices.txt").read_text()
     assert "the engine is not installed, so a finished session was not logged" in notices

@@ -32,8 +32,10 @@ def test_dollar_skillopt_sleep_loads_the_skill_and_runs_the_cli(kit, tmp_path, c
     # not on PATH; the skill's own launcher finds it there.
     script = home / ".local" / "bin" / "skillopt-sleep"
     script.parent.mkdir(parents=True)
-    script.write_text(f"#!{sys.executable}\nimport sys\nsys.path.insert(0, {str(kit.repo)!r})\n"
-                      "from skillopt_sleep.cli import entry\nentry()\n")
+    script.write_text(
+        f"#!{sys.executable}\nimport sys\nsys.path.insert(0, {str(kit.repo)!r})\n"
+        "from skillopt_sleep.cli import entry\nentry()\n"
+    )
     script.chmod(0o755)
     base = kit.base_env(home, clean_bin, SKILLOPT_SLEEP_HOME=str(sleep_home))
     launcher = skill_dir / "scripts" / "skillopt-sleep"
@@ -53,13 +55,23 @@ def test_dollar_skillopt_sleep_loads_the_skill_and_runs_the_cli(kit, tmp_path, c
     assert (skill_dir / "SKILL.md").read_text().strip() in injected
     assert "Never edit `AGENTS.md`" in injected
 
-    direct = subprocess.run([str(script), "status"], check=False,
-                            env=env, cwd=project, capture_output=True, text=True, timeout=60)
+    direct = subprocess.run(
+        [str(script), "status"],
+        check=False,
+        env=env,
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert direct.stdout.startswith(f"project: {project.resolve()}")
     assert tool_output(calls[-1].last_tool_result) == direct.stdout.strip()
     assert not resolve_paths(str(sleep_home)).db.exists()  # a reading command creates nothing
-    messages = [e["item"]["text"] for e in run.jsonl()
-                if e.get("type") == "item.completed" and e["item"].get("type") == "agent_message"]
+    messages = [
+        e["item"]["text"]
+        for e in run.jsonl()
+        if e.get("type") == "item.completed" and e["item"].get("type") == "agent_message"
+    ]
     assert messages == [direct.stdout.strip()]
 
 
@@ -71,8 +83,16 @@ def test_the_codex_plugin_is_accepted_by_the_real_codex(kit, tmp_path):
     env = {"HOME": str(home), "PATH": f"{Path(codex).parent}:/usr/bin:/bin"}
 
     def run(*args: str):
-        return subprocess.run([codex, "plugin", *args], check=False, env=env, cwd=tmp_path,
-                              stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
+        return subprocess.run(
+            [codex, "plugin", *args],
+            check=False,
+            env=env,
+            cwd=tmp_path,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
 
     assert run("marketplace", "add", str(kit.repo)).returncode == 0
     added = run("add", "skillopt-sleep@skillopt-sleep")

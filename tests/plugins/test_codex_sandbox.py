@@ -31,17 +31,21 @@ def outside_store():
 def _engine_script(home: Path, repo: Path) -> Path:
     script = home / ".local" / "bin" / "skillopt-sleep"
     script.parent.mkdir(parents=True)
-    script.write_text(f"#!{sys.executable}\nimport sys\nsys.path.insert(0, {str(repo)!r})\n"
-                      "sys.dont_write_bytecode = True\n"
-                      "from skillopt_sleep.cli import entry\nentry()\n")
+    script.write_text(
+        f"#!{sys.executable}\nimport sys\nsys.path.insert(0, {str(repo)!r})\n"
+        "sys.dont_write_bytecode = True\n"
+        "from skillopt_sleep.cli import entry\nentry()\n"
+    )
     script.chmod(0o755)
     return script
 
 
-@pytest.mark.parametrize("command", ["status", "tasks list", "doctor --backend simulated",
-                                     "config show", "review"])
-def test_reading_commands_work_in_the_default_read_only_sandbox(kit, tmp_path, clean_bin,
-                                                                 outside_store, command):
+@pytest.mark.parametrize(
+    "command", ["status", "tasks list", "doctor --backend simulated", "config show", "review"]
+)
+def test_reading_commands_work_in_the_default_read_only_sandbox(
+    kit, tmp_path, clean_bin, outside_store, command
+):
     codex = kit.need("codex")
     home, project = tmp_path / "home", tmp_path / "project"
     project.mkdir()
@@ -50,15 +54,28 @@ def test_reading_commands_work_in_the_default_read_only_sandbox(kit, tmp_path, c
     script = _engine_script(home, kit.repo)
     base = kit.base_env(home, clean_bin, SKILLOPT_SLEEP_HOME=str(outside_store))
     # One write from a normal shell first: the store exists, in WAL mode, with a task.
-    added = subprocess.run([str(script), "tasks", "add", "--intent", "Run the tests",
-                            "--project", str(project)], check=False, env=base, cwd=project,
-                           capture_output=True, text=True, timeout=60)
+    added = subprocess.run(
+        [str(script), "tasks", "add", "--intent", "Run the tests", "--project", str(project)],
+        check=False,
+        env=base,
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert added.returncode == 0, added.stderr
     launcher = skill_dir / "scripts" / "skillopt-sleep"
     # Report the exit code too: the sandboxed command's own status is what the user sees.
     shell = f"{launcher} {command} 2>&1; echo exit=$?"
-    direct = subprocess.run(["sh", "-c", shell], check=False, env=base, cwd=project,
-                            capture_output=True, text=True, timeout=60).stdout.strip()
+    direct = subprocess.run(
+        ["sh", "-c", shell],
+        check=False,
+        env=base,
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    ).stdout.strip()
     store_files = sorted(p.name for p in outside_store.rglob("*"))
     with ModelServer(responder=shell_then_reply(shell, "{output}")) as srv:
         env = codex_home(home, srv.url, base=base, sandbox="read-only")
@@ -76,9 +93,15 @@ def test_reading_commands_work_in_the_default_read_only_sandbox(kit, tmp_path, c
     if command == "status":
         assert "(1 tasks logged)" in seen
         # The `$skillopt-sleep status` session is on disk now; harvesting it adds no task.
-        harvest = subprocess.run([str(script), "harvest", "--all-projects", "--source", "codex",
-                                  "--json"], check=False, env=env, cwd=project,
-                                 capture_output=True, text=True, timeout=120)
+        harvest = subprocess.run(
+            [str(script), "harvest", "--all-projects", "--source", "codex", "--json"],
+            check=False,
+            env=env,
+            cwd=project,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         stats = json.loads(harvest.stdout)
         codex_stats = stats["sources"]["codex"]
         assert codex_stats["files_read"] == 1 and codex_stats["tasks_new"] == 0, stats
@@ -88,27 +111,34 @@ def test_reading_commands_work_in_the_default_read_only_sandbox(kit, tmp_path, c
     assert sorted(p.name for p in outside_store.rglob("*")) == store_files  # nothing written
 
 
-def test_a_writing_command_names_the_sandbox_and_never_says_move_the_store(kit, tmp_path,
-                                                                          clean_bin,
-                                                                          outside_store):
+def test_a_writing_command_names_the_sandbox_and_never_says_move_the_store(
+    kit, tmp_path, clean_bin, outside_store
+):
     codex = kit.need("codex")
     home, project = tmp_path / "home", tmp_path / "project"
     project.mkdir()
     script = _engine_script(home, kit.repo)
     base = kit.base_env(home, clean_bin, SKILLOPT_SLEEP_HOME=str(outside_store))
-    subprocess.run([str(script), "status"], check=True, env=base, cwd=project,
-                   capture_output=True, timeout=60)
+    subprocess.run(
+        [str(script), "status"], check=True, env=base, cwd=project, capture_output=True, timeout=60
+    )
     shell = f"{script} tasks add --intent 'Say hi' 2>&1; echo exit=$?"
     with ModelServer(responder=shell_then_reply(shell, "{output}")) as srv:
         env = codex_home(home, srv.url, base=base, sandbox="read-only")
-        run_agent([codex, "exec", "--json", "--skip-git-repo-check", "add a task"], env, project,
-                  timeout=180)
+        run_agent(
+            [codex, "exec", "--json", "--skip-git-repo-check", "add a task"],
+            env,
+            project,
+            timeout=180,
+        )
         calls = srv.model_calls("responses")
     seen = tool_output(calls[-1].last_tool_result)
     assert seen.endswith("exit=5"), seen
     [line] = [ln for ln in seen.splitlines() if ln.startswith("skillopt-sleep: error:")]
     assert line.startswith(f"skillopt-sleep: error: cannot create {outside_store}/")
-    assert (f"(Codex runs commands in a sandbox that may not write to {outside_store}; approve running "
-            "this command outside the sandbox; reading commands (status, review, tasks list, "
-            "doctor) work without it)") in line
+    assert (
+        f"(Codex runs commands in a sandbox that may not write to {outside_store}; approve running "
+        "this command outside the sandbox; reading commands (status, review, tasks list, "
+        "doctor) work without it)"
+    ) in line
     assert "aside" not in seen

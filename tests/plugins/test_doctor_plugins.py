@@ -16,12 +16,18 @@ def _claude_install(home: Path, version: str, *, enabled: bool = True) -> Path:
     """The files `claude plugin install` writes (layout observed with claude 2.1.197)."""
     root = home / ".claude" / "plugins" / "cache" / "skillopt-sleep" / "skillopt-sleep" / version
     (root / ".claude-plugin").mkdir(parents=True)
-    (root / ".claude-plugin" / "plugin.json").write_text(json.dumps({"name": "skillopt-sleep",
-                                                                       "version": version}))
+    (root / ".claude-plugin" / "plugin.json").write_text(
+        json.dumps({"name": "skillopt-sleep", "version": version})
+    )
     key = "skillopt-sleep@skillopt-sleep"
-    (home / ".claude" / "plugins" / "installed_plugins.json").write_text(json.dumps(
-        {"version": 2, "plugins": {key: [{"scope": "user", "installPath": str(root),
-                                          "version": version}]}}))
+    (home / ".claude" / "plugins" / "installed_plugins.json").write_text(
+        json.dumps(
+            {
+                "version": 2,
+                "plugins": {key: [{"scope": "user", "installPath": str(root), "version": version}]},
+            }
+        )
+    )
     (home / ".claude" / "settings.json").write_text(json.dumps({"enabledPlugins": {key: enabled}}))
     return root
 
@@ -55,8 +61,9 @@ def test_no_agents_means_skipped_checks(cli, tmp_path, no_agents_on_path):
     assert found["skill: codex"]["status"] == "skip"
 
 
-def test_agent_present_without_the_shell_says_how_to_install(cli, tmp_path, sandbox_home,
-                                                             no_agents_on_path):
+def test_agent_present_without_the_shell_says_how_to_install(
+    cli, tmp_path, sandbox_home, no_agents_on_path
+):
     (sandbox_home / ".claude").mkdir()
     (sandbox_home / ".codex").mkdir()
     found = _findings(cli, tmp_path)
@@ -68,38 +75,47 @@ def test_agent_present_without_the_shell_says_how_to_install(cli, tmp_path, sand
     assert codex["status"] == "warn" and "~/.agents/skills/" in codex["fix"]
 
 
-def test_matching_versions_are_ok_and_say_where(cli, tmp_path, sandbox_home, kit, no_agents_on_path):
+def test_matching_versions_are_ok_and_say_where(
+    cli, tmp_path, sandbox_home, kit, no_agents_on_path
+):
     root = _claude_install(sandbox_home, __version__)
     skill = _codex_skill(kit, sandbox_home, __version__)
     found = _findings(cli, tmp_path)
     assert found["plugin: claude-code"]["status"] == "ok"
     assert found["plugin: claude-code"]["data"]["path"] == str(root)
     assert found["skill: codex"] == {
-        "name": "skill: codex", "status": "ok", "detail": f"version {__version__} at {skill}",
-        "fix": "", "data": {"agent": "codex", "installed": "yes", "path": str(skill),
-                            "version": __version__}}
+        "name": "skill: codex",
+        "status": "ok",
+        "detail": f"version {__version__} at {skill}",
+        "fix": "",
+        "data": {"agent": "codex", "installed": "yes", "path": str(skill), "version": __version__},
+    }
 
 
-def test_an_older_claude_plugin_is_flagged_with_the_update_command(cli, tmp_path, sandbox_home, no_agents_on_path):
+def test_an_older_claude_plugin_is_flagged_with_the_update_command(
+    cli, tmp_path, sandbox_home, no_agents_on_path
+):
     _claude_install(sandbox_home, "0.0.9")
     r = cli("doctor", cwd=tmp_path)
     assert f"warn  plugin: claude-code: version 0.0.9 at {sandbox_home}" in r.out
     assert f"but the engine is {__version__}" in r.out
-    assert ("fix: run `claude plugin marketplace update skillopt-sleep` then "
-            "`claude plugin update skillopt-sleep@skillopt-sleep`") in r.out
+    assert (
+        "fix: run `claude plugin marketplace update skillopt-sleep` then "
+        "`claude plugin update skillopt-sleep@skillopt-sleep`"
+    ) in r.out
 
 
-def test_a_newer_plugin_asks_to_upgrade_the_engine(cli, tmp_path, sandbox_home,
-                                                   no_agents_on_path):
+def test_a_newer_plugin_asks_to_upgrade_the_engine(cli, tmp_path, sandbox_home, no_agents_on_path):
     _claude_install(sandbox_home, "99.0.0")
     claude = _findings(cli, tmp_path)["plugin: claude-code"]
     assert claude["status"] == "warn"
-    assert claude["fix"] == ("upgrade the engine to 99.0.0: run install/install.sh from a checkout "
-                             "of skillopt-sleep 99.0.0")
+    assert claude["fix"] == (
+        "upgrade the engine to 99.0.0: run install/install.sh from a checkout "
+        "of skillopt-sleep 99.0.0"
+    )
 
 
-def test_a_disabled_plugin_says_how_to_enable_it(cli, tmp_path, sandbox_home,
-                                                 no_agents_on_path):
+def test_a_disabled_plugin_says_how_to_enable_it(cli, tmp_path, sandbox_home, no_agents_on_path):
     _claude_install(sandbox_home, __version__, enabled=False)
     claude = _findings(cli, tmp_path)["plugin: claude-code"]
     assert claude["status"] == "warn"
@@ -117,8 +133,10 @@ def test_a_stale_codex_skill_is_flagged(cli, tmp_path, sandbox_home, kit, no_age
 def test_a_repo_skill_is_found_from_a_subdirectory(cli, tmp_path, kit, no_agents_on_path):
     repo = tmp_path / "repo"
     (repo / ".git").mkdir(parents=True)
-    shutil.copytree(kit.codex_plugin / "skills" / "skillopt-sleep",
-                    repo / ".agents" / "skills" / "skillopt-sleep")
+    shutil.copytree(
+        kit.codex_plugin / "skills" / "skillopt-sleep",
+        repo / ".agents" / "skills" / "skillopt-sleep",
+    )
     sub = repo / "src" / "pkg"
     sub.mkdir(parents=True)
     r = cli("doctor", "--json", "--project", str(sub), cwd=tmp_path)
@@ -127,29 +145,43 @@ def test_a_repo_skill_is_found_from_a_subdirectory(cli, tmp_path, kit, no_agents
     assert codex["data"]["path"] == str(repo / ".agents" / "skills" / "skillopt-sleep" / "SKILL.md")
 
 
-def test_a_codex_plugin_copy_says_its_namespaced_name(cli, tmp_path, sandbox_home, kit, no_agents_on_path):
+def test_a_codex_plugin_copy_says_its_namespaced_name(
+    cli, tmp_path, sandbox_home, kit, no_agents_on_path
+):
     """Codex lists a plugin's skill as `skillopt-sleep:skillopt-sleep` (seen with codex 0.169)."""
     cached = sandbox_home / ".codex" / "plugins" / "cache" / "skillopt-sleep" / "skillopt-sleep"
     shutil.copytree(kit.codex_plugin, cached / __version__)
     codex = _findings(cli, tmp_path)["skill: codex"]
     assert codex["status"] == "ok"
-    assert codex["detail"] == (f"version {__version__} at {cached / __version__} "
-                               "(as $skillopt-sleep:skillopt-sleep)")
+    assert codex["detail"] == (
+        f"version {__version__} at {cached / __version__} (as $skillopt-sleep:skillopt-sleep)"
+    )
 
 
 @pytest.mark.realbin
 @pytest.mark.parametrize("route", ["copy", "plugin"])
-def test_doctor_asks_codex_under_which_name_it_lists_the_skill(cli, tmp_path, sandbox_home, kit,
-                                                               route):
+def test_doctor_asks_codex_under_which_name_it_lists_the_skill(
+    cli, tmp_path, sandbox_home, kit, route
+):
     codex = kit.need("codex")
     if route == "copy":
         _codex_skill(kit, sandbox_home, __version__)
         expected = "(Codex lists it as $skillopt-sleep)"
     else:
         env = {"HOME": str(sandbox_home), "PATH": f"{Path(codex).parent}:/usr/bin:/bin"}
-        for args in (["marketplace", "add", str(kit.repo)], ["add", "skillopt-sleep@skillopt-sleep"]):
-            subprocess.run([codex, "plugin", *args], check=True, env=env, cwd=tmp_path,
-                           stdin=subprocess.DEVNULL, capture_output=True, timeout=120)
+        for args in (
+            ["marketplace", "add", str(kit.repo)],
+            ["add", "skillopt-sleep@skillopt-sleep"],
+        ):
+            subprocess.run(
+                [codex, "plugin", *args],
+                check=True,
+                env=env,
+                cwd=tmp_path,
+                stdin=subprocess.DEVNULL,
+                capture_output=True,
+                timeout=120,
+            )
         expected = "(Codex lists it as $skillopt-sleep:skillopt-sleep)"
     (sandbox_home / ".codex").mkdir(exist_ok=True)
     codex_finding = _findings(cli, tmp_path)["skill: codex"]

@@ -32,16 +32,25 @@ def _bin_with(tmp_path: Path, python: Path, *extra: Path) -> Path:
 
 
 def _run(cmd: list[str], env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(cmd, check=False, env=env, cwd=cwd, stdin=subprocess.DEVNULL,
-                          capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        cmd,
+        check=False,
+        env=env,
+        cwd=cwd,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def _install_sh(checkout: Path) -> Path:
     return checkout / "install" / "install.sh"
 
 
-def test_private_environment_on_a_pep668_python(kit, home, tmp_path, checkout, empty_python,
-                                                wheelhouse):
+def test_private_environment_on_a_pep668_python(
+    kit, home, tmp_path, checkout, empty_python, wheelhouse
+):
     """The default route; the README's first command runs it. Debian marks its Python
     EXTERNALLY-MANAGED, where `pip install` stops: the installer must not."""
     env = kit.base_env(home, _bin_with(tmp_path, empty_python), **kit.offline_pip(wheelhouse))
@@ -52,8 +61,10 @@ def test_private_environment_on_a_pep668_python(kit, home, tmp_path, checkout, e
     assert first.returncode == 0, first.stdout + first.stderr
     assert "externally-managed" not in first.stdout + first.stderr
     engine = home / ".local" / "share" / "skillopt-sleep" / "engine" / "bin" / "python"
-    assert _run([str(home / ".local" / "bin" / "skillopt-sleep"), "--version"], env,
-                tmp_path).stdout == f"skillopt-sleep {__version__}\n"
+    assert (
+        _run([str(home / ".local" / "bin" / "skillopt-sleep"), "--version"], env, tmp_path).stdout
+        == f"skillopt-sleep {__version__}\n"
+    )
     installed = kit.listing(home)
 
     second = kit.sh(_install_sh(checkout), env=env, cwd=tmp_path)
@@ -85,28 +96,37 @@ def test_inside_an_active_venv(kit, home, tmp_path, checkout, empty_python, whee
     launcher = checkout / "plugins" / "codex" / "skills" / "skillopt-sleep" / "scripts"
     shutil.copytree(launcher, tmp_path / "detached")
     bare = kit.base_env(home, tmp_path / "nothing")
-    seen = _run(["/bin/sh", str(tmp_path / "detached" / "skillopt-sleep"), "--version"], bare,
-                tmp_path)
+    seen = _run(
+        ["/bin/sh", str(tmp_path / "detached" / "skillopt-sleep"), "--version"], bare, tmp_path
+    )
     assert seen.stdout == f"skillopt-sleep {__version__}\n", seen.stderr
     gone = kit.sh(_install_sh(checkout), "--uninstall", env=env, cwd=tmp_path)
     assert gone.returncode == 0, gone.stdout + gone.stderr
     assert kit.listing(home) == before
 
 
-def test_pip_route_removes_every_dependency_it_added(kit, home, tmp_path, checkout,
-                                                     empty_python, wheelhouse):
+def test_pip_route_removes_every_dependency_it_added(
+    kit, home, tmp_path, checkout, empty_python, wheelhouse
+):
     """`--with pip` into the user site of a Python that allows it (PIP_BREAK_SYSTEM_PACKAGES
     stands in for a Python without PEP 668): all 20-odd dependencies go on uninstall."""
-    env = kit.base_env(home, _bin_with(tmp_path, empty_python), PIP_BREAK_SYSTEM_PACKAGES="1",
-                       **kit.offline_pip(wheelhouse))
+    env = kit.base_env(
+        home,
+        _bin_with(tmp_path, empty_python),
+        PIP_BREAK_SYSTEM_PACKAGES="1",
+        **kit.offline_pip(wheelhouse),
+    )
     before = kit.listing(home)
-    first = kit.sh(_install_sh(checkout), "--with", "pip", "--no-codex", "--no-claude", env=env,
-                   cwd=tmp_path)
+    first = kit.sh(
+        _install_sh(checkout), "--with", "pip", "--no-codex", "--no-claude", env=env, cwd=tmp_path
+    )
     assert first.returncode == 0, first.stdout + first.stderr
     site = _run([str(empty_python), "-m", "site", "--user-site"], env, tmp_path).stdout.strip()
     assert (Path(site) / "pydantic").is_dir()
-    assert _run([str(home / ".local" / "bin" / "skillopt-sleep"), "--version"], env,
-                tmp_path).stdout == f"skillopt-sleep {__version__}\n"
+    assert (
+        _run([str(home / ".local" / "bin" / "skillopt-sleep"), "--version"], env, tmp_path).stdout
+        == f"skillopt-sleep {__version__}\n"
+    )
     gone = kit.sh(_install_sh(checkout), "--uninstall", env=env, cwd=tmp_path)
     assert gone.returncode == 0, gone.stdout + gone.stderr
     assert kit.listing(home) == before
@@ -114,42 +134,63 @@ def test_pip_route_removes_every_dependency_it_added(kit, home, tmp_path, checko
 
 def test_pip_route_on_a_pep668_python_says_what_works(kit, home, tmp_path, empty_python):
     env = kit.base_env(home, _bin_with(tmp_path, empty_python))
-    r = kit.sh(kit.install_sh, "--with", "pip", "--no-codex", "--no-claude", env=env,
-               cwd=tmp_path)
+    r = kit.sh(kit.install_sh, "--with", "pip", "--no-codex", "--no-claude", env=env, cwd=tmp_path)
     assert r.returncode == 1
-    assert r.stderr.endswith("is managed by the system (PEP 668) and refuses pip installs (leave "
-                             "out --with pip; the default installs into a private environment)\n")
+    assert r.stderr.endswith(
+        "is managed by the system (PEP 668) and refuses pip installs (leave "
+        "out --with pip; the default installs into a private environment)\n"
+    )
     assert kit.listing(home) == []  # refused before anything was changed
 
 
 def _tool_venv(tmp_path: Path, python: Path, wheelhouse: Path, tool: str) -> Path:
     venv = tmp_path / f"{tool}-tool"
     subprocess.run([str(python), "-m", "venv", str(venv)], check=True, timeout=300)
-    subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "--no-index",
-                    "--find-links", str(wheelhouse), tool], check=True, timeout=300,
-                   env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "PIP_CONFIG_FILE": "/dev/null"})
+    subprocess.run(
+        [
+            str(venv / "bin" / "python"),
+            "-m",
+            "pip",
+            "install",
+            "-q",
+            "--no-index",
+            "--find-links",
+            str(wheelhouse),
+            tool,
+        ],
+        check=True,
+        timeout=300,
+        env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "PIP_CONFIG_FILE": "/dev/null"},
+    )
     return venv / "bin" / tool
 
 
 @pytest.mark.parametrize("tool", ["pipx", "uv"])
-def test_pipx_and_uv_routes_upgrade_and_uninstall_exactly(kit, home, tmp_path, checkout,
-                                                          empty_python, wheelhouse, tool):
+def test_pipx_and_uv_routes_upgrade_and_uninstall_exactly(
+    kit, home, tmp_path, checkout, empty_python, wheelhouse, tool
+):
     exe = _tool_venv(tmp_path, empty_python, wheelhouse, tool)
     env = kit.base_env(home, _bin_with(tmp_path, empty_python, exe), **kit.offline_pip(wheelhouse))
     before = kit.listing(home)
     first = kit.sh(_install_sh(checkout), "--no-codex", "--no-claude", env=env, cwd=tmp_path)
     assert first.returncode == 0, first.stdout + first.stderr
     assert f"+ {tool} " in first.stdout
-    assert _run([str(home / ".local" / "bin" / "skillopt-sleep"), "--version"], env,
-                tmp_path).stdout == f"skillopt-sleep {__version__}\n"
+    assert (
+        _run([str(home / ".local" / "bin" / "skillopt-sleep"), "--version"], env, tmp_path).stdout
+        == f"skillopt-sleep {__version__}\n"
+    )
     shutil.rmtree(checkout)  # the clone is gone: the tool upgrades from the kept wheel
-    upgrade = ["pipx", "upgrade", "skillopt-sleep"] if tool == "pipx" else \
-        ["uv", "tool", "upgrade", "skillopt-sleep"]
+    upgrade = (
+        ["pipx", "upgrade", "skillopt-sleep"]
+        if tool == "pipx"
+        else ["uv", "tool", "upgrade", "skillopt-sleep"]
+    )
     up = _run(upgrade, env, tmp_path)
     assert up.returncode == 0, up.stdout + up.stderr
     shutil.copytree(kit.repo / "install", tmp_path / "installer" / "install")
-    gone = kit.sh(tmp_path / "installer" / "install" / "install.sh", "--uninstall", env=env,
-                  cwd=tmp_path)
+    gone = kit.sh(
+        tmp_path / "installer" / "install" / "install.sh", "--uninstall", env=env, cwd=tmp_path
+    )
     assert gone.returncode == 0, gone.stdout + gone.stderr
     assert kit.listing(home) == before, gone.stdout
 
@@ -161,34 +202,58 @@ def _readme_first_command(readme: Path) -> str:
 
 def _find(home: Path) -> list[str]:
     """`find $HOME`, as a user would snapshot it."""
-    return subprocess.run(["find", str(home)], check=True, capture_output=True, text=True,
-                          timeout=60).stdout.splitlines()
+    return subprocess.run(
+        ["find", str(home)], check=True, capture_output=True, text=True, timeout=60
+    ).stdout.splitlines()
 
 
-def test_the_readme_first_command_works_on_a_pep668_python(kit, home, tmp_path, checkout,
-                                                           empty_python, wheelhouse):
+def test_the_readme_first_command_works_on_a_pep668_python(
+    kit, home, tmp_path, checkout, empty_python, wheelhouse
+):
     """The README's first command, then the command in a new login shell, then uninstall: `find
     $HOME` is what it was before."""
     command = _readme_first_command(checkout / "README.md")
     assert "demo" in command
-    env = kit.base_env(home, _bin_with(tmp_path, empty_python), SHELL="/bin/bash",
-                       **kit.offline_pip(wheelhouse))
+    env = kit.base_env(
+        home, _bin_with(tmp_path, empty_python), SHELL="/bin/bash", **kit.offline_pip(wheelhouse)
+    )
     before = _find(home)
-    r = subprocess.run(["sh", "-c", command], check=False, env=env, cwd=checkout,
-                       stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=600)
+    r = subprocess.run(
+        ["sh", "-c", command],
+        check=False,
+        env=env,
+        cwd=checkout,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
     assert "holdout" in r.stdout and "Nothing live changed." in r.stdout
     assert f"added to PATH in {home}/.profile: open a new terminal" in r.stdout
     # The demo's closing line runs as printed, in this same shell (whose PATH is unchanged).
     adopt = r.stdout.rstrip().splitlines()[-1].strip()
     assert " adopt --project " in adopt  # the demo's own project: adopt acts on no other
-    adopted = subprocess.run(["sh", "-c", adopt], check=False, env=env, cwd=tmp_path,
-                             stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
+    adopted = subprocess.run(
+        ["sh", "-c", adopt],
+        check=False,
+        env=env,
+        cwd=tmp_path,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert adopted.returncode == 0, adopted.stderr
     assert adopted.stdout.startswith("adopted night ")
 
-    login = subprocess.run(["env", "-i", f"HOME={home}", "bash", "-lc", "skillopt-sleep --help"],
-                           check=False, capture_output=True, text=True, timeout=120)
+    login = subprocess.run(
+        ["env", "-i", f"HOME={home}", "bash", "-lc", "skillopt-sleep --help"],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert login.returncode == 0, login.stderr
     assert login.stdout.startswith("usage: skillopt-sleep")
 
@@ -198,16 +263,31 @@ def test_the_readme_first_command_works_on_a_pep668_python(kit, home, tmp_path, 
     assert _find(home) == before
 
 
-def test_python_m_build_then_pipx_install_the_wheel(kit, home, tmp_path, checkout, empty_python,
-                                                    wheelhouse):
+def test_python_m_build_then_pipx_install_the_wheel(
+    kit, home, tmp_path, checkout, empty_python, wheelhouse
+):
     builder = tmp_path / "build-env"
     subprocess.run([str(empty_python), "-m", "venv", str(builder)], check=True, timeout=300)
     offline = kit.offline_pip(wheelhouse)
     env = kit.base_env(home, _bin_with(tmp_path, empty_python), **offline)
-    subprocess.run([str(builder / "bin" / "python"), "-m", "pip", "install", "-q", "build"],
-                   check=True, env=env, timeout=300)
-    built = _run([str(builder / "bin" / "python"), "-m", "build", "--outdir",
-                  str(tmp_path / "dist"), str(checkout)], env, tmp_path)
+    subprocess.run(
+        [str(builder / "bin" / "python"), "-m", "pip", "install", "-q", "build"],
+        check=True,
+        env=env,
+        timeout=300,
+    )
+    built = _run(
+        [
+            str(builder / "bin" / "python"),
+            "-m",
+            "build",
+            "--outdir",
+            str(tmp_path / "dist"),
+            str(checkout),
+        ],
+        env,
+        tmp_path,
+    )
     assert built.returncode == 0, built.stdout[-2000:] + built.stderr[-2000:]
     wheels = sorted((tmp_path / "dist").glob("*.whl"))
     assert [w.name for w in wheels] == [f"skillopt_sleep-{__version__}-py3-none-any.whl"]
@@ -215,5 +295,7 @@ def test_python_m_build_then_pipx_install_the_wheel(kit, home, tmp_path, checkou
     pipx = _tool_venv(tmp_path, empty_python, wheelhouse, "pipx")
     installed = _run([str(pipx), "install", str(wheels[0])], env, tmp_path)
     assert installed.returncode == 0, installed.stdout + installed.stderr
-    assert _run([str(home / ".local" / "bin" / "skillopt-sleep"), "-V"], env,
-                tmp_path).stdout == f"skillopt-sleep {__version__}\n"
+    assert (
+        _run([str(home / ".local" / "bin" / "skillopt-sleep"), "-V"], env, tmp_path).stdout
+        == f"skillopt-sleep {__version__}\n"
+    )

@@ -57,8 +57,10 @@ def test_dry_run_changes_nothing_and_says_what_it_would_do(kit, home, clean_bin)
     out = r.stdout
     assert out.startswith("dry run: nothing will change\n")
     engine = home / ".local" / "share" / "skillopt-sleep" / "engine"
-    assert (f"would install the engine skillopt-sleep {__version__} with venv from a wheel built "
-            f"from {kit.repo} into {engine}") in out
+    assert (
+        f"would install the engine skillopt-sleep {__version__} with venv from a wheel built "
+        f"from {kit.repo} into {engine}"
+    ) in out
     skill = "skills/skillopt-sleep"
     assert f"would copy: {kit.codex_plugin}/{skill} -> {home}/.agents/{skill}" in out
     if shutil.which("claude"):
@@ -75,8 +77,9 @@ def _claude_home(kit, home, clean_bin, tmp_path) -> tuple[dict[str, str], list[s
     kit.link(clean_bin, "claude")
     env = kit.base_env(home, clean_bin, **_fake_tools(clean_bin, tmp_path / "fake", "pipx"))
     claude = [str(clean_bin / "claude"), "plugin", "list", "--json"]
-    subprocess.run(claude, check=False, env=env, stdin=subprocess.DEVNULL, capture_output=True,
-                   timeout=120)
+    subprocess.run(
+        claude, check=False, env=env, stdin=subprocess.DEVNULL, capture_output=True, timeout=120
+    )
     return env, claude
 
 
@@ -88,21 +91,35 @@ def test_claude_plugin_install_noop_uninstall(kit, home, clean_bin, tmp_path):
 
     first = kit.sh(kit.install_sh, "--package", SPEC, env=env)
     assert first.returncode == 0, first.stdout + first.stderr
-    listed = json.loads(subprocess.run(claude, check=False, env=env, stdin=subprocess.DEVNULL,
-                                       capture_output=True, text=True, timeout=120).stdout)
+    listed = json.loads(
+        subprocess.run(
+            claude,
+            check=False,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        ).stdout
+    )
     [plugin] = [p for p in listed if p["id"] == "skillopt-sleep@skillopt-sleep"]
     assert plugin["version"] == __version__ and plugin["enabled"] is True
     assert not plugin.get("errors")
     # Installed from a copy the installation owns, not from the checkout.
     known = json.loads((home / ".claude" / "plugins" / "known_marketplaces.json").read_text())
     market = home / ".local" / "share" / "skillopt-sleep" / "claude-marketplace"
-    assert str(market) in json.dumps(known["skillopt-sleep"]) and str(kit.repo) not in \
-        json.dumps(known)
+    assert str(market) in json.dumps(known["skillopt-sleep"]) and str(kit.repo) not in json.dumps(
+        known
+    )
     doctor = subprocess.run(
-        [sys.executable, "-m", "skillopt_sleep", "doctor", "--json"], check=False,
-        capture_output=True, text=True,
+        [sys.executable, "-m", "skillopt_sleep", "doctor", "--json"],
+        check=False,
+        capture_output=True,
+        text=True,
         env={**env, "PYTHONPATH": str(kit.repo), "SKILLOPT_SLEEP_HOME": str(tmp_path / "sleep")},
-        cwd=tmp_path, timeout=60)
+        cwd=tmp_path,
+        timeout=60,
+    )
     checks = {c["name"]: c for c in json.loads(doctor.stdout)["checks"]}
     assert checks["plugin: claude-code"]["status"] == "ok"
     assert checks["plugin: claude-code"]["data"]["version"] == __version__
@@ -115,17 +132,30 @@ def test_claude_plugin_install_noop_uninstall(kit, home, clean_bin, tmp_path):
     gone = kit.sh(kit.install_sh, "--uninstall", env=env)
     assert gone.returncode == 0, gone.stdout + gone.stderr
     assert kit.listing(home) == before
-    after = json.loads(subprocess.run(claude, check=False, env=env, stdin=subprocess.DEVNULL,
-                                      capture_output=True, text=True, timeout=120).stdout)
+    after = json.loads(
+        subprocess.run(
+            claude,
+            check=False,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        ).stdout
+    )
     assert after == []
 
 
-@pytest.mark.parametrize(("tools", "chosen", "install_call", "uninstall_call"), [
-    (("pipx", "uv"), "pipx", "pipx install --force", "pipx uninstall skillopt-sleep"),
-    (("uv",), "uv", "uv tool install --force", "uv tool uninstall skillopt-sleep"),
-])
-def test_prefers_pipx_then_uv(kit, home, clean_bin, tmp_path, tools, chosen, install_call,
-                              uninstall_call):
+@pytest.mark.parametrize(
+    ("tools", "chosen", "install_call", "uninstall_call"),
+    [
+        (("pipx", "uv"), "pipx", "pipx install --force", "pipx uninstall skillopt-sleep"),
+        (("uv",), "uv", "uv tool install --force", "uv tool uninstall skillopt-sleep"),
+    ],
+)
+def test_prefers_pipx_then_uv(
+    kit, home, clean_bin, tmp_path, tools, chosen, install_call, uninstall_call
+):
     env = kit.base_env(home, clean_bin, **_fake_tools(clean_bin, tmp_path / "fake", *tools))
     before = kit.listing(home)
     first = kit.sh(kit.install_sh, "--no-codex", "--no-claude", "--package", SPEC, env=env)
@@ -154,8 +184,9 @@ def test_an_engine_the_user_installed_is_left_alone(kit, home, clean_bin, tmp_pa
     assert (tmp_path / "fake" / "pipx.installed").exists()
 
 
-def test_a_changed_skill_is_not_deleted_and_a_foreign_one_not_touched(kit, home, clean_bin,
-                                                                      tmp_path):
+def test_a_changed_skill_is_not_deleted_and_a_foreign_one_not_touched(
+    kit, home, clean_bin, tmp_path
+):
     env = kit.base_env(home, clean_bin, **_fake_tools(clean_bin, tmp_path / "fake", "pipx"))
     r = kit.sh(kit.install_sh, "--codex", "--no-claude", "--package", SPEC, env=env)
     assert r.returncode == 0, r.stderr
@@ -170,11 +201,22 @@ def test_a_changed_skill_is_not_deleted_and_a_foreign_one_not_touched(kit, home,
     assert skill.read_text().endswith("My own note.\n")
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["--bogus"], "install.sh: error: unrecognized arguments: --bogus (see `install.sh --help`)\n"),
-    (["--with", "conda"], ("install.sh: error: argument --with: invalid choice: 'conda' (choose "
-                           "from 'pipx', 'uv', 'venv', 'pip') (see `install.sh --help`)\n")),
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ["--bogus"],
+            "install.sh: error: unrecognized arguments: --bogus (see `install.sh --help`)\n",
+        ),
+        (
+            ["--with", "conda"],
+            (
+                "install.sh: error: argument --with: invalid choice: 'conda' (choose "
+                "from 'pipx', 'uv', 'venv', 'pip') (see `install.sh --help`)\n"
+            ),
+        ),
+    ],
+)
 def test_bad_options_are_one_line_usage_errors(kit, home, clean_bin, args, message):
     r = kit.sh(kit.install_sh, *args, env=kit.base_env(home, clean_bin))
     assert (r.returncode, r.stderr) == (2, message)
@@ -203,15 +245,27 @@ def test_a_new_plugin_version_is_upgraded_in_place(kit, home, clean_bin, tmp_pat
     clone = kit.copy_checkout(tmp_path / "clone")
     installer = clone / "install" / "install.sh"
     assert kit.sh(installer, "--package", SPEC, env=env).returncode == 0
-    for manifest in (clone / "plugins" / "claude-code" / ".claude-plugin" / "plugin.json",
-                     clone / ".claude-plugin" / "marketplace.json"):
-        manifest.write_text(manifest.read_text().replace(f'"version": "{__version__}"',
-                                                         '"version": "9.9.9"'))
+    for manifest in (
+        clone / "plugins" / "claude-code" / ".claude-plugin" / "plugin.json",
+        clone / ".claude-plugin" / "marketplace.json",
+    ):
+        manifest.write_text(
+            manifest.read_text().replace(f'"version": "{__version__}"', '"version": "9.9.9"')
+        )
     again = kit.sh(installer, "--package", SPEC, env=env)
     assert again.returncode == 0, again.stdout + again.stderr
     assert "+ claude plugin update skillopt-sleep@skillopt-sleep" in again.stdout
-    [plugin] = json.loads(subprocess.run(claude, check=False, env=env, stdin=subprocess.DEVNULL,
-                                         capture_output=True, text=True, timeout=120).stdout)
+    [plugin] = json.loads(
+        subprocess.run(
+            claude,
+            check=False,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        ).stdout
+    )
     assert plugin["version"] == "9.9.9" and not plugin.get("errors")
     gone = kit.sh(installer, "--uninstall", env=env)
     assert gone.returncode == 0, gone.stdout + gone.stderr
@@ -241,8 +295,9 @@ def test_a_home_where_claude_never_ran_is_left_exactly_as_it_was(kit, home, clea
 def test_claude_code_used_since_the_install_keeps_its_files(kit, home, clean_bin, tmp_path):
     kit.link(clean_bin, "claude")
     env = kit.base_env(home, clean_bin, **_fake_tools(clean_bin, tmp_path / "fake", "pipx"))
-    assert kit.sh(kit.install_sh, "--claude", "--no-codex", "--package", SPEC,
-                  env=env).returncode == 0
+    assert (
+        kit.sh(kit.install_sh, "--claude", "--no-codex", "--package", SPEC, env=env).returncode == 0
+    )
     history = home / ".claude" / "history.jsonl"  # the user's own Claude Code session since
     history.write_text('{"display": "fix the build"}\n')
     gone = kit.sh(kit.install_sh, "--uninstall", env=env)
@@ -268,12 +323,15 @@ def test_schedule_without_a_backend_is_skipped_and_leaves_nothing(kit, home, cle
     """The real engine's `schedule` refuses (no backend here): the install succeeds, says why the
     schedule was skipped, and the directories that refusal created are gone again."""
     pipx = clean_bin / "pipx"
-    pipx.write_text(ENGINE_PIPX.replace("{repo}", str(kit.repo))
-                    .replace("{python}", sys.executable))
+    pipx.write_text(
+        ENGINE_PIPX.replace("{repo}", str(kit.repo)).replace("{python}", sys.executable)
+    )
     pipx.chmod(0o755)
     env = kit.base_env(home, clean_bin)
     before = kit.listing(home)
-    r = kit.sh(kit.install_sh, "--schedule", "--no-claude", "--no-codex", "--package", SPEC, env=env)
+    r = kit.sh(
+        kit.install_sh, "--schedule", "--no-claude", "--no-codex", "--package", SPEC, env=env
+    )
     assert r.returncode == 0, r.stdout + r.stderr
     assert "schedule: skipped: skillopt-sleep: error: no model backend is configured" in r.stdout
     assert "  the rest is installed; run 'skillopt-sleep schedule' once that is fixed\n" in r.stdout

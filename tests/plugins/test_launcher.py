@@ -44,15 +44,25 @@ def _detached_launcher(kit, where: Path) -> Path:
 
 def _run(launcher: Path, *args: str, env: dict[str, str]):
     # A neutral cwd: `python -c` would otherwise import a checkout found in the cwd.
-    return subprocess.run(["/bin/sh", str(launcher), *args], check=False, env=env,
-                          cwd=launcher.parent, stdin=subprocess.DEVNULL, capture_output=True,
-                          text=True, timeout=60)
+    return subprocess.run(
+        ["/bin/sh", str(launcher), *args],
+        check=False,
+        env=env,
+        cwd=launcher.parent,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 def test_runs_the_checkout_it_sits_in(kit, tmp_path, clean_bin):
     checkout = tmp_path / "checkout"
-    shutil.copytree(kit.repo / "skillopt_sleep", checkout / "skillopt_sleep",
-                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(
+        kit.repo / "skillopt_sleep",
+        checkout / "skillopt_sleep",
+        ignore=shutil.ignore_patterns("__pycache__"),
+    )
     shutil.copy2(kit.repo / "pyproject.toml", checkout / "pyproject.toml")
     init = checkout / "skillopt_sleep" / "__init__.py"
     init.write_text(init.read_text().replace(f'"{__version__}"', '"9.9.9"'))
@@ -71,19 +81,26 @@ def test_runs_this_checkout_from_the_codex_skill_scripts_dir(kit, tmp_path, clea
 
 def test_env_override_names_the_python(kit, tmp_path):
     launcher = _detached_launcher(kit, tmp_path / "cache" / "bin")
-    env = kit.base_env(tmp_path, _tools_only(tmp_path), SKILLOPT_SLEEP_PYTHON=sys.executable,
-                       PYTHONPATH=str(kit.repo))
+    env = kit.base_env(
+        tmp_path,
+        _tools_only(tmp_path),
+        SKILLOPT_SLEEP_PYTHON=sys.executable,
+        PYTHONPATH=str(kit.repo),
+    )
     r = _run(launcher, "--version", env=env)
     assert (r.returncode, r.stdout.strip()) == (0, f"skillopt-sleep {__version__}"), r.stderr
 
 
-@pytest.mark.parametrize("install", [
-    "path",
-    "pipx-venv",
-    "pipx-home-env",
-    "uv-tool",
-    "pip-user",
-])
+@pytest.mark.parametrize(
+    "install",
+    [
+        "path",
+        "pipx-venv",
+        "pipx-home-env",
+        "uv-tool",
+        "pip-user",
+    ],
+)
 def test_finds_an_installed_engine_and_passes_the_arguments(kit, tmp_path, install):
     home = tmp_path / "home"
     tools = _tools_only(tmp_path)
@@ -121,8 +138,10 @@ def test_not_found_names_the_installer_and_no_package_index(kit, tmp_path, prese
     r = _run(launcher, "status", env=kit.base_env(tmp_path / "home", tools))
     assert r.returncode == 127
     assert r.stdout == ""
-    assert r.stderr == ("skillopt-sleep: error: the engine is not installed (install it with: "
-                        "sh install/install.sh in a skillopt-sleep checkout)\n")
+    assert r.stderr == (
+        "skillopt-sleep: error: the engine is not installed (install it with: "
+        "sh install/install.sh in a skillopt-sleep checkout)\n"
+    )
 
 
 def test_a_checkout_without_its_dependencies_names_its_installer(kit, tmp_path):
@@ -137,20 +156,32 @@ def test_the_hook_exits_0_without_an_engine_and_status_shows_why(kit, tmp_path, 
     launcher = _detached_launcher(kit, tmp_path / "cache" / "bin")
     home = tmp_path / "home"
     env = kit.base_env(home, tools, SKILLOPT_SLEEP_HOME=str(tmp_path / "sleep"))
-    payload = '{"session_id": "s1", "transcript_path": "/nowhere.jsonl", "cwd": "/", ' \
-              '"hook_event_name": "SessionEnd", "reason": "other"}'
-    r = subprocess.run(["/bin/sh", str(launcher), "log"], input=payload, check=False, env=env,
-                       cwd=launcher.parent, capture_output=True, text=True, timeout=60)
+    payload = (
+        '{"session_id": "s1", "transcript_path": "/nowhere.jsonl", "cwd": "/", '
+        '"hook_event_name": "SessionEnd", "reason": "other"}'
+    )
+    r = subprocess.run(
+        ["/bin/sh", str(launcher), "log"],
+        input=payload,
+        check=False,
+        env=env,
+        cwd=launcher.parent,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert (r.returncode, r.stdout, r.stderr) == (0, "", "")
     # Once an engine runs, `status` shows the notice, once.
-    env = kit.base_env(home, clean_bin, SKILLOPT_SLEEP_HOME=str(tmp_path / "sleep"),
-                       PYTHONPATH=str(kit.repo))
+    env = kit.base_env(
+        home, clean_bin, SKILLOPT_SLEEP_HOME=str(tmp_path / "sleep"), PYTHONPATH=str(kit.repo)
+    )
     status = _run(launcher, "status", env=env)
     line = next(ln for ln in status.stdout.splitlines() if ln.startswith("! "))
     assert "launcher: the engine is not installed, so a finished session was not logged." in line
     assert "Install it with: sh install/install.sh in a skillopt-sleep checkout" in line
-    assert not [ln for ln in _run(launcher, "status", env=env).stdout.splitlines()
-                if ln.startswith("! ")]
+    assert not [
+        ln for ln in _run(launcher, "status", env=env).stdout.splitlines() if ln.startswith("! ")
+    ]
 
 
 def test_the_hook_exits_0_when_the_engine_fails(kit, tmp_path):
@@ -193,8 +224,12 @@ def test_the_engine_setup_recorded_is_run_first(kit, tmp_path):
     that, before looking anywhere else."""
     home = tmp_path / "home"
     tools = _tools_only(tmp_path)
-    engine = _script(tmp_path / "pipx-venv" / "bin" / "skillopt-sleep", 'printf "recorded:%s\n" "$@"')
-    _script(home / ".local" / "share" / "skillopt-sleep" / "engine" / "bin" / "python", "echo private")
+    engine = _script(
+        tmp_path / "pipx-venv" / "bin" / "skillopt-sleep", 'printf "recorded:%s\n" "$@"'
+    )
+    _script(
+        home / ".local" / "share" / "skillopt-sleep" / "engine" / "bin" / "python", "echo private"
+    )
     record = home / ".local" / "share" / "skillopt-sleep" / "engine-command"
     record.write_text(f"{engine}\n")
     launcher = _detached_launcher(kit, tmp_path / "cache" / "bin")

@@ -86,9 +86,14 @@ def test_codex_skill_names_agents_md_and_the_nightly_harvest(kit):
 @pytest.mark.parametrize("target", ["plugins/claude-code", "."])
 def test_real_claude_validates_the_plugin_and_the_marketplace(kit, target):
     claude = kit.need("claude")
-    r = subprocess.run([claude, "plugin", "validate", "--strict", str(kit.repo / target)],
-                       check=False, stdin=subprocess.DEVNULL, capture_output=True, text=True,
-                       timeout=120)
+    r = subprocess.run(
+        [claude, "plugin", "validate", "--strict", str(kit.repo / target)],
+        check=False,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert r.returncode == 0, r.stdout + r.stderr
     assert "Validation passed" in r.stdout
     assert "warning" not in r.stdout.lower()
@@ -101,7 +106,12 @@ def test_real_claude_rejects_a_broken_hooks_file(kit, tmp_path):
     broken = tmp_path / "plugin"
     shutil.copytree(kit.claude_plugin, broken)
     (broken / "hooks" / "hooks.json").write_text('{"hooks": {"SessionEnd": "log"}}')
-    r = subprocess.run([claude, "plugin", "validate", str(broken)], check=False,
-                       stdin=subprocess.DEVNULL,
-                       capture_output=True, text=True, timeout=120)
+    r = subprocess.run(
+        [claude, "plugin", "validate", str(broken)],
+        check=False,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert r.returncode != 0

@@ -24,16 +24,29 @@ def _bin(tmp_path: Path, python: Path) -> Path:
 
 
 def _run_sh(checkout: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([env["PATH"].split(":")[0] + "/bash", "tests/run.sh",
-                           "tests/test_cli_basics.py", "-p", "no:cacheprovider"],
-                          check=False, env=env, cwd=checkout, stdin=subprocess.DEVNULL,
-                          capture_output=True, text=True, timeout=900)
+    return subprocess.run(
+        [
+            env["PATH"].split(":")[0] + "/bash",
+            "tests/run.sh",
+            "tests/test_cli_basics.py",
+            "-p",
+            "no:cacheprovider",
+        ],
+        check=False,
+        env=env,
+        cwd=checkout,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
 
 
 def test_outside_a_venv_it_makes_one(kit, tmp_path, empty_python, wheelhouse):
     checkout = kit.copy_checkout(tmp_path / "clone")
-    env = kit.base_env(tmp_path / "home", _bin(tmp_path, empty_python),
-                       **kit.offline_pip(wheelhouse))
+    env = kit.base_env(
+        tmp_path / "home", _bin(tmp_path, empty_python), **kit.offline_pip(wheelhouse)
+    )
     env["PATH"] = env["PATH"].split(":")[0]  # only the tools above
     r = _run_sh(checkout, env)
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
@@ -44,8 +57,12 @@ def test_inside_a_venv_it_uses_that_one(kit, tmp_path, empty_python, wheelhouse)
     checkout = kit.copy_checkout(tmp_path / "clone")
     venv = tmp_path / "venv"
     subprocess.run([str(empty_python), "-m", "venv", str(venv)], check=True, timeout=300)
-    env = kit.base_env(tmp_path / "home", _bin(tmp_path, venv / "bin" / "python"),
-                       VIRTUAL_ENV=str(venv), **kit.offline_pip(wheelhouse))
+    env = kit.base_env(
+        tmp_path / "home",
+        _bin(tmp_path, venv / "bin" / "python"),
+        VIRTUAL_ENV=str(venv),
+        **kit.offline_pip(wheelhouse),
+    )
     env["PATH"] = f"{env['PATH'].split(':')[0]}:{venv / 'bin'}"
     r = _run_sh(checkout, env)
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]

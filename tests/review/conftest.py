@@ -15,7 +15,11 @@ from skillopt_sleep.review.diff import unified_diff
 from skillopt_sleep.store import Store, sha256_file
 from skillopt_sleep.store.db import NightRow
 
-LIVE = {"CLAUDE.md": "CLAUDE.md", "AGENTS.md": "AGENTS.md", "SKILL.md": ".claude/skills/demo/SKILL.md"}
+LIVE = {
+    "CLAUDE.md": "CLAUDE.md",
+    "AGENTS.md": "AGENTS.md",
+    "SKILL.md": ".claude/skills/demo/SKILL.md",
+}
 
 
 class Home:
@@ -49,21 +53,42 @@ class Home:
             if base and live.exists():
                 (directory / "base").mkdir(parents=True, exist_ok=True)
                 (directory / "base" / name).write_bytes(live.read_bytes())
-            (directory / "diffs" / f"{name}.diff").write_bytes(unified_diff(old, text, name).encode("utf-8"))
-            files.append(ProposalFile(name=name, live_path=str(live), base_sha256=sha256_file(live),
-                                      candidate=f"candidate/{name}", diff=f"diffs/{name}.diff"))
+            (directory / "diffs" / f"{name}.diff").write_bytes(
+                unified_diff(old, text, name).encode("utf-8")
+            )
+            files.append(
+                ProposalFile(
+                    name=name,
+                    live_path=str(live),
+                    base_sha256=sha256_file(live),
+                    candidate=f"candidate/{name}",
+                    diff=f"diffs/{name}.diff",
+                )
+            )
         started = started_at or datetime(2026, 3, 1, 3, 17, tzinfo=timezone.utc)
         summary = NightSummary(
-            night_id=night_id, project=str(project), started_at=started, decision="accept",
-            reason="1 of 1 edits proven and adopted", proposal_dir=str(directory),
-            edits=edits if edits is not None else [
-                Edit(target="memory", op="add", content="Use uv.", status="applied")],
+            night_id=night_id,
+            project=str(project),
+            started_at=started,
+            decision="accept",
+            reason="1 of 1 edits proven and adopted",
+            proposal_dir=str(directory),
+            edits=edits
+            if edits is not None
+            else [Edit(target="memory", op="add", content="Use uv.", status="applied")],
         )
         (directory / "report.md").write_text("# report\n", encoding="utf-8")
         (directory / "report.html").write_text("<html></html>\n", encoding="utf-8")
-        proposal = Proposal(night_id=night_id, project=str(project), created_at=started, files=files,
-                            summary=summary)
-        (directory / "proposal.json").write_text(proposal.model_dump_json(indent=2), encoding="utf-8")
+        proposal = Proposal(
+            night_id=night_id,
+            project=str(project),
+            created_at=started,
+            files=files,
+            summary=summary,
+        )
+        (directory / "proposal.json").write_text(
+            proposal.model_dump_json(indent=2), encoding="utf-8"
+        )
         self.store.save_night(summary, state)
         row = self.store.night(night_id)
         assert row is not None

@@ -29,7 +29,8 @@ def live(project: Path) -> Path:
 def candidates() -> dict[str, str]:
     return {
         "CLAUDE.md": CLAUDE.decode() + BLOCK,
-        "AGENTS.md": AGENTS.decode() + "\n<!-- skillopt-sleep:begin -->\n- Use uv.\n<!-- skillopt-sleep:end -->\n",
+        "AGENTS.md": AGENTS.decode()
+        + "\n<!-- skillopt-sleep:begin -->\n- Use uv.\n<!-- skillopt-sleep:end -->\n",
         "SKILL.md": "---\nname: demo\ndescription: d\n---\n",
     }
 
@@ -63,7 +64,8 @@ def test_adopt_refuses_when_a_live_file_changed_since_staging(cli, home, live):
     assert r.code == 8
     assert r.err == (
         f"skillopt-sleep: error: {live / 'AGENTS.md'} changed since night {NIGHT} read it; nothing was "
-        "written (run the night again to stage a fresh proposal, or `skillopt-sleep reject` this one)\n")
+        "written (run the night again to stage a fresh proposal, or `skillopt-sleep reject` this one)\n"
+    )
     assert (live / "CLAUDE.md").read_bytes() == CLAUDE
     assert (live / "AGENTS.md").read_bytes() == AGENTS + b"- A rule the user added this morning.\n"
     assert not (live / ".claude").exists()
@@ -97,7 +99,9 @@ def test_a_failed_write_puts_back_what_was_already_written(home, live):
     with pytest.raises(StoreError):
         adopt(home.store, home.paths, row, clock, ops=Failing())
     assert calls[:2] == ["CLAUDE.md", "AGENTS.md"]
-    assert (live / "CLAUDE.md").read_bytes() == CLAUDE and (live / "AGENTS.md").read_bytes() == AGENTS
+    assert (live / "CLAUDE.md").read_bytes() == CLAUDE and (
+        live / "AGENTS.md"
+    ).read_bytes() == AGENTS
     assert home.store.night(NIGHT).state == "staged"
 
 
@@ -108,7 +112,8 @@ def test_reject_records_the_edits_as_tried_and_changes_nothing(cli, home, live):
     assert r.json()["state"] == "rejected"
     tried = home.store.rejected_edits(str(live))
     assert [(e.target, e.content, e.status, e.reason) for e in tried] == [
-        ("memory", "Use uv.", "rejected", "rejected at review")]
+        ("memory", "Use uv.", "rejected", "rejected at review")
+    ]
     assert home.store.night(NIGHT).state == "rejected"
     assert (live / "CLAUDE.md").read_bytes() == CLAUDE
     r = cli("adopt", NIGHT, cwd=live)
@@ -118,8 +123,10 @@ def test_reject_records_the_edits_as_tried_and_changes_nothing(cli, home, live):
 def test_nothing_pending_is_a_one_line_error(cli, live):
     r = cli("adopt", cwd=live)
     assert r.code == 8
-    assert r.err == (f"skillopt-sleep: error: no pending proposal for {live} "
-                     "(run `skillopt-sleep run` to stage one)\n")
+    assert r.err == (
+        f"skillopt-sleep: error: no pending proposal for {live} "
+        "(run `skillopt-sleep run` to stage one)\n"
+    )
     r = cli("rollback", cwd=live)
     assert r.code == 8 and "no adopted night" in r.err
 
@@ -128,7 +135,9 @@ def test_night_prefix_and_unknown_night(cli, home, live):
     home.stage(live, candidates())
     assert cli("adopt", "20260301", cwd=live).code == 0
     r = cli("rollback", "nope", cwd=live)
-    assert r.code == 8 and r.err.strip().endswith("no night 'nope' (see `skillopt-sleep status` for the nights)")
+    assert r.code == 8 and r.err.strip().endswith(
+        "no night 'nope' (see `skillopt-sleep status` for the nights)"
+    )
 
 
 def test_superseded_night_points_to_the_newer_one(cli, home, live):
@@ -144,7 +153,9 @@ def tree(root: Path) -> dict[Path, bytes]:
 
 
 @pytest.mark.parametrize("verb", ["adopt", "review", "reject"])
-def test_a_command_in_a_project_without_a_proposal_never_acts_on_another(cli, home, live, tmp_path, verb):
+def test_a_command_in_a_project_without_a_proposal_never_acts_on_another(
+    cli, home, live, tmp_path, verb
+):
     home.stage(live, candidates())
     other = tmp_path / "other"  # a project of its own, beside the one with a proposal
     other.mkdir()
@@ -155,22 +166,27 @@ def test_a_command_in_a_project_without_a_proposal_never_acts_on_another(cli, ho
     assert r.err == (
         f"skillopt-sleep: error: no pending proposal for {other}; nothing was done (1 in other projects: "
         f"{NIGHT} ({live})) (run it in that project, or pass --project: `skillopt-sleep {verb} --project "
-        f"{live}`)\n")
+        f"{live}`)\n"
+    )
     assert tree(live) == before_live and tree(other) == before_other
     assert home.store.night(NIGHT).state == "staged"
     assert cli("status", cwd=other).code == 0
 
 
 @pytest.mark.parametrize("verb", ["adopt", "reject"])
-def test_naming_another_projects_night_is_refused_and_names_its_project(cli, home, live, tmp_path, verb):
+def test_naming_another_projects_night_is_refused_and_names_its_project(
+    cli, home, live, tmp_path, verb
+):
     home.stage(live, candidates())
     other = tmp_path / "other"
     other.mkdir()
     before = tree(live)
     r = cli(verb, NIGHT, cwd=other)
     assert r.code == 8
-    assert r.err == (f"skillopt-sleep: error: night {NIGHT} is of {live}, not of {other}; nothing was done "
-                     f"(run it there, or pass --project {live})\n")
+    assert r.err == (
+        f"skillopt-sleep: error: night {NIGHT} is of {live}, not of {other}; nothing was done "
+        f"(run it there, or pass --project {live})\n"
+    )
     assert tree(live) == before and home.store.night(NIGHT).state == "staged"
     assert cli(verb, NIGHT, "--project", str(live), cwd=other).code == 0
 
@@ -200,7 +216,10 @@ def test_rollback_refuses_to_lose_later_hand_edits_unless_forced(cli, home, live
     (live / "CLAUDE.md").write_bytes(edited)
     r = cli("rollback", cwd=live)
     assert r.code == 8
-    assert f"{live / 'CLAUDE.md'} changed since night {NIGHT} was adopted; nothing was restored" in r.err
+    assert (
+        f"{live / 'CLAUDE.md'} changed since night {NIGHT} was adopted; nothing was restored"
+        in r.err
+    )
     assert (live / "CLAUDE.md").read_bytes() == edited
     r = cli("rollback", "--force", cwd=live)
     assert r.code == 0, r.err
@@ -211,10 +230,15 @@ def test_rollback_refuses_to_lose_later_hand_edits_unless_forced(cli, home, live
 def test_rollback_of_an_older_adoption_waits_for_the_newer_one(cli, home, live):
     home.stage(live, {"AGENTS.md": AGENTS.decode() + "- one\n"}, night_id="20260301-031700-one111")
     assert cli("adopt", cwd=live).code == 0
-    home.stage(live, {"AGENTS.md": AGENTS.decode() + "- one\n- two\n"}, night_id="20260302-031700-two222")
+    home.stage(
+        live, {"AGENTS.md": AGENTS.decode() + "- one\n- two\n"}, night_id="20260302-031700-two222"
+    )
     assert cli("adopt", cwd=live).code == 0
     r = cli("rollback", "20260301-031700-one111", cwd=live)
-    assert r.code == 8 and "roll it back first: `skillopt-sleep rollback 20260302-031700-two222`" in r.err
+    assert (
+        r.code == 8
+        and "roll it back first: `skillopt-sleep rollback 20260302-031700-two222`" in r.err
+    )
     assert cli("rollback", cwd=live).code == 0  # the newest adoption first
     assert (live / "AGENTS.md").read_bytes() == AGENTS + b"- one\n"
     assert cli("rollback", cwd=live).code == 0
@@ -228,8 +252,10 @@ def test_auto_adopt_adopts_and_leaves_a_notice(home, live):
     assert outcome is not None and outcome.state == "adopted"
     assert (live / "CLAUDE.md").read_bytes() == CLAUDE + BLOCK.encode()
     [notice] = home.store.notices()
-    assert notice.message == (f"night {NIGHT} was auto-adopted (CLAUDE.md, AGENTS.md, SKILL.md); undo with "
-                              f"`skillopt-sleep rollback {NIGHT}`")
+    assert notice.message == (
+        f"night {NIGHT} was auto-adopted (CLAUDE.md, AGENTS.md, SKILL.md); undo with "
+        f"`skillopt-sleep rollback {NIGHT}`"
+    )
 
 
 def test_auto_adopt_refusal_keeps_the_proposal_for_the_morning(home, live):

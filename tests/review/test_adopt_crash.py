@@ -33,7 +33,16 @@ CLAUDE = b"# Notes\r\n\r\n- Use tabs.\r\nno final newline"
 AGENTS = b"# Agents\n\n- Be brief.\n"
 SKILL = "---\nname: demo\ndescription: d\n---\n"
 BLOCK = "\n<!-- skillopt-sleep:begin -->\n- Use uv.\n<!-- skillopt-sleep:end -->\n"
-PRIMITIVES = ("write_temp", "replace", "overwrite", "unlink", "mkdir", "rmdir", "set_aside", "place")
+PRIMITIVES = (
+    "write_temp",
+    "replace",
+    "overwrite",
+    "unlink",
+    "mkdir",
+    "rmdir",
+    "set_aside",
+    "place",
+)
 
 
 def plain(project: Path) -> dict[str, str]:
@@ -41,14 +50,22 @@ def plain(project: Path) -> dict[str, str]:
     (project / "CLAUDE.md").write_bytes(CLAUDE)
     (project / "AGENTS.md").write_bytes(AGENTS)
     os.chmod(project / "AGENTS.md", 0o600)
-    return {"CLAUDE.md": CLAUDE.decode() + BLOCK, "AGENTS.md": AGENTS.decode() + BLOCK, "SKILL.md": SKILL}
+    return {
+        "CLAUDE.md": CLAUDE.decode() + BLOCK,
+        "AGENTS.md": AGENTS.decode() + BLOCK,
+        "SKILL.md": SKILL,
+    }
 
 
 def linked(project: Path) -> dict[str, str]:
     """``CLAUDE.md -> AGENTS.md``, both staged with the one candidate, and a new skill."""
     (project / "AGENTS.md").write_bytes(AGENTS)
     os.symlink("AGENTS.md", project / "CLAUDE.md")
-    return {"CLAUDE.md": AGENTS.decode() + BLOCK, "AGENTS.md": AGENTS.decode() + BLOCK, "SKILL.md": SKILL}
+    return {
+        "CLAUDE.md": AGENTS.decode() + BLOCK,
+        "AGENTS.md": AGENTS.decode() + BLOCK,
+        "SKILL.md": SKILL,
+    }
 
 
 def hard_linked(project: Path) -> dict[str, str]:
@@ -85,7 +102,9 @@ class Crash(BaseException):
 class CrashAt(FileOps):
     """Counts the file operations; stops the work before or after operation number ``at``."""
 
-    def __init__(self, at: int = 0, when: str = "before", hit: Callable[[], None] | None = None) -> None:
+    def __init__(
+        self, at: int = 0, when: str = "before", hit: Callable[[], None] | None = None
+    ) -> None:
         self.at, self.when, self.count = at, when, 0
         self.hit = hit or self._raise
 
@@ -107,7 +126,9 @@ for _name in PRIMITIVES:
     setattr(CrashAt, _name, lambda self, *args, _n=_name: self._op(_n, *args))
 
 
-def fresh(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tag: str, setup: str) -> tuple[Home, Path]:
+def fresh(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tag: str, setup: str
+) -> tuple[Home, Path]:
     """A new home and project, staged with the setup's candidates."""
     monkeypatch.setenv("SKILLOPT_SLEEP_HOME", str(tmp_path / f"home-{tag}"))
     project = tmp_path / f"proj-{tag}"
@@ -119,6 +140,7 @@ def fresh(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tag: str, setup: str)
 
 def clock() -> FixedClock:
     from datetime import datetime, timezone
+
     return FixedClock(datetime(2026, 3, 1, 7, 0, tzinfo=timezone.utc))
 
 
@@ -150,7 +172,9 @@ def next_command(cli, home: Home, project: Path, before: dict, after: dict) -> t
 
 
 @pytest.mark.parametrize("setup", sorted(SETUPS))
-def test_adopt_killed_at_every_file_operation_ends_before_or_after(cli, tmp_path, monkeypatch, setup):
+def test_adopt_killed_at_every_file_operation_ends_before_or_after(
+    cli, tmp_path, monkeypatch, setup
+):
     before, after, n_ops, _ = states(tmp_path, monkeypatch, setup)
     assert before != after and n_ops >= 10
     if setup == "linked":
@@ -172,14 +196,18 @@ def test_adopt_killed_at_every_file_operation_ends_before_or_after(cli, tmp_path
 
 
 @pytest.mark.parametrize("setup", sorted(SETUPS))
-def test_rollback_killed_at_every_file_operation_ends_before_or_after(cli, tmp_path, monkeypatch, setup):
+def test_rollback_killed_at_every_file_operation_ends_before_or_after(
+    cli, tmp_path, monkeypatch, setup
+):
     before, after, _, n_ops = states(tmp_path, monkeypatch, setup)
     assert n_ops >= 3
     for at, when in crash_points(n_ops):
         home, project = fresh(tmp_path, monkeypatch, f"rb-{setup}-{at}-{when}", setup)
         adopt(home.store, home.paths, home.store.night(NIGHT), clock())
         with pytest.raises(Crash):
-            rollback(home.store, home.paths, home.store.night(NIGHT), clock(), ops=CrashAt(at, when))
+            rollback(
+                home.store, home.paths, home.store.night(NIGHT), clock(), ops=CrashAt(at, when)
+            )
         as_before, state = next_command(cli, home, project, before, after)
         assert state == ("rolled_back" if as_before else "adopted"), (at, when, state)
 
@@ -206,12 +234,17 @@ class FullDisk(FileOps):
 
 
 @pytest.mark.parametrize("setup", sorted(SETUPS))
-def test_a_full_disk_during_the_undo_is_repaired_by_the_next_command(cli, tmp_path, monkeypatch, setup):
+def test_a_full_disk_during_the_undo_is_repaired_by_the_next_command(
+    cli, tmp_path, monkeypatch, setup
+):
     before, after, _, _ = states(tmp_path, monkeypatch, setup)
     home, project = fresh(tmp_path, monkeypatch, f"full-{setup}", setup)
     with pytest.raises(StoreError) as failed:
         adopt(home.store, home.paths, home.store.night(NIGHT), clock(), ops=FullDisk(project))
-    assert "disk full" in failed.value.message and "putting the files back failed too" in failed.value.message
+    assert (
+        "disk full" in failed.value.message
+        and "putting the files back failed too" in failed.value.message
+    )
     assert snapshot(project) not in (before, after)  # the half state a full disk leaves...
     r = cli("status", cwd=project)  # ...until the disk has room again and any command runs
     assert r.code == 0 and f"an interrupted adoption of night {NIGHT} was undone" in r.out
@@ -276,13 +309,28 @@ def test_a_real_kill_9_mid_way(cli, tmp_path, monkeypatch, subprocess_env, verb,
     if verb == "rollback":
         adopt(home.store, home.paths, home.store.night(NIGHT), clock())
     env = dict(subprocess_env, SKILLOPT_SLEEP_HOME=os.environ["SKILLOPT_SLEEP_HOME"])
-    proc = subprocess.run([sys.executable, "-c", KILLER, verb, str(at), NIGHT], check=False, env=env,
-                          capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-c", KILLER, verb, str(at), NIGHT],
+        check=False,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert proc.returncode == -signal.SIGKILL, proc.stdout + proc.stderr
     assert journal_path(home.paths).exists()
-    assert snapshot(project) not in (before, after) or at == 3  # mid-way, except right after the journal
-    r = subprocess.run([sys.executable, "-m", "skillopt_sleep", "status"], check=False, env=env, cwd=project,
-                       capture_output=True, text=True, timeout=60)
+    assert (
+        snapshot(project) not in (before, after) or at == 3
+    )  # mid-way, except right after the journal
+    r = subprocess.run(
+        [sys.executable, "-m", "skillopt_sleep", "status"],
+        check=False,
+        env=env,
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert r.returncode == 0, r.stderr
     assert snapshot(project) == before
     assert home.store.night(NIGHT).state == ("staged" if verb == "adopt" else "rolled_back")
@@ -316,13 +364,21 @@ def test_ctrl_c_during_adopt_puts_the_files_back_at_once(cli, tmp_path, monkeypa
         raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):  # right after the first live file is placed (AGENTS.md)
-        adopt(home.store, home.paths, home.store.night(NIGHT), clock(), ops=CrashAt(9, "after", interrupt))
+        adopt(
+            home.store,
+            home.paths,
+            home.store.night(NIGHT),
+            clock(),
+            ops=CrashAt(9, "after", interrupt),
+        )
     assert at_interrupt[0]["AGENTS.md"] != before["AGENTS.md"]
     assert snapshot(project) == before and not journal_path(home.paths).exists()
     assert home.store.night(NIGHT).state == "staged"
 
 
-def test_a_night_repairs_an_interrupted_adoption_before_reading_the_files(cli, tmp_path, monkeypatch):
+def test_a_night_repairs_an_interrupted_adoption_before_reading_the_files(
+    cli, tmp_path, monkeypatch
+):
     from skillopt_sleep.night.demo import sample_tasks
 
     before, _, _, _ = states(tmp_path, monkeypatch, "plain")

@@ -67,8 +67,15 @@ def night(world, during: Callable[[], None] | None = None, *, auto_adopt: bool =
     settings = Settings()
     settings.night.auto_adopt = auto_adopt
     backends = Backends(Meanwhile(during), SimulatedBackend(), SimulatedBackend())
-    result = run_project_night(project=project, settings=settings, store=store, paths=paths,
-                               backends=backends, clock=clock, tasks=sample_tasks(project))
+    result = run_project_night(
+        project=project,
+        settings=settings,
+        store=store,
+        paths=paths,
+        backends=backends,
+        clock=clock,
+        tasks=sample_tasks(project),
+    )
     clock.advance(days=1)
     assert result.summary.decision == "accept", result.summary.reason
     assert any(e.target == "memory" for e in result.summary.edits)
@@ -89,20 +96,28 @@ def test_a_line_added_during_the_night_is_kept_at_adoption_and_said_in_one_line(
     env = {"SKILLOPT_SLEEP_HOME": str(project.parent / "home")}
     r = cli("review", cwd=project, env=env)
     assert r.code == 0, r.err
-    assert (f"note: {claude} changed outside the skillopt-sleep block since the night read it: "
-            "adopt keeps your change and adds the rules to it") in r.out
+    assert (
+        f"note: {claude} changed outside the skillopt-sleep block since the night read it: "
+        "adopt keeps your change and adds the rules to it"
+    ) in r.out
 
     r = cli("adopt", cwd=project, env=env)
     assert r.code == 0, r.err
     notes = [ln for ln in r.out.splitlines() if ln.startswith("note:")]
-    assert notes == [(f"note: {claude} changed outside the skillopt-sleep block since night {night_id} read "
-                      "it: your change is kept and the rules were added to it")]
+    assert notes == [
+        (
+            f"note: {claude} changed outside the skillopt-sleep block since night {night_id} read "
+            "it: your change is kept and the rules were added to it"
+        )
+    ]
     text = claude.read_text()
     assert text.startswith(USER_LINE) and BEGIN in text and END in text
     staged_rules = [e.content for e in store.night(night_id).summary.edits if e.target == "memory"]
     assert staged_rules and all(rule in block_lines(text) for rule in staged_rules)
 
-    r = cli("rollback", cwd=project, env=env)  # the rollback gives back the file as it was adopted onto
+    r = cli(
+        "rollback", cwd=project, env=env
+    )  # the rollback gives back the file as it was adopted onto
     assert r.code == 0, r.err
     assert claude.read_text().startswith(USER_LINE) and BEGIN not in claude.read_text()
 
@@ -122,16 +137,23 @@ def test_a_change_inside_the_block_during_the_night_is_refused_in_one_line(cli, 
     claude = project / "CLAUDE.md"
     first = night(world)
     assert adopt(store, paths, store.night(first), clock).state == "adopted"
-    second = night(world, lambda: claude.write_text(
-        claude.read_text().replace(END, "- My own rule in the block.\n" + END), encoding="utf-8"))
+    second = night(
+        world,
+        lambda: claude.write_text(
+            claude.read_text().replace(END, "- My own rule in the block.\n" + END), encoding="utf-8"
+        ),
+    )
     mine = claude.read_bytes()
     env = {"SKILLOPT_SLEEP_HOME": str(project.parent / "home")}
     r = cli("adopt", second, cwd=project, env=env)
     assert r.code == 8
-    assert r.err.splitlines() == [(
-        f"skillopt-sleep: error: {claude} changed inside its skillopt-sleep block since night {second} read "
-        "it; nothing was written (run the night again to stage a fresh proposal, or `skillopt-sleep reject` "
-        "this one)")]
+    assert r.err.splitlines() == [
+        (
+            f"skillopt-sleep: error: {claude} changed inside its skillopt-sleep block since night {second} read "
+            "it; nothing was written (run the night again to stage a fresh proposal, or `skillopt-sleep reject` "
+            "this one)"
+        )
+    ]
     assert claude.read_bytes() == mine and store.night(second).state == "staged"
 
 
@@ -153,12 +175,18 @@ def test_adopting_an_earlier_night_while_a_later_runs_keeps_the_earlier_rules(cl
 
     r = cli("adopt", later, cwd=project, env=env)
     assert r.code == 8 and len(r.err.splitlines()) == 1
-    assert f"changed inside its skillopt-sleep block since night {later} read it; nothing was written" in r.err
+    assert (
+        f"changed inside its skillopt-sleep block since night {later} read it; nothing was written"
+        in r.err
+    )
     # the earlier night's rules are all still there, byte for byte
     assert {p: p.read_bytes() for p in project.rglob("*.md")} == after_earlier
     assert store.night(later).state == "staged" and store.night(earlier).state == "adopted"
     r = cli("review", later, cwd=project, env=env)
-    assert f"note: {claude} changed inside its skillopt-sleep block since the night read it: adopt will refuse" in r.out
+    assert (
+        f"note: {claude} changed inside its skillopt-sleep block since the night read it: adopt will refuse"
+        in r.out
+    )
 
 
 class SaveAt(FileOps):
@@ -193,7 +221,8 @@ def test_a_save_during_rollback_is_kept_and_the_rollback_says_so(cli, world, op)
         rollback(store, paths, store.night(night_id), clock, ops=SaveAt(claude, op, save))
     assert refused.value.one_line().startswith(
         f"{claude} was saved meanwhile while night {night_id} was being rolled back: your save is kept "
-        "and nothing was restored")
+        "and nothing was restored"
+    )
     assert "\n" not in refused.value.one_line()
     assert claude.read_bytes() == save  # the user's save, byte for byte
     assert {p: p.read_bytes() for p in project.rglob("SKILL.md")} == skill_adopted
@@ -212,8 +241,10 @@ def test_a_save_during_adoption_is_kept_and_nothing_is_adopted(world, op):
     save = claude.read_bytes() + USER_LINE.encode()
     with pytest.raises(ProposalError) as refused:
         adopt(store, paths, store.night(night_id), clock, ops=SaveAt(claude, op, save))
-    assert refused.value.message == (f"{claude} was saved meanwhile; your save is kept and nothing of night "
-                                     f"{night_id} was adopted")
+    assert refused.value.message == (
+        f"{claude} was saved meanwhile; your save is kept and nothing of night "
+        f"{night_id} was adopted"
+    )
     assert claude.read_bytes() == save
     after = {p: p.read_bytes() for p in project.rglob("*.md")}
     assert after == {**before, claude: save}  # the other files are as before the adoption
@@ -232,8 +263,12 @@ with project_lock(sys.argv[1], sys.argv[2]):
 def test_adopt_waits_for_a_night_staging_the_same_project(world, subprocess_env):
     project, paths, store, clock = world
     night_id = night(world)
-    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(paths.lock_file.parent), str(project), "1.5"],
-                              stdout=subprocess.PIPE, text=True, env=subprocess_env)
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, str(paths.lock_file.parent), str(project), "1.5"],
+        stdout=subprocess.PIPE,
+        text=True,
+        env=subprocess_env,
+    )
     try:
         assert holder.stdout.readline().strip() == "held"
         started = time.monotonic()

@@ -28,14 +28,29 @@ def setting_lines(out: str) -> dict[str, str]:
 
 def test_show_names_the_source_of_every_setting(cli, sandbox_home, project):
     user = user_config(sandbox_home, "[night]\nk = 6\nseed = 3\n")
-    (project / ".skillopt-sleep.toml").write_text("[night]\nk = 2\n[files]\nmemory = [\"AGENTS.md\"]\n")
-    r = cli("config", "show", "--backend", "simulated", cwd=project, env={"SKILLOPT_SLEEP_NIGHT__ALPHA": "0.01"})
+    (project / ".skillopt-sleep.toml").write_text(
+        '[night]\nk = 2\n[files]\nmemory = ["AGENTS.md"]\n'
+    )
+    r = cli(
+        "config",
+        "show",
+        "--backend",
+        "simulated",
+        cwd=project,
+        env={"SKILLOPT_SLEEP_NIGHT__ALPHA": "0.01"},
+    )
     assert r.code == 0, r.err
     lines = setting_lines(r.out)
-    assert re.fullmatch(rf"night\.k = 2 +# project \({project}/\.skillopt-sleep\.toml\)", lines["night.k"])
+    assert re.fullmatch(
+        rf"night\.k = 2 +# project \({project}/\.skillopt-sleep\.toml\)", lines["night.k"]
+    )
     assert re.fullmatch(rf"night\.seed = 3 +# user \({user}\)", lines["night.seed"])
-    assert re.fullmatch(r"night\.alpha = 0\.01 +# env SKILLOPT_SLEEP_NIGHT__ALPHA", lines["night.alpha"])
-    assert re.fullmatch(r'roles\.judge\.backend = "simulated" +# flag', lines["roles.judge.backend"])
+    assert re.fullmatch(
+        r"night\.alpha = 0\.01 +# env SKILLOPT_SLEEP_NIGHT__ALPHA", lines["night.alpha"]
+    )
+    assert re.fullmatch(
+        r'roles\.judge\.backend = "simulated" +# flag', lines["roles.judge.backend"]
+    )
     assert re.fullmatch(r"night\.min_effect = 0\.25 +# default", lines["night.min_effect"])
     assert re.fullmatch(r"files\.skill = \(unset\) +# default", lines["files.skill"])
     assert re.fullmatch(r'files\.memory = \["AGENTS\.md"\] +# project .*', lines["files.memory"])
@@ -54,7 +69,10 @@ def test_bad_value_in_the_project_file_is_one_line_naming_the_file(cli, project)
     (project / ".skillopt-sleep.toml").write_text("[night]\nalpha = 2\n")
     r = cli("config", "show", cwd=project)
     assert r.code == 3 and r.err.count("\n") == 1
-    assert "invalid setting night.alpha = 2" in r.err and f"fix it in {project}/.skillopt-sleep.toml" in r.err
+    assert (
+        "invalid setting night.alpha = 2" in r.err
+        and f"fix it in {project}/.skillopt-sleep.toml" in r.err
+    )
 
 
 def test_init_writes_a_commented_starter_once(cli, sandbox_home, project):
@@ -87,15 +105,19 @@ def test_path_lists_the_files(cli, project):
     assert r.code == 0
     assert f"project config: {project}/.skillopt-sleep.toml  (not created yet)" in r.out
     out = cli("config", "path", "--json", cwd=project).json()
-    assert out["user_config"]["exists"] is False and out["database"]["path"].endswith("skillopt-sleep.db")
+    assert out["user_config"]["exists"] is False and out["database"]["path"].endswith(
+        "skillopt-sleep.db"
+    )
 
 
 def test_unknown_backend_is_a_config_error_listing_the_choices(cli, project):
     (project / ".skillopt-sleep.toml").write_text('[roles.judge]\nbackend = "antropic"\n')
     r = cli("config", "show", cwd=project)
     assert r.code == 11
-    assert r.err == ("skillopt-sleep: error: unknown backend 'antropic' (did you mean anthropic? choose one of: "
-                     "anthropic, claude-code, codex, openai, scripted, simulated)\n")
+    assert r.err == (
+        "skillopt-sleep: error: unknown backend 'antropic' (did you mean anthropic? choose one of: "
+        "anthropic, claude-code, codex, openai, scripted, simulated)\n"
+    )
 
 
 def test_config_without_action_is_a_usage_error(cli, project):
@@ -118,7 +140,9 @@ def test_every_setting_is_documented_in_its_model_and_the_starter_config_says_it
     for section, model in _sections(Settings, ""):
         assert model.__doc__, f"[{section}] has no docstring"
         for name, info in model.model_fields.items():
-            assert info.description and info.description.strip(), f"{section}.{name} has no description"
+            assert info.description and info.description.strip(), (
+                f"{section}.{name} has no description"
+            )
             sub = info.annotation
             if model in described or (isinstance(sub, type) and issubclass(sub, BaseModel)):
                 continue

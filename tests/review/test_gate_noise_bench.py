@@ -34,7 +34,9 @@ def test_gate_noise_json_over_200_nights(capsys):
     assert sparse["kinds"] == 8 and set(sparse["gates"]) == set(bench.GATES)
     for rates in sparse["gates"].values():
         assert 0 <= rates["power"] <= 1 and isinstance(rates["meets_targets"], bool)
-        assert rates["false_accept_rate"] <= 0.05  # a gate stays valid when the rule acts on few tasks
+        assert (
+            rates["false_accept_rate"] <= 0.05
+        )  # a gate stays valid when the rule acts on few tasks
     # only the edit-by-edit gate sees a rule that acts on one kind of eight
     assert sparse["gates"]["edit"]["power"] >= 0.80 and sparse["gates"]["holdout"]["power"] < 0.3
 
@@ -66,7 +68,9 @@ def test_sparse_nights_lift_one_kind_of_eight_and_nothing_else():
             for kind in night.kinds:
                 before = [s for s in night.draw(rng, kind, False, 40) if s is not None]
                 after = [s for s in night.draw(rng, kind, True, 40) if s is not None]
-                out.append((kind == night.edit_kind, sum(after) / len(after) - sum(before) / len(before)))
+                out.append(
+                    (kind == night.edit_kind, sum(after) / len(after) - sum(before) / len(before))
+                )
     same_kind = [d for on_kind, d in lifts if on_kind]
     other_kinds = [d for on_kind, d in lifts if not on_kind]
     assert abs(sum(same_kind) / len(same_kind) - (0.9 - 0.25)) < 0.02

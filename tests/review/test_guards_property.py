@@ -24,8 +24,15 @@ PIECES = [
     "<!-- a comment of the user's own -->\n",
     "    - Use ruff.\n",
 ]
-RULES = ["Use uv.", "Use ruff.", "Always use pytest -q", "Answer in English.", "Keep replies short.",
-         "Run make lint before committing.", "Use tabs."]
+RULES = [
+    "Use uv.",
+    "Use ruff.",
+    "Always use pytest -q",
+    "Answer in English.",
+    "Keep replies short.",
+    "Run make lint before committing.",
+    "Use tabs.",
+]
 
 
 @st.composite
@@ -36,7 +43,9 @@ def memory_file(draw) -> str:
     if draw(st.booleans()):
         cut = draw(st.integers(0, len(text)))
         cut = text.rfind("\n", 0, cut) + 1  # put the block at a line start, as a user would
-        rules = "".join(f"- {r}\n" for r in draw(st.lists(st.sampled_from(RULES), max_size=3, unique=True)))
+        rules = "".join(
+            f"- {r}\n" for r in draw(st.lists(st.sampled_from(RULES), max_size=3, unique=True))
+        )
         text = f"{text[:cut]}{BEGIN}\n{rules}{END}\n{text[cut:]}"
     if draw(st.booleans()):
         text = text.replace("\n", "\r\n")
@@ -79,8 +88,11 @@ def hand_written(text: str) -> tuple[str, str]:
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(original=memory_file(), nights=st.lists(st.lists(edit, max_size=6), min_size=1, max_size=4),
-       budget=st.integers(0, 4))
+@given(
+    original=memory_file(),
+    nights=st.lists(st.lists(edit, max_size=6), min_size=1, max_size=4),
+    budget=st.integers(0, 4),
+)
 def test_bytes_outside_the_block_survive_any_edit_sequence(original, nights, budget):
     limits = GuardLimits(max_bytes={"CLAUDE.md": 40 * 1024})
     text = original

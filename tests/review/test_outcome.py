@@ -15,21 +15,46 @@ RULE_TEXT = "Run the tests with `pytest -q`."
 def _task(n: int, days: float, intent: str, said: str | None = None) -> TaskRecord:
     when = ADOPTED + timedelta(days=days)
     turns = [TurnNote(kind="correction", text=said, at=when)] if said else []
-    return TaskRecord(source="claude-code", project="/p", session_id=f"s{n}", created_at=when, intent=intent,
-                      turns=turns, tags=["corrected"] if said else [])
+    return TaskRecord(
+        source="claude-code",
+        project="/p",
+        session_id=f"s{n}",
+        created_at=when,
+        intent=intent,
+        turns=turns,
+        tags=["corrected"] if said else [],
+    )
 
 
 def _rule(cited: list[TaskRecord]) -> AdoptedRule:
     edit = Edit(target="memory", content=RULE_TEXT, status="applied")
-    return AdoptedRule(id=rule_id(edit), project="/p", text=RULE_TEXT, target="memory", files=[], night_id="n",
-                       adopted_at=ADOPTED, edit=edit, task_ids=[t.id for t in cited], cited=[t.id for t in cited],
-                       exemplars=[t.intent for t in cited], checks=["contains 'pytest -q'"])
+    return AdoptedRule(
+        id=rule_id(edit),
+        project="/p",
+        text=RULE_TEXT,
+        target="memory",
+        files=[],
+        night_id="n",
+        adopted_at=ADOPTED,
+        edit=edit,
+        task_ids=[t.id for t in cited],
+        cited=[t.id for t in cited],
+        exemplars=[t.intent for t in cited],
+        checks=["contains 'pytest -q'"],
+    )
 
 
 def _world(after: list[str | None]) -> tuple[AdoptedRule, list[TaskRecord]]:
-    before = [_task(i, -20 + i, f"run the tests for module m{i}", "no, use `pytest -q`") for i in range(6)]
-    before += [_task(10 + i, -15 + i, "write the changelog entry for release", None) for i in range(5)]
-    later = [_task(100 + i, 1 + i, f"run the tests for module n{i}", said) for i, said in enumerate(after)]
+    before = [
+        _task(i, -20 + i, f"run the tests for module m{i}", "no, use `pytest -q`") for i in range(6)
+    ]
+    before += [
+        _task(10 + i, -15 + i, "write the changelog entry for release", None) for i in range(5)
+    ]
+    later = [
+        _task(100 + i, 1 + i, f"run the tests for module n{i}", said)
+        for i, said in enumerate(after)
+    ]
     return _rule(before[:2]), before + later
 
 
@@ -63,7 +88,9 @@ def test_corrections_the_other_way_make_a_rule_contradicted():
 def test_unrelated_requests_and_state_tags_do_not_count_as_its_kind():
     rule, tasks = _world([None])
     out = assess(rule, tasks)
-    assert out.before.requests == 4  # the five changelog requests (some tagged alike) are another kind
+    assert (
+        out.before.requests == 4
+    )  # the five changelog requests (some tagged alike) are another kind
 
 
 def test_the_same_correction_and_its_opposite_are_told_apart():

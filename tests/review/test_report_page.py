@@ -21,8 +21,15 @@ from .test_report import DIFFS, _Checker
 SHOTS = Path(__file__).resolve().parents[1] / "screenshots"
 # Chromium's own background calls (network time, component updates, sign-in) go through the proxy
 # whatever the flags say; they are not the page's. Anything else the page asked for is.
-BROWSER_OWN = ("clients2.google.com", "update.googleapis.com", "accounts.google.com", "www.google.com",
-               "optimizationguide-pa.googleapis.com", "content-autofill.googleapis.com", "redirector.gvt1.com")
+BROWSER_OWN = (
+    "clients2.google.com",
+    "update.googleapis.com",
+    "accounts.google.com",
+    "www.google.com",
+    "optimizationguide-pa.googleapis.com",
+    "content-autofill.googleapis.com",
+    "redirector.gvt1.com",
+)
 
 
 def _page() -> str:
@@ -86,7 +93,7 @@ def test_the_page_is_balanced_and_needs_no_network():
 class _Recorder(http.server.BaseHTTPRequestHandler):
     seen: list[str] = []
 
-    def do_GET(self) -> None:  # noqa: N802 - the name http.server calls
+    def do_GET(self) -> None:
         _Recorder.seen.append(self.path)
         self.send_response(404)
         self.end_headers()
@@ -105,10 +112,10 @@ def _png_size(data: bytes) -> tuple[int, int]:
 def _not_blank(data: bytes) -> bool:
     chunks, pos = [], 8
     while pos < len(data):
-        length = struct.unpack(">I", data[pos:pos + 4])[0]
-        kind = data[pos + 4:pos + 8]
+        length = struct.unpack(">I", data[pos : pos + 4])[0]
+        kind = data[pos + 4 : pos + 8]
         if kind == b"IDAT":
-            chunks.append(data[pos + 8:pos + 8 + length])
+            chunks.append(data[pos + 8 : pos + 8 + length])
         pos += 12 + length
     raw = zlib.decompress(b"".join(chunks))
     return len(set(raw[1:4000])) > 3 or len(set(raw)) > 3
@@ -128,12 +135,29 @@ def test_report_html_renders_in_headless_chromium_without_the_network(tmp_path, 
     shot = tmp_path / f"report-{width}.png"
     try:
         proc = subprocess.run(
-            [browser, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-             "--disable-background-networking", "--disable-component-update", "--disable-sync",
-             f"--user-data-dir={tmp_path / 'profile'}", f"--proxy-server=http://127.0.0.1:{proxy.server_port}",
-             "--proxy-bypass-list=<-loopback>", "--hide-scrollbars", f"--window-size={width},2400",
-             f"--screenshot={shot}", page.as_uri()],
-            capture_output=True, text=True, timeout=120, check=False)
+            [
+                browser,
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                f"--user-data-dir={tmp_path / 'profile'}",
+                f"--proxy-server=http://127.0.0.1:{proxy.server_port}",
+                "--proxy-bypass-list=<-loopback>",
+                "--hide-scrollbars",
+                f"--window-size={width},2400",
+                f"--screenshot={shot}",
+                page.as_uri(),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
     finally:
         proxy.shutdown()
     assert proc.returncode == 0, proc.stderr[-2000:]

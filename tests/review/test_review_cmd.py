@@ -35,7 +35,11 @@ def test_review_colours_on_request_and_json_is_the_night(cli, home, project):
     out = cli("review", "--json", cwd=project).json()
     assert out["night_id"] == NIGHT and out["state"] == "staged" and out["decision"] == "accept"
     assert out["diffs"]["CLAUDE.md"].startswith("--- a/CLAUDE.md")
-    assert out["report"].endswith("report.md") and out["tally"] == {"accepted": 0, "refused": 0, "inconclusive": 0}
+    assert out["report"].endswith("report.md") and out["tally"] == {
+        "accepted": 0,
+        "refused": 0,
+        "inconclusive": 0,
+    }
 
 
 def test_review_of_a_past_night_by_id(cli, home, project):
@@ -56,7 +60,8 @@ def test_colour_only_on_a_terminal_and_never_with_no_color():
     assert wants_colour(io.StringIO(), {}, "always") and not wants_colour(Tty(), {}, "never")
     assert colorize("--- a/x\n+++ b/x\n@@ -1 +1 @@\n-old\r\n+new\n ctx\n") == (
         "\x1b[1m--- a/x\x1b[0m\n\x1b[1m+++ b/x\x1b[0m\n\x1b[36m@@ -1 +1 @@\x1b[0m\n"
-        "\x1b[31m-old\x1b[0m\r\n\x1b[32m+new\x1b[0m\n ctx\n")
+        "\x1b[31m-old\x1b[0m\r\n\x1b[32m+new\x1b[0m\n ctx\n"
+    )
 
 
 def test_demo_proposal_adopts_and_rolls_back_byte_for_byte(cli, tmp_path):
@@ -72,7 +77,10 @@ def test_demo_proposal_adopts_and_rolls_back_byte_for_byte(cli, tmp_path):
     r = cli("adopt", "--project", str(live), env=env, cwd=tmp_path)
     assert r.code == 0, r.err
     claude = (live / "CLAUDE.md").read_text()
-    assert claude.startswith(before[live / "CLAUDE.md"].decode()) and "<!-- skillopt-sleep:end -->" in claude
+    assert (
+        claude.startswith(before[live / "CLAUDE.md"].decode())
+        and "<!-- skillopt-sleep:end -->" in claude
+    )
     assert cli("rollback", env=env, cwd=live).code == 0
     assert {p: p.read_bytes() for p in live.rglob("*") if p.is_file()} == before
 
@@ -89,7 +97,9 @@ HOSTILE_TEXT = "Be brief.\x1b]0;owned\x07\x1b[2J\u202egnp.\x1b[8m hidden"
 
 def test_hostile_text_is_never_written_to_the_terminal_raw(cli, home, project):
     (project / "CLAUDE.md").write_text("# Notes\n")
-    edit = Edit(target="memory", op="add", content=HOSTILE_TEXT, status="rejected", reason=HOSTILE_TEXT)
+    edit = Edit(
+        target="memory", op="add", content=HOSTILE_TEXT, status="rejected", reason=HOSTILE_TEXT
+    )
     home.stage(project, {"CLAUDE.md": f"# Notes\n- {HOSTILE_TEXT}\n"}, edits=[edit])
     plain = cli("review", cwd=project)
     coloured = cli("review", "--color", "always", cwd=project)
@@ -100,6 +110,11 @@ def test_hostile_text_is_never_written_to_the_terminal_raw(cli, home, project):
         assert "\x1b[2J" not in r.out and "\x1b[8m" not in r.out
     assert "Be brief.\\x1b]0;owned\\x07\\x1b[2J\\u202egnp.\\x1b[8m hidden" in plain.out
     # the only escapes left are the diff's own colours
-    assert set(re.findall(r"\x1b\[[0-9;]*m", coloured.out)) <= {"\x1b[32m", "\x1b[0m", "\x1b[1m", "\x1b[36m"}
+    assert set(re.findall(r"\x1b\[[0-9;]*m", coloured.out)) <= {
+        "\x1b[32m",
+        "\x1b[0m",
+        "\x1b[1m",
+        "\x1b[36m",
+    }
     bad = cli("adopt", "no-such-night\x1b[2J", cwd=project)
     assert bad.code == 8 and "\x1b" not in bad.err and "\\x1b[2J" in bad.err

@@ -21,9 +21,12 @@ def test_a_rule_that_repeats_a_hand_written_line_in_other_words_is_not_added():
 
 def test_a_rule_that_repeats_a_learned_rule_in_another_file_is_not_added():
     skill = f"---\nname: s\ndescription: d\n---\n{BEGIN}\n- Keep answers under ten lines.\n{END}\n"
-    out = apply_edits({"SKILL.md": skill, "CLAUDE.md": "# N\n"},
-                      [Edit(target="memory", content="Always keep answers under ten lines.")], budget=5,
-                      limits=GuardLimits())
+    out = apply_edits(
+        {"SKILL.md": skill, "CLAUDE.md": "# N\n"},
+        [Edit(target="memory", content="Always keep answers under ten lines.")],
+        budget=5,
+        limits=GuardLimits(),
+    )
     assert not out.applied and "already says this" in out.rejected[0].reason
 
 
@@ -45,5 +48,7 @@ def test_the_number_of_learned_rules_is_held_under_its_limit():
     files = {"CLAUDE.md": f"# N\n\n{BEGIN}\n{block}{END}\n"}
     out = _add(files, "Prefer dataclasses for plain records.", GuardLimits(max_rules=3))
     assert not out.applied
-    assert out.rejected[0].reason.startswith("CLAUDE.md already holds 3 learned rules, its limit ([files] max_rules = 3)")
+    assert out.rejected[0].reason.startswith(
+        "CLAUDE.md already holds 3 learned rules, its limit ([files] max_rules = 3)"
+    )
     assert _add(files, "Prefer dataclasses for plain records.", GuardLimits(max_rules=4)).applied

@@ -31,22 +31,59 @@ HEADING = "Please use the heading '## Summary' like I asked."
 def _tests_session(module: str, corrected: bool) -> Scenario:
     request = f"Run the tests for the {module} module"
     if not corrected:
-        return Scenario(f"tests-{module}", "claude", "omega", (
-            Step(request, (claude_bash("echo 'pytest -q: 3 passed'"), Text("3 passed with pytest -q.")), "new"),))
-    return Scenario(f"tests-{module}", "claude", "omega", (
-        Step(request, (claude_bash("echo 'OK'"), Text("OK (python -m unittest).")), "new"),
-        Step(PYTEST, (claude_bash("echo 'pytest -q: 3 passed'"), Text("3 passed with pytest -q.")),
-             "resume", "correction")))
+        return Scenario(
+            f"tests-{module}",
+            "claude",
+            "omega",
+            (
+                Step(
+                    request,
+                    (claude_bash("echo 'pytest -q: 3 passed'"), Text("3 passed with pytest -q.")),
+                    "new",
+                ),
+            ),
+        )
+    return Scenario(
+        f"tests-{module}",
+        "claude",
+        "omega",
+        (
+            Step(request, (claude_bash("echo 'OK'"), Text("OK (python -m unittest).")), "new"),
+            Step(
+                PYTEST,
+                (claude_bash("echo 'pytest -q: 3 passed'"), Text("3 passed with pytest -q.")),
+                "resume",
+                "correction",
+            ),
+        ),
+    )
 
 
 def _summary_session(doc: str) -> Scenario:
-    return Scenario(f"summary-{doc}", "claude", "omega", (
-        Step(f"Summarise the {doc} doc", (Text("It has three parts: harvest, night, review."),), "new"),
-        Step(HEADING, (Text("## Summary\nThree parts: harvest, night, review."),), "resume", "correction")))
+    return Scenario(
+        f"summary-{doc}",
+        "claude",
+        "omega",
+        (
+            Step(
+                f"Summarise the {doc} doc",
+                (Text("It has three parts: harvest, night, review."),),
+                "new",
+            ),
+            Step(
+                HEADING,
+                (Text("## Summary\nThree parts: harvest, night, review."),),
+                "resume",
+                "correction",
+            ),
+        ),
+    )
 
 
 def _harvest(cli, agent_home: Path, project: Path) -> None:
-    r = cli("harvest", "--since", "2020-01-01", "--json", cwd=project, env={"HOME": str(agent_home)})
+    r = cli(
+        "harvest", "--since", "2020-01-01", "--json", cwd=project, env={"HOME": str(agent_home)}
+    )
     assert r.code == 0, r.err
 
 
@@ -55,27 +92,41 @@ def test_a_followed_rule_is_working_and_an_ignored_one_is_ignored(cli, home, tmp
         pytest.skip("claude is not installed (npm i -g @anthropic-ai/claude-code)")
     agent_home, work_root = tmp_path / "agent-home", tmp_path / "work"
     project = work_root / "omega"
-    record(agent_home, work_root, tuple(_tests_session(m, True) for m in MODULES)
-           + tuple(_summary_session(d) for d in DOCS))
+    record(
+        agent_home,
+        work_root,
+        tuple(_tests_session(m, True) for m in MODULES) + tuple(_summary_session(d) for d in DOCS),
+    )
     _harvest(cli, agent_home, project)
     tasks = Store.open(home.paths.db).list_tasks(project=str(project))
     assert len(tasks) == 8 and all(t.turns and t.turns[0].kind == "correction" for t in tasks)
     cite_tests = next(t.id for t in tasks if "parser" in t.intent)
     cite_summary = next(t.id for t in tasks if "design" in t.intent)
-    rules = ("Run the tests with `pytest -q`.", "Start every summary with the heading '## Summary'.")
+    rules = (
+        "Run the tests with `pytest -q`.",
+        "Start every summary with the heading '## Summary'.",
+    )
     (project / "CLAUDE.md").write_text("# Omega\n", encoding="utf-8")
     block = "".join(f"- {r}\n" for r in rules)
     candidate = f"# Omega\n\n<!-- skillopt-sleep:begin -->\n{block}<!-- skillopt-sleep:end -->\n"
-    home.stage(project, {"CLAUDE.md": candidate}, edits=[
-        Edit(target="memory", content=rules[0], status="applied", cites=[cite_tests]),
-        Edit(target="memory", content=rules[1], status="applied", cites=[cite_summary])])
+    home.stage(
+        project,
+        {"CLAUDE.md": candidate},
+        edits=[
+            Edit(target="memory", content=rules[0], status="applied", cites=[cite_tests]),
+            Edit(target="memory", content=rules[1], status="applied", cites=[cite_summary]),
+        ],
+    )
     assert cli("adopt", cwd=project).code == 0
     first = cli("rules", "--json", cwd=project).json()["rules"]
     assert [r["verdict"] for r in first] == ["no data yet", "no data yet"]
     assert first[0]["needed"] == 0 or first[0]["after"]["requests"] == 0
 
-    record(agent_home, work_root, tuple(_tests_session(m, False) for m in MODULES)
-           + tuple(_summary_session(d) for d in DOCS))
+    record(
+        agent_home,
+        work_root,
+        tuple(_tests_session(m, False) for m in MODULES) + tuple(_summary_session(d) for d in DOCS),
+    )
     _harvest(cli, agent_home, project)
     after = {r["text"]: r for r in cli("rules", "--json", cwd=project).json()["rules"]}
     tests_rule, summary_rule = after[rules[0]], after[rules[1]]

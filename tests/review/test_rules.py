@@ -12,15 +12,21 @@ from .test_adopt_crash import snapshot
 from .test_symlinked_files import ALL_PROVEN, linked_project
 
 HAND = "# Project\n\nHand-written line, kept as is.\r\n"
-BLOCK = "<!-- skillopt-sleep:begin -->\n- Use uv.\n- Answer in English.\n<!-- skillopt-sleep:end -->\n"
+BLOCK = (
+    "<!-- skillopt-sleep:begin -->\n- Use uv.\n- Answer in English.\n<!-- skillopt-sleep:end -->\n"
+)
 
 
 def _adopted(home, project: Path, cli) -> None:
     (project / "CLAUDE.md").write_bytes(HAND.encode())
     (project / "AGENTS.md").write_bytes(HAND.encode())
-    edits = [Edit(target="memory", content="Use uv.", status="applied"),
-             Edit(target="memory", content="Answer in English.", status="applied")]
-    home.stage(project, {"CLAUDE.md": HAND + "\n" + BLOCK, "AGENTS.md": HAND + "\n" + BLOCK}, edits=edits)
+    edits = [
+        Edit(target="memory", content="Use uv.", status="applied"),
+        Edit(target="memory", content="Answer in English.", status="applied"),
+    ]
+    home.stage(
+        project, {"CLAUDE.md": HAND + "\n" + BLOCK, "AGENTS.md": HAND + "\n" + BLOCK}, edits=edits
+    )
     r = cli("adopt", cwd=project)
     assert r.code == 0, r.err
 
@@ -49,7 +55,9 @@ def test_rules_remove_takes_one_rule_out_of_every_file_byte_for_byte(home, proje
     assert (project / "AGENTS.md").read_bytes() == expected.encode()
     assert "backup:" in r.out
     assert [x.text for x in rules(home.store, str(project))] == ["Answer in English."]
-    assert "Use uv." in [e.content for e in home.store.rejected_edits(str(project))]  # remembered as refused
+    assert "Use uv." in [
+        e.content for e in home.store.rejected_edits(str(project))
+    ]  # remembered as refused
 
 
 def test_rollback_rule_is_the_same_as_rules_remove(home, project, cli):
@@ -73,7 +81,11 @@ def test_a_rule_reworded_by_hand_is_recognised_and_its_removal_refused(home, pro
     rid = listed[0]["id"]
     r = cli("rules", "remove", rid, cwd=project)
     assert r.code != 0
-    assert "changed by hand" in r.err and "nothing was removed" in r.err and len(r.err.strip().splitlines()) == 1
+    assert (
+        "changed by hand" in r.err
+        and "nothing was removed" in r.err
+        and len(r.err.strip().splitlines()) == 1
+    )
     assert snapshot(project) == before
 
 

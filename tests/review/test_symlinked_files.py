@@ -53,7 +53,10 @@ def test_a_linked_claude_md_is_trained_once_and_stays_a_link(cli, tmp_path):
 
     assert cli("adopt", cwd=project).code == 0
     after = snapshot(project)
-    assert after["CLAUDE.md"] == ("link", "AGENTS.md") and after[str(SKILL_PATH)] == before[str(SKILL_PATH)]
+    assert (
+        after["CLAUDE.md"] == ("link", "AGENTS.md")
+        and after[str(SKILL_PATH)] == before[str(SKILL_PATH)]
+    )
     agents = (project / "AGENTS.md").read_text()
     assert managed_rules(agents) == memory_rules  # each rule once, read by both agents
     assert (project / "CLAUDE.md").read_text() == agents
@@ -79,4 +82,6 @@ def test_hard_linked_memory_files_stay_one_file(cli, tmp_path):
     rules = managed_rules((project / "AGENTS.md").read_text())
     assert rules and len(rules) == len(set(rules))
     assert cli("rollback", cwd=project).code == 0
-    assert snapshot(project) == before and os.path.samefile(project / "CLAUDE.md", project / "AGENTS.md")
+    assert snapshot(project) == before and os.path.samefile(
+        project / "CLAUDE.md", project / "AGENTS.md"
+    )

@@ -11,9 +11,23 @@ from skillopt_sleep.models import TaskRecord
 
 
 def add_readme(cli, project: Path):
-    return cli("tasks", "add", "--intent", "Write the README", "--check", "heading=Beta App",
-               "--check", "max_chars=300", "--check", "json_valid", "--feedback", "The title must be 'Beta App'",
-               "--outcome", "failure", cwd=project)
+    return cli(
+        "tasks",
+        "add",
+        "--intent",
+        "Write the README",
+        "--check",
+        "heading=Beta App",
+        "--check",
+        "max_chars=300",
+        "--check",
+        "json_valid",
+        "--feedback",
+        "The title must be 'Beta App'",
+        "--outcome",
+        "failure",
+        cwd=project,
+    )
 
 
 def test_add_then_list_shows_intent_outcome_feedback_and_checks(cli, project):
@@ -23,8 +37,11 @@ def test_add_then_list_shows_intent_outcome_feedback_and_checks(cli, project):
     r = cli("tasks", "list", cwd=project)
     lines = r.out.splitlines()
     assert lines[0].endswith("  manual  failure")
-    assert lines[1:4] == ["  intent:   Write the README", "  feedback: The title must be 'Beta App'",
-                          "  checks:   heading 'Beta App'; max_chars 300; json_valid"]
+    assert lines[1:4] == [
+        "  intent:   Write the README",
+        "  feedback: The title must be 'Beta App'",
+        "  checks:   heading 'Beta App'; max_chars 300; json_valid",
+    ]
     assert lines[4] == f"1 task(s) for {project}"
 
 
@@ -44,18 +61,41 @@ def test_adding_the_same_intent_again_updates_it(cli, project):
     assert len(cli("tasks", "list", "--json", cwd=project).json()) == 1
 
 
-@pytest.mark.parametrize("check, message", [
-    ("regex=(", ("skillopt-sleep: error: --check regex=(: invalid regex '(': missing ), unterminated subpattern "
-                "at position 0 (fix the regular expression (and quote it for the shell))")),
-    ("contain=x", ("skillopt-sleep: error: unknown check kind 'contain' in --check contain=x (did you mean "
-                  "contains? kinds: contains, not_contains, regex, starts_with, max_chars, json_valid, heading, "
-                  "equals, rubric, ran, never_ran, changed, untouched, never_read, file_contains, "
-                  "file_not_contains, passes_after)")),
-    ("max_chars=lots", ("skillopt-sleep: error: --check max_chars=lots: max_chars needs a whole number "
-                       "(for example --check max_chars=300)")),
-    ("contains", ("skillopt-sleep: error: --check contains: contains needs a non-empty text value "
-                 "(write it as KIND=VALUE)")),
-])
+@pytest.mark.parametrize(
+    "check, message",
+    [
+        (
+            "regex=(",
+            (
+                "skillopt-sleep: error: --check regex=(: invalid regex '(': missing ), unterminated subpattern "
+                "at position 0 (fix the regular expression (and quote it for the shell))"
+            ),
+        ),
+        (
+            "contain=x",
+            (
+                "skillopt-sleep: error: unknown check kind 'contain' in --check contain=x (did you mean "
+                "contains? kinds: contains, not_contains, regex, starts_with, max_chars, json_valid, heading, "
+                "equals, rubric, ran, never_ran, changed, untouched, never_read, file_contains, "
+                "file_not_contains, passes_after)"
+            ),
+        ),
+        (
+            "max_chars=lots",
+            (
+                "skillopt-sleep: error: --check max_chars=lots: max_chars needs a whole number "
+                "(for example --check max_chars=300)"
+            ),
+        ),
+        (
+            "contains",
+            (
+                "skillopt-sleep: error: --check contains: contains needs a non-empty text value "
+                "(write it as KIND=VALUE)"
+            ),
+        ),
+    ],
+)
 def test_bad_check_is_one_line_and_stores_nothing(cli, project, check, message):
     r = cli("tasks", "add", "--intent", "x", "--check", check, cwd=project)
     assert r.code == 4
@@ -70,7 +110,7 @@ def test_missing_intent_and_missing_action(cli, project):
     assert r.code == 2 and r.err.count("\n") == 1
 
 
-TOML = '''
+TOML = """
 [[task]]
 intent = "Run the tests"
 feedback = "always use pytest -q"
@@ -80,15 +120,31 @@ checks = [{ kind = "contains", value = "pytest -q" }]
 [[task]]
 intent = "Summarise the change"
 checks = [{ kind = "max_chars", value = 280 }, { kind = "rubric", value = "Is it one paragraph?" }]
-'''
+"""
 
 
-@pytest.mark.parametrize("name, text", [
-    ("tasks.json", json.dumps([{"intent": "Run the tests", "checks": [{"kind": "contains", "value": "pytest -q"}]},
-                               {"intent": "Summarise the change", "tags": ["docs"]}])),
-    ("tasks.jsonl", '{"intent": "Run the tests"}\n\n{"intent": "Summarise the change", "outcome": "success"}\n'),
-    ("tasks.toml", TOML),
-])
+@pytest.mark.parametrize(
+    "name, text",
+    [
+        (
+            "tasks.json",
+            json.dumps(
+                [
+                    {
+                        "intent": "Run the tests",
+                        "checks": [{"kind": "contains", "value": "pytest -q"}],
+                    },
+                    {"intent": "Summarise the change", "tags": ["docs"]},
+                ]
+            ),
+        ),
+        (
+            "tasks.jsonl",
+            '{"intent": "Run the tests"}\n\n{"intent": "Summarise the change", "outcome": "success"}\n',
+        ),
+        ("tasks.toml", TOML),
+    ],
+)
 def test_import_json_json_lines_and_toml(cli, project, tmp_path, name, text):
     path = tmp_path / name
     path.write_text(text)
@@ -102,24 +158,50 @@ def test_import_json_json_lines_and_toml(cli, project, tmp_path, name, text):
     assert again.out.startswith(f"imported {path}: 0 new, 2 updated")
 
 
-@pytest.mark.parametrize("records, message", [
-    ([{"intent": "ok"}, {"intent": "bad", "checks": [{"kind": "regex", "value": "a(b"}]}],
-     ("tasks.json record 2: checks.0: invalid regex 'a(b': missing ), unterminated subpattern at position 1 "
-     "(fix the record; nothing was imported)")),
-    ([{"intent": "ok"}, {"intent": "bad", "checks": [{"kind": "matches", "value": "x"}]}],
-     ("tasks.json record 2: checks.0.kind: Input should be 'contains', 'not_contains', 'regex', 'starts_with', "
-     "'max_chars', 'json_valid', 'heading', 'equals', 'rubric', 'ran', 'never_ran', 'changed', 'untouched', "
-     "'never_read', 'file_contains', 'file_not_contains' or 'passes_after' (fix the record; nothing was "
-     "imported)")),
-    ([{"intnet": "typo"}], "tasks.json record 1: unknown field 'intnet' (did you mean intent?)"),
-    ([{"intent": ""}], ("tasks.json record 1: intent: String should have at least 1 character "
-                       "(fix the record; nothing was imported)")),
-    ([{"intent": "x", "project": "relative/dir"}],
-     ("tasks.json record 1: project: project must be an absolute path, got 'relative/dir' "
-     "(fix the record; nothing was imported)")),
-    (["just a string"], "tasks.json record 1 is not an object (each task is a JSON object or a [[task]] table)"),
-    ([], "no tasks in {path} (write a JSON array, JSON lines or TOML [[task]] tables)"),
-])
+@pytest.mark.parametrize(
+    "records, message",
+    [
+        (
+            [{"intent": "ok"}, {"intent": "bad", "checks": [{"kind": "regex", "value": "a(b"}]}],
+            (
+                "tasks.json record 2: checks.0: invalid regex 'a(b': missing ), unterminated subpattern at position 1 "
+                "(fix the record; nothing was imported)"
+            ),
+        ),
+        (
+            [{"intent": "ok"}, {"intent": "bad", "checks": [{"kind": "matches", "value": "x"}]}],
+            (
+                "tasks.json record 2: checks.0.kind: Input should be 'contains', 'not_contains', 'regex', 'starts_with', "
+                "'max_chars', 'json_valid', 'heading', 'equals', 'rubric', 'ran', 'never_ran', 'changed', 'untouched', "
+                "'never_read', 'file_contains', 'file_not_contains' or 'passes_after' (fix the record; nothing was "
+                "imported)"
+            ),
+        ),
+        (
+            [{"intnet": "typo"}],
+            "tasks.json record 1: unknown field 'intnet' (did you mean intent?)",
+        ),
+        (
+            [{"intent": ""}],
+            (
+                "tasks.json record 1: intent: String should have at least 1 character "
+                "(fix the record; nothing was imported)"
+            ),
+        ),
+        (
+            [{"intent": "x", "project": "relative/dir"}],
+            (
+                "tasks.json record 1: project: project must be an absolute path, got 'relative/dir' "
+                "(fix the record; nothing was imported)"
+            ),
+        ),
+        (
+            ["just a string"],
+            "tasks.json record 1 is not an object (each task is a JSON object or a [[task]] table)",
+        ),
+        ([], "no tasks in {path} (write a JSON array, JSON lines or TOML [[task]] tables)"),
+    ],
+)
 def test_a_bad_record_imports_nothing(cli, project, tmp_path, records, message):
     path = tmp_path / "tasks.json"
     path.write_text(json.dumps(records))
@@ -161,8 +243,10 @@ def test_show_and_rm_by_prefix(cli, project):
     assert r.out == f"removed {task_id}  Write the README\n"
     r = cli("tasks", "show", task_id, cwd=project)
     assert r.code == 4
-    assert r.err == (f"skillopt-sleep: error: no task {task_id!r} "
-                     "(see `skillopt-sleep tasks list --all-projects`)\n")
+    assert r.err == (
+        f"skillopt-sleep: error: no task {task_id!r} "
+        "(see `skillopt-sleep tasks list --all-projects`)\n"
+    )
 
 
 def test_list_is_per_project_unless_all(cli, project, tmp_path):

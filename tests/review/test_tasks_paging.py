@@ -15,8 +15,17 @@ def fill(project: Path, n: int) -> list[str]:
 
     store = Store.open(resolve_paths(os.environ["SKILLOPT_SLEEP_HOME"]).ensure().db)
     start = datetime(2026, 11, 1, tzinfo=timezone.utc)
-    records = [TaskRecord(source="manual", project=str(project), session_id=f"s{i}", created_at=start + timedelta(
-        minutes=i), intent=f"task number {i}", id=f"t_{i:08x}") for i in range(n)]
+    records = [
+        TaskRecord(
+            source="manual",
+            project=str(project),
+            session_id=f"s{i}",
+            created_at=start + timedelta(minutes=i),
+            intent=f"task number {i}",
+            id=f"t_{i:08x}",
+        )
+        for i in range(n)
+    ]
     store.upsert_tasks(records, start)
     return [r.id for r in records]
 
@@ -32,7 +41,10 @@ def test_tasks_list_pages_and_says_how_to_see_the_next(cli, project):
     r = cli("tasks", "list", "--offset", "100", "-n", "10", cwd=project)
     assert r.out.splitlines()[-1] == f"tasks 101-110 of 120 for {project}; next page: --offset 110"
     assert len(cli("tasks", "list", "--limit", "0", "--json", cwd=project).json()) == 120
-    assert cli("tasks", "list", "--offset", "500", cwd=project).out == f"no tasks past 500: 120 task(s) for {project}\n"
+    assert (
+        cli("tasks", "list", "--offset", "500", cwd=project).out
+        == f"no tasks past 500: 120 task(s) for {project}\n"
+    )
     bad = cli("tasks", "list", "--limit", "-1", cwd=project)
     assert bad.code == 2 and "needs a whole number of 0 or more, not '-1'" in bad.err
 

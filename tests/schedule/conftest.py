@@ -85,8 +85,11 @@ def fake_cron(tmp_path: Path) -> FakeCron:
     prog.chmod(prog.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
     store = tmp_path / "crontab-store" / "tester"
     store.parent.mkdir()
-    env = {"PATH": f"{bindir}{os.pathsep}{os.environ.get('PATH', '')}", "FAKE_CRONTAB_FILE": str(store),
-           "USER": "tester"}
+    env = {
+        "PATH": f"{bindir}{os.pathsep}{os.environ.get('PATH', '')}",
+        "FAKE_CRONTAB_FILE": str(store),
+        "USER": "tester",
+    }
     return FakeCron(store, env)
 
 
@@ -116,16 +119,26 @@ def fake_host():
     return _fake_host
 
 
-def _fake_host(tmp_path: Path, platform: str, programs: dict | None = None) -> tuple[Host, FakeRunner]:
-    runner = FakeRunner(programs if programs is not None else {
-        "systemctl": ok, "loginctl": lambda a, i: RunResult(0, "Linger=yes\n"),
-        "launchctl": ok, "schtasks": ok,
-    })
+def _fake_host(
+    tmp_path: Path, platform: str, programs: dict | None = None
+) -> tuple[Host, FakeRunner]:
+    runner = FakeRunner(
+        programs
+        if programs is not None
+        else {
+            "systemctl": ok,
+            "loginctl": lambda a, i: RunResult(0, "Linger=yes\n"),
+            "launchctl": ok,
+            "schtasks": ok,
+        }
+    )
     home = tmp_path / "userhome"
     home.mkdir(exist_ok=True)
     state = tmp_path / "state"
     state.mkdir(exist_ok=True)
-    return Host(runner, {"HOME": str(home), "USER": "tester"}, home, state, platform, uid=501), runner
+    return Host(
+        runner, {"HOME": str(home), "USER": "tester"}, home, state, platform, uid=501
+    ), runner
 
 
 @pytest.fixture

@@ -42,8 +42,16 @@ class NightSpy:
 
 
 def _deps(store, paths, night, factory=None, **kw) -> JobDeps:
-    return JobDeps(store=store, paths=paths, clock=FixedClock(START), env={}, settings_for=lambda p: Settings(),
-                   night=night, backend_factory=factory or (lambda role, env: ScriptedBackend()), **kw)
+    return JobDeps(
+        store=store,
+        paths=paths,
+        clock=FixedClock(START),
+        env={},
+        settings_for=lambda p: Settings(),
+        night=night,
+        backend_factory=factory or (lambda role, env: ScriptedBackend()),
+        **kw,
+    )
 
 
 def test_rejected_auth_spends_nothing_and_leaves_a_notice(store, paths, project, cli):
@@ -77,10 +85,24 @@ def test_rejected_auth_spends_nothing_and_leaves_a_notice(store, paths, project,
 
 
 def test_a_good_night_is_logged_with_secrets_redacted(store, paths, project):
-    evidence = [EditEvidence(edit=Edit(target="memory", content=rule), verdict=verdict)
-                for rule, verdict in (("Use uv.", "accepted"), ("Be terse.", "no_effect"), ("Be kind.", "inconclusive"))]
-    summary = NightSummary(night_id="n-0502", project=str(project), started_at=START, decision="accept",
-                           evidence=evidence, proposal_dir="/p/n-0502", calls=40, cost_usd=0.0123)
+    evidence = [
+        EditEvidence(edit=Edit(target="memory", content=rule), verdict=verdict)
+        for rule, verdict in (
+            ("Use uv.", "accepted"),
+            ("Be terse.", "no_effect"),
+            ("Be kind.", "inconclusive"),
+        )
+    ]
+    summary = NightSummary(
+        night_id="n-0502",
+        project=str(project),
+        started_at=START,
+        decision="accept",
+        evidence=evidence,
+        proposal_dir="/p/n-0502",
+        calls=40,
+        cost_usd=0.0123,
+    )
     night = NightSpy(NightOutcome("ok", summary, output="progress... key sk-ant-api03-" + "y" * 30))
     result = run_job([project], _deps(store, paths, night))
     assert result.exit_code == 0 and night.calls == [project]
@@ -88,18 +110,26 @@ def test_a_good_night_is_logged_with_secrets_redacted(store, paths, project):
     assert record.status == "ok" and record.projects[0].decision == "accept"
     assert record.projects[0].night_id == "n-0502"
     log = Path(record.log_file).read_text()
-    assert ("night n-0502: accept, edits 1 accepted, 1 refused, 1 inconclusive, staged in /p/n-0502 "
-            "(40 calls, $0.0123)") in log
+    assert (
+        "night n-0502: accept, edits 1 accepted, 1 refused, 1 inconclusive, staged in /p/n-0502 "
+        "(40 calls, $0.0123)"
+    ) in log
     assert "sk-ant-api03" not in log and "[REDACTED:anthropic-key]" in log
     assert Path(record.log_file).name == "night-20260502-031700.log"
     assert store.notices() == []
 
 
-def test_a_failed_night_leaves_a_notice_and_the_next_project_still_runs(store, paths, tmp_path, project):
+def test_a_failed_night_leaves_a_notice_and_the_next_project_still_runs(
+    store, paths, tmp_path, project
+):
     other = tmp_path / "other"
     other.mkdir()
-    outcomes = iter([NightOutcome("failed", message="disk full while writing x", exit_code=5),
-                     NightOutcome("ok")])
+    outcomes = iter(
+        [
+            NightOutcome("failed", message="disk full while writing x", exit_code=5),
+            NightOutcome("ok"),
+        ]
+    )
     ran: list[Path] = []
 
     def night(p, flags, env):
@@ -110,7 +140,8 @@ def test_a_failed_night_leaves_a_notice_and_the_next_project_still_runs(store, p
     assert ran == [project, other]
     assert result.exit_code == 5 and [p.status for p in result.record.projects] == ["failed", "ok"]
     assert [n.message for n in store.notices()] == [
-        f"scheduled night for {project} failed: disk full while writing x"]
+        f"scheduled night for {project} failed: disk full while writing x"
+    ]
 
 
 def test_a_run_while_another_night_holds_the_lock_is_skipped_with_a_notice(store, paths, project):
@@ -122,7 +153,9 @@ def test_a_run_while_another_night_holds_the_lock_is_skipped_with_a_notice(store
     assert notice.message.startswith("scheduled night skipped: another night is running (pid ")
 
 
-def test_a_moved_config_or_a_missing_project_is_a_notice_not_a_silent_default(store, paths, tmp_path):
+def test_a_moved_config_or_a_missing_project_is_a_notice_not_a_silent_default(
+    store, paths, tmp_path
+):
     night = NightSpy(NightOutcome("ok"))
     run_job([tmp_path / "gone"], _deps(store, paths, night))
     run_job([tmp_path], _deps(store, paths, night, expect_config=tmp_path / "elsewhere.toml"))
@@ -133,12 +166,17 @@ def test_a_moved_config_or_a_missing_project_is_a_notice_not_a_silent_default(st
 
 
 def test_an_interrupted_night_is_recorded_without_a_failure_notice(store, paths, project):
-    result = run_job([project], _deps(store, paths, NightSpy(NightOutcome("interrupted", message="night stopped"))))
+    result = run_job(
+        [project],
+        _deps(store, paths, NightSpy(NightOutcome("interrupted", message="night stopped"))),
+    )
     assert result.record.status == "interrupted" and store.notices() == []
 
 
 def test_each_distinct_backend_is_probed_once():
-    settings = Settings.model_validate({"roles": {"judge": {"backend": "scripted", "model": "small"}}})
+    settings = Settings.model_validate(
+        {"roles": {"judge": {"backend": "scripted", "model": "small"}}}
+    )
     made: list[tuple[str | None, str | None]] = []
 
     def factory(role, env):
@@ -159,8 +197,13 @@ def test_an_unknown_backend_is_named_with_its_choices():
 
 def test_the_job_reads_keys_from_the_env_file_but_the_live_environment_wins(tmp_path):
     home = tmp_path / "h"
-    ctx = Ctx(env={"SKILLOPT_SLEEP_HOME": str(home), "OPENAI_API_KEY": "live"}, cwd=tmp_path,
-              stdin=io.StringIO(), out=io.StringIO(), err=io.StringIO())
+    ctx = Ctx(
+        env={"SKILLOPT_SLEEP_HOME": str(home), "OPENAI_API_KEY": "live"},
+        cwd=tmp_path,
+        stdin=io.StringIO(),
+        out=io.StringIO(),
+        err=io.StringIO(),
+    )
     merge_env_file(ctx.paths.env_file, {"ANTHROPIC_API_KEY": "from-file", "OPENAI_API_KEY": "old"})
     job_ctx = _job_ctx(ctx, ["CLAUDE_CONFIG_DIR=/c"])
     assert job_ctx.env["ANTHROPIC_API_KEY"] == "from-file"

@@ -38,11 +38,18 @@ HOLDER = textwrap.dedent(
 )
 
 
-def _start_holder(tmp_path: Path, lock: Path, subprocess_env, read_line, *extra: str) -> subprocess.Popen:
+def _start_holder(
+    tmp_path: Path, lock: Path, subprocess_env, read_line, *extra: str
+) -> subprocess.Popen:
     script = tmp_path / "holder.py"
     script.write_text(HOLDER)
-    proc = subprocess.Popen([sys.executable, str(script), str(lock), *extra], env=subprocess_env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, str(script), str(lock), *extra],
+        env=subprocess_env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     assert read_line(proc.stdout).strip() == "held"
     return proc
 
@@ -62,7 +69,9 @@ def test_lock_is_held_for_the_block_and_says_who_holds_it(tmp_path):
         pass
 
 
-def test_a_second_night_is_refused_while_a_live_process_holds_the_lock(tmp_path, subprocess_env, read_line):
+def test_a_second_night_is_refused_while_a_live_process_holds_the_lock(
+    tmp_path, subprocess_env, read_line
+):
     lock = tmp_path / "night.lock"
     proc = _start_holder(tmp_path, lock, subprocess_env, read_line, "solo")
     try:
@@ -87,7 +96,9 @@ def test_a_stale_lock_from_a_killed_process_is_recovered(tmp_path, subprocess_en
         assert read_holder(lock).pid == os.getpid()
 
 
-def test_a_holder_may_share_the_lock_with_its_child_only_when_it_says_so(tmp_path, subprocess_env, read_line):
+def test_a_holder_may_share_the_lock_with_its_child_only_when_it_says_so(
+    tmp_path, subprocess_env, read_line
+):
     lock = tmp_path / "night.lock"
     shared = _start_holder(tmp_path, lock, subprocess_env, read_line, "share", "child")
     assert read_line(shared.stdout).strip() == f"child got it from {shared.pid}"
@@ -95,5 +106,6 @@ def test_a_holder_may_share_the_lock_with_its_child_only_when_it_says_so(tmp_pat
     solo = _start_holder(tmp_path, lock, subprocess_env, read_line, "solo", "child")
     line = read_line(solo.stdout).strip()
     solo.wait(timeout=30)
-    assert line.startswith(f"skillopt_sleep.errors.LockedError: another night is running (pid {solo.pid}")
-
+    assert line.startswith(
+        f"skillopt_sleep.errors.LockedError: another night is running (pid {solo.pid}"
+    )

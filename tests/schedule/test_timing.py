@@ -38,7 +38,9 @@ def test_one_run_per_local_day_across_both_changes(zone, spring, fall, cron):
         runs = _fortnight(zone, around, cron)
         days = [r.date() for r in runs]
         first = around - timedelta(days=7)
-        assert days == [first + timedelta(days=i) for i in range(14)], f"{zone} {cron} near {around}"
+        assert days == [first + timedelta(days=i) for i in range(14)], (
+            f"{zone} {cron} near {around}"
+        )
         gaps = [b - a for a, b in itertools.pairwise(runs)]
         assert all(timedelta(hours=22) <= g <= timedelta(hours=26) for g in gaps)
 
@@ -66,10 +68,16 @@ def test_a_skipped_wall_time_runs_as_much_later_as_the_clock_jumped():
 def test_a_repeated_wall_time_runs_once_at_its_first_occurrence():
     berlin = ZoneInfo("Europe/Berlin")
     runs = next_runs("30 2 * * *", datetime(2026, 10, 24, 12, tzinfo=berlin), berlin, 2)
-    assert [r.isoformat() for r in runs] == ["2026-10-25T02:30:00+02:00", "2026-10-26T02:30:00+01:00"]
+    assert [r.isoformat() for r in runs] == [
+        "2026-10-25T02:30:00+02:00",
+        "2026-10-26T02:30:00+01:00",
+    ]
     new_york = ZoneInfo("America/New_York")
     runs = next_runs("30 1 * * *", datetime(2026, 10, 31, 12, tzinfo=new_york), new_york, 2)
-    assert [r.isoformat() for r in runs] == ["2026-11-01T01:30:00-04:00", "2026-11-02T01:30:00-05:00"]
+    assert [r.isoformat() for r in runs] == [
+        "2026-11-01T01:30:00-04:00",
+        "2026-11-02T01:30:00-05:00",
+    ]
 
 
 def test_asking_during_the_repeated_hour_does_not_run_it_again():
@@ -77,13 +85,18 @@ def test_asking_during_the_repeated_hour_does_not_run_it_again():
     # 02:40 on the second pass (CET, fold=1): 02:30 already ran on the first pass.
     second_pass = datetime(2026, 10, 25, 1, 40, tzinfo=timezone.utc).astimezone(berlin)
     assert second_pass.utcoffset() == timedelta(hours=1)
-    assert next_runs("30 2 * * *", second_pass, berlin, 1)[0].isoformat() == "2026-10-26T02:30:00+01:00"
+    assert (
+        next_runs("30 2 * * *", second_pass, berlin, 1)[0].isoformat()
+        == "2026-10-26T02:30:00+01:00"
+    )
 
 
 def test_asking_just_after_a_spring_jump_still_finds_that_nights_run():
     berlin = ZoneInfo("Europe/Berlin")
     just_after = datetime(2026, 3, 29, 3, 10, tzinfo=berlin)
-    assert next_runs("30 2 * * *", just_after, berlin, 1)[0].isoformat() == "2026-03-29T03:30:00+02:00"
+    assert (
+        next_runs("30 2 * * *", just_after, berlin, 1)[0].isoformat() == "2026-03-29T03:30:00+02:00"
+    )
 
 
 def test_runs_between_counts_missed_nights():
@@ -98,7 +111,10 @@ def test_time_and_cron_validation_name_the_fix():
     assert validate_cron("  17   3 * * * ") == "17 3 * * *"
     with pytest.raises(UsageError) as info:
         cron_from_time("25:00")
-    assert info.value.one_line() == "invalid time '25:00' (give HH:MM on a 24-hour clock, e.g. --time 03:17)"
+    assert (
+        info.value.one_line()
+        == "invalid time '25:00' (give HH:MM on a 24-hour clock, e.g. --time 03:17)"
+    )
     for bad in ("61 3 * * *", "17 3 * *", "17 3 * * * *", "every night"):
         with pytest.raises(UsageError) as info:
             validate_cron(bad)

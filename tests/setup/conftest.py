@@ -42,8 +42,14 @@ class Machine:
 
     def install(self, **opts: object) -> str:
         self.out = io.StringIO()
-        run(Options(**opts), env=self.env, commands=self.commands, out=self.out,  # type: ignore[arg-type]
-            layout=self.layout, interactive=False)
+        run(
+            Options(**opts),
+            env=self.env,
+            commands=self.commands,
+            out=self.out,  # type: ignore[arg-type]
+            layout=self.layout,
+            interactive=False,
+        )
         return self.out.getvalue()
 
     def calls(self, word: str) -> list[tuple[str, ...]]:

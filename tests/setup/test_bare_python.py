@@ -17,7 +17,12 @@ print(ours)
 
 
 def test_setup_imports_none_of_the_engines_dependencies():
-    r = subprocess.run([sys.executable, "-c", PROBE], check=False, capture_output=True, text=True,
-                       env={"PYTHONPATH": str(REPO), "PYTHONDONTWRITEBYTECODE": "1"}, timeout=60)
+    r = subprocess.run(
+        [sys.executable, "-c", PROBE],
+        check=False,
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(REPO), "PYTHONDONTWRITEBYTECODE": "1"},
+        timeout=60,
+    )
     assert (r.returncode, r.stdout, r.stderr) == (0, "[]\n", "")
-

@@ -16,5 +16,7 @@ def test_the_path_it_was_started_by_when_path_does_not(tmp_path):
     started.parent.mkdir()
     started.write_text("#!/bin/sh\n")
     assert self_command({"PATH": "/nowhere"}, str(started)) == f"'{started}'"
-    assert self_command({"PATH": "/nowhere"}, "-c", "/usr/bin/python3") == \
-        "/usr/bin/python3 -m skillopt_sleep"
+    assert (
+        self_command({"PATH": "/nowhere"}, "-c", "/usr/bin/python3")
+        == "/usr/bin/python3 -m skillopt_sleep"
+    )

@@ -17,14 +17,17 @@ def test_the_default_route_puts_the_command_on_a_new_login_shells_path(machine, 
     before = tree(machine.home)
     out = machine.install(**NO_AGENTS)
     lay = machine.layout
-    assert (lay.user_bin / "skillopt-sleep").resolve() == \
-        lay.engine_venv / "bin" / "skillopt-sleep"
+    assert (lay.user_bin / "skillopt-sleep").resolve() == lay.engine_venv / "bin" / "skillopt-sleep"
     assert lay.engine_record.read_text() == f"{lay.engine_venv / 'bin' / 'skillopt-sleep'}\n"
     profile = machine.home / ".profile"
-    assert profile.read_text().splitlines()[1] == \
-        'case ":$PATH:" in *":$HOME/.local/bin:"*) ;; *) PATH="$HOME/.local/bin:$PATH"; export PATH ;; esac'
+    assert (
+        profile.read_text().splitlines()[1]
+        == 'case ":$PATH:" in *":$HOME/.local/bin:"*) ;; *) PATH="$HOME/.local/bin:$PATH"; export PATH ;; esac'
+    )
     assert f"added to PATH in {profile}: open a new terminal, or run: . {profile}" in out
-    assert out.endswith(f"done: skillopt-sleep {__version__}. Check it with: skillopt-sleep doctor\n")
+    assert out.endswith(
+        f"done: skillopt-sleep {__version__}. Check it with: skillopt-sleep doctor\n"
+    )
 
     gone = machine.install(uninstall=True)
     assert tree(machine.home) == before
@@ -49,7 +52,9 @@ def test_the_block_is_appended_to_a_users_profile_and_removed_exactly(machine):
     assert profile.read_text() == mine
 
 
-@pytest.mark.parametrize(("shell", "where"), [("/usr/bin/zsh", ".zprofile"), ("/bin/dash", ".profile")])
+@pytest.mark.parametrize(
+    ("shell", "where"), [("/usr/bin/zsh", ".zprofile"), ("/bin/dash", ".profile")]
+)
 def test_the_profile_follows_the_login_shell(machine, shell, where):
     machine.env["SHELL"] = shell
     machine.install(**NO_AGENTS)
@@ -59,7 +64,9 @@ def test_the_profile_follows_the_login_shell(machine, shell, where):
 def test_a_shell_we_do_not_edit_gets_the_one_line_to_add(machine):
     machine.env["SHELL"] = "/usr/bin/fish"
     out = machine.install(**NO_AGENTS)
-    assert f"note: add {machine.home}/.local/bin to your shell's PATH to run skillopt-sleep\n" in out
+    assert (
+        f"note: add {machine.home}/.local/bin to your shell's PATH to run skillopt-sleep\n" in out
+    )
     assert [p.name for p in machine.home.iterdir()] == [".local"]
 
 
@@ -107,8 +114,10 @@ def test_uninstall_names_where_the_task_log_stays(machine):
     machine.install(**NO_AGENTS)
     (machine.home / "sleep" / "data").mkdir(parents=True)
     out = machine.install(uninstall=True)
-    assert out.endswith(f"uninstalled; your task log and nights stay in {machine.home}/sleep/data "
-                        "(delete that directory to forget them).\n")
+    assert out.endswith(
+        f"uninstalled; your task log and nights stay in {machine.home}/sleep/data "
+        "(delete that directory to forget them).\n"
+    )
 
 
 def test_the_codex_skill_is_a_copy_with_the_launcher_as_a_file(machine):
@@ -119,7 +128,9 @@ def test_the_codex_skill_is_a_copy_with_the_launcher_as_a_file(machine):
 
 def test_a_second_run_changes_nothing(machine, tree):
     machine.install(claude="no", codex="yes", schedule="no")
-    machine.on(lambda a: "import skillopt_sleep as s" in " ".join(a), lambda a: Done(0, __version__))
+    machine.on(
+        lambda a: "import skillopt_sleep as s" in " ".join(a), lambda a: Done(0, __version__)
+    )
     first = tree(machine.home)
     out = machine.install(claude="no", codex="yes", schedule="no")
     assert f"engine: skillopt-sleep {__version__} already installed with venv\n" in out
@@ -146,6 +157,7 @@ def _fake_pipx(machine, tmp_path):
             state["installed"] = True
         elif argv[1] == "uninstall":
             import shutil
+
             shutil.rmtree(data / "pipx" / "venvs" / "skillopt-sleep")
             (machine.home / ".local" / "bin" / "skillopt-sleep").unlink()
             state["installed"] = False

@@ -37,13 +37,17 @@ def test_the_private_environment_route_and_exact_uninstall(win, tree):
     out = win.install(claude="no", codex="no", schedule="yes")
     lay = win.layout
     engine = lay.engine_venv / "Scripts" / "skillopt-sleep.exe"
-    assert win.calls("-m venv") == [(win.calls("-m venv")[0][0], "-m", "venv", str(lay.engine_venv))]
+    assert win.calls("-m venv") == [
+        (win.calls("-m venv")[0][0], "-m", "venv", str(lay.engine_venv))
+    ]
     assert lay.command_link.read_bytes() == f'@"{engine}" %*\r\n'.encode()
     assert lay.engine_record.read_text() == f"{engine}\n"
     # The schedule is the engine's own command (it picks the Task Scheduler on Windows).
     assert win.calls(" schedule") == [(str(engine), "schedule")]
-    assert f"note: add {win.home}/.local/bin to your PATH (Settings > Environment Variables) " \
-           "to run skillopt-sleep\n" in out
+    assert (
+        f"note: add {win.home}/.local/bin to your PATH (Settings > Environment Variables) "
+        "to run skillopt-sleep\n" in out
+    )
     assert not (win.home / ".profile").exists()
     win.install(uninstall=True)
     assert win.calls("unschedule") == [(str(engine), "unschedule")]
@@ -62,7 +66,9 @@ def test_install_ps1_hands_every_switch_to_setup():
     mapped = dict(re.findall(r'if \(\$(\w+)\) \{ \$SetupArgs \+= (?:@\()?"(--[a-z-]+)"', text))
     assert sorted(mapped) == sorted([*switches, "With", "Package"])
     for name, flag in mapped.items():
-        parse([flag, "pipx"] if name in ("With", "Package") else [flag], "install.ps1")  # setup accepts it
+        parse(
+            [flag, "pipx"] if name in ("With", "Package") else [flag], "install.ps1"
+        )  # setup accepts it
     choices = re.search(r'ValidateSet\("", ([^)]*)\)\]\[string\]\$With', text).group(1)
     for tool in re.findall(r'"(\w+)"', choices):
         assert parse(["--with", tool], "install.ps1").tool == tool

@@ -14,13 +14,16 @@ from skillopt_sleep.setup.manifest import Manifest
 from skillopt_sleep.setup.tree import shell_tree_sum
 
 REPO = Path(__file__).resolve().parents[2]
-SHELL_SUM = ("cd \"$1\" && find . -type f | LC_ALL=C sort | while read -r f; do printf '%s\\n' "
-             "\"$f\"; cat \"$f\"; done | cksum | cut -d' ' -f1")
+SHELL_SUM = (
+    "cd \"$1\" && find . -type f | LC_ALL=C sort | while read -r f; do printf '%s\\n' "
+    '"$f"; cat "$f"; done | cksum | cut -d\' \' -f1'
+)
 
 
 def _shell_sum(root: Path) -> str:
-    return subprocess.run(["sh", "-c", SHELL_SUM, "sh", str(root)], check=True,
-                          capture_output=True, text=True).stdout.strip()
+    return subprocess.run(
+        ["sh", "-c", SHELL_SUM, "sh", str(root)], check=True, capture_output=True, text=True
+    ).stdout.strip()
 
 
 def test_the_checksum_is_the_shell_installers(tmp_path):
@@ -33,8 +36,9 @@ def test_the_checksum_is_the_shell_installers(tmp_path):
 
 
 def test_a_skill_the_shell_installer_copied_is_removed_unless_changed(tmp_path):
-    ctx = Ctx(layout_for({"HOME": str(tmp_path)}), {}, FakeCommands(),
-              Manifest(tmp_path / "manifest"))
+    ctx = Ctx(
+        layout_for({"HOME": str(tmp_path)}), {}, FakeCommands(), Manifest(tmp_path / "manifest")
+    )
     kept, gone = tmp_path / "kept", tmp_path / "gone"
     for d in (kept, gone):
         d.mkdir()

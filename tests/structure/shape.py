@@ -49,7 +49,10 @@ def import_graph(root: Path = PACKAGE) -> dict[str, set[str]]:
                 targets = [alias.name for alias in node.names]
             else:
                 base = _resolve(name, path.name == "__init__.py", node)
-                targets = [f"{base}.{alias.name}" if f"{base}.{alias.name}" in mods else base for alias in node.names]
+                targets = [
+                    f"{base}.{alias.name}" if f"{base}.{alias.name}" in mods else base
+                    for alias in node.names
+                ]
             for target in targets:
                 while target and target not in mods:  # a name inside a module: the module
                     target = target.rpartition(".")[0]
@@ -122,4 +125,7 @@ def _functions_in(module: str, body: list[ast.stmt], prefix: str) -> Iterator[Fu
 
 
 def line_counts(root: Path = PACKAGE) -> dict[str, int]:
-    return {name: len(path.read_text(encoding="utf-8").splitlines()) for name, path in modules(root).items()}
+    return {
+        name: len(path.read_text(encoding="utf-8").splitlines())
+        for name, path in modules(root).items()
+    }

@@ -17,14 +17,19 @@ def client(srv: ModelServer) -> anthropic.Anthropic:
 
 def test_create_returns_scripted_text_and_usage(srv: ModelServer) -> None:
     srv.enqueue(Text("Hello from the script"))
-    msg = client(srv).messages.create(model="claude-test", max_tokens=50, messages=MESSAGES,
-                                      system="Be brief.")
+    msg = client(srv).messages.create(
+        model="claude-test", max_tokens=50, messages=MESSAGES, system="Be brief."
+    )
     assert [b.text for b in msg.content] == ["Hello from the script"]
     assert msg.stop_reason == "end_turn" and msg.model == "claude-test"
     assert msg.usage.output_tokens == 6 and msg.usage.input_tokens > 0
     call = srv.model_calls()[0]
-    assert (call.api, call.system, call.prompt, call.stream) == ("anthropic", "Be brief.",
-                                                                 "Say hello", False)
+    assert (call.api, call.system, call.prompt, call.stream) == (
+        "anthropic",
+        "Be brief.",
+        "Say hello",
+        False,
+    )
 
 
 def test_usage_is_deterministic(srv: ModelServer) -> None:
@@ -36,16 +41,22 @@ def test_usage_is_deterministic(srv: ModelServer) -> None:
 
 def test_stream_delivers_text_and_tool_use(srv: ModelServer) -> None:
     srv.enqueue(ToolCall("Bash", {"command": "ls -la", "description": "List"}, text="Looking."))
-    with client(srv).messages.stream(model="claude-test", max_tokens=50, messages=MESSAGES,
-                                     tools=[{"name": "Bash", "input_schema": {"type": "object"}}]
-                                     ) as stream:
+    with client(srv).messages.stream(
+        model="claude-test",
+        max_tokens=50,
+        messages=MESSAGES,
+        tools=[{"name": "Bash", "input_schema": {"type": "object"}}],
+    ) as stream:
         texts = list(stream.text_stream)
         final = stream.get_final_message()
     assert "".join(texts) == "Looking."
     assert final.stop_reason == "tool_use"
     tool = final.content[1]
-    assert (tool.type, tool.name, tool.input) == ("tool_use", "Bash",
-                                                  {"command": "ls -la", "description": "List"})
+    assert (tool.type, tool.name, tool.input) == (
+        "tool_use",
+        "Bash",
+        {"command": "ls -la", "description": "List"},
+    )
     assert tool.id.startswith("toolu_")
     assert final.usage.output_tokens > 1
     assert srv.model_calls()[0].tools == ("Bash",) and srv.model_calls()[0].stream
@@ -55,11 +66,24 @@ def test_tool_result_is_visible_to_the_responder(srv: ModelServer) -> None:
     srv.responder = lambda call: Text(f"saw {call.last_tool_result}")
     messages = [
         {"role": "user", "content": "run it"},
-        {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_1", "name": "Bash",
-                                           "input": {"command": "echo 42"}}]},
-        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1",
-                                      "content": "42\n"},
-                                     {"type": "text", "text": "<system-reminder>x</system-reminder>"}]},
+        {
+            "role": "assistant",
+            "content": [
+                {
+                    "type": "tool_use",
+                    "id": "toolu_1",
+                    "name": "Bash",
+                    "input": {"command": "echo 42"},
+                }
+            ],
+        },
+        {
+            "role": "user",
+            "content": [
+                {"type": "tool_result", "tool_use_id": "toolu_1", "content": "42\n"},
+                {"type": "text", "text": "<system-reminder>x</system-reminder>"},
+            ],
+        },
     ]
     msg = client(srv).messages.create(model="m", max_tokens=5, messages=messages)
     assert msg.content[0].text == "saw 42\n"
@@ -83,12 +107,20 @@ def test_async_create_and_stream(srv: ModelServer) -> None:
 
 
 def test_json_schema_request_gets_schema_shaped_json(srv: ModelServer) -> None:
-    schema = {"type": "object", "properties": {"title": {"type": "string"},
-                                               "tags": {"type": "array", "items": {"type": "string"}}},
-              "required": ["title"]}
-    msg = client(srv).messages.create(model="m", max_tokens=50, messages=MESSAGES,
-                                      extra_body={"output_config": {"format": {
-                                          "type": "json_schema", "schema": schema}}})
+    schema = {
+        "type": "object",
+        "properties": {
+            "title": {"type": "string"},
+            "tags": {"type": "array", "items": {"type": "string"}},
+        },
+        "required": ["title"],
+    }
+    msg = client(srv).messages.create(
+        model="m",
+        max_tokens=50,
+        messages=MESSAGES,
+        extra_body={"output_config": {"format": {"type": "json_schema", "schema": schema}}},
+    )
     assert msg.content[0].text == '{"title": "Scripted title", "tags": ["Scripted tags"]}'
 
 

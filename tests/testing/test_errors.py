@@ -22,8 +22,9 @@ def gpt(srv: ModelServer, timeout: float = 10) -> openai.OpenAI:
 
 
 def ask_claude(srv: ModelServer, timeout: float = 10, stream: bool = False):
-    return claude(srv, timeout).messages.create(model="m", max_tokens=5, messages=MESSAGES,
-                                                stream=stream)
+    return claude(srv, timeout).messages.create(
+        model="m", max_tokens=5, messages=MESSAGES, stream=stream
+    )
 
 
 def ask_gpt(srv: ModelServer, timeout: float = 10):
@@ -35,15 +36,25 @@ def test_anthropic_rate_limit_carries_retry_after_and_error_shape(srv: ModelServ
     with pytest.raises(anthropic.RateLimitError) as info:
         ask_claude(srv)
     assert info.value.response.headers["retry-after"] == "7"
-    assert info.value.body == {"type": "error", "error": {
-        "type": "rate_limit_error",
-        "message": "Number of request tokens has exceeded your per-minute rate limit"}}
+    assert info.value.body == {
+        "type": "error",
+        "error": {
+            "type": "rate_limit_error",
+            "message": "Number of request tokens has exceeded your per-minute rate limit",
+        },
+    }
 
 
-@pytest.mark.parametrize(("status", "exc"), [
-    (500, anthropic.InternalServerError), (529, anthropic.InternalServerError),
-    (401, anthropic.AuthenticationError), (400, anthropic.BadRequestError),
-    (404, anthropic.NotFoundError)])
+@pytest.mark.parametrize(
+    ("status", "exc"),
+    [
+        (500, anthropic.InternalServerError),
+        (529, anthropic.InternalServerError),
+        (401, anthropic.AuthenticationError),
+        (400, anthropic.BadRequestError),
+        (404, anthropic.NotFoundError),
+    ],
+)
 def test_anthropic_status_to_exception(srv: ModelServer, status: int, exc: type) -> None:
     srv.enqueue(Error(status, message="scripted"))
     with pytest.raises(exc) as info:
@@ -52,12 +63,17 @@ def test_anthropic_status_to_exception(srv: ModelServer, status: int, exc: type)
     assert info.value.body["error"]["message"] == "scripted"
 
 
-@pytest.mark.parametrize(("status", "exc", "code"), [
-    (429, openai.RateLimitError, "rate_limit_exceeded"),
-    (500, openai.InternalServerError, None),
-    (401, openai.AuthenticationError, "invalid_api_key")])
-def test_openai_status_to_exception(srv: ModelServer, status: int, exc: type,
-                                    code: str | None) -> None:
+@pytest.mark.parametrize(
+    ("status", "exc", "code"),
+    [
+        (429, openai.RateLimitError, "rate_limit_exceeded"),
+        (500, openai.InternalServerError, None),
+        (401, openai.AuthenticationError, "invalid_api_key"),
+    ],
+)
+def test_openai_status_to_exception(
+    srv: ModelServer, status: int, exc: type, code: str | None
+) -> None:
     srv.enqueue(Error(status, headers={"retry-after": "0"}))
     with pytest.raises(exc) as info:
         ask_gpt(srv)

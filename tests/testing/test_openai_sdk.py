@@ -27,11 +27,14 @@ def test_chat_create_returns_text_and_usage(srv: ModelServer) -> None:
 
 
 def test_chat_stream_with_usage_and_tool_call(srv: ModelServer) -> None:
-    srv.enqueue(Text("streamed words that are long enough to be split in several chunks"),
-                ToolCall("lookup", {"q": "weather"}))
+    srv.enqueue(
+        Text("streamed words that are long enough to be split in several chunks"),
+        ToolCall("lookup", {"q": "weather"}),
+    )
     c = client(srv)
-    stream = c.chat.completions.create(model="gpt-test", messages=MESSAGES, stream=True,
-                                       stream_options={"include_usage": True})
+    stream = c.chat.completions.create(
+        model="gpt-test", messages=MESSAGES, stream=True, stream_options={"include_usage": True}
+    )
     chunks = list(stream)
     text = "".join(ch.choices[0].delta.content or "" for ch in chunks if ch.choices)
     assert text == "streamed words that are long enough to be split in several chunks"
@@ -39,24 +42,32 @@ def test_chat_stream_with_usage_and_tool_call(srv: ModelServer) -> None:
     with c.chat.completions.stream(model="gpt-test", messages=MESSAGES) as s:
         final = s.get_final_completion()
     tool = final.choices[0].message.tool_calls[0]
-    assert (tool.function.name, json.loads(tool.function.arguments)) == ("lookup",
-                                                                         {"q": "weather"})
+    assert (tool.function.name, json.loads(tool.function.arguments)) == ("lookup", {"q": "weather"})
     assert final.choices[0].finish_reason == "tool_calls"
 
 
 def test_chat_tool_result_reaches_the_responder(srv: ModelServer) -> None:
     srv.responder = lambda call: Text("result was " + (call.last_tool_result or "none"))
     messages = MESSAGES + [
-        {"role": "assistant", "content": None, "tool_calls": [
-            {"id": "call_1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]},
-        {"role": "tool", "tool_call_id": "call_1", "content": "sunny"}]
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {"id": "call_1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+            ],
+        },
+        {"role": "tool", "tool_call_id": "call_1", "content": "sunny"},
+    ]
     r = client(srv).chat.completions.create(model="gpt-test", messages=messages)
     assert r.choices[0].message.content == "result was sunny"
 
 
 def test_responses_stream_text_function_and_custom_calls(srv: ModelServer) -> None:
-    srv.enqueue(Text("Responses hello"), ToolCall("exec_command", {"cmd": "ls"}),
-                CustomToolCall("apply_patch", "*** Begin Patch\n*** End Patch\n"))
+    srv.enqueue(
+        Text("Responses hello"),
+        ToolCall("exec_command", {"cmd": "ls"}),
+        CustomToolCall("apply_patch", "*** Begin Patch\n*** End Patch\n"),
+    )
     c = client(srv)
     with c.responses.stream(model="gpt-5.5", input="hi", instructions="Be brief.") as s:
         deltas = [e.delta for e in s if e.type == "response.output_text.delta"]
@@ -69,36 +80,53 @@ def test_responses_stream_text_function_and_custom_calls(srv: ModelServer) -> No
     assert kinds[0] == "response.created" and kinds[-1] == "response.completed"
     assert "response.function_call_arguments.done" in kinds
     done = events[-1].response.output[0]
-    assert (done.type, done.name, json.loads(done.arguments)) == ("function_call",
-                                                                  "exec_command", {"cmd": "ls"})
+    assert (done.type, done.name, json.loads(done.arguments)) == (
+        "function_call",
+        "exec_command",
+        {"cmd": "ls"},
+    )
     custom = c.responses.create(model="gpt-5.5", input="patch", stream=True)
     last = list(custom)[-1].response.output[0]
-    assert (last.type, last.name, last.input) == ("custom_tool_call", "apply_patch",
-                                                  "*** Begin Patch\n*** End Patch\n")
+    assert (last.type, last.name, last.input) == (
+        "custom_tool_call",
+        "apply_patch",
+        "*** Begin Patch\n*** End Patch\n",
+    )
     assert srv.model_calls("responses")[0].system == "Be brief."
 
 
 def test_responses_non_stream(srv: ModelServer) -> None:
     srv.enqueue(Text("plain"))
-    r = client(srv).responses.create(model="gpt-5.5", input=[
-        {"role": "user", "content": [{"type": "input_text", "text": "hello"}]}])
+    r = client(srv).responses.create(
+        model="gpt-5.5",
+        input=[{"role": "user", "content": [{"type": "input_text", "text": "hello"}]}],
+    )
     assert r.output_text == "plain" and r.status == "completed"
     assert srv.model_calls()[0].prompt == "hello"
 
 
 def test_responses_function_output_is_a_tool_result(srv: ModelServer) -> None:
     srv.responder = lambda call: Text("got " + (call.last_tool_result or "nothing"))
-    r = client(srv).responses.create(model="gpt-5.5", input=[
-        {"role": "user", "content": "run"},
-        {"type": "function_call", "name": "exec_command", "arguments": '{"cmd": "ls"}',
-         "call_id": "call_9"},
-        {"type": "function_call_output", "call_id": "call_9", "output": "a.txt"}])
+    r = client(srv).responses.create(
+        model="gpt-5.5",
+        input=[
+            {"role": "user", "content": "run"},
+            {
+                "type": "function_call",
+                "name": "exec_command",
+                "arguments": '{"cmd": "ls"}',
+                "call_id": "call_9",
+            },
+            {"type": "function_call_output", "call_id": "call_9", "output": "a.txt"},
+        ],
+    )
     assert r.output_text == "got a.txt"
 
 
 def test_truncated_text_reports_the_token_limit(srv: ModelServer) -> None:
-    srv.enqueue(Text("cut", truncated=True), Text("cut", truncated=True),
-                Text("cut", truncated=True))
+    srv.enqueue(
+        Text("cut", truncated=True), Text("cut", truncated=True), Text("cut", truncated=True)
+    )
     c = client(srv)
     chat = c.chat.completions.create(model="m", messages=MESSAGES)
     assert chat.choices[0].finish_reason == "length"

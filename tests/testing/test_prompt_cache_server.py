@@ -15,8 +15,10 @@ def anthropic_body(user: str, system: str = SYSTEM, mark: bool = True) -> dict:
 
 
 def chat_body(user: str, system: str = SYSTEM) -> dict:
-    return {"model": "gpt-x", "messages": [{"role": "system", "content": system},
-                                           {"role": "user", "content": user}]}
+    return {
+        "model": "gpt-x",
+        "messages": [{"role": "system", "content": system}, {"role": "user", "content": user}],
+    }
 
 
 def answered(cache: PromptCache, api: str, body: dict):
@@ -31,20 +33,28 @@ def test_an_anthropic_prefix_is_read_after_it_was_written_until_it_expires():
     first = answered(cache, "anthropic", anthropic_body("a"))
     assert first.write > 1024 and first.read == 0
     now[0] = 299.0
-    assert answered(cache, "anthropic", anthropic_body("b")).read == first.write  # a read refreshes it
+    assert (
+        answered(cache, "anthropic", anthropic_body("b")).read == first.write
+    )  # a read refreshes it
     now[0] = 598.0
     assert answered(cache, "anthropic", anthropic_body("c")).read == first.write
     now[0] = 900.0
-    assert answered(cache, "anthropic", anthropic_body("d")).write == first.write  # expired: written again
+    assert (
+        answered(cache, "anthropic", anthropic_body("d")).write == first.write
+    )  # expired: written again
 
 
 def test_no_breakpoint_or_a_short_prefix_caches_nothing_and_calls_in_flight_all_miss():
     cache = PromptCache()
     assert answered(cache, "anthropic", anthropic_body("a", mark=False)) == answered(
-        cache, "anthropic", anthropic_body("b", mark=False))
+        cache, "anthropic", anthropic_body("b", mark=False)
+    )
     assert answered(cache, "anthropic", anthropic_body("a", system="short")).write == 0
     together = [cache.lookup("anthropic", anthropic_body(q)) for q in "xy"]
-    assert [u.write > 0 for u in together] == [True, True]  # neither was answered when the other asked
+    assert [u.write > 0 for u in together] == [
+        True,
+        True,
+    ]  # neither was answered when the other asked
 
 
 def test_openai_caches_the_longest_seen_prefix_in_steps_of_128_tokens():

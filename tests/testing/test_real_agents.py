@@ -30,8 +30,9 @@ pytestmark = [pytest.mark.realbin, pytest.mark.slow]
 COMMAND = "echo made > side-effect.txt && echo tool-said-hello"
 
 
-def shell_turn(runner: Callable[..., AgentRun], dirs: tuple[Path, Path]
-               ) -> tuple[AgentRun, ModelServer]:
+def shell_turn(
+    runner: Callable[..., AgentRun], dirs: tuple[Path, Path]
+) -> tuple[AgentRun, ModelServer]:
     """One agent turn scripted as: run COMMAND with the shell tool, then quote its output."""
     home, work = dirs
     with ModelServer(responder=shell_then_reply(COMMAND, "Finished: {output}")) as srv:
@@ -54,19 +55,28 @@ def test_claude_runs_the_scripted_bash_call(dirs: tuple[Path, Path], claude_bin:
     transcripts = claude_transcripts(home)
     assert [p.stem for p in transcripts] == [result["session_id"]]
     records = [json.loads(line) for line in transcripts[0].read_text().splitlines()]
-    tool_uses = [b for r in records if r.get("type") == "assistant"
-                 for b in r["message"]["content"] if b.get("type") == "tool_use"]
+    tool_uses = [
+        b
+        for r in records
+        if r.get("type") == "assistant"
+        for b in r["message"]["content"]
+        if b.get("type") == "tool_use"
+    ]
     assert tool_uses[0]["input"]["command"] == COMMAND
 
 
 def test_claude_title_side_request_is_answered_outside_the_script(
-        dirs: tuple[Path, Path], claude_bin: str) -> None:
+    dirs: tuple[Path, Path], claude_bin: str
+) -> None:
     home, work = dirs
     prompt = "Please run a command that creates the side-effect file and tell me what it printed"
     with ModelServer([claude_bash(COMMAND), Text("All done.")], title="Creating a file") as srv:
         env = claude_env(home, srv.url, nonessential=True)
-        run = run_agent([claude_bin, "-p", prompt, "--allowedTools", "Bash",
-                         "--output-format", "json"], env, work)
+        run = run_agent(
+            [claude_bin, "-p", prompt, "--allowedTools", "Bash", "--output-format", "json"],
+            env,
+            work,
+        )
     assert run.code == 0, run.err
     assert run.json()["result"] == "All done." and srv.pending == 0
     side = [r for r in srv.model_requests(side=True) if r.side]
@@ -75,7 +85,8 @@ def test_claude_title_side_request_is_answered_outside_the_script(
     assert len(srv.model_calls()) == 2
     records = [json.loads(line) for line in claude_transcripts(home)[0].read_text().splitlines()]
     assert {"type": "ai-title", "aiTitle": "Creating a file"}.items() <= next(
-        r for r in records if r["type"] == "ai-title").items()
+        r for r in records if r["type"] == "ai-title"
+    ).items()
 
 
 def test_codex_runs_the_scripted_exec_command(dirs: tuple[Path, Path], codex_bin: str) -> None:
@@ -83,11 +94,17 @@ def test_codex_runs_the_scripted_exec_command(dirs: tuple[Path, Path], codex_bin
     run, srv = shell_turn(run_codex, dirs)
     events = run.jsonl()
     thread_id = events[0]["thread_id"]
-    commands = [e["item"] for e in events if e["type"] == "item.completed"
-                and e["item"]["type"] == "command_execution"]
+    commands = [
+        e["item"]
+        for e in events
+        if e["type"] == "item.completed" and e["item"]["type"] == "command_execution"
+    ]
     assert commands[0]["exit_code"] == 0 and commands[0]["aggregated_output"] == "tool-said-hello\n"
-    messages = [e["item"]["text"] for e in events if e["type"] == "item.completed"
-                and e["item"]["type"] == "agent_message"]
+    messages = [
+        e["item"]["text"]
+        for e in events
+        if e["type"] == "item.completed" and e["item"]["type"] == "agent_message"
+    ]
     assert messages == ["Finished: tool-said-hello"]
     assert events[-1]["type"] == "turn.completed" and events[-1]["usage"]["output_tokens"] > 0
     assert (work / "side-effect.txt").read_text() == "made\n"
@@ -104,8 +121,11 @@ def test_codex_applies_a_scripted_patch(dirs: tuple[Path, Path], codex_bin: str)
     with ModelServer([patch, Text("Patched notes.md.")]) as srv:
         run = run_codex("Write the notes", home=home, url=srv.url, cwd=work)
     assert run.code == 0, run.err
-    changes = [e["item"] for e in run.jsonl() if e["type"] == "item.completed"
-               and e["item"]["type"] == "file_change"]
+    changes = [
+        e["item"]
+        for e in run.jsonl()
+        if e["type"] == "item.completed" and e["item"]["type"] == "file_change"
+    ]
     assert changes[0]["changes"] == [{"path": str(work / "notes.md"), "kind": "add"}]
     assert (work / "notes.md").read_text() == "first line\nsecond line\n"
     second = srv.model_calls()[1]

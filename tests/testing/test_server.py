@@ -15,8 +15,9 @@ import pytest
 from skillopt_sleep.testing import Delay, Error, ModelServer, Text
 
 
-def http(method: str, url: str, body: dict | None = None,
-         headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+def http(
+    method: str, url: str, body: dict | None = None, headers: dict[str, str] | None = None
+) -> tuple[int, dict[str, str], bytes]:
     data = json.dumps(body).encode() if body is not None else None
     req = urllib.request.Request(url, data=data, method=method, headers=headers or {})
     try:
@@ -30,12 +31,18 @@ def test_connectivity_probe_and_models(srv: ModelServer) -> None:
     assert http("HEAD", srv.url + "/")[0] == 200
     assert http("GET", srv.url)[0] == 200
     status, _, body = http("GET", srv.v1 + "/models")
-    assert status == 200 and [m["id"] for m in json.loads(body)["data"]] == ["claude-test",
-                                                                           "gpt-test"]
+    assert status == 200 and [m["id"] for m in json.loads(body)["data"]] == [
+        "claude-test",
+        "gpt-test",
+    ]
     models = anthropic.Anthropic(base_url=srv.url, api_key="x").models.list()
     assert [m.id for m in models.data] == ["claude-test", "gpt-test"]
     assert srv.model_requests() == [] and [r.method for r in srv.requests] == [
-        "HEAD", "GET", "GET", "GET"]
+        "HEAD",
+        "GET",
+        "GET",
+        "GET",
+    ]
 
 
 def test_unknown_route_and_bad_body_get_provider_errors(srv: ModelServer) -> None:
@@ -52,8 +59,12 @@ def test_requests_are_recorded_with_headers_and_bodies(srv: ModelServer) -> None
     client = openai.OpenAI(base_url=srv.v1, api_key="sk-test", max_retries=0)
     client.chat.completions.create(model="gpt-test", messages=[{"role": "user", "content": "a"}])
     (rec,) = srv.model_requests("chat")
-    assert (rec.method, rec.path, rec.status, rec.api) == ("POST", "/v1/chat/completions", 200,
-                                                           "chat")
+    assert (rec.method, rec.path, rec.status, rec.api) == (
+        "POST",
+        "/v1/chat/completions",
+        200,
+        "chat",
+    )
     assert rec.headers["authorization"] == "Bearer sk-test"
     assert rec.body["messages"] == [{"role": "user", "content": "a"}]
     assert rec.reply == Text("ok") and rec.finished is not None
@@ -80,7 +91,8 @@ def test_broken_responder_is_a_500_and_recorded(srv: ModelServer) -> None:
     srv.responder = broken
     with pytest.raises(anthropic.InternalServerError, match="responder raised KeyError"):
         anthropic.Anthropic(base_url=srv.url, api_key="x", max_retries=0).messages.create(
-            model="m", max_tokens=5, messages=[{"role": "user", "content": "a"}])
+            model="m", max_tokens=5, messages=[{"role": "user", "content": "a"}]
+        )
     assert [type(e) for e in srv.responder_errors] == [KeyError]
 
 
@@ -127,8 +139,9 @@ def test_many_slow_calls_are_served_concurrently() -> None:
         client = openai.OpenAI(base_url=server.v1, api_key="x", max_retries=0, timeout=30)
 
         def ask(i: int) -> str | None:
-            r = client.chat.completions.create(model="m", messages=[
-                {"role": "user", "content": str(i)}])
+            r = client.chat.completions.create(
+                model="m", messages=[{"role": "user", "content": str(i)}]
+            )
             return r.choices[0].message.content
 
         with ThreadPoolExecutor(40) as pool:
@@ -144,9 +157,10 @@ def test_stop_wakes_pending_delays() -> None:
 
     def ask() -> None:
         try:
-            client.messages.create(model="m", max_tokens=5, messages=[{"role": "user",
-                                                                       "content": "a"}])
-        except Exception as exc:  # noqa: BLE001 - the outcome is what is asserted
+            client.messages.create(
+                model="m", max_tokens=5, messages=[{"role": "user", "content": "a"}]
+            )
+        except Exception as exc:
             errors.append(exc)
 
     worker = threading.Thread(target=ask)
@@ -171,9 +185,18 @@ def test_standalone_server_prints_its_url_and_answers(subprocess_env: dict[str, 
     import subprocess
     import sys
 
-    proc = subprocess.Popen([sys.executable, "-m", "skillopt_sleep.testing.model_server",
-                             "--reply", "from the standalone server"], env=subprocess_env,
-                            stdout=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "skillopt_sleep.testing.model_server",
+            "--reply",
+            "from the standalone server",
+        ],
+        env=subprocess_env,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert proc.stdout is not None
         url = proc.stdout.readline().strip()

@@ -27,46 +27,98 @@ def simulated_training(sim: SimulatedBackend | None = None):  # type: ignore[no-
         role: Role = "target" if call.system.startswith(REPLAY_SYSTEM[:60]) else "optimizer"
         tag = "meta" if call.system.startswith(meta) else ""
         last = call.last.text if call.last is not None else ""
-        request = Request(role, call.system, (Message("user", last),), seed=seed if isinstance(seed, int) else None,
-                          tag=tag)
+        request = Request(
+            role,
+            call.system,
+            (Message("user", last),),
+            seed=seed if isinstance(seed, int) else None,
+            tag=tag,
+        )
         return Text(asyncio.run(sim.complete(request)).text)
 
     return respond
 
 
-def test_two_epochs_through_the_openai_client_with_slow_update_and_meta_skill(cli, planted: Path, skill: Path,
-                                                                             tmp_path: Path) -> None:
+def test_two_epochs_through_the_openai_client_with_slow_update_and_meta_skill(
+    cli, planted: Path, skill: Path, tmp_path: Path
+) -> None:
     with ModelServer(responder=simulated_training()) as srv:
-        r = cli("train", str(planted), "--skill", str(skill), "--out", str(tmp_path / "run"), "--backend", "openai",
-                "--model", "gpt-4.1-mini", "--base-url", srv.v1, "--epochs", "2", "--steps", "1", "--batch-size", "8",
-                "--seed", "2", "--json", env={"OPENAI_API_KEY": "sk-test"})
+        r = cli(
+            "train",
+            str(planted),
+            "--skill",
+            str(skill),
+            "--out",
+            str(tmp_path / "run"),
+            "--backend",
+            "openai",
+            "--model",
+            "gpt-4.1-mini",
+            "--base-url",
+            srv.v1,
+            "--epochs",
+            "2",
+            "--steps",
+            "1",
+            "--batch-size",
+            "8",
+            "--seed",
+            "2",
+            "--json",
+            env={"OPENAI_API_KEY": "sk-test"},
+        )
         calls = srv.model_calls("chat")
     assert r.code == 0, r.err
     s = r.json()
-    assert (s["steps"], s["slow_updates"]) == (2, 2) and s["best"]["test_hard"] > s["baseline"]["test_hard"]
+    assert (s["steps"], s["slow_updates"]) == (2, 2) and s["best"]["test_hard"] > s["baseline"][
+        "test_hard"
+    ]
     assert s["gain_hard"]["ci_low"] > 0 and s["usage"]["calls"] == len(calls)
     run = tmp_path / "run"
     slow = sorted((run / "units").glob("*-slow"))
     assert [p.name for p in slow] == ["0002-e1-slow", "0004-e2-slow"]
     groups = json.loads((slow[0] / "comparison.json").read_text())
     assert set(groups) == {"improved", "regressed", "still failing", "still passing"}
-    assert sum(map(len, groups.values())) == 8  # the sample, replayed under the epoch's start and now
+    assert (
+        sum(map(len, groups.values())) == 8
+    )  # the sample, replayed under the epoch's start and now
     notes = (run / "meta_skill.md").read_text()
     assert "rules kept so far" in notes
-    later = [c.last.text for c in calls if c.last is not None and "## NOTES FROM EARLIER EPOCHS" in c.last.text]
-    assert later and all(notes.splitlines()[0] in text for text in later)  # seen by every later reflection
+    later = [
+        c.last.text
+        for c in calls
+        if c.last is not None and "## NOTES FROM EARLIER EPOCHS" in c.last.text
+    ]
+    assert later and all(
+        notes.splitlines()[0] in text for text in later
+    )  # seen by every later reflection
     assert {c.model for c in calls} == {"gpt-4.1-mini"}
 
 
-def test_train_stage_makes_a_proposal_that_review_and_adopt_take(cli, planted: Path, skill: Path,
-                                                                 tmp_path: Path) -> None:
+def test_train_stage_makes_a_proposal_that_review_and_adopt_take(
+    cli, planted: Path, skill: Path, tmp_path: Path
+) -> None:
     run = tmp_path / "run"
     project = tmp_path / "project"
     live = project / ".claude" / "skills" / "project" / "SKILL.md"
     live.parent.mkdir(parents=True)
     live.write_text(skill.read_text())
-    r = cli("train", str(planted), "--skill", str(skill), "--out", str(run), "--backend", "simulated",
-            "--epochs", "1", "--steps", "2", "--seed", "1")
+    r = cli(
+        "train",
+        str(planted),
+        "--skill",
+        str(skill),
+        "--out",
+        str(run),
+        "--backend",
+        "simulated",
+        "--epochs",
+        "1",
+        "--steps",
+        "2",
+        "--seed",
+        "1",
+    )
     assert r.code == 0, r.err
     assert r.out.splitlines()[1].startswith("test pass rate: initial ")
     staged = cli("train", "stage", str(run), "--project", str(project))
@@ -77,23 +129,50 @@ def test_train_stage_makes_a_proposal_that_review_and_adopt_take(cli, planted: P
     assert live.read_text() == (run / "best.md").read_text()
 
 
-@pytest.mark.parametrize(("argv", "code", "message"), [
-    (["--skill", "S.md"], 2, "train needs --skill FILE and --out DIR"),
-    (["--skill", "S.md", "--out", "o", "--split-ratio", "2:0:7"], 2, "--split-ratio: split ratio '2:0:7' leaves nothing"),
-    (["--skill", "S.md", "--out", "o", "--env", "qaa"], 3, "unknown environment 'qaa' (did you mean qa?"),
-    (["--skill", "missing.md", "--out", "o"], 4, "no such skill file: "),
-])
-def test_bad_input_is_one_line_naming_the_fix(cli, planted: Path, tmp_path: Path, argv: list[str], code: int,
-                                               message: str) -> None:
+@pytest.mark.parametrize(
+    ("argv", "code", "message"),
+    [
+        (["--skill", "S.md"], 2, "train needs --skill FILE and --out DIR"),
+        (
+            ["--skill", "S.md", "--out", "o", "--split-ratio", "2:0:7"],
+            2,
+            "--split-ratio: split ratio '2:0:7' leaves nothing",
+        ),
+        (
+            ["--skill", "S.md", "--out", "o", "--env", "qaa"],
+            3,
+            "unknown environment 'qaa' (did you mean qa?",
+        ),
+        (["--skill", "missing.md", "--out", "o"], 4, "no such skill file: "),
+    ],
+)
+def test_bad_input_is_one_line_naming_the_fix(
+    cli, planted: Path, tmp_path: Path, argv: list[str], code: int, message: str
+) -> None:
     (tmp_path / "S.md").write_text("---\nname: s\ndescription: d\n---\n")
     r = cli("train", str(planted), *argv, "--backend", "simulated", cwd=tmp_path)
     assert (r.code, r.out) == (code, "")
     assert r.err.startswith(f"skillopt-sleep: error: {message}") and r.err.count("\n") == 1
 
 
-def test_a_run_directory_is_resumed_only_with_the_same_settings(cli, planted: Path, skill: Path, tmp_path: Path) -> None:
-    args = ["train", str(planted), "--skill", str(skill), "--out", str(tmp_path / "run"), "--backend", "simulated",
-            "--epochs", "1", "--steps", "1", "--json"]
+def test_a_run_directory_is_resumed_only_with_the_same_settings(
+    cli, planted: Path, skill: Path, tmp_path: Path
+) -> None:
+    args = [
+        "train",
+        str(planted),
+        "--skill",
+        str(skill),
+        "--out",
+        str(tmp_path / "run"),
+        "--backend",
+        "simulated",
+        "--epochs",
+        "1",
+        "--steps",
+        "1",
+        "--json",
+    ]
     first = cli(*args)
     assert first.code == 0
     again = cli(*args, "--resume")
@@ -103,31 +182,78 @@ def test_a_run_directory_is_resumed_only_with_the_same_settings(cli, planted: Pa
 
 
 def test_estimate_spends_nothing(cli, planted: Path, skill: Path, tmp_path: Path) -> None:
-    r = cli("train", str(planted), "--skill", str(skill), "--out", str(tmp_path / "run"), "--backend", "simulated",
-            "--estimate", "--json")
+    r = cli(
+        "train",
+        str(planted),
+        "--skill",
+        str(skill),
+        "--out",
+        str(tmp_path / "run"),
+        "--backend",
+        "simulated",
+        "--estimate",
+        "--json",
+    )
     assert r.code == 0 and r.json()["calls"] > r.json()["optimizer_calls"] > 0
     assert not (tmp_path / "run").exists()
 
 
-def test_a_dead_server_stops_the_run_with_exit_6_and_a_rerun_resumes(cli, planted: Path, skill: Path,
-                                                                     tmp_path: Path) -> None:
+def test_a_dead_server_stops_the_run_with_exit_6_and_a_rerun_resumes(
+    cli, planted: Path, skill: Path, tmp_path: Path
+) -> None:
     from skillopt_sleep.testing import Error
 
-    args = ["train", str(planted), "--skill", str(skill), "--out", str(tmp_path / "run"), "--backend", "openai",
-            "--model", "gpt-4.1-mini", "--epochs", "1", "--steps", "1", "--seed", "2"]
-    with ModelServer(responder=lambda call: Error(503, headers={"retry-after": "0"}, message="down")) as srv:
+    args = [
+        "train",
+        str(planted),
+        "--skill",
+        str(skill),
+        "--out",
+        str(tmp_path / "run"),
+        "--backend",
+        "openai",
+        "--model",
+        "gpt-4.1-mini",
+        "--epochs",
+        "1",
+        "--steps",
+        "1",
+        "--seed",
+        "2",
+    ]
+    with ModelServer(
+        responder=lambda call: Error(503, headers={"retry-after": "0"}, message="down")
+    ) as srv:
         dead = cli(*args, "--base-url", srv.v1, env={"OPENAI_API_KEY": "sk-test"})
     assert dead.code == 6 and "stopped early: the model backend is down" in dead.out
-    assert dead.err.startswith("skillopt-sleep: error: the model backend is down") and dead.err.count("\n") == 1
+    assert (
+        dead.err.startswith("skillopt-sleep: error: the model backend is down")
+        and dead.err.count("\n") == 1
+    )
     assert not (tmp_path / "run" / "summary.json").exists()
     with ModelServer(responder=simulated_training()) as srv:
         alive = cli(*args, "--base-url", srv.v1, "--json", env={"OPENAI_API_KEY": "sk-test"})
     assert alive.code == 0 and alive.json()["steps"] == 1 and alive.json()["stopped"] == ""
 
 
-def test_a_run_is_not_resumed_with_other_prompts(cli, planted: Path, skill: Path, tmp_path: Path) -> None:
-    args = ["train", str(planted), "--skill", str(skill), "--out", str(tmp_path / "run"), "--backend", "simulated",
-            "--epochs", "1", "--steps", "1", "--estimate"]
+def test_a_run_is_not_resumed_with_other_prompts(
+    cli, planted: Path, skill: Path, tmp_path: Path
+) -> None:
+    args = [
+        "train",
+        str(planted),
+        "--skill",
+        str(skill),
+        "--out",
+        str(tmp_path / "run"),
+        "--backend",
+        "simulated",
+        "--epochs",
+        "1",
+        "--steps",
+        "1",
+        "--estimate",
+    ]
     assert cli(*args[:-1]).code == 0
     (tmp_path / "prompts").mkdir()
     (tmp_path / "prompts" / "reflect_success.txt").write_text("Say what works.")
@@ -135,13 +261,34 @@ def test_a_run_is_not_resumed_with_other_prompts(cli, planted: Path, skill: Path
     assert other.code == 2 and "holds a run with other settings (prompts)" in other.err
 
 
-def test_training_sends_its_replays_through_the_batch_api_when_batches_are_on(cli, planted: Path, skill: Path,
-                                                                             tmp_path: Path) -> None:
+def test_training_sends_its_replays_through_the_batch_api_when_batches_are_on(
+    cli, planted: Path, skill: Path, tmp_path: Path
+) -> None:
     with ModelServer(responder=simulated_training()) as srv:
-        r = cli("train", str(planted), "--skill", str(skill), "--out", str(tmp_path / "run"), "--backend", "anthropic",
-                "--model", "claude-sonnet-4-6", "--base-url", srv.url, "--epochs", "1", "--steps", "1", "--json",
-                env={"ANTHROPIC_API_KEY": "sk-ant-test", "SKILLOPT_SLEEP_NIGHT__BATCH": "true",
-                     "SKILLOPT_SLEEP_NIGHT__BATCH_POLL_S": "0.05"})
+        r = cli(
+            "train",
+            str(planted),
+            "--skill",
+            str(skill),
+            "--out",
+            str(tmp_path / "run"),
+            "--backend",
+            "anthropic",
+            "--model",
+            "claude-sonnet-4-6",
+            "--base-url",
+            srv.url,
+            "--epochs",
+            "1",
+            "--steps",
+            "1",
+            "--json",
+            env={
+                "ANTHROPIC_API_KEY": "sk-ant-test",
+                "SKILLOPT_SLEEP_NIGHT__BATCH": "true",
+                "SKILLOPT_SLEEP_NIGHT__BATCH_POLL_S": "0.05",
+            },
+        )
         sent = srv.model_requests()
     assert r.code == 0, r.err
     usage = r.json()["usage"]
@@ -150,9 +297,24 @@ def test_training_sends_its_replays_through_the_batch_api_when_batches_are_on(cl
     assert usage["cost_usd"] < usage["list_cost_usd"]  # half price
 
 
-def test_a_run_is_not_resumed_with_another_skill(cli, planted: Path, skill: Path, tmp_path: Path) -> None:
-    args = ["train", str(planted), "--skill", str(skill), "--out", str(tmp_path / "run"), "--backend", "simulated",
-            "--epochs", "1", "--steps", "1", "--estimate"]
+def test_a_run_is_not_resumed_with_another_skill(
+    cli, planted: Path, skill: Path, tmp_path: Path
+) -> None:
+    args = [
+        "train",
+        str(planted),
+        "--skill",
+        str(skill),
+        "--out",
+        str(tmp_path / "run"),
+        "--backend",
+        "simulated",
+        "--epochs",
+        "1",
+        "--steps",
+        "1",
+        "--estimate",
+    ]
     assert cli(*args[:-1]).code == 0
     skill.write_text(skill.read_text() + "\nBe brief.\n")
     other = cli(*args[:-1])

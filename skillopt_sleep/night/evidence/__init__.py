@@ -4,5 +4,13 @@ from .exact import Stratum, holm, log_e_value, rules_out_gain, stratified_p
 from .policy import EvidencePolicy
 from .trials import Candidate, Trials
 
-__all__ = ["Candidate", "EvidencePolicy", "Stratum", "Trials", "holm", "log_e_value", "rules_out_gain",
-           "stratified_p"]
+__all__ = [
+    "Candidate",
+    "EvidencePolicy",
+    "Stratum",
+    "Trials",
+    "holm",
+    "log_e_value",
+    "rules_out_gain",
+    "stratified_p",
+]

@@ -40,8 +40,9 @@ class Allocation:
     efficacy_weights: tuple[float, ...]  # the share of the test's level each look spends
     pooled_harm: bool  # harm checked on the accepted edits together, singly only when it shows
 
-    def efficacy_schedule(self, policy: EvidencePolicy, addressed: Sequence[str],
-                          unseen: Sequence[str]) -> dict[str, tuple[int, ...]]:
+    def efficacy_schedule(
+        self, policy: EvidencePolicy, addressed: Sequence[str], unseen: Sequence[str]
+    ) -> dict[str, tuple[int, ...]]:
         """Rollouts per side each task has by the end of each look (cumulative), so the looks
         together reach ``efficacy_rollouts`` per side over the efficacy tasks and at least
         ``unseen_rollouts`` over the unseen ones (whose test is their own). Fixed before any
@@ -50,8 +51,10 @@ class Allocation:
         if self.name == "classic":
             unit = max(1, math.ceil(policy.efficacy_rollouts / (last * max(1, n))))
             m_unseen = max(unit, math.ceil(policy.unseen_rollouts / (last * max(1, len(unseen)))))
-            return {t: tuple((m_unseen if t in unseen else unit) * s for s in self.efficacy_steps)
-                    for t in [*addressed, *unseen]}
+            return {
+                t: tuple((m_unseen if t in unseen else unit) * s for s in self.efficacy_steps)
+                for t in [*addressed, *unseen]
+            }
         # lean: the looks' totals spread evenly over the tasks, the addressed ones first
         full = max(policy.efficacy_rollouts, n)
         totals = [max(len(addressed), math.ceil(full * s / last)) for s in self.efficacy_steps]
@@ -60,7 +63,9 @@ class Allocation:
         # the unseen tasks carry their own test: raised, look by look, to reach unseen_rollouts
         each = math.ceil(policy.unseen_rollouts / max(1, len(unseen)))
         for t in unseen:
-            plan[t] = [max(c, math.ceil(each * s / last)) for c, s in zip(plan[t], self.efficacy_steps)]
+            plan[t] = [
+                max(c, math.ceil(each * s / last)) for c, s in zip(plan[t], self.efficacy_steps)
+            ]
         return {t: tuple(counts) for t, counts in plan.items()}
 
     def harm_steps(self, policy: EvidencePolicy, tasks: int) -> list[int]:
@@ -88,5 +93,7 @@ def allocation_for(policy: EvidencePolicy) -> Allocation:
     """The allocation ``policy`` names; classic keeps the looks the policy sets."""
     if policy.allocation == "classic":
         looks = policy.efficacy_looks
-        return Allocation("classic", tuple(range(1, looks + 1)), tuple(policy.look_weights()), pooled_harm=False)
+        return Allocation(
+            "classic", tuple(range(1, looks + 1)), tuple(policy.look_weights()), pooled_harm=False
+        )
     return ALLOCATIONS[policy.allocation]

@@ -19,8 +19,11 @@ def _pick(rollouts: Sequence[Rollout], passed: bool) -> Rollout | None:
     return next((r for r in scored if r.passed == passed), scored[0] if scored else None)
 
 
-def example_of(tasks: Sequence[TaskRecord], before: Mapping[str, Sequence[Rollout]],
-               after: Mapping[str, Sequence[Rollout]]) -> Example | None:
+def example_of(
+    tasks: Sequence[TaskRecord],
+    before: Mapping[str, Sequence[Rollout]],
+    after: Mapping[str, Sequence[Rollout]],
+) -> Example | None:
     """The first task whose answers show the change best: a failed answer before and a passing
     one after, else any scored pair; None when no task has a scored answer on both sides."""
     best: Example | None = None
@@ -28,8 +31,14 @@ def example_of(tasks: Sequence[TaskRecord], before: Mapping[str, Sequence[Rollou
         b, a = _pick(before.get(task.id, ()), False), _pick(after.get(task.id, ()), True)
         if b is None or a is None:
             continue
-        found = Example(task_id=task.id, request=_cut(task.intent), before=_cut(b.text),
-                        before_passed=b.passed, after=_cut(a.text), after_passed=a.passed)
+        found = Example(
+            task_id=task.id,
+            request=_cut(task.intent),
+            before=_cut(b.text),
+            before_passed=b.passed,
+            after=_cut(a.text),
+            after_passed=a.passed,
+        )
         if not b.passed and a.passed:
             return found
         best = best or found

@@ -17,7 +17,74 @@ from ...models import TaskRecord
 
 _WORD = re.compile(r"[^\W\d_]{3,}", re.UNICODE)
 _STOP = frozenset(
-    ["the", "and", "for", "with", "that", "this", "from", "into", "your", "you", "are", "was", "were", "have", "has", "not", "but", "all", "any", "can", "please", "just", "use", "using", "make", "add", "new", "its", "our", "out", "how", "what", "when", "why", "who", "which", "there", "their", "then", "than", "also", "only", "some", "more", "most", "very", "each", "every", "about", "again", "always", "never", "should", "would", "could", "der", "die", "das", "und", "ist", "nicht", "mit", "für", "bitte", "eine", "einen"]
+    [
+        "the",
+        "and",
+        "for",
+        "with",
+        "that",
+        "this",
+        "from",
+        "into",
+        "your",
+        "you",
+        "are",
+        "was",
+        "were",
+        "have",
+        "has",
+        "not",
+        "but",
+        "all",
+        "any",
+        "can",
+        "please",
+        "just",
+        "use",
+        "using",
+        "make",
+        "add",
+        "new",
+        "its",
+        "our",
+        "out",
+        "how",
+        "what",
+        "when",
+        "why",
+        "who",
+        "which",
+        "there",
+        "their",
+        "then",
+        "than",
+        "also",
+        "only",
+        "some",
+        "more",
+        "most",
+        "very",
+        "each",
+        "every",
+        "about",
+        "again",
+        "always",
+        "never",
+        "should",
+        "would",
+        "could",
+        "der",
+        "die",
+        "das",
+        "und",
+        "ist",
+        "nicht",
+        "mit",
+        "für",
+        "bitte",
+        "eine",
+        "einen",
+    ]
 )
 SIMILAR = 0.5  # Jaccard overlap of request words that makes two check-less tasks one kind
 
@@ -41,7 +108,11 @@ def request_words(text: str) -> frozenset[str]:
 
 def kind_of(task: TaskRecord) -> str | None:
     """A key shared by the tasks of one kind, or None when only the request words can tell."""
-    rules = sorted(json.dumps(c.model_dump(mode="json"), sort_keys=True) for c in task.checks if c.kind != "rubric")
+    rules = sorted(
+        json.dumps(c.model_dump(mode="json"), sort_keys=True)
+        for c in task.checks
+        if c.kind != "rubric"
+    )
     if rules:
         return "checks:" + hashlib.sha256("\n".join(rules).encode()).hexdigest()[:12]
     if task.tags:

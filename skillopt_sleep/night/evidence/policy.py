@@ -35,7 +35,13 @@ class EvidencePolicy:
     def from_settings(cls, night: NightSettings | None = None) -> EvidencePolicy:
         """The policy of ``night`` (the defaults when None)."""
         night = night or NightSettings()
-        return cls(**{f.name: getattr(night, f.name) for f in fields(cls) if f.name in NightSettings.model_fields})
+        return cls(
+            **{
+                f.name: getattr(night, f.name)
+                for f in fields(cls)
+                if f.name in NightSettings.model_fields
+            }
+        )
 
     def round_alpha(self, step: int) -> float:
         """The share of ``alpha`` round ``step`` (from 1) spends: halving from round to round, the

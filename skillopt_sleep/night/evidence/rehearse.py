@@ -48,24 +48,49 @@ class GateForecast:
     expected: float
     bound: int
     parts: dict[str, float] = field(default_factory=dict)  # expected rollouts by part of the gate
-    saved: dict[str, float] = field(default_factory=dict)  # expected rollouts early stops save, by part
+    saved: dict[str, float] = field(
+        default_factory=dict
+    )  # expected rollouts early stops save, by part
 
 
-def forecast(tasks: Sequence[TaskRecord], train: Sequence[TaskRecord], rates: Mapping[str, float],
-             policy: EvidencePolicy, budget: int, outlook: Outlook, seed: int = 0) -> GateForecast:
+def forecast(
+    tasks: Sequence[TaskRecord],
+    train: Sequence[TaskRecord],
+    rates: Mapping[str, float],
+    policy: EvidencePolicy,
+    budget: int,
+    outlook: Outlook,
+    seed: int = 0,
+) -> GateForecast:
     """The gate's rollouts over ``tasks`` (edits cite ``train`` tasks), by rehearsal and by bound."""
     if not tasks or not train or budget < 1:
         return GateForecast(0.0, 0)
     rng = random.Random(seed)
-    known = {t.id: rates.get(t.id, statistics.fmean(rates.values()) if rates else PRIOR_RATE) for t in tasks}
-    spent = [asyncio.run(_rehearse(tasks, train, known, policy, budget, outlook, rng)) for _ in range(REHEARSALS)]
-    return GateForecast(statistics.fmean(s.total for s in spent), bound(len(tasks), policy, budget, outlook.proposals_max),
-                        {p: statistics.fmean(s.drawn[p] for s in spent) for p in PARTS},
-                        {p: statistics.fmean(s.saved[p] for s in spent) for p in PARTS})
+    known = {
+        t.id: rates.get(t.id, statistics.fmean(rates.values()) if rates else PRIOR_RATE)
+        for t in tasks
+    }
+    spent = [
+        asyncio.run(_rehearse(tasks, train, known, policy, budget, outlook, rng))
+        for _ in range(REHEARSALS)
+    ]
+    return GateForecast(
+        statistics.fmean(s.total for s in spent),
+        bound(len(tasks), policy, budget, outlook.proposals_max),
+        {p: statistics.fmean(s.drawn[p] for s in spent) for p in PARTS},
+        {p: statistics.fmean(s.saved[p] for s in spent) for p in PARTS},
+    )
 
 
-async def _rehearse(tasks: Sequence[TaskRecord], train: Sequence[TaskRecord], rates: Mapping[str, float],
-                    policy: EvidencePolicy, budget: int, outlook: Outlook, rng: random.Random) -> Spend:
+async def _rehearse(
+    tasks: Sequence[TaskRecord],
+    train: Sequence[TaskRecord],
+    rates: Mapping[str, float],
+    policy: EvidencePolicy,
+    budget: int,
+    outlook: Outlook,
+    rng: random.Random,
+) -> Spend:
     helped: dict[str, set[str]] = {}  # rehearsal files -> the tasks they help
 
     async def draw(wants, files, nonce):  # type: ignore[no-untyped-def]
@@ -74,8 +99,11 @@ async def _rehearse(tasks: Sequence[TaskRecord], train: Sequence[TaskRecord], ra
         for task, first, count in wants:
             rate = rates[task.id]
             rate += (1 - rate) * HELPS if task.id in fixed else 0.0
-            out[task.id] = [Rollout(task.id, s, "", float(ok), ok)
-                            for s in range(first, first + count) for ok in [rng.random() < rate]]
+            out[task.id] = [
+                Rollout(task.id, s, "", float(ok), ok)
+                for s in range(first, first + count)
+                for ok in [rng.random() < rate]
+            ]
         return out
 
     trials = Trials(draw, {}, tasks, policy, "rehearsal", rng)
@@ -89,7 +117,9 @@ async def _rehearse(tasks: Sequence[TaskRecord], train: Sequence[TaskRecord], ra
         cands = []
         for i in range(count):
             name = f"rehearsed-{step}-{i}"
-            cand = Candidate(Edit(target="memory", content=name, cites=[rng.choice(shown).id]), {name: ""}, step)
+            cand = Candidate(
+                Edit(target="memory", content=name, cites=[rng.choice(shown).id]), {name: ""}, step
+            )
             trials.place(cand, shown)
             if rng.random() < outlook.helpful:
                 helped[name] = {t.id for t in cand.efficacy_tasks}
@@ -97,13 +127,19 @@ async def _rehearse(tasks: Sequence[TaskRecord], train: Sequence[TaskRecord], ra
         if not cands:
             continue
         got = await trials.efficacy(cands, step)
-        passed = [c for c in cands if got[c.key].verdict == "accepted"][: max(0, budget - len(accepted))]
+        passed = [c for c in cands if got[c.key].verdict == "accepted"][
+            : max(0, budget - len(accepted))
+        ]
         verdicts |= {c.key: got[c.key] for c in passed}
         if not trials.allocation.pooled_harm:
-            passed = [c for c in passed if (await trials.judge_harm(c, got[c.key])).verdict == "accepted"]
+            passed = [
+                c for c in passed if (await trials.judge_harm(c, got[c.key])).verdict == "accepted"
+            ]
         accepted += passed
     if trials.allocation.pooled_harm:
-        await settle(trials, accepted, verdicts, lambda cs: {name: "" for c in cs for name in c.files})
+        await settle(
+            trials, accepted, verdicts, lambda cs: {name: "" for c in cs for name in c.files}
+        )
     elif len(accepted) > 1:
         await trials.conflicts(accepted, {name: "" for c in accepted for name in c.files})
     return trials.spend
@@ -116,8 +152,15 @@ def bound(tasks: int, policy: EvidencePolicy, budget: int, proposals: int) -> in
     checked against each other."""
     alloc = allocation_for(policy)
     n = min(tasks, policy.max_efficacy_tasks)
-    largest = max(sum(c[-1] for c in alloc.efficacy_schedule(
-        policy, [str(i) for i in range(a)], [str(i) for i in range(a, n)]).values()) for a in range(1, n + 1))
+    largest = max(
+        sum(
+            c[-1]
+            for c in alloc.efficacy_schedule(
+                policy, [str(i) for i in range(a)], [str(i) for i in range(a, n)]
+            ).values()
+        )
+        for a in range(1, n + 1)
+    )
     efficacy = 2 * largest * proposals * policy.steps
     harm = 2 * alloc.harm_steps(policy, tasks)[-1] + tasks
     return efficacy + harm * (budget + 1) + budget * largest

@@ -28,8 +28,14 @@ class Spend:
         """``draw`` that counts what it asks for: under ``part``, or the part its caller names
         (``part=``, or ``parts=`` by task id)."""
 
-        async def counted(wants: list[Want], files: dict[str, str], nonce: str, *, part: str | None = part,
-                          parts: Mapping[str, str] | None = None) -> dict[str, list[Rollout]]:
+        async def counted(
+            wants: list[Want],
+            files: dict[str, str],
+            nonce: str,
+            *,
+            part: str | None = part,
+            parts: Mapping[str, str] | None = None,
+        ) -> dict[str, list[Rollout]]:
             for task, _, count in wants:
                 where = (parts or {}).get(task.id, part or "efficacy")
                 self.drawn[where] += count

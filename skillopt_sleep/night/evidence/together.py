@@ -20,12 +20,15 @@ from ..replay import Rollout
 from .exact import stratified_p
 from .trials import Candidate, Trials, _counts, _fell, _total
 
-Joint = Callable[[Sequence[Candidate]], dict[str, str]]  # the files of several edits applied together
+Joint = Callable[
+    [Sequence[Candidate]], dict[str, str]
+]  # the files of several edits applied together
 CONFLICT_WEIGHTS = (0.25, 0.75)  # the share of harm_conclusive each conflict look spends
 
 
-async def settle(trials: Trials, accepted: Sequence[Candidate], verdicts: dict[str, EditEvidence],
-                 joint: Joint) -> dict[str, EditEvidence]:
+async def settle(
+    trials: Trials, accepted: Sequence[Candidate], verdicts: dict[str, EditEvidence], joint: Joint
+) -> dict[str, EditEvidence]:
     """``verdicts`` of the ``accepted`` edits after harm and conflicts (see the module docstring)."""
     out = dict(verdicts)
     if not accepted:
@@ -40,7 +43,9 @@ async def settle(trials: Trials, accepted: Sequence[Candidate], verdicts: dict[s
             out[c.key] = await trials.judge_harm(c, out[c.key])
         if all(out[c.key].verdict == "accepted" for c in accepted):
             weakest = max(accepted, key=lambda c: (out[c.key].p_efficacy or 0.0, c.key))
-            out[weakest.key] = _conflict(out[weakest.key], "harms the other tasks together with the other edits")
+            out[weakest.key] = _conflict(
+                out[weakest.key], "harms the other tasks together with the other edits"
+            )
     else:
         for c in accepted:
             out[c.key] = trials.harm_verdict(out[c.key], tasks, counts, p_less)
@@ -68,8 +73,12 @@ async def _loses(trials: Trials, c: Candidate, files: dict[str, str]) -> bool:
     got_all: dict[str, list[Rollout]] = {}
     p_adj = 1.0
     for upto, weight in zip(steps, CONFLICT_WEIGHTS):
-        got = await trials.draw([(t, drawn[t.id], upto[t.id] - drawn[t.id]) for t in tasks], files,
-                                f"{trials.nonce}:joint:{c.key}", part="joint")
+        got = await trials.draw(
+            [(t, drawn[t.id], upto[t.id] - drawn[t.id]) for t in tasks],
+            files,
+            f"{trials.nonce}:joint:{c.key}",
+            part="joint",
+        )
         for t in tasks:
             got_all.setdefault(t.id, []).extend(got.get(t.id, []))
         drawn = upto
@@ -79,5 +88,3 @@ async def _loses(trials: Trials, c: Candidate, files: dict[str, str]) -> bool:
             break
     trials.spend.save("joint", sum(full.values()) - sum(drawn.values()))
     return p_adj <= trials.policy.harm_conclusive
-
-

@@ -52,7 +52,9 @@ class Candidate:
     round: int
     addressed: list[TaskRecord] = field(default_factory=list)
     unseen: list[TaskRecord] = field(default_factory=list)
-    schedule: dict[str, tuple[int, ...]] = field(default_factory=dict)  # rollouts per side by each look, by task
+    schedule: dict[str, tuple[int, ...]] = field(
+        default_factory=dict
+    )  # rollouts per side by each look, by task
     after: dict[str, list[Rollout]] = field(default_factory=dict)
     log_e: float = 0.0
     p_looks: list[float] = field(default_factory=list)
@@ -73,8 +75,10 @@ class Candidate:
 
     def unneeded(self, looks: int | None = None) -> int:
         """After-rollouts the looks not taken would have drawn (an early stop's saving)."""
-        return sum(counts[-1 if looks is None else looks - 1] - self.drawn_at(t, self.looks)
-                   for t, counts in self.schedule.items())
+        return sum(
+            counts[-1 if looks is None else looks - 1] - self.drawn_at(t, self.looks)
+            for t, counts in self.schedule.items()
+        )
 
 
 class Pool:
@@ -87,8 +91,11 @@ class Pool:
 
     async def ensure(self, wants: Mapping[str, tuple[TaskRecord, int]]) -> None:
         """Make sure each task has at least ``n`` samples drawn (``wants``: id -> (task, n))."""
-        missing = [(t, self._drawn.get(t.id, 0), n - self._drawn.get(t.id, 0))
-                   for t, n in wants.values() if n > self._drawn.get(t.id, 0)]
+        missing = [
+            (t, self._drawn.get(t.id, 0), n - self._drawn.get(t.id, 0))
+            for t, n in wants.values()
+            if n > self._drawn.get(t.id, 0)
+        ]
         if not missing:
             return
         got = await self.draw(missing, self.files, self.nonce)
@@ -109,15 +116,27 @@ def _counts(before: Sequence[Rollout], after: Sequence[Rollout]) -> tuple[Stratu
 
 
 def _total(strata: Sequence[Stratum]) -> Counts:
-    return Counts(before_pass=sum(s.before_pass for s in strata), before_n=sum(s.before_n for s in strata),
-                  after_pass=sum(s.after_pass for s in strata), after_n=sum(s.after_n for s in strata))
+    return Counts(
+        before_pass=sum(s.before_pass for s in strata),
+        before_n=sum(s.before_n for s in strata),
+        after_pass=sum(s.after_pass for s in strata),
+        after_n=sum(s.after_n for s in strata),
+    )
 
 
 class Trials:
     """Tonight's tests of edits against the night's files (``base``), over tonight's ``tasks``."""
 
-    def __init__(self, draw: Draw, base: dict[str, str], tasks: Sequence[TaskRecord], policy: EvidencePolicy,
-                 nonce: str, rng: random.Random, ledger: Mapping[str, float] | None = None) -> None:
+    def __init__(
+        self,
+        draw: Draw,
+        base: dict[str, str],
+        tasks: Sequence[TaskRecord],
+        policy: EvidencePolicy,
+        nonce: str,
+        rng: random.Random,
+        ledger: Mapping[str, float] | None = None,
+    ) -> None:
         self.tasks, self.policy, self.nonce, self.rng = list(tasks), policy, nonce, rng
         self.allocation = allocation_for(policy)
         self.spend = Spend()
@@ -144,8 +163,9 @@ class Trials:
         if len(unseen) > room:
             unseen = self.rng.sample(sorted(unseen, key=lambda t: t.id), room)
         cand.addressed, cand.unseen = addressed, unseen
-        cand.schedule = self.allocation.efficacy_schedule(self.policy, [t.id for t in addressed],
-                                                          [t.id for t in unseen])
+        cand.schedule = self.allocation.efficacy_schedule(
+            self.policy, [t.id for t in addressed], [t.id for t in unseen]
+        )
 
     # -- efficacy ---------------------------------------------------------------------------------
 
@@ -167,11 +187,16 @@ class Trials:
         for c in cands:
             unseen = {t.id for t in c.unseen}
             for t in c.efficacy_tasks:
-                self.spend.save("unseen" if t.id in unseen else "efficacy",
-                                c.drawn_at(t.id, looks) - c.drawn_at(t.id, c.looks))
+                self.spend.save(
+                    "unseen" if t.id in unseen else "efficacy",
+                    c.drawn_at(t.id, looks) - c.drawn_at(t.id, c.looks),
+                )
         adjusted = {c.key: self._adjusted(c) for c in cands}
         passed, levels = holm(adjusted, alpha), holm_levels(adjusted, alpha)
-        return {c.key: self._efficacy_evidence(c, adjusted[c.key], levels[c.key], c.key in passed) for c in cands}
+        return {
+            c.key: self._efficacy_evidence(c, adjusted[c.key], levels[c.key], c.key in passed)
+            for c in cands
+        }
 
     def _decided(self, cands: Sequence[Candidate], alpha: float) -> set[str]:
         """Keys of the edits whose efficacy is decided a pass at this look. Classic: p at most
@@ -181,8 +206,14 @@ class Trials:
         adjusted = {c.key: self._adjusted(c) for c in cands}
         if self.allocation.name == "classic":
             return {k for k, p in adjusted.items() if p <= alpha / max(1, len(cands))}
-        return {c.key for c in cands if c.key in holm(adjusted, alpha) and (
-            not c.unseen or stratified_p(self._strata(c, c.unseen)) <= self.policy.unseen_alpha)}
+        return {
+            c.key
+            for c in cands
+            if c.key in holm(adjusted, alpha)
+            and (
+                not c.unseen or stratified_p(self._strata(c, c.unseen)) <= self.policy.unseen_alpha
+            )
+        }
 
     async def _look(self, cands: Sequence[Candidate], look: int) -> None:
         p = self.policy
@@ -193,11 +224,17 @@ class Trials:
         await self.baseline.ensure(wants)
 
         async def one(c: Candidate) -> None:
-            spans = {t.id: (c.drawn_at(t.id, look - 1), c.drawn_at(t.id, look)) for t in c.efficacy_tasks}
+            spans = {
+                t.id: (c.drawn_at(t.id, look - 1), c.drawn_at(t.id, look)) for t in c.efficacy_tasks
+            }
             unseen = {t.id for t in c.unseen}
             wants = [(t, spans[t.id][0], spans[t.id][1] - spans[t.id][0]) for t in c.efficacy_tasks]
-            got = await self.draw(wants, c.files, f"{self.nonce}:{c.key}",
-                                  parts={t.id: "unseen" if t.id in unseen else "efficacy" for t in c.efficacy_tasks})
+            got = await self.draw(
+                wants,
+                c.files,
+                f"{self.nonce}:{c.key}",
+                parts={t.id: "unseen" if t.id in unseen else "efficacy" for t in c.efficacy_tasks},
+            )
             increments = []
             for t in c.efficacy_tasks:
                 new = got.get(t.id, [])
@@ -212,8 +249,10 @@ class Trials:
     def _counted(self, c: Candidate, tasks: Sequence[TaskRecord]) -> list[tuple[Stratum, int]]:
         """(stratum, errored rollouts) of each of ``tasks`` for ``c``: before from the baseline pool,
         after from ``c``'s draws."""
-        return [_counts(self.baseline.take(t.id, 0, c.drawn_at(t.id, c.looks)), c.after.get(t.id, []))
-                for t in tasks]
+        return [
+            _counts(self.baseline.take(t.id, 0, c.drawn_at(t.id, c.looks)), c.after.get(t.id, []))
+            for t in tasks
+        ]
 
     def _strata(self, c: Candidate, tasks: Sequence[TaskRecord]) -> list[Stratum]:
         return [stratum for stratum, _ in self._counted(c, tasks)]
@@ -227,7 +266,9 @@ class Trials:
         weights = self.allocation.efficacy_weights
         return min([1.0, *(p / w for p, w in zip(c.p_looks, weights))])
 
-    def _efficacy_evidence(self, c: Candidate, p_adj: float, alpha_edit: float, passed: bool) -> EditEvidence:
+    def _efficacy_evidence(
+        self, c: Candidate, p_adj: float, alpha_edit: float, passed: bool
+    ) -> EditEvidence:
         p = self.policy
         counted = self._counted(c, c.efficacy_tasks)
         strata, errored = [s for s, _ in counted], sum(e for _, e in counted)
@@ -235,36 +276,76 @@ class Trials:
         p_unseen = stratified_p(unseen) if c.unseen else None
         log_total = self.log_evidence(c)
         ev = EditEvidence(
-            edit=c.edit, round=c.round, verdict="inconclusive",
-            cited=[t.id for t in c.addressed], unseen=[t.id for t in c.unseen],
-            efficacy=_total(strata), unseen_counts=_total(unseen), p_efficacy=p_adj, p_unseen=p_unseen,
-            alpha=alpha_edit, e_value=_exp(c.log_e), e_total=_exp(log_total), looks=c.looks, errored=errored,
+            edit=c.edit,
+            round=c.round,
+            verdict="inconclusive",
+            cited=[t.id for t in c.addressed],
+            unseen=[t.id for t in c.unseen],
+            efficacy=_total(strata),
+            unseen_counts=_total(unseen),
+            p_efficacy=p_adj,
+            p_unseen=p_unseen,
+            alpha=alpha_edit,
+            e_value=_exp(c.log_e),
+            e_total=_exp(log_total),
+            looks=c.looks,
+            errored=errored,
             example=example_of(c.addressed, self.baseline.rollouts, c.after),
         )
         rollouts = sum(s.before_n + s.after_n for s in strata) + errored
         if not rollouts or errored / rollouts > p.max_error_rate:
-            return ev.model_copy(update={"verdict": "no_evidence",
-                                         "reason": f"{errored} of {rollouts} rollouts errored: no evidence"})
+            return ev.model_copy(
+                update={
+                    "verdict": "no_evidence",
+                    "reason": f"{errored} of {rollouts} rollouts errored: no evidence",
+                }
+            )
         unseen_ok = p_unseen is None or p_unseen <= p.unseen_alpha
         carried = p.accumulated_enough(log_total)
         if (passed or carried) and unseen_ok:
-            how = f"p = {p_adj:.3g} <= {alpha_edit:.3g}" if passed else f"evidence over nights e = {_exp(log_total):.3g}"
-            return ev.model_copy(update={"verdict": "accepted", "reason": f"helps where it acts ({how})"})
+            how = (
+                f"p = {p_adj:.3g} <= {alpha_edit:.3g}"
+                if passed
+                else f"evidence over nights e = {_exp(log_total):.3g}"
+            )
+            return ev.model_copy(
+                update={"verdict": "accepted", "reason": f"helps where it acts ({how})"}
+            )
         if (passed or carried) and not unseen_ok:
-            return ev.model_copy(update={"reason": (
-                f"helps the cited tasks but not unseen tasks of their kind (p = {p_unseen:.3g} > "
-                f"{p.unseen_alpha:g})")})
+            return ev.model_copy(
+                update={
+                    "reason": (
+                        f"helps the cited tasks but not unseen tasks of their kind (p = {p_unseen:.3g} > "
+                        f"{p.unseen_alpha:g})"
+                    )
+                }
+            )
         p_less = stratified_p(strata, "less")
         if p_less <= p.harm_conclusive:
-            return ev.model_copy(update={"verdict": "worse", "reason": (
-                f"fewer passes where it should help (p = {p_less:.3g})")})
+            return ev.model_copy(
+                update={
+                    "verdict": "worse",
+                    "reason": (f"fewer passes where it should help (p = {p_less:.3g})"),
+                }
+            )
         if rules_out_gain(strata, p.min_effect):
-            return ev.model_copy(update={"verdict": "no_effect", "reason": (
-                f"no effect: a gain of {p.min_effect:g} or more is ruled out")})
+            return ev.model_copy(
+                update={
+                    "verdict": "no_effect",
+                    "reason": (f"no effect: a gain of {p.min_effect:g} or more is ruled out"),
+                }
+            )
         if p_adj <= alpha_edit:  # Holm stops at the first edit that fails its level
-            return ev.model_copy(update={"reason": (
-                f"not enough evidence yet (p = {p_adj:.3g}; Holm's step-down stopped at an edit with less)")})
-        return ev.model_copy(update={"reason": f"not enough evidence yet (p = {p_adj:.3g} > {alpha_edit:.3g})"})
+            return ev.model_copy(
+                update={
+                    "reason": (
+                        f"not enough evidence yet (p = {p_adj:.3g}; Holm's step-down stopped at an edit with less)"
+                    )
+                }
+            )
+        return ev.model_copy(
+            update={"reason": f"not enough evidence yet (p = {p_adj:.3g} > {alpha_edit:.3g})"}
+        )
 
     # -- harm -------------------------------------------------------------------------------------
 
@@ -275,8 +356,13 @@ class Trials:
             others = self.rng.sample(others, self.policy.harm_max_tasks)
         return others
 
-    async def harm(self, files: dict[str, str], tasks: Sequence[TaskRecord], stream: str,
-                   looks: int | None = None) -> tuple[Counts, float | None]:
+    async def harm(
+        self,
+        files: dict[str, str],
+        tasks: Sequence[TaskRecord],
+        stream: str,
+        looks: int | None = None,
+    ) -> tuple[Counts, float | None]:
         """Fresh rollouts on ``tasks`` under ``files`` against the baseline; (counts, one-sided p of fewer
         passes, Bonferroni-adjusted over the looks). About ``harm_rollouts`` per side and look,
         spread evenly over the tasks; another look follows, up to ``harm_looks``, while the pass
@@ -292,20 +378,31 @@ class Trials:
         part = "joint" if stream.startswith("joint") else "harm"
         for look, weight in enumerate(self.allocation.harm_weights(p)[:looks], 1):
             step = steps[look - 1]
-            upto = ({k: n * step // steps[0] for k, n in first.items()} if step % steps[0] == 0
-                    else self._spread(order, step))
+            upto = (
+                {k: n * step // steps[0] for k, n in first.items()}
+                if step % steps[0] == 0
+                else self._spread(order, step)
+            )
             await self.baseline.ensure({t.id: (t, upto[t.id]) for t in order})
-            got = await self.draw([(t, drawn[t.id], upto[t.id] - drawn[t.id]) for t in order], files,
-                                  f"{self.nonce}:{stream}", part=part)
+            got = await self.draw(
+                [(t, drawn[t.id], upto[t.id] - drawn[t.id]) for t in order],
+                files,
+                f"{self.nonce}:{stream}",
+                part=part,
+            )
             for t in order:
                 after.setdefault(t.id, []).extend(got.get(t.id, []))
             drawn = upto
-            strata = [_counts(self.baseline.take(t.id, 0, upto[t.id]), after[t.id])[0] for t in order]
+            strata = [
+                _counts(self.baseline.take(t.id, 0, upto[t.id]), after[t.id])[0] for t in order
+            ]
             p_raw = stratified_p(strata, "less")
             p_adj, counts = min(p_adj, p_raw / weight), _total(strata)
             if p_adj <= p.harm_conclusive or not self.allocation.looks_again(p_raw, _fell(counts)):
                 break  # decided: conclusive harm, or no sign of any
-        self.spend.save(part, steps[len(self.allocation.harm_weights(p)[:looks]) - 1] - sum(drawn.values()))
+        self.spend.save(
+            part, steps[len(self.allocation.harm_weights(p)[:looks]) - 1] - sum(drawn.values())
+        )
         return counts, min(1.0, p_adj)
 
     def _spread(self, order: Sequence[TaskRecord], total: int) -> dict[str, int]:
@@ -319,17 +416,28 @@ class Trials:
         counts, p_less = await self.harm(cand.files, tasks, f"harm:{cand.key}")
         return self.harm_verdict(ev, tasks, counts, p_less)
 
-    def harm_verdict(self, ev: EditEvidence, tasks: Sequence[TaskRecord], counts: Counts,
-                     p_less: float | None) -> EditEvidence:
+    def harm_verdict(
+        self, ev: EditEvidence, tasks: Sequence[TaskRecord], counts: Counts, p_less: float | None
+    ) -> EditEvidence:
         """``ev`` with the harm check's counts and verdict: refused where the pass rate fell."""
-        ev = ev.model_copy(update={"harm_tasks": [t.id for t in tasks], "harm": counts, "p_harm": p_less})
+        ev = ev.model_copy(
+            update={"harm_tasks": [t.id for t in tasks], "harm": counts, "p_harm": p_less}
+        )
         if p_less is None or p_less > self.policy.harm_alpha:
             return ev
         drop = f"{_rate(counts.before_rate)} -> {_rate(counts.after_rate)} (p = {p_less:.3g})"
         if p_less <= self.policy.harm_conclusive:
-            return ev.model_copy(update={"verdict": "harmful", "reason": f"fewer passes on the other tasks: {drop}"})
-        return ev.model_copy(update={"verdict": "inconclusive", "reason": (
-            f"may harm the other tasks: {drop}; refused tonight, may be tested again")})
+            return ev.model_copy(
+                update={"verdict": "harmful", "reason": f"fewer passes on the other tasks: {drop}"}
+            )
+        return ev.model_copy(
+            update={
+                "verdict": "inconclusive",
+                "reason": (
+                    f"may harm the other tasks: {drop}; refused tonight, may be tested again"
+                ),
+            }
+        )
 
     # -- together -----------------------------------------------------------------------------------
 
@@ -338,8 +446,12 @@ class Trials:
         losers: set[str] = set()
         for c in accepted:
             tasks = c.efficacy_tasks
-            got = await self.draw([(t, 0, len(c.after.get(t.id, []))) for t in tasks], joint,
-                                  f"{self.nonce}:joint:{c.key}", part="joint")
+            got = await self.draw(
+                [(t, 0, len(c.after.get(t.id, []))) for t in tasks],
+                joint,
+                f"{self.nonce}:joint:{c.key}",
+                part="joint",
+            )
             strata = [_counts(c.after.get(t.id, []), got.get(t.id, []))[0] for t in tasks]
             # the alone rollouts are those that passed efficacy, a lucky draw on average (the
             # winner's curse): only a conclusive loss counts as a conflict

@@ -1,0 +1,251 @@
+"""Where settings come from and how they merge: the TOML files, the environment and the flags,
+layered lowest first, validated once, each value traced to its origin for ``config show``."""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from ..errors import ConfigError, UsageError
+from .sections import ENV_PREFIX, PROJECT_FILE, LayerName, Settings
+
+try:  # Python 3.11+
+    import tomllib
+except ModuleNotFoundError:  # pragma: no cover - 3.10
+    import tomli as tomllib  # type: ignore[no-redef]
+
+
+@dataclass(frozen=True)
+class Layer:
+    """One source of settings: its name, where it came from, and its nested values."""
+
+    name: LayerName
+    origin: str
+    values: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class LoadedSettings:
+    settings: Settings
+    sources: Mapping[str, str]  # dotted key -> "user (/path/config.toml)" etc.
+
+
+def read_toml(path: Path, name: LayerName) -> Layer | None:
+    """A TOML layer, or None if the file does not exist."""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise ConfigError(
+            f"cannot read {path}: {exc.strerror}", hint="check its permissions"
+        ) from exc
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path} is not valid TOML: {exc}", hint=f"fix or remove {path}") from exc
+    return Layer(name, str(path), data)
+
+
+def env_layer(env: Mapping[str, str]) -> Layer:
+    """``SKILLOPT_SLEEP_NIGHT__K=2`` -> ``{"night": {"k": "2"}}``; JSON values are decoded."""
+    values: dict[str, Any] = {}
+    for key, raw in env.items():
+        if not key.startswith(ENV_PREFIX) or "__" not in key:
+            continue
+        path = [p.lower() for p in key[len(ENV_PREFIX) :].split("__")]
+        value: Any = raw
+        if raw[:1] in "[{" or raw in ("true", "false"):
+            try:
+                value = json.loads(raw)
+            except json.JSONDecodeError:
+                value = raw
+        _set_dotted(values, path, value)
+    return Layer("env", "environment", values)
+
+
+def flag_layer(flags: Mapping[str, Any]) -> Layer:
+    """Flags as dotted keys (``{"night.k": 2}``); None values are flags not given."""
+    values: dict[str, Any] = {}
+    for dotted, value in flags.items():
+        if value is not None:
+            _set_dotted(values, dotted.split("."), value)
+    return Layer("flag", "command line", values)
+
+
+def _set_dotted(target: dict[str, Any], path: list[str], value: Any) -> None:
+    for part in path[:-1]:
+        target = target.setdefault(part, {})
+    target[path[-1]] = value
+
+
+# Settings of the whole-holdout gate, which is no longer part of the product.
+RETIRED = dict.fromkeys(
+    (
+        "night.gate",
+        "night.min_gain",
+        "night.max_task_drop",
+        "night.gate_test",
+        "night.min_holdout_tasks",
+    ),
+    "every edit is judged alone, where it acts (the edit-by-edit gate is the only gate)",
+)
+
+_DICT_KEYS = {"budget.prices", "files.max_bytes"}  # settings whose value is itself a table
+
+
+def _flatten(values: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
+    flat: dict[str, Any] = {}
+    for key, value in values.items():
+        dotted = f"{prefix}{key}"
+        if isinstance(value, Mapping) and dotted not in _DICT_KEYS:
+            flat.update(_flatten(value, dotted + "."))
+        else:
+            flat[dotted] = value
+    return flat
+
+
+def _deep_merge(base: dict[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
+    out = dict(base)
+    for key, value in over.items():
+        if isinstance(value, Mapping) and isinstance(out.get(key), dict):
+            out[key] = _deep_merge(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+def _known_keys() -> list[str]:
+    return sorted(_flatten(Settings().model_dump()))
+
+
+def load_settings(layers: list[Layer]) -> LoadedSettings:
+    """Merge ``layers`` (lowest first) over the defaults and validate once."""
+    merged: dict[str, Any] = {}
+    sources = dict.fromkeys(_known_keys(), "default")
+    for layer in layers:
+        for dotted in _flatten(layer.values):
+            sources[dotted] = (
+                layer.name if layer.name in ("env", "flag") else f"{layer.name} ({layer.origin})"
+            )
+        merged = _deep_merge(merged, layer.values)
+    try:
+        settings = Settings.model_validate(merged)
+    except ValidationError as exc:
+        raise _config_error(exc, sources) from exc
+    return LoadedSettings(settings, sources)
+
+
+def load_what_loads(layers: list[Layer]) -> tuple[LoadedSettings, ConfigError | UsageError | None]:
+    """The settings, or, when some are wrong, the settings without each value that fails on its
+    own, and the first error: what ``config show`` prints, so a user sees the problem in place."""
+    try:
+        return load_settings(layers), None
+    except (ConfigError, UsageError) as exc:
+        problem = exc
+    kept = []
+    for layer in layers:
+        values: dict[str, Any] = {}
+        for dotted, value in _flatten(layer.values).items():
+            try:
+                load_settings([Layer(layer.name, layer.origin, _nested(dotted, value))])
+            except (ConfigError, UsageError):
+                continue
+            values = _deep_merge(values, _nested(dotted, value))
+        kept.append(Layer(layer.name, layer.origin, values))
+    return load_settings(kept), problem
+
+
+def _nested(dotted: str, value: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    _set_dotted(out, dotted.split("."), value)
+    return out
+
+
+def _config_error(exc: ValidationError, sources: Mapping[str, str]) -> ConfigError | UsageError:
+    err = exc.errors()[0]
+    dotted = ".".join(str(p) for p in err["loc"])
+    origin = _origin_of(dotted, sources)
+    if origin == "flag":  # a flag's value is the command line's fault, not a setting's
+        return UsageError(
+            f"invalid value {dotted} = {err.get('input')!r} from the command line: {err['msg']}",
+            hint="fix the command-line flag",
+        )
+    where = _origin_text(origin)
+    if err["type"] == "extra_forbidden" and dotted in RETIRED:
+        return ConfigError(
+            f"setting {dotted} from {origin} is retired: {RETIRED[dotted]}",
+            hint=f"remove it ({_where_to_fix(dotted, origin)})",
+        )
+    if err["type"] == "extra_forbidden":
+        return _unknown_key(dotted, origin, where, sources)
+    fix = _where_to_fix(dotted, origin)
+    return ConfigError(
+        f"invalid setting {dotted} = {err.get('input')!r} from {where}: {err['msg']}", hint=fix
+    )
+
+
+def _origin_of(dotted: str, sources: Mapping[str, str]) -> str:
+    """Where ``dotted`` (a key, or a whole section) was set."""
+    if dotted in sources:
+        return sources[dotted]
+    inside = sorted(src for key, src in sources.items() if key.startswith(dotted + "."))
+    return next((src for src in inside if src != "default"), "default")
+
+
+def _origin_text(origin: str) -> str:
+    """``user (/x/config.toml)`` -> ``/x/config.toml``; ``env`` -> ``the environment``."""
+    if "(" in origin:
+        return origin[origin.index("(") + 1 : -1]
+    return {"env": "the environment", "flag": "the command line"}.get(origin, origin)
+
+
+def _unknown_key(dotted: str, origin: str, where: str, sources: Mapping[str, str]) -> ConfigError:
+    sections = sorted(Settings.model_fields)
+    if "." not in dotted:
+        close = difflib.get_close_matches(dotted, sections, n=1)
+        what, guess = f"section [{dotted}]", f"did you mean [{close[0]}]? " if close else ""
+        env_key = next(
+            (
+                k
+                for k, src in sorted(sources.items())
+                if k.startswith(dotted + ".") and src == "env"
+            ),
+            dotted,
+        )
+    else:
+        close = difflib.get_close_matches(dotted, _known_keys(), n=1)
+        what, guess, env_key = (
+            f"setting {dotted}",
+            f"did you mean {close[0]}? " if close else "",
+            dotted,
+        )
+    return ConfigError(f"unknown {what} in {where}", hint=guess + _where_to_fix(env_key, origin))
+
+
+def _where_to_fix(dotted: str, origin: str) -> str:
+    if origin == "env":
+        env_name = ENV_PREFIX + "__".join(p.upper() for p in dotted.split("."))
+        return f"fix or unset {env_name}"
+    if origin == "flag":
+        return "fix the command-line flag"
+    if "(" in origin:
+        return f"fix it in {origin[origin.index('(') + 1 : -1]}"
+    return "see `skillopt-sleep config show`"
+
+
+def settings_layers(
+    *, config_file: Path, project: Path | None, env: Mapping[str, str], flags: Mapping[str, Any]
+) -> list[Layer]:
+    """The standard layer stack for a project."""
+    layers = [read_toml(config_file, "user")]
+    if project is not None:
+        layers.append(read_toml(project / PROJECT_FILE, "project"))
+    layers += [env_layer(env), flag_layer(flags)]
+    return [layer for layer in layers if layer is not None]
