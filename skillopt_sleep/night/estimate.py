@@ -15,10 +15,11 @@ from dataclasses import dataclass
 
 from ..backends.base import Backend
 from ..backends.budget import CHARS_PER_TOKEN, cost_for
+from ..envs.agent import agent_cache_tag
 from ..models import TaskRecord
 from ..settings import Settings
 from ..store import Store
-from .agent_dispatch import EXPECTED_TOKENS, agent_share
+from .agent_dispatch import EXPECTED_TOKENS, agent_share, wants_agent
 from .evidence import EvidencePolicy
 from .evidence.rehearse import Outlook, forecast
 from .guards import edit_budget
@@ -48,6 +49,17 @@ class Estimate:
     gate_bound: int = 0  # ... and at most
     gate_parts: tuple[tuple[str, float], ...] = ()  # the expected rollouts by part of the gate
     gate_saved: float = 0.0  # the rollouts its early stops are expected to save
+
+
+def _key(task: TaskRecord, system: str, sample: int, target: Backend, settings: Settings) -> str:
+    """The cache key the night's replay will look up: an agent rollout's where the task's agent
+    replays it (as the night assumes it can)."""
+    tag = (
+        agent_cache_tag(task.source, None, settings.night.agent_max_turns)
+        if wants_agent(task, settings.night.replay)
+        else ""
+    )
+    return cache_key(task, system, sample, target, tag)
 
 
 def estimate_night(
@@ -85,7 +97,7 @@ def estimate_night(
     for task in sel.train:
         system = system_text(ws.texts, task)
         for sample in range(k):
-            if store is not None and store.cache_get(cache_key(task, system, sample, target)):
+            if store is not None and store.cache_get(_key(task, system, sample, target, settings)):
                 cached += 1
                 continue
             calls += 1

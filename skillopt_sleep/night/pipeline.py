@@ -197,6 +197,7 @@ class Night:
             tonight, proposer=self.proposer, guard=self.guard, drawer=self, oracle=self.oracle
         )
         self._record_rounds(await rounds.run(sel, train), result)
+        return None
 
     async def draw(
         self, wants: list[Want], files: dict[str, str], nonce: str
@@ -237,6 +238,7 @@ class Night:
             return self._finish("no_evidence", f"no candidate tonight: {why}")
         decision = "reject" if refused else "no_evidence"
         self._finish(decision, _tally(rounds.evidence, 0))
+        return None
 
     async def _replay(
         self,
@@ -307,7 +309,7 @@ class Night:
         if self.artifacts is None:
             return
         lines = [
-            json.dumps({"phase": phase, **r.__dict__}, sort_keys=True)
+            json.dumps({"phase": phase, **r.as_json()}, sort_keys=True)
             for phase, by_task in self.rollouts.items()
             for rs in by_task.values()
             for r in rs
