@@ -28,6 +28,9 @@ FAMILIES: tuple[frozenset[str], ...] = (
     frozenset({"grep", "rg", "ag", "ack", "find", "fd"}),
     frozenset({"cat", "head", "tail", "less", "more", "bat", "grep", "rg"}),
     frozenset({"docker", "podman"}),
+    frozenset({"flake8", "ruff", "pylint", "pyflakes", "pycodestyle", "eslint", "biome"}),
+    frozenset({"black", "ruff", "yapf", "autopep8", "isort", "prettier", "biome"}),
+    frozenset({"mypy", "pyright", "pytype", "pyre"}),
 )
 # Words of a command too common to say anything about which command a turn means.
 _GENERIC = frozenset(

@@ -75,13 +75,19 @@ def _redirections(segment: list[str]) -> tuple[list[str], list[Effect]]:
     i = 0
     while i < len(segment):
         word = segment[i]
+        if word in (">&", "<&") and i + 1 < len(segment):  # "2>&1": a descriptor, no file
+            target = segment[i + 1]
+            if not (target.isdigit() or target == "-" or target == "/dev/null"):
+                found.append(("write", target))  # ">& file": both streams to the file
+            i += 2
+            continue
         if word in _REDIRECTS and i + 1 < len(segment):
             target = segment[i + 1]
             if not target.startswith("&") and target != "/dev/null":
                 found.append((_REDIRECTS[word], target))  # type: ignore[arg-type]
             i += 2
             continue
-        if word.isdigit() and i + 1 < len(segment) and segment[i + 1] in _REDIRECTS:
+        if word.isdigit() and i + 1 < len(segment) and segment[i + 1] in (*_REDIRECTS, ">&", "<&"):
             i += 1  # "2>" splits as "2" ">"
             continue
         rest.append(word)
@@ -102,9 +108,9 @@ def _program_effects(name: str, args: list[str]) -> list[Effect]:
     if name == "touch":
         return [("write", a) for a in ops]
     if name == "cp" and len(ops) >= 2:
-        return [*[("read", a) for a in ops[:-1]], ("write", ops[-1])]  # type: ignore[list-item]
+        return [*[("read", a) for a in ops[:-1]], ("write", ops[-1])]
     if name == "mv" and len(ops) >= 2:
-        return [*[("delete", a) for a in ops[:-1]], ("write", ops[-1])]  # type: ignore[list-item]
+        return [*[("delete", a) for a in ops[:-1]], ("write", ops[-1])]
     if name in ("grep", "rg") and len(ops) >= 2:
         return [("read", a) for a in ops[1:]]
     return []

@@ -116,3 +116,44 @@ def test_another_tool_of_the_same_job_becomes_ran_and_never_ran(tmp_path):
     kinds = {(c.kind, c.value) for c in task.checks}
     assert ("ran", r"(?<![\w-])pnpm(?![\w-])") in kinds
     assert ("never_ran", r"(?<![\w-])npm(?![\w-])") in kinds
+
+
+def test_a_linter_named_against_the_one_the_attempt_ran_is_a_correction_with_checks(tmp_path):
+    [task] = _session(
+        tmp_path,
+        [
+            ("Run the linter", "flake8 . 2>&1 | tail -1"),
+            ("Use ruff check, flake8 is gone from this project.", "ruff check ."),
+        ],
+    )
+    assert task.feedback == "Use ruff check, flake8 is gone from this project."
+    kinds = {(c.kind, c.value) for c in task.checks}
+    assert ("never_ran", r"(?<![\w-])flake8(?![\w-])") in kinds
+    assert ("ran", r"(?<![\w-])ruff(?![\w-])") in kinds
+
+
+def test_an_edit_whose_output_is_redirected_still_names_the_file_it_edited(tmp_path):
+    [task] = _session(
+        tmp_path,
+        [
+            (
+                "Fix the typo in the parser",
+                "sed -i 's/recieve/receive/' vendor/p.py 2>&1 | tail -1",
+            ),
+            ("Don't touch vendor/, patch src/ instead", "sed -i 's/recieve/receive/' src/p.py"),
+        ],
+    )
+    assert [(a.kind, a.path) for a in task.actions if a.kind != "command"] == [
+        ("edit", "vendor/p.py")
+    ]
+    assert ("untouched", "vendor") in {(c.kind, c.value) for c in task.checks}
+
+
+def test_most_corrections_of_sessions_kept_out_of_the_tuning_yield_a_check():
+    spec = importlib.util.spec_from_file_location("corrections", BENCH.with_name("corrections.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    fixtures = BENCH.parents[1] / "tests" / "fixtures" / "conversations_fresh"
+    fresh = module.count("tests.harvest.fresh_conversations", "FRESH_SESSIONS", fixtures)
+    assert fresh["corrections"] == 20 and fresh["became_tasks"] == 20 - fresh["attached"]
+    assert fresh["attached"] >= 15 and fresh["with_check"] >= 12, fresh["missed"]
