@@ -201,3 +201,21 @@ def test_train_env_agent_without_an_agent_here_is_a_one_line_error(tmp_path: Pat
     (line,) = err.getvalue().strip().splitlines()[:1]
     assert "--env agent: no agent can be replayed here" in line
     assert not (tmp_path / "run").exists()  # nothing ran
+
+
+def test_the_reports_example_shows_what_the_agent_did_before_and_after(tmp_path):
+    from skillopt_sleep.models import Action
+    from skillopt_sleep.night.evidence.examples import example_of
+    from skillopt_sleep.night.replay import Rollout
+
+    task = ActingWorld([VENDOR_DIR]).tasks(str(tmp_path), n=1)[0]
+    bad = Rollout(
+        task.id, 0, "Done.", 0.0, False, actions=(Action(kind="write", path="vendor/lib.py"),)
+    )
+    good = Rollout(
+        task.id, 1, "Done.", 1.0, True, actions=(Action(kind="write", path="src/fix.py"),)
+    )
+    example = example_of([task], {task.id: [bad]}, {task.id: [good]})
+    assert example is not None
+    assert example.before == "Done.\n[what it did: write vendor/lib.py]"
+    assert example.after == "Done.\n[what it did: write src/fix.py]"

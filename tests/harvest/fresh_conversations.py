@@ -4,6 +4,15 @@ the tool it ran, a file it read, wrote or deleted; 6 of what it *said*), in Engl
 French, with praise and follow-ups between them. ``bench/corrections.py`` counts how many of the
 corrections land on their request and yield a check that fails on the corrected attempt.
 
+Measured before any change was made with these sessions in view: 13 of 20 corrections attached
+to their request (7 became tasks of their own), 10 of 20 yielded a failing rule or action check.
+Two changes followed from reading its misses (an output redirect such as ``2>&1`` hid the file a
+``sed -i`` edited; linters, formatters and type checkers became tools of one job, so "use ruff,
+not flake8" corrects a flake8 run): 15 of 20 attached, 12 of 20 with a check. Figures on this set
+after those changes are no longer an estimate for unseen sessions. Two corrections speak of a
+command codex itself refused to run (``rm -rf``: "rm -f style commands are not permitted"), so
+the attempt did nothing they could refer to.
+
 Regenerate the stored fixtures (needs both binaries on PATH):
     python tests/harvest/fresh_conversations.py tests/fixtures/conversations_fresh
 """
