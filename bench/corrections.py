@@ -13,7 +13,7 @@ extracted to a temporary directory), in the same run. Goal: at least 8 of 20 yie
 
 Measured (``python bench/corrections.py``, baseline fff2e10): the tuning set 20/20 attached and
 20/20 with a check, before and after; the fresh set 13/20 attached (7 became tasks) and 10/20 with
-a check before, 15/20 attached and 12/20 with a check after (see fresh_conversations.py for why
+a check before, 17/20 attached and 14/20 with a check after (see fresh_conversations.py for why
 the after figure is no longer a held-out one).
 """
 

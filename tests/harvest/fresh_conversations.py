@@ -6,15 +6,16 @@ corrections land on their request and yield a check that fails on the corrected 
 
 Measured before any change was made with these sessions in view: 13 of 20 corrections attached
 to their request (7 became tasks of their own), 10 of 20 yielded a failing rule or action check.
-Two changes followed from reading its misses (an output redirect such as ``2>&1`` hid the file a
-``sed -i`` edited; linters, formatters and type checkers became tools of one job, so "use ruff,
-not flake8" corrects a flake8 run): 15 of 20 attached, 12 of 20 with a check. Figures on this set
-after those changes are no longer an estimate for unseen sessions. Two corrections speak of a
-command codex itself refused to run (``rm -rf``: "rm -f style commands are not permitted"), so
-the attempt did nothing they could refer to.
+Four changes followed from reading its misses: an output redirect such as ``2>&1`` hid the file a
+``sed -i`` edited; linters, formatters and type checkers became tools of one job ("use ruff,
+flake8 is gone" corrects a flake8 run); a command codex refused to start (``rm -rf``: "rm -f style
+commands are not permitted") is kept as what the attempt tried, as Claude Code's denied calls
+are; a German compound names the directory it is made of (``.cache-Ordner``). After them: 17 of
+20 attached, 14 of 20 with a check. Figures on this set after those changes are no longer an
+estimate for unseen sessions.
 
 Regenerate the stored fixtures (needs both binaries on PATH):
-    python tests/harvest/fresh_conversations.py tests/fixtures/conversations_fresh
+    python -m tests.harvest.fresh_conversations tests/fixtures/conversations_fresh
 """
 
 from __future__ import annotations

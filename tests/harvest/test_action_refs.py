@@ -156,4 +156,32 @@ def test_most_corrections_of_sessions_kept_out_of_the_tuning_yield_a_check():
     fixtures = BENCH.parents[1] / "tests" / "fixtures" / "conversations_fresh"
     fresh = module.count("tests.harvest.fresh_conversations", "FRESH_SESSIONS", fixtures)
     assert fresh["corrections"] == 20 and fresh["became_tasks"] == 20 - fresh["attached"]
-    assert fresh["attached"] >= 15 and fresh["with_check"] >= 12, fresh["missed"]
+    assert fresh["attached"] >= 17 and fresh["with_check"] >= 14, fresh["missed"]
+
+
+def test_a_german_compound_names_the_directory_the_attempt_deleted():
+    from skillopt_sleep.harvest.action_refs import reference
+    from skillopt_sleep.models import Action
+
+    deleted = [
+        Action(kind="command", command="rm -rf tmp/ .cache/"),
+        Action(kind="delete", path=".cache"),
+    ]
+    ref = reference("Den .cache-Ordner bitte nicht anfassen.", deleted)
+    assert ref is not None and ref.named == (".cache",) and ref.contrast
+    assert reference("Lösch den tmp-ordner nicht", [Action(kind="read", path="src/a.py")]) is None
+
+
+def test_a_command_codex_refused_to_start_is_what_its_attempt_tried():
+    from skillopt_sleep.harvest.codex import CodexParser
+    from skillopt_sleep.harvest.jsonl import read_chunk
+
+    fixtures = Path(__file__).resolve().parents[1] / "fixtures" / "conversations_fresh"
+    [path] = [p for p in fixtures.rglob("rollout-*.jsonl") if "Clean up the build" in p.read_text()]
+    chunk, _ = read_chunk(CodexParser(), path, 0)
+    [task] = mine_chunk(chunk, FALLBACK_TIME)
+    assert task.intent == "Clean up the build artefacts."
+    [command] = [a for a in task.actions if a.kind == "command"]
+    assert command.command == "rm -rf dist build" and command.failed
+    assert task.feedback == "Leave dist alone, the release script needs it."
+    assert ("untouched", "dist") in {(c.kind, c.value) for c in task.checks}
