@@ -25,13 +25,24 @@ the ``agent`` role with the tokens the agent reports).
 over a loopback model server (as tests/agent_replay/test_real_night.py does), with small night
 settings (K=2, short tests: :data:`REAL`) because every agent rollout is a real process: a few
 nights, each agent's tasks on its own, against text replay of the same tasks in the same run.
-It reports the gate's decisions per night, not a power figure (too few nights for one).
+It prints the gate's decision on every edit of every night; its power over so few nights is a
+count, not an estimate.
 
-Measured (``--nights 100 --seed 100``, default night settings but concurrency 4; the agent obeys a
-rule 90% of the time with it loaded and 15% without): agent replay power 1.00 on both rules
-(200 of 200), false accepts 0.01 (1 of 100 nights); text replay power 0.50 (the command rule
-always, the directory rule never: a text reply touches no file, so its rollouts are errors, not
-evidence), false accepts 0.01; agent / text per night: 0.88x the calls, 29x the tokens.
+Measured, stand-in agent (``--nights 100 --seed 100``; the agent obeys a rule 90% of the time
+with it loaded and 15% without): agent replay power 0.985 (never runs unittest 1.00, leaves
+vendor/ alone 0.97), false accepts 0.00 (0 of 100 nights); text replay power 0.49 (0.98 and
+0.00: a text reply touches no file, so its rollouts on the directory rule are errors, not
+evidence), false accepts 0.01; agent / text per night: 0.67x the calls, 22x the tokens. The
+same run on the tree before agent replay went through the environment seam gave the same
+decisions, calls and power.
+
+Measured, real binaries (``--real --nights 1`` and ``--real --nights 3 --seed 1``: 4 nights per
+agent, :data:`REAL` settings; claude 2.1.197, codex 0.169.0): Claude Code accepted 7 of 8 rules
+(the unittest rule inconclusive once), codex 8 of 8, the decoy never (0 of 8 nights); text
+replay of the same tasks 4 of 8 (the command rule only), the decoy never. Per night, agent /
+text: Claude Code 62.5 / 39 calls (1.6x), 2.5M / 5.2k tokens (488x), 109 s / 0.1 s; codex 72 / 39
+calls (1.85x), 1.4M / 5.2k tokens (265x), 242 s / 0.3 s. Four nights are too few for a power
+figure: the gate's power and false accepts are the stand-in's.
 """
 
 from __future__ import annotations

@@ -47,12 +47,14 @@ def test_a_real_agent_that_cannot_run_here_is_reported_skipped_never_stood_in(
 
 @pytest.mark.realbin
 @pytest.mark.slow
-def test_a_real_claude_night_learns_both_action_rules_text_replay_only_one(capsys):
+def test_a_real_claude_night_learns_the_directory_rule_text_replay_cannot_see(capsys):
     bench = _bench()
     if shutil.which("claude", path=f"{bench.TOOLS}") is None or shutil.which("bwrap") is None:
         pytest.skip("claude (in .tools) and bubblewrap are needed")
     assert bench.main(["--real", "--agents", "claude-code", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)["claude-code"]
-    assert out["agent"]["power"] == 1.0 and out["text"]["power"] == 0.5
+    vendor = "never edit files under vendor/"
+    assert out["agent"]["power_by_rule"][vendor] == 1.0  # what the agent did, seen
+    assert out["text"]["power_by_rule"][vendor] == 0.0  # a text reply touches no file
     assert out["agent"]["false_accepts"] == 0.0
     assert out["nights"]["agent"][0]["agent_rollouts"] > 0
