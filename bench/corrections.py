@@ -5,16 +5,20 @@ action check, not a rubric -- that fails on the attempt the user corrected.
     python bench/corrections.py                  # this tree against the baseline revision
     python bench/corrections.py --baseline main --json
 
-Two sets of recorded sessions (tests/harvest/conversations.py, the miner's tuning set, 20
-checkable corrections; tests/harvest/fresh_conversations.py, written afterwards and kept out of
-the tuning, 20 corrections, 14 of them about what the agent did), each harvested through the CLI
+Three sets of recorded sessions (tests/harvest/conversations.py, the miner's tuning set, 20
+checkable corrections; tests/harvest/fresh_conversations.py, written afterwards, 20 corrections,
+14 of them about what the agent did, measured before it led to the changes of this tree;
+tests/harvest/unseen_conversations.py, written after those changes and never tuned on, 12
+corrections, 10 about what the agent did), each harvested through the CLI
 into a fresh store by the code of this tree and by the code of ``--baseline`` (a git revision,
 extracted to a temporary directory), in the same run. Goal: at least 8 of 20 yield a check.
 
 Measured (``python bench/corrections.py``, baseline fff2e10): the tuning set 20/20 attached and
 20/20 with a check, before and after; the fresh set 13/20 attached (7 became tasks) and 10/20 with
 a check before, 17/20 attached and 14/20 with a check after (see fresh_conversations.py for why
-the after figure is no longer a held-out one).
+the after figure is no longer a held-out one); the unseen set 10/12 attached and 10/12 with a
+check before, 11/12 and 11/12 after (its one miss: "Start it with 'fix:' like every commit here."
+is read as a new request).
 """
 
 from __future__ import annotations
@@ -36,6 +40,11 @@ SETS = {
         "tests.harvest.fresh_conversations",
         "FRESH_SESSIONS",
         "tests/fixtures/conversations_fresh",
+    ),
+    "unseen": (
+        "tests.harvest.unseen_conversations",
+        "UNSEEN_SESSIONS",
+        "tests/fixtures/conversations_unseen",
     ),
 }
 

@@ -157,6 +157,9 @@ def test_most_corrections_of_sessions_kept_out_of_the_tuning_yield_a_check():
     fresh = module.count("tests.harvest.fresh_conversations", "FRESH_SESSIONS", fixtures)
     assert fresh["corrections"] == 20 and fresh["became_tasks"] == 20 - fresh["attached"]
     assert fresh["attached"] >= 17 and fresh["with_check"] >= 14, fresh["missed"]
+    fixtures = fixtures.with_name("conversations_unseen")
+    unseen = module.count("tests.harvest.unseen_conversations", "UNSEEN_SESSIONS", fixtures)
+    assert unseen["corrections"] == 12 and unseen["with_check"] >= 11, unseen["missed"]
 
 
 def test_a_german_compound_names_the_directory_the_attempt_deleted():
