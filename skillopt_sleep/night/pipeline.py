@@ -9,15 +9,17 @@ import hashlib
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 
 from ..backends.base import Backend, Message, Request
 from ..backends.budget import Budget
 from ..backends.retry import RetryPolicy
 from ..clock import Clock
+from ..counting import Usage
 from ..errors import BackendOutage, BudgetExhausted, MalformedOutput
 from ..harvest.expanded import user_texts
-from ..models import Edit, EditEvidence, NightSummary, TaskRecord, Usage
+from ..models import Edit, EditEvidence, NightSummary, TaskRecord
 from ..settings import Settings
 from ..store import Store, atomic_write_text
 from .agent_dispatch import AgentReplays
@@ -115,30 +117,16 @@ class Night:
         self.rng, self.trials_rng, self.stream = seeds.select, seeds.trials, seeds.stream
         self.optimizer, self.artifacts, self.night_index = optimizer, artifacts, night_index
         self.tried = list(tried)
-        self.ignored = list(
-            ignored
-        )  # adopted rules the agent does not follow: cases for the optimizer
+        self.ignored = list(ignored)  # adopted rules the agent does not follow: optimizer cases
         self.ledger = dict(ledger or {})
         self.oracle = oracle
         self.budget = Budget(settings.budget)
         self.calls = Calls(
             self.budget, RetryPolicy(max_retries=settings.roles.target.max_retries), seeds.retry
         )
-        rubric = _rubric_from_backend(judge, self.calls) if isinstance(judge, Backend) else judge
         self._progress = progress or (lambda phase, n, total: None)
         self._phase = ("", 0)
-        self.replayer = Replayer(
-            target,
-            self.calls,
-            k=settings.night.k,
-            concurrency=settings.night.concurrency,
-            rubric=rubric,
-            store=store,
-            clock=clock,
-            max_tokens=settings.roles.target.max_tokens,
-            progress=lambda n: self._progress(self._phase[0], n, self._phase[1]),
-            agents=agents,
-        )
+        self.replayer = self._replayer(target, judge, agents)
         self.summary = NightSummary(
             night_id=night_id,
             project=str(workspace.project),
@@ -148,21 +136,43 @@ class Night:
             target=f"{target.name}:{target.model}",
         )
         self.rollouts: dict[str, dict[str, list[Rollout]]] = {}
-        self.proposer = OptimizerProposer(
-            optimizer,
+        self.proposer = self._proposer()
+        self.guard = EditGuard(workspace.texts, self._guard_limits([]), self.summary.rejected_edits)
+
+    def _replayer(self, target: Backend, judge: JudgeArg, agents: AgentReplays | None) -> Replayer:
+        """Tonight's replays of ``target``, scored by ``judge``, with progress shown by phase."""
+        rubric = _rubric_from_backend(judge, self.calls) if isinstance(judge, Backend) else judge
+        return Replayer(
+            target,
             self.calls,
-            files=workspace.texts,
-            tried=tried,
-            max_tokens=settings.roles.optimizer.max_tokens,
-            night_index=night_index,
+            k=self.s.night.k,
+            concurrency=self.s.night.concurrency,
+            rubric=rubric,
+            store=self.store,
+            clock=self.clock,
+            max_tokens=self.s.roles.target.max_tokens,
+            progress=lambda n: self._progress(self._phase[0], n, self._phase[1]),
+            agents=agents,
+        )
+
+    def _proposer(self) -> OptimizerProposer:
+        """The optimizer asked for edits, its notes in the summary's, its reflections saved."""
+        return OptimizerProposer(
+            self.optimizer,
+            self.calls,
+            files=self.ws.texts,
+            tried=self.tried,
+            max_tokens=self.s.roles.optimizer.max_tokens,
+            night_index=self.night_index,
             notes=self.summary.skipped,
             save=self._save,
             progress=self._progress,
-            ignored=ignored,
+            ignored=self.ignored,
         )
-        self.guard = EditGuard(workspace.texts, self._guard_limits([]), self.summary.rejected_edits)
 
-    async def run(self, tasks: Sequence[TaskRecord], last_night=None) -> NightResult:
+    async def run(
+        self, tasks: Sequence[TaskRecord], last_night: datetime | None = None
+    ) -> NightResult:
         sel = select_tasks(tasks, self.s.night, self.rng, last_night)
         self.guard = EditGuard(
             self.ws.texts,
@@ -186,10 +196,12 @@ class Night:
     async def _stages(self, sel: Selection, result: NightResult) -> None:
         """Edit by edit: every proposed edit tested alone where it acts, harm checked elsewhere."""
         if not sel.train:
-            return self._finish("no_evidence", "not enough evidence: no task to learn from tonight")
+            self._finish("no_evidence", "not enough evidence: no task to learn from tonight")
+            return
         train = await self._replay("replay train", sel.train, self.ws.texts)
         if self._too_many_errors(train):
-            return self._finish("no_evidence", "too many replays failed: no evidence tonight")
+            self._finish("no_evidence", "too many replays failed: no evidence tonight")
+            return
         tonight = Tonight(
             self.ws.texts, self.s.night, self.night_index, self.stream, self.trials_rng, self.ledger
         )
@@ -223,18 +235,19 @@ class Night:
             )
         if rounds.adopted:
             result.candidate, s.edits = rounds.files, rounds.adopted
-            return self._finish("accept", _tally(rounds.evidence, len(rounds.adopted)))
+            self._finish("accept", _tally(rounds.evidence, len(rounds.adopted)))
+            return
         if budget_hit is not None:
-            return self._finish(
-                "budget_exhausted", f"{budget_hit.one_line()}; no edit was proven tonight"
-            )
+            self._finish("budget_exhausted", f"{budget_hit.one_line()}; no edit was proven tonight")
+            return
         if not rounds.evidence:
             why = (
                 "no edit passed the guards"
                 if s.rejected_edits
                 else "the optimizer proposed no edit"
             )
-            return self._finish("no_evidence", f"no candidate tonight: {why}")
+            self._finish("no_evidence", f"no candidate tonight: {why}")
+            return
         decision = "reject" if refused else "no_evidence"
         self._finish(decision, _tally(rounds.evidence, 0))
 

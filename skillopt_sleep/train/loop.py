@@ -19,8 +19,9 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from ..backends.budget import Budget
+from ..counting import Usage
 from ..errors import BackendOutage, BudgetExhausted
-from ..models import Edit, Usage
+from ..models import Edit
 from ..night.guards import GuardLimits
 from ..night.reflect import Case
 from ..night.replay import Replayer, Rollout
