@@ -37,7 +37,7 @@ from .optimizer import Optimizer
 from .prompts import Prompts
 from .rundir import RunDir, RunState
 from .spending import gate_levels, spent, step_budget
-from .step import AnalystProposer, SkillGuard, evidence_step, step_artifacts
+from .step import AnalystProposer, SkillGuard, carry, evidence_step, step_artifacts
 
 Progress = Callable[[str], None]
 MAX_SKILL_BYTES = 64 * 1024
@@ -241,6 +241,7 @@ class Trainer:
             outcome = await evidence_step(
                 c,
                 proposer=proposer,
+                cases=proposer.cases,
                 guard=guard,
                 drawer=self.replayer,
                 tasks=list({t.id: t for t in (*shown, *self.data.val)}.values()),
@@ -275,11 +276,7 @@ class Trainer:
         alpha: float,
         proposer: AnalystProposer,
     ) -> None:
-        for key, log_e in outcome.ledger.items():
-            if log_e is None:
-                st.ledger.pop(key, None)
-            else:
-                st.ledger[key] = log_e
+        carry(st.ledger, outcome.ledger)
         if self.c.gate == "evidence":  # the older rule remembers nothing: it may try an edit again
             st.tried += [
                 e.edit.model_copy(update={"status": "rejected", "reason": e.reason})

@@ -21,7 +21,7 @@ from ..night.guards import EditOutcome, GuardLimits
 from ..night.proposer import redacted
 from ..night.reflect import Case
 from ..night.rounds import Rounds, Tonight
-from ..night.seams import Drawer
+from ..night.seams import Drawer, Proposer
 from ..redact import redact
 from ..settings import NightSettings
 from . import aggregate
@@ -110,7 +110,8 @@ def round_settings(config: TrainConfig, levels: GateLevels, budget: int) -> Nigh
 async def evidence_step(
     config: TrainConfig,
     *,
-    proposer: AnalystProposer,
+    proposer: Proposer,
+    cases: Sequence[Case],
     guard: SkillGuard,
     drawer: Drawer,
     tasks: Sequence[TaskRecord],
@@ -120,7 +121,8 @@ async def evidence_step(
     rng: random.Random,
     ledger: dict[str, float],
 ) -> GateOutcome:
-    """The step as one round of the night's rounds, over ``tasks`` (the shown and validation items)."""
+    """The step as one round of the night's rounds: ``proposer``'s edits for ``cases``, tested over
+    ``tasks`` (the shown and validation items) with the evidence carried in ``ledger``."""
     tonight = Tonight(
         {SKILL: guard.skill},
         round_settings(config, levels, budget),
@@ -131,7 +133,7 @@ async def evidence_step(
     )
     rounds = Rounds(tonight, proposer=proposer, guard=guard, drawer=drawer)
     trials = rounds.open(tasks)
-    passed = await rounds.step(trials, proposer.cases, [], 1) or []
+    passed = await rounds.step(trials, cases, [], 1) or []
     done = await rounds.close(trials, passed)
     out = GateOutcome(
         done.files[SKILL] if done.files else guard.skill,
@@ -143,6 +145,15 @@ async def evidence_step(
     if out.tested:
         out.reason = f"{len(out.applied)} of {out.tested} edits proven and applied"
     return out
+
+
+def carry(ledger: dict[str, float], update: dict[str, float | None]) -> None:
+    """The run's evidence by edit key after a gate: kept, grown, or forgotten (None)."""
+    for key, log_e in update.items():
+        if log_e is None:
+            ledger.pop(key, None)
+        else:
+            ledger[key] = log_e
 
 
 def step_artifacts(
