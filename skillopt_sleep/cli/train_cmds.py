@@ -178,7 +178,7 @@ def _estimate(
     )
     ctx.emit(
         est.__dict__,
-        f"estimate: at most {est.calls} calls ({est.target_calls} replays, "
+        f"estimate: about {est.calls} calls ({est.target_calls} replays, "
         f"{est.optimizer_calls} optimizer), ~{est.input_tokens + est.output_tokens} tokens, {cost}; {fits}",
     )
     return 0

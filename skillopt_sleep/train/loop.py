@@ -246,6 +246,7 @@ class Trainer:
                 drawer=self.replayer,
                 tasks=list({t.id: t for t in (*shown, *self.data.val)}.values()),
                 levels=levels,
+                gate=st.gates,
                 budget=budget,
                 nonce=f"{c.seed}:{index}:gate",
                 rng=random.Random(derive(c.seed, index, "gate")),

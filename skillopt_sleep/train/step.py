@@ -116,13 +116,15 @@ async def evidence_step(
     drawer: Drawer,
     tasks: Sequence[TaskRecord],
     levels: GateLevels,
+    gate: int,
     budget: int,
     nonce: str,
     rng: random.Random,
     ledger: dict[str, float],
 ) -> GateOutcome:
     """The step as one round of the night's rounds: ``proposer``'s edits for ``cases``, tested over
-    ``tasks`` (the shown and validation items) with the evidence carried in ``ledger``."""
+    ``tasks`` (the shown and validation items) with the evidence carried in ``ledger``, at the
+    ``levels`` of the run's gate number ``gate``."""
     tonight = Tonight(
         {SKILL: guard.skill},
         round_settings(config, levels, budget),
@@ -138,7 +140,7 @@ async def evidence_step(
     out = GateOutcome(
         done.files[SKILL] if done.files else guard.skill,
         done.adopted,
-        done.evidence,
+        [e.model_copy(update={"round": gate}) for e in done.evidence],  # the run's gate number
         done.ledger,
         tested=len(rounds.candidates),
     )

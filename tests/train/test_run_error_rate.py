@@ -106,6 +106,7 @@ async def _run(seed: int, config: TrainConfig) -> int:
             drawer=world,
             tasks=tasks,
             levels=gate_levels(config, gate),
+            gate=gate,
             budget=config.edit_budget,
             nonce=f"{seed}:{gate}",
             rng=rng,
