@@ -196,7 +196,7 @@ class Night:
         rounds = Rounds(
             tonight, proposer=self.proposer, guard=self.guard, drawer=self, oracle=self.oracle
         )
-        self._record_rounds(await rounds.run(sel, train), result)
+        return self._record_rounds(await rounds.run(sel, train), result)
 
     async def draw(
         self, wants: list[Want], files: dict[str, str], nonce: str
@@ -236,7 +236,7 @@ class Night:
             )
             return self._finish("no_evidence", f"no candidate tonight: {why}")
         decision = "reject" if refused else "no_evidence"
-        self._finish(decision, _tally(rounds.evidence, 0))
+        return self._finish(decision, _tally(rounds.evidence, 0))
 
     async def _replay(
         self,
