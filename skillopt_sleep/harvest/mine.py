@@ -276,7 +276,7 @@ def intent_key(record: TaskRecord) -> str:
     return hashlib.sha256(f"{record.project}\x00{norm}".encode()).hexdigest()[:24]
 
 
-def _union(a: list, b: list) -> list:
+def _union(a: list[str], b: list[str]) -> list[str]:
     return a + [x for x in b if x not in a]
 
 

@@ -9,6 +9,7 @@ import hashlib
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 
 from ..backends.base import Backend, Message, Request
@@ -162,7 +163,9 @@ class Night:
         )
         self.guard = EditGuard(workspace.texts, self._guard_limits([]), self.summary.rejected_edits)
 
-    async def run(self, tasks: Sequence[TaskRecord], last_night=None) -> NightResult:
+    async def run(
+        self, tasks: Sequence[TaskRecord], last_night: datetime | None = None
+    ) -> NightResult:
         sel = select_tasks(tasks, self.s.night, self.rng, last_night)
         self.guard = EditGuard(
             self.ws.texts,
