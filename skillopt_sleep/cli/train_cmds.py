@@ -33,7 +33,9 @@ FLAGS = (
 )
 
 
-def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+def register(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser
+) -> None:
     p = sub.add_parser(
         "train",
         parents=[common],
@@ -103,7 +105,7 @@ def _config(args: argparse.Namespace, concurrency: int) -> TrainConfig:
     try:
         return TrainConfig(**given)
     except ValueError as exc:
-        first = exc.errors()[0] if hasattr(exc, "errors") else {"loc": ("",), "msg": str(exc)}  # type: ignore[attr-defined]
+        first = exc.errors()[0] if hasattr(exc, "errors") else {"loc": ("",), "msg": str(exc)}
         name = "--" + str(first["loc"][0]).replace("_", "-")
         raise UsageError(
             f"{name}: {str(first['msg']).removeprefix('Value error, ')}",

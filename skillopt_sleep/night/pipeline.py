@@ -9,6 +9,7 @@ import hashlib
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 
 from ..backends.base import Backend, Message, Request
@@ -162,7 +163,9 @@ class Night:
         )
         self.guard = EditGuard(workspace.texts, self._guard_limits([]), self.summary.rejected_edits)
 
-    async def run(self, tasks: Sequence[TaskRecord], last_night=None) -> NightResult:
+    async def run(
+        self, tasks: Sequence[TaskRecord], last_night: datetime | None = None
+    ) -> NightResult:
         sel = select_tasks(tasks, self.s.night, self.rng, last_night)
         self.guard = EditGuard(
             self.ws.texts,
@@ -196,7 +199,7 @@ class Night:
         rounds = Rounds(
             tonight, proposer=self.proposer, guard=self.guard, drawer=self, oracle=self.oracle
         )
-        self._record_rounds(await rounds.run(sel, train), result)
+        return self._record_rounds(await rounds.run(sel, train), result)
 
     async def draw(
         self, wants: list[Want], files: dict[str, str], nonce: str
@@ -236,7 +239,7 @@ class Night:
             )
             return self._finish("no_evidence", f"no candidate tonight: {why}")
         decision = "reject" if refused else "no_evidence"
-        self._finish(decision, _tally(rounds.evidence, 0))
+        return self._finish(decision, _tally(rounds.evidence, 0))
 
     async def _replay(
         self,
