@@ -14,7 +14,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field, field_validator, model_validator
 
-from .counting import Counts, Usage
+from .counting import Counts as Counts  # re-exported: the records below hold both
+from .counting import Usage as Usage
 
 SCHEMA_VERSION = 1  # of proposal.json
 # Of a TaskRecord. 2: ``turns``; a version-1 record reads as one without turns. 3: ``actions``;

@@ -11,7 +11,7 @@ from typing import Any
 from ..harvest import actions as acts
 from ..harvest.codex import command_text
 from ..harvest.session import Turn
-from ..models import Action
+from ..models import Action, ActionKind
 
 
 @dataclass(frozen=True)
@@ -128,7 +128,8 @@ def _codex_item(turn: Turn, item: dict[str, Any], texts: list[str]) -> None:
     elif kind == "file_change":
         for change in item.get("changes") or []:
             if isinstance(change, dict) and change.get("path"):
-                mapped = {"add": "write", "delete": "delete"}.get(str(change.get("kind")), "edit")
+                kinds: dict[str, ActionKind] = {"add": "write", "delete": "delete"}
+                mapped = kinds.get(str(change.get("kind")), "edit")
                 acts.file(turn, mapped, str(change["path"]), "apply_patch")
     elif kind == "agent_message" and item.get("text"):
         texts.append(str(item["text"]))

@@ -35,7 +35,9 @@ FLAGS = (
 )
 
 
-def register(sub: argparse._SubParsersAction[Any], common: argparse.ArgumentParser) -> None:
+def register(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser
+) -> None:
     p = sub.add_parser(
         "train",
         parents=[common],

@@ -19,7 +19,7 @@ from typing import Any
 from . import actions
 from .expanded import mark
 from .jsonl import BadRecord, LineParser, as_dict, as_list, as_str, require_dict
-from .session import Turn, parse_time
+from .session import ParseState, Turn, parse_time
 
 SOURCE = "claude-code"
 
@@ -152,7 +152,7 @@ class ClaudeCodeParser(LineParser):
         }
     )
 
-    def __init__(self, state=None) -> None:
+    def __init__(self, state: ParseState | None = None) -> None:
         super().__init__(state)
         self._tools: dict[str, str] = {}  # tool_use_id -> tool name
         self._seen_blocks: set[tuple[str, str]] = set()  # (message.id, block identity)

@@ -18,6 +18,7 @@ import json
 import re
 from typing import Any
 
+from ..models import ActionKind
 from . import actions
 from .jsonl import LineParser, as_dict, as_list, as_str, require_dict
 from .session import Turn, parse_time
@@ -184,7 +185,12 @@ class CodexParser(LineParser):
                     turn.note(turn.skills, skill.group(1))
 
 
-_CHANGE_KINDS = {"add": "write", "update": "edit", "delete": "delete", "modify": "edit"}
+_CHANGE_KINDS: dict[str, ActionKind] = {
+    "add": "write",
+    "update": "edit",
+    "delete": "delete",
+    "modify": "edit",
+}
 
 
 def _change_action(turn: Turn, path: str, change: dict[str, Any]) -> None:

@@ -311,7 +311,7 @@ class Harvester:
         if records and self.miner is not None:
             records = self.miner(records)  # one record out for each record in, same order
         by_stats: dict[int, tuple[SourceStats, list[TaskRecord]]] = {}
-        for (_, stats), rec in zip(pending, records):
+        for (_, stats), rec in zip(pending, records, strict=True):
             by_stats.setdefault(id(stats), (stats, []))[1].append(rec)
         for stats, batch in by_stats.values():
             new, updated = self.store.merge_tasks(

@@ -47,7 +47,7 @@ class AgentReplays:
             return None
         if self.mode == "auto" and not has_action_checks(task):
             return None
-        agent: Agent = task.source  # type: ignore[assignment]
+        agent: Agent = task.source
         if agent not in self._setups:
             self._setups[agent] = self._prepare(agent)
             found = self._setups[agent]

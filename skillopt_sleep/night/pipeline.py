@@ -16,10 +16,9 @@ from ..backends.base import Backend, Message, Request
 from ..backends.budget import Budget
 from ..backends.retry import RetryPolicy
 from ..clock import Clock
-from ..counting import Usage
 from ..errors import BackendOutage, BudgetExhausted, MalformedOutput
 from ..harvest.expanded import user_texts
-from ..models import Edit, EditEvidence, NightSummary, TaskRecord
+from ..models import Edit, EditEvidence, NightSummary, TaskRecord, Usage
 from ..settings import Settings
 from ..store import Store, atomic_write_text
 from .agent_dispatch import AgentReplays
@@ -196,19 +195,17 @@ class Night:
     async def _stages(self, sel: Selection, result: NightResult) -> None:
         """Edit by edit: every proposed edit tested alone where it acts, harm checked elsewhere."""
         if not sel.train:
-            self._finish("no_evidence", "not enough evidence: no task to learn from tonight")
-            return
+            return self._finish("no_evidence", "not enough evidence: no task to learn from tonight")
         train = await self._replay("replay train", sel.train, self.ws.texts)
         if self._too_many_errors(train):
-            self._finish("no_evidence", "too many replays failed: no evidence tonight")
-            return
+            return self._finish("no_evidence", "too many replays failed: no evidence tonight")
         tonight = Tonight(
             self.ws.texts, self.s.night, self.night_index, self.stream, self.trials_rng, self.ledger
         )
         rounds = Rounds(
             tonight, proposer=self.proposer, guard=self.guard, drawer=self, oracle=self.oracle
         )
-        self._record_rounds(await rounds.run(sel, train), result)
+        return self._record_rounds(await rounds.run(sel, train), result)
 
     async def draw(
         self, wants: list[Want], files: dict[str, str], nonce: str
@@ -235,21 +232,20 @@ class Night:
             )
         if rounds.adopted:
             result.candidate, s.edits = rounds.files, rounds.adopted
-            self._finish("accept", _tally(rounds.evidence, len(rounds.adopted)))
-            return
+            return self._finish("accept", _tally(rounds.evidence, len(rounds.adopted)))
         if budget_hit is not None:
-            self._finish("budget_exhausted", f"{budget_hit.one_line()}; no edit was proven tonight")
-            return
+            return self._finish(
+                "budget_exhausted", f"{budget_hit.one_line()}; no edit was proven tonight"
+            )
         if not rounds.evidence:
             why = (
                 "no edit passed the guards"
                 if s.rejected_edits
                 else "the optimizer proposed no edit"
             )
-            self._finish("no_evidence", f"no candidate tonight: {why}")
-            return
+            return self._finish("no_evidence", f"no candidate tonight: {why}")
         decision = "reject" if refused else "no_evidence"
-        self._finish(decision, _tally(rounds.evidence, 0))
+        return self._finish(decision, _tally(rounds.evidence, 0))
 
     async def _replay(
         self,

@@ -14,7 +14,7 @@ import functools
 import hashlib
 import json
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -205,7 +205,9 @@ class Replayer:
         ]
         return await self._gather([t for t, _, _ in wants], jobs)
 
-    async def _gather(self, tasks: Sequence[TaskRecord], jobs: list) -> dict[str, list[Rollout]]:
+    async def _gather(
+        self, tasks: Sequence[TaskRecord], jobs: Sequence[Awaitable[Rollout | None]]
+    ) -> dict[str, list[Rollout]]:
         results = await asyncio.gather(*jobs, return_exceptions=True)
         out: dict[str, list[Rollout]] = {t.id: [] for t in tasks}
         if self._fatal is not None:
