@@ -151,6 +151,11 @@ def codex_output(stdout: str, copy: str) -> AgentOutput:
             turns += 1
         elif kind in ("turn.failed", "error"):
             error = f"codex stopped: {json.dumps(obj.get('error') or obj.get('message'))[:200]}"
+        elif kind == "turn_limit":
+            error = (
+                f"codex stopped at the turn limit: it began more than {obj.get('limit')} tool calls"
+            )
+            break
     if not turns and not error:
         error = "codex finished no turn"
     return AgentOutput(

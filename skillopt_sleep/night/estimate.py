@@ -18,7 +18,7 @@ from ..backends.budget import CHARS_PER_TOKEN, cost_for
 from ..models import TaskRecord
 from ..settings import Settings
 from ..store import Store
-from .agent_dispatch import EXPECTED_TOKENS, agent_share
+from .agent_dispatch import agent_share
 from .evidence import EvidencePolicy
 from .evidence.rehearse import Outlook, forecast
 from .guards import edit_budget
@@ -102,14 +102,15 @@ def estimate_night(
         calls_bound = min(calls_bound, max(calls, settings.budget.max_calls))
     tokens_in += rounds * reflect_in + rubric_calls * 600
     everyone = [*sel.train, *sel.holdout]
-    agent_tasks, agent_note = agent_share(everyone, settings.night.replay)
+    history = [n.summary for n in store.nights(project=str(ws.project), limit=5)] if store else []
+    agent_tasks, agent_note, per_rollout = agent_share(everyone, settings.night.replay, history)
     if agent_tasks:  # an agent rollout reads the project and runs tools: far more than a text reply
         rollouts = (
             (k * len(sel.train) + (fresh if sel.train else 0))
             * agent_tasks
             // max(1, len(everyone))
         )
-        tokens_in += rollouts * EXPECTED_TOKENS
+        tokens_in += rollouts * per_rollout
     tokens_out += rounds * settings.roles.optimizer.max_tokens // 2 + rubric_calls * 60
     prices, model = settings.budget.prices, target.model
     shared += [(len(system) // CHARS_PER_TOKEN, n) for (_, system), n in prefixes.items()]
