@@ -3,7 +3,8 @@
 An agent rollout costs minutes and tens of thousands of tokens. When the binary crashes, the
 sandbox cannot start, the model API is unreachable through the tunnel or every rollout runs into
 its time limit, each further rollout fails the same way at the same price. So ``threshold``
-failed agent rollouts in a row (any error of the agent, whatever its kind) trip the breaker for
+failed agent rollouts in a row (any error but a run stopped at its turn limit: that agent
+works) trip the breaker for
 that agent: the night's remaining rollouts of its tasks are refused before they start (errored
 rollouts, no evidence, no cost), and the night says so once. The rest of the night goes on. Text
 replays are not mixed in instead: a task scored partly by the agent and partly as text would
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..errors import BackendError, MalformedOutput
+from ..errors import BackendError, MalformedOutput, TurnLimit
 
 
 @dataclass
@@ -38,6 +39,9 @@ class AgentBreaker:
 
     def failed(self, exc: BackendError) -> bool:
         """Count a failed rollout; True when this one tripped the breaker."""
+        if isinstance(exc, TurnLimit):
+            self.succeeded()
+            return False
         self.failures += 1
         if self.tripped or self.failures < self.threshold:
             return False

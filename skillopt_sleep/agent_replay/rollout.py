@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..backends.runner import Runner, SubprocessRunner
-from ..errors import BackendUnavailable, MalformedOutput, TransientError
+from ..errors import BackendUnavailable, MalformedOutput, TransientError, TurnLimit
 from ..models import TaskRecord
 from ..night.action_judge import Effects
 from .agents import (
@@ -60,6 +60,7 @@ class AgentSetup:
     limits: AgentLimits = AgentLimits()
     model: str | None = None
     runner: Runner = field(default_factory=SubprocessRunner)
+    note: str = ""  # a one-line remark for the night's summary ("" when none)
 
 
 @dataclass(frozen=True)
@@ -90,7 +91,14 @@ def prepare(
     login = login_problem(agent, env)
     if login:
         return login
-    return AgentSetup(agent, binary, env, sandbox, limits, model, runner or SubprocessRunner())
+    note = ""
+    if agent == "claude-code" and shutil.which("socat", path=env.get("PATH")) is None:
+        note = (
+            "Claude Code's own sandbox needs socat (apt-get install socat), which is missing: "
+            "its commands in agent replays are confined by bubblewrap alone"
+        )
+    runner = runner or SubprocessRunner()
+    return AgentSetup(agent, binary, env, sandbox, limits, model, runner, note)
 
 
 def _prompt(task: TaskRecord) -> str:
@@ -198,6 +206,8 @@ async def _run_agent(setup: AgentSetup, task: TaskRecord, rig: _Rig) -> AgentOut
             ) from exc
     parse = claude_output if setup.agent == "claude-code" else codex_output
     output = parse(done.stdout, str(rig.copy))
+    if output.turn_limit:
+        raise TurnLimit(output.error)
     if output.error:
         raise MalformedOutput(
             f"{output.error} (exit {done.returncode}): {done.stderr.strip()[-200:]}"

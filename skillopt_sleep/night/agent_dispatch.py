@@ -59,6 +59,8 @@ class AgentReplays:
             found = self._setups[agent]
             if isinstance(found, str):
                 self.notes.append(f"{found}; {agent} tasks were replayed as text")
+            elif found.note:
+                self.notes.append(found.note)
         found = self._setups[agent]
         return None if isinstance(found, str) else found
 
