@@ -52,7 +52,10 @@ _KEEP = (
     "OPENAI_BASE_URL",
     "SSL_CERT_FILE",
     "NODE_EXTRA_CA_CERTS",
+    "CODEX_CA_CERTIFICATE",
 )
+# Certificate files the agent trusts (a company proxy's CA): readable inside the sandbox too.
+TRUST_FILES = ("SSL_CERT_FILE", "NODE_EXTRA_CA_CERTS", "CODEX_CA_CERTIFICATE")
 _QUIET = {
     "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
     "DISABLE_AUTOUPDATER": "1",

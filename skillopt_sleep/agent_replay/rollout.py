@@ -21,6 +21,7 @@ from ..errors import BackendUnavailable, MalformedOutput, TransientError, TurnLi
 from ..models import TaskRecord
 from ..night.action_judge import Effects
 from .agents import (
+    TRUST_FILES,
     Agent,
     agent_home,
     api_url,
@@ -190,12 +191,15 @@ async def _run_agent(setup: AgentSetup, task: TaskRecord, rig: _Rig) -> AgentOut
         ) from exc
     hosts = None if api.loopback else _hosts(rig.root, api.host)
     writable = [rig.copy, rig.home, rig.sockets, Path(rig.env["TMPDIR"])]
+    trusted = [Path(rig.env[k]) for k in TRUST_FILES if Path(rig.env.get(k) or "/-").is_file()]
     argv = setup.sandbox.wrap(
         _inner(setup, task, rig, api.port),
         writable=writable,
         chdir=rig.copy,
         env=rig.env,
         hosts=hosts,
+        readable=trusted,
+        low_port=api.port < 1024,
     )
     async with tunnel(rig.sockets / "api", api):
         try:
