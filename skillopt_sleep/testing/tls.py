@@ -18,7 +18,10 @@ import subprocess
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Self
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # typing_extensions is not installed alongside every Python 3.10
+    from typing_extensions import Self
 
 
 @dataclass(frozen=True)
