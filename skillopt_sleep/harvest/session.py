@@ -11,7 +11,7 @@ import json
 from collections import Counter, deque
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Literal
+from typing import Any, Literal
 
 StepKind = Literal["text", "tool", "output", "error", "file"]
 
@@ -90,7 +90,7 @@ class Turn:
     errors: list[str] = field(default_factory=list)
     tags: list[str] = field(default_factory=list)
     model: str = ""  # the model that answered (as the agent's transcript names it)
-    actions: list = field(default_factory=list)  # RawAction s, in order (see .actions)
+    actions: list[Any] = field(default_factory=list)  # RawAction s, in order (see .actions)
 
     def add_step(self, kind: StepKind, text: str, *, tail_cut: bool = False) -> None:
         text = text.strip()
@@ -135,6 +135,7 @@ class ParseState:
     item_events: bool = False  # codex: prompts come as item_completed items (0.169+)
     model: str = ""  # the model the session last named (codex: turn_context)
     commit: str = ""  # the git commit the session started from (codex: session_meta.git)
+    branch: str = ""  # the git branch the session was on (claude: gitBranch)
 
     def to_json(self) -> str:
         return json.dumps(self.__dict__, sort_keys=True)
