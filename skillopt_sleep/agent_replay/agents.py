@@ -15,7 +15,8 @@ Claude Code::
 
 Codex::
 
-    codex exec --json --ephemeral --skip-git-repo-check -s workspace-write -C COPY PROMPT
+    codex exec --json --ephemeral --skip-git-repo-check -s workspace-write
+        -c sandbox_workspace_write.network_access=false -C COPY PROMPT
         (its own workspace-write sandbox: writes only in COPY and its temp dirs, no network;
         its turn limit is enforced on its ``--json`` events by the inner proxy)
 
@@ -127,6 +128,8 @@ def codex_argv(binary: str, prompt: str, *, copy: Path, model: str | None) -> li
         "--skip-git-repo-check",
         "-s",
         "workspace-write",
+        "-c",
+        "sandbox_workspace_write.network_access=false",  # whatever the user's config says
         "-C",
         str(copy),
     ]
