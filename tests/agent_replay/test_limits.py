@@ -179,3 +179,37 @@ def test_a_success_or_a_turn_limit_between_failures_keeps_the_agent_running(proj
 
 def test_a_refused_rollout_after_the_breaker_trips_is_an_errored_rollout_not_a_night_stop():
     assert issubclass(TurnLimit, MalformedOutput)  # the replay scores both as errored rollouts
+
+
+def test_a_night_whose_agent_keeps_crashing_runs_three_agent_rollouts_and_says_why_it_stopped(
+    project, sandbox_home
+):
+    from skillopt_sleep.clock import FixedClock
+    from skillopt_sleep.night.project import Backends, run_project_night
+    from skillopt_sleep.paths import resolve_paths
+    from skillopt_sleep.settings import NightSettings, Settings
+    from skillopt_sleep.store import Store
+    from skillopt_sleep.testing.acting_world import TEST_RUNNER, ActingWorld
+
+    now = datetime(2026, 11, 21, 3, tzinfo=timezone.utc)
+    world = ActingWorld([TEST_RUNNER], seed=3)
+    tasks = [t.model_copy(update={"source": "claude-code"}) for t in world.tasks(str(project), n=4)]
+    paths = resolve_paths(str(sandbox_home / "sleep-home")).ensure()
+    store = Store.open(paths.db)
+    store.upsert_tasks(tasks, now)
+    runner = FakeRunner(default=RunResult(139, "", "Segmentation fault"))
+    result = run_project_night(
+        project=project,
+        settings=Settings(night=NightSettings(k=2, steps=1, concurrency=1)),
+        store=store,
+        paths=paths,
+        backends=Backends(world, world, world),
+        clock=FixedClock(now),
+        agents=_replays(runner),
+    )
+    summary = result.summary
+    assert len(runner.calls) == 3  # then no agent ran again tonight
+    [note] = [n for n in summary.skipped if "stopped" in n]
+    assert note.startswith("agent replay of claude-code stopped: 3 rollouts in a row failed")
+    assert summary.usage_by_role["agent"].calls == 3  # the failed ones are counted, no more
+    assert summary.errored_rollouts >= 8
