@@ -200,6 +200,7 @@ class TaskRecord(_Strict):
     occurrences: int = Field(default=1, ge=1)
     last_seen_at: datetime | None = None
     model: str = ""  # the model that answered in the session, as the agent names it ("" unknown)
+    commit: str = ""  # the git commit the session started from ("" unknown): agent replays use it
 
     @field_validator("created_at", "last_seen_at")
     @classmethod

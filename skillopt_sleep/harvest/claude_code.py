@@ -174,6 +174,7 @@ class ClaudeCodeParser(LineParser):
     def _learn_session(self, obj: dict[str, Any]) -> None:
         if not self.state.session_id:
             self.state.session_id = as_str(obj.get("sessionId"))
+        self.state.branch = self.state.branch or as_str(obj.get("gitBranch"))
         if not self.state.project:
             cwd = as_str(obj.get("cwd"))
             if cwd.startswith("/") or re.match(r"^[A-Za-z]:[\\/]", cwd):

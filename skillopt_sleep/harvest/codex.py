@@ -65,6 +65,9 @@ class CodexParser(LineParser):
         if kind == "session_meta":
             self.state.session_id = self.state.session_id or as_str(payload.get("id"))
             self.state.project = self.state.project or as_str(payload.get("cwd"))
+            git = payload.get("git")
+            if isinstance(git, dict) and not self.state.commit:
+                self.state.commit = as_str(git.get("commit_hash"))
         elif kind == "event_msg":
             self._event(payload, obj, offset)
         elif kind == "response_item":

@@ -246,6 +246,9 @@ def group_record(group: TaskGroup, chunk: SessionChunk, fallback_time: datetime)
         tools_used=list(task.tools),
         tags=tags,
         model=task.model,
+        commit=chunk.state.commit
+        if re.fullmatch(r"[0-9a-f]{40}|[0-9a-f]{64}", chunk.state.commit)
+        else "",
     )
 
 

@@ -149,6 +149,8 @@ class ParseState:
     replay: bool = False  # a session skillopt-sleep ran (a replay, a control session): never mined
     item_events: bool = False  # codex: prompts come as item_completed items (0.169+)
     model: str = ""  # the model the session last named (codex: turn_context)
+    commit: str = ""  # the git commit the session started from (codex: session_meta.git)
+    branch: str = ""  # the git branch the session was on (claude: gitBranch)
 
     def to_json(self) -> str:
         return json.dumps(self.__dict__, sort_keys=True)

@@ -18,7 +18,7 @@ from ..backends.budget import CHARS_PER_TOKEN, cost_for
 from ..models import TaskRecord
 from ..settings import Settings
 from ..store import Store
-from .agent_dispatch import EXPECTED_TOKENS, agent_share
+from .agent_dispatch import agent_share
 from .evidence import EvidencePolicy
 from .evidence.rehearse import Outlook, forecast
 from .guards import edit_budget
@@ -101,15 +101,8 @@ def estimate_night(
     if settings.budget.max_calls is not None:  # the budget stops a night there, whatever it planned
         calls_bound = min(calls_bound, max(calls, settings.budget.max_calls))
     tokens_in += rounds * reflect_in + rubric_calls * 600
-    everyone = [*sel.train, *sel.holdout]
-    agent_tasks, agent_note = agent_share(everyone, settings.night.replay)
-    if agent_tasks:  # an agent rollout reads the project and runs tools: far more than a text reply
-        rollouts = (
-            (k * len(sel.train) + (fresh if sel.train else 0))
-            * agent_tasks
-            // max(1, len(everyone))
-        )
-        tokens_in += rollouts * EXPECTED_TOKENS
+    agent_in, agent_note = _agent_tokens(sel, settings, ws, store, fresh)
+    tokens_in += agent_in
     tokens_out += rounds * settings.roles.optimizer.max_tokens // 2 + rubric_calls * 60
     prices, model = settings.budget.prices, target.model
     shared += [(len(system) // CHARS_PER_TOKEN, n) for (_, system), n in prefixes.items()]
@@ -210,6 +203,20 @@ def _known_rates(
         if passed:
             rates[task.id] = sum(passed) / len(passed)
     return rates
+
+
+def _agent_tokens(
+    sel: Selection, settings: Settings, ws: Workspace, store: Store | None, fresh: int
+) -> tuple[int, str]:
+    """The input tokens of the night's agent rollouts, and the estimate's note on them. An agent
+    rollout reads the project and runs tools: far more than a text reply. What one spends comes
+    from this project's last nights' agent rollouts, or a flat prior before any."""
+    everyone = [*sel.train, *sel.holdout]
+    nights = [n.summary for n in store.nights(project=str(ws.project), limit=5)] if store else []
+    agent_tasks, note, per_rollout = agent_share(everyone, settings.night.replay, nights)
+    k = settings.night.k
+    rollouts = (k * len(sel.train) + (fresh if sel.train else 0)) * agent_tasks
+    return rollouts // max(1, len(everyone)) * per_rollout, note
 
 
 def _outlook(settings: Settings, ws: Workspace, store: Store | None) -> Outlook:
