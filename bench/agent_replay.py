@@ -59,7 +59,7 @@ from skillopt_sleep.agent_replay import AgentLimits, AgentSetup, prepare
 from skillopt_sleep.agent_replay.sandbox import Sandbox
 from skillopt_sleep.night.agent_dispatch import AgentReplays, agent_replays
 from skillopt_sleep.night.root import run_night
-from skillopt_sleep.settings import NightSettings, Settings
+from skillopt_sleep.settings import BudgetSettings, NightSettings, Settings
 from skillopt_sleep.testing import ModelServer
 from skillopt_sleep.testing.acting_world import RULES, ActingWorld, write_project
 from skillopt_sleep.testing.agents import codex_home
@@ -109,7 +109,10 @@ def real_night(seed: int, mode: str, agent: str, project: Path, home: Path) -> d
             timeout_s=REAL.agent_timeout_s,
             max_turns=REAL.agent_max_turns,
         )
-        row = _run(world, tasks, project, Settings(night=REAL), agents, seed)
+        # The loopback world costs nothing; claude prices its rollouts at its default model's
+        # list price, which would stop a night at the default $5: only calls and tokens bound it.
+        free = BudgetSettings(max_cost_usd=None)
+        row = _run(world, tasks, project, Settings(night=REAL, budget=free), agents, seed)
     return {**row, "mode": mode, "agent": agent, "agent_rollouts": agents.rollouts}
 
 

@@ -10,6 +10,7 @@ from ..backends.retry import RetryPolicy
 from ..errors import BackendError, ConfigError, UsageError
 from ..night.agent_dispatch import AgentReplays, agent_replays
 from ..night.project import batched_backends, build_backends
+from ..night.root import Backends
 from ..settings import Settings
 from ..train import TrainConfig
 from ..train.api import read_skill
@@ -134,26 +135,7 @@ def train_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
     skill_path = ctx.cwd / args.skill
     backends = build_backends(settings, ctx.env)
     if args.estimate:
-        est = estimate_train(
-            config,
-            data,
-            read_skill(skill_path, config.mode),
-            settings.budget,
-            target_model=backends.target.model,
-            optimizer_model=backends.optimizer.model,
-        )
-        cost = "unknown" if est.cost_usd is None else f"${est.cost_usd:.4f}"
-        fits = (
-            "within the budget"
-            if est.within_budget
-            else "over the budget: the run may stop early, cleanly, and resume when run again with more"
-        )
-        ctx.emit(
-            est.__dict__,
-            f"estimate: at most {est.calls} calls ({est.target_calls} replays, "
-            f"{est.optimizer_calls} optimizer), ~{est.input_tokens + est.output_tokens} tokens, {cost}; {fits}",
-        )
-        return 0
+        return _estimate(ctx, config, data, read_skill(skill_path, config.mode), settings, backends)
     if settings.night.batch:
         backends = batched_backends(backends, ctx.store, settings.night.batch_poll_s)
     from ..train.api import train
@@ -199,6 +181,32 @@ def _agents(config: TrainConfig, data: TaskSet, settings: Settings, ctx: Ctx) ->
         "--env agent: no agent can be replayed here: " + "; ".join(replays.notes),
         hint="install claude or codex and bubblewrap, or train with --env task-record",
     )
+
+
+def _estimate(
+    ctx: Ctx, config: TrainConfig, data: TaskSet, skill: str, settings: Settings, backends: Backends
+) -> int:
+    """``train --estimate``: what the run would spend, printed; nothing is called."""
+    est = estimate_train(
+        config,
+        data,
+        skill,
+        settings.budget,
+        target_model=backends.target.model,
+        optimizer_model=backends.optimizer.model,
+    )
+    cost = "unknown" if est.cost_usd is None else f"${est.cost_usd:.4f}"
+    fits = (
+        "within the budget"
+        if est.within_budget
+        else "over the budget: the run may stop early, cleanly, and resume when run again with more"
+    )
+    ctx.emit(
+        est.__dict__,
+        f"estimate: about {est.calls} calls ({est.target_calls} replays, "
+        f"{est.optimizer_calls} optimizer), ~{est.input_tokens + est.output_tokens} tokens, {cost}; {fits}",
+    )
+    return 0
 
 
 def summary_text(s: TrainSummary, run_dir: str) -> str:

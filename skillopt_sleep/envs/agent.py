@@ -7,12 +7,14 @@ An agent rollout is no model call of ours: it counts as one call of the ``agent`
 run's budget, with the tokens and cost the agent reported, after a hold of
 :data:`EXPECTED_TOKENS` taken before it starts (so a budget stops a night before an agent run it
 cannot pay for). A run that fails, times out or cannot be parsed is an errored rollout, no
-evidence; a missing agent or sandbox is found before (:func:`~..agent_replay.prepare`).
+evidence; a missing agent or sandbox is found before (:func:`~..agent_replay.prepare`), and an
+agent that keeps failing is stopped by its breaker (:mod:`~..agent_replay.breaker`).
 """
 
 from __future__ import annotations
 
 from ..agent_replay import AgentSetup, agent_rollout
+from ..agent_replay.breaker import AgentBreaker
 from ..backends.base import Backend, Completion, Message
 from ..backends.budget import Budget, Hold
 from ..errors import BackendError
@@ -27,9 +29,10 @@ ROLE = "agent"
 EXPECTED_TOKENS = 40_000  # held before an agent rollout, settled with what it reported
 
 
-def agent_cache_tag(agent: str, model: str | None, max_turns: int) -> str:
-    """What sets an agent rollout's cache key apart from a text rollout's of the same task."""
-    return f"agent:{agent}:{model or ''}:{max_turns}"
+def agent_cache_tag(agent: str, model: str | None, max_turns: int, commit: str) -> str:
+    """What sets an agent rollout's cache key apart from a text rollout's of the same task (the
+    copy is made at the task's ``commit``)."""
+    return f"agent:{agent}:{model or ''}:{max_turns}:{commit}"
 
 
 class AgentEnv:
@@ -38,10 +41,23 @@ class AgentEnv:
 
     name = "agent"
 
-    def __init__(self, setup: AgentSetup, rubric: RubricJudge | None = None) -> None:
+    def __init__(
+        self,
+        setup: AgentSetup,
+        rubric: RubricJudge | None = None,
+        *,
+        breaker: AgentBreaker | None = None,
+        notes: list[str] | None = None,
+    ) -> None:
         self.setup, self.rubric = setup, rubric
-        self.cache_tag = agent_cache_tag(setup.agent, setup.model, setup.limits.max_turns)
+        self.breaker = breaker or AgentBreaker(setup.agent)
+        self.notes = notes if notes is not None else []  # the breaker's note, once tripped
         self.rollouts = 0
+
+    def cache_tag(self, item: TaskRecord) -> str:
+        """What sets this environment's rollouts of ``item`` apart in a replay cache."""
+        s = self.setup
+        return agent_cache_tag(s.agent, s.model, s.limits.max_turns, item.commit)
 
     async def rollout(
         self,
@@ -53,6 +69,10 @@ class AgentEnv:
         max_tokens: int = 1024,
     ) -> EnvResult:
         asked = (Message("user", prompt_of(item)),)
+        try:
+            self.breaker.check()
+        except BackendError as exc:  # tripped: refused before anything is spent
+            return EnvResult.errored(exc.one_line(), asked)
         budget: Budget | None = getattr(backend, "budget", None)
         hold = budget.reserve(EXPECTED_TOKENS, 0.0) if budget is not None else None
 
@@ -65,9 +85,12 @@ class AgentEnv:
             )
         except BaseException as exc:
             _settle(budget, hold, None, self.setup)
+            if isinstance(exc, BackendError) and self.breaker.failed(exc):
+                self.notes.append(self.breaker.tripped)
             if isinstance(exc, BackendError) and item_failed(exc):
                 return EnvResult.errored(exc.one_line(), asked)
             raise
+        self.breaker.succeeded()
         out = done.output
         _settle(
             budget,

@@ -89,8 +89,8 @@ class Environment(Protocol):
       an environment whose work is not a model call (an agent run): it reserves and records its
       cost in ``backend.budget`` (when there is one) under its own role.
     - ``instructions`` may be an :class:`Instructions` (the files behind the text).
-    - ``name`` names the environment in run records; an optional ``cache_tag`` (a string)
-      sets its rollouts apart in a replay cache from a chat's of the same task and instructions.
+    - ``name`` names the environment in run records; an optional ``cache_tag(item)`` (a string)
+      sets its rollouts apart in a replay cache from a chat's of the same item and instructions.
     """
 
     name: str

@@ -1,4 +1,4 @@
-"""Which rollouts the real agent replays, and how their cost is counted.
+"""Which rollouts the real agent replays: the environment chosen per task.
 
 ``[night] replay``: ``text`` never uses the agent; ``auto`` replays the tasks that carry action
 checks with their own agent (Claude Code or Codex, by the task's source) when that agent's CLI
@@ -11,18 +11,26 @@ budget, with the tokens and cost the agent reported, reserved before it starts
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Literal
 
 from ..action_models import ACTION_KINDS
 from ..agent_replay import AGENTS, Agent, AgentLimits, AgentSetup, prepare
+from ..agent_replay.breaker import AgentBreaker
 from ..envs.agent import EXPECTED_TOKENS, ROLE, AgentEnv
-from ..models import TaskRecord
+from ..models import NightSummary, TaskRecord
 from .judge import RubricJudge
 
 ReplayMode = Literal["auto", "text", "agent"]
 Prepare = Callable[[Agent], "AgentSetup | str"]
-__all__ = ["EXPECTED_TOKENS", "ROLE", "AgentReplays", "agent_replays", "agent_share"]
+__all__ = [
+    "EXPECTED_TOKENS",
+    "ROLE",
+    "AgentReplays",
+    "agent_replays",
+    "agent_share",
+    "rollout_tokens",
+]
 
 
 def has_action_checks(task: TaskRecord) -> bool:
@@ -39,15 +47,21 @@ def wants_agent(task: TaskRecord, mode: ReplayMode, default: Agent | None = None
 
 class AgentReplays:
     """The night's choice of environment per task: the task's own agent
-    (:class:`~..envs.agent.AgentEnv`) or none (a text replay), and the notes on fallbacks."""
+    (:class:`~..envs.agent.AgentEnv`, behind a breaker per agent) or none (a text replay), and
+    the notes on fallbacks and tripped breakers."""
 
     def __init__(
-        self, mode: ReplayMode, prepare_agent: Prepare, default: Agent | None = None
+        self,
+        mode: ReplayMode,
+        prepare_agent: Prepare,
+        default: Agent | None = None,
+        breaker_threshold: int = 3,
     ) -> None:
         self.mode, self.default = mode, default
         self._prepare = prepare_agent
         self._setups: dict[str, AgentSetup | str] = {}
         self._envs: dict[str, AgentEnv] = {}
+        self._threshold = breaker_threshold
         self.notes: list[str] = []
 
     @property
@@ -65,6 +79,8 @@ class AgentReplays:
             found = self._setups[agent]
             if isinstance(found, str):
                 self.notes.append(f"{found}; {agent} tasks were replayed as text")
+            elif found.note:
+                self.notes.append(found.note)
         found = self._setups[agent]
         return None if isinstance(found, str) else found
 
@@ -74,7 +90,8 @@ class AgentReplays:
         if setup is None:
             return None
         if setup.agent not in self._envs:
-            self._envs[setup.agent] = AgentEnv(setup, rubric)
+            breaker = AgentBreaker(setup.agent, self._threshold)
+            self._envs[setup.agent] = AgentEnv(setup, rubric, breaker=breaker, notes=self.notes)
         return self._envs[setup.agent]
 
 
@@ -96,13 +113,29 @@ def agent_replays(
     return AgentReplays(mode, prep, default)
 
 
-def agent_share(tasks: list[TaskRecord], mode: ReplayMode) -> tuple[int, str]:
-    """How many of ``tasks`` the agent would replay under ``mode``, and a note for the estimate
-    ("" when none). Whether the agent and a sandbox are there is only known at night."""
+def rollout_tokens(nights: Sequence[NightSummary]) -> tuple[int, str]:
+    """Tokens an agent rollout is expected to spend, and where that comes from: the average of
+    the agent rollouts that ``nights`` recorded, or :data:`EXPECTED_TOKENS` before any."""
+    used = [n.usage_by_role[ROLE] for n in nights if n.usage_by_role.get(ROLE)]
+    calls = sum(u.calls for u in used)
+    if not calls:
+        return EXPECTED_TOKENS, "a flat prior: no agent rollout recorded yet"
+    per = max(1, round(sum(u.tokens for u in used) / calls))
+    return per, f"the average of {calls} agent rollouts of the last {len(used)} nights"
+
+
+def agent_share(
+    tasks: list[TaskRecord], mode: ReplayMode, nights: Sequence[NightSummary] = ()
+) -> tuple[int, str, int]:
+    """How many of ``tasks`` the agent would replay under ``mode``, a note for the estimate ("" when
+    none) and the tokens a rollout is expected to spend (:func:`rollout_tokens` of ``nights``).
+    Whether the agent and a sandbox are there is only known at night."""
     n = sum(1 for t in tasks if wants_agent(t, mode))
+    per, source = rollout_tokens(nights)
     if not n:
-        return 0, ""
-    return n, (
+        return 0, "", per
+    note = (
         f"{n} of {len(tasks)} tasks are replayed by the real agent (replay = {mode!r}): about "
-        f"{EXPECTED_TOKENS:,} tokens a rollout, counted as calls of the agent role"
+        f"{per:,} tokens a rollout ({source}), counted as calls of the agent role"
     )
+    return n, note, per

@@ -19,7 +19,7 @@ from ..envs.agent import agent_cache_tag
 from ..models import TaskRecord
 from ..settings import Settings
 from ..store import Store
-from .agent_dispatch import EXPECTED_TOKENS, agent_share, wants_agent
+from .agent_dispatch import agent_share, wants_agent
 from .evidence import EvidencePolicy
 from .evidence.rehearse import Outlook, forecast
 from .guards import edit_budget
@@ -55,7 +55,7 @@ def _key(task: TaskRecord, system: str, sample: int, target: Backend, settings: 
     """The cache key the night's replay will look up: an agent rollout's where the task's agent
     replays it (as the night assumes it can)."""
     tag = (
-        agent_cache_tag(task.source, None, settings.night.agent_max_turns)
+        agent_cache_tag(task.source, None, settings.night.agent_max_turns, task.commit)
         if wants_agent(task, settings.night.replay)
         else ""
     )
@@ -113,15 +113,8 @@ def estimate_night(
     if settings.budget.max_calls is not None:  # the budget stops a night there, whatever it planned
         calls_bound = min(calls_bound, max(calls, settings.budget.max_calls))
     tokens_in += rounds * reflect_in + rubric_calls * 600
-    everyone = [*sel.train, *sel.holdout]
-    agent_tasks, agent_note = agent_share(everyone, settings.night.replay)
-    if agent_tasks:  # an agent rollout reads the project and runs tools: far more than a text reply
-        rollouts = (
-            (k * len(sel.train) + (fresh if sel.train else 0))
-            * agent_tasks
-            // max(1, len(everyone))
-        )
-        tokens_in += rollouts * EXPECTED_TOKENS
+    agent_in, agent_note = _agent_tokens(sel, settings, ws, store, fresh)
+    tokens_in += agent_in
     tokens_out += rounds * settings.roles.optimizer.max_tokens // 2 + rubric_calls * 60
     prices, model = settings.budget.prices, target.model
     shared += [(len(system) // CHARS_PER_TOKEN, n) for (_, system), n in prefixes.items()]
@@ -222,6 +215,20 @@ def _known_rates(
         if passed:
             rates[task.id] = sum(passed) / len(passed)
     return rates
+
+
+def _agent_tokens(
+    sel: Selection, settings: Settings, ws: Workspace, store: Store | None, fresh: int
+) -> tuple[int, str]:
+    """The input tokens of the night's agent rollouts, and the estimate's note on them. An agent
+    rollout reads the project and runs tools: far more than a text reply. What one spends comes
+    from this project's last nights' agent rollouts, or a flat prior before any."""
+    everyone = [*sel.train, *sel.holdout]
+    nights = [n.summary for n in store.nights(project=str(ws.project), limit=5)] if store else []
+    agent_tasks, note, per_rollout = agent_share(everyone, settings.night.replay, nights)
+    k = settings.night.k
+    rollouts = (k * len(sel.train) + (fresh if sel.train else 0)) * agent_tasks
+    return rollouts // max(1, len(everyone)) * per_rollout, note
 
 
 def _outlook(settings: Settings, ws: Workspace, store: Store | None) -> Outlook:

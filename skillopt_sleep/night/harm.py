@@ -164,7 +164,10 @@ def _download_to_shell(text: str) -> Iterator[Span]:
 
 # -- secrets ------------------------------------------------------------------------------------
 
-_SECRET_NAME = r"[A-Za-z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASS|CREDENTIALS?|AUTH|PRIVATE|COOKIE|SESSION)[A-Za-z0-9_]*"
+_SECRET_NAME = (
+    r"[A-Za-z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASS|CREDENTIALS?|AUTH|PRIVATE|COOKIE|SESSION)"
+    r"[A-Za-z0-9_]*"
+)
 _SECRET_VAR = re.compile(
     r"(?:\$\{?|%|\$env:|\benv\.|environ(?:\.get\(|\[)\s*['\"]?|getenv\(\s*['\"]?|process\.env\.)"
     + _SECRET_NAME,

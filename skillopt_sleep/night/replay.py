@@ -14,7 +14,7 @@ import functools
 import hashlib
 import json
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -269,7 +269,9 @@ class Replayer:
         ]
         return await self._gather([t for t, _, _ in wants], jobs)
 
-    async def _gather(self, tasks: Sequence[TaskRecord], jobs: list) -> dict[str, list[Rollout]]:  # type: ignore[type-arg]
+    async def _gather(
+        self, tasks: Sequence[TaskRecord], jobs: Sequence[Awaitable[Rollout | None]]
+    ) -> dict[str, list[Rollout]]:
         results = await asyncio.gather(*jobs, return_exceptions=True)
         out: dict[str, list[Rollout]] = {t.id: [] for t in tasks}
         if self._fatal is not None:
@@ -287,7 +289,8 @@ class Replayer:
         """One rollout of ``task``: from the cache (when not drawn for a decision), else through
         its environment; None when skipped (budget) or stopped (a fatal error)."""
         env = self.env_for(task)
-        key = cache_key(task, system, sample, self.target, getattr(env, "cache_tag", ""))
+        tag = env.cache_tag(task) if hasattr(env, "cache_tag") else ""
+        key = cache_key(task, system, sample, self.target, tag)
         hit = self.store.cache_get(key) if nonce is None and self.store is not None else None
         if hit is not None:
             self.stats.cached += 1

@@ -264,7 +264,7 @@ class Trials:
     def _adjusted(self, c: Candidate) -> float:
         """The efficacy p-value, weighted-Bonferroni over the looks (valid whenever it stops)."""
         weights = self.allocation.efficacy_weights
-        return min([1.0, *(p / w for p, w in zip(c.p_looks, weights))])
+        return min([1.0, *(p / w for p, w in zip(c.p_looks, weights, strict=False))])
 
     def _efficacy_evidence(
         self, c: Candidate, p_adj: float, alpha_edit: float, passed: bool
