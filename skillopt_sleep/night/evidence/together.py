@@ -18,7 +18,10 @@ from collections.abc import Callable, Sequence
 from ...models import EditEvidence, TaskRecord
 from ..replay import Rollout
 from .exact import stratified_p
-from .trials import Candidate, Trials, _counts, _fell, _total
+from .pool import counts as _counts
+from .pool import fell as _fell
+from .pool import total as _total
+from .trials import Candidate, Trials
 
 Joint = Callable[
     [Sequence[Candidate]], dict[str, str]
@@ -72,7 +75,7 @@ async def _loses(trials: Trials, c: Candidate, files: dict[str, str]) -> bool:
     drawn = dict.fromkeys(full, 0)
     got_all: dict[str, list[Rollout]] = {}
     p_adj = 1.0
-    for upto, weight in zip(steps, CONFLICT_WEIGHTS):
+    for upto, weight in zip(steps, CONFLICT_WEIGHTS, strict=True):
         got = await trials.draw(
             [(t, drawn[t.id], upto[t.id] - drawn[t.id]) for t in tasks],
             files,
