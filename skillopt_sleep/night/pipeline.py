@@ -9,15 +9,17 @@ import hashlib
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 
 from ..backends.base import Backend, Message, Request
 from ..backends.budget import Budget
 from ..backends.retry import RetryPolicy
 from ..clock import Clock
+from ..counting import Usage
 from ..errors import BackendOutage, BudgetExhausted, MalformedOutput
 from ..harvest.expanded import user_texts
-from ..models import Edit, EditEvidence, NightSummary, TaskRecord, Usage
+from ..models import Edit, EditEvidence, NightSummary, TaskRecord
 from ..settings import Settings
 from ..store import Store, atomic_write_text
 from .agent_dispatch import AgentReplays
@@ -162,7 +164,9 @@ class Night:
         )
         self.guard = EditGuard(workspace.texts, self._guard_limits([]), self.summary.rejected_edits)
 
-    async def run(self, tasks: Sequence[TaskRecord], last_night=None) -> NightResult:
+    async def run(
+        self, tasks: Sequence[TaskRecord], last_night: datetime | None = None
+    ) -> NightResult:
         sel = select_tasks(tasks, self.s.night, self.rng, last_night)
         self.guard = EditGuard(
             self.ws.texts,
@@ -196,14 +200,16 @@ class Night:
         rounds = Rounds(
             tonight, proposer=self.proposer, guard=self.guard, drawer=self, oracle=self.oracle
         )
-        self._record_rounds(await rounds.run(sel, train), result)
+        return self._record_rounds(await rounds.run(sel, train), result)
 
     async def draw(
         self, wants: list[Want], files: dict[str, str], nonce: str
     ) -> dict[str, list[Rollout]]:
-        """Fresh rollouts for the edits' tests (the rounds' :class:`~.seams.Drawer`), shown as one step."""
+        """Fresh rollouts for the edits' tests (the rounds' :class:`~.seams.Drawer`), shown as one step.
+        Those under edited files are kept in the cache: once the files are adopted, the next night's
+        replay under them draws only what the tests did not."""
         self.set_phase("test edits", sum(count for _, _, count in wants))
-        return await self.replayer.draw(wants, files, nonce)
+        return await self.replayer.draw(wants, files, nonce, keep=files != self.ws.texts)
 
     def _record_rounds(self, rounds: RoundsResult, result: NightResult) -> None:
         s = self.summary
@@ -236,7 +242,7 @@ class Night:
             )
             return self._finish("no_evidence", f"no candidate tonight: {why}")
         decision = "reject" if refused else "no_evidence"
-        self._finish(decision, _tally(rounds.evidence, 0))
+        return self._finish(decision, _tally(rounds.evidence, 0))
 
     async def _replay(
         self,

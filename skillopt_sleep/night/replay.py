@@ -14,7 +14,7 @@ import functools
 import hashlib
 import json
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -193,19 +193,28 @@ class Replayer:
         )
 
     async def draw(
-        self, wants: Sequence[tuple[TaskRecord, int, int]], files: dict[str, str], nonce: str
+        self,
+        wants: Sequence[tuple[TaskRecord, int, int]],
+        files: dict[str, str],
+        nonce: str,
+        *,
+        keep: bool = False,
     ) -> dict[str, list[Rollout]]:
         """Fresh rollouts under ``files``: for each ``(task, first, count)``, samples ``first`` to
-        ``first + count - 1`` of the stream named ``nonce``. Never served from or kept in the cache:
-        a decision always sees rollouts drawn for it."""
+        ``first + count - 1`` of the stream named ``nonce``. Never served from the cache: a decision
+        always sees rollouts drawn for it. With ``keep``, each is also kept in the cache as that
+        sample of a replay under ``files``, so a later replay under them (after they are adopted)
+        draws only what is missing."""
         jobs = [
-            self._one(t, system_text(files, t), s, nonce=nonce, files=files)
+            self._one(t, system_text(files, t), s, nonce=nonce, files=files, keep=keep)
             for t, first, count in wants
             for s in range(first, first + count)
         ]
         return await self._gather([t for t, _, _ in wants], jobs)
 
-    async def _gather(self, tasks: Sequence[TaskRecord], jobs: list) -> dict[str, list[Rollout]]:
+    async def _gather(
+        self, tasks: Sequence[TaskRecord], jobs: Sequence[Awaitable[Rollout | None]]
+    ) -> dict[str, list[Rollout]]:
         results = await asyncio.gather(*jobs, return_exceptions=True)
         out: dict[str, list[Rollout]] = {t.id: [] for t in tasks}
         if self._fatal is not None:
@@ -224,6 +233,7 @@ class Replayer:
         sample: int,
         nonce: str | None = None,
         files: dict[str, str] | None = None,
+        keep: bool = False,
     ) -> Rollout | None:
         key = cache_key(task, system, sample, self.target)
         if self.agents is not None and (tag := self.agents.cache_tag(task)):
@@ -266,7 +276,7 @@ class Replayer:
                 self.stats.errors.append(exc.one_line())
                 self._progress(1)
                 return Rollout(task.id, sample, "", None, error=exc.one_line())
-        if self.store is not None and nonce is None:
+        if self.store is not None and (nonce is None or keep):
             self.store.cache_put(
                 key,
                 task.id,
