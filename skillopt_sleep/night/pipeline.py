@@ -192,6 +192,12 @@ class Night:
         if not sel.train:
             return self._finish("no_evidence", "not enough evidence: no task to learn from tonight")
         train = await self._replay("replay train", sel.train, self.ws.texts)
+        served = sum(r.cached for rs in train.values() for r in rs)
+        if served:
+            self.summary.notes.append(
+                f"train replay: {sum(map(len, train.values())) - served} rollouts drawn, {served} "
+                "served from the cache (earlier replays, and tests under these files)"
+            )
         if self._too_many_errors(train):
             return self._finish("no_evidence", "too many replays failed: no evidence tonight")
         tonight = Tonight(

@@ -209,3 +209,4 @@ def test_after_adoption_the_replay_reuses_the_tests_rollouts_and_every_test_stil
     assert 0 < served < len(replay) == second.summary.n_train * Settings().night.k
     s = second.summary
     assert s.usage_by_role["target"].calls == len(replay) - served + sum(s.gate_rollouts.values())
+    assert f"{len(replay) - served} rollouts drawn, {served} served from the cache" in s.notes[0]
