@@ -276,20 +276,20 @@ class Replayer:
                 self.stats.errors.append(exc.one_line())
                 self._progress(1)
                 return Rollout(task.id, sample, "", None, error=exc.one_line())
-        if self.store is not None and (nonce is None or keep):
-            self.store.cache_put(
-                key,
-                task.id,
-                {
-                    "text": rollout.text,
-                    "score": rollout.score,
-                    "passed": rollout.passed,
-                    "reasons": list(rollout.reasons),
-                },
-                self.clock.now(),
-            )
+        if nonce is None or keep:
+            self._cache(key, rollout)
         self._progress(1)
         return rollout
+
+    def _cache(self, key: str, rollout: Rollout) -> None:
+        if self.store is not None:
+            result = {
+                "text": rollout.text,
+                "score": rollout.score,
+                "passed": rollout.passed,
+                "reasons": list(rollout.reasons),
+            }
+            self.store.cache_put(key, rollout.task_id, result, self.clock.now())
 
     async def _run(
         self,
