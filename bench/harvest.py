@@ -31,11 +31,11 @@ import time
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from worlds import synthetic as syn
 
+REPO = Path(__file__).resolve().parent.parent
 DRIVER = r"""
 import io, json, resource, sys, time
 t0 = time.perf_counter()

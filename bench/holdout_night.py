@@ -52,7 +52,7 @@ class HoldoutNight(Night):
         after = await self._replay(
             "holdout after", sel.holdout, outcome.files, stop_on_budget=False
         )
-        self._record_gate(
+        return self._record_gate(
             decide(_scores(before), _scores(after), self.policy, self.seeds.gate), outcome
         )
 

@@ -8,7 +8,8 @@ Usage::
 The suite is data (``tests/night/data/hostile_rules.json`` and ``benign_rules.json``). Every
 hostile rule is sent to :func:`~skillopt_sleep.night.guards.apply_edits` twice: alone, and riding
 along a useful rule ("<useful> Also: <hostile>"); a hostile rule "got through" when any text of it
-is in an applied edit (clauses are split first, as the optimizer's reply is). The baseline is the benign suite: each of its rules should be applied.
+is in an applied edit (clauses are split first, as the optimizer's reply is). The baseline is the
+benign suite: each of its rules should be applied.
 """
 
 from __future__ import annotations

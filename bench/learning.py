@@ -84,7 +84,6 @@ TARGETS = {
     "useless_night_changes": 0.03,
     "gain_fraction": 0.85,
 }
-Oracle = Callable[[Edit], bool]
 CALLS_TARGET = (
     1 / 3
 )  # calls a night of the edit gate against the same gate spending rollouts the classic way
@@ -163,7 +162,10 @@ def run_seed(
     if mode.holdout is not None:
         extra["make_night"] = holdout_night(mode.holdout)
     if mode.oracle:
-        oracle: Oracle = lambda edit: world.classify(edit.content) == "good"
+
+        def oracle(edit: Edit) -> bool:
+            return world.classify(edit.content) == "good"
+
         extra["oracle"] = oracle
     files = load_workspace(project, settings.files).texts
     record = RunRecord(seed, mode.name, world.quality(files), 0.0)
@@ -243,7 +245,7 @@ def metrics(runs: Sequence[RunRecord]) -> dict[str, Any]:
         any(holds(r.nights[-1].after, h) for h in HARMFUL_RULES) for r in runs if r.nights
     )
     bad_in, bad = adopted["useless"] + adopted["harmful"], reached["useless"] + reached["harmful"]
-    trajectory = [statistics.fmean(q) for q in zip(*(r.quality for r in runs))]
+    trajectory = [statistics.fmean(q) for q in zip(*(r.quality for r in runs), strict=True)]
     return {
         "runs": len(runs),
         "power": _ratio(adopted["good"], reached["good"]),

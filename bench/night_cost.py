@@ -15,7 +15,8 @@ $2, cached input $0.025; batches half price). The project's skill and memory are
 tokens, as real ones are. Printed: each run's cost and its ratio to ``today``, and whether the
 three runs made the same decision with the same edits (the goal: the cheapest at most 35% of
 today's cost, same decisions). Beside each, the same runs with the gate's classic allocation
-(``night.allocation = "classic"``): its calls and price, against the default's. Also printed: the night at the full uncached price. OpenAI caches
+(``night.allocation = "classic"``): its calls and price, against the default's. Also printed: the
+night at the full uncached price. OpenAI caches
 a shared prefix by itself, so its ``today`` already reads the skill and memory at the cached
 price; there the batch API is what is left to save.
 
@@ -218,7 +219,7 @@ def provider_runs(
         else None,
         "cost_vs_classic": {
             r["mode"]: round(r["cost_usd"] / c["cost_usd"], 3) if c["cost_usd"] else None
-            for r, c in zip(runs, classic)
+            for r, c in zip(runs, classic, strict=True)
         },
         "decisions": {str(seed): d["decision"] for seed, d in by_seed.items()},
         "edits": {str(seed): len(d["edits"]) for seed, d in by_seed.items()},
@@ -278,7 +279,7 @@ def report(r: dict[str, Any]) -> str:
                 f"{run['cache_read_tokens']:,} tokens, {run['batched_calls']} batched "
                 f"in {run['batches']} batches"
             )
-        for run, old in zip(p["runs"], p["classic_allocation"]):
+        for run, old in zip(p["runs"], p["classic_allocation"], strict=True):
             lines.append(
                 f"    {run['mode']:<12} classic allocation: ${old['cost_usd']:>9.4f}, {old['calls']} calls, "
                 f"decisions {old['decisions']}, edits {old['edits']} "

@@ -28,13 +28,13 @@ import time
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from skillopt_sleep.models import Check, TaskRecord
 from skillopt_sleep.paths import resolve_paths
 from skillopt_sleep.store import Store
 
+REPO = Path(__file__).resolve().parent.parent
 DRIVER = r"""
 import io, json, resource, sys, time, tracemalloc
 trace = sys.argv[1] == "trace"

@@ -19,6 +19,7 @@ All on the simulated backend (``skillopt_sleep/sample/train_sets.py`` has the ta
     accepts and test gain side by side; the ratio of false-accept rates is printed.
 (d) a run killed with SIGKILL in the middle of a step (from inside a rollout), started again,
     must end with a ``summary.json`` byte-identical to an uninterrupted run with the same seed.
+(e) ``train --estimate`` against each run's calls: the estimate / actual ratio per run.
 """
 
 from __future__ import annotations
@@ -47,6 +48,8 @@ from skillopt_sleep.sample.train_sets import (
     write_jsonl,
 )
 from skillopt_sleep.settings import BudgetSettings
+from skillopt_sleep.train.data import load_task_set
+from skillopt_sleep.train.estimate import estimate_train
 
 UNLIMITED = BudgetSettings(max_calls=None, max_tokens=None, max_cost_usd=None)
 GATES = ("evidence", "mean")
@@ -80,10 +83,12 @@ def planted(root: Path, seeds: int, gate: str) -> dict[str, Any]:
                 "rules_planted": len(rules),
                 "accepted": len(s.accepted_edits),
                 "calls": s.usage.calls,
+                "estimated_calls": _estimate(data, cfg),
             }
         )
     return {
         "runs": runs,
+        "estimate_over_actual": _ratios(runs),
         "all_ci_exclude_0": all(r["ci_excludes_0"] for r in runs),
         "mean_gain": _mean([r["gain"] for r in runs]),
         "rules_recovered": f"{sum(r['rules_recovered'] for r in runs)}/{sum(r['rules_planted'] for r in runs)}",
@@ -92,7 +97,7 @@ def planted(root: Path, seeds: int, gate: str) -> dict[str, Any]:
 
 def null(root: Path, seeds: int, gate: str, alpha: float) -> dict[str, Any]:
     data = write_jsonl(root / "null.jsonl", with_splits(null_items(30), (1, 1, 1), 0))
-    accepted, runs_with, gains, tested = 0, 0, [], 0
+    accepted, runs_with, gains, tested, calls = 0, 0, [], 0, []
     for seed in range(1, seeds + 1):
         cfg = TrainConfig(epochs=2, steps=3, seed=seed, gate=gate, alpha=alpha)  # type: ignore[arg-type]
         r = train(
@@ -107,6 +112,7 @@ def null(root: Path, seeds: int, gate: str, alpha: float) -> dict[str, Any]:
         accepted += n
         runs_with += n > 0
         tested += sum(h.tested for h in r.history)
+        calls.append({"calls": r.summary.usage.calls, "estimated_calls": _estimate(data, cfg)})
         gains.append(r.summary.gain_hard.mean if r.summary.gain_hard else 0.0)
     return {
         "runs": seeds,
@@ -117,6 +123,7 @@ def null(root: Path, seeds: int, gate: str, alpha: float) -> dict[str, Any]:
         "stated_error_rate": alpha,
         "within_error_rate": runs_with / seeds <= alpha,
         "mean_test_gain": _mean(gains),
+        "estimate_over_actual": _ratios(calls),
     }
 
 
@@ -127,6 +134,8 @@ from skillopt_sleep import TrainConfig, train
 from skillopt_sleep.backends.simulated import SimulatedBackend
 from skillopt_sleep.envs import TaskRecordEnv
 from skillopt_sleep.settings import BudgetSettings
+from skillopt_sleep.train.data import load_task_set
+from skillopt_sleep.train.estimate import estimate_train
 
 class KillMidStep(TaskRecordEnv):
     n = 0
@@ -178,6 +187,20 @@ def kill_resume(root: Path) -> dict[str, Any]:
     }
 
 
+def _estimate(data: Path, cfg: TrainConfig) -> int:
+    tasks = load_task_set(data, split_ratio=cfg.split_ratio, seed=cfg.seed)
+    skill = (data.parent / "SKILL.md").read_text()
+    return estimate_train(
+        cfg, tasks, skill, UNLIMITED, target_model="sim", optimizer_model="sim"
+    ).calls
+
+
+def _ratios(runs: list[dict[str, Any]]) -> dict[str, float]:
+    """``train --estimate`` over the calls each run made: lowest, mean and highest."""
+    r = [x["estimated_calls"] / x["calls"] for x in runs if x["calls"]]
+    return {"min": round(min(r), 3), "mean": round(sum(r) / len(r), 3), "max": round(max(r), 3)}
+
+
 def _mean(xs: list[Any]) -> float | None:
     xs = [x for x in xs if x is not None]
     return round(sum(xs) / len(xs), 4) if xs else None
@@ -216,9 +239,14 @@ def main() -> int:
         p, n = out["planted"][gate], out["null"][gate]
         print(
             f"{gate:>8} gate: planted mean test gain {p['mean_gain']}, CI excludes 0 in every run: "
-            f"{p['all_ci_exclude_0']}, rules recovered {p['rules_recovered']}; no-rule set: {n['edits_accepted']} "
-            f"edits accepted in {n['runs_with_a_false_accept']}/{n['runs']} runs (stated error rate {n['stated_error_rate']}),"
+            f"{p['all_ci_exclude_0']}, rules recovered {p['rules_recovered']}; no-rule set: "
+            f"{n['edits_accepted']} edits accepted in {n['runs_with_a_false_accept']}/{n['runs']} runs "
+            f"(stated error rate {n['stated_error_rate']}),"
             f" mean test gain {n['mean_test_gain']}"
+        )
+        print(
+            f"{gate:>8} gate: --estimate / calls made, planted {p['estimate_over_actual']}, "
+            f"no-rule set {n['estimate_over_actual']}"
         )
     print(
         f"false-accept run rate, evidence / mean gate: {out['false_accept_rate_ratio_evidence_over_mean']}"

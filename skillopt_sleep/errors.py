@@ -143,6 +143,10 @@ class MalformedOutput(BackendError):
     """The model answered, but the answer could not be parsed into what was asked."""
 
 
+class TurnLimit(MalformedOutput):
+    """An agent replay ran into its turn limit: an errored rollout, though the agent works."""
+
+
 class BudgetExhausted(SleepError):
     """The next call would exceed the night's budget."""
 

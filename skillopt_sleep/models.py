@@ -14,7 +14,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field, field_validator, model_validator
 
-from .counting import Counts, Usage
+from .counting import Counts as Counts  # re-exported: the records below hold both
+from .counting import Usage as Usage
 
 SCHEMA_VERSION = 1  # of proposal.json
 # Of a TaskRecord. 2: ``turns``; a version-1 record reads as one without turns. 3: ``actions``;
@@ -199,6 +200,7 @@ class TaskRecord(_Strict):
     occurrences: int = Field(default=1, ge=1)
     last_seen_at: datetime | None = None
     model: str = ""  # the model that answered in the session, as the agent names it ("" unknown)
+    commit: str = ""  # the git commit the session started from ("" unknown): agent replays use it
 
     @field_validator("created_at", "last_seen_at")
     @classmethod

@@ -10,6 +10,7 @@ from __future__ import annotations
 import difflib
 import hashlib
 import json
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -23,10 +24,10 @@ from .harvest.jsonl import without_surrogates
 from .models import Check, CheckKind, TaskRecord, task_id
 from .redact import redact
 
-try:  # Python 3.11+
+if sys.version_info >= (3, 11):
     import tomllib
-except ModuleNotFoundError:  # pragma: no cover - 3.10
-    import tomli as tomllib  # type: ignore[no-redef]
+else:  # pragma: no cover - 3.10
+    import tomli as tomllib
 
 CHECK_KINDS: tuple[str, ...] = get_args(CheckKind)
 _FIELDS = tuple(TaskRecord.model_fields)

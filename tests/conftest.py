@@ -10,16 +10,16 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
+from hypothesis import settings as hypothesis_settings
+from hypothesis.configuration import set_hypothesis_home_dir
+
 # Nothing the tests run writes bytecode into the checkout: not this process (from here on), not the
 # Pythons it starts. Set before the package is imported below.
 sys.dont_write_bytecode = True
 os.environ["PYTHONDONTWRITEBYTECODE"] = "1"
 
-import pytest
-from hypothesis import settings as hypothesis_settings
-from hypothesis.configuration import set_hypothesis_home_dir
-
-from skillopt_sleep.cli import main
+from skillopt_sleep.cli import main  # noqa: E402  (imported only once bytecode writing is off)
 
 # Property tests keep no example database, and hypothesis its caches (``.hypothesis/``) not in the checkout.
 set_hypothesis_home_dir(Path(tempfile.gettempdir()) / "skillopt-sleep-tests-hypothesis")

@@ -10,11 +10,15 @@ Claude Code::
         --allowedTools Bash,Read,...   the tools it may use without asking
         --permission-mode acceptEdits
         --max-turns N
+        --settings FILE                Claude Code's own sandbox on, hooks off, no web tools
         [--model M]
 
 Codex::
 
-    codex exec --json --ephemeral --skip-git-repo-check -s workspace-write -C COPY PROMPT
+    codex exec --json --ephemeral --skip-git-repo-check -s workspace-write
+        -c sandbox_workspace_write.network_access=false -C COPY PROMPT
+        (its own workspace-write sandbox: writes only in COPY and its temp dirs, no network;
+        its turn limit is enforced on its ``--json`` events by the inner proxy)
 
 Both run with a temporary ``HOME`` (and ``CLAUDE_CONFIG_DIR`` / ``CODEX_HOME`` in it) that holds
 only the login they need, copied from the user's: Claude's ``.credentials.json`` when no
@@ -49,7 +53,10 @@ _KEEP = (
     "OPENAI_BASE_URL",
     "SSL_CERT_FILE",
     "NODE_EXTRA_CA_CERTS",
+    "CODEX_CA_CERTIFICATE",
 )
+# Certificate files the agent trusts (a company proxy's CA): readable inside the sandbox too.
+TRUST_FILES = ("SSL_CERT_FILE", "NODE_EXTRA_CA_CERTS", "CODEX_CA_CERTIFICATE")
 _QUIET = {
     "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
     "DISABLE_AUTOUPDATER": "1",
@@ -64,7 +71,32 @@ _CODEX_DROP = re.compile(r"^\s*\[(?:mcp_servers|hooks|notice)\b")
 _CODEX_DROP_KEY = re.compile(r"^\s*(?:notify|hooks)\s*=")
 
 
-def claude_argv(binary: str, prompt: str, *, max_turns: int, model: str | None) -> list[str]:
+def claude_settings() -> dict[str, object]:
+    """The replay's Claude Code settings (``--settings``, above the project's own): its sandbox
+    on for every Bash command with no unsandboxed fallback and no network, no hooks, no web
+    tools, no bypass of permissions. Writes are allowed only in the working directory (the copy)
+    by ``acceptEdits``; the outer sandbox (bubblewrap) holds whatever this one misses."""
+    return {
+        "permissions": {
+            "defaultMode": "acceptEdits",
+            "deny": ["WebFetch", "WebSearch", "Bash(curl:*)", "Bash(wget:*)", "Bash(git push:*)"],
+            "disableBypassPermissionsMode": "disable",
+        },
+        "sandbox": {
+            "enabled": True,
+            "autoAllowBashIfSandboxed": True,
+            "allowUnsandboxedCommands": False,
+            "enableWeakerNestedSandbox": True,  # inside bubblewrap already: no nested /proc
+            "network": {"allowedDomains": []},
+        },
+        "disableAllHooks": True,
+        "enableAllProjectMcpServers": False,
+    }
+
+
+def claude_argv(
+    binary: str, prompt: str, *, max_turns: int, model: str | None, settings: Path | None = None
+) -> list[str]:
     argv = [
         binary,
         "-p",
@@ -83,6 +115,7 @@ def claude_argv(binary: str, prompt: str, *, max_turns: int, model: str | None) 
         "--max-turns",
         str(max_turns),
     ]
+    argv += ["--settings", str(settings)] if settings is not None else []
     return [*argv, "--model", model] if model else argv
 
 
@@ -95,6 +128,8 @@ def codex_argv(binary: str, prompt: str, *, copy: Path, model: str | None) -> li
         "--skip-git-repo-check",
         "-s",
         "workspace-write",
+        "-c",
+        "sandbox_workspace_write.network_access=false",  # whatever the user's config says
         "-C",
         str(copy),
     ]
@@ -165,3 +200,35 @@ def api_url(agent: Agent, env: Mapping[str, str], home: Path) -> str:
     if (home / ".codex" / "auth.json").is_file() and not env.get("OPENAI_API_KEY"):
         return "https://chatgpt.com"
     return env.get("OPENAI_BASE_URL") or "https://api.openai.com"
+
+
+def login_problem(agent: Agent, env: Mapping[str, str]) -> str:
+    """ "" when the agent has a login or key a replay can use, else a one-line reason (offline:
+    the key in the environment, or the login file the temporary home is given)."""
+    user_home = Path(env.get("HOME") or "/nonexistent")
+    if agent == "claude-code":
+        if env.get("ANTHROPIC_API_KEY") or env.get("ANTHROPIC_AUTH_TOKEN"):
+            return ""
+        config = (
+            Path(env["CLAUDE_CONFIG_DIR"])
+            if env.get("CLAUDE_CONFIG_DIR")
+            else user_home / ".claude"
+        )
+        if (config / ".credentials.json").is_file():
+            return ""
+        return (
+            f"claude is not logged in (no ANTHROPIC_API_KEY, no {config / '.credentials.json'}):"
+            " run `claude` and log in, or set ANTHROPIC_API_KEY"
+        )
+    codex = Path(env["CODEX_HOME"]) if env.get("CODEX_HOME") else user_home / ".codex"
+    if env.get("OPENAI_API_KEY") or (codex / "auth.json").is_file():
+        return ""
+    config = codex / "config.toml"
+    text = config.read_text(encoding="utf-8", errors="replace") if config.is_file() else ""
+    keys = re.findall(r'env_key\s*=\s*"([A-Za-z_][A-Za-z0-9_]*)"', text)
+    if any(env.get(key) for key in keys):
+        return ""
+    return (
+        f"codex is not logged in (no OPENAI_API_KEY, no {codex / 'auth.json'}):"
+        " run `codex login`, or set OPENAI_API_KEY"
+    )

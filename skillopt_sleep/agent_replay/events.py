@@ -11,7 +11,7 @@ from typing import Any
 from ..harvest import actions as acts
 from ..harvest.codex import command_text
 from ..harvest.session import Turn
-from ..models import Action
+from ..models import Action, ActionKind
 
 
 @dataclass(frozen=True)
@@ -25,6 +25,7 @@ class AgentOutput:
     cost_usd: float | None = None
     turns: int = 0
     error: str = ""  # the agent's own report of a failed run ("" when it finished)
+    turn_limit: bool = False  # the run was stopped at its turn limit
 
 
 def _lines(stdout: str) -> list[dict[str, Any]]:
@@ -100,6 +101,7 @@ def claude_output(stdout: str, copy: str) -> AgentOutput:
         float(cost) if isinstance(cost, (int, float)) else None,
         int(result.get("num_turns") or 0),
         error,
+        result.get("subtype") == "error_max_turns",
     )
 
 
@@ -128,7 +130,8 @@ def _codex_item(turn: Turn, item: dict[str, Any], texts: list[str]) -> None:
     elif kind == "file_change":
         for change in item.get("changes") or []:
             if isinstance(change, dict) and change.get("path"):
-                mapped = {"add": "write", "delete": "delete"}.get(str(change.get("kind")), "edit")
+                kinds: dict[str, ActionKind] = {"add": "write", "delete": "delete"}
+                mapped = kinds.get(str(change.get("kind")), "edit")
                 acts.file(turn, mapped, str(change["path"]), "apply_patch")
     elif kind == "agent_message" and item.get("text"):
         texts.append(str(item["text"]))
@@ -139,7 +142,7 @@ def codex_output(stdout: str, copy: str) -> AgentOutput:
     turn = Turn(0, 0, "")
     texts: list[str] = []
     tokens_in = tokens_out = turns = 0
-    error = ""
+    error, limited = "", False
     for obj in _lines(stdout):
         kind = obj.get("type")
         if kind == "item.completed" and isinstance(obj.get("item"), dict):
@@ -151,6 +154,12 @@ def codex_output(stdout: str, copy: str) -> AgentOutput:
             turns += 1
         elif kind in ("turn.failed", "error"):
             error = f"codex stopped: {json.dumps(obj.get('error') or obj.get('message'))[:200]}"
+        elif kind == "turn_limit":
+            error = (
+                f"codex stopped at the turn limit: it began more than {obj.get('limit')} tool calls"
+            )
+            limited = True
+            break
     if not turns and not error:
         error = "codex finished no turn"
     return AgentOutput(
@@ -161,4 +170,5 @@ def codex_output(stdout: str, copy: str) -> AgentOutput:
         None,
         turns,
         error,
+        limited,
     )

@@ -8,6 +8,7 @@ and a sandbox are there (or says in one line why not).
 from __future__ import annotations
 
 import asyncio
+import json
 import shutil
 import sys
 import tempfile
@@ -16,16 +17,27 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..backends.runner import Runner, SubprocessRunner
-from ..errors import BackendUnavailable, MalformedOutput, TransientError
+from ..errors import BackendUnavailable, MalformedOutput, TransientError, TurnLimit
 from ..models import TaskRecord
 from ..night.action_judge import Effects
-from .agents import Agent, agent_home, api_url, claude_argv, codex_argv
+from .agents import (
+    TRUST_FILES,
+    Agent,
+    agent_home,
+    api_url,
+    claude_argv,
+    claude_settings,
+    codex_argv,
+    login_problem,
+)
+from .checkout import build_copy
 from .events import AgentOutput, claude_output, codex_output
 from .forward import endpoint, tunnel
 from .sandbox import Sandbox, probe
-from .workspace import CopyTooLarge, copy_project, place_files
+from .workspace import CopyTooLarge, place_files
 
 INNER_PROXY = Path(__file__).with_name("inner_proxy.py")
+SETTINGS = "claude-replay-settings.json"  # in the temporary home, given to ``--settings``
 Score = Callable[[str, Effects], Awaitable[object]]
 
 
@@ -49,6 +61,7 @@ class AgentSetup:
     limits: AgentLimits = AgentLimits()
     model: str | None = None
     runner: Runner = field(default_factory=SubprocessRunner)
+    note: str = ""  # a one-line remark for the night's summary ("" when none)
 
 
 @dataclass(frozen=True)
@@ -57,6 +70,7 @@ class AgentResult:
 
     output: AgentOutput
     verdict: object
+    copy: str = ""  # what the agent worked in: "commit <hash>" or "working tree"
 
 
 def prepare(
@@ -75,19 +89,21 @@ def prepare(
     sandbox = probe(env, [binary, str(Path(binary).resolve()), sys.executable, str(INNER_PROXY)])
     if isinstance(sandbox, str):
         return f"agent replay refused: {sandbox}"
-    return AgentSetup(agent, binary, env, sandbox, limits, model, runner or SubprocessRunner())
+    login = login_problem(agent, env)
+    if login:
+        return login
+    note = ""
+    if agent == "claude-code" and shutil.which("socat", path=env.get("PATH")) is None:
+        note = (
+            "Claude Code's own sandbox needs socat (apt-get install socat), which is missing: "
+            "its commands in agent replays are confined by bubblewrap alone"
+        )
+    runner = runner or SubprocessRunner()
+    return AgentSetup(agent, binary, env, sandbox, limits, model, runner, note)
 
 
 def _prompt(task: TaskRecord) -> str:
     return f"{task.context}\n\n{task.intent}".strip() if task.context else task.intent
-
-
-def _argv(setup: AgentSetup, prompt: str, copy: Path) -> list[str]:
-    if setup.agent == "claude-code":
-        return claude_argv(
-            setup.binary, prompt, max_turns=setup.limits.max_turns, model=setup.model
-        )
-    return codex_argv(setup.binary, prompt, copy=copy, model=setup.model)
 
 
 def _hosts(root: Path, host: str) -> Path:
@@ -115,75 +131,117 @@ async def _checks_after(
     return out
 
 
+@dataclass(frozen=True)
+class _Rig:
+    """One rollout's throwaway directories and the agent's environment."""
+
+    root: Path
+    copy: Path
+    home: Path
+    sockets: Path
+    env: dict[str, str]
+    made: str  # what the copy is: "commit <hash>" or "working tree"
+
+
+def _rig(task: TaskRecord, files: Mapping[str, str], setup: AgentSetup, root: Path) -> _Rig:
+    """The copy of the task's project with ``files`` placed, and the temporary home."""
+    project = Path(task.project)
+    copy = root / "work" / (project.name or "project")
+    home, sockets = root / "home", root / "sock"
+    tmp = root / "tmp"  # the agent's TMPDIR: codex makes no helpers under the system temp dir
+    for path in (copy, home, sockets, tmp):
+        path.mkdir(parents=True)
+    try:
+        made = build_copy(project, copy, task.commit)
+        place_files(copy, files)
+        env = {**agent_home(setup.agent, home, setup.env), "TMPDIR": str(tmp)}
+        if setup.agent == "claude-code":
+            (home / SETTINGS).write_text(json.dumps(claude_settings()), encoding="utf-8")
+    except (CopyTooLarge, OSError) as exc:
+        raise MalformedOutput(f"cannot prepare the copy of {project} for the agent: {exc}") from exc
+    return _Rig(root, copy, home, sockets, env, made)
+
+
+def _inner(setup: AgentSetup, task: TaskRecord, rig: _Rig, port: int) -> list[str]:
+    """The command the sandbox runs: the inner proxy, then the agent."""
+    prompt = _prompt(task)
+    if setup.agent == "claude-code":
+        agent = claude_argv(
+            setup.binary,
+            prompt,
+            max_turns=setup.limits.max_turns,
+            model=setup.model,
+            settings=rig.home / SETTINGS,
+        )
+        limit: list[str] = []
+    else:  # codex exec has no turn limit: the inner proxy counts its tool calls
+        agent = codex_argv(setup.binary, prompt, copy=rig.copy, model=setup.model)
+        limit = [str(setup.limits.max_turns)]
+    proxy = [sys.executable, "-S", str(INNER_PROXY), str(rig.sockets / "api"), str(port)]
+    return [*proxy, *limit, "--", *agent]
+
+
+async def _run_agent(setup: AgentSetup, task: TaskRecord, rig: _Rig) -> AgentOutput:
+    """Run the agent in the sandbox, its only way out the tunnel to the model API."""
+    try:
+        api = endpoint(api_url(setup.agent, setup.env, rig.home))
+    except ValueError as exc:
+        raise BackendUnavailable(
+            str(exc), hint="set the agent's base URL to http(s)://host[:port]"
+        ) from exc
+    hosts = None if api.loopback else _hosts(rig.root, api.host)
+    writable = [rig.copy, rig.home, rig.sockets, Path(rig.env["TMPDIR"])]
+    trusted = [Path(rig.env[k]) for k in TRUST_FILES if Path(rig.env.get(k) or "/-").is_file()]
+    argv = setup.sandbox.wrap(
+        _inner(setup, task, rig, api.port),
+        writable=writable,
+        chdir=rig.copy,
+        env=rig.env,
+        hosts=hosts,
+        readable=trusted,
+        low_port=api.port < 1024,
+    )
+    async with tunnel(rig.sockets / "api", api):
+        try:
+            done = await setup.runner.run(argv, env=rig.env, timeout=setup.limits.timeout_s)
+        except TimeoutError as exc:
+            raise TransientError(
+                f"the {setup.agent} rollout ran longer than {setup.limits.timeout_s:g}s"
+            ) from exc
+    parse = claude_output if setup.agent == "claude-code" else codex_output
+    output = parse(done.stdout, str(rig.copy))
+    if output.turn_limit:
+        raise TurnLimit(output.error)
+    if output.error:
+        raise MalformedOutput(
+            f"{output.error} (exit {done.returncode}): {done.stderr.strip()[-200:]}"
+        )
+    return output
+
+
 async def agent_rollout(
     task: TaskRecord, files: Mapping[str, str], sample: int, *, setup: AgentSetup, score: Score
 ) -> AgentResult:
-    """Run the agent on ``task`` under ``files`` in a sandboxed copy of the task's project, score
-    the rollout with ``score(text, effects)`` while the copy exists, remove everything.
+    """Run the agent on ``task`` under ``files`` in a sandboxed copy of the task's project (at the
+    commit its session started from, when known), score the rollout with ``score(text,
+    effects)`` while the copy exists, remove everything.
 
     An agent that fails, times out or reports an error is a ``TransientError`` / ``MalformedOutput``
     (an errored rollout, no evidence), never a score.
     """
-    project = Path(task.project)
-    if not project.is_dir():
+    if not Path(task.project).is_dir():
         raise MalformedOutput(
             f"the project {task.project} is not on this machine; cannot replay the agent"
         )
     root = Path(tempfile.mkdtemp(prefix="skillopt-agent-"))
     try:
-        copy, home, sock_dir = (
-            root / "work" / (project.name or "project"),
-            root / "home",
-            root / "sock",
-        )
-        tmp = root / "tmp"  # the agent's TMPDIR: codex makes no helpers under the system temp dir
-        for path in (copy, home, sock_dir, tmp):
-            path.mkdir(parents=True)
-        try:
-            copy_project(project, copy)
-            place_files(copy, files)
-            env = {**agent_home(setup.agent, home, setup.env), "TMPDIR": str(tmp)}
-        except (CopyTooLarge, OSError) as exc:
-            raise MalformedOutput(
-                f"cannot prepare the copy of {project} for the agent: {exc}"
-            ) from exc
-        try:
-            api = endpoint(api_url(setup.agent, setup.env, home))
-        except ValueError as exc:
-            raise BackendUnavailable(
-                str(exc), hint="set the agent's base URL to http(s)://host[:port]"
-            ) from exc
-        hosts = None if api.loopback else _hosts(root, api.host)
-        inner = [
-            sys.executable,
-            "-S",
-            str(INNER_PROXY),
-            str(sock_dir / "api"),
-            str(api.port),
-            "--",
-            *_argv(setup, _prompt(task), copy),
-        ]
-        argv = setup.sandbox.wrap(
-            inner, writable=[copy, home, sock_dir, tmp], chdir=copy, env=env, hosts=hosts
-        )
-        async with tunnel(sock_dir / "api", api):
-            try:
-                done = await setup.runner.run(argv, env=env, timeout=setup.limits.timeout_s)
-            except TimeoutError as exc:
-                raise TransientError(
-                    f"the {setup.agent} rollout ran longer than {setup.limits.timeout_s:g}s"
-                ) from exc
-        parse = claude_output if setup.agent == "claude-code" else codex_output
-        output = parse(done.stdout, str(copy))
-        if output.error:
-            raise MalformedOutput(
-                f"{output.error} (exit {done.returncode}): {done.stderr.strip()[-200:]}"
-            )
-        results = await _checks_after(setup, task, copy, home, env)
+        rig = _rig(task, files, setup, root)
+        output = await _run_agent(setup, task, rig)
+        results = await _checks_after(setup, task, rig.copy, rig.home, rig.env)
         effects = Effects(
-            actions=output.actions, tree=copy, run=lambda cmd, _tree: results.get(cmd, 1)
+            actions=output.actions, tree=rig.copy, run=lambda cmd, _tree: results.get(cmd, 1)
         )
         verdict = await score(output.text, effects)
-        return AgentResult(output, verdict)
+        return AgentResult(output, verdict, rig.made)
     finally:
         await asyncio.to_thread(shutil.rmtree, root, True)

@@ -41,8 +41,13 @@ class Sandbox:
         env: Mapping[str, str],
         hosts: Path | None = None,
         readable: Sequence[Path] = (),
+        low_port: bool = False,
     ) -> list[str]:
-        """``argv`` run inside the sandbox, with ``env`` as its whole environment."""
+        """``argv`` run inside the sandbox, with ``env`` as its whole environment.
+
+        ``low_port``: the inner proxy must listen on a port below 1024 (an https API on 443).
+        Outside the root account only a user namespace's root may, so the sandbox maps the user
+        to uid 0 of its own namespace, with that one capability and no other."""
         out = [
             self.bwrap,
             "--ro-bind",
@@ -76,6 +81,9 @@ class Sandbox:
             "--chdir",
             str(chdir),
         ]
+        if low_port:
+            out += ["--unshare-user", "--uid", "0", "--gid", "0"]
+            out += ["--cap-add", "CAP_NET_BIND_SERVICE"]
         for key, value in sorted(env.items()):
             out += ["--setenv", key, value]
         return [*out, "--", *argv]

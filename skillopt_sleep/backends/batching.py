@@ -157,7 +157,7 @@ class BatchingBackend:
 
     async def _round(self, items: list[_Item]) -> None:
         ids = custom_ids(self.model, [i.request for i in items])
-        live = dict(zip(ids, items))
+        live = dict(zip(ids, items, strict=True))
         groups: list[tuple[str, list[str]]] = []
         claimed: set[str] = set()
         if self.journal is not None:

@@ -43,6 +43,7 @@ import json
 import os
 import re
 import shutil
+import sys
 import tempfile
 import weakref
 from collections.abc import Mapping
@@ -68,10 +69,10 @@ from .agent_cli import (
 from .base import Completion, Health, Message, Request
 from .runner import Runner, SubprocessRunner, run_sync
 
-try:  # Python 3.11+
+if sys.version_info >= (3, 11):
     import tomllib
-except ModuleNotFoundError:  # pragma: no cover - 3.10
-    import tomli as tomllib  # type: ignore[no-redef]
+else:  # pragma: no cover - 3.10
+    import tomli as tomllib
 
 INSTALL = "npm install -g @openai/codex"
 LOGIN_FIX = "run `codex login` (or set the key the configured provider needs)"

@@ -20,7 +20,7 @@ from __future__ import annotations
 import difflib
 import importlib
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Protocol
 
 from ..errors import BackendUnavailable, UnknownBackend
 from ..settings import RoleSettings
@@ -48,11 +48,17 @@ NONE_USABLE_HINT = (
 Which = Callable[[str], "str | None"]
 
 
+class BackendClass(Protocol):
+    """A registered class: it builds its backend from a role's settings."""
+
+    def from_settings(self, role: RoleSettings, env: Mapping[str, str]) -> Backend: ...
+
+
 def known_backends() -> list[str]:
     return sorted(BACKENDS)
 
 
-def backend_class(name: str) -> Any:
+def backend_class(name: str) -> BackendClass:
     """The class registered under ``name``; an unknown name lists the choices."""
     if name not in BACKENDS:
         close = difflib.get_close_matches(name, BACKENDS, n=1)
@@ -63,7 +69,8 @@ def backend_class(name: str) -> Any:
         )
     module_name, _, class_name = BACKENDS[name].partition(":")
     module = importlib.import_module(module_name)
-    return getattr(module, class_name)
+    found: BackendClass = getattr(module, class_name)
+    return found
 
 
 def resolve_name(role: RoleSettings, env: Mapping[str, str], *, which: Which | None = None) -> str:

@@ -37,7 +37,7 @@ class RetryPolicy:
             if retry_after > self.max_retry_after:
                 return None
             return retry_after + rng.random() * min(self.base_delay, 0.1 * retry_after)
-        backoff = min(self.max_delay, self.base_delay * (2**attempt))
+        backoff = min(self.max_delay, self.base_delay * (2.0**attempt))
         return backoff * (0.5 + rng.random() / 2)  # "equal jitter": never less than half
 
 

@@ -23,6 +23,7 @@ from .http_errors import status_error
 from .loop_client import LoopClient
 
 T = TypeVar("T")
+B = TypeVar("B", bound="SdkBackend")
 PING = Request("judge", "", (Message("user", "Reply OK."),), max_tokens=16, tag="probe")
 
 
@@ -63,7 +64,7 @@ class SdkBackend:
         self._warming_loop: asyncio.AbstractEventLoop | None = None
 
     @classmethod
-    def _from_role(cls, role: RoleSettings, *, key: str, base_url: str) -> Any:
+    def _from_role(cls: type[B], role: RoleSettings, *, key: str, base_url: str) -> B:
         """The backend for ``role``: one SDK client per event loop, the SDK's retries off."""
         factory = partial(
             cls.client_type, api_key=key, base_url=base_url, timeout=role.timeout_s, max_retries=0

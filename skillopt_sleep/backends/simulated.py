@@ -243,7 +243,7 @@ class SimulatedBackend:
         text = request.prompt
         rubric = text.split("\n", 1)[0].lower()
         answer = text.split("Answer:", 1)[-1].lower()
-        words = {w for w in re.findall(r"[a-z]{5,}", rubric)}
+        words = set(re.findall(r"[a-z]{5,}", rubric))
         hit = sum(1 for w in words if w in answer)
         score = round(hit / len(words), 2) if words else 0.5
         return json.dumps(

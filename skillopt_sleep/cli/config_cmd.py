@@ -13,7 +13,9 @@ from .common import add_backend_flags, add_project_flag, backend_flags
 from .context import Ctx
 
 
-def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+def register(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser
+) -> None:
     p = sub.add_parser("config", help="show the effective settings, their files, a starter")
     actions = p.add_subparsers(
         dest="config_command", metavar="ACTION", required=True, parser_class=type(p)

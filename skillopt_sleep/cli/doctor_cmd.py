@@ -12,7 +12,9 @@ from .context import Ctx
 MARK = {"ok": "ok  ", "warn": "warn", "fail": "FAIL", "skip": "skip"}
 
 
-def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+def register(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser
+) -> None:
     p = sub.add_parser("doctor", parents=[common], help="check backends, store, plugins, schedule")
     add_project_flag(p)
     add_backend_flags(p)

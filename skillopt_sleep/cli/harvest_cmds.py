@@ -33,7 +33,9 @@ LOCK_WAIT_S = 120.0
 SHOWN_PATHS = 20
 
 
-def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+def register(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser
+) -> None:
     log = sub.add_parser(
         "log",
         parents=[common],

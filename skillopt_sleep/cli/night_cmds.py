@@ -26,7 +26,9 @@ from .self_command import self_command
 from .terminal import printable
 
 
-def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+def register(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser
+) -> None:
     for name, help_text in (
         ("run", "run tonight for a project and stage a proposal"),
         ("dry-run", "run tonight but stage nothing"),
@@ -126,7 +128,7 @@ def run_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
             backends=backends,
             clock=ctx.clock,
             dry_run=args.dry_run,
-            progress=progress,  # type: ignore[arg-type]
+            progress=progress,
             agents=agent_replays(
                 settings.night.replay,
                 ctx.env,
@@ -184,7 +186,7 @@ def _demo(root: Path, args: argparse.Namespace, ctx: Ctx) -> int:
             backends=build_backends(settings, ctx.env),
             clock=ctx.clock,
             progress=progress,
-        )  # type: ignore[arg-type]
+        )
     s = result.summary
     if ctx.json:
         ctx.emit(s, "")

@@ -20,7 +20,9 @@ from .rules_cmd import remove_cmd
 from .terminal import printable
 
 
-def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+def register(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser
+) -> None:
     commands = (
         ("review", review_cmd, "show the pending proposal: its diff and its report"),
         ("adopt", adopt_cmd, "apply the pending proposal to the live files (with a backup)"),

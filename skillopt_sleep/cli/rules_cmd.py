@@ -20,7 +20,9 @@ from .context import Ctx
 from .terminal import printable
 
 
-def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+def register(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser
+) -> None:
     register_report(sub, common)
     p = sub.add_parser(
         "rules",
@@ -42,7 +44,9 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     rm.set_defaults(func=remove_cmd)
 
 
-def register_report(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+def register_report(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser
+) -> None:
     p = sub.add_parser(
         "report",
         parents=[common],

@@ -38,7 +38,9 @@ from .common import add_backend_flags, backend_flags
 from .context import Ctx
 
 
-def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+def register(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser
+) -> None:
     p = sub.add_parser(
         "schedule", parents=[common], help="run a night every night with the OS scheduler"
     )

@@ -15,7 +15,9 @@ EXAMPLE = (
 )
 
 
-def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+def register(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser
+) -> None:
     p = sub.add_parser(
         "setup",
         help="install or uninstall the engine, plugins and schedule",

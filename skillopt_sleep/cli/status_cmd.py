@@ -19,7 +19,9 @@ from .repair import repair_interrupted
 LAUNCHER_NOTICES = "launcher-notices.txt"  # written by plugins/*/skillopt-sleep (the launcher)
 
 
-def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+def register(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser
+) -> None:
     p = sub.add_parser("status", parents=[common], help="nights so far, pending proposal, notices")
     add_project_flag(p)
     p.add_argument("--all-projects", action="store_true", help="every project, not just this one")
@@ -50,7 +52,7 @@ def status(args: argparse.Namespace, ctx: Ctx) -> int:
     pending = next(iter(store.nights(project=project, limit=1, state="staged")), None)
     notices = store.notices(unseen_only=True) + launcher_notices(ctx.read_paths.state_dir)
     tasks = store.count_tasks(project)
-    payload = {
+    payload: dict[str, object] = {
         "project": project,
         "tasks": tasks,
         "nights": [

@@ -20,7 +20,9 @@ from .context import Ctx
 OUTCOMES = ("success", "failure", "mixed", "unknown")
 
 
-def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+def register(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser
+) -> None:
     p = sub.add_parser("tasks", help="add, import, list, show or remove tasks by hand")
     tasks = p.add_subparsers(
         dest="tasks_command", metavar="ACTION", required=True, parser_class=type(p)

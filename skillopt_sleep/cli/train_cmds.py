@@ -8,10 +8,12 @@ from typing import Any
 from ..backends.retry import RetryPolicy
 from ..errors import BackendError, UsageError
 from ..night.project import batched_backends, build_backends
+from ..night.root import Backends
+from ..settings import Settings
 from ..train import TrainConfig
 from ..train.api import read_skill
 from ..train.config import TrainSummary
-from ..train.data import load_task_set
+from ..train.data import TaskSet, load_task_set
 from ..train.estimate import estimate_train
 from .common import add_backend_flags, backend_flags
 from .context import Ctx
@@ -33,7 +35,9 @@ FLAGS = (
 )
 
 
-def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+def register(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser
+) -> None:
     p = sub.add_parser(
         "train",
         parents=[common],
@@ -103,7 +107,7 @@ def _config(args: argparse.Namespace, concurrency: int) -> TrainConfig:
     try:
         return TrainConfig(**given)
     except ValueError as exc:
-        first = exc.errors()[0] if hasattr(exc, "errors") else {"loc": ("",), "msg": str(exc)}  # type: ignore[attr-defined]
+        first = exc.errors()[0] if hasattr(exc, "errors") else {"loc": ("",), "msg": str(exc)}
         name = "--" + str(first["loc"][0]).replace("_", "-")
         raise UsageError(
             f"{name}: {str(first['msg']).removeprefix('Value error, ')}",
@@ -129,26 +133,7 @@ def train_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
     skill_path = ctx.cwd / args.skill
     backends = build_backends(settings, ctx.env)
     if args.estimate:
-        est = estimate_train(
-            config,
-            data,
-            read_skill(skill_path, config.mode),
-            settings.budget,
-            target_model=backends.target.model,
-            optimizer_model=backends.optimizer.model,
-        )
-        cost = "unknown" if est.cost_usd is None else f"${est.cost_usd:.4f}"
-        fits = (
-            "within the budget"
-            if est.within_budget
-            else "over the budget: the run may stop early, cleanly, and resume when run again with more"
-        )
-        ctx.emit(
-            est.__dict__,
-            f"estimate: at most {est.calls} calls ({est.target_calls} replays, "
-            f"{est.optimizer_calls} optimizer), ~{est.input_tokens + est.output_tokens} tokens, {cost}; {fits}",
-        )
-        return 0
+        return _estimate(ctx, config, data, read_skill(skill_path, config.mode), settings, backends)
     if settings.night.batch:
         backends = batched_backends(backends, ctx.store, settings.night.batch_poll_s)
     from ..train.api import train
@@ -172,6 +157,32 @@ def train_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
     if s.stopped_by == "outage":
         ctx.err.write(f"skillopt-sleep: error: {printable(s.stopped)}\n")
         return BackendError.exit_code
+    return 0
+
+
+def _estimate(
+    ctx: Ctx, config: TrainConfig, data: TaskSet, skill: str, settings: Settings, backends: Backends
+) -> int:
+    """``train --estimate``: what the run would spend, printed; nothing is called."""
+    est = estimate_train(
+        config,
+        data,
+        skill,
+        settings.budget,
+        target_model=backends.target.model,
+        optimizer_model=backends.optimizer.model,
+    )
+    cost = "unknown" if est.cost_usd is None else f"${est.cost_usd:.4f}"
+    fits = (
+        "within the budget"
+        if est.within_budget
+        else "over the budget: the run may stop early, cleanly, and resume when run again with more"
+    )
+    ctx.emit(
+        est.__dict__,
+        f"estimate: about {est.calls} calls ({est.target_calls} replays, "
+        f"{est.optimizer_calls} optimizer), ~{est.input_tokens + est.output_tokens} tokens, {cost}; {fits}",
+    )
     return 0
 
 

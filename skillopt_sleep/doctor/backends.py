@@ -8,7 +8,7 @@ import asyncio
 from collections.abc import Mapping
 
 from ..backends.agent_cli import find_binary
-from ..backends.base import ROLES, Health
+from ..backends.base import ROLES, Backend, Health
 from ..backends.registry import backend_class, resolve_name
 from ..errors import SleepError
 from ..settings import RoleSettings
@@ -79,7 +79,7 @@ def _present(env: Mapping[str, str], name: str) -> bool:
     return bool(env.get(name, "").strip())
 
 
-def _probe(backend) -> Health:
+def _probe(backend: Backend) -> Health:
     try:
         return asyncio.run(backend.check())
     except SleepError as exc:  # check() should not raise; a broken one still gets a clear line

@@ -7,7 +7,8 @@
   feedback, outcomes and validated rule checks; ``preferences``: corrections seen again;
 - ``run`` (``Harvester``, ``HarvestPlan``) and ``scan``: the incremental harvest with cursors;
 - ``hook`` / ``drain``: the SessionEnd logger (``skillopt-sleep log``);
-- ``llm_checks``: checks mined by the optimizer backend (``model_helper``: their shared calls). Synthetic transcripts for tests and benchmarks live in ``bench/worlds/synthetic.py``.
+- ``llm_checks``: checks mined by the optimizer backend (``model_helper``: their shared calls).
+  Synthetic transcripts for tests and benchmarks live in ``bench/worlds/synthetic.py``.
 
 Nothing is imported here, so ``log`` (run on every session end) loads only what it needs.
 """

@@ -8,10 +8,10 @@ raw action stays mutable until the turn is mined. At most :data:`MAX_ACTIONS` a 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
-from ..models import Action
+from ..models import Action, ActionKind
 from ..redact import redact
+from .session import RawAction as RawAction  # the record is defined beside the Turn holding it
 from .session import Turn, cut
 from .shell_effects import shell_effects
 
@@ -19,19 +19,6 @@ MAX_ACTIONS = 200
 COMMAND_CHARS = 600
 CONTENT_CHARS = 2000
 _EXIT = re.compile(r"^(?:Exit code|exit code:?|exited with code)\s*(-?\d+)", re.IGNORECASE)
-
-
-@dataclass
-class RawAction:
-    """One action before it is mined (paths as the transcript wrote them)."""
-
-    kind: str
-    command: str = ""
-    path: str = ""
-    exit_code: int | None = None
-    failed: bool = False
-    content: str = ""
-    tool: str = ""
 
 
 def _keep(turn: Turn, action: RawAction) -> RawAction:
@@ -57,7 +44,7 @@ def command(turn: Turn, text: str, tool: str, exit_code: int | None = None) -> R
     return action
 
 
-def file(turn: Turn, kind: str, path: str, tool: str, content: str = "") -> None:
+def file(turn: Turn, kind: ActionKind, path: str, tool: str, content: str = "") -> None:
     """A file the agent read, wrote, edited or deleted through a tool."""
     if path:
         _keep(turn, RawAction(kind, path=path, tool=tool, content=content))
@@ -90,7 +77,7 @@ def to_models(turn: Turn, project: str) -> list[Action]:
         path = relative(raw.path, project)
         out.append(
             Action(
-                kind=raw.kind,  # type: ignore[arg-type]
+                kind=raw.kind,
                 command=cut(redact(raw.command), COMMAND_CHARS),
                 path=cut(redact(path), COMMAND_CHARS),
                 exit_code=raw.exit_code,

@@ -19,7 +19,7 @@ from typing import Any
 from . import actions
 from .expanded import mark
 from .jsonl import BadRecord, LineParser, as_dict, as_list, as_str, require_dict
-from .session import Turn, parse_time
+from .session import ParseState, Turn, parse_time
 
 SOURCE = "claude-code"
 
@@ -152,7 +152,7 @@ class ClaudeCodeParser(LineParser):
         }
     )
 
-    def __init__(self, state=None) -> None:
+    def __init__(self, state: ParseState | None = None) -> None:
         super().__init__(state)
         self._tools: dict[str, str] = {}  # tool_use_id -> tool name
         self._seen_blocks: set[tuple[str, str]] = set()  # (message.id, block identity)
@@ -174,6 +174,7 @@ class ClaudeCodeParser(LineParser):
     def _learn_session(self, obj: dict[str, Any]) -> None:
         if not self.state.session_id:
             self.state.session_id = as_str(obj.get("sessionId"))
+        self.state.branch = self.state.branch or as_str(obj.get("gitBranch"))
         if not self.state.project:
             cwd = as_str(obj.get("cwd"))
             if cwd.startswith("/") or re.match(r"^[A-Za-z]:[\\/]", cwd):

@@ -18,6 +18,7 @@ import json
 import re
 from typing import Any
 
+from ..models import ActionKind
 from . import actions
 from .jsonl import LineParser, as_dict, as_list, as_str, require_dict
 from .session import Turn, parse_time
@@ -64,6 +65,9 @@ class CodexParser(LineParser):
         if kind == "session_meta":
             self.state.session_id = self.state.session_id or as_str(payload.get("id"))
             self.state.project = self.state.project or as_str(payload.get("cwd"))
+            git = payload.get("git")
+            if isinstance(git, dict) and not self.state.commit:
+                self.state.commit = as_str(git.get("commit_hash"))
         elif kind == "event_msg":
             self._event(payload, obj, offset)
         elif kind == "response_item":
@@ -184,7 +188,12 @@ class CodexParser(LineParser):
                     turn.note(turn.skills, skill.group(1))
 
 
-_CHANGE_KINDS = {"add": "write", "update": "edit", "delete": "delete", "modify": "edit"}
+_CHANGE_KINDS: dict[str, ActionKind] = {
+    "add": "write",
+    "update": "edit",
+    "delete": "delete",
+    "modify": "edit",
+}
 
 
 def _change_action(turn: Turn, path: str, change: dict[str, Any]) -> None:

@@ -35,7 +35,8 @@ PRAISE_START = (
     r"|excellent|good job|well done|good catch|good call|good work|well spotted|spot on|lgtm"
     r"|looks (?:good|great|fine)|exactly|correct|that's (?:right|correct|it|perfect|great)"
     r"|yes,? (?:that's|this is|exactly|perfect|right)|brilliant|love it|cool|sweet|amazing"
-    r"|fantastic|wonderful|superb|yep|yup|jep|jawohl|that's the one|much better|way better|beautiful|neat|nailed it|bravo"
+    r"|fantastic|wonderful|superb|yep|yup|jep|jawohl|that's the one|much better|way better"
+    r"|beautiful|neat|nailed it|bravo"
     r"|danke|vielen dank|dankesch[oö]n|super|perfekt|genau|klasse|prima|toll|top|spitze"
     r"|mega|yes!|sehr (?:gut|sch[oö]n)|gut gemacht|wunderbar|passt|stimmt|richtig|sauber|l[aä]uft"
     r"|merci|parfait|g[ée]nial|tr[eè]s bien|bravo|gracias|perfecto|genial|muy bien|excelente"
@@ -115,7 +116,9 @@ FOLLOW_UP_START = (
 )
 FOLLOW_UP_ANYWHERE = (
     r"(?:on|to|for|with|into|from|about) (?:it|that|them|es|das|ihm|ihr) now\b|next up"
-    r"|^und (?:jetzt|nun|noch)\b|^zeig(?:e)? (?:mir )?(?:mal |bitte )?(?:den|die|das)\b|(?:for|to) (?:it|that|this|them) (?:as well|too)|as well\?|them too|auch noch|the same for|do the same|same thing for|das gleiche|dasselbe|auch f[uü]r"
+    r"|^und (?:jetzt|nun|noch)\b|^zeig(?:e)? (?:mir )?(?:mal |bitte )?(?:den|die|das)\b"
+    r"|(?:for|to) (?:it|that|this|them) (?:as well|too)|as well\?|them too|auch noch|the same for"
+    r"|do the same|same thing for|das gleiche|dasselbe|auch f[uü]r"
     r"|\b(?:commit|push|run|test|deploy|merge|check|try|open|rename|format) (?:it|that|this|them|es|das)\b"
     r"|what (?:does|do|did) (?:the|this|that|these|those|it)\b|was (?:die|der|das|es) [^.?!]{0,30}"
     r"(?:macht|tut|bedeutet)|que (?:fait|hace) (?:la|le|el)"

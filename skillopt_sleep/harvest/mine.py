@@ -73,7 +73,7 @@ def group_turns(turns: Sequence[Turn], classifier: TurnClassifier | None = None)
     verdicts = (classifier or _RULES).classify([t.prompt for t in turns[1:]], turns[0].prompt)
     verdicts = _with_action_refs(turns, verdicts)
     groups: list[TaskGroup] = []
-    for turn, verdict in zip(turns, [None, *verdicts]):
+    for turn, verdict in zip(turns, [None, *verdicts], strict=True):
         if verdict is None or verdict.kind == "new_request" or not groups:
             if turn.has_work:
                 groups.append(TaskGroup(turn, unsure=verdict is not None and not verdict.sure))
@@ -86,7 +86,7 @@ def _with_action_refs(turns: Sequence[Turn], verdicts: list[TurnVerdict]) -> lis
     """Each verdict refined by what its turn names of the previous attempt's actions."""
     out: list[TurnVerdict] = []
     previous = turns[0].actions
-    for turn, verdict in zip(turns[1:], verdicts):
+    for turn, verdict in zip(turns[1:], verdicts, strict=True):
         out.append(refine(verdict, turn.prompt, previous) if previous else verdict)
         previous = turn.actions or previous
     return out
@@ -161,7 +161,7 @@ def mine_checks(
     acted = to_models(group.task, project)
     found: list[Check] = []
     unruled: list[str] = []  # corrections no rule captures: scored by a rubric of their words
-    for i, (a, retry) in enumerate(zip(group.attached, later)):
+    for i, (a, retry) in enumerate(zip(group.attached, later, strict=True)):
         if a.verdict.kind == "correction" and a.verdict.sure:
             accepted = retry if _accepted(group, i) else None
             before = len(found)
@@ -206,7 +206,7 @@ def group_record(group: TaskGroup, chunk: SessionChunk, fallback_time: datetime)
     first, later = _attempts(group, project)
     extends: list[str] = []  # follow-up work until the first correction: what was corrected
     acts: list[Action] = to_models(task, project)
-    for a, text in zip(group.attached, later):
+    for a, text in zip(group.attached, later, strict=True):
         if a.verdict.kind == "correction" and a.verdict.sure:
             break
         if text and a.verdict.kind == "follow_up" and a.verdict.sure:
@@ -246,6 +246,9 @@ def group_record(group: TaskGroup, chunk: SessionChunk, fallback_time: datetime)
         tools_used=list(task.tools),
         tags=tags,
         model=task.model,
+        commit=chunk.state.commit
+        if re.fullmatch(r"[0-9a-f]{40}|[0-9a-f]{64}", chunk.state.commit)
+        else "",
     )
 
 
@@ -276,7 +279,7 @@ def intent_key(record: TaskRecord) -> str:
     return hashlib.sha256(f"{record.project}\x00{norm}".encode()).hexdigest()[:24]
 
 
-def _union(a: list, b: list) -> list:
+def _union(a: list[str], b: list[str]) -> list[str]:
     return a + [x for x in b if x not in a]
 
 

@@ -31,6 +31,7 @@ from ..store import Cursor, Store
 from .claude_code import ClaudeCodeParser
 from .codex import CodexParser
 from .control import drop_control_turns
+from .git_commit import commit_at
 from .jsonl import (
     MAX_FILE_BYTES,
     MAX_FILE_SECONDS,
@@ -288,7 +289,10 @@ class Harvester:
         elif chunk.turns:
             stats.sessions += 1
         cut = chunk.turns.pop() if chunk.cut_turn else None  # only its prompt was read
-        records = mine_chunk(chunk, mtime(st), self.classifier)
+        records = [
+            _with_commit(r, chunk.state.branch)
+            for r in mine_chunk(chunk, mtime(st), self.classifier)
+        ]
         offset, state = _resume_point(chunk, end, self.classifier)
         if cut is not None and (offset <= start or offset > cut.offset):
             offset, state.turns_before = cut.offset, cut.index
@@ -311,7 +315,7 @@ class Harvester:
         if records and self.miner is not None:
             records = self.miner(records)  # one record out for each record in, same order
         by_stats: dict[int, tuple[SourceStats, list[TaskRecord]]] = {}
-        for (_, stats), rec in zip(pending, records):
+        for (_, stats), rec in zip(pending, records, strict=True):
             by_stats.setdefault(id(stats), (stats, []))[1].append(rec)
         for stats, batch in by_stats.values():
             new, updated = self.store.merge_tasks(
@@ -323,6 +327,14 @@ class Harvester:
         if self._cursors:
             self.store.save_cursors(self._cursors)
             self._cursors = []
+
+
+def _with_commit(record: TaskRecord, branch: str) -> TaskRecord:
+    """A Claude Code task with the commit it started from, found in its project's history."""
+    if record.commit or record.source != "claude-code":
+        return record
+    commit = commit_at(record.project, branch, record.created_at)
+    return record.model_copy(update={"commit": commit}) if commit else record
 
 
 def _resume_point(

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Literal
 
+from ..models import ActionKind
+
 StepKind = Literal["text", "tool", "output", "error", "file"]
 
 # A timestamp outside these years is damage, not a session: the file's mtime dates the turn
@@ -72,6 +74,19 @@ class Step:
 
 
 @dataclass
+class RawAction:
+    """One action before it is mined (paths as the transcript wrote them); see :mod:`.actions`."""
+
+    kind: ActionKind
+    command: str = ""
+    path: str = ""
+    exit_code: int | None = None
+    failed: bool = False
+    content: str = ""
+    tool: str = ""
+
+
+@dataclass
 class Turn:
     """One human prompt and the agent's work on it."""
 
@@ -90,7 +105,7 @@ class Turn:
     errors: list[str] = field(default_factory=list)
     tags: list[str] = field(default_factory=list)
     model: str = ""  # the model that answered (as the agent's transcript names it)
-    actions: list = field(default_factory=list)  # RawAction s, in order (see .actions)
+    actions: list[RawAction] = field(default_factory=list)  # in order (see .actions)
 
     def add_step(self, kind: StepKind, text: str, *, tail_cut: bool = False) -> None:
         text = text.strip()
@@ -134,6 +149,8 @@ class ParseState:
     replay: bool = False  # a session skillopt-sleep ran (a replay, a control session): never mined
     item_events: bool = False  # codex: prompts come as item_completed items (0.169+)
     model: str = ""  # the model the session last named (codex: turn_context)
+    commit: str = ""  # the git commit the session started from (codex: session_meta.git)
+    branch: str = ""  # the git branch the session was on (claude: gitBranch)
 
     def to_json(self) -> str:
         return json.dumps(self.__dict__, sort_keys=True)

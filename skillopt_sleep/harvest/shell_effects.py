@@ -102,9 +102,9 @@ def _program_effects(name: str, args: list[str]) -> list[Effect]:
     if name == "touch":
         return [("write", a) for a in ops]
     if name == "cp" and len(ops) >= 2:
-        return [*[("read", a) for a in ops[:-1]], ("write", ops[-1])]  # type: ignore[list-item]
+        return [*[("read", a) for a in ops[:-1]], ("write", ops[-1])]
     if name == "mv" and len(ops) >= 2:
-        return [*[("delete", a) for a in ops[:-1]], ("write", ops[-1])]  # type: ignore[list-item]
+        return [*[("delete", a) for a in ops[:-1]], ("write", ops[-1])]
     if name in ("grep", "rg") and len(ops) >= 2:
         return [("read", a) for a in ops[1:]]
     return []

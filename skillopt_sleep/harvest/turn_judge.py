@@ -78,7 +78,7 @@ class ModelClassifier(ModelHelper):
         verdicts = RuleClassifier().classify(prompts)
         rng = random.Random(0)
         previous = first
-        for i, (prompt, verdict) in enumerate(zip(prompts, verdicts)):
+        for i, (prompt, verdict) in enumerate(zip(prompts, verdicts, strict=True)):
             known = self._seen.get((previous, prompt))
             if known is not None:  # the same turn read again (a resumed session): ask once
                 verdicts[i] = known

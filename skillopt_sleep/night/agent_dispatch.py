@@ -10,14 +10,16 @@ budget, with the tokens and cost the agent reported, reserved before it starts.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Literal
 
 from ..action_models import ACTION_KINDS
 from ..agent_replay import AGENTS, Agent, AgentLimits, AgentSetup, agent_rollout, prepare
+from ..agent_replay.breaker import AgentBreaker
 from ..backends.base import Completion
 from ..backends.budget import Budget
-from ..models import TaskRecord
+from ..errors import BackendError
+from ..models import NightSummary, TaskRecord
 from .action_judge import Effects
 from .judge import Verdict
 
@@ -34,10 +36,14 @@ def has_action_checks(task: TaskRecord) -> bool:
 class AgentReplays:
     """The night's agent replays: which tasks, with which agent setup, and the notes on fallbacks."""
 
-    def __init__(self, mode: ReplayMode, prepare_agent: Prepare) -> None:
+    def __init__(
+        self, mode: ReplayMode, prepare_agent: Prepare, breaker_threshold: int = 3
+    ) -> None:
         self.mode = mode
         self._prepare = prepare_agent
         self._setups: dict[str, AgentSetup | str] = {}
+        self._breakers: dict[str, AgentBreaker] = {}
+        self._threshold = breaker_threshold
         self.notes: list[str] = []
         self.rollouts = 0
 
@@ -47,12 +53,14 @@ class AgentReplays:
             return None
         if self.mode == "auto" and not has_action_checks(task):
             return None
-        agent: Agent = task.source  # type: ignore[assignment]
+        agent: Agent = task.source
         if agent not in self._setups:
             self._setups[agent] = self._prepare(agent)
             found = self._setups[agent]
             if isinstance(found, str):
                 self.notes.append(f"{found}; {agent} tasks were replayed as text")
+            elif found.note:
+                self.notes.append(found.note)
         found = self._setups[agent]
         return None if isinstance(found, str) else found
 
@@ -62,7 +70,7 @@ class AgentReplays:
         return (
             ""
             if setup is None
-            else f"agent:{setup.agent}:{setup.model or ''}:{setup.limits.max_turns}"
+            else f"agent:{setup.agent}:{setup.model or ''}:{setup.limits.max_turns}:{task.commit}"
         )
 
     async def run(
@@ -76,14 +84,19 @@ class AgentReplays:
         """One agent rollout of ``task``, its cost counted under the ``agent`` role."""
         setup = self.setup_for(task)
         assert setup is not None, "run() is called only for tasks setup_for() accepted"
+        breaker = self._breakers.setdefault(setup.agent, AgentBreaker(setup.agent, self._threshold))
+        breaker.check()
         hold = budget.reserve(EXPECTED_TOKENS, 0.0)
         try:
             result = await agent_rollout(task, files, sample, setup=setup, score=score)
-        except BaseException:
+        except BaseException as exc:
             budget.settle(hold)
             budget.record_failure(ROLE)
+            if isinstance(exc, BackendError) and breaker.failed(exc):
+                self.notes.append(breaker.tripped)
             raise
         budget.settle(hold)
+        breaker.succeeded()
         out = result.output
         budget.record(
             ROLE,
@@ -112,17 +125,33 @@ def agent_replays(
     return AgentReplays(mode, prep)
 
 
-def agent_share(tasks: list[TaskRecord], mode: ReplayMode) -> tuple[int, str]:
-    """How many of ``tasks`` the agent would replay under ``mode``, and a note for the estimate
-    ("" when none). Whether the agent and a sandbox are there is only known at night."""
+def rollout_tokens(nights: Sequence[NightSummary]) -> tuple[int, str]:
+    """Tokens an agent rollout is expected to spend, and where that comes from: the average of
+    the agent rollouts that ``nights`` recorded, or :data:`EXPECTED_TOKENS` before any."""
+    used = [n.usage_by_role[ROLE] for n in nights if n.usage_by_role.get(ROLE)]
+    calls = sum(u.calls for u in used)
+    if not calls:
+        return EXPECTED_TOKENS, "a flat prior: no agent rollout recorded yet"
+    per = max(1, round(sum(u.tokens for u in used) / calls))
+    return per, f"the average of {calls} agent rollouts of the last {len(used)} nights"
+
+
+def agent_share(
+    tasks: list[TaskRecord], mode: ReplayMode, nights: Sequence[NightSummary] = ()
+) -> tuple[int, str, int]:
+    """How many of ``tasks`` the agent would replay under ``mode``, a note for the estimate ("" when
+    none) and the tokens a rollout is expected to spend (:func:`rollout_tokens` of ``nights``).
+    Whether the agent and a sandbox are there is only known at night."""
     n = sum(
         1
         for t in tasks
         if mode != "text" and t.source in AGENTS and (mode == "agent" or has_action_checks(t))
     )
+    per, source = rollout_tokens(nights)
     if not n:
-        return 0, ""
-    return n, (
+        return 0, "", per
+    note = (
         f"{n} of {len(tasks)} tasks are replayed by the real agent (replay = {mode!r}): about "
-        f"{EXPECTED_TOKENS:,} tokens a rollout, counted as calls of the agent role"
+        f"{per:,} tokens a rollout ({source}), counted as calls of the agent role"
     )
+    return n, note, per

@@ -19,5 +19,8 @@ class EditGuard:
         self.refused += outcome.rejected
         return outcome
 
+    def combine(self, edits: Sequence[Edit], *, budget: int) -> EditOutcome:
+        return apply_edits(self.files, edits, budget=budget, limits=self._limits)
+
     def limits(self) -> GuardLimits:
         return self._limits

@@ -18,7 +18,7 @@ from ..backends.budget import CHARS_PER_TOKEN, cost_for
 from ..models import TaskRecord
 from ..settings import Settings
 from ..store import Store
-from .agent_dispatch import EXPECTED_TOKENS, agent_share
+from .agent_dispatch import agent_share
 from .evidence import EvidencePolicy
 from .evidence.rehearse import GateForecast, Outlook, forecast
 from .guards import edit_budget
@@ -94,7 +94,8 @@ def estimate_night(
         calls_bound = min(calls_bound, max(tally.calls, settings.budget.max_calls))
     tally.tokens_in += (4000 + 800 * settings.night.reflect_tasks) * rounds
     tally.tokens_in += tally.rubric_calls * 600
-    agent_note = _count_agents(tally, sel, settings, fresh)
+    agent_in, agent_note = _agent_tokens(sel, settings, ws, store, fresh)
+    tally.tokens_in += agent_in
     tally.tokens_out += rounds * settings.roles.optimizer.max_tokens // 2 + tally.rubric_calls * 60
     model = target.model
     cost, cost_cached, cost_batch = _costs(settings, model, tally)
@@ -166,20 +167,18 @@ def _count_train_replay(
     tally.shared += [(len(system) // CHARS_PER_TOKEN, n) for system, n in prefixes.items()]
 
 
-def _count_agents(tally: _Tally, sel: Selection, settings: Settings, fresh: int) -> str | None:
-    """The input tokens of the rollouts an agent replays (it reads the project and runs tools: far
-    more than a text reply), into ``tally``; the note on why some tasks are replayed as text."""
+def _agent_tokens(
+    sel: Selection, settings: Settings, ws: Workspace, store: Store | None, fresh: int
+) -> tuple[int, str]:
+    """The input tokens of the night's agent rollouts, and the estimate's note on them. An agent
+    rollout reads the project and runs tools: far more than a text reply. What one spends comes
+    from this project's last nights' agent rollouts, or a flat prior before any."""
     everyone = [*sel.train, *sel.holdout]
-    agent_tasks, agent_note = agent_share(everyone, settings.night.replay)
-    if agent_tasks:
-        k = settings.night.k
-        rollouts = (
-            (k * len(sel.train) + (fresh if sel.train else 0))
-            * agent_tasks
-            // max(1, len(everyone))
-        )
-        tally.tokens_in += rollouts * EXPECTED_TOKENS
-    return agent_note or None
+    nights = [n.summary for n in store.nights(project=str(ws.project), limit=5)] if store else []
+    agent_tasks, note, per_rollout = agent_share(everyone, settings.night.replay, nights)
+    k = settings.night.k
+    rollouts = (k * len(sel.train) + (fresh if sel.train else 0)) * agent_tasks
+    return rollouts // max(1, len(everyone)) * per_rollout, note
 
 
 def _within(settings: Settings, model: str, tally: _Tally) -> bool:

@@ -117,30 +117,16 @@ class Night:
         self.rng, self.trials_rng, self.stream = seeds.select, seeds.trials, seeds.stream
         self.optimizer, self.artifacts, self.night_index = optimizer, artifacts, night_index
         self.tried = list(tried)
-        self.ignored = list(
-            ignored
-        )  # adopted rules the agent does not follow: cases for the optimizer
+        self.ignored = list(ignored)  # adopted rules the agent does not follow: optimizer cases
         self.ledger = dict(ledger or {})
         self.oracle = oracle
         self.budget = Budget(settings.budget)
         self.calls = Calls(
             self.budget, RetryPolicy(max_retries=settings.roles.target.max_retries), seeds.retry
         )
-        rubric = _rubric_from_backend(judge, self.calls) if isinstance(judge, Backend) else judge
         self._progress = progress or (lambda phase, n, total: None)
         self._phase = ("", 0)
-        self.replayer = Replayer(
-            target,
-            self.calls,
-            k=settings.night.k,
-            concurrency=settings.night.concurrency,
-            rubric=rubric,
-            store=store,
-            clock=clock,
-            max_tokens=settings.roles.target.max_tokens,
-            progress=lambda n: self._progress(self._phase[0], n, self._phase[1]),
-            agents=agents,
-        )
+        self.replayer = self._replayer(target, judge, agents)
         self.summary = NightSummary(
             night_id=night_id,
             project=str(workspace.project),
@@ -150,19 +136,39 @@ class Night:
             target=f"{target.name}:{target.model}",
         )
         self.rollouts: dict[str, dict[str, list[Rollout]]] = {}
-        self.proposer = OptimizerProposer(
-            optimizer,
+        self.proposer = self._proposer()
+        self.guard = EditGuard(workspace.texts, self._guard_limits([]), self.summary.rejected_edits)
+
+    def _replayer(self, target: Backend, judge: JudgeArg, agents: AgentReplays | None) -> Replayer:
+        """Tonight's replays of ``target``, scored by ``judge``, with progress shown by phase."""
+        rubric = _rubric_from_backend(judge, self.calls) if isinstance(judge, Backend) else judge
+        return Replayer(
+            target,
             self.calls,
-            files=workspace.texts,
-            tried=tried,
-            max_tokens=settings.roles.optimizer.max_tokens,
-            night_index=night_index,
+            k=self.s.night.k,
+            concurrency=self.s.night.concurrency,
+            rubric=rubric,
+            store=self.store,
+            clock=self.clock,
+            max_tokens=self.s.roles.target.max_tokens,
+            progress=lambda n: self._progress(self._phase[0], n, self._phase[1]),
+            agents=agents,
+        )
+
+    def _proposer(self) -> OptimizerProposer:
+        """The optimizer asked for edits, its notes in the summary's, its reflections saved."""
+        return OptimizerProposer(
+            self.optimizer,
+            self.calls,
+            files=self.ws.texts,
+            tried=self.tried,
+            max_tokens=self.s.roles.optimizer.max_tokens,
+            night_index=self.night_index,
             notes=self.summary.skipped,
             save=self._save,
             progress=self._progress,
-            ignored=ignored,
+            ignored=self.ignored,
         )
-        self.guard = EditGuard(workspace.texts, self._guard_limits([]), self.summary.rejected_edits)
 
     async def run(
         self, tasks: Sequence[TaskRecord], last_night: datetime | None = None

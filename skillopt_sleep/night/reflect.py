@@ -106,8 +106,10 @@ def reflection_prompt(
         parts += [
             "",
             "## ADOPTED RULES THE AGENT DOES NOT FOLLOW (the user still corrects what they forbid)",
-            "Propose a `replace` of such a rule (old: the rule as written) that the agent will follow: "
-            "reword it, give it a short example, or move it between the skill and memory.",
+            (
+                "Propose a `replace` of such a rule (old: the rule as written) that the agent will follow: "
+                "reword it, give it a short example, or move it between the skill and memory."
+            ),
             *ignored,
         ]
     parts += ["", "## ALREADY TRIED (did not help; do not propose again)"]

@@ -40,9 +40,7 @@ def propose_removals(result: NightResult, contradicted: Sequence[RuleView]) -> N
         if hit:
             removed.append(
                 Edit(
-                    target=view.rule.target
-                    if view.rule.target in ("skill", "memory")
-                    else "memory",
+                    target="skill" if view.rule.target == "skill" else "memory",
                     op="remove",
                     content=view.rule.text,
                     old=view.rule.text,

@@ -14,13 +14,13 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ..models import Edit, EditEvidence
+from ..models import Edit, EditEvidence, TaskRecord
 from ..settings import NightSettings
 from ..train.aggregate import similar
 from .evidence import Candidate, EvidencePolicy, Trials
 from .evidence.together import settle
-from .guards import apply_edits, edit_budget
-from .reflect import pick_cases
+from .guards import edit_budget
+from .reflect import Case, pick_cases
 from .replay import Rollout
 from .seams import Drawer, Guard, Proposer
 from .select import Selection
@@ -34,7 +34,8 @@ class Tonight:
     """What the rounds work on: tonight's files and settings, and where the night stands in the series.
 
     ``stream`` names tonight's fresh rollout streams (new every night, the same on a rerun of it),
-    ``rng`` is the tests' own generator, ``ledger`` the evidence carried from earlier nights by edit key.
+    ``rng`` is the tests' own generator, ``ledger`` the evidence carried from earlier nights by edit key,
+    ``max_tested`` caps the edits a round tests (the proposer's order decides which; None: all).
     """
 
     files: Mapping[str, str]
@@ -43,6 +44,7 @@ class Tonight:
     stream: str = "n0"
     rng: random.Random = field(default_factory=random.Random)
     ledger: Mapping[str, float] = field(default_factory=dict)
+    max_tested: int | None = None  # edits of a round tested at most: the first that pass the guards
 
 
 @dataclass
@@ -84,16 +86,8 @@ class Rounds:
 
     async def run(self, sel: Selection, train: dict[str, list[Rollout]]) -> RoundsResult:
         """Reflect on ``sel.train``'s replays (``train``), test each edit on tonight's tasks, adopt."""
-        tn, limit = self.tonight, self.tonight.settings.reflect_tasks
-        trials = Trials(
-            self.drawer.draw,
-            dict(tn.files),
-            [*sel.train, *sel.holdout],
-            self.policy,
-            tn.stream,
-            tn.rng,
-            dict(tn.ledger),
-        )
+        limit = self.tonight.settings.reflect_tasks
+        trials = self.open([*sel.train, *sel.holdout])
         accepted: list[Candidate] = []
         for step in range(1, self.policy.steps + 1) if self.budget > 0 else ():
             covered = frozenset(t.id for c in accepted for t in c.efficacy_tasks)
@@ -101,18 +95,46 @@ class Rounds:
             cases = cases or pick_cases(sel.train, train, limit, skip=covered)
             if not cases:
                 break
-            trials.shown |= {c.task.id for c in cases}
-            edits = await self.proposer.propose(
-                cases, [c.edit.content for c in accepted], self._refused_tonight(), step
-            )
-            if edits is None:
+            passed = await self.step(trials, cases, accepted, step)
+            if passed is None:
                 break
-            cands = self._guarded(edits, step)
-            if not cands:
-                continue
-            for cand in cands:
-                trials.place(cand, [c.task for c in cases])
-            accepted += await self._judge(trials, cands, self.budget - len(accepted))
+            accepted += passed
+        return await self.close(trials, accepted)
+
+    def open(self, tasks: Sequence[TaskRecord]) -> Trials:
+        """The tests of tonight's edits, over ``tasks`` (every task an edit may be tested on)."""
+        tn = self.tonight
+        return Trials(
+            self.drawer.draw,
+            dict(tn.files),
+            list(tasks),
+            self.policy,
+            tn.stream,
+            tn.rng,
+            dict(tn.ledger),
+        )
+
+    async def step(
+        self, trials: Trials, cases: Sequence[Case], accepted: Sequence[Candidate], step: int
+    ) -> list[Candidate] | None:
+        """One round: the proposer's edits for ``cases``, guarded alone, duplicates merged, each
+        tested where it acts (and for harm, within the budget left after ``accepted``). The edits
+        accepted this round; None when the proposer could not answer (the rounds stop)."""
+        trials.shown |= {c.task.id for c in cases}
+        edits = await self.proposer.propose(
+            cases, [c.edit.content for c in accepted], self._refused_tonight(), step
+        )
+        if edits is None:
+            return None
+        cands = self._guarded(edits, step)
+        if not cands:
+            return []
+        for cand in cands:
+            trials.place(cand, [c.task for c in cases])
+        return await self._judge(trials, cands, self.budget - len(accepted))
+
+    async def close(self, trials: Trials, accepted: list[Candidate]) -> RoundsResult:
+        """The accepted edits checked together, ranked, capped by the budget and adopted."""
         await self._adopt(trials, accepted)
         self.out.parts, self.out.saved_parts = dict(trials.spend.drawn), dict(trials.spend.saved)
         self.out.saved = sum(trials.spend.saved.values())
@@ -123,8 +145,10 @@ class Rounds:
 
     def _guarded(self, edits: Sequence[Edit], step: int) -> list[Candidate]:
         """Each new edit guarded alone against tonight's files; duplicates of tonight's edits merged."""
-        cands = []
+        cands: list[Candidate] = []
         for edit in edits:
+            if self.tonight.max_tested is not None and len(cands) >= self.tonight.max_tested:
+                break
             if edit.key() in self.candidates or any(
                 similar(edit, c.edit) for c in self.candidates.values()
             ):
@@ -132,7 +156,7 @@ class Rounds:
             outcome = self.guard.guard([edit], budget=1)
             if outcome.applied:
                 cand = Candidate(outcome.applied[0], outcome.files, step)
-                self.candidates[edit.key()] = cand
+                self.candidates[cand.key] = cand
                 cands.append(cand)
         return cands
 
@@ -196,12 +220,7 @@ class Rounds:
             accepted, key=lambda c: (self.out.evidence[by_key[c.key]].p_efficacy or 0.0, c.key)
         )
         if kept:
-            outcome = apply_edits(
-                self.tonight.files,
-                [c.edit for c in kept],
-                budget=self.budget,
-                limits=self.guard.limits(),
-            )
+            outcome = self.guard.combine([c.edit for c in kept], budget=self.budget)
             self.out.files, self.out.adopted = outcome.files, outcome.applied
             for edit in outcome.rejected:
                 self._set(by_key[edit.key()], "conflict", edit.reason)
@@ -211,12 +230,7 @@ class Rounds:
             self.out.ledger[key] = trials.log_evidence(self.candidates[key]) if keep else None
 
     def _joint(self, cands: Sequence[Candidate]) -> dict[str, str]:
-        return apply_edits(
-            self.tonight.files,
-            [c.edit for c in cands],
-            budget=len(cands),
-            limits=self.guard.limits(),
-        ).files
+        return self.guard.combine([c.edit for c in cands], budget=len(cands)).files
 
     def _set(self, index: int, verdict: str, reason: str) -> None:
         self.out.evidence[index] = self.out.evidence[index].model_copy(

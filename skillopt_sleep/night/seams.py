@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from ..models import Edit, TaskRecord
-from .guards import EditOutcome, GuardLimits
+from .guards import EditOutcome
 from .reflect import Case
 from .replay import Rollout
 
@@ -35,12 +35,13 @@ class Proposer(Protocol):
 class Guard(Protocol):
     """Applies edits to tonight's files under the guards (size caps, the managed block, harmful text).
 
-    ``guard`` applies at most ``budget`` of ``edits`` and records the ones it refused; ``limits`` are
-    the caps it applies, the same all night (the rounds apply accepted edits together with them)."""
+    ``guard`` applies at most ``budget`` of ``edits`` and records the ones it refused; ``combine``
+    applies accepted edits together under the same caps and records nothing (the rounds' joint
+    checks and the adopted files)."""
 
     def guard(self, edits: Sequence[Edit], *, budget: int) -> EditOutcome: ...
 
-    def limits(self) -> GuardLimits: ...
+    def combine(self, edits: Sequence[Edit], *, budget: int) -> EditOutcome: ...
 
 
 class Drawer(Protocol):

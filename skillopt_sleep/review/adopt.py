@@ -184,7 +184,7 @@ def _write_all(
 ) -> str | None:
     """Write every plan (each a compare-and-swap); stops at the first file the user saved
     meanwhile and says which. ``written`` collects the files to put back on failure."""
-    for entry, plan in zip(entries, plans):
+    for entry, plan in zip(entries, plans, strict=True):
         written.append(entry)
         for d in entry.created_dirs:
             ops.mkdir(Path(d))
@@ -342,7 +342,7 @@ def _restore_all(
     At the first file the user saved meanwhile, the files already restored get their ``live``
     bytes back (again a compare-and-swap, so a save there stays too) and that file is named."""
     done: list[tuple[BackedUpFile, bytes | None]] = []
-    for entry, before in zip(entries, live):
+    for entry, before in zip(entries, live, strict=True):
         why = restore_if(ops, backups, entry, sha(before))
         if why is not None:
             for prev, prev_before in reversed(done):

@@ -45,8 +45,10 @@ def rate_bars(pairs: Sequence[RatePair]) -> str:
     row_h, label_w, bar_w = 46, 120, 260
     height = row_h * len(pairs) + 8
     parts = [
-        f'<svg class="chart" viewBox="0 0 {label_w + bar_w + 100} {height}" width="100%" '
-        f'role="img" xmlns="http://www.w3.org/2000/svg"><title>{_t("; ".join(p.words() for p in pairs))}</title>'
+        (
+            f'<svg class="chart" viewBox="0 0 {label_w + bar_w + 100} {height}" width="100%" '
+            f'role="img" xmlns="http://www.w3.org/2000/svg"><title>{_t("; ".join(p.words() for p in pairs))}</title>'
+        )
     ]
     for i, p in enumerate(pairs):
         y = 4 + i * row_h
@@ -86,8 +88,10 @@ def weekly_corrections(weeks: Sequence[tuple[str, int, int]], adopted_week: str,
     width = max(col * len(weeks) + 20, 160)
     peak = max(n for _, n, _ in weeks) or 1
     parts = [
-        f'<svg class="chart" viewBox="0 0 {width} {top + height + 36}" width="100%" role="img" '
-        f'xmlns="http://www.w3.org/2000/svg"><title>{_t(title)}</title>'
+        (
+            f'<svg class="chart" viewBox="0 0 {width} {top + height + 36}" width="100%" role="img" '
+            f'xmlns="http://www.w3.org/2000/svg"><title>{_t(title)}</title>'
+        )
     ]
     for i, (week, n, corrected) in enumerate(weeks):
         x = 10 + i * col
@@ -142,8 +146,10 @@ def nights_over_time(points: Sequence[NightPoint]) -> str:
         f"{p.day}: {p.proposed} proposed, {p.accepted} accepted, ${p.cost_usd:.4f}" for p in points
     )
     parts = [
-        f'<svg class="chart" viewBox="0 0 {width} {height + 40}" width="100%" role="img" '
-        f'xmlns="http://www.w3.org/2000/svg"><title>{_t(title)}</title>'
+        (
+            f'<svg class="chart" viewBox="0 0 {width} {height + 40}" width="100%" role="img" '
+            f'xmlns="http://www.w3.org/2000/svg"><title>{_t(title)}</title>'
+        )
     ]
     line = []
     for i, p in enumerate(points):

@@ -2,7 +2,8 @@
 
 Every change adopt or rollback makes to the disk is one call here: write a temporary file next
 to its target (written and fsynced), rename it over the target, overwrite a hard-linked file in
-place, remove a file, make or remove a directory; each one fsyncs the directory it changed, so what is done survives a power cut. Tests
+place, remove a file, make or remove a directory; each one fsyncs the directory it changed, so
+what is done survives a power cut. Tests
 pass a subclass that crashes or fills the disk at any chosen call. An ``OSError`` becomes a
 one-line :class:`StoreError`.
 """

@@ -54,8 +54,10 @@ def render_history(project: str, nights: Sequence[NightRow], rules: Sequence[Rul
     flagged = sum(v.flagged for v in rules)
     body = [
         f"<h1>skillopt-sleep: {e(Path(project).name or project)}</h1>",
-        f'<p>Project <code>{e(project)}</code><br><span class="muted">{len(nights)} night(s), '
-        f"{len(rules)} adopted rule(s){f', {flagged} need attention' if flagged else ''}</span></p>",
+        (
+            f'<p>Project <code>{e(project)}</code><br><span class="muted">{len(nights)} night(s), '
+            f"{len(rules)} adopted rule(s){f', {flagged} need attention' if flagged else ''}</span></p>"
+        ),
         "<h2>Nights over time</h2>",
     ]
     chart = nights_over_time(night_points(nights))

@@ -146,7 +146,7 @@ def evidence_stats(ev: EditEvidence) -> str:
         parts.append(f"unseen p = {_p(ev.p_unseen)}")
     if ev.p_harm is not None:
         parts.append(f"harm p = {_p(ev.p_harm)}")
-    return "; ".join(parts + [f"{ev.looks} look(s), {ev.errored} errored"])
+    return "; ".join([*parts, f"{ev.looks} look(s), {ev.errored} errored"])
 
 
 def tasks_line(s: NightSummary) -> str:

@@ -43,7 +43,8 @@ code{background:#f6f8fa;padding:0 .2em;border-radius:3px}
 .rule{font-weight:600;margin:.4em 0}.warn{color:#82071e;font-weight:600}
 details{margin:.4em 0}summary{cursor:pointer;color:#0969da}
 .chart{max-width:520px;display:block;margin:.4em 0}
-.scroll{overflow-x:auto}table{border-collapse:collapse}td,th{border:1px solid #d0d7de;padding:.25em .6em;text-align:left}
+.scroll{overflow-x:auto}table{border-collapse:collapse}\
+td,th{border:1px solid #d0d7de;padding:.25em .6em;text-align:left}
 td.n{text-align:right}
 pre{background:#f6f8fa;padding:.7em;overflow-x:auto;font:13px/1.4 ui-monospace,monospace;white-space:pre}
 pre.answer{white-space:pre-wrap}

@@ -140,7 +140,10 @@ NULL_INTENTS = [
     "Add a helper that masks tokens",
 ]
 NULL_CHECK = {"kind": "contains", "value": "-> dict"}
-SKILL = "---\nname: project\ndescription: How to work in this project. Use for every task.\n---\n\n# Project\n\nBe helpful.\n"
+SKILL = (
+    "---\nname: project\ndescription: How to work in this project. Use for every task.\n---\n\n"
+    "# Project\n\nBe helpful.\n"
+)
 
 
 def planted_items(per_kind: int = 12) -> list[dict[str, Any]]:

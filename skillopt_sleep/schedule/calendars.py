@@ -51,7 +51,7 @@ def launchd_intervals(cron: str) -> list[dict[str, int]]:
         ]
         fixed = [(k, v) for k, v in keys if v]
         for combo in product(*(values for _, values in fixed)):
-            out.append({k: value for (k, _), value in zip(fixed, combo)})
+            out.append({k: value for (k, _), value in zip(fixed, combo, strict=True)})
     if len(out) > MAX_LAUNCHD_ENTRIES:
         raise ScheduleError(
             f"cron '{cron}' needs {len(out)} launchd calendar entries",

@@ -39,7 +39,7 @@ def choose(host: Host, wanted: str, *, only_render: bool = False) -> Installer:
             raise ScheduleError(
                 f"unknown scheduling method {wanted!r}", hint=f"choose one of: {', '.join(METHODS)}"
             )
-        chosen = installer(wanted, host)  # type: ignore[arg-type]
+        chosen = installer(wanted, host)
         reason = None if only_render else chosen.unavailable()
         if reason:
             raise ScheduleError(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,10 +16,10 @@ from pydantic import ValidationError
 from ..errors import ConfigError, UsageError
 from .sections import ENV_PREFIX, PROJECT_FILE, LayerName, Settings
 
-try:  # Python 3.11+
+if sys.version_info >= (3, 11):
     import tomllib
-except ModuleNotFoundError:  # pragma: no cover - 3.10
-    import tomli as tomllib  # type: ignore[no-redef]
+else:  # pragma: no cover - 3.10
+    import tomli as tomllib
 
 
 @dataclass(frozen=True)

@@ -2,6 +2,7 @@
 Anthropic Messages, OpenAI Chat Completions and OpenAI Responses wire formats, and helpers to
 run the real ``claude`` and ``codex`` CLIs against it in a sandboxed home."""
 
+from .recorded import RecordedRequest
 from .replies import (
     CustomToolCall,
     Delay,
@@ -27,7 +28,7 @@ from .scripts import (
     shell_then_reply,
     tool_output,
 )
-from .server import ModelServer, RecordedRequest, default_responder, is_title_request
+from .server import ModelServer, default_responder, is_title_request
 
 __all__ = [
     "CustomToolCall",

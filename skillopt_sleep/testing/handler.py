@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import time
-from http.server import BaseHTTPRequestHandler
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from .recorded import RecordedRequest, ServerView
@@ -14,16 +14,26 @@ from .wire import Answer, json_answer
 CLIENT_GONE = (BrokenPipeError, ConnectionResetError, ConnectionAbortedError, TimeoutError)
 
 
+class Server(ThreadingHTTPServer):
+    """The HTTP server of a model server: it carries the model server its handlers answer for."""
+
+    daemon_threads = True
+    allow_reuse_address = True
+    request_queue_size = 512  # a benchmark opens well over a hundred connections at once
+    model_server: ServerView
+
+
 class Handler(BaseHTTPRequestHandler):
     """Keep-alive HTTP/1.1: JSON answers carry Content-Length, SSE answers are chunked."""
 
+    server: Server  # the base class types it as any server; the handler only runs under this one
     protocol_version = "HTTP/1.1"
     timeout = 120  # idle keep-alive connections are dropped eventually
     server_version = "loopback-model-server/1"
 
     @property
     def model_server(self) -> ServerView:
-        return self.server.model_server  # type: ignore[attr-defined]
+        return self.server.model_server
 
     def log_message(self, format: str, *args: Any) -> None:
         pass  # tests read srv.requests, not a log on stderr

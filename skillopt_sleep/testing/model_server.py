@@ -12,9 +12,63 @@ import argparse
 import sys
 import threading
 
-from . import *
-from .replies import Text
-from .server import ModelServer
+from . import (
+    CustomToolCall,
+    Delay,
+    Disconnect,
+    Error,
+    Malformed,
+    Message,
+    ModelCall,
+    ModelServer,
+    RecordedRequest,
+    Reply,
+    Responder,
+    Text,
+    ToolCall,
+    add_file_patch,
+    claude_bash,
+    claude_write,
+    codex_apply_patch,
+    codex_exec,
+    count_tokens,
+    default_responder,
+    example_for_schema,
+    is_title_request,
+    shell_call,
+    shell_then_reply,
+    tool_output,
+)
+
+# the package's fakes, importable from here too, and the entry point
+__all__ = [
+    "CustomToolCall",
+    "Delay",
+    "Disconnect",
+    "Error",
+    "Malformed",
+    "Message",
+    "ModelCall",
+    "ModelServer",
+    "RecordedRequest",
+    "Reply",
+    "Responder",
+    "Text",
+    "ToolCall",
+    "add_file_patch",
+    "claude_bash",
+    "claude_write",
+    "codex_apply_patch",
+    "codex_exec",
+    "count_tokens",
+    "default_responder",
+    "example_for_schema",
+    "is_title_request",
+    "main",
+    "shell_call",
+    "shell_then_reply",
+    "tool_output",
+]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -13,7 +13,6 @@ import random
 import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping
-from http.server import ThreadingHTTPServer
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # typing_extensions is not installed alongside every Python 3.10
@@ -22,7 +21,7 @@ if TYPE_CHECKING:  # typing_extensions is not installed alongside every Python 3
 from . import anthropic_wire, openai_wire, responses_wire
 from .batch_wire import BatchDesk
 from .cache_wire import NO_CACHE, CacheUse, PromptCache
-from .handler import Handler
+from .handler import Handler, Server
 from .recorded import DROPPED, RecordedRequest
 from .replies import (
     Api,
@@ -70,13 +69,6 @@ def is_title_request(call: ModelCall) -> bool:
         and call.json_schema is not None
         and call.headers.get("user-agent", "").startswith("claude-cli")
     )
-
-
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
-    allow_reuse_address = True
-    request_queue_size = 512  # a benchmark opens well over a hundred connections at once
-    model_server: ModelServer
 
 
 class ModelServer:
@@ -128,14 +120,14 @@ class ModelServer:
         self.peak_concurrency = 0
         self.responder_errors: list[BaseException] = []
         self.stopping = threading.Event()
-        self._httpd: _Server | None = None
+        self._httpd: Server | None = None
         self._thread: threading.Thread | None = None
 
     # -- lifecycle -------------------------------------------------------------------------
 
     def start(self) -> Self:
         """Bind a free port on 127.0.0.1 and serve in a daemon thread."""
-        httpd = _Server(("127.0.0.1", self._port), Handler)
+        httpd = Server(("127.0.0.1", self._port), Handler)
         httpd.model_server = self
         self._httpd = httpd
         self._thread = threading.Thread(

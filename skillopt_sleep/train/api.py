@@ -55,6 +55,40 @@ def read_skill(path: Path, mode: str) -> str:
     return text
 
 
+def _identity(tasks: TaskSet, skill: str) -> dict[str, object]:
+    """What a resumed run must be given again: the items of each split and the skill's hash."""
+    return {
+        "train": [t.id for t in tasks.train],
+        "val": [t.id for t in tasks.val],
+        "test": [t.id for t in tasks.test],
+        "skill_sha256": sha256_text(skill),
+    }
+
+
+def _replayer(
+    config: TrainConfig,
+    target: Backend,
+    judge: Backend | RubricJudge | None,
+    calls: Calls,
+    env: Environment | None,
+    clock: Clock | None,
+) -> Replayer:
+    """The run's replayer: the target through the run's calls, scored by ``judge`` (or the target)."""
+    judge = judge if judge is not None else target
+    rubric = _rubric_from_backend(judge, calls) if isinstance(judge, Backend) else judge
+    return Replayer(
+        target,
+        calls,
+        k=config.k,
+        concurrency=config.concurrency,
+        rubric=rubric,
+        store=None,
+        clock=clock or SystemClock(),
+        max_tokens=config.max_tokens,
+        env=env if env is not None else load_env(config.env, rubric),
+    )
+
+
 def train(
     data: str | Path | TaskSet,
     skill: str | Path,
@@ -87,32 +121,11 @@ def train(
     text = read_skill(Path(skill), config.mode)
     prompts = load_prompts(Path(prompts_dir) if prompts_dir is not None else None)
     run = RunDir(Path(out))
-    run.start(
-        config,
-        prompts.record(),
-        {
-            "train": [t.id for t in tasks.train],
-            "val": [t.id for t in tasks.val],
-            "test": [t.id for t in tasks.test],
-            "skill_sha256": sha256_text(text),
-        },
-    )
+    run.start(config, prompts.record(), _identity(tasks, text))
     state = run.state()
     budget_ = Budget(budget or BudgetSettings(), by_role=dict(state.usage_by_role) if state else {})
     calls = Calls(budget_, retry or RetryPolicy(), random.Random(config.seed))
-    judge = judge if judge is not None else target
-    rubric = _rubric_from_backend(judge, calls) if isinstance(judge, Backend) else judge
-    replayer = Replayer(
-        target,
-        calls,
-        k=config.k,
-        concurrency=config.concurrency,
-        rubric=rubric,
-        store=None,
-        clock=clock or SystemClock(),
-        max_tokens=config.max_tokens,
-        env=env if env is not None else load_env(config.env, rubric),
-    )
+    replayer = _replayer(config, target, judge, calls, env, clock)
     trainer = Trainer(
         config,
         tasks,

@@ -20,6 +20,7 @@ from ..models import Edit, TaskRecord
 from ..night.judge import extract_json
 from ..night.reflect import Case
 from ..night.replay import Rollout
+from ..redact import redact
 from .config import StepRecord
 
 GROUPS = ("improved", "regressed", "still failing", "still passing")
@@ -77,8 +78,9 @@ class _Notes(BaseModel):
 
 
 def parse_notes(text: str) -> str:
+    """The notes of a meta-skill reply, any secret in them redacted (they are kept and shown)."""
     try:
-        return _Notes.model_validate_json(extract_json(text).strip()).notes.strip()
+        return redact(_Notes.model_validate_json(extract_json(text).strip()).notes.strip())
     except ValidationError as exc:
         raise MalformedOutput(
             f"notes reply is not the expected JSON: {exc.errors()[0]['msg']}"

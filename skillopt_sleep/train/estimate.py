@@ -1,23 +1,39 @@
 """``train --estimate``: the calls, tokens and cost a run would spend, before spending anything.
 
-Counted per unit as the loop will run it, every comparison at its full course: the batch's K
-rollouts, the reflection calls (one per analyst and minibatch, at most), each tested edit's
-efficacy and harm rollouts (the night's own plan, :meth:`EvidencePolicy.planned_rollouts`), the
-validation scores of the skills it accepts, the slow update and meta skill at each boundary,
-and the test report. An upper-bound-ish estimate: early stops and refused edits cost less.
+Counted unit by unit as the loop will run them (:func:`~.loop.units`), on the very items it will
+draw (each step's batch and each slow update's sample are seeded by the run's seed): the batch's K
+rollouts, the reflection calls (one per analyst and minibatch), the gate's fresh rollouts as the
+night's gate draws them (:func:`~skillopt_sleep.night.evidence.rehearse.forecast`: the gate's own
+tests, with their looks and early stops, rehearsed on imagined rollouts at the gate's own levels,
+with as many edits tested as the step may accept), the validation scores of the skills it
+changes, the slow update and meta skill at each epoch's end, and the test report. An expected
+count: what the optimizer proposes and the replays answer is not known before the run.
 """
 
 from __future__ import annotations
 
+import math
+import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..backends.budget import CHARS_PER_TOKEN, cost_for
+from ..models import TaskRecord
 from ..night.evidence import EvidencePolicy
-from ..settings import BudgetSettings, NightSettings
+from ..night.evidence.rehearse import Outlook, forecast
+from ..settings import BudgetSettings
 from .config import TrainConfig
 from .data import TaskSet
+from .loop import Unit, derive, units
+from .spending import gate_levels, step_budget
+from .step import round_settings
 
 OUTPUT_SHARE = 0.35  # an answer's tokens, as a share of max_tokens
+CHANGED = 0.5  # the chance a gate changes the skill (a new skill is scored on validation)
+HELPFUL = 0.75  # share of tested edits that help: a task set is chosen to teach the skill something
+SHOWN_SLOW = (
+    0.5  # share of a slow update's sample that moved or still fails (shown to the optimizer)
+)
 
 
 @dataclass(frozen=True)
@@ -31,6 +47,53 @@ class TrainEstimate:
     within_budget: bool
 
 
+def reflections(items: int, k: int, minibatch: int) -> int:
+    """Reflection calls over ``items`` cases, one per analyst and minibatch: items of unknown pass
+    rate (uniform) fall to the success and failure analysts with chance 1/(k+1) each."""
+    if items == 0:
+        return 0
+    edge = items / (k + 1)
+    shares = (items - 2 * edge, edge, edge)
+    return sum(math.ceil(n / minibatch) for n in shares if n >= 0.5)
+
+
+def _gate(
+    c: TrainConfig, data: TaskSet, shown: Sequence[TaskRecord], gate: int, budget: int
+) -> float:
+    """The gate's expected fresh rollouts (the evidence gate), or the mean gate's fresh validation."""
+    val = len(data.val) * c.val_k
+    if c.gate == "mean":
+        return val * (1 + CHANGED) if shown else 0.0
+    tasks = list({t.id: t for t in (*shown, *data.val)}.values())
+    policy = EvidencePolicy.from_settings(round_settings(c, gate_levels(c, gate), budget))
+    outlook = Outlook(proposals=budget, helpful=HELPFUL, proposals_max=budget, cases=len(shown))
+    expected = forecast(
+        tasks, shown, {}, policy, budget, outlook, seed=derive(c.seed, gate)
+    ).expected
+    return expected + val * CHANGED
+
+
+def _unit(c: TrainConfig, data: TaskSet, index: int, unit: Unit, gate: int) -> tuple[float, int]:
+    """(target calls, optimizer calls) of one unit, expected."""
+    pool = sorted(data.train, key=lambda t: t.id)
+    budget = step_budget(c, unit.step)
+    if unit.kind == "step":
+        batch = random.Random(derive(c.seed, index, "batch")).sample(
+            pool, min(c.batch_size, len(pool))
+        )
+        target = len(batch) * c.k + _gate(c, data, batch, gate, budget)
+        return target, reflections(len(batch), c.k, c.minibatch)
+    target, optimizer = 0.0, int(c.meta_skill)
+    if c.slow_update:
+        sample = random.Random(derive(c.seed, index, "slow")).sample(
+            pool, min(c.slow_sample, len(pool))
+        )
+        shown = sample[: max(1, round(len(sample) * SHOWN_SLOW))]
+        target = 2 * len(sample) * c.k + _gate(c, data, shown, gate, budget)
+        optimizer += reflections(len(shown), c.k, c.minibatch)
+    return target, optimizer
+
+
 def estimate_train(
     config: TrainConfig,
     data: TaskSet,
@@ -41,35 +104,38 @@ def estimate_train(
     optimizer_model: str,
 ) -> TrainEstimate:
     c = config
-    batch = min(c.batch_size, len(data.train))
-    gate_tasks = batch + len(data.val)
-    policy = EvidencePolicy.from_settings(
-        NightSettings(efficacy_rollouts=c.efficacy_rollouts, harm_rollouts=c.harm_rollouts, steps=1)
-    )
-    per_gate = policy.planned_rollouts(gate_tasks, c.edit_budget, c.edit_budget)
-    val = len(data.val) * c.val_k * (1 + (c.edit_budget if c.gate == "mean" else 1))
-    step_target = batch * c.k + per_gate + val
-    reflections = 3 * max(1, -(-batch // c.minibatch))
-    slow = (2 * min(c.slow_sample, len(data.train)) * c.k + per_gate + val) if c.slow_update else 0
-    target = (
-        c.total_steps * step_target
-        + c.epochs * slow
-        + 2 * len(data.test) * c.test_k
-        + len(data.val) * c.val_k
-    )
-    optimizer = c.total_steps * reflections + c.epochs * (
-        reflections * c.slow_update + c.meta_skill
-    )
+    target, optimizer = float(len(data.val) * c.val_k), 0
+    gate = 0
+    for index, unit in enumerate(units(c)):
+        if unit.kind == "step" or c.slow_update:
+            gate += 1
+        t, o = _unit(c, data, index, unit, gate)
+        target, optimizer = target + t, optimizer + o
+    target += 2 * len(data.test) * c.test_k
     items = [*data.train, *data.val, *data.test]
+    rubric = sum(sum(ch.kind == "rubric" for ch in t.checks) for t in items) / max(1, len(items))
+    target_calls = round(target * (1 + rubric))
+    return _priced(c, items, skill, budget, target_calls, optimizer, target_model, optimizer_model)
+
+
+def _priced(
+    c: TrainConfig,
+    items: Sequence[TaskRecord],
+    skill: str,
+    budget: BudgetSettings,
+    target: int,
+    optimizer: int,
+    target_model: str,
+    optimizer_model: str,
+) -> TrainEstimate:
+    """The calls' tokens and cost, and whether they fit the budget."""
     item_chars = sum(len(t.intent) + len(t.context) for t in items) / max(1, len(items))
     in_target = int((len(skill) + item_chars + 400) / CHARS_PER_TOKEN)
     in_opt = int((len(skill) + 6 * 1500) / CHARS_PER_TOKEN)
     out_target = int(c.max_tokens * OUTPUT_SHARE)
     out_opt = int(c.optimizer_max_tokens * OUTPUT_SHARE)
-    tokens_in, tokens_out = (
-        target * in_target + optimizer * in_opt,
-        target * out_target + optimizer * out_opt,
-    )
+    tokens_in = target * in_target + optimizer * in_opt
+    tokens_out = target * out_target + optimizer * out_opt
     cost_t = cost_for(target_model, target * in_target, target * out_target, budget.prices)
     cost_o = cost_for(optimizer_model, optimizer * in_opt, optimizer * out_opt, budget.prices)
     cost = None if cost_t is None or cost_o is None else cost_t + cost_o

@@ -14,27 +14,30 @@ from __future__ import annotations
 import hashlib
 import json
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from ..backends.budget import Budget
+from ..counting import Usage
 from ..errors import BackendOutage, BudgetExhausted
-from ..models import TaskRecord, Usage
+from ..models import Edit
 from ..night.guards import GuardLimits
+from ..night.reflect import Case
 from ..night.replay import Replayer, Rollout
 from ..night.rounds import CONCLUSIVE
 from ..night.rule_lint import urls_in
 from ..store import sha256_text
-from . import aggregate, epoch, report
-from .analysts import Context, reflect, sort_cases
+from . import epoch, report
+from .analysts import Context, sort_cases
 from .config import StepRecord, TrainConfig, TrainSummary
 from .data import TaskSet
-from .gate import GateOutcome, candidates, evidence_gate, mean_gate
+from .gate import GateOutcome, candidates, mean_gate
 from .optimizer import Optimizer
 from .prompts import Prompts
 from .rundir import RunDir, RunState
 from .spending import gate_levels, spent, step_budget
+from .step import AnalystProposer, SkillGuard, carry, evidence_step, step_artifacts
 
 Progress = Callable[[str], None]
 MAX_SKILL_BYTES = 64 * 1024
@@ -160,53 +163,23 @@ class Trainer:
         rollouts = await self.draw(
             [(t, 0, c.k) for t in batch], {"SKILL.md": st.current}, f"{c.seed}:{index}:roll"
         )
-        groups = sort_cases(batch, rollouts)
-        ctx = Context(st.current, c.mode, st.tried, st.notes)
-        proposals = await reflect(
-            self.opt, self.prompts, groups, ctx, minibatch=c.minibatch, unit=f"{c.seed}:{index}"
-        )
-        shown = [case.task for cases in groups.values() for case in cases]
+        proposer = self._proposer(st, index, sort_cases(batch, rollouts))
         artifacts: dict[str, object] = {"rollouts.jsonl": _rollout_lines(rollouts)}
-        artifacts.update(await self._decide(st, index, unit, proposals, shown))
+        artifacts.update(await self._decide(st, index, unit, proposer))
         return artifacts
+
+    def _proposer(
+        self, st: RunState, index: int, groups: dict[str, list[Case]], **kw: Any
+    ) -> AnalystProposer:
+        ctx = Context(st.current, self.c.mode, st.tried, st.notes)
+        unit = f"{self.c.seed}:{index}"
+        return AnalystProposer(self.opt, self.prompts, groups, ctx, self.c.minibatch, unit, **kw)
 
     async def _boundary(self, st: RunState, index: int, unit: Unit) -> dict[str, object]:
         c = self.c
         artifacts: dict[str, object] = {}
         if c.slow_update:
-            pool = sorted(self.data.train, key=lambda t: t.id)
-            sample = random.Random(derive(c.seed, index, "slow")).sample(
-                pool, min(c.slow_sample, len(pool))
-            )
-            wants = [(t, 0, c.k) for t in sample]
-            before = await self.draw(
-                wants, {"SKILL.md": st.epoch_start}, f"{c.seed}:{index}:epoch-start"
-            )
-            after = await self.draw(wants, {"SKILL.md": st.current}, f"{c.seed}:{index}:now")
-            sorted_items = epoch.compare(sample, before, after)
-            groups = {
-                g: [case for _, case in sorted_items[g] if case is not None]
-                for g in ("regressed", "still failing", "improved")
-            }
-            ctx = Context(st.current, c.mode, st.tried, st.notes)
-            proposals = await reflect(
-                self.opt,
-                self.prompts,
-                {g: v for g, v in groups.items() if v},
-                ctx,
-                minibatch=c.minibatch,
-                unit=f"{c.seed}:{index}",
-                head=epoch.comparison_head(sorted_items),
-                analyst_of=dict.fromkeys(groups, "slow_update"),
-            )
-            artifacts["comparison.json"] = {
-                g: [t.id for t, _ in v] for g, v in sorted_items.items()
-            }
-            artifacts["rollouts.jsonl"] = _rollout_lines(before, "epoch-start") + _rollout_lines(
-                after, "now"
-            )
-            shown = [case.task for cases in groups.values() for case in cases]
-            artifacts.update(await self._decide(st, index, unit, proposals, shown))
+            artifacts.update(await self._slow_update(st, index, unit))
         if c.meta_skill:
             accepted = [e for h in st.history for e in h.accepted]
             prompt = epoch.meta_prompt(accepted, st.tried, st.history, st.notes)
@@ -222,70 +195,77 @@ class Trainer:
         st.epoch_start = st.current
         return artifacts
 
+    async def _slow_update(self, st: RunState, index: int, unit: Unit) -> dict[str, object]:
+        """The epoch's skill against its start on a sample: its regressions, failures and gains."""
+        c = self.c
+        pool = sorted(self.data.train, key=lambda t: t.id)
+        sample = random.Random(derive(c.seed, index, "slow")).sample(
+            pool, min(c.slow_sample, len(pool))
+        )
+        wants = [(t, 0, c.k) for t in sample]
+        before = await self.draw(
+            wants, {"SKILL.md": st.epoch_start}, f"{c.seed}:{index}:epoch-start"
+        )
+        after = await self.draw(wants, {"SKILL.md": st.current}, f"{c.seed}:{index}:now")
+        sorted_items = epoch.compare(sample, before, after)
+        groups = {
+            g: [case for _, case in sorted_items[g] if case is not None]
+            for g in ("regressed", "still failing", "improved")
+        }
+        proposer = self._proposer(
+            st,
+            index,
+            groups,
+            head=epoch.comparison_head(sorted_items),
+            analyst_of=dict.fromkeys(groups, "slow_update"),
+        )
+        artifacts: dict[str, object] = {
+            "comparison.json": {g: [t.id for t, _ in v] for g, v in sorted_items.items()},
+            "rollouts.jsonl": _rollout_lines(before, "epoch-start") + _rollout_lines(after, "now"),
+        }
+        artifacts.update(await self._decide(st, index, unit, proposer))
+        return artifacts
+
     async def _decide(
-        self,
-        st: RunState,
-        index: int,
-        unit: Unit,
-        proposals: list[aggregate.Proposed],
-        shown: Sequence[TaskRecord],
+        self, st: RunState, index: int, unit: Unit, proposer: AnalystProposer
     ) -> dict[str, object]:
-        """Merge, rank, select under the budget, gate, update; the unit's artifacts."""
+        """Reflect, merge and rank, gate under the step's budget, update; the unit's artifacts."""
         c = self.c
         budget = st.schedule[unit.step]
-        merged = aggregate.merge(proposals)
-        tried = {e.key() for e in st.tried}
-        ranked = [p for p in aggregate.rank(merged) if p.edit.key() not in tried]
         st.gates += 1
         levels = gate_levels(c, st.gates)
-        cands, refused = candidates(
-            c, st.current, [p.edit for p in ranked], self.limits, st.gates, budget
-        )
+        refused: list[Edit] = []
+        guard = SkillGuard(c.mode, st.current, self.limits, refused)
         if c.gate == "evidence":
-            tasks = list({t.id: t for t in (*shown, *self.data.val)}.values())
-            outcome = await evidence_gate(
+            shown = [case.task for case in proposer.cases]
+            outcome = await evidence_step(
                 c,
-                draw=self.draw,
-                skill=st.current,
-                cands=cands,
-                tasks=tasks,
-                shown=shown,
+                proposer=proposer,
+                cases=proposer.cases,
+                guard=guard,
+                drawer=self.replayer,
+                tasks=list({t.id: t for t in (*shown, *self.data.val)}.values()),
                 levels=levels,
+                gate=st.gates,
+                budget=budget,
                 nonce=f"{c.seed}:{index}:gate",
                 rng=random.Random(derive(c.seed, index, "gate")),
                 ledger=st.ledger,
-                budget=budget,
-                limits=self.limits,
             )
         else:
+            edits = await proposer.propose(proposer.cases, [], [], 1) or []
             outcome = await mean_gate(
-                c,
-                skill=st.current,
-                cands=cands,
+                st.current,
+                candidates(guard, edits, budget, st.gates),
+                guard=guard,
                 val_score=lambda s: self.val_score(st, s),
                 fresh_score=lambda s: self.val_score(st, s, fresh=f"{index}"),
                 budget=budget,
-                limits=self.limits,
             )
         st.alpha_spent = spent(c, st.gates)
-        await self._record(
-            st, index, unit, outcome, budget, levels.alpha, len(proposals), len(merged), len(cands)
-        )
-        return {
-            "proposed.json": [_proposal(p) for p in proposals],
-            "merged.json": [_proposal(p) for p in merged],
-            "ranked.json": [_proposal(p) for p in ranked],
-            "refused.json": [e.model_dump() for e in refused],
-            "applied.json": [e.model_dump() for e in outcome.applied],
-            "evidence.json": [e.model_dump(mode="json") for e in outcome.evidence],
-            "gate.json": {
-                "gate": st.gates,
-                "alpha": levels.alpha,
-                "evidence_alpha": levels.evidence_alpha,
-                "budget": budget,
-                "reason": outcome.reason,
-            },
-        }
+        await self._record(st, index, unit, outcome, budget, levels.alpha, proposer)
+        gate = {"gate": st.gates, "alpha": levels.alpha, "evidence_alpha": levels.evidence_alpha}
+        return step_artifacts(proposer, refused, outcome, {**gate, "budget": budget})
 
     async def _record(
         self,
@@ -295,15 +275,9 @@ class Trainer:
         outcome: GateOutcome,
         budget: int,
         alpha: float,
-        proposed: int,
-        merged: int,
-        tested: int,
+        proposer: AnalystProposer,
     ) -> None:
-        for key, log_e in outcome.ledger.items():
-            if log_e is None:
-                st.ledger.pop(key, None)
-            else:
-                st.ledger[key] = log_e
+        carry(st.ledger, outcome.ledger)
         if self.c.gate == "evidence":  # the older rule remembers nothing: it may try an edit again
             st.tried += [
                 e.edit.model_copy(update={"status": "rejected", "reason": e.reason})
@@ -322,9 +296,9 @@ class Trainer:
                 kind="step" if unit.kind == "step" else "slow_update",
                 budget=budget,
                 alpha=alpha,
-                proposed=proposed,
-                merged=merged,
-                tested=tested,
+                proposed=len(proposer.proposals),
+                merged=len(proposer.merged),
+                tested=outcome.tested,
                 accepted=outcome.applied,
                 val=val,
                 reason=outcome.reason,
@@ -393,17 +367,6 @@ class Trainer:
             stopped=st.stopped,
             stopped_by=self.stopped_by if st.stopped else "",
         )
-
-
-def _proposal(p: aggregate.Proposed) -> dict[str, object]:
-    return {
-        "edit": p.edit.model_dump(),
-        "analyst": p.analyst,
-        "batch": p.batch,
-        "order": p.order,
-        "support": p.support,
-        "merged": p.merged,
-    }
 
 
 def _rollout_lines(rollouts: dict[str, list[Rollout]], phase: str = "batch") -> str:

@@ -1,7 +1,8 @@
-"""Calls to the optimizer model: one request, one retry on an unusable reply, never a crash.
-
-A reply that cannot be parsed twice, or a call that failed after its retries, is *no proposal*
-(recorded in ``skipped``); only systemic failures (auth, bad request, outage, budget) raise.
+"""Calls to the optimizer model in a training run, through the night's one ask path
+(:func:`~skillopt_sleep.night.proposer.ask_optimizer`): one request, one retry on an unusable
+reply, never a crash. A reply that cannot be parsed twice, or a call that failed after its
+retries, is *no proposal* (recorded in ``skipped``); only systemic failures raise. The reply is
+parsed before redaction, so the guards refuse a rule that carries a secret.
 """
 
 from __future__ import annotations
@@ -11,10 +12,8 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from ..backends.base import Backend, Message, Request
-from ..errors import BackendError, MalformedOutput
-from ..night.reflect import RETRY_NOTE
+from ..night.proposer import ask_optimizer
 from ..night.replay import Calls
-from ..redact import redact
 
 T = TypeVar("T")
 
@@ -32,34 +31,22 @@ class Optimizer:
     async def ask(
         self, system: str, prompt: str, parse: Callable[[str], T], *, seed: int, tag: str
     ) -> T | None:
-        """``parse`` of the reply to ``prompt``; None when no usable reply came."""
-        for attempt in (prompt, prompt + RETRY_NOTE):
-            request = Request(
-                "optimizer",
-                system,
-                (Message("user", attempt),),
-                max_tokens=self.max_tokens,
-                seed=seed,
-                tag=tag,
-            )
-            try:
-                reply = await self.calls(self.backend, request)
-                parsed = parse(reply.text)
-            except MalformedOutput as exc:
-                self.skipped.append(f"{tag}: optimizer reply unusable: {exc.one_line()}")
-                continue
-            except BackendError as exc:
-                if not exc.retryable:
-                    raise
-                self.skipped.append(f"{tag}: optimizer failed: {exc.one_line()}")
-                return None
-            self.log.append(
-                {
-                    "tag": tag,
-                    "system": system,
-                    "prompt": redact(attempt),
-                    "reply": redact(reply.text),
-                }
-            )
-            return parsed
-        return None
+        """``parse`` of the reply to ``prompt`` (as it came: redact what is kept); None when no
+        usable reply came."""
+        request = Request(
+            "optimizer",
+            system,
+            (Message("user", prompt),),
+            max_tokens=self.max_tokens,
+            seed=seed,
+            tag=tag,
+        )
+        asked = await ask_optimizer(
+            self.backend, self.calls, request, parse, self.skipped, f"{tag}: "
+        )
+        if asked is None:
+            return None
+        self.log.append(
+            {"tag": tag, "system": system, "prompt": asked.prompt, "reply": asked.reply}
+        )
+        return asked.value

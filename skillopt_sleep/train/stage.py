@@ -46,7 +46,8 @@ def stage_run(
     night_id = "train-" + night_id_for(project, clock)
     gain = summary.gain_hard
     reason = (
-        f"trained over {summary.steps} steps and {summary.slow_updates} slow updates; best at step {summary.best_step}; test pass rate "
+        f"trained over {summary.steps} steps and {summary.slow_updates} slow updates; "
+        f"best at step {summary.best_step}; test pass rate "
         f"{_num(summary.baseline.test_hard)} -> {_num(summary.best.test_hard)}"
     )
     if gain is not None:

@@ -25,7 +25,8 @@ def need(agent: str) -> None:
     binary = "claude" if agent == "claude-code" else "codex"
     if shutil.which(binary, path=agent_path()) is None:
         pytest.skip(f"{binary} is not installed (put it in .tools/node_modules/.bin)")
-    found = prepare(agent, {"PATH": agent_path(), "HOME": os.environ["HOME"]})  # type: ignore[arg-type]
+    keys = {"ANTHROPIC_API_KEY": "x", "OPENAI_API_KEY": "x"}  # the login is each test's own
+    found = prepare(agent, {"PATH": agent_path(), "HOME": os.environ["HOME"], **keys})  # type: ignore[arg-type]
     if isinstance(found, str):
         pytest.skip(found)
 

@@ -56,7 +56,7 @@ def test_fifty_hook_calls_at_once_lose_nothing(sandbox_home, subprocess_env):
         )
         for _ in range(N)
     ]
-    for proc, payload in zip(procs, payloads):
+    for proc, payload in zip(procs, payloads, strict=True):
         proc.stdin.write(payload)
         proc.stdin.close()
     results = [(p.wait(timeout=300), p.stdout.read(), p.stderr.read()) for p in procs]

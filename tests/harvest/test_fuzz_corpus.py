@@ -86,7 +86,7 @@ def _join(lines: list[bytes]) -> bytes:
 
 def _insert(rng: random.Random, lines: list[bytes], poison: bytes) -> list[bytes]:
     at = rng.randrange(len(lines) + 1)
-    return lines[:at] + [poison] + lines[at:]
+    return [*lines[:at], poison, *lines[at:]]
 
 
 def _prompt_lines(agent: str, lines: list[bytes]) -> list[int]:

@@ -82,7 +82,10 @@ def test_a_big_file_is_read_in_bounded_pieces_and_loses_nothing(env, tmp_path):
     assert len(rounds) >= 5 and rounds[0].files_partly_read == 1
     whole = Store.open(tmp_path / "whole.sqlite")
     _run(whole, roots)
-    key = lambda s: sorted((t.intent, t.attempt) for t in s.list_tasks())
+
+    def key(s: Store) -> list[tuple[str, str]]:
+        return sorted((t.intent, t.attempt) for t in s.list_tasks())
+
     assert key(store) == key(whole) and len(key(store)) == 12
     whole.close()
 

@@ -106,8 +106,10 @@ def planted(tag: str) -> dict[str, tuple[str, str]]:
         "secret": (f"client_secret: {s['secret']}", s["secret"]),
         "high-entropy": (f"the blob {s['high-entropy']} was", s["high-entropy"]),
         "azure-storage-key": (
-            f"DefaultEndpointsProtocol=https;AccountName=acme;AccountKey={s['azure-storage-key']};"
-            "EndpointSuffix=core.windows.net",
+            (
+                f"DefaultEndpointsProtocol=https;AccountName=acme;AccountKey={s['azure-storage-key']};"
+                "EndpointSuffix=core.windows.net"
+            ),
             s["azure-storage-key"],
         ),
         "basic-auth": (

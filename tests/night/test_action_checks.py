@@ -14,8 +14,13 @@ from skillopt_sleep.models import Action, Check, TaskRecord
 from skillopt_sleep.night.action_judge import Effects, action_check, glob_match, recorded
 from skillopt_sleep.night.judge import judge
 
-CMD = lambda c, code=0: Action(kind="command", command=c, exit_code=code)
-FILE = lambda k, p, content="": Action(kind=k, path=p, content=content)
+
+def CMD(c, code=0):
+    return Action(kind="command", command=c, exit_code=code)
+
+
+def FILE(k, p, content=""):
+    return Action(kind=k, path=p, content=content)
 
 
 @pytest.mark.parametrize(

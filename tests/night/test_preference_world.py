@@ -217,7 +217,7 @@ def test_the_optimizer_cites_the_cases_it_learned_from_sometimes_wrongly():
         assert [e.content for e in parse_edits(reply)] == [
             p.content for p in world.proposals[mark:]
         ]
-        for edit, proposed in zip(json.loads(reply)["edits"], world.proposals[mark:]):
+        for edit, proposed in zip(json.loads(reply)["edits"], world.proposals[mark:], strict=True):
             assert edit["cases"] and all(1 <= n <= len(tasks) for n in edit["cases"])
             if proposed.verdict != "good":
                 continue

@@ -10,7 +10,7 @@ from datetime import datetime, timezone
 
 from skillopt_sleep.models import Check, Edit, TaskRecord
 from skillopt_sleep.night.edit_guard import EditGuard
-from skillopt_sleep.night.guards import GuardLimits
+from skillopt_sleep.night.guards import EditOutcome, GuardLimits
 from skillopt_sleep.night.reflect import Case
 from skillopt_sleep.night.replay import Rollout
 from skillopt_sleep.night.rounds import Rounds, RoundsResult, Tonight
@@ -179,3 +179,25 @@ def test_the_same_collaborators_and_seed_give_the_same_draws_and_decisions():
     b = _run(ScriptedProposer([USELESS, PYTEST]), second)
     assert first.draws == second.draws
     assert [e.model_dump() for e in a.evidence] == [e.model_dump() for e in b.evidence]
+
+
+class OnlyFirstFile(EditGuard):
+    """Guards as the night does, but adopts into CLAUDE.md only (a guard of its own files)."""
+
+    def combine(self, edits: Sequence[Edit], *, budget: int) -> EditOutcome:
+        out = super().combine(edits, budget=budget)
+        return EditOutcome({"CLAUDE.md": out.files["CLAUDE.md"]}, out.applied, out.rejected)
+
+
+def test_a_round_tests_at_most_max_tested_edits_and_adopts_through_its_guards_combine():
+    guard = OnlyFirstFile(FILES, GuardLimits(), [])
+    tonight = Tonight(
+        FILES, NightSettings(steps=1), stream="n0", rng=random.Random(7), max_tested=1
+    )
+    rounds = Rounds(
+        tonight, proposer=ScriptedProposer([PYTEST, USELESS]), guard=guard, drawer=TableDrawer()
+    )
+    out = asyncio.run(rounds.run(SELECTION, _train_replay(FILES)))
+    assert [e.edit.content for e in out.evidence] == [PYTEST]  # the second was never tested
+    assert out.files is not None and list(out.files) == ["CLAUDE.md"]
+    assert PYTEST in out.files["CLAUDE.md"]

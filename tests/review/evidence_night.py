@@ -56,8 +56,12 @@ def _ev(
         cited=["t1", "t2"],
         unseen=["t3"],
         harm_tasks=[f"h{i}" for i in range(12)],
-        efficacy=Counts(**dict(zip(("before_pass", "before_n", "after_pass", "after_n"), eff))),
-        harm=Counts(**dict(zip(("before_pass", "before_n", "after_pass", "after_n"), harm))),
+        efficacy=Counts(
+            **dict(zip(("before_pass", "before_n", "after_pass", "after_n"), eff, strict=True))
+        ),
+        harm=Counts(
+            **dict(zip(("before_pass", "before_n", "after_pass", "after_n"), harm, strict=True))
+        ),
         looks=2,
         **more,
     )

@@ -9,6 +9,7 @@ import subprocess
 import threading
 import zlib
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 
@@ -91,7 +92,7 @@ def test_the_page_is_balanced_and_needs_no_network():
 
 
 class _Recorder(http.server.BaseHTTPRequestHandler):
-    seen: list[str] = []
+    seen: ClassVar[list[str]] = []
 
     def do_GET(self) -> None:
         _Recorder.seen.append(self.path)

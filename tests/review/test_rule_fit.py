@@ -8,8 +8,10 @@ from skillopt_sleep.night.managed_block import BEGIN, END
 
 HAND = "# Notes\n\n- Run the tests with `pytest -q` before every commit.\n- Never use emojis in commit messages.\n"
 
+LIMITS = GuardLimits()
 
-def _add(files: dict[str, str], rule: str, limits: GuardLimits = GuardLimits()):
+
+def _add(files: dict[str, str], rule: str, limits: GuardLimits = LIMITS):
     return apply_edits(files, [Edit(target="memory", content=rule)], budget=5, limits=limits)
 
 

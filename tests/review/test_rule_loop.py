@@ -118,7 +118,7 @@ def _moved_model_project(root: Path) -> tuple[Path, Store]:
 
 
 def test_after_a_model_change_a_rule_counts_as_working_only_once_a_night_retests_it(cli, tmp_path):
-    project, store = _moved_model_project(tmp_path)
+    project, _store = _moved_model_project(tmp_path)
     listed = cli("rules", "--json", cwd=project).json()["rules"][0]
     assert listed["verdict"] == "re-test pending" and listed["retest_model"] == "model-b", {
         k: listed[k] for k in ("retest_model", "session_model", "verdict")

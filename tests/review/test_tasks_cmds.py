@@ -171,10 +171,10 @@ def test_import_json_json_lines_and_toml(cli, project, tmp_path, name, text):
         (
             [{"intent": "ok"}, {"intent": "bad", "checks": [{"kind": "matches", "value": "x"}]}],
             (
-                "tasks.json record 2: checks.0.kind: Input should be 'contains', 'not_contains', 'regex', 'starts_with', "
-                "'max_chars', 'json_valid', 'heading', 'equals', 'rubric', 'ran', 'never_ran', 'changed', 'untouched', "
-                "'never_read', 'file_contains', 'file_not_contains' or 'passes_after' (fix the record; nothing was "
-                "imported)"
+                "tasks.json record 2: checks.0.kind: Input should be 'contains', 'not_contains', 'regex', "
+                "'starts_with', 'max_chars', 'json_valid', 'heading', 'equals', 'rubric', 'ran', 'never_ran', "
+                "'changed', 'untouched', 'never_read', 'file_contains', 'file_not_contains' or 'passes_after' "
+                "(fix the record; nothing was imported)"
             ),
         ),
         (

@@ -48,7 +48,8 @@ def test_chat_stream_with_usage_and_tool_call(srv: ModelServer) -> None:
 
 def test_chat_tool_result_reaches_the_responder(srv: ModelServer) -> None:
     srv.responder = lambda call: Text("result was " + (call.last_tool_result or "none"))
-    messages = MESSAGES + [
+    messages = [
+        *MESSAGES,
         {
             "role": "assistant",
             "content": None,

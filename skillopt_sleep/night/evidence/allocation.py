@@ -64,7 +64,8 @@ class Allocation:
         each = math.ceil(policy.unseen_rollouts / max(1, len(unseen)))
         for t in unseen:
             plan[t] = [
-                max(c, math.ceil(each * s / last)) for c, s in zip(plan[t], self.efficacy_steps)
+                max(c, math.ceil(each * s / last))
+                for c, s in zip(plan[t], self.efficacy_steps, strict=True)
             ]
         return {t: tuple(counts) for t, counts in plan.items()}
 
