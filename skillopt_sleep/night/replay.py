@@ -193,13 +193,20 @@ class Replayer:
         )
 
     async def draw(
-        self, wants: Sequence[tuple[TaskRecord, int, int]], files: dict[str, str], nonce: str
+        self,
+        wants: Sequence[tuple[TaskRecord, int, int]],
+        files: dict[str, str],
+        nonce: str,
+        *,
+        keep: bool = False,
     ) -> dict[str, list[Rollout]]:
         """Fresh rollouts under ``files``: for each ``(task, first, count)``, samples ``first`` to
-        ``first + count - 1`` of the stream named ``nonce``. Never served from or kept in the cache:
-        a decision always sees rollouts drawn for it."""
+        ``first + count - 1`` of the stream named ``nonce``. Never served from the cache: a decision
+        always sees rollouts drawn for it. With ``keep``, each is also kept in the cache as that
+        sample of a replay under ``files``, so a later replay under them (after they are adopted)
+        draws only what is missing."""
         jobs = [
-            self._one(t, system_text(files, t), s, nonce=nonce, files=files)
+            self._one(t, system_text(files, t), s, nonce=nonce, files=files, keep=keep)
             for t, first, count in wants
             for s in range(first, first + count)
         ]
@@ -226,6 +233,7 @@ class Replayer:
         sample: int,
         nonce: str | None = None,
         files: dict[str, str] | None = None,
+        keep: bool = False,
     ) -> Rollout | None:
         key = cache_key(task, system, sample, self.target)
         if self.agents is not None and (tag := self.agents.cache_tag(task)):
@@ -268,20 +276,20 @@ class Replayer:
                 self.stats.errors.append(exc.one_line())
                 self._progress(1)
                 return Rollout(task.id, sample, "", None, error=exc.one_line())
-        if self.store is not None and nonce is None:
-            self.store.cache_put(
-                key,
-                task.id,
-                {
-                    "text": rollout.text,
-                    "score": rollout.score,
-                    "passed": rollout.passed,
-                    "reasons": list(rollout.reasons),
-                },
-                self.clock.now(),
-            )
+        if nonce is None or keep:
+            self._cache(key, rollout)
         self._progress(1)
         return rollout
+
+    def _cache(self, key: str, rollout: Rollout) -> None:
+        if self.store is not None:
+            result = {
+                "text": rollout.text,
+                "score": rollout.score,
+                "passed": rollout.passed,
+                "reasons": list(rollout.reasons),
+            }
+            self.store.cache_put(key, rollout.task_id, result, self.clock.now())
 
     async def _run(
         self,
