@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..backends.base import Backend
 from ..backends.budget import CHARS_PER_TOKEN, cost_for
@@ -19,9 +19,9 @@ from ..envs.agent import agent_cache_tag
 from ..models import TaskRecord
 from ..settings import Settings
 from ..store import Store
-from .agent_dispatch import agent_share, wants_agent
+from .agent_dispatch import ReplayMode, agent_share, wants_agent
 from .evidence import EvidencePolicy
-from .evidence.rehearse import Outlook, forecast
+from .evidence.rehearse import GateForecast, Outlook, forecast
 from .guards import edit_budget
 from .replay import cache_key, system_text
 from .select import Selection
@@ -51,15 +51,16 @@ class Estimate:
     gate_saved: float = 0.0  # the rollouts its early stops are expected to save
 
 
-def _key(task: TaskRecord, system: str, sample: int, target: Backend, settings: Settings) -> str:
-    """The cache key the night's replay will look up: an agent rollout's where the task's agent
-    replays it (as the night assumes it can)."""
-    tag = (
-        agent_cache_tag(task.source, None, settings.night.agent_max_turns, task.commit)
-        if wants_agent(task, settings.night.replay)
-        else ""
-    )
-    return cache_key(task, system, sample, target, tag)
+@dataclass
+class _Tally:
+    """Calls and tokens counted so far, and the cached prefixes they share."""
+
+    calls: int = 0
+    cached: int = 0
+    tokens_in: int = 0
+    tokens_out: int = 0
+    rubric_calls: int = 0
+    shared: list[tuple[int, int]] = field(default_factory=list)  # (prefix tokens, calls sharing)
 
 
 def estimate_night(
@@ -76,79 +77,138 @@ def estimate_night(
     per case shown a round."""
     k = settings.night.k
     out_tokens = int(settings.roles.target.max_tokens * OUTPUT_SHARE)
-    calls = cached = tokens_in = tokens_out = rubric_calls = 0
-    prefixes: dict[tuple[str, str], int] = {}  # (phase, system) -> calls sharing that prefix
-    shared: list[tuple[int, int]] = []  # (prefix tokens, calls sharing it)
-    tasks, rubric_rate = [*sel.train, *sel.holdout], 0.0
+    tally, tasks, rubric_rate = _Tally(), [*sel.train, *sel.holdout], 0.0
     budget = edit_budget(settings.night, night_index)
-    gate = forecast(
-        tasks,
-        sel.train,
-        _known_rates(sel.train, ws, target, store, k),
-        EvidencePolicy.from_settings(settings.night),
-        budget,
-        _outlook(settings, ws, store),
-        seed=settings.night.seed,
-    )
+    gate = _forecast(sel, ws, settings, target, store, budget)
     fresh = round(gate.expected)
     if tasks and sel.train:
-        tokens_in, rubric_calls, rubric_rate, shared = _fresh_share(tasks, ws, fresh, budget)
-        calls, tokens_out = fresh, fresh * out_tokens
-    for task in sel.train:
-        system = system_text(ws.texts, task)
-        for sample in range(k):
-            if store is not None and store.cache_get(_key(task, system, sample, target, settings)):
-                cached += 1
-                continue
-            calls += 1
-            tokens_in += (len(system) + len(task.intent) + len(task.context)) // CHARS_PER_TOKEN
-            tokens_out += out_tokens
-            rubric_calls += sum(1 for c in task.checks if c.kind == "rubric")
-            prefixes[("train", system)] = prefixes.get(("train", system), 0) + 1
+        tally.tokens_in, tally.rubric_calls, rubric_rate, tally.shared = _fresh_share(
+            tasks, ws, fresh, budget
+        )
+        tally.calls, tally.tokens_out = fresh, fresh * out_tokens
+    _count_train_replay(tally, sel.train, ws, target, store, (k, out_tokens), settings)
     rounds = settings.night.steps
-    reflect_in = 4000 + 800 * settings.night.reflect_tasks
-    calls += rounds + rubric_calls
+    tally.calls += rounds + tally.rubric_calls
     # at most: every test to its full course, and each reflection asked twice (a malformed reply)
-    calls_bound = calls + math.ceil((gate.bound - fresh) * (1 + rubric_rate)) + rounds
+    calls_bound = tally.calls + math.ceil((gate.bound - fresh) * (1 + rubric_rate)) + rounds
     if settings.budget.max_calls is not None:  # the budget stops a night there, whatever it planned
-        calls_bound = min(calls_bound, max(calls, settings.budget.max_calls))
-    tokens_in += rounds * reflect_in + rubric_calls * 600
+        calls_bound = min(calls_bound, max(tally.calls, settings.budget.max_calls))
+    tally.tokens_in += (4000 + 800 * settings.night.reflect_tasks) * rounds
+    tally.tokens_in += tally.rubric_calls * 600
     agent_in, agent_note = _agent_tokens(sel, settings, ws, store, fresh)
-    tokens_in += agent_in
-    tokens_out += rounds * settings.roles.optimizer.max_tokens // 2 + rubric_calls * 60
-    prices, model = settings.budget.prices, target.model
-    shared += [(len(system) // CHARS_PER_TOKEN, n) for (_, system), n in prefixes.items()]
-    cost, cost_cached, cost_batch = _costs(settings, model, tokens_in, tokens_out, shared)
-    notes = (
-        []
-        if cost is not None
-        else [f"no price known for {model}: add [budget.prices] to the config"]
-    )
-    notes += [agent_note] if agent_note else []
-    batch = settings.night.batch
-    spend = cost_for(model, tokens_in, tokens_out, prices, batched=batch)
-    b = settings.budget
-    within = (
-        (b.max_calls is None or calls <= b.max_calls)
-        and (b.max_tokens is None or tokens_in + tokens_out <= b.max_tokens)
-        and (b.max_cost_usd is None or spend is None or spend <= b.max_cost_usd)
-    )
+    tally.tokens_in += agent_in
+    tally.tokens_out += rounds * settings.roles.optimizer.max_tokens // 2 + tally.rubric_calls * 60
+    model = target.model
+    cost, cost_cached, cost_batch = _costs(settings, model, tally)
+    unpriced = f"no price known for {model}: add [budget.prices] to the config"
+    notes = ([] if cost is not None else [unpriced]) + ([agent_note] if agent_note else [])
     return Estimate(
-        calls,
-        cached,
-        tokens_in,
-        tokens_out,
+        tally.calls,
+        tally.cached,
+        tally.tokens_in,
+        tally.tokens_out,
         cost,
-        within,
+        _within(settings, model, tally),
         tuple(notes),
         cost_cached,
         cost_batch,
-        batch,
+        settings.night.batch,
         calls_bound,
         round(gate.expected, 1),
         gate.bound,
         tuple((p, round(n, 1)) for p, n in gate.parts.items()),
         round(sum(gate.saved.values()), 1),
+    )
+
+
+def _forecast(
+    sel: Selection,
+    ws: Workspace,
+    settings: Settings,
+    target: Backend,
+    store: Store | None,
+    budget: int,
+) -> GateForecast:
+    """The gate's fresh rollouts, rehearsed on tonight's tasks at the cached pass rates."""
+    return forecast(
+        [*sel.train, *sel.holdout],
+        sel.train,
+        _known_rates(sel.train, ws, target, store, settings.night.k),
+        EvidencePolicy.from_settings(settings.night),
+        budget,
+        _outlook(settings, ws, store),
+        seed=settings.night.seed,
+    )
+
+
+def _key(
+    task: TaskRecord, system: str, sample: int, target: Backend, agent: tuple[ReplayMode, int]
+) -> str:
+    """The cache key the night's replay will look up: an agent rollout's where the task's agent
+    replays it under ``agent`` (the replay mode, the turn limit), as the night assumes it can."""
+    mode, max_turns = agent
+    tag = (
+        agent_cache_tag(task.source, None, max_turns, task.commit)
+        if wants_agent(task, mode)
+        else ""
+    )
+    return cache_key(task, system, sample, target, tag)
+
+
+def _count_train_replay(
+    tally: _Tally,
+    train: Sequence[TaskRecord],
+    ws: Workspace,
+    target: Backend,
+    store: Store | None,
+    sizes: tuple[int, int],
+    settings: Settings,
+) -> None:
+    """The train replay's calls and tokens, less what the cache holds, into ``tally``; ``sizes``
+    is (K, the tokens of an answer)."""
+    (k, out_tokens), night = sizes, settings.night
+    prefixes: dict[str, int] = {}  # system text -> calls sharing that prefix
+    for task in train:
+        system = system_text(ws.texts, task)
+        for sample in range(k):
+            key = _key(task, system, sample, target, (night.replay, night.agent_max_turns))
+            if store is not None and store.cache_get(key):
+                tally.cached += 1
+                continue
+            tally.calls += 1
+            tally.tokens_in += (
+                len(system) + len(task.intent) + len(task.context)
+            ) // CHARS_PER_TOKEN
+            tally.tokens_out += out_tokens
+            tally.rubric_calls += sum(1 for c in task.checks if c.kind == "rubric")
+            prefixes[system] = prefixes.get(system, 0) + 1
+    tally.shared += [(len(system) // CHARS_PER_TOKEN, n) for system, n in prefixes.items()]
+
+
+def _agent_tokens(
+    sel: Selection, settings: Settings, ws: Workspace, store: Store | None, fresh: int
+) -> tuple[int, str]:
+    """The input tokens of the night's agent rollouts, and the estimate's note on them. An agent
+    rollout reads the project and runs tools: far more than a text reply. What one spends comes
+    from this project's last nights' agent rollouts, or a flat prior before any."""
+    everyone = [*sel.train, *sel.holdout]
+    nights = [n.summary for n in store.nights(project=str(ws.project), limit=5)] if store else []
+    agent_tasks, note, per_rollout = agent_share(everyone, settings.night.replay, nights)
+    k = settings.night.k
+    rollouts = (k * len(sel.train) + (fresh if sel.train else 0)) * agent_tasks
+    return rollouts // max(1, len(everyone)) * per_rollout, note
+
+
+def _within(settings: Settings, model: str, tally: _Tally) -> bool:
+    """Whether the night's full price (batch or not), calls and tokens fit the budget."""
+    b = settings.budget
+    spend = cost_for(
+        model, tally.tokens_in, tally.tokens_out, b.prices, batched=settings.night.batch
+    )
+    return (
+        (b.max_calls is None or tally.calls <= b.max_calls)
+        and (b.max_tokens is None or tally.tokens_in + tally.tokens_out <= b.max_tokens)
+        and (b.max_cost_usd is None or spend is None or spend <= b.max_cost_usd)
     )
 
 
@@ -174,12 +234,11 @@ def _fresh_share(
 def _costs(
     settings: Settings,
     model: str,
-    tokens_in: int,
-    tokens_out: int,
-    shared: Sequence[tuple[int, int]],
+    tally: _Tally,
 ) -> tuple[float | None, float | None, float | None]:
     """The full price, with prompt caching, and with caching through the batch API."""
     prices, writes, reads = settings.budget.prices, 0, 0
+    tokens_in, tokens_out, shared = tally.tokens_in, tally.tokens_out, tally.shared
     for size, n in shared:
         if size >= MIN_CACHED_TOKENS and settings.roles.target.prompt_cache:
             writes, reads = writes + size, reads + size * (n - 1)
@@ -215,20 +274,6 @@ def _known_rates(
         if passed:
             rates[task.id] = sum(passed) / len(passed)
     return rates
-
-
-def _agent_tokens(
-    sel: Selection, settings: Settings, ws: Workspace, store: Store | None, fresh: int
-) -> tuple[int, str]:
-    """The input tokens of the night's agent rollouts, and the estimate's note on them. An agent
-    rollout reads the project and runs tools: far more than a text reply. What one spends comes
-    from this project's last nights' agent rollouts, or a flat prior before any."""
-    everyone = [*sel.train, *sel.holdout]
-    nights = [n.summary for n in store.nights(project=str(ws.project), limit=5)] if store else []
-    agent_tasks, note, per_rollout = agent_share(everyone, settings.night.replay, nights)
-    k = settings.night.k
-    rollouts = (k * len(sel.train) + (fresh if sel.train else 0)) * agent_tasks
-    return rollouts // max(1, len(everyone)) * per_rollout, note
 
 
 def _outlook(settings: Settings, ws: Workspace, store: Store | None) -> Outlook:

@@ -16,9 +16,10 @@ from ..backends.base import Backend, Message, Request
 from ..backends.budget import Budget
 from ..backends.retry import RetryPolicy
 from ..clock import Clock
+from ..counting import Usage
 from ..errors import BackendOutage, BudgetExhausted, MalformedOutput
 from ..harvest.expanded import user_texts
-from ..models import Edit, EditEvidence, NightSummary, TaskRecord, Usage
+from ..models import Edit, EditEvidence, NightSummary, TaskRecord
 from ..settings import Settings
 from ..store import Store, atomic_write_text
 from .agent_dispatch import AgentReplays
@@ -197,6 +198,12 @@ class Night:
         if not sel.train:
             return self._finish("no_evidence", "not enough evidence: no task to learn from tonight")
         train = await self._replay("replay train", sel.train, self.ws.texts)
+        served = sum(r.cached for rs in train.values() for r in rs)
+        if served:
+            self.summary.notes.append(
+                f"train replay: {sum(map(len, train.values())) - served} rollouts drawn, {served} "
+                "served from the cache (earlier replays, and tests under these files)"
+            )
         if self._too_many_errors(train):
             return self._finish("no_evidence", "too many replays failed: no evidence tonight")
         tonight = Tonight(
@@ -210,9 +217,11 @@ class Night:
     async def draw(
         self, wants: list[Want], files: dict[str, str], nonce: str
     ) -> dict[str, list[Rollout]]:
-        """Fresh rollouts for the edits' tests (the rounds' :class:`~.seams.Drawer`), shown as one step."""
+        """Fresh rollouts for the edits' tests (the rounds' :class:`~.seams.Drawer`), shown as one step.
+        Those under edited files are kept in the cache: once the files are adopted, the next night's
+        replay under them draws only what the tests did not."""
         self.set_phase("test edits", sum(count for _, _, count in wants))
-        return await self.replayer.draw(wants, files, nonce)
+        return await self.replayer.draw(wants, files, nonce, keep=files != self.ws.texts)
 
     def _record_rounds(self, rounds: RoundsResult, result: NightResult) -> None:
         s = self.summary

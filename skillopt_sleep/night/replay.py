@@ -257,13 +257,20 @@ class Replayer:
         return await self._gather(tasks, jobs)
 
     async def draw(
-        self, wants: Sequence[tuple[TaskRecord, int, int]], files: dict[str, str], nonce: str
+        self,
+        wants: Sequence[tuple[TaskRecord, int, int]],
+        files: dict[str, str],
+        nonce: str,
+        *,
+        keep: bool = False,
     ) -> dict[str, list[Rollout]]:
         """Fresh rollouts under ``files``: for each ``(task, first, count)``, samples ``first`` to
-        ``first + count - 1`` of the stream named ``nonce``. Never served from or kept in the cache:
-        a decision always sees rollouts drawn for it."""
+        ``first + count - 1`` of the stream named ``nonce``. Never served from the cache: a decision
+        always sees rollouts drawn for it. With ``keep``, each is also kept in the cache as that
+        sample of a replay under ``files``, so a later replay under them (after they are adopted)
+        draws only what is missing."""
         jobs = [
-            self._one(t, system_text(files, t), s, nonce=nonce)
+            self._one(t, system_text(files, t), s, nonce=nonce, keep=keep)
             for t, first, count in wants
             for s in range(first, first + count)
         ]
@@ -284,10 +291,16 @@ class Replayer:
         return out
 
     async def _one(
-        self, task: TaskRecord, system: str, sample: int, nonce: str | None = None
+        self,
+        task: TaskRecord,
+        system: str,
+        sample: int,
+        nonce: str | None = None,
+        keep: bool = False,
     ) -> Rollout | None:
         """One rollout of ``task``: from the cache (when not drawn for a decision), else through
-        its environment; None when skipped (budget) or stopped (a fatal error)."""
+        its environment (kept in the cache unless drawn for a decision, or with ``keep``); None
+        when skipped (budget) or stopped (a fatal error)."""
         env = self.env_for(task)
         tag = env.cache_tag(task) if hasattr(env, "cache_tag") else ""
         key = cache_key(task, system, sample, self.target, tag)
@@ -316,10 +329,14 @@ class Replayer:
                 self.stats.errors.append(exc.one_line())
                 self._progress(1)
                 return Rollout(task.id, sample, "", None, error=exc.one_line())
-        if self.store is not None and nonce is None:
-            self.store.cache_put(key, task.id, rollout.cached_form(), self.clock.now())
+        if nonce is None or keep:
+            self._cache(key, rollout)
         self._progress(1)
         return rollout
+
+    def _cache(self, key: str, rollout: Rollout) -> None:
+        if self.store is not None:
+            self.store.cache_put(key, rollout.task_id, rollout.cached_form(), self.clock.now())
 
     async def _run(
         self, env: Environment, task: TaskRecord, system: str, sample: int, nonce: str | None

@@ -22,6 +22,7 @@ from ...models import Edit, EditEvidence, TaskRecord
 from ..replay import Rollout
 from .allocation import PARTS, allocation_for
 from .policy import EvidencePolicy
+from .pool import Draw, Want
 from .spend import Spend
 from .together import settle
 from .trials import Candidate, Trials
@@ -82,18 +83,12 @@ def forecast(
     )
 
 
-async def _rehearse(
-    tasks: Sequence[TaskRecord],
-    train: Sequence[TaskRecord],
-    rates: Mapping[str, float],
-    policy: EvidencePolicy,
-    budget: int,
-    outlook: Outlook,
-    rng: random.Random,
-) -> Spend:
-    helped: dict[str, set[str]] = {}  # rehearsal files -> the tasks they help
+def _world(rates: Mapping[str, float], helped: dict[str, set[str]], rng: random.Random) -> Draw:
+    """Rollouts drawn from each task's pass rate, raised where the files help the task."""
 
-    async def draw(wants, files, nonce):  # type: ignore[no-untyped-def]
+    async def draw(
+        wants: list[Want], files: dict[str, str], nonce: str
+    ) -> dict[str, list[Rollout]]:
         fixed = set().union(*(helped.get(name, set()) for name in files))
         out: dict[str, list[Rollout]] = {}
         for task, first, count in wants:
@@ -106,24 +101,24 @@ async def _rehearse(
             ]
         return out
 
-    trials = Trials(draw, {}, tasks, policy, "rehearsal", rng)
+    return draw
+
+
+async def _rehearse(
+    tasks: Sequence[TaskRecord],
+    train: Sequence[TaskRecord],
+    rates: Mapping[str, float],
+    policy: EvidencePolicy,
+    budget: int,
+    outlook: Outlook,
+    rng: random.Random,
+) -> Spend:
+    helped: dict[str, set[str]] = {}  # rehearsal files -> the tasks they help
+    trials = Trials(_world(rates, helped, rng), {}, tasks, policy, "rehearsal", rng)
     accepted: list[Candidate] = []
     verdicts: dict[str, EditEvidence] = {}
     for step in range(1, policy.steps + 1):
-        pool = [t for t in train if t.id not in trials.shown] or list(train)
-        shown = rng.sample(pool, min(len(pool), outlook.cases))
-        trials.shown |= {t.id for t in shown}
-        count = math.floor(outlook.proposals) + (rng.random() < outlook.proposals % 1)
-        cands = []
-        for i in range(count):
-            name = f"rehearsed-{step}-{i}"
-            cand = Candidate(
-                Edit(target="memory", content=name, cites=[rng.choice(shown).id]), {name: ""}, step
-            )
-            trials.place(cand, shown)
-            if rng.random() < outlook.helpful:
-                helped[name] = {t.id for t in cand.efficacy_tasks}
-            cands.append(cand)
+        cands = _propose(trials, train, outlook, helped, rng, step)
         if not cands:
             continue
         got = await trials.efficacy(cands, step)
@@ -137,12 +132,40 @@ async def _rehearse(
             ]
         accepted += passed
     if trials.allocation.pooled_harm:
-        await settle(
-            trials, accepted, verdicts, lambda cs: {name: "" for c in cs for name in c.files}
-        )
+        await settle(trials, accepted, verdicts, _joint)
     elif len(accepted) > 1:
-        await trials.conflicts(accepted, {name: "" for c in accepted for name in c.files})
+        await trials.conflicts(accepted, _joint(accepted))
     return trials.spend
+
+
+def _joint(cands: Sequence[Candidate]) -> dict[str, str]:
+    return {name: "" for c in cands for name in c.files}
+
+
+def _propose(
+    trials: Trials,
+    train: Sequence[TaskRecord],
+    outlook: Outlook,
+    helped: dict[str, set[str]],
+    rng: random.Random,
+    step: int,
+) -> list[Candidate]:
+    """A rehearsed round's edits: each cites a case shown this round, and some help its kind."""
+    pool = [t for t in train if t.id not in trials.shown] or list(train)
+    shown = rng.sample(pool, min(len(pool), outlook.cases))
+    trials.shown |= {t.id for t in shown}
+    count = math.floor(outlook.proposals) + (rng.random() < outlook.proposals % 1)
+    cands = []
+    for i in range(count):
+        name = f"rehearsed-{step}-{i}"
+        cand = Candidate(
+            Edit(target="memory", content=name, cites=[rng.choice(shown).id]), {name: ""}, step
+        )
+        trials.place(cand, shown)
+        if rng.random() < outlook.helpful:
+            helped[name] = {t.id for t in cand.efficacy_tasks}
+        cands.append(cand)
+    return cands
 
 
 def bound(tasks: int, policy: EvidencePolicy, budget: int, proposals: int) -> int:

@@ -18,7 +18,10 @@ from collections.abc import Callable, Sequence
 from ...models import EditEvidence, TaskRecord
 from ..replay import Rollout
 from .exact import stratified_p
-from .trials import Candidate, Trials, _counts, _fell, _total
+from .pool import counts as _counts
+from .pool import fell as _fell
+from .pool import total as _total
+from .trials import Candidate, Trials
 
 Joint = Callable[
     [Sequence[Candidate]], dict[str, str]

@@ -23,22 +23,29 @@ never a fail. Draws go through an injected ``draw`` function, so this module run
 from __future__ import annotations
 
 import asyncio
-import math
 import random
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ...models import Counts, Edit, EditEvidence, TaskRecord
+from ...counting import Counts
+from ...models import Edit, EditEvidence, TaskRecord
 from ..replay import Rollout
 from .allocation import allocation_for
-from .exact import Stratum, holm, holm_levels, log_e_value, rules_out_gain, stratified_p
+from .exact import Stratum, holm, holm_levels, log_e_value, stratified_p
 from .examples import example_of
 from .kinds import kin, relevance
 from .policy import EvidencePolicy
+from .pool import Draw, Pool, Want
+from .pool import counts as _counts
+from .pool import exp as _exp
+from .pool import fell as _fell
+from .pool import gained as _gained
+from .pool import rate as _rate
+from .pool import total as _total
 from .spend import Spend
+from .verdict import Seen, efficacy_verdict
 
-Want = tuple[TaskRecord, int, int]  # (task, first sample, count)
-Draw = Callable[[list[Want], dict[str, str], str], Awaitable[dict[str, list[Rollout]]]]
+__all__ = ["Candidate", "Draw", "Pool", "Trials", "Want"]
 RELEVANT = 0.5  # share of a rule's words in a shown case that makes the case one it addresses
 UNRELATED = 0.25  # ... and below which a cited case is taken for a slip, when another case matches
 
@@ -79,49 +86,6 @@ class Candidate:
             counts[-1 if looks is None else looks - 1] - self.drawn_at(t, self.looks)
             for t, counts in self.schedule.items()
         )
-
-
-class Pool:
-    """Fresh rollouts under one set of files, drawn on demand by sample index and shared."""
-
-    def __init__(self, draw: Draw, files: dict[str, str], nonce: str) -> None:
-        self.draw, self.files, self.nonce = draw, files, nonce
-        self.rollouts: dict[str, list[Rollout]] = {}
-        self._drawn: dict[str, int] = {}
-
-    async def ensure(self, wants: Mapping[str, tuple[TaskRecord, int]]) -> None:
-        """Make sure each task has at least ``n`` samples drawn (``wants``: id -> (task, n))."""
-        missing = [
-            (t, self._drawn.get(t.id, 0), n - self._drawn.get(t.id, 0))
-            for t, n in wants.values()
-            if n > self._drawn.get(t.id, 0)
-        ]
-        if not missing:
-            return
-        got = await self.draw(missing, self.files, self.nonce)
-        for task, first, count in missing:
-            self.rollouts.setdefault(task.id, []).extend(got.get(task.id, []))
-            self._drawn[task.id] = first + count
-
-    def take(self, task_id: str, start: int, stop: int) -> list[Rollout]:
-        return [r for r in self.rollouts.get(task_id, []) if start <= r.sample < stop]
-
-
-def _counts(before: Sequence[Rollout], after: Sequence[Rollout]) -> tuple[Stratum, int]:
-    """A task's stratum from its rollouts, and how many of them errored (left out)."""
-    b = [r for r in before if r.score is not None]
-    a = [r for r in after if r.score is not None]
-    errored = len(before) + len(after) - len(b) - len(a)
-    return Stratum(sum(r.passed for r in b), len(b), sum(r.passed for r in a), len(a)), errored
-
-
-def _total(strata: Sequence[Stratum]) -> Counts:
-    return Counts(
-        before_pass=sum(s.before_pass for s in strata),
-        before_n=sum(s.before_n for s in strata),
-        after_pass=sum(s.after_pass for s in strata),
-        after_n=sum(s.after_n for s in strata),
-    )
 
 
 class Trials:
@@ -269,7 +233,6 @@ class Trials:
     def _efficacy_evidence(
         self, c: Candidate, p_adj: float, alpha_edit: float, passed: bool
     ) -> EditEvidence:
-        p = self.policy
         counted = self._counted(c, c.efficacy_tasks)
         strata, errored = [s for s, _ in counted], sum(e for _, e in counted)
         unseen = self._strata(c, c.unseen)
@@ -292,60 +255,8 @@ class Trials:
             errored=errored,
             example=example_of(c.addressed, self.baseline.rollouts, c.after),
         )
-        rollouts = sum(s.before_n + s.after_n for s in strata) + errored
-        if not rollouts or errored / rollouts > p.max_error_rate:
-            return ev.model_copy(
-                update={
-                    "verdict": "no_evidence",
-                    "reason": f"{errored} of {rollouts} rollouts errored: no evidence",
-                }
-            )
-        unseen_ok = p_unseen is None or p_unseen <= p.unseen_alpha
-        carried = p.accumulated_enough(log_total)
-        if (passed or carried) and unseen_ok:
-            how = (
-                f"p = {p_adj:.3g} <= {alpha_edit:.3g}"
-                if passed
-                else f"evidence over nights e = {_exp(log_total):.3g}"
-            )
-            return ev.model_copy(
-                update={"verdict": "accepted", "reason": f"helps where it acts ({how})"}
-            )
-        if (passed or carried) and not unseen_ok:
-            return ev.model_copy(
-                update={
-                    "reason": (
-                        f"helps the cited tasks but not unseen tasks of their kind (p = {p_unseen:.3g} > "
-                        f"{p.unseen_alpha:g})"
-                    )
-                }
-            )
-        p_less = stratified_p(strata, "less")
-        if p_less <= p.harm_conclusive:
-            return ev.model_copy(
-                update={
-                    "verdict": "worse",
-                    "reason": (f"fewer passes where it should help (p = {p_less:.3g})"),
-                }
-            )
-        if rules_out_gain(strata, p.min_effect):
-            return ev.model_copy(
-                update={
-                    "verdict": "no_effect",
-                    "reason": (f"no effect: a gain of {p.min_effect:g} or more is ruled out"),
-                }
-            )
-        if p_adj <= alpha_edit:  # Holm stops at the first edit that fails its level
-            return ev.model_copy(
-                update={
-                    "reason": (
-                        f"not enough evidence yet (p = {p_adj:.3g}; Holm's step-down stopped at an edit with less)"
-                    )
-                }
-            )
-        return ev.model_copy(
-            update={"reason": f"not enough evidence yet (p = {p_adj:.3g} > {alpha_edit:.3g})"}
-        )
+        seen = Seen(strata, errored, p_adj, p_unseen, alpha_edit, passed, log_total)
+        return efficacy_verdict(ev, seen, self.policy)
 
     # -- harm -------------------------------------------------------------------------------------
 
@@ -463,20 +374,3 @@ class Trials:
         if p_less is not None and p_less <= self.policy.harm_alpha and not losers:
             losers.add(max(accepted, key=lambda c: (self._adjusted(c), c.key)).key)
         return losers
-
-
-def _gained(c: Counts) -> bool:
-    """Whether the pass rate after is above the rate before (cross-multiplied, exact)."""
-    return c.after_pass * c.before_n > c.before_pass * c.after_n
-
-
-def _fell(c: Counts) -> bool:
-    return c.after_pass * c.before_n < c.before_pass * c.after_n
-
-
-def _exp(log_value: float) -> float:
-    return math.exp(min(log_value, 700.0))
-
-
-def _rate(value: float | None) -> str:
-    return "n/a" if value is None else f"{value:.2f}"
