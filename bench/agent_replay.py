@@ -42,7 +42,12 @@ agent, :data:`REAL` settings; claude 2.1.197, codex 0.169.0): Claude Code accept
 replay of the same tasks 4 of 8 (the command rule only), the decoy never. Per night, agent /
 text: Claude Code 62.5 / 39 calls (1.6x), 2.5M / 5.2k tokens (488x), 109 s / 0.1 s; codex 72 / 39
 calls (1.85x), 1.4M / 5.2k tokens (265x), 242 s / 0.3 s. Four nights are too few for a power
-figure: the gate's power and false accepts are the stand-in's.
+figure: the gate's power and false accepts are the stand-in's. Again after the agent replay
+gained the copy at the session's commit and a breaker (``--real --nights 2``, seeds 0-1): Claude
+Code 4 of 4 rules, codex 4 of 4, the decoy never; text 2 of 4 each; per night Claude Code 63 / 37
+calls (1.7x), 2.6M / 4.9k tokens (519x), 59 s / 0.02 s; codex 77 / 37 calls (2.1x), 1.5M / 4.9k
+tokens (298x), 236 s / 0.03 s. The real nights run without a money limit (the loopback world is
+free; claude prices its rollouts at its default model's list price), bounded by calls and tokens.
 """
 
 from __future__ import annotations
