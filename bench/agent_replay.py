@@ -3,6 +3,7 @@ action rules, and what a night costs.
 
     python bench/agent_replay.py              # 10 nights each way, default night settings
     python bench/agent_replay.py --nights 4 --json
+    python bench/agent_replay.py --real --nights 1   # the real claude and codex (see below)
 
 Each night takes 4 corrected tasks for each of two action rules (a command that must not be run:
 ``python -m unittest``; a directory that must not be touched: ``vendor/``), from Claude Code and
@@ -19,31 +20,70 @@ exercised by tests/agent_replay/. Wall time is therefore that of the pipeline ar
 not of a real agent; calls and tokens are the night's own count (an agent rollout is one call of
 the ``agent`` role with the tokens the agent reports).
 
-Measured (``--nights 100 --seed 100``, default night settings but concurrency 4; the agent obeys a
-rule 90% of the time with it loaded and 15% without): agent replay power 1.00 on both rules
-(200 of 200), false accepts 0.01 (1 of 100 nights); text replay power 0.50 (the command rule
-always, the directory rule never: a text reply touches no file, so its rollouts are errors, not
-evidence), false accepts 0.01; agent / text per night: 0.88x the calls, 29x the tokens.
+``--real`` runs the same comparison through the real ``claude`` and ``codex`` binaries (from
+``.tools/node_modules/.bin``, or PATH) in the bubblewrap sandbox, answered by the acting world
+over a loopback model server (as tests/agent_replay/test_real_night.py does), with small night
+settings (K=2, short tests: :data:`REAL`) because every agent rollout is a real process: a few
+nights, each agent's tasks on its own, against text replay of the same tasks in the same run.
+It prints the gate's decision on every edit of every night; its power over so few nights is a
+count, not an estimate.
+
+Measured, stand-in agent (``--nights 100 --seed 100``; the agent obeys a rule 90% of the time
+with it loaded and 15% without): agent replay power 0.985 (never runs unittest 1.00, leaves
+vendor/ alone 0.97), false accepts 0.00 (0 of 100 nights); text replay power 0.49 (0.98 and
+0.00: a text reply touches no file, so its rollouts on the directory rule are errors, not
+evidence), false accepts 0.01; agent / text per night: 0.67x the calls, 22x the tokens. The
+same run on the tree before agent replay went through the environment seam gave the same
+decisions, calls and power.
+
+Measured, real binaries (``--real --nights 1`` and ``--real --nights 3 --seed 1``: 4 nights per
+agent, :data:`REAL` settings; claude 2.1.197, codex 0.169.0): Claude Code accepted 7 of 8 rules
+(the unittest rule inconclusive once), codex 8 of 8, the decoy never (0 of 8 nights); text
+replay of the same tasks 4 of 8 (the command rule only), the decoy never. Per night, agent /
+text: Claude Code 62.5 / 39 calls (1.6x), 2.5M / 5.2k tokens (488x), 109 s / 0.1 s; codex 72 / 39
+calls (1.85x), 1.4M / 5.2k tokens (265x), 242 s / 0.3 s. Four nights are too few for a power
+figure: the gate's power and false accepts are the stand-in's. Again after the agent replay
+gained the copy at the session's commit and a breaker (``--real --nights 2``, seeds 0-1): Claude
+Code 4 of 4 rules, codex 4 of 4, the decoy never; text 2 of 4 each; per night Claude Code 63 / 37
+calls (1.7x), 2.6M / 4.9k tokens (519x), 59 s / 0.02 s; codex 77 / 37 calls (2.1x), 1.5M / 4.9k
+tokens (298x), 236 s / 0.03 s. The real nights run without a money limit (the loopback world is
+free; claude prices its rollouts at its default model's list price), bounded by calls and tokens.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-from skillopt_sleep.agent_replay import AgentLimits, AgentSetup
+from skillopt_sleep.agent_replay import AgentLimits, AgentSetup, prepare
 from skillopt_sleep.agent_replay.sandbox import Sandbox
-from skillopt_sleep.night.agent_dispatch import AgentReplays
+from skillopt_sleep.night.agent_dispatch import AgentReplays, agent_replays
 from skillopt_sleep.night.root import run_night
-from skillopt_sleep.settings import NightSettings, Settings
+from skillopt_sleep.settings import BudgetSettings, NightSettings, Settings
+from skillopt_sleep.testing import ModelServer
 from skillopt_sleep.testing.acting_world import RULES, ActingWorld, write_project
+from skillopt_sleep.testing.agents import codex_home
 from skillopt_sleep.testing.sim_agent import SimAgentRunner
 
 DECOY = "Prefer descriptive names for temporary variables."
+TOOLS = Path(__file__).resolve().parents[1] / ".tools" / "node_modules" / ".bin"
+REAL = NightSettings(
+    k=2,
+    steps=1,
+    concurrency=2,
+    efficacy_rollouts=12,
+    efficacy_looks=1,
+    harm_rollouts=4,
+    harm_looks=1,
+    unseen_rollouts=2,
+    agent_timeout_s=180,
+    agent_max_turns=6,
+)
 
 
 def _project(root: Path) -> Path:
@@ -59,7 +99,41 @@ def night(seed: int, mode: str, project: Path, settings: Settings) -> dict:
         return AgentSetup(agent, binary, {}, Sandbox("bwrap"), AgentLimits(), None, runner)
 
     agents = AgentReplays("auto" if mode == "agent" else "text", prep)
-    tasks = world.tasks(str(project), n=4)
+    row = _run(world, world.tasks(str(project), n=4), project, settings, agents, seed)
+    return {**row, "mode": mode, "agent_rollouts": runner.runs}
+
+
+def real_night(seed: int, mode: str, agent: str, project: Path, home: Path) -> dict:
+    """One night of ``agent``'s tasks through the real binary (``mode`` agent) or as text."""
+    world = ActingWorld(RULES, seed=seed, decoys=[DECOY])
+    tasks = [t.model_copy(update={"source": agent}) for t in world.tasks(str(project), n=4)]
+    with ModelServer(responder=world.respond) as server:
+        agents = agent_replays(
+            "auto" if mode == "agent" else "text",
+            _agent_env(home, server.url),
+            timeout_s=REAL.agent_timeout_s,
+            max_turns=REAL.agent_max_turns,
+        )
+        # The loopback world costs nothing; claude prices its rollouts at its default model's
+        # list price, which would stop a night at the default $5: only calls and tokens bound it.
+        free = BudgetSettings(max_cost_usd=None)
+        row = _run(world, tasks, project, Settings(night=REAL, budget=free), agents, seed)
+    return {**row, "mode": mode, "agent": agent, "agent_rollouts": agents.rollouts}
+
+
+def _agent_env(home: Path, url: str) -> dict[str, str]:
+    """The user's environment as a night sees it: both CLIs pointed at the loopback server."""
+    codex = codex_home(home, url)
+    return {
+        "PATH": f"{TOOLS}:{os.environ.get('PATH', '')}",
+        "HOME": str(home),
+        "ANTHROPIC_BASE_URL": url,
+        "ANTHROPIC_API_KEY": "x",
+        "LOCAL_API_KEY": codex["LOCAL_API_KEY"],
+    }
+
+
+def _run(world, tasks, project: Path, settings: Settings, agents, seed: int) -> dict:
     started = time.perf_counter()
     result = run_night(
         tasks,
@@ -76,13 +150,12 @@ def night(seed: int, mode: str, project: Path, settings: Settings) -> dict:
     accepted = {e.edit.content for e in s.evidence if e.verdict == "accepted"}
     return {
         "seed": seed,
-        "mode": mode,
         "decision": s.decision,
         "wall_s": wall,
         "calls": s.calls,
         "tokens": s.tokens,
-        "agent_rollouts": runner.runs,
         "errored": s.errored_rollouts,
+        "edits": {e.edit.content: e.verdict for e in s.evidence},
         "rules_accepted": sorted(r.key for r in RULES if r.rule in accepted),
         "decoy_accepted": DECOY in accepted,
     }
@@ -104,12 +177,18 @@ def summarise(rows: list[dict]) -> dict:
     }
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--nights", type=int, default=10)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--json", action="store_true")
-    args = parser.parse_args(argv)
+def compare(rows: dict[str, list[dict]]) -> dict:
+    """Both modes summarised, and agent over text per night (calls, tokens, wall time)."""
+    result = {mode: summarise(r) for mode, r in rows.items()}
+    a, t = result["agent"], result["text"]
+    result["agent_over_text"] = {
+        k: (a[k] / t[k] if t[k] else None)
+        for k in ("calls_per_night", "tokens_per_night", "wall_s_per_night")
+    }
+    return result
+
+
+def stand_in(args: argparse.Namespace) -> dict:
     settings = Settings(night=NightSettings(concurrency=4))
     rows: dict[str, list[dict]] = {"agent": [], "text": []}
     with tempfile.TemporaryDirectory() as tmp:
@@ -117,26 +196,74 @@ def main(argv: list[str] | None = None) -> int:
         for seed in range(args.seed, args.seed + args.nights):
             for mode, kept in rows.items():
                 kept.append(night(seed, mode, project, settings))
-    result = {mode: summarise(r) for mode, r in rows.items()}
-    a, t = result["agent"], result["text"]
-    ratios = {
-        k: (a[k] / t[k] if t[k] else None)
-        for k in ("calls_per_night", "tokens_per_night", "wall_s_per_night")
-    }
-    if args.json:
-        print(json.dumps({**result, "agent_over_text": ratios, "nights": rows}, indent=2))
-        return 0
-    for mode, res in result.items():
-        print(
-            f"{mode:>5}: power {res['power']:.2f} {res['power_by_rule']}, false accepts "
-            f"{res['false_accepts']:.2f}, per night {res['calls_per_night']:.0f} calls, "
-            f"{res['tokens_per_night']:.0f} tokens, {res['wall_s_per_night']:.1f}s, "
-            f"{res['errored_per_night']:.1f} errored rollouts"
-        )
-    print(
-        "agent / text: "
-        + ", ".join(f"{k} {v:.2f}x" if v else f"{k} n/a" for k, v in ratios.items())
+    return {**compare(rows), "nights": rows}
+
+
+def real(args: argparse.Namespace) -> dict:
+    """The real binaries, each agent's nights on their own; an agent that cannot run here is
+    reported as such, never replaced by the stand-in."""
+    out: dict = {}
+    for agent in args.agents.split(","):
+        with tempfile.TemporaryDirectory() as tmp:
+            found = prepare(agent, _agent_env(Path(tmp) / "home", "http://127.0.0.1:9"))
+            if isinstance(found, str):
+                out[agent] = {"skipped": found}
+                continue
+            project = _project(Path(tmp) / "project")
+            rows: dict[str, list[dict]] = {"agent": [], "text": []}
+            for seed in range(args.seed, args.seed + args.nights):
+                for mode, kept in rows.items():
+                    kept.append(real_night(seed, mode, agent, project, Path(tmp) / "home"))
+        out[agent] = {**compare(rows), "nights": rows}
+    return out
+
+
+def _line(mode: str, res: dict) -> str:
+    return (
+        f"{mode:>5}: power {res['power']:.2f} {res['power_by_rule']}, false accepts "
+        f"{res['false_accepts']:.2f}, per night {res['calls_per_night']:.0f} calls, "
+        f"{res['tokens_per_night']:.0f} tokens, {res['wall_s_per_night']:.1f}s, "
+        f"{res['errored_per_night']:.1f} errored rollouts"
     )
+
+
+def _ratios(ratios: dict) -> str:
+    return "agent / text: " + ", ".join(
+        f"{k} {v:.2f}x" if v else f"{k} n/a" for k, v in ratios.items()
+    )
+
+
+def _print(result: dict, is_real: bool) -> None:
+    groups = result.items() if is_real else [("stand-in agent", result)]
+    for name, res in groups:
+        print(f"{name}:")
+        if "skipped" in res:
+            print(f"  skipped: {res['skipped']}")
+            continue
+        for mode in ("agent", "text"):
+            print("  " + _line(mode, res[mode]))
+        print("  " + _ratios(res["agent_over_text"]))
+        if is_real:
+            for mode in ("agent", "text"):
+                for r in res["nights"][mode]:
+                    edits = ", ".join(f"{v}: {e[:40]}" for e, v in r["edits"].items())
+                    print(f"  {mode} night {r['seed']}: {r['decision']} ({edits})")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--nights", type=int, default=None, help="per mode (10; 1 with --real)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--real", action="store_true", help="the real claude and codex binaries")
+    parser.add_argument("--agents", default="claude-code,codex", help="with --real: which agents")
+    args = parser.parse_args(argv)
+    args.nights = args.nights or (1 if args.real else 10)
+    result = real(args) if args.real else stand_in(args)
+    if args.json:
+        print(json.dumps(result, indent=2))
+    else:
+        _print(result, args.real)
     return 0
 
 

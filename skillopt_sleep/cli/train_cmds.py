@@ -5,8 +5,10 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from ..agent_replay import AGENTS
 from ..backends.retry import RetryPolicy
-from ..errors import BackendError, UsageError
+from ..errors import BackendError, ConfigError, UsageError
+from ..night.agent_dispatch import AgentReplays, agent_replays
 from ..night.project import batched_backends, build_backends
 from ..night.root import Backends
 from ..settings import Settings
@@ -73,7 +75,7 @@ def register(
         help="the evidence gate, or 'validation mean went up'",
     )
     p.add_argument("--alpha", type=float, metavar="A", help="the run's error rate (default 0.05)")
-    p.add_argument("--env", metavar="NAME", help="task-record, qa, or module:Class")
+    p.add_argument("--env", metavar="NAME", help="task-record, qa, agent, or module:Class")
     p.add_argument("--seed", type=int, metavar="N")
     p.add_argument(
         "--split-ratio", metavar="T:V:T", help="split a file without split fields (default 2:1:7)"
@@ -151,6 +153,7 @@ def train_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
         retry=RetryPolicy(max_retries=settings.roles.target.max_retries),
         clock=ctx.clock,
         progress=ctx.say,
+        agents=_agents(config, data, settings, ctx) if config.env == "agent" else None,
     )
     s = result.summary
     ctx.emit(s, summary_text(s, args.out))
@@ -158,6 +161,26 @@ def train_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
         ctx.err.write(f"skillopt-sleep: error: {printable(s.stopped)}\n")
         return BackendError.exit_code
     return 0
+
+
+def _agents(config: TrainConfig, data: TaskSet, settings: Settings, ctx: Ctx) -> AgentReplays:
+    """The agents that replay a run's items under ``--env agent`` (an item of no agent's by the
+    first agent that can be replayed here); an error naming the fix when none can."""
+    replays = agent_replays(
+        "agent",
+        ctx.env,
+        timeout_s=settings.night.agent_timeout_s,
+        max_turns=settings.night.agent_max_turns,
+    )
+    first = [*data.train, *data.val, *data.test][0]
+    for agent in AGENTS:
+        if replays.setup_for(first.model_copy(update={"source": agent})) is not None:
+            replays.default = agent
+            return replays
+    raise ConfigError(
+        "--env agent: no agent can be replayed here: " + "; ".join(replays.notes),
+        hint="install claude or codex and bubblewrap, or train with --env task-record",
+    )
 
 
 def _estimate(

@@ -2,17 +2,41 @@
 
 An environment is what a training run and a night replay items *through*: it turns an item, the
 instructions under test and a backend into one scored attempt. Shipped: :mod:`.task_record`
-(a chat scored by the item's checks, what a night replays) and :mod:`.qa` (a question scored by
-exact match and token F1). A user's own is named ``module:Class`` (:func:`..registry.load_env`).
+(a chat scored by the item's checks, what a night replays), :mod:`.qa` (a question scored by
+exact match and token F1) and :mod:`.agent` (the real agent acting in a sandboxed copy of the
+project, scored on what it did). A user's own is named ``module:Class``
+(:func:`..registry.load_env`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 from ..backends.base import Backend, Message
 from ..models import TaskRecord
+
+
+class Instructions(str):
+    """The instructions a rollout runs under: the text a chat sends as its system prompt, and the
+    files it was made of (``SKILL.md``, ``CLAUDE.md``, ``AGENTS.md``), which an acting
+    environment writes where its agent reads them. A plain ``str`` is its own only file, the
+    skill (:func:`files_of`)."""
+
+    files: Mapping[str, str]
+
+    def __new__(cls, text: str, files: Mapping[str, str]) -> Instructions:
+        made = super().__new__(cls, text)
+        made.files = dict(files)
+        return made
+
+
+def files_of(instructions: str) -> Mapping[str, str]:
+    """The instruction files behind ``instructions`` (a bare text is the skill)."""
+    if isinstance(instructions, Instructions):
+        return instructions.files
+    return {"SKILL.md": instructions}
 
 
 @dataclass(frozen=True)
@@ -61,8 +85,12 @@ class Environment(Protocol):
       failures raise: ``BudgetExhausted`` (stop cleanly), ``AuthError``, ``BadRequestError``,
       ``BackendUnavailable`` and ``BackendOutage`` (nothing else can succeed either).
     - ``backend`` is already wrapped with the run's budget, retries, circuit breaker and
-      redaction: an environment calls ``backend.complete`` and nothing else that spends.
-    - ``name`` names the environment in run records.
+      redaction: an environment calls ``backend.complete`` and nothing else that spends, except
+      an environment whose work is not a model call (an agent run): it reserves and records its
+      cost in ``backend.budget`` (when there is one) under its own role.
+    - ``instructions`` may be an :class:`Instructions` (the files behind the text).
+    - ``name`` names the environment in run records; an optional ``cache_tag(item)`` (a string)
+      sets its rollouts apart in a replay cache from a chat's of the same item and instructions.
     """
 
     name: str

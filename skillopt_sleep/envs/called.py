@@ -5,15 +5,17 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 from ..backends.base import Backend, Completion, Health, Request
+from ..backends.budget import Budget
 
 Call = Callable[[Backend, Request], Awaitable[Completion]]
 
 
 class CalledBackend:
-    """``backend`` whose every ``complete`` goes through ``call`` (what environments are handed)."""
+    """``backend`` whose every ``complete`` goes through ``call`` (what environments are handed);
+    ``budget`` is the run's, for an environment that spends outside a model call (an agent run)."""
 
-    def __init__(self, backend: Backend, call: Call) -> None:
-        self.backend, self.call = backend, call
+    def __init__(self, backend: Backend, call: Call, budget: Budget | None = None) -> None:
+        self.backend, self.call, self.budget = backend, call, budget
         self.name: str = backend.name
         self.model: str = backend.model
 

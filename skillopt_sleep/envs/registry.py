@@ -11,12 +11,21 @@ from .base import Environment
 from .qa import QAEnv
 from .task_record import TaskRecordEnv
 
-SHIPPED = ("task-record", "qa")
+SHIPPED = ("task-record", "qa", "agent")
 
 
 def load_env(spec: str, rubric: RubricJudge | None = None) -> Environment:
     """The environment ``spec`` names: ``task-record``, ``qa`` or ``module:Class`` (made with no
-    arguments). An unknown name is an error listing the choices."""
+    arguments). An unknown name is an error listing the choices. ``agent`` is chosen per item (the
+    item's own agent, set up for the user's environment): a run gets it from
+    :func:`~..night.agent_dispatch.agent_replays`, not here."""
+    if spec == "agent":
+        raise ConfigError(
+            "the agent environment is set up from the user's environment (PATH, HOME, the "
+            "agent's API settings)",
+            hint="run `skillopt-sleep train --env agent`, or pass agents=agent_replays('agent', "
+            "os.environ) to train()",
+        )
     if spec == "task-record":
         return TaskRecordEnv(rubric)
     if spec == "qa":

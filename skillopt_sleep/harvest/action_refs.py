@@ -28,6 +28,9 @@ FAMILIES: tuple[frozenset[str], ...] = (
     frozenset({"grep", "rg", "ag", "ack", "find", "fd"}),
     frozenset({"cat", "head", "tail", "less", "more", "bat", "grep", "rg"}),
     frozenset({"docker", "podman"}),
+    frozenset({"flake8", "ruff", "pylint", "pyflakes", "pycodestyle", "eslint", "biome"}),
+    frozenset({"black", "ruff", "yapf", "autopep8", "isort", "prettier", "biome"}),
+    frozenset({"mypy", "pyright", "pytype", "pyre"}),
 )
 # Words of a command too common to say anything about which command a turn means.
 _GENERIC = frozenset(
@@ -175,6 +178,14 @@ def _tokens(text: str) -> list[str]:
     return out
 
 
+def _compound_head(tok: str, vocab: Vocabulary) -> str:
+    """``tok``, or the name it is a compound of ("dist-ordner", ".env-datei": German joins a
+    noun to a name with a hyphen) when only that name is something the attempt touched."""
+    head = tok.split("-", 1)[0] if "-" in tok.strip("-") else ""
+    known = tok in vocab.words or tok.strip("/") in vocab.paths
+    return head if len(head) >= 2 and not known and head.strip("/") in vocab.paths else tok
+
+
 @dataclass(frozen=True)
 class Reference:
     """What a turn names of the previous attempt, and how it speaks of it."""
@@ -196,6 +207,7 @@ def reference(text: str, actions: Sequence[ActionLike]) -> Reference | None:
     others: list[str] = []
     questioned = False
     for i, tok in enumerate(tokens):
+        tok = _compound_head(tok, vocab)
         if tok in vocab.words or tok in vocab.paths or tok.strip("/") in vocab.paths:
             named.append(tok)
             questioned = questioned or (i + 1 < len(tokens) and tokens[i + 1] == "?")

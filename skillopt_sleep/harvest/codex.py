@@ -21,7 +21,7 @@ from typing import Any
 from ..models import ActionKind
 from . import actions
 from .jsonl import LineParser, as_dict, as_list, as_str, require_dict
-from .session import Turn, parse_time
+from .session import ParseState, Turn, parse_time
 
 SOURCE = "codex"
 
@@ -59,6 +59,11 @@ class CodexParser(LineParser):
 
     source = SOURCE
     ignored_types = frozenset({"world_state", "token_usage_record", "compacted", "turn_context"})
+    _REFUSED = "exec_command failed"  # codex refused to start the command (its own policy)
+
+    def __init__(self, state: ParseState | None = None) -> None:
+        super().__init__(state)
+        self._shell_calls: dict[str, str] = {}  # call id -> command, until its output is read
 
     def record(self, kind: str, obj: dict[str, Any], offset: int) -> None:
         payload = require_dict(obj.get("payload"), "payload")
@@ -175,17 +180,40 @@ class CodexParser(LineParser):
                 "shell" if itype == "local_shell_call" else "tool"
             )
             turn.note(turn.tools, name)
+            if name in ("exec_command", "shell"):
+                self._shell_calls[as_str(payload.get("call_id"))] = _shell_arg(payload)
             if name == "apply_patch":
                 for path in _PATCH_FILE.findall(
                     as_str(payload.get("input")) or _patch_arg(payload)
                 ):
                     turn.note(turn.files, path.strip())
+        elif itype == "function_call_output":
+            self._refused(turn, payload)
         elif itype == "message" and payload.get("role") == "user":
             text = _content_text(payload.get("content"))
             if text.startswith("<skill>"):
                 skill = _SKILL_NAME.search(text)
                 if skill:
                     turn.note(turn.skills, skill.group(1))
+
+    def _refused(self, turn: Turn, payload: dict[str, Any]) -> None:
+        """A command codex refused to start: what the attempt tried, recorded as a failed
+        command (it never ran, so no ``exec_command_end`` names it)."""
+        command = self._shell_calls.pop(as_str(payload.get("call_id")), "")
+        output = as_str(payload.get("output"))
+        if command and output.startswith(self._REFUSED):
+            actions.command(turn, command, "exec_command").failed = True
+            turn.add_error(f"`{command}` was refused: {output.strip()[-300:]}")
+
+
+def _shell_arg(payload: dict[str, Any]) -> str:
+    """The command line of an ``exec_command`` / ``shell`` function call ("" when unreadable)."""
+    try:
+        args = json.loads(as_str(payload.get("arguments")) or "{}")
+    except ValueError:
+        return ""
+    args = as_dict(args)
+    return as_str(args.get("cmd")) or command_text(args.get("command"))
 
 
 _CHANGE_KINDS: dict[str, ActionKind] = {

@@ -75,13 +75,19 @@ def _redirections(segment: list[str]) -> tuple[list[str], list[Effect]]:
     i = 0
     while i < len(segment):
         word = segment[i]
+        if word in (">&", "<&") and i + 1 < len(segment):  # "2>&1": a descriptor, no file
+            target = segment[i + 1]
+            if not (target.isdigit() or target == "-" or target == "/dev/null"):
+                found.append(("write", target))  # ">& file": both streams to the file
+            i += 2
+            continue
         if word in _REDIRECTS and i + 1 < len(segment):
             target = segment[i + 1]
             if not target.startswith("&") and target != "/dev/null":
                 found.append((_REDIRECTS[word], target))  # type: ignore[arg-type]
             i += 2
             continue
-        if word.isdigit() and i + 1 < len(segment) and segment[i + 1] in _REDIRECTS:
+        if word.isdigit() and i + 1 < len(segment) and segment[i + 1] in (*_REDIRECTS, ">&", "<&"):
             i += 1  # "2>" splits as "2" ">"
             continue
         rest.append(word)

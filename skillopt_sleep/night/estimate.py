@@ -15,10 +15,11 @@ from dataclasses import dataclass, field
 
 from ..backends.base import Backend
 from ..backends.budget import CHARS_PER_TOKEN, cost_for
+from ..envs.agent import agent_cache_tag
 from ..models import TaskRecord
 from ..settings import Settings
 from ..store import Store
-from .agent_dispatch import agent_share
+from .agent_dispatch import ReplayMode, agent_share, wants_agent
 from .evidence import EvidencePolicy
 from .evidence.rehearse import GateForecast, Outlook, forecast
 from .guards import edit_budget
@@ -85,7 +86,7 @@ def estimate_night(
             tasks, ws, fresh, budget
         )
         tally.calls, tally.tokens_out = fresh, fresh * out_tokens
-    _count_train_replay(tally, sel.train, ws, target, store, k, out_tokens)
+    _count_train_replay(tally, sel.train, ws, target, store, (k, out_tokens), settings)
     rounds = settings.night.steps
     tally.calls += rounds + tally.rubric_calls
     # at most: every test to its full course, and each reflection asked twice (a malformed reply)
@@ -140,21 +141,38 @@ def _forecast(
     )
 
 
+def _key(
+    task: TaskRecord, system: str, sample: int, target: Backend, agent: tuple[ReplayMode, int]
+) -> str:
+    """The cache key the night's replay will look up: an agent rollout's where the task's agent
+    replays it under ``agent`` (the replay mode, the turn limit), as the night assumes it can."""
+    mode, max_turns = agent
+    tag = (
+        agent_cache_tag(task.source, None, max_turns, task.commit)
+        if wants_agent(task, mode)
+        else ""
+    )
+    return cache_key(task, system, sample, target, tag)
+
+
 def _count_train_replay(
     tally: _Tally,
     train: Sequence[TaskRecord],
     ws: Workspace,
     target: Backend,
     store: Store | None,
-    k: int,
-    out_tokens: int,
+    sizes: tuple[int, int],
+    settings: Settings,
 ) -> None:
-    """The train replay's calls and tokens, less what the cache holds, into ``tally``."""
+    """The train replay's calls and tokens, less what the cache holds, into ``tally``; ``sizes``
+    is (K, the tokens of an answer)."""
+    (k, out_tokens), night = sizes, settings.night
     prefixes: dict[str, int] = {}  # system text -> calls sharing that prefix
     for task in train:
         system = system_text(ws.texts, task)
         for sample in range(k):
-            if store is not None and store.cache_get(cache_key(task, system, sample, target)):
+            key = _key(task, system, sample, target, (night.replay, night.agent_max_turns))
+            if store is not None and store.cache_get(key):
                 tally.cached += 1
                 continue
             tally.calls += 1

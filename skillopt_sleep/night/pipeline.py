@@ -325,7 +325,7 @@ class Night:
         if self.artifacts is None:
             return
         lines = [
-            json.dumps({"phase": phase, **r.__dict__}, sort_keys=True)
+            json.dumps({"phase": phase, **r.as_json()}, sort_keys=True)
             for phase, by_task in self.rollouts.items()
             for rs in by_task.values()
             for r in rs

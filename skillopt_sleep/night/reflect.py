@@ -122,9 +122,9 @@ def reflection_prompt(
             parts.append(f"User's feedback: {t.feedback}")
         if case.good is not None:
             label = "Attempt that works" if case.bad is None else "Good attempt"
-            parts += [f"{label} (score {case.good.score:.2f}):", _excerpt(case.good.text)]
+            parts += [f"{label} (score {case.good.score:.2f}):", _excerpt(case.good.shown())]
         if case.bad is not None:
-            parts += [f"Bad attempt (score {case.bad.score:.2f}):", _excerpt(case.bad.text)]
+            parts += [f"Bad attempt (score {case.bad.score:.2f}):", _excerpt(case.bad.shown())]
             if case.bad.reasons:
                 parts.append("Why the bad attempt was judged bad: " + "; ".join(case.bad.reasons))
     parts += ["", "Propose the rules now, as JSON, each citing its case numbers."]

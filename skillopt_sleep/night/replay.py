@@ -16,25 +16,26 @@ import json
 import random
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..backends.base import Backend, Completion, Message, Request
 from ..backends.breaker import CircuitBreaker
 from ..backends.budget import Budget
 from ..backends.retry import RetryPolicy, call_with_retry
 from ..clock import Clock
-from ..envs.base import Environment
+from ..envs.base import Environment, EnvResult, Instructions
 from ..envs.called import CalledBackend
 from ..envs.task_record import TaskRecordEnv
 from ..errors import BackendError, BudgetExhausted, MalformedOutput
-from ..models import TaskRecord
+from ..models import Action, TaskRecord
 from ..redact import redact
 from ..store import Store
-from .judge import RubricJudge, judge
+from .judge import RubricJudge
 
 if TYPE_CHECKING:
     from .agent_dispatch import AgentReplays
 
+MAX_ACTIONS_SHOWN = 12
 REPLAY_SYSTEM = (
     "You are a coding agent working in the user's project. Follow the instructions below, then do "
     "the task. Answer with what you would do or write, concisely.\n\n"
@@ -43,7 +44,8 @@ REPLAY_SYSTEM = (
 
 @dataclass(frozen=True)
 class Rollout:
-    """One replay of one task: its answer and verdict, or the error that prevented it."""
+    """One replay of one task: its answer, what it did (an acting environment's commands and
+    file changes; none for a chat) and its verdict, or the error that prevented it."""
 
     task_id: str
     sample: int
@@ -53,6 +55,64 @@ class Rollout:
     reasons: tuple[str, ...] = ()
     error: str | None = None
     cached: bool = False
+    actions: tuple[Action, ...] = ()
+
+    def cached_form(self) -> dict[str, object]:
+        """What the replay cache keeps of this rollout."""
+        return {
+            "text": self.text,
+            "score": self.score,
+            "passed": self.passed,
+            "reasons": list(self.reasons),
+            "actions": [a.model_dump(mode="json") for a in self.actions],
+        }
+
+    def as_json(self) -> dict[str, object]:
+        """Every field of the rollout, as JSON (what the night's artifacts record)."""
+        return {**self.__dict__, **self.cached_form()}
+
+    @classmethod
+    def from_cache(cls, task_id: str, sample: int, hit: dict[str, Any]) -> Rollout:
+        return cls(
+            task_id,
+            sample,
+            str(hit["text"]),
+            hit["score"],
+            bool(hit["passed"]),
+            tuple(hit["reasons"]),
+            cached=True,
+            actions=tuple(Action.model_validate(a) for a in hit.get("actions") or ()),
+        )
+
+    def shown(self) -> str:
+        """The answer and, for an acting rollout, what it did: as the optimizer and the morning
+        report see the attempt."""
+        if not self.actions:
+            return self.text
+        did = [_did(a) for a in self.actions[:MAX_ACTIONS_SHOWN]]
+        more = len(self.actions) - len(did)
+        did += [f"{more} more"] if more > 0 else []
+        return f"{self.text}\n[what it did: {'; '.join(did)}]"
+
+    @classmethod
+    def of(cls, task_id: str, sample: int, result: EnvResult) -> Rollout:
+        """The rollout an environment's scored attempt makes."""
+        return cls(
+            task_id,
+            sample,
+            result.answer,
+            result.soft,
+            result.hard == 1.0,
+            result.fail_reason,
+            actions=tuple(a for a in result.actions if isinstance(a, Action)),
+        )
+
+
+def _did(action: Action) -> str:
+    if action.kind != "command":
+        return f"{action.kind} {action.path}"
+    status = "" if action.exit_code is None else f" (exit {action.exit_code})"
+    return f"ran `{action.command[:200]}`{status}"
 
 
 @dataclass
@@ -106,8 +166,9 @@ class ReplayStats:
     errors: list[str] = field(default_factory=list)
 
 
-def system_text(files: dict[str, str], task: TaskRecord) -> str:
-    """The instructions a replay runs under: the skill, and the memory files the task's agent reads."""
+def system_text(files: dict[str, str], task: TaskRecord) -> Instructions:
+    """The instructions a replay runs under: the skill, and the memory files the task's agent
+    reads (the text a chat sends; the files themselves for an agent replay)."""
     wanted = {"claude-code": ["CLAUDE.md"], "codex": ["AGENTS.md"]}.get(task.source)
     parts = [REPLAY_SYSTEM, "# Skill (SKILL.md)\n", files.get("SKILL.md", "")]
     for name, text in files.items():
@@ -115,14 +176,18 @@ def system_text(files: dict[str, str], task: TaskRecord) -> str:
             wanted is None or name in wanted or not any(w in files for w in wanted)
         ):
             parts += [f"\n\n# Project memory ({name})\n", text]
-    return "".join(parts)
+    return Instructions("".join(parts), files)
 
 
 def _sha(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def cache_key(task: TaskRecord, system: str, sample: int, backend: Backend) -> str:
+def cache_key(
+    task: TaskRecord, system: str, sample: int, backend: Backend, env_tag: str = ""
+) -> str:
+    """The replay cache's key of one rollout; ``env_tag`` sets an acting environment's rollouts
+    apart (``""``: a chat)."""
     checks = json.dumps([c.model_dump(mode="json") for c in task.checks], sort_keys=True)
     parts = [
         task.id,
@@ -133,7 +198,8 @@ def cache_key(task: TaskRecord, system: str, sample: int, backend: Backend) -> s
         backend.name,
         backend.model,
     ]
-    return _sha("\x1f".join(parts))
+    key = _sha("\x1f".join(parts))
+    return _sha(key + "\x1f" + env_tag) if env_tag else key
 
 
 def sample_seed(task_id: str, sample: int) -> int:
@@ -141,8 +207,9 @@ def sample_seed(task_id: str, sample: int) -> int:
 
 
 class Replayer:
-    """Replays tasks through the target backend, each rollout one rollout of ``env`` (by default
-    the task-record environment: a chat judged by the task's checks)."""
+    """Replays tasks through the target backend, each rollout one rollout of an environment: the
+    task's agent where ``agents`` chooses one for it (:class:`~.agent_dispatch.AgentReplays`),
+    else ``env`` (by default the task-record environment: a chat judged by the task's checks)."""
 
     def __init__(
         self,
@@ -161,7 +228,7 @@ class Replayer:
     ) -> None:
         self.target, self.calls, self.k = target, calls, k
         self.env = env if env is not None else TaskRecordEnv(rubric)
-        self.agents = agents  # replays tasks with action checks by the real agent (None: text only)
+        self.agents = agents  # chooses the agent environment for tasks it replays (None: none)
         self.rubric, self.store, self.clock = rubric, store, clock
         self.max_tokens = max_tokens
         # A batching backend gathers a phase's requests into one batch: hand them all over.
@@ -170,27 +237,24 @@ class Replayer:
         )
         self._progress = progress or (lambda n: None)
         self._budget_hit: BudgetExhausted | None = None
-        self._fatal: BackendError | None = (
-            None  # stops queued rollouts after auth/bad-request errors
-        )
+        self._fatal: BackendError | None = None  # stops queued rollouts after auth/bad requests
         self.stats = ReplayStats()
 
     @property
     def budget_hit(self) -> BudgetExhausted | None:
         return self._budget_hit
 
+    def env_for(self, task: TaskRecord) -> Environment:
+        """The environment that replays ``task``."""
+        chosen = self.agents.env_for(task, self.rubric) if self.agents is not None else None
+        return chosen if chosen is not None else self.env
+
     async def replay(
         self, tasks: Sequence[TaskRecord], files: dict[str, str]
     ) -> dict[str, list[Rollout]]:
         """K rollouts for every task under ``files``. Fatal backend errors propagate at once."""
-        return await self._gather(
-            tasks,
-            [
-                self._one(t, system_text(files, t), s, files=files)
-                for t in tasks
-                for s in range(self.k)
-            ],
-        )
+        jobs = [self._one(t, system_text(files, t), s) for t in tasks for s in range(self.k)]
+        return await self._gather(tasks, jobs)
 
     async def draw(
         self,
@@ -206,7 +270,7 @@ class Replayer:
         sample of a replay under ``files``, so a later replay under them (after they are adopted)
         draws only what is missing."""
         jobs = [
-            self._one(t, system_text(files, t), s, nonce=nonce, files=files, keep=keep)
+            self._one(t, system_text(files, t), s, nonce=nonce, keep=keep)
             for t, first, count in wants
             for s in range(first, first + count)
         ]
@@ -232,37 +296,26 @@ class Replayer:
         system: str,
         sample: int,
         nonce: str | None = None,
-        files: dict[str, str] | None = None,
         keep: bool = False,
     ) -> Rollout | None:
-        key = cache_key(task, system, sample, self.target)
-        if self.agents is not None and (tag := self.agents.cache_tag(task)):
-            key = _sha(key + "\x1f" + tag)
-        if (
-            nonce is None
-            and self.store is not None
-            and (hit := self.store.cache_get(key)) is not None
-        ):
+        """One rollout of ``task``: from the cache (when not drawn for a decision), else through
+        its environment (kept in the cache unless drawn for a decision, or with ``keep``); None
+        when skipped (budget) or stopped (a fatal error)."""
+        env = self.env_for(task)
+        tag = env.cache_tag(task) if hasattr(env, "cache_tag") else ""
+        key = cache_key(task, system, sample, self.target, tag)
+        hit = self.store.cache_get(key) if nonce is None and self.store is not None else None
+        if hit is not None:
             self.stats.cached += 1
             self._progress(1)
-            return Rollout(
-                task.id,
-                sample,
-                hit["text"],
-                hit["score"],
-                hit["passed"],
-                tuple(hit["reasons"]),
-                cached=True,
-            )
+            return Rollout.from_cache(task.id, sample, hit)
         async with self._sem:
             if self._fatal is not None:
                 return None
-            if self._budget_hit is not None:
-                self.stats.skipped += 1
-                self._progress(1)
-                return None
             try:
-                rollout = await self._run(task, system, sample, nonce, files)
+                if self._budget_hit is not None:
+                    raise self._budget_hit
+                rollout = await self._run(env, task, system, sample, nonce)
             except BudgetExhausted as exc:
                 self._budget_hit = exc
                 self.stats.skipped += 1
@@ -283,49 +336,20 @@ class Replayer:
 
     def _cache(self, key: str, rollout: Rollout) -> None:
         if self.store is not None:
-            result = {
-                "text": rollout.text,
-                "score": rollout.score,
-                "passed": rollout.passed,
-                "reasons": list(rollout.reasons),
-            }
-            self.store.cache_put(key, rollout.task_id, result, self.clock.now())
+            self.store.cache_put(key, rollout.task_id, rollout.cached_form(), self.clock.now())
 
     async def _run(
-        self,
-        task: TaskRecord,
-        system: str,
-        sample: int,
-        nonce: str | None = None,
-        files: dict[str, str] | None = None,
+        self, env: Environment, task: TaskRecord, system: str, sample: int, nonce: str | None
     ) -> Rollout:
-        if (
-            self.agents is not None
-            and files is not None
-            and self.agents.setup_for(task) is not None
-        ):
-            text, verdict = await self.agents.run(
-                task,
-                files,
-                sample,
-                self.calls.budget,
-                lambda out, effects: judge(task, redact(out), self.rubric, effects),
-            )
-            self.stats.calls += 1
-            return Rollout(
-                task.id, sample, redact(text), verdict.score, verdict.passed, verdict.reasons
-            )
         stream = task.id if nonce is None else f"{task.id}:{nonce}"
-        result = await self.env.rollout(
+        result = await env.rollout(
             task,
             system,
-            CalledBackend(self.target, self.calls),
+            CalledBackend(self.target, self.calls, self.calls.budget),
             seed=sample_seed(stream, sample),
             max_tokens=self.max_tokens,
         )
         if result.error is not None:
-            raise MalformedOutput(result.error)  # scored as an error below, as any failed rollout
+            raise MalformedOutput(result.error)  # scored as an error above, as any failed rollout
         self.stats.calls += 1
-        return Rollout(
-            task.id, sample, result.answer, result.soft, result.hard == 1.0, result.fail_reason
-        )
+        return Rollout.of(task.id, sample, result)

@@ -23,7 +23,9 @@ from ..backends.retry import RetryPolicy
 from ..clock import Clock, SystemClock
 from ..envs.base import Environment
 from ..envs.registry import load_env
-from ..errors import InputError
+from ..envs.task_record import TaskRecordEnv
+from ..errors import ConfigError, InputError
+from ..night.agent_dispatch import AgentReplays
 from ..night.judge import RubricJudge
 from ..night.managed_block import frontmatter
 from ..night.pipeline import _rubric_from_backend
@@ -55,6 +57,19 @@ def read_skill(path: Path, mode: str) -> str:
     return text
 
 
+def _env(spec: str, rubric: RubricJudge | None, agents: AgentReplays | None) -> Environment:
+    """The environment of ``spec``: for ``agent``, text for the items ``agents`` leaves out."""
+    if spec != "agent":
+        return load_env(spec, rubric)
+    if agents is None:
+        raise ConfigError(
+            "the agent environment needs the agents to replay with",
+            hint="pass agents=agent_replays('agent', os.environ), or run `skillopt-sleep train "
+            "--env agent`",
+        )
+    return TaskRecordEnv(rubric)
+
+
 def _identity(tasks: TaskSet, skill: str) -> dict[str, object]:
     """What a resumed run must be given again: the items of each split and the skill's hash."""
     return {
@@ -72,8 +87,10 @@ def _replayer(
     calls: Calls,
     env: Environment | None,
     clock: Clock | None,
+    agents: AgentReplays | None = None,
 ) -> Replayer:
-    """The run's replayer: the target through the run's calls, scored by ``judge`` (or the target)."""
+    """The run's replayer: the target through the run's calls, scored by ``judge`` (or the target);
+    the items ``agents`` chooses replayed by the real agent."""
     judge = judge if judge is not None else target
     rubric = _rubric_from_backend(judge, calls) if isinstance(judge, Backend) else judge
     return Replayer(
@@ -85,7 +102,8 @@ def _replayer(
         store=None,
         clock=clock or SystemClock(),
         max_tokens=config.max_tokens,
-        env=env if env is not None else load_env(config.env, rubric),
+        env=env if env is not None else _env(config.env, rubric, agents),
+        agents=agents,
     )
 
 
@@ -104,13 +122,15 @@ def train(
     retry: RetryPolicy | None = None,
     clock: Clock | None = None,
     progress: Callable[[str], None] | None = None,
+    agents: AgentReplays | None = None,
 ) -> TrainResult:
     """Train the skill at ``skill`` over ``data`` (a task-set path or a :class:`TaskSet`), recording
     the run in ``out``; a run already in ``out`` is resumed after its last finished step.
 
     ``target`` replays the items, ``optimizer`` (default: ``target``) reflects, ``judge`` scores rubric
     checks. ``env`` replaces ``config.env``. ``budget`` bounds the calls, tokens and money of the run;
-    ``retry`` says how often a failed call is tried again.
+    ``retry`` says how often a failed call is tried again. ``agents`` replays the items it
+    chooses with the real agent (the ``agent`` environment: ``config.env = "agent"`` needs it).
     """
     config = config or TrainConfig()
     tasks = (
@@ -125,7 +145,7 @@ def train(
     state = run.state()
     budget_ = Budget(budget or BudgetSettings(), by_role=dict(state.usage_by_role) if state else {})
     calls = Calls(budget_, retry or RetryPolicy(), random.Random(config.seed))
-    replayer = _replayer(config, target, judge, calls, env, clock)
+    replayer = _replayer(config, target, judge, calls, env, clock, agents)
     trainer = Trainer(
         config,
         tasks,

@@ -116,3 +116,75 @@ def test_another_tool_of_the_same_job_becomes_ran_and_never_ran(tmp_path):
     kinds = {(c.kind, c.value) for c in task.checks}
     assert ("ran", r"(?<![\w-])pnpm(?![\w-])") in kinds
     assert ("never_ran", r"(?<![\w-])npm(?![\w-])") in kinds
+
+
+def test_a_linter_named_against_the_one_the_attempt_ran_is_a_correction_with_checks(tmp_path):
+    [task] = _session(
+        tmp_path,
+        [
+            ("Run the linter", "flake8 . 2>&1 | tail -1"),
+            ("Use ruff check, flake8 is gone from this project.", "ruff check ."),
+        ],
+    )
+    assert task.feedback == "Use ruff check, flake8 is gone from this project."
+    kinds = {(c.kind, c.value) for c in task.checks}
+    assert ("never_ran", r"(?<![\w-])flake8(?![\w-])") in kinds
+    assert ("ran", r"(?<![\w-])ruff(?![\w-])") in kinds
+
+
+def test_an_edit_whose_output_is_redirected_still_names_the_file_it_edited(tmp_path):
+    [task] = _session(
+        tmp_path,
+        [
+            (
+                "Fix the typo in the parser",
+                "sed -i 's/recieve/receive/' vendor/p.py 2>&1 | tail -1",
+            ),
+            ("Don't touch vendor/, patch src/ instead", "sed -i 's/recieve/receive/' src/p.py"),
+        ],
+    )
+    assert [(a.kind, a.path) for a in task.actions if a.kind != "command"] == [
+        ("edit", "vendor/p.py")
+    ]
+    assert ("untouched", "vendor") in {(c.kind, c.value) for c in task.checks}
+
+
+def test_most_corrections_of_sessions_kept_out_of_the_tuning_yield_a_check():
+    spec = importlib.util.spec_from_file_location("corrections", BENCH.with_name("corrections.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    fixtures = BENCH.parents[1] / "tests" / "fixtures" / "conversations_fresh"
+    fresh = module.count("tests.harvest.fresh_conversations", "FRESH_SESSIONS", fixtures)
+    assert fresh["corrections"] == 20 and fresh["became_tasks"] == 20 - fresh["attached"]
+    assert fresh["attached"] >= 17 and fresh["with_check"] >= 14, fresh["missed"]
+    fixtures = fixtures.with_name("conversations_unseen")
+    unseen = module.count("tests.harvest.unseen_conversations", "UNSEEN_SESSIONS", fixtures)
+    assert unseen["corrections"] == 12 and unseen["with_check"] >= 11, unseen["missed"]
+
+
+def test_a_german_compound_names_the_directory_the_attempt_deleted():
+    from skillopt_sleep.harvest.action_refs import reference
+    from skillopt_sleep.models import Action
+
+    deleted = [
+        Action(kind="command", command="rm -rf tmp/ .cache/"),
+        Action(kind="delete", path=".cache"),
+    ]
+    ref = reference("Den .cache-Ordner bitte nicht anfassen.", deleted)
+    assert ref is not None and ref.named == (".cache",) and ref.contrast
+    assert reference("Lösch den tmp-ordner nicht", [Action(kind="read", path="src/a.py")]) is None
+
+
+def test_a_command_codex_refused_to_start_is_what_its_attempt_tried():
+    from skillopt_sleep.harvest.codex import CodexParser
+    from skillopt_sleep.harvest.jsonl import read_chunk
+
+    fixtures = Path(__file__).resolve().parents[1] / "fixtures" / "conversations_fresh"
+    [path] = [p for p in fixtures.rglob("rollout-*.jsonl") if "Clean up the build" in p.read_text()]
+    chunk, _ = read_chunk(CodexParser(), path, 0)
+    [task] = mine_chunk(chunk, FALLBACK_TIME)
+    assert task.intent == "Clean up the build artefacts."
+    [command] = [a for a in task.actions if a.kind == "command"]
+    assert command.command == "rm -rf dist build" and command.failed
+    assert task.feedback == "Leave dist alone, the release script needs it."
+    assert ("untouched", "dist") in {(c.kind, c.value) for c in task.checks}

@@ -54,6 +54,9 @@ def test_a_write_tool_and_a_shell_redirect_are_both_file_actions():
         ("mv old.py new.py", [("delete", "old.py"), ("write", "new.py")]),
         ("grep -n TODO src/main.py", [("read", "src/main.py")]),
         ("echo 'unclosed", []),
+        ("sed -i 's/a/b/' vendor/p.py 2>&1 | tail -1", [("edit", "vendor/p.py")]),
+        ("make docs >& build.log", [("write", "build.log")]),
+        ("cat notes.md >&2", [("read", "notes.md")]),
     ],
 )
 def test_shell_commands_show_their_file_effects(command, effects):

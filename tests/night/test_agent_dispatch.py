@@ -155,3 +155,55 @@ def test_agent_rollouts_are_cached_apart_from_text_rollouts(tmp_path):
     text = replayer(AgentReplays("text", lambda agent: "unused"))
     asyncio.run(text.replay([task], files))
     assert text.stats.cached == 0 and text.stats.calls == 2  # a text replay is not an agent rollout
+
+
+def test_the_estimate_finds_the_agent_rollouts_a_night_cached(tmp_path):
+    from datetime import datetime, timezone
+
+    from skillopt_sleep.clock import FixedClock
+    from skillopt_sleep.night.project import Backends, estimate_project_night, run_project_night
+    from skillopt_sleep.paths import resolve_paths
+    from skillopt_sleep.store import Store
+
+    now = datetime(2026, 11, 21, 3, tzinfo=timezone.utc)
+    world = ActingWorld(RULES, seed=4)
+    runner = SimAgentRunner(world)
+    project = _project(tmp_path / "project")
+    paths = resolve_paths(str(tmp_path / "home")).ensure()
+    store = Store.open(paths.db)
+    store.upsert_tasks(world.tasks(str(project), n=4), now)
+    backends = Backends(world, world, world)
+    before = estimate_project_night(
+        project=project, settings=SETTINGS, store=store, backends=backends
+    )
+    run_project_night(
+        project=project,
+        settings=SETTINGS,
+        store=store,
+        paths=paths,
+        backends=backends,
+        clock=FixedClock(now),
+        dry_run=True,
+        agents=AgentReplays(
+            "auto",
+            lambda agent: AgentSetup(
+                agent,
+                "claude" if agent == "claude-code" else "codex",
+                {},
+                Sandbox("bwrap"),
+                AgentLimits(),
+                None,
+                runner,
+            ),
+        ),
+    )
+    after = estimate_project_night(
+        project=project, settings=SETTINGS, store=store, backends=backends
+    )
+    assert before.cached == 0 and after.cached > 0
+    assert after.cached % SETTINGS.night.k == 0  # the train replay, all K rollouts of each task
+    text = SETTINGS.model_copy(
+        update={"night": SETTINGS.night.model_copy(update={"replay": "text"})}
+    )
+    as_text = estimate_project_night(project=project, settings=text, store=store, backends=backends)
+    assert as_text.cached == 0  # a text night would not find the agent's rollouts

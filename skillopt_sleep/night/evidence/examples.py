@@ -34,9 +34,9 @@ def example_of(
         found = Example(
             task_id=task.id,
             request=_cut(task.intent),
-            before=_cut(b.text),
+            before=_cut(b.shown()),
             before_passed=b.passed,
-            after=_cut(a.text),
+            after=_cut(a.shown()),
             after_passed=a.passed,
         )
         if not b.passed and a.passed:
