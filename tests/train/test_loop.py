@@ -8,6 +8,8 @@ import subprocess
 from collections import Counter
 from pathlib import Path
 
+import pytest
+
 from skillopt_sleep import TrainConfig, train
 from skillopt_sleep.backends.simulated import SimulatedBackend
 from skillopt_sleep.envs import EnvResult, TaskRecordEnv
@@ -84,6 +86,7 @@ def test_planted_rules_are_learned_and_the_test_gain_excludes_zero(
     )
 
 
+@pytest.mark.slow
 def test_where_no_rule_helps_the_evidence_gate_accepts_nothing_and_the_mean_gate_does(
     null_set: Path, skill: Path, tmp_path: Path
 ) -> None:
@@ -144,6 +147,7 @@ def test_document_mode_trains_the_whole_skill(planted: Path, skill: Path, tmp_pa
     )
 
 
+@pytest.mark.slow
 def test_a_run_killed_mid_step_resumes_and_ends_with_the_same_summary(
     planted: Path, skill: Path, tmp_path: Path, subprocess_env: dict[str, str]
 ) -> None:
