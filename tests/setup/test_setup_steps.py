@@ -186,10 +186,11 @@ def test_pipx_route_records_the_directories_pipx_makes_and_removes_them(machine,
 
 def test_an_older_engine_of_ours_is_upgraded_in_place(machine):
     machine.install(**NO_AGENTS)
+    assert machine.calls("--force-reinstall") == []  # a new environment has nothing to replace
     machine.on(lambda a: "import skillopt_sleep as s" in " ".join(a), lambda a: Done(0, "0.0.9"))
     out = machine.install(**NO_AGENTS)
     assert f"engine: upgrading skillopt-sleep 0.0.9 to {__version__} (venv)\n" in out
-    assert len(machine.calls("--force-reinstall")) == 2
+    assert len(machine.calls("--force-reinstall")) == 1
 
 
 def _pip_manifest(machine, dists: list[str]) -> None:
