@@ -157,7 +157,10 @@ def run_seed(
     if mode.holdout is not None:
         extra["make_night"] = holdout_night(mode.holdout)
     if mode.oracle:
-        oracle: Oracle = lambda edit: world.classify(edit.content) == "good"
+
+        def oracle(edit: Edit) -> bool:
+            return world.classify(edit.content) == "good"
+
         extra["oracle"] = oracle
     files = load_workspace(project, settings.files).texts
     record = RunRecord(seed, mode.name, world.quality(files), 0.0)
@@ -237,7 +240,7 @@ def metrics(runs: Sequence[RunRecord]) -> dict[str, Any]:
         any(holds(r.nights[-1].after, h) for h in HARMFUL_RULES) for r in runs if r.nights
     )
     bad_in, bad = adopted["useless"] + adopted["harmful"], reached["useless"] + reached["harmful"]
-    trajectory = [statistics.fmean(q) for q in zip(*(r.quality for r in runs))]
+    trajectory = [statistics.fmean(q) for q in zip(*(r.quality for r in runs), strict=False)]
     return {
         "runs": len(runs),
         "power": _ratio(adopted["good"], reached["good"]),

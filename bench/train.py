@@ -186,7 +186,8 @@ def main() -> int:
         print(
             f"{gate:>8} gate: planted mean test gain {p['mean_gain']}, CI excludes 0 in every run: "
             f"{p['all_ci_exclude_0']}, rules recovered {p['rules_recovered']}; no-rule set: {n['edits_accepted']} "
-            f"edits accepted in {n['runs_with_a_false_accept']}/{n['runs']} runs (stated error rate {n['stated_error_rate']}),"
+            f"edits accepted in {n['runs_with_a_false_accept']}/{n['runs']} runs "
+            f"(stated error rate {n['stated_error_rate']}),"
             f" mean test gain {n['mean_test_gain']}"
         )
     print(

@@ -15,11 +15,11 @@ from pathlib import Path
 sys.dont_write_bytecode = True
 os.environ["PYTHONDONTWRITEBYTECODE"] = "1"
 
-import pytest
-from hypothesis import settings as hypothesis_settings
-from hypothesis.configuration import set_hypothesis_home_dir
+import pytest  # noqa: E402 (after the bytecode switch above)
+from hypothesis import settings as hypothesis_settings  # noqa: E402 (after the bytecode switch above)
+from hypothesis.configuration import set_hypothesis_home_dir  # noqa: E402 (after the bytecode switch above)
 
-from skillopt_sleep.cli import main
+from skillopt_sleep.cli import main  # noqa: E402 (after the bytecode switch above)
 
 # Property tests keep no example database, and hypothesis its caches (``.hypothesis/``) not in the checkout.
 set_hypothesis_home_dir(Path(tempfile.gettempdir()) / "skillopt-sleep-tests-hypothesis")

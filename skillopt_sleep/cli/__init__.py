@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TextIO
 
 from .. import __version__
-from ..errors import INTERNAL_ERROR_EXIT, INTERRUPTED_EXIT, SleepError, StoreNotWritable, UsageError
+from ..errors import INTERNAL_ERROR_EXIT, SleepError, StoreNotWritable, UsageError
 from ..paths import in_sandbox
 from .context import Ctx
 from .help_text import finish as finish_help
