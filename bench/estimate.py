@@ -31,13 +31,12 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from worlds.preference_world import PreferenceWorld
+from worlds.seed_home import seed_home
 
 from skillopt_sleep.clock import FixedClock
 from skillopt_sleep.night.evidence import EvidencePolicy
 from skillopt_sleep.night.project import Backends, estimate_project_night, run_project_night
-from skillopt_sleep.paths import resolve_paths
 from skillopt_sleep.settings import NightSettings, Settings
-from skillopt_sleep.store import Store
 
 GOAL = 0.25
 
@@ -47,12 +46,7 @@ def nights_of(
 ) -> list[dict[str, Any]]:
     """Each night of user ``seed``: the estimate (expected, bound, the old plan) and the actual calls."""
     world = PreferenceWorld(seed)
-    root = workdir / f"seed-{seed}"
-    shutil.rmtree(root, ignore_errors=True)
-    project, home = root / "project", root / "home"
-    project.mkdir(parents=True)
-    paths = resolve_paths(str(home)).ensure()
-    store = Store.open(paths.db)
+    project, paths, store = seed_home(workdir, seed)
     settings = Settings(night=NightSettings(auto_adopt=True, allocation=allocation))
     backends = Backends(world, world, world)
     rows = []
@@ -89,7 +83,7 @@ def nights_of(
             )
     finally:
         store.close()
-        shutil.rmtree(root, ignore_errors=True)
+        shutil.rmtree(project.parent, ignore_errors=True)
     return rows
 
 

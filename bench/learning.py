@@ -65,6 +65,7 @@ from holdout_gate import GatePolicy
 from holdout_night import holdout_night
 from worlds.preference_kinds import BY_KEY, HARMFUL_RULES
 from worlds.preference_world import PAIRING, PreferenceWorld, ProposedEdit
+from worlds.seed_home import seed_home
 
 from skillopt_sleep.clock import FixedClock
 from skillopt_sleep.errors import LockedError
@@ -72,9 +73,7 @@ from skillopt_sleep.lock import night_lock
 from skillopt_sleep.models import Edit
 from skillopt_sleep.night.project import Backends, run_project_night
 from skillopt_sleep.night.workspace import load_workspace
-from skillopt_sleep.paths import resolve_paths
 from skillopt_sleep.settings import NightSettings, Settings
-from skillopt_sleep.store import Store
 
 VERDICTS = ("good", "useless", "harmful")
 TARGETS = {
@@ -151,12 +150,7 @@ def run_seed(
     world = PreferenceWorld(seed, pairing=pairing)
     # one path per seed, whatever the mode: the nights' ids, and so the gate's draws, are the same in
     # every mode (common random numbers), so modes differ by what they do, not by luck
-    root = workdir / f"seed-{seed}"
-    shutil.rmtree(root, ignore_errors=True)
-    project, home = root / "project", root / "home"
-    project.mkdir(parents=True)
-    paths = resolve_paths(str(home)).ensure()
-    store = Store.open(paths.db)
+    project, paths, store = seed_home(workdir, seed)
     settings = Settings(night=NightSettings(auto_adopt=True, **mode.night))
     extra: dict[str, Any] = {}
     if mode.holdout is not None:
@@ -196,7 +190,7 @@ def run_seed(
             files = after
     finally:
         store.close()
-        shutil.rmtree(root, ignore_errors=True)
+        shutil.rmtree(project.parent, ignore_errors=True)
     record.quality_after = world.quality(files)
     return record
 

@@ -48,6 +48,7 @@ from skillopt_sleep.sample.train_sets import (
     write_jsonl,
 )
 from skillopt_sleep.settings import BudgetSettings
+from skillopt_sleep.testing import kill_train
 from skillopt_sleep.train.data import load_task_set
 from skillopt_sleep.train.estimate import estimate_train
 
@@ -127,46 +128,12 @@ def null(root: Path, seeds: int, gate: str, alpha: float) -> dict[str, Any]:
     }
 
 
-KILLER = """
-import os, signal, sys
-from pathlib import Path
-from skillopt_sleep import TrainConfig, train
-from skillopt_sleep.backends.simulated import SimulatedBackend
-from skillopt_sleep.envs import TaskRecordEnv
-from skillopt_sleep.settings import BudgetSettings
-from skillopt_sleep.train.data import load_task_set
-from skillopt_sleep.train.estimate import estimate_train
-
-class KillMidStep(TaskRecordEnv):
-    n = 0
-    async def rollout(self, item, instructions, backend, *, seed, max_tokens=1024):
-        KillMidStep.n += 1
-        state = Path(sys.argv[3], "state.json")
-        if sys.argv[4] == "kill" and KillMidStep.n % 40 == 0 and state.exists() and '"unit": 2,' in state.read_text():
-            os.kill(os.getpid(), signal.SIGKILL)   # mid-way through unit 3, a step
-        return await super().rollout(item, instructions, backend, seed=seed, max_tokens=max_tokens)
-
-train(sys.argv[1], sys.argv[2], sys.argv[3], target=SimulatedBackend(), env=KillMidStep(),
-      config=TrainConfig(epochs=2, steps=2, seed=7),
-      budget=BudgetSettings(max_calls=None, max_tokens=None, max_cost_usd=None))
-"""
-
-
 def kill_resume(root: Path) -> dict[str, Any]:
     data = write_jsonl(root / "kill.jsonl", with_splits(planted_items(8), (3, 2, 3), 0))
-    script = root / "killer.py"
-    script.write_text(KILLER)
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent))
 
     def run(out: str, mode: str) -> int:
-        args = [
-            sys.executable,
-            str(script),
-            str(data),
-            str(root / "SKILL.md"),
-            str(root / out),
-            mode,
-        ]
+        args = kill_train.argv(data, root / "SKILL.md", root / out, mode, every=40, seed=7)
         return subprocess.run(
             args, check=False, env=env, capture_output=True, timeout=600
         ).returncode

@@ -37,14 +37,6 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--update-golden", action="store_true", help="rewrite golden files")
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    # Under `-n N --dist loadgroup`, the tests that use the session's wheelhouse (a download of
-    # every wheel an install needs) run in one worker, so it is made once, not once per worker.
-    for item in items:
-        if "wheelhouse" in getattr(item, "fixturenames", ()):
-            item.add_marker(pytest.mark.xdist_group("wheelhouse"))
-
-
 @pytest.fixture(autouse=True)
 def sandbox_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A fresh SKILLOPT_SLEEP_HOME and HOME per test: the real ~/.claude, ~/.codex stay untouched."""

@@ -4,7 +4,8 @@
 # environment that one is used; outside one, ./.venv is made (a system Python may refuse pip
 # installs, PEP 668). Tests that need a binary that could not be installed skip with the reason.
 #
-# Arguments go to pytest: `bash tests/run.sh -m "not slow"` is the quick inner loop.
+# Arguments go to pytest: `bash tests/run.sh -m "not slow and not realbin" -n 2` is the quick
+# inner loop (no test that takes more than a few seconds, none that starts the real claude/codex).
 # The agent CLIs are pinned to the versions the tests were written against, installed only when
 # ./.tools holds another version, from npm's cache when it has them.
 set -euo pipefail

@@ -84,11 +84,15 @@ def _parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespa
 
 
 def _modules_for(argv: Sequence[str] | None) -> list[str]:
-    """Only the module of the command being run, so that `log` (run at every session end)
-    starts fast; every module for help, and for anything unrecognised (to suggest a command)."""
+    """Only the module of the command being run, for the command and for its help, so that `log`
+    (run at every session end) and a command's `--help` start fast; none for `--version`; every
+    module for the overall help and for anything unrecognised (to suggest a command)."""
+    args = set(argv or ())
     first = next((a for a in argv or () if not a.startswith("-")), None)
+    if first is None and {"-V", "--version"} & args and not {"-h", "--help"} & args:
+        return []
     for module, names in COMMAND_MODULES.items():
-        if first in names and not {"-h", "--help"} & set(argv or ()):
+        if first in names:
             return [module]
     return list(COMMAND_MODULES)
 

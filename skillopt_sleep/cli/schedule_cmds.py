@@ -1,24 +1,20 @@
-"""Commands: schedule (install, status, run, run-job) and unschedule."""
+"""Commands: schedule (installs the nightly run) and unschedule; the other schedule subcommands are in
+:mod:`.schedule_run_cmds`."""
 
 from __future__ import annotations
 
 import argparse
-import dataclasses
-import os
 import shutil
-import sys
-import threading
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import tzinfo
 from pathlib import Path
+from typing import Any
 
 from ..backends.registry import detect_backend
-from ..errors import ScheduleError, SleepError, UsageError
+from ..errors import ScheduleError, SleepError
 from ..paths import Paths
 from ..pids import pid_alive
-from ..schedule.envfile import read_env_file, too_open
-from ..schedule.install import Request, apply, prepare, remove
-from ..schedule.job import JobDeps, JobResult, run_job
+from ..schedule.install import Prepared, Request, apply, prepare, remove
 from ..schedule.jobspec import (
     instance_name,
     needs_pythonpath,
@@ -26,16 +22,14 @@ from ..schedule.jobspec import (
     resolve_python,
     secret_names,
 )
-from ..schedule.loop import StoppableClock, run_loop, stop_on_signals
-from ..schedule.nightrun import subprocess_night
-from ..schedule.overview import overview
-from ..schedule.plan import METHODS, Host
-from ..schedule.runner import SubprocessRunner
-from ..schedule.state import LOOP_KEY, LoopRecord, load_installation, load_last_run, load_loop, save
-from ..schedule.timing import cron_from_time, describe, local_timezone, validate_cron, zone_name
-from ..settings import Settings, load_settings, settings_layers
-from .common import add_backend_flags, backend_flags
+from ..schedule.plan import METHODS
+from ..schedule.state import load_loop
+from ..schedule.timing import describe, local_timezone, zone_name
+from ..settings import Settings
+from .common import add_backend_flags
 from .context import Ctx
+from .schedule_run_cmds import schedule_loop, schedule_run_job, schedule_status
+from .schedule_shared import cron_for, host_for, projects_and_settings, run_flags, when
 
 
 def register(
@@ -102,8 +96,8 @@ def _project_flags(p: argparse.ArgumentParser) -> None:
 
 
 def schedule_install(args: argparse.Namespace, ctx: Ctx) -> int:
-    projects, loaded = _projects_and_settings(args, ctx)
-    cron = _cron(args, loaded[0])
+    projects, loaded = projects_and_settings(args, ctx)
+    cron = cron_for(args, loaded[0])
     # --print changes nothing and creates nothing, not even the data directories.
     paths = ctx.read_paths if args.print_only else ctx.paths
     flags, backends = _pinned_flags(args, loaded, ctx)
@@ -114,7 +108,7 @@ def schedule_install(args: argparse.Namespace, ctx: Ctx) -> int:
         flags,
         secret_names(loaded, backends),
     )
-    host, tz, now = _host(ctx, paths), local_timezone(ctx.env), ctx.clock.now()
+    host, tz, now = host_for(ctx, paths), local_timezone(ctx.env), ctx.clock.now()
     root = package_root()
     try:
         prepared = prepare(
@@ -132,18 +126,48 @@ def schedule_install(args: argparse.Namespace, ctx: Ctx) -> int:
     except ScheduleError as exc:
         if not (args.print_only and request.method == "auto"):
             raise
-        # A preview answers its question: here, nothing could be installed, and what to do instead.
-        ctx.emit(
-            {
-                "method": None,
-                "changed": False,
-                "reason": exc.one_line(),
-                "cron": cron,
-                "projects": [str(p) for p in projects],
-            },
-            f"nothing would be scheduled: {exc.message}\n{exc.hint}\nnothing was changed (--print)",
-        )
+        return _nothing_to_preview(ctx, exc, cron, projects)
+    payload, head = _described(prepared, cron, tz, projects, paths, changed=not args.print_only)
+    plan = prepared.plan
+    if args.print_only:
+        lines = ["would schedule a nightly run", *head, "", plan.as_text(), ""]
+        ctx.emit(payload, "\n".join([*lines, "nothing was changed (--print)"]))
         return 0
+    apply(prepared, store=ctx.store, paths=paths, host=host, now=now, tz=tz)
+    tail = [f"warning: {w}" for w in plan.warnings]
+    tail += [
+        f"logs: {paths.log_dir}",
+        "check it with `skillopt-sleep schedule status`; remove it with `skillopt-sleep unschedule`",
+    ]
+    ctx.emit(payload, "\n".join(["scheduled a nightly run", *head, *tail]))
+    return 0
+
+
+def _nothing_to_preview(ctx: Ctx, exc: ScheduleError, cron: str, projects: list[Path]) -> int:
+    """A preview answers its question: here, nothing could be installed, and what to do instead."""
+    ctx.emit(
+        {
+            "method": None,
+            "changed": False,
+            "reason": exc.one_line(),
+            "cron": cron,
+            "projects": [str(p) for p in projects],
+        },
+        f"nothing would be scheduled: {exc.message}\n{exc.hint}\nnothing was changed (--print)",
+    )
+    return 0
+
+
+def _described(
+    prepared: Prepared,
+    cron: str,
+    tz: tzinfo,
+    projects: list[Path],
+    paths: Paths,
+    *,
+    changed: bool,
+) -> tuple[dict[str, Any], list[str]]:
+    """What is (or would be) scheduled: the JSON payload and the head lines of the text."""
     plan = prepared.plan
     payload = {
         "method": plan.method,
@@ -156,72 +180,20 @@ def schedule_install(args: argparse.Namespace, ctx: Ctx) -> int:
         "env_file": str(paths.env_file),
         "secrets_to_env_file": sorted(prepared.secrets),
         "plan": plan.as_json(),
-        "changed": not args.print_only,
+        "changed": changed,
         "log_dir": str(paths.log_dir),
     }
     head = [
         f"method: {plan.method}, {describe(cron, tz)}",
         "projects: " + ", ".join(str(p) for p in projects),
-        "next runs: " + ", ".join(_when(t) for t in prepared.next_runs),
+        "next runs: " + ", ".join(when(t) for t in prepared.next_runs),
     ]
     if prepared.secrets:
         head.append(
             f"keys kept in {paths.env_file} (mode 0600), not in the job: "
             + ", ".join(sorted(prepared.secrets))
         )
-    if args.print_only:
-        ctx.emit(
-            payload,
-            "\n".join(
-                [
-                    "would schedule a nightly run",
-                    *head,
-                    "",
-                    plan.as_text(),
-                    "",
-                    "nothing was changed (--print)",
-                ]
-            ),
-        )
-        return 0
-    apply(prepared, store=ctx.store, paths=paths, host=host, now=now, tz=tz)
-    tail = [f"warning: {w}" for w in plan.warnings]
-    tail += [
-        f"logs: {paths.log_dir}",
-        "check it with `skillopt-sleep schedule status`; remove it with `skillopt-sleep unschedule`",
-    ]
-    ctx.emit(payload, "\n".join(["scheduled a nightly run", *head, *tail]))
-    return 0
-
-
-def _projects_and_settings(args: argparse.Namespace, ctx: Ctx) -> tuple[list[Path], list[Settings]]:
-    base = ctx.settings(None, backend_flags(args)).settings
-    given = args.project or base.schedule.projects or [str(ctx.cwd)]
-    projects = list(dict.fromkeys(ctx.project(p) for p in given))
-    for project in projects:
-        if not project.is_dir():
-            raise UsageError(
-                f"no such project directory: {project}", hint="pass an existing --project DIR"
-            )
-    return projects, [ctx.settings(p, backend_flags(args)).settings for p in projects]
-
-
-def _cron(args: argparse.Namespace, settings: Settings) -> str:
-    if getattr(args, "time", None):
-        return cron_from_time(args.time)
-    return validate_cron(getattr(args, "at", None) or settings.schedule.cron)
-
-
-def _run_flags(args: argparse.Namespace, backend: str | None = None) -> list[str]:
-    flags: list[str] = []
-    for flag, value in (
-        ("--backend", backend or args.backend),
-        ("--model", args.model),
-        ("--base-url", args.base_url),
-    ):
-        if value:
-            flags += [flag, value]
-    return flags
+    return payload, head
 
 
 def _pinned_flags(
@@ -245,191 +217,9 @@ def _pinned_flags(
                 f"skillopt-sleep: warning: {exc.one_line()}; the job would fail until "
                 "a backend is set up\n"
             )
-            return _run_flags(args), []
+            return run_flags(args), []
         names = {pinned}
-    return _run_flags(args, pinned), sorted(n for n in names if n)
-
-
-def _host(ctx: Ctx, paths: Paths | None = None) -> Host:
-    home = Path(ctx.env.get("HOME") or ctx.env.get("USERPROFILE") or Path.home())
-    uid = os.getuid() if hasattr(os, "getuid") else 0
-    state_dir = (paths or ctx.paths).state_dir
-    return Host(SubprocessRunner(ctx.env), ctx.env, home, state_dir, sys.platform, uid)
-
-
-def _when(t: datetime) -> str:
-    return t.strftime("%a %Y-%m-%d %H:%M %Z").strip()
-
-
-# -- schedule status -----------------------------------------------------------------------
-
-
-def schedule_status(args: argparse.Namespace, ctx: Ctx) -> int:
-    tz = local_timezone(ctx.env)
-    view = overview(ctx.store, _host(ctx), ctx.clock.now(), tz)
-    lines: list[str] = []
-    if view.method is None:
-        lines.append(
-            "no night is scheduled: run `skillopt-sleep schedule` "
-            "(or `skillopt-sleep schedule run` for the built-in loop)"
-        )
-    else:
-        how = (
-            f"built-in loop (pid {view.loop.pid})"
-            if view.installation is None and view.loop
-            else view.method
-        )
-        projects = view.installation.projects if view.installation else view.loop.projects  # type: ignore[union-attr]
-        lines += [f"scheduled: {how}, {view.description}", "projects: " + ", ".join(projects)]
-        if view.next_runs:
-            lines.append("next runs: " + ", ".join(_when(t) for t in view.next_runs))
-    if view.problem:
-        lines.append(f"problem: {view.problem}")
-    last = view.last_run
-    if last is None:
-        lines.append("last run: none yet")
-    else:
-        result = last.status + (f": {last.message}" if last.message else "")
-        lines.append(
-            f"last run: {_when(last.started_at.astimezone(tz))} ({last.trigger}), {result}"
-        )
-        lines += [
-            f"  {p.project}: {p.status}"
-            + (f", {p.decision}" if p.decision else "")
-            + (f" ({p.message})" if p.message else "")
-            for p in last.projects
-        ]
-        if last.log_file:
-            lines.append(f"  log: {last.log_file}")
-    if view.notices:
-        lines.append(f"{len(view.notices)} unseen failure notice(s):")
-        lines += [f"  {n.created_at[:16].replace('T', ' ')}  {n.message}" for n in view.notices]
-        if args.ack:
-            ctx.store.mark_notices_seen(n.id for n in view.notices)
-            lines.append("marked as seen")
-        else:
-            lines.append("dismiss with `skillopt-sleep schedule status --ack`")
-    ctx.emit(view.as_json(), "\n".join(lines))
-    return 0
-
-
-# -- schedule run / run-job ----------------------------------------------------------------
-
-
-def _job_ctx(ctx: Ctx, pairs: Sequence[str]) -> Ctx:
-    """A context whose environment adds ``--env`` pairs and the 0600 env file's secrets (the
-    process's own environment wins over the file: it is the newer word)."""
-    extra: dict[str, str] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise UsageError(
-                f"--env {pair!r} is not KEY=VALUE", hint="schedule again to rewrite the job"
-            )
-        extra[key] = value
-    base = dataclasses.replace(ctx, env={**ctx.env, **extra})
-    secrets = read_env_file(base.paths.env_file)
-    return dataclasses.replace(base, env={**secrets, **base.env})
-
-
-def _deps(args: argparse.Namespace, ctx: Ctx, stop: threading.Event | None) -> JobDeps:
-    flags = backend_flags(args)
-    expect = getattr(args, "expect_config", None)
-
-    def settings_for(project: Path) -> Settings:
-        layers = settings_layers(
-            config_file=ctx.paths.config_file, project=project, env=ctx.env, flags=flags
-        )
-        return load_settings(layers).settings
-
-    return JobDeps(
-        store=ctx.store,
-        paths=ctx.paths,
-        clock=ctx.clock,
-        env=ctx.env,
-        settings_for=settings_for,
-        night=subprocess_night(resolve_python(ctx.env), stop=stop),
-        flags=_run_flags(args),
-        expect_config=Path(expect) if expect else None,
-    )
-
-
-def _report(ctx: Ctx, result: JobResult) -> None:
-    record = result.record
-    lines = [
-        f"{record.trigger} run: {record.status}"
-        + (f" ({record.message})" if record.message else "")
-    ]
-    lines += [
-        f"  {p.project}: {p.status}"
-        + (f", {p.decision}" if p.decision else "")
-        + (f" ({p.message})" if p.message and p.status == "ok" else "")
-        for p in record.projects
-    ]
-    lines.append(f"log: {record.log_file}")
-    ctx.emit(record, "\n".join(lines))
-
-
-def schedule_run_job(args: argparse.Namespace, ctx: Ctx) -> int:
-    ctx = _job_ctx(ctx, args.env)
-    projects = [ctx.project(p) for p in args.project] or [ctx.cwd]
-    result = run_job(projects, _deps(args, ctx, None), trigger="scheduled")
-    _report(ctx, result)
-    return result.exit_code
-
-
-def schedule_loop(args: argparse.Namespace, ctx: Ctx) -> int:
-    ctx = _job_ctx(ctx, [])
-    projects, loaded = _projects_and_settings(args, ctx)
-    if too_open(ctx.paths.env_file):
-        ctx.say(f"warning: {ctx.paths.env_file} is readable by others: chmod 600 it")
-    if args.once:
-        result = run_job(projects, _deps(args, ctx, None), trigger="once")
-        _report(ctx, result)
-        return result.exit_code
-    installed = load_installation(ctx.store)
-    if installed is not None:
-        raise UsageError(
-            f"a night is already scheduled with {installed.method}",
-            hint="run `skillopt-sleep unschedule` first, or let that schedule run the nights",
-        )
-    cron, tz = _cron(args, loaded[0]), local_timezone(ctx.env)
-    stop = threading.Event()
-    ctx = dataclasses.replace(ctx, clock=StoppableClock(stop))
-    deps = _deps(args, ctx, stop)
-    last = load_last_run(ctx.store)
-    save(
-        ctx.store,
-        LOOP_KEY,
-        LoopRecord(
-            pid=os.getpid(),
-            cron=cron,
-            timezone=zone_name(tz),
-            projects=[str(p) for p in projects],
-            started_at=ctx.clock.now(),
-        ),
-    )
-    ctx.say(f"skillopt-sleep loop: {describe(cron, tz)}, projects: {', '.join(map(str, projects))}")
-
-    def night(slot: datetime, missed: int) -> None:
-        result = run_job(projects, deps, trigger="loop")
-        ctx.say(f"night for {_when(slot)}: {result.record.status} (log: {result.record.log_file})")
-
-    try:
-        with stop_on_signals(stop) as received:
-            run_loop(
-                cron,
-                tz,
-                ctx.clock,
-                stop,
-                night,
-                last_done=last.started_at if last else None,
-                say=ctx.say,
-            )
-    finally:
-        save(ctx.store, LOOP_KEY, None)
-    ctx.say(f"skillopt-sleep loop: stopped ({', '.join(received) or 'done'})")
-    return 0
+    return run_flags(args, pinned), sorted(n for n in names if n)
 
 
 # -- unschedule ----------------------------------------------------------------------------
@@ -437,7 +227,7 @@ def schedule_loop(args: argparse.Namespace, ctx: Ctx) -> int:
 
 def unschedule(args: argparse.Namespace, ctx: Ctx) -> int:
     removed = remove(
-        store=ctx.store, paths=ctx.paths, host=_host(ctx), name=instance_name(ctx.env, ctx.paths)
+        store=ctx.store, paths=ctx.paths, host=host_for(ctx), name=instance_name(ctx.env, ctx.paths)
     )
     text = (
         "removed:\n" + "\n".join(f"  {r}" for r in removed) if removed else "nothing was scheduled"

@@ -28,6 +28,29 @@ def register(
         dest="tasks_command", metavar="ACTION", required=True, parser_class=type(p)
     )
 
+    _add_parser(tasks, common)
+
+    imp = tasks.add_parser(
+        "import", parents=[common], help="import a JSON array, JSON lines or TOML file"
+    )
+    imp.add_argument("file", type=Path, metavar="FILE")
+    add_project_flag(imp)
+    imp.set_defaults(func=import_cmd)
+
+    _list_parser(tasks, common)
+
+    for name, func, help_text in (
+        ("show", show_cmd, "show one task"),
+        ("rm", rm_cmd, "remove one task"),
+    ):
+        q = tasks.add_parser(name, parents=[common], help=help_text)
+        q.add_argument("id", metavar="ID", help="task id or a unique prefix of it")
+        q.set_defaults(func=func)
+
+
+def _add_parser(
+    tasks: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser
+) -> None:
     add = tasks.add_parser(
         "add", parents=[common], help="add one task (flags) or the tasks of a file"
     )
@@ -51,13 +74,10 @@ def register(
     )
     add.set_defaults(func=add_cmd)
 
-    imp = tasks.add_parser(
-        "import", parents=[common], help="import a JSON array, JSON lines or TOML file"
-    )
-    imp.add_argument("file", type=Path, metavar="FILE")
-    add_project_flag(imp)
-    imp.set_defaults(func=import_cmd)
 
+def _list_parser(
+    tasks: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser
+) -> None:
     ls = tasks.add_parser("list", parents=[common], help="list the tasks of a project")
     add_project_flag(ls)
     ls.add_argument("--all-projects", action="store_true", help="every project, not just this one")
@@ -77,14 +97,6 @@ def register(
         help="skip the first K tasks (oldest first)",
     )
     ls.set_defaults(func=list_cmd)
-
-    for name, func, help_text in (
-        ("show", show_cmd, "show one task"),
-        ("rm", rm_cmd, "remove one task"),
-    ):
-        q = tasks.add_parser(name, parents=[common], help=help_text)
-        q.add_argument("id", metavar="ID", help="task id or a unique prefix of it")
-        q.set_defaults(func=func)
 
 
 def _count(text: str) -> int:

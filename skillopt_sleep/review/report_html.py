@@ -265,8 +265,24 @@ def render_html(
         f"<p>{_h(s.reason or '(no reason given)')}</p>",
         f'<p class="muted">{e(tasks_line(s))}</p>',
     ]
+    body += _edit_sections(s)
+    body += _rule_section(rules)
+    body += _spend_section(s)
+    body += _change_section(diffs)
+    body.append(f"<p>{_h(next_step(s))}</p>")
+    return page(title, body)
+
+
+def _when(s: NightSummary) -> str:
+    start = f"{s.started_at:%Y-%m-%d %H:%M} UTC"
+    return f"started {start}" if s.finished_at is None else f"{start} to {s.finished_at:%H:%M} UTC"
+
+
+def _edit_sections(s: NightSummary) -> list[str]:
+    """Tonight's tested edits, those refused before testing, what was skipped, what else ran."""
+    e = _esc
     tested = [ev for ev in s.evidence if ev.verdict not in _SKIPPED]
-    body += [
+    body = [
         f"<h2>Tonight's edits ({len(tested)} tested)</h2>",
         f"<p>Edits: {e(s.tally.line())}.</p>",
     ]
@@ -292,18 +308,24 @@ def render_html(
     body += ["<h2>Skipped</h2>", _list(_skipped(s), "nothing")]
     if s.notes:
         body += ["<h2>Also tonight</h2>", _list([e(_one_line(n)) for n in s.notes], "")]
-    if rules:
-        flagged = sum(v.flagged for v in rules)
-        note = f' <span class="badge ignored">{flagged} need attention</span>' if flagged else ""
-        body += [
-            f"<h2>Rules adopted earlier ({len(rules)}){note}</h2>",
-            *(rule_card(v) for v in rules),
-        ]
-    body.append(
+    return body
+
+
+def _rule_section(rules: Sequence[RuleView]) -> list[str]:
+    if not rules:
+        return []
+    flagged = sum(v.flagged for v in rules)
+    note = f' <span class="badge ignored">{flagged} need attention</span>' if flagged else ""
+    return [f"<h2>Rules adopted earlier ({len(rules)}){note}</h2>", *(rule_card(v) for v in rules)]
+
+
+def _spend_section(s: NightSummary) -> list[str]:
+    e = _esc
+    body = [
         '<h2>Spend</h2><div class="scroll"><table><tr>'
         + "".join(f"<th>{h}</th>" for h in SPEND_HEADER)
         + "</tr>"
-    )
+    ]
     for row in spend_rows(s):
         body.append(
             f"<tr><th>{e(row[0])}</th>"
@@ -315,15 +337,13 @@ def render_html(
         body.append(f"<p>{e(_sentence(s.saving_note()))}</p>")
     if s.saved_rollouts:
         body.append(f"<p>{e(saved_line(s))}</p>")
-    body.append("<h2>Changes</h2>")
+    return body
+
+
+def _change_section(diffs: Mapping[str, str]) -> list[str]:
+    body = ["<h2>Changes</h2>"]
     for name, diff in diffs.items():
-        body += [f"<h3>{e(name)}</h3>", _diff_html(diff)]
+        body += [f"<h3>{_esc(name)}</h3>", _diff_html(diff)]
     if not diffs:
         body.append('<p class="muted">No file changes.</p>')
-    body.append(f"<p>{_h(next_step(s))}</p>")
-    return page(title, body)
-
-
-def _when(s: NightSummary) -> str:
-    start = f"{s.started_at:%Y-%m-%d %H:%M} UTC"
-    return f"started {start}" if s.finished_at is None else f"{start} to {s.finished_at:%H:%M} UTC"
+    return body

@@ -126,7 +126,8 @@ def _with_uv(ctx: Ctx, python: str, spec: str) -> None:
 
 def _with_venv(ctx: Ctx, python: str, spec: str) -> None:
     py = _venv_python(ctx)
-    if not py.exists():
+    fresh = not py.exists()
+    if fresh:
         ctx.make_dirs(ctx.layout.own_dir)
         made = ctx.run([python, "-m", "venv", ctx.layout.engine_venv])
         if not made.ok:
@@ -134,11 +135,11 @@ def _with_venv(ctx: Ctx, python: str, spec: str) -> None:
                 f"{python} cannot make a virtual environment: {made.last_line()}",
                 hint="install python3-venv (Debian/Ubuntu) or pipx, then run this again",
             )
-    # --force-reinstall without deps first: the same version number from a newer checkout.
-    ctx.must(
-        ctx.run([py, "-m", "pip", "install", "-q", "--force-reinstall", "--no-deps", spec]),
-        "installing the engine into its environment",
-    )
+    if not fresh:  # --force-reinstall without deps first: the same version from a newer checkout
+        ctx.must(
+            ctx.run([py, "-m", "pip", "install", "-q", "--force-reinstall", "--no-deps", spec]),
+            "installing the engine into its environment",
+        )
     ctx.must(
         ctx.run([py, "-m", "pip", "install", "-q", spec]), "installing the engine's dependencies"
     )

@@ -28,7 +28,7 @@ def uninstall(ctx: Ctx) -> None:
         return
     entries = ctx.manifest.entries()[::-1]
     before_claude = claude_paths(ctx) if _touches_claude(entries) else set()
-    failed = [e for e in entries if not _undo(ctx, e)]
+    failed = _undo_all(ctx, entries)
     if failed:
         ctx.manifest.rewrite(failed[::-1])
         raise SetupFailed("some steps failed (above)", hint="fix them and run --uninstall again")
@@ -48,6 +48,37 @@ def uninstall(ctx: Ctx) -> None:
         else "no task log was written"
     )
     ctx.say(f"uninstalled; {kept}.")
+
+
+def _undo_all(ctx: Ctx, entries: list[Entry]) -> list[Entry]:
+    """Undo every entry in order; returns those that failed. The distributions `pip --user` added
+    for one Python go in one `pip uninstall` (one by one only when that fails, to know which stay)."""
+    failed: list[Entry] = []
+    i = 0
+    while i < len(entries):
+        batch = _pip_batch(entries, i)
+        if len(batch) > 1 and _pip_uninstall(ctx, batch[0].extra, [e.value for e in batch]):
+            i += len(batch)
+            continue
+        for e in batch or [entries[i]]:
+            if not _undo(ctx, e):
+                failed.append(e)
+        i += max(len(batch), 1)
+    return failed
+
+
+def _pip_batch(entries: list[Entry], start: int) -> list[Entry]:
+    """The run of pip-dist entries of one Python from ``start`` on (empty when it is another kind)."""
+    batch: list[Entry] = []
+    for e in entries[start:]:
+        if e.kind != "pip-dist" or (batch and e.extra != batch[0].extra):
+            break
+        batch.append(e)
+    return batch
+
+
+def _pip_uninstall(ctx: Ctx, python: str, dists: list[str]) -> bool:
+    return ctx.run([python or sys.executable, "-m", "pip", "uninstall", "-q", "-y", *dists]).ok
 
 
 def _touches_claude(entries: list[Entry]) -> bool:
@@ -72,7 +103,7 @@ def _undo(ctx: Ctx, e: Entry) -> bool:
     elif kind == "package":
         return _uninstall_engine(ctx, value, extra)
     elif kind == "pip-dist":
-        return ctx.run([extra or sys.executable, "-m", "pip", "uninstall", "-q", "-y", value]).ok
+        return _pip_uninstall(ctx, extra, [value])
     elif kind == "file" and not ctx.dry:
         Path(value).unlink(missing_ok=True)
     elif kind == "link":

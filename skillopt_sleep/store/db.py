@@ -21,10 +21,13 @@ from ..models import Edit, NightSummary, TaskRecord
 from ..paths import not_writable
 from . import preferences as prefs
 from . import sightings
-from .migrate import migrate
+from .connect import connect_memory, connect_writable, is_permission
+from .merge import fold_sightings
 from .readonly import connect_readonly
 from .rows import Cursor, NightRow, Notice
 from .schema import SCHEMA
+
+__all__ = ["SCHEMA", "Cursor", "NightRow", "Notice", "Store"]
 
 
 class Store:
@@ -38,26 +41,7 @@ class Store:
 
     @classmethod
     def open(cls, path: Path) -> Store:
-        try:
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-            conn = sqlite3.connect(
-                str(path), timeout=60, isolation_level=None, check_same_thread=False
-            )
-            conn.execute("PRAGMA busy_timeout = 60000")
-            conn.execute("PRAGMA journal_mode = WAL")
-            conn.execute("PRAGMA synchronous = NORMAL")
-            conn.executescript(SCHEMA)
-            migrate(conn)
-        except sqlite3.DatabaseError as exc:
-            if _is_permission(exc):
-                raise not_writable(path, str(exc)) from exc
-            raise StoreError(
-                f"cannot open the store {path}: {exc}",
-                hint="check the disk; `skillopt-sleep doctor` shows what else it finds",
-            ) from exc
-        except OSError as exc:
-            raise not_writable(path, exc.strerror or str(exc)) from exc
-        return cls(conn, str(path))
+        return cls(connect_writable(path), str(path))
 
     @classmethod
     def open_readonly(cls, path: Path) -> Store:
@@ -74,10 +58,7 @@ class Store:
 
     @classmethod
     def memory(cls) -> Store:
-        conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
-        conn.executescript(SCHEMA)
-        migrate(conn)
-        return cls(conn, ":memory:")
+        return cls(connect_memory(), ":memory:")
 
     def close(self) -> None:
         self._conn.close()
@@ -95,7 +76,7 @@ class Store:
                 raise
             self._conn.execute("COMMIT")
         except sqlite3.OperationalError as exc:
-            if _is_permission(exc):
+            if is_permission(exc):
                 raise not_writable(Path(self.path), str(exc)) from exc
             hint = (
                 "free some space and run again"
@@ -378,50 +359,8 @@ class Store:
         becomes one more occurrence of that task, via ``merge(existing, new, seen_before=...)``.
         One transaction for the batch, so concurrent harvests never double-count.
         """
-        new = updated = 0
-        stamp = now.isoformat()
         with self._tx() as conn:
-            for rec in records:
-                sighting, request = f"s:{rec.id}", f"i:{key(rec)}"
-                seen = conn.execute(
-                    "SELECT task_id FROM task_keys WHERE key = ?", (sighting,)
-                ).fetchone()
-                same = (
-                    seen
-                    or conn.execute(
-                        "SELECT task_id FROM task_keys WHERE key = ?", (request,)
-                    ).fetchone()
-                )
-                row = (
-                    same
-                    and conn.execute("SELECT record FROM tasks WHERE id = ?", (same[0],)).fetchone()
-                )
-                if row:
-                    old = self._task(row[0])
-                    result = merge(old, rec, seen_before=seen is not None)
-                    changed = result.model_dump_json() != row[0]
-                else:
-                    result, changed = rec, True
-                if changed:
-                    conn.execute(
-                        "INSERT OR REPLACE INTO tasks(id, project, source, created_at, updated_at, record)"
-                        " VALUES (?, ?, ?, ?, ?, ?)",
-                        (
-                            result.id,
-                            result.project,
-                            result.source,
-                            result.created_at.isoformat(),
-                            stamp,
-                            result.model_dump_json(),
-                        ),
-                    )
-                    new, updated = (new + 1, updated) if not row else (new, updated + 1)
-                conn.executemany(
-                    "INSERT OR IGNORE INTO task_keys(key, task_id) VALUES (?, ?)",
-                    [(sighting, result.id), (request, result.id)],
-                )
-                sightings.note(conn, rec, result.id)
-        return new, updated
+            return fold_sightings(conn, records, now.isoformat(), key, merge, self._task)
 
     def note_preferences(self, sightings: Iterable[prefs.PreferenceSighting]) -> int:
         """Count each new sighting of a correction once into its preference; returns how many."""
@@ -449,8 +388,3 @@ class Store:
     def has_cursors(self) -> bool:
         """Whether any transcript was ever harvested (a first harvest says how far it looks back)."""
         return bool(self._rows("SELECT 1 FROM cursors LIMIT 1"))
-
-
-def _is_permission(exc: sqlite3.DatabaseError) -> bool:
-    text = str(exc).lower()
-    return "readonly" in text or "read-only" in text or "unable to open" in text

@@ -47,7 +47,7 @@ def test_a_backend_dying_mid_night_stops_it_as_an_outage(sample_project):
     )  # the threshold, plus calls in flight
 
 
-def test_a_backend_that_only_stumbles_never_trips(sample_project):
+def test_a_backend_that_only_stumbles_never_trips(sample_project, fast_backoff):
     project, tasks = sample_project
     backend = Failing(lambda n: n % 3 == 0)
     s = run_night(tasks, project, target=backend, settings=settings()).summary

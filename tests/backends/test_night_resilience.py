@@ -43,7 +43,9 @@ def night(
 
 
 @pytest.mark.parametrize("provider", ["openai", "anthropic"])
-def test_thirty_percent_transient_faults_give_the_same_decision(sample_project, provider):
+def test_thirty_percent_transient_faults_give_the_same_decision(
+    sample_project, provider, fast_backoff
+):
     project, tasks = sample_project
     with ModelServer(responder=simulated_night_responder()) as srv:
         clean = night(provider, srv, project, tasks)

@@ -161,21 +161,37 @@ def empty_python() -> Path:
 
 @pytest.fixture(scope="session")
 def wheelhouse(tmp_path_factory: pytest.TempPathFactory, empty_python: Path) -> Path:
-    """Every wheel an install needs, downloaded once per test session by a pip of the empty
-    Python's version; installs then run with ``--no-index`` and take seconds."""
-    root = tmp_path_factory.mktemp("wheelhouse")
+    """Every wheel an install needs, downloaded once per test run by a pip of the empty Python's
+    version (under xdist, by the first worker that needs it, while the others wait for it);
+    installs then run with ``--no-index`` and take seconds."""
+    import fcntl  # POSIX: the installers these wheels serve run under sh
+
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    root = shared / "wheelhouse"
+    with open(shared / "wheelhouse.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file is closed
+        if not (root / "done").exists() and not (root / "skip").exists():
+            root.mkdir(exist_ok=True)
+            why = _download_wheels(empty_python, root)
+            (root / ("skip" if why else "done")).write_text(why, encoding="utf-8")
+    if (root / "skip").exists():
+        pytest.skip((root / "skip").read_text(encoding="utf-8"))
+    return root / "wheels"
+
+
+def _download_wheels(python: Path, root: Path) -> str:
+    """Download the wheels into ``root/wheels``; why it could not, or ""."""
     scratch = root / "venv"
     made = subprocess.run(
-        [str(empty_python), "-m", "venv", str(scratch)],
+        [str(python), "-m", "venv", str(scratch)],
         check=False,
         capture_output=True,
         text=True,
         timeout=300,
     )
     if made.returncode != 0:
-        pytest.skip(f"{empty_python} cannot make a venv: {made.stderr.strip()[-200:]}")
-    wheels = root / "wheels"
-    deps = _project_dependencies()
+        return f"{python} cannot make a venv: {made.stderr.strip()[-200:]}"
     got = subprocess.run(
         [
             str(scratch / "bin" / "python"),
@@ -184,8 +200,8 @@ def wheelhouse(tmp_path_factory: pytest.TempPathFactory, empty_python: Path) -> 
             "download",
             "-q",
             "-d",
-            str(wheels),
-            *deps,
+            str(root / "wheels"),
+            *_project_dependencies(),
             *WHEELHOUSE_REQUIREMENTS,
         ],
         check=False,
@@ -194,10 +210,10 @@ def wheelhouse(tmp_path_factory: pytest.TempPathFactory, empty_python: Path) -> 
         timeout=600,
         env={**os.environ, "PIP_NO_CACHE_DIR": "1"},
     )
-    if got.returncode != 0:
-        pytest.skip(f"cannot download the wheels (no package index?): {got.stderr[-300:]}")
     shutil.rmtree(scratch)
-    return wheels
+    if got.returncode != 0:
+        return f"cannot download the wheels (no package index?): {got.stderr[-300:]}"
+    return ""
 
 
 def _project_dependencies() -> list[str]:

@@ -165,11 +165,22 @@ def _tool_venv(tmp_path: Path, python: Path, wheelhouse: Path, tool: str) -> Pat
     return venv / "bin" / tool
 
 
+@pytest.fixture(scope="session")
+def pipx_exe(tmp_path_factory, empty_python, wheelhouse) -> Path:
+    """pipx in an environment of its own, shared by the tests that run it: what it installs goes
+    under each test's HOME, never into that environment."""
+    return _tool_venv(tmp_path_factory.mktemp("pipx-tool"), empty_python, wheelhouse, "pipx")
+
+
 @pytest.mark.parametrize("tool", ["pipx", "uv"])
 def test_pipx_and_uv_routes_upgrade_and_uninstall_exactly(
-    kit, home, tmp_path, checkout, empty_python, wheelhouse, tool
+    kit, home, tmp_path, checkout, empty_python, wheelhouse, tool, request
 ):
-    exe = _tool_venv(tmp_path, empty_python, wheelhouse, tool)
+    exe = (
+        request.getfixturevalue("pipx_exe")
+        if tool == "pipx"
+        else _tool_venv(tmp_path, empty_python, wheelhouse, tool)
+    )
     env = kit.base_env(home, _bin_with(tmp_path, empty_python, exe), **kit.offline_pip(wheelhouse))
     before = kit.listing(home)
     first = kit.sh(_install_sh(checkout), "--no-codex", "--no-claude", env=env, cwd=tmp_path)
@@ -264,7 +275,7 @@ def test_the_readme_first_command_works_on_a_pep668_python(
 
 
 def test_python_m_build_then_pipx_install_the_wheel(
-    kit, home, tmp_path, checkout, empty_python, wheelhouse
+    kit, home, tmp_path, checkout, empty_python, wheelhouse, pipx_exe
 ):
     builder = tmp_path / "build-env"
     subprocess.run([str(empty_python), "-m", "venv", str(builder)], check=True, timeout=300)
@@ -292,8 +303,7 @@ def test_python_m_build_then_pipx_install_the_wheel(
     wheels = sorted((tmp_path / "dist").glob("*.whl"))
     assert [w.name for w in wheels] == [f"skillopt_sleep-{__version__}-py3-none-any.whl"]
     assert (tmp_path / "dist" / f"skillopt_sleep-{__version__}.tar.gz").is_file()
-    pipx = _tool_venv(tmp_path, empty_python, wheelhouse, "pipx")
-    installed = _run([str(pipx), "install", str(wheels[0])], env, tmp_path)
+    installed = _run([str(pipx_exe), "install", str(wheels[0])], env, tmp_path)
     assert installed.returncode == 0, installed.stdout + installed.stderr
     assert (
         _run([str(home / ".local" / "bin" / "skillopt-sleep"), "-V"], env, tmp_path).stdout

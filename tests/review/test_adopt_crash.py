@@ -171,6 +171,7 @@ def next_command(cli, home: Home, project: Path, before: dict, after: dict) -> t
     return now == before, home.store.night(NIGHT).state
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("setup", sorted(SETUPS))
 def test_adopt_killed_at_every_file_operation_ends_before_or_after(
     cli, tmp_path, monkeypatch, setup
@@ -195,6 +196,7 @@ def test_adopt_killed_at_every_file_operation_ends_before_or_after(
     assert seen == {True, False}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("setup", sorted(SETUPS))
 def test_rollback_killed_at_every_file_operation_ends_before_or_after(
     cli, tmp_path, monkeypatch, setup

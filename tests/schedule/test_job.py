@@ -11,7 +11,7 @@ import pytest
 from skillopt_sleep.backends.base import Health
 from skillopt_sleep.backends.scripted import ScriptedBackend
 from skillopt_sleep.cli.context import Ctx
-from skillopt_sleep.cli.schedule_cmds import _job_ctx
+from skillopt_sleep.cli.schedule_run_cmds import job_ctx
 from skillopt_sleep.clock import FixedClock
 from skillopt_sleep.lock import night_lock
 from skillopt_sleep.models import Edit, EditEvidence, NightSummary
@@ -205,10 +205,10 @@ def test_the_job_reads_keys_from_the_env_file_but_the_live_environment_wins(tmp_
         err=io.StringIO(),
     )
     merge_env_file(ctx.paths.env_file, {"ANTHROPIC_API_KEY": "from-file", "OPENAI_API_KEY": "old"})
-    job_ctx = _job_ctx(ctx, ["CLAUDE_CONFIG_DIR=/c"])
-    assert job_ctx.env["ANTHROPIC_API_KEY"] == "from-file"
-    assert job_ctx.env["OPENAI_API_KEY"] == "live"
-    assert job_ctx.env["CLAUDE_CONFIG_DIR"] == "/c"
+    made = job_ctx(ctx, ["CLAUDE_CONFIG_DIR=/c"])
+    assert made.env["ANTHROPIC_API_KEY"] == "from-file"
+    assert made.env["OPENAI_API_KEY"] == "live"
+    assert made.env["CLAUDE_CONFIG_DIR"] == "/c"
 
 
 def test_run_job_cli_with_a_backend_that_cannot_start(cli, project):

@@ -9,6 +9,7 @@ import pytest
 
 from skillopt_sleep import __version__
 from skillopt_sleep.setup.commands import Done
+from skillopt_sleep.setup.context import SetupFailed
 
 NO_AGENTS = {"claude": "no", "codex": "no", "schedule": "no"}
 
@@ -185,7 +186,38 @@ def test_pipx_route_records_the_directories_pipx_makes_and_removes_them(machine,
 
 def test_an_older_engine_of_ours_is_upgraded_in_place(machine):
     machine.install(**NO_AGENTS)
+    assert machine.calls("--force-reinstall") == []  # a new environment has nothing to replace
     machine.on(lambda a: "import skillopt_sleep as s" in " ".join(a), lambda a: Done(0, "0.0.9"))
     out = machine.install(**NO_AGENTS)
     assert f"engine: upgrading skillopt-sleep 0.0.9 to {__version__} (venv)\n" in out
-    assert len(machine.calls("--force-reinstall")) == 2
+    assert len(machine.calls("--force-reinstall")) == 1
+
+
+def _pip_manifest(machine, dists: list[str]) -> None:
+    manifest = machine.layout.manifest
+    manifest.parent.mkdir(parents=True, exist_ok=True)
+    lines = [f"pip-dist\t{d}\t/usr/bin/python3\n" for d in dists]
+    manifest.write_text("".join([*lines, "package\tpip\t/usr/bin/python3\n"]))
+
+
+def test_pip_route_uninstall_removes_the_added_distributions_in_one_pip_call(machine):
+    _pip_manifest(machine, ["anthropic", "openai", "skillopt-sleep"])
+    machine.install(uninstall=True)
+    assert machine.calls("pip uninstall") == [
+        (
+            "/usr/bin/python3",
+            *("-m", "pip", "uninstall", "-q", "-y"),
+            *("skillopt-sleep", "openai", "anthropic"),
+        )
+    ]
+    assert not machine.layout.manifest.exists()
+
+
+def test_a_distribution_pip_cannot_remove_stays_in_the_manifest_alone(machine):
+    _pip_manifest(machine, ["anthropic", "openai", "skillopt-sleep"])
+    machine.on(lambda a: "uninstall" in a and "openai" in a, lambda a: Done(1, "", "denied"))
+    with pytest.raises(SetupFailed, match="some steps failed"):
+        machine.install(uninstall=True)
+    singles = [c[-1] for c in machine.calls("pip uninstall") if len(c) == 7]
+    assert singles == ["skillopt-sleep", "openai", "anthropic"]
+    assert machine.layout.manifest.read_text() == ("pip-dist\topenai\t/usr/bin/python3\n")

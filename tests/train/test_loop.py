@@ -5,14 +5,16 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from collections import Counter
 from pathlib import Path
+
+import pytest
 
 from skillopt_sleep import TrainConfig, train
 from skillopt_sleep.backends.simulated import SimulatedBackend
 from skillopt_sleep.envs import EnvResult, TaskRecordEnv
 from skillopt_sleep.sample.train_sets import null_backend, planted_rules_in
+from skillopt_sleep.testing import kill_train
 from skillopt_sleep.train.data import load_task_set
 
 from .conftest import UNLIMITED
@@ -84,6 +86,7 @@ def test_planted_rules_are_learned_and_the_test_gain_excludes_zero(
     )
 
 
+@pytest.mark.slow
 def test_where_no_rule_helps_the_evidence_gate_accepts_nothing_and_the_mean_gate_does(
     null_set: Path, skill: Path, tmp_path: Path
 ) -> None:
@@ -144,38 +147,13 @@ def test_document_mode_trains_the_whole_skill(planted: Path, skill: Path, tmp_pa
     )
 
 
-KILLER = """
-import os, signal, sys
-from pathlib import Path
-from skillopt_sleep import TrainConfig, train
-from skillopt_sleep.backends.simulated import SimulatedBackend
-from skillopt_sleep.envs import TaskRecordEnv
-from skillopt_sleep.settings import BudgetSettings
-
-class KillMidStep(TaskRecordEnv):
-    n = 0
-    async def rollout(self, item, instructions, backend, *, seed, max_tokens=1024):
-        KillMidStep.n += 1
-        state = Path(sys.argv[3], "state.json")
-        if sys.argv[4] == "kill" and state.exists() and '"unit": 2' in state.read_text() and KillMidStep.n % 50 == 0:
-            os.kill(os.getpid(), signal.SIGKILL)
-        return await super().rollout(item, instructions, backend, seed=seed, max_tokens=max_tokens)
-
-train(sys.argv[1], sys.argv[2], sys.argv[3], target=SimulatedBackend(), env=KillMidStep(),
-      config=TrainConfig(epochs=2, steps=2, seed=5),
-      budget=BudgetSettings(max_calls=None, max_tokens=None, max_cost_usd=None))
-"""
-
-
+@pytest.mark.slow
 def test_a_run_killed_mid_step_resumes_and_ends_with_the_same_summary(
     planted: Path, skill: Path, tmp_path: Path, subprocess_env: dict[str, str]
 ) -> None:
-    script = tmp_path / "run.py"
-    script.write_text(KILLER)
-
     def run(out: Path, mode: str) -> int:
         return subprocess.run(
-            [sys.executable, str(script), str(planted), str(skill), str(out), mode],
+            kill_train.argv(planted, skill, out, mode, every=50, seed=5),
             check=False,
             env=subprocess_env,
             capture_output=True,

@@ -198,6 +198,7 @@ def test_estimate_spends_nothing(cli, planted: Path, skill: Path, tmp_path: Path
     assert not (tmp_path / "run").exists()
 
 
+@pytest.mark.slow
 def test_a_dead_server_stops_the_run_with_exit_6_and_a_rerun_resumes(
     cli, planted: Path, skill: Path, tmp_path: Path
 ) -> None:

@@ -1,0 +1,217 @@
+"""Pydantic models of what a night proposes and records: edits, the evidence on each, the night's
+summary and the staged proposal (``proposal.json``). Re-exported by :mod:`skillopt_sleep.models`."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import Field, computed_field, model_validator
+
+from .counting import Counts, Usage
+from .strict import Strict as _Strict
+
+SCHEMA_VERSION = 1  # of proposal.json
+EditTarget = Literal["skill", "memory", "CLAUDE.md", "AGENTS.md"]
+EditOp = Literal["add", "replace", "remove"]
+EditStatus = Literal["proposed", "applied", "rejected"]
+Decision = Literal["accept", "reject", "no_evidence", "budget_exhausted", "outage"]
+EditVerdict = Literal[
+    "accepted",
+    "harmful",
+    "worse",
+    "no_effect",
+    "inconclusive",
+    "conflict",
+    "over_budget",
+    "no_evidence",
+]
+ProposalState = Literal["staged", "adopted", "rejected", "rolled_back", "superseded"]
+
+
+class Edit(_Strict):
+    """A proposed change to a skill or memory file, as the optimizer proposes it.
+
+    ``target`` "memory" means: this rule, once, into every memory file the project has
+    (CLAUDE.md and AGENTS.md), inside the managed block.
+    """
+
+    target: EditTarget
+    op: EditOp = "add"
+    content: str = ""
+    old: str | None = None
+    rationale: str = ""
+    status: EditStatus = "proposed"
+    reason: str = ""
+    cites: list[str] = Field(
+        default_factory=list
+    )  # ids of the tasks the optimizer says it addresses
+
+    def key(self) -> str:
+        """Identity used to recognise the same edit across nights."""
+        norm = " ".join(self.content.lower().split())
+        return hashlib.sha256(f"{self.target}|{self.op}|{norm}".encode()).hexdigest()[:16]
+
+
+class ProposalFile(_Strict):
+    """One live file a proposal would change."""
+
+    name: str  # "SKILL.md", "CLAUDE.md", "AGENTS.md"
+    live_path: str  # absolute path of the live file
+    base_sha256: str | None  # hash of the live file when staged; None if it did not exist
+    candidate: str  # path of the candidate, relative to the proposal dir
+    diff: str  # path of the unified diff, relative to the proposal dir
+
+
+class Example(_Strict):
+    """One task an edit was made for, with an answer from before the edit and one from after."""
+
+    task_id: str
+    request: str
+    before: str = ""
+    before_passed: bool = False
+    after: str = ""
+    after_passed: bool = False
+
+
+class EditEvidence(_Strict):
+    """How one edit was judged tonight: where it was tested, on how many rollouts, and the verdict.
+
+    *Efficacy* is measured where the edit should act (the tasks it cites and unseen tasks of the
+    same kind), *harm* on every other task; all rollouts are fresh, drawn tonight.
+    """
+
+    edit: Edit
+    round: int = 1
+    verdict: EditVerdict
+    reason: str = ""
+    cited: list[str] = Field(default_factory=list)
+    unseen: list[str] = Field(default_factory=list)
+    harm_tasks: list[str] = Field(default_factory=list)
+    efficacy: Counts = Field(default_factory=Counts)
+    unseen_counts: Counts = Field(default_factory=Counts)
+    harm: Counts = Field(default_factory=Counts)
+    p_efficacy: float | None = None
+    p_unseen: float | None = None
+    p_harm: float | None = None
+    alpha: float | None = None  # the level this edit's efficacy p-value was held to tonight
+    e_value: float | None = None  # tonight's e-value for efficacy
+    e_total: float | None = None  # the product over the nights this edit was tested
+    looks: int = 0
+    errored: int = 0
+    example: Example | None = None  # a task it was made for, answered before and after
+
+
+# Edit verdicts as the tally counts them: refused (conclusively, or in conflict with a better edit)
+# and inconclusive (evidence kept for a later night); "accepted" counts as itself.
+REFUSED_VERDICTS = ("harmful", "worse", "no_effect", "conflict")
+INCONCLUSIVE_VERDICTS = ("inconclusive", "over_budget", "no_evidence")
+# Fields of nights judged by the older whole-holdout gate: an older record still loads, without them.
+RETIRED_SUMMARY_FIELDS = ("holdout_before", "holdout_after", "gain", "ci_low", "ci_high", "p_value")
+
+
+class Tally(_Strict):
+    """How tonight's edits fared, edit by edit: accepted, refused, inconclusive."""
+
+    accepted: int = 0
+    refused: int = 0
+    inconclusive: int = 0
+
+    def line(self) -> str:
+        """``2 accepted, 1 refused, 0 inconclusive``."""
+        return f"{self.accepted} accepted, {self.refused} refused, {self.inconclusive} inconclusive"
+
+
+class NightSummary(_Strict):
+    """The stable machine-readable result of one night (``run --json`` prints exactly this)."""
+
+    night_id: str
+    project: str
+    started_at: datetime
+    finished_at: datetime | None = None
+    decision: Decision
+    reason: str = ""
+    dry_run: bool = False
+    n_train: int = 0
+    n_holdout: int = 0
+    errored_rollouts: int = 0
+    edits: list[Edit] = Field(default_factory=list)
+    rejected_edits: list[Edit] = Field(default_factory=list)
+    evidence: list[EditEvidence] = Field(default_factory=list)
+    saved_rollouts: int = 0  # rollouts that sequential tests did not need to draw
+    # the edit gate's fresh rollouts by part (baseline, efficacy, unseen, harm, joint), and what the
+    # early stops of each part's tests saved against their full course
+    gate_rollouts: dict[str, int] = Field(default_factory=dict)
+    gate_saved: dict[str, int] = Field(default_factory=dict)
+    skipped: list[str] = Field(default_factory=list)
+    proposal_dir: str | None = None
+    calls: int = 0
+    tokens: int = 0
+    cost_usd: float = 0.0
+    usage_by_role: dict[str, Usage] = Field(default_factory=dict)
+    target: str = ""  # "backend:model" the replays ran on (what an adopted rule was validated on)
+    notes: list[str] = Field(
+        default_factory=list
+    )  # what else the night did (re-tests of adopted rules)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _older_records(cls, data: Any) -> Any:
+        """A stored night may carry the retired holdout gate's fields, and carries its tally: both are
+        dropped on load (the tally is computed again from the evidence)."""
+        if isinstance(data, dict):
+            data = {
+                k: v for k, v in data.items() if k not in RETIRED_SUMMARY_FIELDS and k != "tally"
+            }
+        return data
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def tally(self) -> Tally:
+        """How tonight's edits fared, counted from their evidence."""
+        verdicts = [str(e.verdict) for e in self.evidence]
+        return Tally(
+            accepted=verdicts.count("accepted"),
+            refused=sum(v in REFUSED_VERDICTS for v in verdicts),
+            inconclusive=sum(v in INCONCLUSIVE_VERDICTS for v in verdicts),
+        )
+
+    def to_json(self) -> str:
+        return json.dumps(self.model_dump(mode="json"), indent=2, sort_keys=True)
+
+    @property
+    def usage(self) -> Usage:
+        """The night's usage over every role."""
+        return sum(self.usage_by_role.values(), Usage())
+
+    def saving_note(self) -> str:
+        """What prompt caching and batches saved tonight, in one line; "" when nothing."""
+        u = self.usage
+        if u.saved_usd <= 0 or u.list_cost_usd <= 0:
+            return ""
+        how = []
+        if u.cache_read_tokens or u.cache_write_tokens:
+            how.append(
+                f"prompt caching ({u.cache_read_tokens:,} tokens read from the cache, "
+                f"{u.cache_write_tokens:,} written)"
+            )
+        if u.batched_calls:
+            how.append(f"batches ({u.batched_calls} calls at half price)")
+        return (
+            f"saved ${u.saved_usd:.4f} ({u.saved_usd / u.list_cost_usd:.0%} of ${u.list_cost_usd:.4f} "
+            f"at the full price) with {' and '.join(how) or 'discounts'}"
+        )
+
+
+class Proposal(_Strict):
+    """``proposal.json``: what a staged night would change, and how to check it is still safe."""
+
+    schema_version: int = SCHEMA_VERSION
+    night_id: str
+    project: str
+    created_at: datetime
+    state: ProposalState = "staged"
+    files: list[ProposalFile]
+    summary: NightSummary
