@@ -1,4 +1,4 @@
-"""One import for tests, and ``python -m skillopt_sleep.testing.model_server`` to serve by hand.
+"""``python -m skillopt_sleep.testing.model_server`` serves the loopback model server by hand.
 
     python -m skillopt_sleep.testing.model_server --port 8765 --delay 0.3 --reply "hello"
 
@@ -12,63 +12,7 @@ import argparse
 import sys
 import threading
 
-from . import (
-    CustomToolCall,
-    Delay,
-    Disconnect,
-    Error,
-    Malformed,
-    Message,
-    ModelCall,
-    ModelServer,
-    RecordedRequest,
-    Reply,
-    Responder,
-    Text,
-    ToolCall,
-    add_file_patch,
-    claude_bash,
-    claude_write,
-    codex_apply_patch,
-    codex_exec,
-    count_tokens,
-    default_responder,
-    example_for_schema,
-    is_title_request,
-    shell_call,
-    shell_then_reply,
-    tool_output,
-)
-
-# the package's fakes, importable from here too, and the entry point
-__all__ = [
-    "CustomToolCall",
-    "Delay",
-    "Disconnect",
-    "Error",
-    "Malformed",
-    "Message",
-    "ModelCall",
-    "ModelServer",
-    "RecordedRequest",
-    "Reply",
-    "Responder",
-    "Text",
-    "ToolCall",
-    "add_file_patch",
-    "claude_bash",
-    "claude_write",
-    "codex_apply_patch",
-    "codex_exec",
-    "count_tokens",
-    "default_responder",
-    "example_for_schema",
-    "is_title_request",
-    "main",
-    "shell_call",
-    "shell_then_reply",
-    "tool_output",
-]
+from . import ModelServer, Text
 
 
 def main(argv: list[str] | None = None) -> int:
