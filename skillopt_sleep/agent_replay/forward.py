@@ -36,7 +36,8 @@ def endpoint(url: str) -> Endpoint:
     return Endpoint(url, parts.hostname, port)
 
 
-async def _pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+async def pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    """Copy one direction of a connection until it ends, then close the writing side."""
     try:
         while data := await reader.read(65536):
             writer.write(data)
@@ -58,7 +59,7 @@ async def tunnel(path: Path, api: Endpoint) -> AsyncIterator[Path]:
         except OSError:
             writer.close()
             return
-        await asyncio.gather(_pipe(reader, up_writer), _pipe(up_reader, writer))
+        await asyncio.gather(pipe(reader, up_writer), pipe(up_reader, writer))
 
     server = await asyncio.start_unix_server(handle, path=str(path))
     try:

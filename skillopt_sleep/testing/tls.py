@@ -10,7 +10,6 @@ it to trust ``Certs.ca`` (``NODE_EXTRA_CA_CERTS`` for Claude Code, ``CODEX_CA_CE
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import shutil
 import socket
 import ssl
@@ -19,6 +18,8 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from ..agent_replay.forward import pipe
 
 if TYPE_CHECKING:  # typing_extensions is not installed alongside every Python 3.10
     from typing_extensions import Self
@@ -59,18 +60,6 @@ def make_certs(root: Path) -> Certs:
     return Certs(ca, cert, key)
 
 
-async def _pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-    try:
-        while data := await reader.read(65536):
-            writer.write(data)
-            await writer.drain()
-    except (ConnectionError, OSError):
-        pass
-    finally:
-        with contextlib.suppress(Exception):
-            writer.close()
-
-
 class TlsFront:
     """``https://localhost:PORT`` in front of ``http://127.0.0.1:UPSTREAM``, served by an event
     loop of its own thread; counts completed handshakes."""
@@ -99,7 +88,7 @@ class TlsFront:
         except OSError:
             writer.close()
             return
-        await asyncio.gather(_pipe(reader, up_writer), _pipe(up_reader, writer))
+        await asyncio.gather(pipe(reader, up_writer), pipe(up_reader, writer))
 
     async def _serve(self) -> None:
         self._stop = asyncio.Event()
