@@ -16,8 +16,9 @@ Claude Code::
 Codex::
 
     codex exec --json --ephemeral --skip-git-repo-check -s workspace-write
-        -c sandbox_workspace_write.network_access=false -C COPY PROMPT
+        -c sandbox_workspace_write.network_access=false -c analytics.enabled=false -C COPY PROMPT
         (its own workspace-write sandbox: writes only in COPY and its temp dirs, no network;
+        no metrics export, which in a sandbox without network would hold every exit ~5 s;
         its turn limit is enforced on its ``--json`` events by the inner proxy)
 
 Both run with a temporary ``HOME`` (and ``CLAUDE_CONFIG_DIR`` / ``CODEX_HOME`` in it) that holds
@@ -130,6 +131,8 @@ def codex_argv(binary: str, prompt: str, *, copy: Path, model: str | None) -> li
         "workspace-write",
         "-c",
         "sandbox_workspace_write.network_access=false",  # whatever the user's config says
+        "-c",
+        "analytics.enabled=false",  # no metrics export: nothing leaves but the model's calls
         "-C",
         str(copy),
     ]

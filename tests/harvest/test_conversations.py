@@ -1,8 +1,9 @@
 """Conversations written by the real claude and codex: every later turn lands where it belongs.
 
 The stored fixtures (tests/fixtures/conversations/, recorded by ``conversations.py`` against the
-loopback model server) are harvested through the CLI; the live test records them again with the
-binaries on PATH and checks the same, including a correction that arrives after a harvest.
+loopback model server) are harvested through the CLI; the live test records one session of each
+agent and language again with the binaries on PATH and checks they harvest the same; a correction
+that arrives after a harvest still lands on its stored request.
 """
 
 from __future__ import annotations
@@ -23,8 +24,8 @@ from .conversations import FIXTURES, SESSIONS, Scenario, record, rewrite
 SOURCE = {"claude": "claude-code", "codex": "codex"}
 
 
-def _harvest(cli, home: Path) -> dict:
-    env = {"HOME": str(home), "CODEX_HOME": str(home / ".codex")}
+def _harvest(cli, home: Path, **extra: str) -> dict:
+    env = {"HOME": str(home), "CODEX_HOME": str(home / ".codex"), **extra}
     r = cli("harvest", "--all-projects", "--since", "2020-01-01", "--json", env=env)
     assert r.code == 0, r.err
     return r.json()
@@ -45,14 +46,16 @@ def _requests(scenario: Scenario) -> list[tuple[str, list[tuple[str, str]]]]:
     return out
 
 
-def check_conversations(tasks: list[TaskRecord]) -> dict[str, int]:
+def check_conversations(
+    tasks: list[TaskRecord], sessions: tuple[Scenario, ...] = SESSIONS
+) -> dict[str, int]:
     """Assert every scenario's turns landed on their request; count the checkable corrections."""
     by_intent = {(t.source, t.intent): t for t in tasks}
-    praise = {s.prompt for sc in SESSIONS for s in sc.steps if s.kind == "praise"}
-    corrections = {s.prompt for sc in SESSIONS for s in sc.steps if s.kind == "correction"}
+    praise = {s.prompt for sc in sessions for s in sc.steps if s.kind == "praise"}
+    corrections = {s.prompt for sc in sessions for s in sc.steps if s.kind == "correction"}
     assert not {t.intent for t in tasks} & (praise | corrections), "feedback became a task"
     checkable = ruled = 0
-    for scenario in SESSIONS:
+    for scenario in sessions:
         for request, later in _requests(scenario):
             task = by_intent[(SOURCE[scenario.agent], request)]
             assert [(n.kind, n.text) for n in task.turns] == later, scenario.name
@@ -73,7 +76,7 @@ def check_conversations(tasks: list[TaskRecord]) -> dict[str, int]:
                     checkable += 1
                     rules = [c for c in task.checks if c.kind != "rubric"]
                     ruled += any(not rule_check(c, task.attempt)[0] for c in rules)
-    assert len(tasks) == sum(len(_requests(s)) for s in SESSIONS)
+    assert len(tasks) == sum(len(_requests(s)) for s in sessions)
     return {"checkable": checkable, "with_rule": ruled}
 
 
@@ -159,24 +162,52 @@ def test_a_correction_sent_after_a_harvest_lands_on_the_stored_request(cli, sand
     assert task.outcome in ("failure", "mixed") and task.checks
 
 
+# Recorded live: one English and one German session per agent, which between them send every
+# kind of later turn (correction, praise, follow-up, new request) in both languages with both
+# agents, every way of continuing a session (claude --resume / --continue, codex resume <id> /
+# --last), a tool call of each agent, and checkable corrections. The other stored sessions vary
+# the wording of these same turns; the stored-fixture tests above harvest all of them.
+LIVE = ("release-en", "dockerfile-de", "tests-codex-en", "csv-codex-de")
+
+
+def _checks(tasks: list[TaskRecord]) -> dict[tuple[str, str], list[tuple[str, str]]]:
+    return {(t.source, t.intent): [(c.kind, c.value) for c in t.checks] for t in tasks}
+
+
 @pytest.mark.realbin
 @pytest.mark.slow
 def test_live_recording_with_the_real_binaries_gives_the_same_conversations(
     cli, sandbox_home, tmp_path
 ):
+    """The live sessions (:data:`LIVE`) recorded again with the real binaries harvest to the
+    same tasks, turns, outcomes and mined checks as the stored recordings of the same sessions."""
     if which_claude() is None or which_codex() is None:
         pytest.skip(
             "claude and codex are not both installed (npm i -g @anthropic-ai/claude-code "
             "@openai/codex)"
         )
+    live = tuple(s for s in SESSIONS if s.name in LIVE)
+    seen = {(sc.agent, s.how) for sc in live for s in sc.steps}
+    assert seen == {(sc.agent, s.how) for sc in SESSIONS for s in sc.steps}
+    for agent in ("claude", "codex"):
+        kinds = {s.kind for sc in live if sc.agent == agent for s in sc.steps if s.how != "new"}
+        assert kinds == {"correction", "praise", "follow_up", "new_request"}, agent
     home, work, stable = tmp_path / "rec-home", tmp_path / "rec-work", tmp_path / "stable"
     work.mkdir()
-    record(home, work)
+    record(home, work, live)
     rewrite(home, work.resolve(), stable)
     _harvest(cli, stable)
-    counts = check_conversations(_tasks(sandbox_home))
-    assert counts == {"checkable": 20, "with_rule": counts["with_rule"]}
-    assert counts["with_rule"] >= 8
+    recorded = _tasks(sandbox_home)
+    counts = check_conversations(recorded, live)
+    assert counts == {"checkable": 5, "with_rule": counts["with_rule"]}
+    assert counts["with_rule"] >= 5
+
+    stored, stored_home = tmp_path / "stored", tmp_path / "stored-sleep-home"
+    shutil.copytree(FIXTURES, stored)
+    _harvest(cli, stored, SKILLOPT_SLEEP_HOME=str(stored_home))
+    db = Store.open(stored_home / "data" / "skillopt-sleep.db").list_tasks()
+    wanted = {(SOURCE[sc.agent], request) for sc in live for request, _ in _requests(sc)}
+    assert _checks(recorded) == {k: v for k, v in _checks(db).items() if k in wanted}
 
 
 def test_tasks_list_says_what_a_mined_regex_asks_for(cli, sandbox_home):
