@@ -460,15 +460,20 @@ def rewrite(home: Path, work_root: Path, dest: Path) -> None:
         target.write_text(text, encoding="utf-8")
 
 
-def main(argv: list[str]) -> int:
-    dest = Path(argv[0]) if argv else FIXTURES
+def record_into(argv: list[str], default: Path, scenarios: tuple[Scenario, ...]) -> int:
+    """Record ``scenarios`` with the real binaries into ``argv[0]`` (or ``default``)."""
+    dest = Path(argv[0]) if argv else default
     with tempfile.TemporaryDirectory(prefix="conv-") as tmp:
         home, work_root = Path(tmp) / "home", Path(tmp) / "work"
         work_root.mkdir(parents=True)
-        record(home, work_root)
+        record(home, work_root, scenarios)
         rewrite(home, work_root.resolve(), dest)
-    print(f"recorded {len(SESSIONS)} sessions into {dest}")
+    print(f"recorded {len(scenarios)} sessions into {dest}")
     return 0
+
+
+def main(argv: list[str]) -> int:
+    return record_into(argv, FIXTURES, SESSIONS)
 
 
 if __name__ == "__main__":

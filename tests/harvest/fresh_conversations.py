@@ -21,13 +21,12 @@ Regenerate the stored fixtures (needs both binaries on PATH):
 from __future__ import annotations
 
 import sys
-import tempfile
 from pathlib import Path
 
 from skillopt_sleep.testing.replies import Reply, Text
 from skillopt_sleep.testing.scripts import claude_bash, codex_exec
 
-from .conversations import Scenario, Step, record, rewrite
+from .conversations import Scenario, Step, record_into
 
 FRESH = Path(__file__).resolve().parents[1] / "fixtures" / "conversations_fresh"
 
@@ -253,14 +252,7 @@ FRESH_SESSIONS: tuple[Scenario, ...] = (
 
 
 def main(argv: list[str]) -> int:
-    dest = Path(argv[0]) if argv else FRESH
-    with tempfile.TemporaryDirectory(prefix="conv-") as tmp:
-        home, work_root = Path(tmp) / "home", Path(tmp) / "work"
-        work_root.mkdir(parents=True)
-        record(home, work_root, FRESH_SESSIONS)
-        rewrite(home, work_root.resolve(), dest)
-    print(f"recorded {len(FRESH_SESSIONS)} sessions into {dest}")
-    return 0
+    return record_into(argv, FRESH, FRESH_SESSIONS)
 
 
 if __name__ == "__main__":

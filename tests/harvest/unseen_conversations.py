@@ -10,10 +10,9 @@ Regenerate the stored fixtures (needs both binaries on PATH):
 from __future__ import annotations
 
 import sys
-import tempfile
 from pathlib import Path
 
-from .conversations import record, rewrite
+from .conversations import record_into
 from .fresh_conversations import _acted, _praise, _said
 
 UNSEEN = Path(__file__).resolve().parents[1] / "fixtures" / "conversations_unseen"
@@ -122,14 +121,7 @@ UNSEEN_SESSIONS = (
 
 
 def main(argv: list[str]) -> int:
-    dest = Path(argv[0]) if argv else UNSEEN
-    with tempfile.TemporaryDirectory(prefix="conv-") as tmp:
-        home, work_root = Path(tmp) / "home", Path(tmp) / "work"
-        work_root.mkdir(parents=True)
-        record(home, work_root, UNSEEN_SESSIONS)
-        rewrite(home, work_root.resolve(), dest)
-    print(f"recorded {len(UNSEEN_SESSIONS)} sessions into {dest}")
-    return 0
+    return record_into(argv, UNSEEN, UNSEEN_SESSIONS)
 
 
 if __name__ == "__main__":
