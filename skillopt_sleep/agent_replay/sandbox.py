@@ -90,18 +90,22 @@ class Sandbox:
 
 
 def _home_binds(home: str, needed: Sequence[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """Hide ``home``; show again the installs under it that the replay must run (binaries)."""
-    if not home or home == "/" or not Path(home).is_dir():
-        return (), ()
-    base = Path(home).resolve()
+    """Hide ``home``; show again, read-only, the installs under it or under ``/tmp`` (private in
+    the sandbox) that the replay must run: an engine's virtual environment, the agent's binary.
+
+    A path counts by its own name as well as by what it resolves to: a virtual environment's
+    ``python`` is a link out of it, but is run by the name inside it."""
+    hidden = [Path(home).resolve()] if home and home != "/" and Path(home).is_dir() else []
+    roots = [*hidden, Path("/tmp").resolve()]
     show: list[str] = []
     for item in needed:
-        path = Path(item).resolve()
-        if base in path.parents:
-            top = base / path.relative_to(base).parts[0]
-            if str(top) not in show:
-                show.append(str(top))
-    return (str(base),), tuple(show)
+        for path in {Path(os.path.abspath(item)), Path(item).resolve()}:
+            for root in roots:
+                if root in path.parents:
+                    top = str(root / path.relative_to(root).parts[0])
+                    if top not in show:
+                        show.append(top)
+    return tuple(str(h) for h in hidden), tuple(show)
 
 
 @functools.lru_cache(maxsize=8)
