@@ -14,6 +14,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,6 +22,7 @@ import pytest
 
 from skillopt_sleep.cli import build_parser
 from skillopt_sleep.cli.help_text import commands
+from skillopt_sleep.harvest.lock import file_lock
 
 REPO = Path(__file__).resolve().parent.parent
 README = REPO / "README.md"
@@ -128,6 +130,11 @@ def skip_reason(text: str) -> str | None:
     return next((why for pattern, why in SKIPS if re.search(pattern, command)), None)
 
 
+def _held(lock: Path) -> bool:
+    with file_lock(lock) as got:
+        return not got
+
+
 @dataclass
 class Home:
     """A user's home after a few nights: `code/app` with its tasks logged, one night adopted and
@@ -150,8 +157,20 @@ class Home:
         return self.home / "code" / "app"
 
     def restore(self) -> None:
+        self._settle()
         shutil.rmtree(self.root)
         shutil.copytree(self.snapshot, self.root, symlinks=True)
+
+    def _settle(self, wait_s: float = 60.0) -> None:
+        """Wait for the drainer a `log` example started in the background (it reads the spool
+        under the harvest lock, then exits), so it writes nothing into the next example's home."""
+        deadline = time.monotonic() + wait_s
+        while time.monotonic() < deadline:
+            spooled = [p for p in self.root.rglob("spool/*.json") if p.is_file()]
+            locks = list(self.root.rglob("harvest.lock"))
+            if not spooled and not any(_held(lock) for lock in locks):
+                return
+            time.sleep(0.1)
 
     def shell(self, text: str) -> subprocess.CompletedProcess[str]:
         text = TMP_PATH.sub(lambda m: f"{self.root}/tmp/{m.group(0)[5:]}", text)

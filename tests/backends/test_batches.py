@@ -203,9 +203,9 @@ def test_ctrl_c_while_polling_cancels_the_batch(provider, server, tmp_path):
         if proc.poll() is None:
             proc.kill()
     batch_id = created_batch_id(server, provider)
-    assert [r.path for r in server.requests if r.path.endswith("/cancel")] == [
-        f"{CREATE[provider]}/{batch_id}/cancel"
-    ]
+    # Cancelling is idempotent: a client that retries a slow cancel may send it twice.
+    cancels = {r.path for r in server.requests if r.path.endswith("/cancel")}
+    assert cancels == {f"{CREATE[provider]}/{batch_id}/cancel"}
     assert server.batches.batches[batch_id].state == "canceling"
     assert proc.returncode != 0
 

@@ -59,7 +59,11 @@ def test_fifty_hook_calls_at_once_lose_nothing(sandbox_home, subprocess_env):
     for proc, payload in zip(procs, payloads, strict=True):
         proc.stdin.write(payload)
         proc.stdin.close()
-    results = [(p.wait(timeout=300), p.stdout.read(), p.stderr.read()) for p in procs]
+    results = []
+    for p in procs:
+        with p.stdout, p.stderr:  # closed here, not left to the garbage collector
+            out, err = p.stdout.read(), p.stderr.read()
+        results.append((p.wait(timeout=300), out, err))
     assert all(r == (0, "", "") for r in results), [r for r in results if r != (0, "", "")][:3]
 
     state = sandbox_home / "sleep-home" / "state"
