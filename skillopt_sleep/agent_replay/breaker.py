@@ -3,12 +3,11 @@
 An agent rollout costs minutes and tens of thousands of tokens. When the binary crashes, the
 sandbox cannot start, the model API is unreachable through the tunnel or every rollout runs into
 its time limit, each further rollout fails the same way at the same price. So ``threshold``
-failed agent rollouts in a row (any error but a run stopped at its turn limit: that agent
-works) trip the breaker for
-that agent: the night's remaining rollouts of its tasks are refused before they start (errored
-rollouts, no evidence, no cost), and the night says so once. The rest of the night goes on. Text
-replays are not mixed in instead: a task scored partly by the agent and partly as text would
-compare unlike rollouts.
+failed agent rollouts in a row (any error but a run stopped at its turn limit: that agent works)
+trip the breaker for that agent: the night's remaining rollouts of its tasks are refused before
+they start (errored rollouts, no evidence, no cost), and the night says so once. The rest of the
+night goes on. Text replays are not mixed in instead: a task scored partly by the agent and
+partly as text would compare unlike rollouts.
 """
 
 from __future__ import annotations
@@ -25,7 +24,6 @@ class AgentBreaker:
     agent: str
     threshold: int = 3
     failures: int = 0  # in a row
-    succeeded_total: int = 0
     tripped: str = ""  # the note, once tripped
 
     def check(self) -> None:
@@ -35,7 +33,6 @@ class AgentBreaker:
 
     def succeeded(self) -> None:
         self.failures = 0
-        self.succeeded_total += 1
 
     def failed(self, exc: BackendError) -> bool:
         """Count a failed rollout; True when this one tripped the breaker."""
