@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import shutil
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -213,3 +214,37 @@ def test_a_night_whose_agent_keeps_crashing_runs_three_agent_rollouts_and_says_w
     assert note.startswith("agent replay of claude-code stopped: 3 rollouts in a row failed")
     assert summary.usage_by_role["agent"].calls == 3  # the failed ones are counted, no more
     assert summary.errored_rollouts >= 8
+
+
+@pytest.mark.realbin
+@pytest.mark.slow
+def test_claude_code_s_own_sandbox_starts_inside_the_outer_one(project, sandbox_home):
+    """The outer sandbox lets the agent write its temporary home and ``/tmp``; Claude Code's own
+    sandbox (on in the replay's settings) lets a command write only in its working directory.
+    A refused write there shows that the inner sandbox really runs, not just its settings."""
+    need("claude-code")
+    if shutil.which("socat") is None:
+        pytest.skip("Claude Code's own sandbox needs socat, which is not installed")
+    script = (
+        'echo x > "$HOME/outside.txt" && echo WROTE-HOME; '
+        "echo x > /tmp/outside.txt && echo WROTE-TMP; "
+        "echo y > ./inside.txt && echo WROTE-CWD"
+    )
+    with ModelServer(responder=shell_then_reply(script)) as server:
+        setup = prepare("claude-code", agent_env(sandbox_home, server.url))
+        assert not isinstance(setup, str), setup
+        task = _task(project, "claude-code")
+        asyncio.run(
+            agent_rollout(task, {}, 0, setup=setup, score=lambda t, e: judge(task, t, None, e))
+        )
+        messages = server.model_requests()[-1].body["messages"]
+    seen = " ".join(
+        str(part.get("content"))
+        for message in messages
+        if isinstance(message["content"], list)
+        for part in message["content"]
+        if part.get("type") == "tool_result"
+    )
+    assert "WROTE-CWD" in seen
+    assert "WROTE-HOME" not in seen and "WROTE-TMP" not in seen
+    assert "Read-only file system" in seen
