@@ -112,16 +112,33 @@ class NightSettings(_Section):
         description="fresh rollouts per side and look on every other task",
     )
     harm_looks: int = Field(
-        default=3,
+        default=5,
         ge=1,
         le=8,
-        description="looks at most while the pass rate there fell and harm is not yet conclusive",
+        description=(
+            "looks at most at the other tasks, while harm is neither conclusive nor ruled out "
+            "(classic: at most 3, while the pass rate there fell)"
+        ),
     )
     harm_alpha: float = Field(
         default=0.1,
         gt=0,
         lt=1,
         description="an edit with fewer passes elsewhere at this level is refused tonight",
+    )
+    harm_odds: float = Field(
+        default=4.0,
+        gt=1,
+        le=1000,
+        description="harm is ruled out once the data reject a cut of the odds of a pass elsewhere "
+        "by this factor or more",
+    )
+    harm_beta: float = Field(
+        default=0.05,
+        gt=0,
+        lt=1,
+        description="... at this level: an edit that harms that much is cleared with this chance "
+        "at most (lean allocation)",
     )
     harm_conclusive: float = Field(
         default=0.01,

@@ -12,6 +12,7 @@ from datetime import datetime, timezone
 from skillopt_sleep.models import Check, Edit, EditEvidence, TaskRecord
 from skillopt_sleep.night.evidence import Candidate, EvidencePolicy, Trials
 from skillopt_sleep.night.evidence.allocation import CLASSIC, LEAN, allocation_for
+from skillopt_sleep.night.evidence.exact import Stratum, p_odds_at_most, stratified_p
 from skillopt_sleep.night.evidence.together import _loses, settle
 from skillopt_sleep.night.replay import Rollout
 
@@ -34,7 +35,7 @@ def _task(i: int, kind: int) -> TaskRecord:
 def _world(rng: random.Random, rates: dict[str, float], after: dict[str, float] | None = None):  # type: ignore[no-untyped-def]
     """A draw: each rollout passes at its task's rate (``after``'s under the edit, when given)."""
 
-    async def draw(wants, files, nonce):  # type: ignore[no-untyped-def]
+    async def draw(wants, files, nonce, *, keep=True):  # type: ignore[no-untyped-def]
         table = after if after is not None and files is not BASE else rates
         return {
             t.id: [
@@ -131,6 +132,44 @@ def test_the_harm_check_of_the_edits_together_refuses_at_most_harm_alpha_under_t
         )[cand.key]
         refused += got.verdict != "accepted"
     assert refused / runs <= _bound(0.2, runs)
+
+
+def _cut(rate: float, odds: float) -> float:
+    """``rate`` with its odds of a pass divided by ``odds``."""
+    o = rate / (1 - rate) / odds
+    return o / (1 + o)
+
+
+def test_ruling_out_harm_is_exact_at_the_odds_it_rules_out():
+    rng = random.Random(11)
+    strata = [Stratum(3, 9, 4, 7), Stratum(0, 2, 2, 5)]
+    assert p_odds_at_most(strata, 1.0) == stratified_p(strata)  # odds unchanged: the usual test
+    runs, low = 2000, 0
+    for _ in range(runs):
+        made = []
+        for _ in range(rng.randint(1, 12)):
+            rate, n = rng.choice((0.1, 0.3, 0.6, 0.9)), rng.randint(1, 6)
+            before = sum(rng.random() < rate for _ in range(n))
+            after = sum(rng.random() < _cut(rate, 4.0) for _ in range(n))
+            made.append(Stratum(before, n, after, n))
+        low += p_odds_at_most(made, 0.25) <= 0.05
+    assert low / runs <= _bound(0.05, runs)
+
+
+def test_the_lean_harm_check_clears_an_edit_that_cuts_the_odds_that_much_at_most_harm_beta():
+    rng = random.Random(12)
+    policy = EvidencePolicy.from_settings()
+    runs, cleared = 400, 0
+    for _ in range(runs):  # few tasks, low pass rates: where harm is hardest to see
+        tasks = [_task(i, rng.randrange(8)) for i in range(rng.randint(3, 12))]
+        rates = {t.id: rng.choice((0.15, 0.3)) for t in tasks}
+        after = {t: _cut(r, policy.harm_odds) for t, r in rates.items()}
+        trials = Trials(_world(rng, rates, after), BASE, tasks, policy, "t", rng)
+        cand = Candidate(Edit(target="memory", content="the rule"), EDIT, 1)
+        ev = EditEvidence(edit=cand.edit, verdict="accepted")
+        got = asyncio.run(settle(trials, [cand], {cand.key: ev}, lambda cs: EDIT))[cand.key]
+        cleared += got.verdict == "accepted"
+    assert cleared / runs <= _bound(policy.harm_beta, runs)
 
 
 def test_the_conflict_check_flags_at_most_its_level_under_the_null():

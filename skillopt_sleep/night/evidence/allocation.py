@@ -4,18 +4,25 @@ Both strategies run the same tests at the same levels (:mod:`.trials`); they dif
 many fresh rollouts each look draws and where harm is checked.
 
 - ``classic``: each efficacy test at ``efficacy_looks`` equal looks; every edit that passes
-  efficacy checked for harm alone (``harm_rollouts`` per side and look), then the accepted edits
+  efficacy checked for harm alone (``harm_rollouts`` per side and look, up to three looks while
+  the pass rate fell), then the accepted edits
   together once (one harm look, and each edit's efficacy tasks redrawn in full under the joint
   files).
 - ``lean``: efficacy looks that start small and grow (most comparisons are decided, one way or the
   other, by their first rollouts; a pass is decided as soon as Holm passes it on the looks so far
   and its unseen tasks show the gain); harm checked once, on the accepted edits *together* (the
-  files the night would stage), on every task outside their efficacy sets, with the very looks of
-  a classic harm check; when that joint check sees harm and more than one edit is in it, each edit
-  is checked alone as ``classic`` does (group testing: harm is rare, so one test usually clears
-  all). Conflicts between accepted edits are looked for in two looks, the second only while the
-  pass rate fell. Every look's level is fixed in advance (weighted Bonferroni), so the tests stay
-  exact whenever they stop.
+  files the night would stage), on every task outside their efficacy sets; when that joint check
+  sees harm and more than one edit is in it, each edit is checked alone (group testing: harm is
+  rare, so one test usually clears all). A harm check's looks start at half a classic look and
+  grow, and it stops once harm is *ruled out* rather than once the pass rate did not fall: an
+  exact test of "the edit cuts the odds of a pass by ``harm_odds`` or more" rejected at
+  ``harm_beta`` (:func:`.exact.p_odds_at_most`), so an edit that harms that much is cleared with
+  chance at most ``harm_beta``, a bound the classic check does not give. Conflicts between
+  accepted edits are looked for in two looks, the second only while the pass rate fell.
+
+Every look's level is fixed in advance (weighted Bonferroni), so the tests stay exact whenever
+they stop. Only a test's first look may serve a later replay from the cache: its later looks were
+drawn because of what it saw, and would show the next night's optimizer a biased sample.
 """
 
 from __future__ import annotations
@@ -70,21 +77,32 @@ class Allocation:
         return {t: tuple(counts) for t, counts in plan.items()}
 
     def harm_steps(self, policy: EvidencePolicy, tasks: int) -> list[int]:
-        """Cumulative rollouts per side over ``tasks`` tasks at each look of a harm check."""
-        full = max(policy.harm_rollouts, tasks)
-        return [full * look for look in range(1, policy.harm_looks + 1)]
+        """Cumulative rollouts per side over ``tasks`` tasks at each look of a harm check: classic,
+        ``harm_rollouts`` a look (at least one a task) for up to three looks; lean, looks that start
+        at half that and grow (1, 2, 3, 4, 6 times), as many as ``harm_looks`` allows."""
+        if self.name == "classic":
+            full = max(policy.harm_rollouts, tasks)
+            return [full * look for look in range(1, min(policy.harm_looks, 3) + 1)]
+        unit = max(math.ceil(policy.harm_rollouts / 2), tasks)
+        return [unit * m for m in HARM_MULTIPLES[: policy.harm_looks]]
 
-    def looks_again(self, p_less: float, fell: bool) -> bool:
-        """Whether a harm check that is not yet conclusive takes another look: while the pass rate
-        fell (a first look smaller than ``harm_rollouts`` a side, or a stricter rule to look again,
-        lets a rule that breaks tasks with a low pass rate through: measured in bench/gate_noise.py)."""
-        return fell
+    def looks_again(self, policy: EvidencePolicy, p_clear: float, fell: bool, looks: int) -> bool:
+        """Whether a harm check that is not yet conclusive takes another look. Classic: while the
+        pass rate fell. Lean: until harm is ruled out, i.e. until the data reject "the edit cuts
+        the odds of a pass by ``harm_odds`` or more on every task" at ``harm_beta`` (Bonferroni
+        over the ``looks``): the chance of clearing such an edit is then at most ``harm_beta``,
+        whatever look it stops at."""
+        if self.name == "classic":
+            return fell
+        return p_clear > policy.harm_beta / looks
 
-    def harm_weights(self, policy: EvidencePolicy) -> list[float]:
+    def harm_weights(self, policy: EvidencePolicy, tasks: int = 1) -> list[float]:
         """The share of ``harm_alpha`` each harm look spends."""
-        return [1 / policy.harm_looks] * policy.harm_looks
+        looks = len(self.harm_steps(policy, tasks))
+        return [1 / looks] * looks
 
 
+HARM_MULTIPLES = (1, 2, 3, 4, 6)  # the lean harm check's looks, in units of a first look
 CLASSIC = Allocation("classic", (1, 2, 3), (0.125, 0.125, 0.75), pooled_harm=False)
 LEAN = Allocation("lean", (1, 2, 4, 6), (0.05, 0.2, 0.3, 0.45), pooled_harm=True)
 ALLOCATIONS: dict[str, Allocation] = {a.name: a for a in (LEAN, CLASSIC)}

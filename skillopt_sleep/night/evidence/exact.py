@@ -83,6 +83,32 @@ def stratified_p(strata: Sequence[Stratum], alternative: Alternative = "greater"
     return min(1.0, math.fsum(tail))
 
 
+def p_odds_at_most(strata: Sequence[Stratum], psi: float) -> float:
+    """Exact p-value of "the odds of a pass after are at most ``psi`` times those before, on every
+    task" against more passes after: the chance, under Fisher's noncentral hypergeometric with odds
+    ratio ``psi`` in every stratum, of at least the observed after-passes. Small when the data rule
+    out a cut of the odds by ``1/psi`` or more (for ``psi`` < 1: no such harm). Stochastically
+    increasing in the odds ratio, so it is valid (conservative) for every ratio below ``psi``."""
+    if psi <= 0:
+        raise ValueError("psi must be positive")
+    used = [s for s in strata if s.before_n > 0 and s.after_n > 0]
+    if not any(s.informative for s in used):
+        return 1.0
+    offset, dist = 0, [1.0]
+    for s in used:
+        low, probs = _hypergeom(s)
+        tilted = [p * psi**j for j, p in enumerate(probs)]
+        norm = math.fsum(tilted) or 1.0
+        out = [0.0] * (len(dist) + len(tilted) - 1)
+        for i, p in enumerate(dist):
+            if p:
+                for j, q in enumerate(tilted):
+                    out[i + j] += p * q / norm
+        offset, dist = offset + low, out
+    observed = sum(s.after_pass for s in used) - offset
+    return min(1.0, math.fsum(dist[observed:]))
+
+
 def log_e_value(strata: Sequence[Stratum], psi: float) -> float:
     """Log of the night's e-value for "the edit raises the pass rate" at odds ratio ``psi`` > 1."""
     if psi <= 1:

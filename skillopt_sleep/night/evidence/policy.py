@@ -18,7 +18,9 @@ class EvidencePolicy:
     efficacy_rollouts: int  # fresh rollouts per side where the edit should act, over all looks
     efficacy_looks: int
     harm_rollouts: int  # fresh rollouts per side and look on the other tasks, at least
-    harm_looks: int  # looks at most: another while the pass rate fell and harm is not conclusive
+    harm_looks: int  # looks at most: another while harm is neither conclusive nor ruled out
+    harm_odds: float  # harm ruled out once a cut of the odds of a pass by this much is rejected
+    harm_beta: float  # ... at this level (Bonferroni over the looks)
     harm_alpha: float  # refused tonight at this level of "fewer passes elsewhere"
     harm_conclusive: float  # and remembered as harmful (never proposed again) at this one
     unseen_alpha: float
@@ -57,10 +59,6 @@ class EvidencePolicy:
             return [1.0]
         early = 0.25 / (self.efficacy_looks - 1)
         return [early] * (self.efficacy_looks - 1) + [0.75]
-
-    def harm_levels(self) -> list[float]:
-        """The level of each of the harm test's looks (Bonferroni: they sum to ``harm_alpha``)."""
-        return [self.harm_alpha / self.harm_looks] * self.harm_looks
 
     def per_look(self, total: int, tasks: int) -> int:
         """Rollouts per task and side at each look, so the looks together reach ``total`` per side."""

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Mapping, Sequence
+from typing import Protocol
 
 from ...counting import Counts
 from ...models import TaskRecord
@@ -11,7 +12,16 @@ from ..replay import Rollout
 from .exact import Stratum
 
 Want = tuple[TaskRecord, int, int]  # (task, first sample, count)
-Draw = Callable[[list[Want], dict[str, str], str], Awaitable[dict[str, list[Rollout]]]]
+
+
+class Draw(Protocol):
+    """Draws fresh rollouts (a :class:`~..seams.Drawer`'s ``draw``). With ``keep`` False they may not
+    serve a later replay: a test's later look, drawn because of what its earlier looks showed, is a
+    sample biased by where the test stops."""
+
+    def __call__(
+        self, wants: list[Want], files: dict[str, str], nonce: str, *, keep: bool = ...
+    ) -> Awaitable[dict[str, list[Rollout]]]: ...
 
 
 class Pool:

@@ -31,7 +31,7 @@ from ...counting import Counts
 from ...models import Edit, EditEvidence, TaskRecord
 from ..replay import Rollout
 from .allocation import allocation_for
-from .exact import Stratum, holm, holm_levels, log_e_value, stratified_p
+from .exact import Stratum, holm, holm_levels, log_e_value, p_odds_at_most, stratified_p
 from .examples import example_of
 from .kinds import kin, relevance
 from .policy import EvidencePolicy
@@ -198,6 +198,7 @@ class Trials:
                 c.files,
                 f"{self.nonce}:{c.key}",
                 parts={t.id: "unseen" if t.id in unseen else "efficacy" for t in c.efficacy_tasks},
+                keep=look == 1,
             )
             increments = []
             for t in c.efficacy_tasks:
@@ -275,19 +276,20 @@ class Trials:
         looks: int | None = None,
     ) -> tuple[Counts, float | None]:
         """Fresh rollouts on ``tasks`` under ``files`` against the baseline; (counts, one-sided p of fewer
-        passes, Bonferroni-adjusted over the looks). About ``harm_rollouts`` per side and look,
-        spread evenly over the tasks; another look follows, up to ``harm_looks``, while the pass
-        rate fell but harm is not yet conclusive (more rollouts where the rates differ)."""
+        passes, Bonferroni-adjusted over the looks), the looks spread evenly over the tasks as the
+        allocation sets them; another look follows, up to ``harm_looks``, while harm is neither
+        conclusive nor ruled out (:meth:`.allocation.Allocation.looks_again`)."""
         if not tasks:
             return Counts(), None
         p, order = self.policy, sorted(tasks, key=lambda t: t.id)
         steps = self.allocation.harm_steps(p, len(order))
+        weights = self.allocation.harm_weights(p, len(order))[:looks]
         first = self._spread(order, steps[0])
         after: dict[str, list[Rollout]] = {}
         drawn = dict.fromkeys(first, 0)
         p_adj = 1.0
         part = "joint" if stream.startswith("joint") else "harm"
-        for look, weight in enumerate(self.allocation.harm_weights(p)[:looks], 1):
+        for look, weight in enumerate(weights, 1):
             step = steps[look - 1]
             upto = (
                 {k: n * step // steps[0] for k, n in first.items()}
@@ -300,6 +302,7 @@ class Trials:
                 files,
                 f"{self.nonce}:{stream}",
                 part=part,
+                keep=look == 1,
             )
             for t in order:
                 after.setdefault(t.id, []).extend(got.get(t.id, []))
@@ -307,13 +310,12 @@ class Trials:
             strata = [
                 _counts(self.baseline.take(t.id, 0, upto[t.id]), after[t.id])[0] for t in order
             ]
-            p_raw = stratified_p(strata, "less")
-            p_adj, counts = min(p_adj, p_raw / weight), _total(strata)
-            if p_adj <= p.harm_conclusive or not self.allocation.looks_again(p_raw, _fell(counts)):
-                break  # decided: conclusive harm, or no sign of any
-        self.spend.save(
-            part, steps[len(self.allocation.harm_weights(p)[:looks]) - 1] - sum(drawn.values())
-        )
+            p_adj, counts = min(p_adj, stratified_p(strata, "less") / weight), _total(strata)
+            if p_adj <= p.harm_conclusive or not self.allocation.looks_again(
+                p, p_odds_at_most(strata, 1 / p.harm_odds), _fell(counts), len(weights)
+            ):
+                break  # decided: conclusive harm, or harm ruled out (classic: no sign of any)
+        self.spend.save(part, steps[len(weights) - 1] - sum(drawn.values()))
         return counts, min(1.0, p_adj)
 
     def _spread(self, order: Sequence[TaskRecord], total: int) -> dict[str, int]:
