@@ -182,7 +182,7 @@ def edit_gate(policy: GatePolicy, k: int, allocation: str = "lean") -> Gate:
         tasks = [task(i, kind) for i, kind in enumerate((night.edit_kind, *night.kinds))]
         kinds = {t.id: kind for t, kind in zip(tasks, (night.edit_kind, *night.kinds), strict=True)}
 
-        async def draw(wants, files, nonce, *, keep=True):  # type: ignore[no-untyped-def]
+        async def draw(wants, files, nonce):  # type: ignore[no-untyped-def]
             after = files is not base
             return {
                 t.id: [

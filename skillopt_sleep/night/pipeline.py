@@ -215,15 +215,13 @@ class Night:
         return self._record_rounds(await rounds.run(sel, train), result)
 
     async def draw(
-        self, wants: list[Want], files: dict[str, str], nonce: str, *, keep: bool = True
+        self, wants: list[Want], files: dict[str, str], nonce: str
     ) -> dict[str, list[Rollout]]:
         """Fresh rollouts for the edits' tests (the rounds' :class:`~.seams.Drawer`), shown as one step.
-        Those under edited files are kept in the cache (unless ``keep`` is off): once the files are
-        adopted, the next night's replay under them draws only what the tests did not. A test's
-        later looks are not kept: drawn because of what it saw, they would show the optimizer a
-        sample biased by where the test stopped."""
+        Those under edited files are kept in the cache: once the files are adopted, the next night's
+        replay under them draws only what the tests did not."""
         self.set_phase("test edits", sum(count for _, _, count in wants))
-        return await self.replayer.draw(wants, files, nonce, keep=keep and files != self.ws.texts)
+        return await self.replayer.draw(wants, files, nonce, keep=files != self.ws.texts)
 
     def _record_rounds(self, rounds: RoundsResult, result: NightResult) -> None:
         s = self.summary

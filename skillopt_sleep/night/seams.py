@@ -46,10 +46,8 @@ class Guard(Protocol):
 
 class Drawer(Protocol):
     """Draws fresh rollouts: for each ``(task, first, count)``, samples ``first`` to ``first + count - 1``
-    of the stream ``nonce`` under ``files``; an errored rollout is a score of None, never a 0.
-    ``keep`` False: they may not serve a later replay (a test's later look, whose sample is biased
-    by where the test stops)."""
+    of the stream ``nonce`` under ``files``; an errored rollout is a score of None, never a 0."""
 
     async def draw(
-        self, wants: list[Want], files: dict[str, str], nonce: str, *, keep: bool = ...
+        self, wants: list[Want], files: dict[str, str], nonce: str
     ) -> dict[str, list[Rollout]]: ...

@@ -35,7 +35,7 @@ def _task(i: int, kind: int) -> TaskRecord:
 def _world(rng: random.Random, rates: dict[str, float], after: dict[str, float] | None = None):  # type: ignore[no-untyped-def]
     """A draw: each rollout passes at its task's rate (``after``'s under the edit, when given)."""
 
-    async def draw(wants, files, nonce, *, keep=True):  # type: ignore[no-untyped-def]
+    async def draw(wants, files, nonce):  # type: ignore[no-untyped-def]
         table = after if after is not None and files is not BASE else rates
         return {
             t.id: [

@@ -65,7 +65,7 @@ class TableDrawer:
         return GREEDY not in text
 
     async def draw(
-        self, wants: list[Want], files: dict[str, str], nonce: str, *, keep: bool = True
+        self, wants: list[Want], files: dict[str, str], nonce: str
     ) -> dict[str, list[Rollout]]:
         out: dict[str, list[Rollout]] = {}
         for task, first, count in wants:

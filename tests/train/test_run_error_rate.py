@@ -61,7 +61,7 @@ class NoEffect:
         self.rates, self.rng = rates, rng
 
     async def draw(
-        self, wants: list[Want], files: dict[str, str], nonce: str, *, keep: bool = True
+        self, wants: list[Want], files: dict[str, str], nonce: str
     ) -> dict[str, list[Rollout]]:
         return {
             t.id: [

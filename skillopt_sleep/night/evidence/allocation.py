@@ -21,8 +21,7 @@ many fresh rollouts each look draws and where harm is checked.
   accepted edits are looked for in two looks, the second only while the pass rate fell.
 
 Every look's level is fixed in advance (weighted Bonferroni), so the tests stay exact whenever
-they stop. Only a test's first look may serve a later replay from the cache: its later looks were
-drawn because of what it saw, and would show the next night's optimizer a biased sample.
+they stop.
 """
 
 from __future__ import annotations

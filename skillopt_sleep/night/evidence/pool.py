@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Awaitable, Mapping, Sequence
-from typing import Protocol
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 
 from ...counting import Counts
 from ...models import TaskRecord
@@ -12,16 +11,7 @@ from ..replay import Rollout
 from .exact import Stratum
 
 Want = tuple[TaskRecord, int, int]  # (task, first sample, count)
-
-
-class Draw(Protocol):
-    """Draws fresh rollouts (a :class:`~..seams.Drawer`'s ``draw``). With ``keep`` False they may not
-    serve a later replay: a test's later look, drawn because of what its earlier looks showed, is a
-    sample biased by where the test stops."""
-
-    def __call__(
-        self, wants: list[Want], files: dict[str, str], nonce: str, *, keep: bool = ...
-    ) -> Awaitable[dict[str, list[Rollout]]]: ...
+Draw = Callable[[list[Want], dict[str, str], str], Awaitable[dict[str, list[Rollout]]]]
 
 
 class Pool:

@@ -87,7 +87,7 @@ def _world(rates: Mapping[str, float], helped: dict[str, set[str]], rng: random.
     """Rollouts drawn from each task's pass rate, raised where the files help the task."""
 
     async def draw(
-        wants: list[Want], files: dict[str, str], nonce: str, *, keep: bool = True
+        wants: list[Want], files: dict[str, str], nonce: str
     ) -> dict[str, list[Rollout]]:
         fixed = set().union(*(helped.get(name, set()) for name in files))
         out: dict[str, list[Rollout]] = {}

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .allocation import PARTS
-from .pool import Draw, Want
 
 if TYPE_CHECKING:
+    from ...models import TaskRecord
     from ..replay import Rollout
+
+Want = tuple["TaskRecord", int, int]  # (task, first sample, count)
+Draw = Callable[[list[Want], dict[str, str], str], Awaitable[dict[str, list["Rollout"]]]]
 
 
 @dataclass
@@ -23,7 +26,7 @@ class Spend:
 
     def counting(self, draw: Draw, part: str | None = None):  # type: ignore[no-untyped-def]
         """``draw`` that counts what it asks for: under ``part``, or the part its caller names
-        (``part=``, or ``parts=`` by task id); ``keep=False`` is passed on to ``draw``."""
+        (``part=``, or ``parts=`` by task id)."""
 
         async def counted(
             wants: list[Want],
@@ -32,14 +35,11 @@ class Spend:
             *,
             part: str | None = part,
             parts: Mapping[str, str] | None = None,
-            keep: bool = True,
         ) -> dict[str, list[Rollout]]:
             for task, _, count in wants:
                 where = (parts or {}).get(task.id, part or "efficacy")
                 self.drawn[where] += count
-            if keep:
-                return await draw(wants, files, nonce)
-            return await draw(wants, files, nonce, keep=False)
+            return await draw(wants, files, nonce)
 
         return counted
 

@@ -75,13 +75,12 @@ async def _loses(trials: Trials, c: Candidate, files: dict[str, str]) -> bool:
     drawn = dict.fromkeys(full, 0)
     got_all: dict[str, list[Rollout]] = {}
     p_adj = 1.0
-    for look, (upto, weight) in enumerate(zip(steps, CONFLICT_WEIGHTS, strict=True)):
+    for upto, weight in zip(steps, CONFLICT_WEIGHTS, strict=True):
         got = await trials.draw(
             [(t, drawn[t.id], upto[t.id] - drawn[t.id]) for t in tasks],
             files,
             f"{trials.nonce}:joint:{c.key}",
             part="joint",
-            keep=look == 0,
         )
         for t in tasks:
             got_all.setdefault(t.id, []).extend(got.get(t.id, []))

@@ -198,7 +198,6 @@ class Trials:
                 c.files,
                 f"{self.nonce}:{c.key}",
                 parts={t.id: "unseen" if t.id in unseen else "efficacy" for t in c.efficacy_tasks},
-                keep=look == 1,
             )
             increments = []
             for t in c.efficacy_tasks:
@@ -302,7 +301,6 @@ class Trials:
                 files,
                 f"{self.nonce}:{stream}",
                 part=part,
-                keep=look == 1,
             )
             for t in order:
                 after.setdefault(t.id, []).extend(got.get(t.id, []))
