@@ -32,7 +32,9 @@ each night (never from the summary's wording):
 - useless-night changes: nights whose proposals were all useless and that changed the files;
 - gain: the world's exact quality after the last night minus before the first (mean, sd over
   seeds), and as a fraction of the oracle's mean gain;
-- calls per night, from the night summaries.
+- calls per night, from the night summaries, and the gate's share of them by part (the shared
+  baseline, efficacy, unseen tasks, harm, the joint check); the rest is the train replay and the
+  optimizer.
 
 ``--pairing`` (0.5) is the chance that one replay sample under two different system texts keeps
 its random draw: below 1, a rule that changes nothing still moves some answers, as a changed
@@ -122,6 +124,7 @@ class NightRecord:
     calls: int
     decision: str
     why: dict[str, str] = field(default_factory=dict)  # rule -> the night's word on it, for --trace
+    gate: dict[str, int] = field(default_factory=dict)  # the gate's fresh rollouts, by part
 
 
 @dataclass
@@ -184,7 +187,9 @@ def run_seed(
                 for e in [*s.edits, *s.rejected_edits]
             }
             record.nights.append(
-                NightRecord(world.proposals[mark:], files, after, s.calls, s.decision, why)
+                NightRecord(
+                    world.proposals[mark:], files, after, s.calls, s.decision, why, s.gate_rollouts
+                )
             )
             record.quality.append(world.quality(after))
             files = after
@@ -224,6 +229,7 @@ def metrics(runs: Sequence[RunRecord]) -> dict[str, Any]:
     adopted = dict.fromkeys(VERDICTS, 0)
     useless_nights = useless_changed = 0
     calls: list[int] = []
+    gate: dict[str, float] = {}
     for run in runs:
         for night in run.nights:
             for verdict in VERDICTS:
@@ -234,6 +240,8 @@ def metrics(runs: Sequence[RunRecord]) -> dict[str, Any]:
                 useless_nights += 1
                 useless_changed += night.after != night.before
             calls.append(night.calls)
+            for part, n in night.gate.items():
+                gate[part] = gate.get(part, 0) + n
     gains = [r.quality_after - r.quality_before for r in runs]
     harmful = sum(
         any(holds(r.nights[-1].after, h) for h in HARMFUL_RULES) for r in runs if r.nights
@@ -258,6 +266,11 @@ def metrics(runs: Sequence[RunRecord]) -> dict[str, Any]:
         "gain_mean": statistics.fmean(gains) if gains else None,
         "gain_sd": statistics.stdev(gains) if len(gains) > 1 else None,
         "calls_per_night": statistics.fmean(calls) if calls else None,
+        # the gate's fresh rollouts a night, by part; the rest of the calls are the train replay
+        # and the optimizer
+        "gate_per_night": {part: round(n / len(calls), 1) for part, n in gate.items()}
+        if calls
+        else {},
         "quality_start": statistics.fmean(r.quality_before for r in runs) if runs else None,
         "quality_by_night": trajectory,
     }
@@ -396,6 +409,12 @@ def report(r: dict[str, Any]) -> str:
             f"    gain / oracle gain        {_fmt(m['gain_fraction'])}   target >= {t['gain_fraction']:.2f}",
             f"    calls per night           {_fmt(m['calls_per_night'], '.1f')}",
         ]
+        if m["gate_per_night"]:
+            gate = m["gate_per_night"]
+            lines.append(
+                f"      of which the gate         {sum(gate.values()):.1f}: "
+                + ", ".join(f"{part} {n:.1f}" for part, n in gate.items())
+            )
     lines += [f"  {name}: {note}" for name, note in r["skipped"].items()]
     if "calls_vs_classic" in r:
         c = r["calls_vs_classic"]

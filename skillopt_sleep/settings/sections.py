@@ -109,7 +109,9 @@ class NightSettings(_Section):
         default=48,
         ge=2,
         le=1024,
-        description="fresh rollouts per side and look on every other task",
+        description=(
+            "fresh rollouts per side on every other task: a classic look, twice a lean first one"
+        ),
     )
     harm_looks: int = Field(
         default=5,
