@@ -116,6 +116,20 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def _open_or_nowhere(stream: TextIO | None) -> TextIO:
+    """``stream``, or a sink when its file is closed: a process started with its standard streams
+    closed has None here, or a stream whose descriptor is gone. Writing to nowhere rather than
+    failing keeps the SessionEnd hook's exit 0 whatever its caller left open (a buffered write to
+    a closed descriptor fails only when the interpreter flushes it at exit, with status 120)."""
+    if stream is None:
+        return io.StringIO()
+    try:
+        os.fstat(stream.fileno())
+    except (OSError, ValueError):
+        return io.StringIO()
+    return stream
+
+
 def main(
     argv: Sequence[str] | None = None,
     *,
@@ -126,10 +140,8 @@ def main(
     cwd: Path | None = None,
 ) -> int:
     """Run one command; returns the process exit code. Everything outside can be injected."""
-    # A process started with its standard streams closed has None here: write to nowhere
-    # rather than fail (the SessionEnd hook must exit 0 whatever its caller left open).
-    stdout = stdout or sys.stdout or io.StringIO()
-    stderr = stderr or sys.stderr or io.StringIO()
+    stdout = stdout or _open_or_nowhere(sys.stdout)
+    stderr = stderr or _open_or_nowhere(sys.stderr)
     argv = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in argv
     try:
