@@ -8,7 +8,7 @@ from typing import Any
 from ..agent_replay import AGENTS
 from ..backends.retry import RetryPolicy
 from ..errors import BackendError, ConfigError, UsageError
-from ..night.agent_dispatch import AgentReplays, agent_replays
+from ..night.agent_dispatch import AgentReplays, agent_replays, rollout_tokens
 from ..night.project import batched_backends, build_backends
 from ..night.root import Backends
 from ..settings import Settings
@@ -194,6 +194,12 @@ def _estimate(
         settings.budget,
         target_model=backends.target.model,
         optimizer_model=backends.optimizer.model,
+        # an agent rollout spends what the last nights' did (any project), or a flat prior
+        agent_tokens=(
+            rollout_tokens([n.summary for n in ctx.store.nights(limit=5)])
+            if config.env == "agent"
+            else None
+        ),
     )
     cost = "unknown" if est.cost_usd is None else f"${est.cost_usd:.4f}"
     fits = (
@@ -204,7 +210,8 @@ def _estimate(
     ctx.emit(
         est.__dict__,
         f"estimate: about {est.calls} calls ({est.target_calls} replays, "
-        f"{est.optimizer_calls} optimizer), ~{est.input_tokens + est.output_tokens} tokens, {cost}; {fits}",
+        f"{est.optimizer_calls} optimizer), ~{est.input_tokens + est.output_tokens} tokens, {cost}; {fits}"
+        + (f"\n{est.note}" if est.note else ""),
     )
     return 0
 

@@ -12,6 +12,7 @@ count: what the optimizer proposes and the replays answer is not known before th
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 from collections.abc import Sequence
@@ -45,6 +46,7 @@ class TrainEstimate:
     output_tokens: int
     cost_usd: float | None
     within_budget: bool
+    note: str = ""  # how the replays were priced, when it is not by their text (agent rollouts)
 
 
 def reflections(items: int, k: int, minibatch: int) -> int:
@@ -102,7 +104,11 @@ def estimate_train(
     *,
     target_model: str,
     optimizer_model: str,
+    agent_tokens: tuple[int, str] | None = None,
 ) -> TrainEstimate:
+    """The run's expected calls, tokens and cost. ``agent_tokens``: under ``--env agent``, the
+    tokens an agent rollout spends and where that figure comes from; every replay is priced at it
+    (an agent reads the project and runs tools: far more than a text reply)."""
     c = config
     target, optimizer = float(len(data.val) * c.val_k), 0
     gate = 0
@@ -115,7 +121,21 @@ def estimate_train(
     items = [*data.train, *data.val, *data.test]
     rubric = sum(sum(ch.kind == "rubric" for ch in t.checks) for t in items) / max(1, len(items))
     target_calls = round(target * (1 + rubric))
-    return _priced(c, items, skill, budget, target_calls, optimizer, target_model, optimizer_model)
+    est = _priced(
+        c,
+        items,
+        skill,
+        budget,
+        target_calls,
+        optimizer,
+        target_model,
+        optimizer_model,
+        agent_tokens,
+    )
+    if agent_tokens is None:
+        return est
+    note = f"every replay is an agent rollout: about {agent_tokens[0]:,} tokens each ({agent_tokens[1]})"
+    return dataclasses.replace(est, note=note)
 
 
 def _priced(
@@ -127,10 +147,13 @@ def _priced(
     optimizer: int,
     target_model: str,
     optimizer_model: str,
+    agent_tokens: tuple[int, str] | None = None,
 ) -> TrainEstimate:
     """The calls' tokens and cost, and whether they fit the budget."""
     item_chars = sum(len(t.intent) + len(t.context) for t in items) / max(1, len(items))
     in_target = int((len(skill) + item_chars + 400) / CHARS_PER_TOKEN)
+    if agent_tokens is not None:  # counted as input, as the night counts an agent rollout's
+        in_target = agent_tokens[0]
     in_opt = int((len(skill) + 6 * 1500) / CHARS_PER_TOKEN)
     out_target = int(c.max_tokens * OUTPUT_SHARE)
     out_opt = int(c.optimizer_max_tokens * OUTPUT_SHARE)

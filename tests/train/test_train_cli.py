@@ -320,3 +320,47 @@ def test_a_run_is_not_resumed_with_another_skill(
     skill.write_text(skill.read_text() + "\nBe brief.\n")
     other = cli(*args[:-1])
     assert other.code == 2 and "holds a run with other settings (task set or skill)" in other.err
+
+
+def test_estimate_prices_agent_replays_at_what_agent_rollouts_spend(
+    cli, planted: Path, skill: Path, tmp_path: Path
+) -> None:
+    """Under ``--env agent`` every replay is an agent rollout: priced at the last nights' agent
+    rollouts (any project), or at a flat prior before any, never at the size of a text reply."""
+    import os
+    from datetime import datetime, timezone
+
+    from skillopt_sleep.counting import Usage
+    from skillopt_sleep.models import NightSummary
+    from skillopt_sleep.paths import resolve_paths
+    from skillopt_sleep.store import Store
+
+    def estimate(*extra: str):  # type: ignore[no-untyped-def]
+        args = [str(planted), "--skill", str(skill), "--out", str(tmp_path / "run")]
+        r = cli("train", *args, "--backend", "simulated", "--estimate", *extra)
+        assert r.code == 0, r.err
+        return r
+
+    text = estimate("--json").json()
+    prior = estimate("--env", "agent")
+    assert "every replay is an agent rollout: about 40,000 tokens each (a flat prior" in prior.out
+    agent = estimate("--env", "agent", "--json").json()
+    assert agent["target_calls"] == text["target_calls"]
+    assert agent["input_tokens"] > 40_000 * agent["target_calls"] > 20 * text["input_tokens"]
+    store = Store.open(resolve_paths(os.environ["SKILLOPT_SLEEP_HOME"]).db)
+    store.save_night(
+        NightSummary(
+            night_id="n1",
+            project="/elsewhere",
+            started_at=datetime(2026, 11, 20, 3, tzinfo=timezone.utc),
+            decision="reject",
+            usage_by_role={"agent": Usage(calls=10, input_tokens=95_000, output_tokens=5_000)},
+        ),
+        "done",
+    )
+    store.close()
+    recorded = estimate("--env", "agent")
+    assert "about 10,000 tokens each (the average of 10 agent rollouts of the last 1 nights)" in (
+        recorded.out
+    )
+    assert not (tmp_path / "run").exists()
