@@ -139,8 +139,8 @@ class NightSettings(_Section):
         default=0.05,
         gt=0,
         lt=1,
-        description="... at this level: an edit that harms that much is cleared with this chance "
-        "at most (lean allocation)",
+        description="... at this level: an edit that harms that much stops the harm check early "
+        "with this chance at most (lean allocation)",
     )
     harm_conclusive: float = Field(
         default=0.01,

@@ -172,6 +172,22 @@ def test_the_lean_harm_check_clears_an_edit_that_cuts_the_odds_that_much_at_most
     assert cleared / runs <= _bound(policy.harm_beta, runs)
 
 
+def test_a_harm_check_where_nothing_varies_stops_at_its_first_look():
+    # tasks that always pass (or always fail) whatever the files: no harm shows, and no cut of the
+    # odds can be measured; looking again would only spend rollouts
+    rng = random.Random(13)
+    policy = EvidencePolicy.from_settings()
+    for rate in (1.0, 0.0):
+        tasks = [_task(i, i % 8) for i in range(30)]
+        rates = dict.fromkeys((t.id for t in tasks), rate)
+        trials = Trials(_world(rng, rates, rates), BASE, tasks, policy, "t", rng)
+        cand = Candidate(Edit(target="memory", content="the rule"), EDIT, 1)
+        ev = EditEvidence(edit=cand.edit, verdict="accepted")
+        got = asyncio.run(settle(trials, [cand], {cand.key: ev}, lambda cs: EDIT))[cand.key]
+        assert got.verdict == "accepted"
+        assert trials.spend.drawn["harm"] == LEAN.harm_steps(policy, 30)[0] == 30
+
+
 def test_the_conflict_check_flags_at_most_its_level_under_the_null():
     rng = random.Random(4)
     policy = _policy(harm_conclusive=0.1)

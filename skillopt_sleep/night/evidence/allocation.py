@@ -16,8 +16,10 @@ many fresh rollouts each look draws and where harm is checked.
   rare, so one test usually clears all). A harm check's looks start at half a classic look and
   grow, and it stops once harm is *ruled out* rather than once the pass rate did not fall: an
   exact test of "the edit cuts the odds of a pass by ``harm_odds`` or more" rejected at
-  ``harm_beta`` (:func:`.exact.p_odds_at_most`), so an edit that harms that much is cleared with
-  chance at most ``harm_beta``, a bound the classic check does not give. Conflicts between
+  ``harm_beta`` (:func:`.exact.p_odds_at_most`), so an edit that harms that much stops the check
+  early with chance at most ``harm_beta``; one neither shown harmful nor ruled out by the last
+  look (six times the first) is adopted, as under ``classic``. A check where nothing varies (each
+  task passed, or failed, on both sides) stops at its first look, as ``classic`` does. Conflicts between
   accepted edits are looked for in two looks, the second only while the pass rate fell.
 
 Every look's level is fixed in advance (weighted Bonferroni), so the tests stay exact whenever

@@ -309,8 +309,12 @@ class Trials:
                 _counts(self.baseline.take(t.id, 0, upto[t.id]), after[t.id])[0] for t in order
             ]
             p_adj, counts = min(p_adj, stratified_p(strata, "less") / weight), _total(strata)
+            # where nothing varies (each task passed, or failed, on both sides) no harm shows and
+            # none can be measured as a cut of the odds: another look would not change that
+            varies = any(s.informative for s in strata)
+            p_clear = p_odds_at_most(strata, 1 / p.harm_odds) if varies else 0.0
             if p_adj <= p.harm_conclusive or not self.allocation.looks_again(
-                p, p_odds_at_most(strata, 1 / p.harm_odds), _fell(counts), len(weights)
+                p, p_clear, _fell(counts), len(weights)
             ):
                 break  # decided: conclusive harm, or harm ruled out (classic: no sign of any)
         self.spend.save(part, steps[len(weights) - 1] - sum(drawn.values()))
