@@ -12,7 +12,6 @@ count: what the optimizer proposes and the replays answer is not known before th
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import random
 from collections.abc import Sequence
@@ -121,7 +120,7 @@ def estimate_train(
     items = [*data.train, *data.val, *data.test]
     rubric = sum(sum(ch.kind == "rubric" for ch in t.checks) for t in items) / max(1, len(items))
     target_calls = round(target * (1 + rubric))
-    est = _priced(
+    return _priced(
         c,
         items,
         skill,
@@ -132,10 +131,6 @@ def estimate_train(
         optimizer_model,
         agent_tokens,
     )
-    if agent_tokens is None:
-        return est
-    note = f"every replay is an agent rollout: about {agent_tokens[0]:,} tokens each ({agent_tokens[1]})"
-    return dataclasses.replace(est, note=note)
 
 
 def _priced(
@@ -152,8 +147,10 @@ def _priced(
     """The calls' tokens and cost, and whether they fit the budget."""
     item_chars = sum(len(t.intent) + len(t.context) for t in items) / max(1, len(items))
     in_target = int((len(skill) + item_chars + 400) / CHARS_PER_TOKEN)
+    note = ""
     if agent_tokens is not None:  # counted as input, as the night counts an agent rollout's
-        in_target = agent_tokens[0]
+        in_target, source = agent_tokens
+        note = f"every replay is an agent rollout: about {in_target:,} tokens each ({source})"
     in_opt = int((len(skill) + 6 * 1500) / CHARS_PER_TOKEN)
     out_target = int(c.max_tokens * OUTPUT_SHARE)
     out_opt = int(c.optimizer_max_tokens * OUTPUT_SHARE)
@@ -168,4 +165,4 @@ def _priced(
         and (budget.max_tokens is None or tokens_in + tokens_out <= budget.max_tokens)
         and (budget.max_cost_usd is None or cost is None or cost <= budget.max_cost_usd)
     )
-    return TrainEstimate(calls, target, optimizer, tokens_in, tokens_out, cost, within)
+    return TrainEstimate(calls, target, optimizer, tokens_in, tokens_out, cost, within, note)

@@ -5,9 +5,8 @@ many fresh rollouts each look draws and where harm is checked.
 
 - ``classic``: each efficacy test at ``efficacy_looks`` equal looks; every edit that passes
   efficacy checked for harm alone (``harm_rollouts`` per side and look, up to three looks while
-  the pass rate fell), then the accepted edits
-  together once (one harm look, and each edit's efficacy tasks redrawn in full under the joint
-  files).
+  the pass rate fell), then the accepted edits together once (one harm look, and each edit's
+  efficacy tasks redrawn in full under the joint files).
 - ``lean``: efficacy looks that start small and grow (most comparisons are decided, one way or the
   other, by their first rollouts; a pass is decided as soon as Holm passes it on the looks so far
   and its unseen tasks show the gain); harm checked once, on the accepted edits *together* (the
@@ -19,8 +18,8 @@ many fresh rollouts each look draws and where harm is checked.
   ``harm_beta`` (:func:`.exact.p_odds_at_most`), so an edit that harms that much stops the check
   early with chance at most ``harm_beta``; one neither shown harmful nor ruled out by the last
   look (six times the first) is adopted, as under ``classic``. A check where nothing varies (each
-  task passed, or failed, on both sides) stops at its first look, as ``classic`` does. Conflicts between
-  accepted edits are looked for in two looks, the second only while the pass rate fell.
+  task passed, or failed, on both sides) stops at its first look, as ``classic`` does. Conflicts
+  between accepted edits are looked for in two looks, the second only while the pass rate fell.
 
 Every look's level is fixed in advance (weighted Bonferroni), so the tests stay exact whenever
 they stop.
@@ -33,7 +32,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from ...counting import Counts
+from .exact import Stratum, p_odds_at_most
 from .policy import EvidencePolicy
+from .pool import fell
 
 Name = Literal["lean", "classic"]
 PARTS = ("baseline", "efficacy", "unseen", "harm", "joint")  # where a night's fresh rollouts go
@@ -87,19 +89,26 @@ class Allocation:
         unit = max(math.ceil(policy.harm_rollouts / 2), tasks)
         return [unit * m for m in HARM_MULTIPLES[: policy.harm_looks]]
 
-    def looks_again(self, policy: EvidencePolicy, p_clear: float, fell: bool, looks: int) -> bool:
-        """Whether a harm check that is not yet conclusive takes another look. Classic: while the
-        pass rate fell. Lean: until harm is ruled out, i.e. until the data reject "the edit cuts
-        the odds of a pass by ``harm_odds`` or more on every task" at ``harm_beta`` (Bonferroni
-        over the ``looks``): the chance of clearing such an edit is then at most ``harm_beta``,
-        whatever look it stops at."""
+    def looks_again(
+        self, policy: EvidencePolicy, strata: Sequence[Stratum], counts: Counts, looks: int
+    ) -> bool:
+        """Whether a harm check that is not yet conclusive, having seen ``strata`` (``counts`` in
+        all), takes another look. Classic: while the pass rate fell. Lean: until harm is ruled
+        out, i.e. until the data reject "the edit cuts the odds of a pass by ``harm_odds`` or more
+        on every task" at ``harm_beta`` (Bonferroni over the ``looks``): the chance of clearing
+        such an edit is then at most ``harm_beta``, whatever look it stops at. Where nothing
+        varies (each task passed, or failed, on both sides) no harm shows and none can be measured
+        as a cut of the odds: another look would not change that."""
         if self.name == "classic":
-            return fell
-        return p_clear > policy.harm_beta / looks
+            return fell(counts)
+        if not any(s.informative for s in strata):
+            return False
+        return p_odds_at_most(strata, 1 / policy.harm_odds) > policy.harm_beta / looks
 
-    def harm_weights(self, policy: EvidencePolicy, tasks: int = 1) -> list[float]:
-        """The share of ``harm_alpha`` each harm look spends."""
-        looks = len(self.harm_steps(policy, tasks))
+    def harm_weights(self, policy: EvidencePolicy) -> list[float]:
+        """The share of ``harm_alpha`` each harm look spends (the number of looks does not depend
+        on the tasks)."""
+        looks = len(self.harm_steps(policy, 1))
         return [1 / looks] * looks
 
 

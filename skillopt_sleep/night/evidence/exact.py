@@ -54,11 +54,16 @@ def _hypergeom(stratum: Stratum) -> tuple[int, list[float]]:
     return low, [math.comb(na, a) * math.comb(nb, total - a) / denom for a in range(low, high + 1)]
 
 
-def null_distribution(strata: Sequence[Stratum]) -> tuple[int, list[float]]:
-    """(offset, probabilities) of the total after-passes under the null, by convolution."""
+def null_distribution(strata: Sequence[Stratum], psi: float = 1.0) -> tuple[int, list[float]]:
+    """(offset, probabilities) of the total after-passes, by convolution: under the null, or with
+    every stratum at odds ratio ``psi`` (Fisher's noncentral hypergeometric)."""
     offset, dist = 0, [1.0]
     for stratum in strata:
         low, probs = _hypergeom(stratum)
+        if psi != 1.0:
+            tilted = [p * psi**j for j, p in enumerate(probs)]
+            norm = math.fsum(tilted) or 1.0
+            probs = [q / norm for q in tilted]
         out = [0.0] * (len(dist) + len(probs) - 1)
         for i, p in enumerate(dist):
             if p:
@@ -68,8 +73,11 @@ def null_distribution(strata: Sequence[Stratum]) -> tuple[int, list[float]]:
     return offset, dist
 
 
-def stratified_p(strata: Sequence[Stratum], alternative: Alternative = "greater") -> float:
-    """Exact one-sided p-value: more passes after the edit ("greater") or fewer ("less").
+def stratified_p(
+    strata: Sequence[Stratum], alternative: Alternative = "greater", psi: float = 1.0
+) -> float:
+    """Exact one-sided p-value: more passes after the edit ("greater") or fewer ("less"), than
+    under the null (``psi`` 1) or under a common odds ratio ``psi`` (:func:`p_odds_at_most`).
 
     Strata with nothing scored on a side carry no information and are left out; with no
     informative stratum at all the p-value is 1 (no evidence either way).
@@ -77,7 +85,7 @@ def stratified_p(strata: Sequence[Stratum], alternative: Alternative = "greater"
     used = [s for s in strata if s.before_n > 0 and s.after_n > 0]
     if not any(s.informative for s in used):
         return 1.0
-    offset, dist = null_distribution(used)
+    offset, dist = null_distribution(used, psi)
     observed = sum(s.after_pass for s in used) - offset
     tail = dist[observed:] if alternative == "greater" else dist[: observed + 1]
     return min(1.0, math.fsum(tail))
@@ -91,22 +99,7 @@ def p_odds_at_most(strata: Sequence[Stratum], psi: float) -> float:
     increasing in the odds ratio, so it is valid (conservative) for every ratio below ``psi``."""
     if psi <= 0:
         raise ValueError("psi must be positive")
-    used = [s for s in strata if s.before_n > 0 and s.after_n > 0]
-    if not any(s.informative for s in used):
-        return 1.0
-    offset, dist = 0, [1.0]
-    for s in used:
-        low, probs = _hypergeom(s)
-        tilted = [p * psi**j for j, p in enumerate(probs)]
-        norm = math.fsum(tilted) or 1.0
-        out = [0.0] * (len(dist) + len(tilted) - 1)
-        for i, p in enumerate(dist):
-            if p:
-                for j, q in enumerate(tilted):
-                    out[i + j] += p * q / norm
-        offset, dist = offset + low, out
-    observed = sum(s.after_pass for s in used) - offset
-    return min(1.0, math.fsum(dist[observed:]))
+    return stratified_p(strata, "greater", psi)
 
 
 def log_e_value(strata: Sequence[Stratum], psi: float) -> float:

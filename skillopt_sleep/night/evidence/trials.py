@@ -31,14 +31,13 @@ from ...counting import Counts
 from ...models import Edit, EditEvidence, TaskRecord
 from ..replay import Rollout
 from .allocation import allocation_for
-from .exact import Stratum, holm, holm_levels, log_e_value, p_odds_at_most, stratified_p
+from .exact import Stratum, holm, holm_levels, log_e_value, stratified_p
 from .examples import example_of
 from .kinds import kin, relevance
 from .policy import EvidencePolicy
 from .pool import Draw, Pool, Want
 from .pool import counts as _counts
 from .pool import exp as _exp
-from .pool import fell as _fell
 from .pool import gained as _gained
 from .pool import rate as _rate
 from .pool import total as _total
@@ -282,7 +281,7 @@ class Trials:
             return Counts(), None
         p, order = self.policy, sorted(tasks, key=lambda t: t.id)
         steps = self.allocation.harm_steps(p, len(order))
-        weights = self.allocation.harm_weights(p, len(order))[:looks]
+        weights = self.allocation.harm_weights(p)[:looks]
         first = self._spread(order, steps[0])
         after: dict[str, list[Rollout]] = {}
         drawn = dict.fromkeys(first, 0)
@@ -309,12 +308,8 @@ class Trials:
                 _counts(self.baseline.take(t.id, 0, upto[t.id]), after[t.id])[0] for t in order
             ]
             p_adj, counts = min(p_adj, stratified_p(strata, "less") / weight), _total(strata)
-            # where nothing varies (each task passed, or failed, on both sides) no harm shows and
-            # none can be measured as a cut of the odds: another look would not change that
-            varies = any(s.informative for s in strata)
-            p_clear = p_odds_at_most(strata, 1 / p.harm_odds) if varies else 0.0
             if p_adj <= p.harm_conclusive or not self.allocation.looks_again(
-                p, p_clear, _fell(counts), len(weights)
+                p, strata, counts, len(weights)
             ):
                 break  # decided: conclusive harm, or harm ruled out (classic: no sign of any)
         self.spend.save(part, steps[len(weights) - 1] - sum(drawn.values()))
