@@ -103,7 +103,10 @@ class NightSettings(_Section):
         default=3,
         ge=1,
         le=8,
-        description="looks at the efficacy evidence; a decided comparison stops early",
+        description=(
+            "classic allocation: equal looks at the efficacy evidence; a decided comparison stops "
+            "early (lean always takes four growing looks: 1, 2, 4 and 6 sixths of the rollouts)"
+        ),
     )
     harm_rollouts: int = Field(
         default=48,
