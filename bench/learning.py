@@ -34,7 +34,9 @@ each night (never from the summary's wording):
   seeds), and as a fraction of the oracle's mean gain;
 - calls per night, from the night summaries, and the gate's share of them by part (the shared
   baseline, efficacy, unseen tasks, harm, the joint check); the rest is the train replay and the
-  optimizer.
+  optimizer;
+- the floor: the fewest calls a night could have made with the adoptions the gate made, under its
+  guarantees, however it spent its rollouts (:mod:`gate_floor`), beside the calls it made.
 
 ``--pairing`` (0.5) is the chance that one replay sample under two different system texts keeps
 its random draw: below 1, a rule that changes nothing still moves some answers, as a changed
@@ -63,6 +65,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from gate_floor import POWER, floors
 from holdout_gate import GatePolicy
 from holdout_night import holdout_night
 from worlds.preference_kinds import BY_KEY, HARMFUL_RULES
@@ -125,6 +128,7 @@ class NightRecord:
     decision: str
     why: dict[str, str] = field(default_factory=dict)  # rule -> the night's word on it, for --trace
     gate: dict[str, int] = field(default_factory=dict)  # the gate's fresh rollouts, by part
+    floor: tuple[int, int] | None = None  # (perfect, powered) calls: :mod:`gate_floor`
 
 
 @dataclass
@@ -188,7 +192,14 @@ def run_seed(
             }
             record.nights.append(
                 NightRecord(
-                    world.proposals[mark:], files, after, s.calls, s.decision, why, s.gate_rollouts
+                    world.proposals[mark:],
+                    files,
+                    after,
+                    s.calls,
+                    s.decision,
+                    why,
+                    s.gate_rollouts,
+                    floors(s, settings.night) if any(s.gate_rollouts.values()) else None,
                 )
             )
             record.quality.append(world.quality(after))
@@ -230,6 +241,7 @@ def metrics(runs: Sequence[RunRecord]) -> dict[str, Any]:
     useless_nights = useless_changed = 0
     calls: list[int] = []
     gate: dict[str, float] = {}
+    floor: list[tuple[int, int]] = []
     for run in runs:
         for night in run.nights:
             for verdict in VERDICTS:
@@ -242,6 +254,8 @@ def metrics(runs: Sequence[RunRecord]) -> dict[str, Any]:
             calls.append(night.calls)
             for part, n in night.gate.items():
                 gate[part] = gate.get(part, 0) + n
+            if night.floor is not None:
+                floor.append(night.floor)
     gains = [r.quality_after - r.quality_before for r in runs]
     harmful = sum(
         any(holds(r.nights[-1].after, h) for h in HARMFUL_RULES) for r in runs if r.nights
@@ -270,6 +284,13 @@ def metrics(runs: Sequence[RunRecord]) -> dict[str, Any]:
         # and the optimizer
         "gate_per_night": {part: round(n / len(calls), 1) for part, n in gate.items()}
         if calls
+        else {},
+        # the fewest calls a night with these adoptions under the gate's guarantees could make
+        "floor_per_night": {
+            "perfect": round(statistics.fmean(f[0] for f in floor), 1),
+            "powered": round(statistics.fmean(f[1] for f in floor), 1),
+        }
+        if floor
         else {},
         "quality_start": statistics.fmean(r.quality_before for r in runs) if runs else None,
         "quality_by_night": trajectory,
@@ -350,6 +371,11 @@ def run_bench(
             "target": CALLS_TARGET,
             "met": ratio <= CALLS_TARGET,
             "power_not_lower": (edit["power"] or 0) >= (classic["power"] or 0),
+            # what any allocation with the edit gate's adoptions could reach at best
+            "floor_ratio": {
+                name: round(n / classic["calls_per_night"], 3)
+                for name, n in edit["floor_per_night"].items()
+            },
         }
     return result
 
@@ -415,6 +441,12 @@ def report(r: dict[str, Any]) -> str:
                 f"      of which the gate         {sum(gate.values()):.1f}: "
                 + ", ".join(f"{part} {n:.1f}" for part, n in gate.items())
             )
+        if m["floor_per_night"]:
+            f = m["floor_per_night"]
+            lines.append(
+                f"    floor with these adoptions {f['perfect']:.1f} calls a night (perfect "
+                f"outcomes), {f['powered']:.1f} (fixed tests at power {POWER})"
+            )
     lines += [f"  {name}: {note}" for name, note in r["skipped"].items()]
     if "calls_vs_classic" in r:
         c = r["calls_vs_classic"]
@@ -422,6 +454,11 @@ def report(r: dict[str, Any]) -> str:
             f"  edit / edit-classic calls per night: {c['ratio']:.3f} (target <= {c['target']:.3f}: "
             f"{'met' if c['met'] else 'NOT met'}); power not lower: {c['power_not_lower']}"
         )
+        if c["floor_ratio"]:
+            lines.append(
+                "  the edit gate's floor / edit-classic calls per night: "
+                + ", ".join(f"{name} {r:.3f}" for name, r in c["floor_ratio"].items())
+            )
     return "\n".join(lines)
 
 

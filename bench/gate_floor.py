@@ -1,0 +1,78 @@
+"""The fewest calls a night could have made with the edit gate's adoptions, under the gate's
+guarantees, however its rollouts were allocated: what a cheaper allocation can hope for.
+
+Read from a night's summary, two floors a night:
+
+- ``perfect``: every adopted edit's efficacy test meets the most extreme outcome it could (every
+  rollout before fails, every rollout after passes, all on one task), so it needs only the ``n``
+  rollouts a side whose exact p-value, ``1 / C(2n, n)``, reaches the level it was held to; its
+  unseen test the same at ``unseen_alpha``; an edit adopted on evidence carried from earlier
+  nights one rollout a side; harm one fresh rollout a side on each task it had to be checked on;
+  the rollouts before shared by every test; an edit tested and not adopted nothing at all. No
+  allocation that makes the same adoptions at the same levels can spend less.
+- ``powered``: the same, but each adopted edit's tests of the fixed size that adopts a good rule
+  with chance ``POWER`` at the world's own pass rates (``BASE_RATE`` before, ``RULE_RATE``
+  after). A sequential test can beat a fixed size on average, so this floor is a guide, not a
+  bound.
+
+Both count the night's calls outside the gate (the train replay and the optimizer) as they were.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import cache
+
+from worlds.preference_kinds import BASE_RATE, RULE_RATE
+
+from skillopt_sleep.night.evidence.exact import Stratum, stratified_p
+from skillopt_sleep.proposal_models import NightSummary
+from skillopt_sleep.settings import NightSettings
+
+POWER = 0.8  # the learning bench's power target
+
+
+def perfect_size(alpha: float) -> int:
+    """Rollouts a side of the smallest one-task test whose most extreme outcome reaches ``alpha``."""
+    n = 1
+    while 1 / math.comb(2 * n, n) > alpha:
+        n += 1
+    return n
+
+
+@cache
+def powered_size(alpha: float, before: float = BASE_RATE, after: float = RULE_RATE) -> int:
+    """Rollouts a side of the smallest one-task exact test that reaches ``alpha`` with chance
+    ``POWER`` when the pass rate goes from ``before`` to ``after`` (exact, by enumeration)."""
+    for n in range(perfect_size(alpha), 200):
+        power = sum(
+            math.comb(n, b)
+            * before**b
+            * (1 - before) ** (n - b)
+            * math.comb(n, a)
+            * after**a
+            * (1 - after) ** (n - a)
+            for b in range(n + 1)
+            for a in range(n + 1)
+            if stratified_p([Stratum(b, n, a, n)]) <= alpha
+        )
+        if power >= POWER:
+            return n
+    raise ValueError(f"no test of under 200 rollouts a side reaches {alpha}")
+
+
+def floors(summary: NightSummary, night: NightSettings) -> tuple[int, int]:
+    """(perfect, powered) calls of ``summary``'s night (see the module docstring)."""
+    outside = summary.calls - sum(summary.gate_rollouts.values())
+    adopted = [e for e in summary.evidence if e.verdict == "accepted"]
+    harm = 2 * len({t for e in adopted for t in e.harm_tasks})
+    result = []
+    for size in (perfect_size, powered_size):
+        tests = []
+        for e in adopted:
+            proven = e.alpha is not None and e.p_efficacy is not None and e.p_efficacy <= e.alpha
+            tests.append(size(e.alpha) if proven and e.alpha is not None else 1)
+            if e.unseen:
+                tests.append(size(night.unseen_alpha))
+        result.append(outside + harm + sum(tests) + max(tests, default=0))
+    return result[0], result[1]

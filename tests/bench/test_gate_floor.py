@@ -1,0 +1,75 @@
+"""The floor of a night's calls: the smallest tests that could have made the gate's adoptions."""
+
+from __future__ import annotations
+
+import math
+import random
+from datetime import datetime, timezone
+
+from gate_floor import floors, perfect_size, powered_size
+
+from skillopt_sleep.models import Edit, EditEvidence
+from skillopt_sleep.night.evidence.exact import Stratum, stratified_p
+from skillopt_sleep.proposal_models import NightSummary
+from skillopt_sleep.settings import NightSettings
+
+
+def test_a_perfect_test_is_the_smallest_whose_most_extreme_outcome_reaches_its_level():
+    for alpha in (0.2, 0.05, 0.02, 0.0067, 0.001):
+        n = perfect_size(alpha)
+        assert stratified_p([Stratum(0, n, n, n)]) <= alpha
+        assert stratified_p([Stratum(0, n - 1, n - 1, n - 1)]) > alpha
+    assert perfect_size(0.05) == 3  # all 3 after pass and all 3 before fail: p = 1/20
+
+
+def _power(n: int, alpha: float, rng: random.Random, runs: int = 4000) -> float:
+    hits = 0
+    for _ in range(runs):
+        before = sum(rng.random() < 0.25 for _ in range(n))
+        after = sum(rng.random() < 0.9 for _ in range(n))
+        hits += stratified_p([Stratum(before, n, after, n)]) <= alpha
+    return hits / runs
+
+
+def test_a_powered_test_adopts_a_good_rule_four_times_in_five_and_one_rollout_less_does_not():
+    rng = random.Random(7)
+    for alpha in (0.2, 0.01):
+        n = powered_size(alpha)
+        assert _power(n, alpha, rng) >= 0.78  # 0.8, less the simulation's noise
+        assert _power(n - 1, alpha, rng) < 0.8
+
+
+def _evidence(verdict: str, alpha: float, p: float, unseen: bool, harm: list[str]) -> EditEvidence:
+    return EditEvidence(
+        edit=Edit(target="memory", op="add", content=f"rule {alpha} {p}", cites=["t1"]),
+        verdict=verdict,
+        alpha=alpha,
+        p_efficacy=p,
+        unseen=["u1"] if unseen else [],
+        harm_tasks=harm,
+    )
+
+
+def test_a_nights_floor_counts_its_calls_outside_the_gate_and_the_smallest_adopting_tests():
+    summary = NightSummary(
+        night_id="n",
+        project="/p",
+        started_at=datetime(2026, 11, 26, tzinfo=timezone.utc),
+        decision="accept",
+        calls=300,
+        gate_rollouts={"baseline": 100, "efficacy": 60, "harm": 100},
+        evidence=[
+            _evidence("accepted", 0.01, 0.001, True, ["h1", "h2", "h3"]),
+            _evidence("accepted", 0.05, 0.2, False, ["h2", "h4"]),  # adopted on carried evidence
+            _evidence("no_effect", 0.01, 0.9, True, ["h9"]),  # tested, not adopted: nothing
+        ],
+    )
+    night = NightSettings()
+    perfect, powered = floors(summary, night)
+    outside, harm = 300 - 260, 2 * 4  # one rollout a side on each of h1..h4
+    tests = [perfect_size(0.01), 1, perfect_size(night.unseen_alpha)]
+    assert perfect == outside + harm + sum(tests) + max(tests)  # the before side shared
+    tests = [powered_size(0.01), 1, powered_size(night.unseen_alpha)]
+    assert powered == outside + harm + sum(tests) + max(tests)
+    assert perfect < powered < summary.calls
+    assert math.comb(2 * perfect_size(0.01), perfect_size(0.01)) >= 100
