@@ -4,12 +4,13 @@ guarantees, however its rollouts were allocated: what a cheaper allocation can h
 Read from a night's summary, two floors a night:
 
 - ``perfect``: every adopted edit's efficacy test meets the most extreme outcome it could (every
-  rollout before fails, every rollout after passes, all on one task), so it needs only the ``n``
-  rollouts a side whose exact p-value, ``1 / C(2n, n)``, reaches the level it was held to; its
-  unseen test the same at ``unseen_alpha``; an edit adopted on evidence carried from earlier
-  nights one rollout a side; harm one fresh rollout a side on each task it had to be checked on;
-  the rollouts before shared by every test; an edit tested and not adopted nothing at all. No
-  allocation that makes the same adoptions at the same levels can spend less.
+  rollout before fails, every rollout after passes, all on one of its tasks), so it needs only the
+  ``n`` rollouts a side whose exact p-value, ``1 / C(2n, n)``, reaches the level it was held to;
+  its unseen test the same at ``unseen_alpha``; an edit adopted on evidence carried from earlier
+  nights one rollout a side; harm one fresh rollout a side on each other task; an edit tested
+  and not adopted nothing at all. Tests whose tasks overlap share their rollouts (the larger
+  test's serve the smaller); a rollout on one task cannot serve a test on another. No allocation
+  that makes the same adoptions at the same levels can spend less.
 - ``powered``: the same, but each adopted edit's tests of the fixed size that adopts a good rule
   with chance ``POWER`` at the world's own pass rates (``BASE_RATE`` before, ``RULE_RATE``
   after). A sequential test can beat a fixed size on average, so this floor is a guide, not a
@@ -65,14 +66,27 @@ def floors(summary: NightSummary, night: NightSettings) -> tuple[int, int]:
     """(perfect, powered) calls of ``summary``'s night (see the module docstring)."""
     outside = summary.calls - sum(summary.gate_rollouts.values())
     adopted = [e for e in summary.evidence if e.verdict == "accepted"]
-    harm = 2 * len({t for e in adopted for t in e.harm_tasks})
     result = []
     for size in (perfect_size, powered_size):
-        tests = []
+        tests: list[tuple[int, set[str]]] = []
         for e in adopted:
             proven = e.alpha is not None and e.p_efficacy is not None and e.p_efficacy <= e.alpha
-            tests.append(size(e.alpha) if proven and e.alpha is not None else 1)
+            tests.append((size(e.alpha) if proven and e.alpha is not None else 1, set(e.cited)))
             if e.unseen:
-                tests.append(size(night.unseen_alpha))
-        result.append(outside + harm + sum(tests) + max(tests, default=0))
+                tests.append((size(night.unseen_alpha), set(e.unseen)))
+        tested = set().union(*(tasks for _, tasks in tests))
+        harm = {t for e in adopted for t in e.harm_tasks} - tested
+        result.append(outside + 2 * len(harm) + 2 * sum(n for n, _ in _shared(tests)))
     return result[0], result[1]
+
+
+def _shared(tests: list[tuple[int, set[str]]]) -> list[tuple[int, set[str]]]:
+    """``tests`` merged where their tasks overlap, each group at its largest size."""
+    groups: list[tuple[int, set[str]]] = []
+    for n, tasks in tests:
+        overlapping = [g for g in groups if g[1] & tasks]
+        groups = [g for g in groups if not g[1] & tasks]
+        groups.append(
+            (max([n, *(m for m, _ in overlapping)]), tasks.union(*(t for _, t in overlapping)))
+        )
+    return groups

@@ -7,6 +7,7 @@ Usage::
     python bench/learning.py --seeds 5 --nights 3   # a quick look
     python bench/learning.py --pairing 1     # common random numbers: a useless rule moves no answer
     python bench/learning.py --seeds 1 --trace   # every proposal, its truth and its fate, night by night
+    python bench/learning.py --night harm_odds=8  # the product's gate with other [night] settings
 
 Every run is one user in :class:`worlds.preference_world.PreferenceWorld` (eight
 kinds of recurring preference, useless and harmful rules, an optimizer that cites its cases,
@@ -63,6 +64,8 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from gate_floor import POWER, floors
@@ -104,14 +107,15 @@ class Mode:
     holdout: GatePolicy | None = None
 
 
-def modes() -> tuple[list[Mode], dict[str, str]]:
-    """The modes, and a note for each one that cannot run (none in this version)."""
+def modes(edit: dict[str, Any] | None = None) -> tuple[list[Mode], dict[str, str]]:
+    """The modes, and a note for each one that cannot run (none in this version); ``edit``: night
+    settings of the ``edit`` mode (the product's gate) that differ from the defaults."""
     # the holdout gate as it shipped (its test at 0.05), and loosened to the predecessor's rule
     loose = GatePolicy(min_gain=1e-9, alpha=0.999, max_task_drop=1.0, min_tasks=1)
     return [
         Mode("holdout", {}, holdout=GatePolicy()),
         Mode("mean-better", {}, holdout=loose),
-        Mode("edit", {}),
+        Mode("edit", dict(edit or {})),
         Mode("edit-classic", {"allocation": "classic"}),
         Mode("oracle", {}, oracle=True),
     ], {}
@@ -323,13 +327,15 @@ def run_bench(
     pairing: float = PAIRING,
     progress: Callable[[str], None] = lambda line: None,
     traced: bool = False,
+    edit: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Every mode the package can run over ``seeds`` users; the JSON the benchmark prints.
 
     ``jobs`` > 1 runs the users in that many processes (each run has its own project and store).
     """
-    ran, skipped = modes()
+    ran, skipped = modes(edit)
     result: dict[str, Any] = {
+        "edit_settings": dict(edit or {}),
         "seeds": seeds,
         "nights": nights,
         "tasks_per_night": tasks,
@@ -410,6 +416,11 @@ def report(r: dict[str, Any]) -> str:
     """The human-readable table."""
     head = f"learning: {r['seeds']} seeds x {r['nights']} nights x {r['tasks_per_night']} new tasks a night"
     lines = [f"{head} (pairing {r['pairing']:g})"]
+    if r["edit_settings"]:
+        lines.append(
+            "  the edit mode with "
+            + ", ".join(f"{k} = {json.dumps(v)}" for k, v in r["edit_settings"].items())
+        )
     t = r["targets"]
     for name, m in r["modes"].items():
         gain = f"{_fmt(m['gain_mean'], '+.3f')} +- {_fmt(m['gain_sd'])}"
@@ -462,6 +473,26 @@ def report(r: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _night_settings(pairs: Sequence[str]) -> dict[str, Any]:
+    """``KEY=VALUE`` pairs as [night] settings, checked by the settings model (a value is read as
+    JSON where it parses, else as text)."""
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, raw = pair.partition("=")
+        if not sep or key not in NightSettings.model_fields:
+            raise ValueError(f"--night {pair!r}: expected KEY=VALUE with a [night] setting as KEY")
+        try:
+            out[key] = json.loads(raw)
+        except json.JSONDecodeError:
+            out[key] = raw
+    try:
+        NightSettings(**out)
+    except ValidationError as e:
+        first = e.errors()[0]
+        raise ValueError(f"--night {first['loc'][0]}: {first['msg']}") from None
+    return out
+
+
 def _scratch() -> Path:
     """A memory-backed directory when the system has one (the store syncs to disk often)."""
     shm = Path("/dev/shm")
@@ -487,6 +518,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="chance one sample under two system texts shares its draw (1: common random "
         "numbers, where a rule that changes nothing moves no answer)",
     )
+    parser.add_argument(
+        "--night",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a [night] setting of the edit mode (the product's gate), e.g. harm_odds=8; the "
+        "other modes keep the defaults (repeatable)",
+    )
     parser.add_argument("--jobs", type=int, default=1, help="processes to run the users in")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
@@ -500,6 +539,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--seeds, --nights, --tasks and --jobs must be at least 1")
     if not 0 <= args.pairing <= 1:
         parser.error("--pairing must be between 0 and 1")
+    try:
+        edit = _night_settings(args.night)
+    except ValueError as e:
+        parser.error(str(e))
     say = (
         (lambda line: None)
         if args.quiet
@@ -515,6 +558,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             pairing=args.pairing,
             progress=say,
             traced=args.trace,
+            edit=edit,
         )
     except LockedError:
         parser.error(

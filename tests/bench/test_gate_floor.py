@@ -39,13 +39,16 @@ def test_a_powered_test_adopts_a_good_rule_four_times_in_five_and_one_rollout_le
         assert _power(n - 1, alpha, rng) < 0.8
 
 
-def _evidence(verdict: str, alpha: float, p: float, unseen: bool, harm: list[str]) -> EditEvidence:
+def _evidence(
+    verdict: str, alpha: float, p: float, cited: list[str], unseen: list[str], harm: list[str]
+) -> EditEvidence:
     return EditEvidence(
-        edit=Edit(target="memory", op="add", content=f"rule {alpha} {p}", cites=["t1"]),
+        edit=Edit(target="memory", op="add", content=f"rule {cited}", cites=cited),
         verdict=verdict,
         alpha=alpha,
         p_efficacy=p,
-        unseen=["u1"] if unseen else [],
+        cited=cited,
+        unseen=unseen,
         harm_tasks=harm,
     )
 
@@ -59,17 +62,17 @@ def test_a_nights_floor_counts_its_calls_outside_the_gate_and_the_smallest_adopt
         calls=300,
         gate_rollouts={"baseline": 100, "efficacy": 60, "harm": 100},
         evidence=[
-            _evidence("accepted", 0.01, 0.001, True, ["h1", "h2", "h3"]),
-            _evidence("accepted", 0.05, 0.2, False, ["h2", "h4"]),  # adopted on carried evidence
-            _evidence("no_effect", 0.01, 0.9, True, ["h9"]),  # tested, not adopted: nothing
+            _evidence("accepted", 0.01, 0.001, ["t1"], ["u1"], ["h1", "h2", "h3", "t2"]),
+            # adopted on evidence carried from earlier nights, on a task of the first's
+            _evidence("accepted", 0.05, 0.2, ["t1", "t2"], [], ["h2", "h4"]),
+            _evidence("no_effect", 0.01, 0.9, ["t9"], ["u9"], ["h9"]),  # not adopted: nothing
         ],
     )
     night = NightSettings()
     perfect, powered = floors(summary, night)
-    outside, harm = 300 - 260, 2 * 4  # one rollout a side on each of h1..h4
-    tests = [perfect_size(0.01), 1, perfect_size(night.unseen_alpha)]
-    assert perfect == outside + harm + sum(tests) + max(tests)  # the before side shared
-    tests = [powered_size(0.01), 1, powered_size(night.unseen_alpha)]
-    assert powered == outside + harm + sum(tests) + max(tests)
+    outside, harm = 300 - 260, 2 * 4  # one rollout a side on h1..h4 (t2 is tested anyway)
+    # t1 and t2 share the larger test's rollouts; the unseen test u1 has its own
+    assert perfect == outside + harm + 2 * (perfect_size(0.01) + perfect_size(night.unseen_alpha))
+    assert powered == outside + harm + 2 * (powered_size(0.01) + powered_size(night.unseen_alpha))
     assert perfect < powered < summary.calls
     assert math.comb(2 * perfect_size(0.01), perfect_size(0.01)) >= 100
