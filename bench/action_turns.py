@@ -25,6 +25,7 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypedDict
 
 from skillopt_sleep.harvest.turns import TurnVerdict, classify_turn
 from skillopt_sleep.models import Action
@@ -33,14 +34,50 @@ SUITE = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "action_tur
 Reader = Callable[[str, list[Action]], TurnVerdict]
 
 
-def load(path: Path = SUITE) -> list[dict]:
-    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
-    for row in rows:
-        row["actions"] = [
-            Action(kind=k, **({"command": v} if k == "command" else {"path": v}))
-            for k, v in row["actions"]
-        ]
-    return rows
+class Row(TypedDict):
+    """One turn of the suite, with the actions of the attempt before it."""
+
+    actions: list[Action]
+    text: str
+    lang: str
+    label: str
+
+
+class Miss(TypedDict):
+    """A turn the reader got wrong, and what it read instead."""
+
+    text: str
+    label: str
+    read: str
+    sure: bool
+    reason: str
+
+
+class Score(TypedDict):
+    """How well one reader did on the suite."""
+
+    accuracy: float
+    corrections_caught: int
+    corrections: int
+    false_corrections: int
+    by_lang: dict[str, float]
+    errors: list[Miss]
+
+
+def load(path: Path = SUITE) -> list[Row]:
+    """The suite's turns, each with its attempt's actions made into :class:`Action` records."""
+    return [
+        _row(json.loads(line)) for line in path.read_text(encoding="utf-8").splitlines() if line
+    ]
+
+
+def _row(raw: dict[str, Any]) -> Row:
+    """One line of the suite; its actions are ``[kind, command or path]`` pairs."""
+    actions = [
+        Action(kind=k, **({"command": v} if k == "command" else {"path": v}))
+        for k, v in raw["actions"]
+    ]
+    return Row(actions=actions, text=raw["text"], lang=raw["lang"], label=raw["label"])
 
 
 def rules_only(text: str, actions: list[Action]) -> TurnVerdict:
@@ -53,8 +90,9 @@ def with_refs(text: str, actions: list[Action]) -> TurnVerdict:
     return refine(classify_turn(text), text, actions)
 
 
-def score(rows: list[dict], reader: Reader) -> dict:
-    errors, by_lang = [], {}
+def score(rows: list[Row], reader: Reader) -> Score:
+    errors: list[Miss] = []
+    by_lang: dict[str, list[int]] = {}
     right = 0
     for row in rows:
         verdict = reader(row["text"], row["actions"])

@@ -59,9 +59,11 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Literal, TypedDict, final
 
-from skillopt_sleep.agent_replay import AgentLimits, AgentSetup, prepare
+from skillopt_sleep.agent_replay import Agent, AgentLimits, AgentSetup, prepare
 from skillopt_sleep.agent_replay.sandbox import Sandbox
+from skillopt_sleep.models import TaskRecord
 from skillopt_sleep.night.agent_dispatch import AgentReplays, agent_replays
 from skillopt_sleep.night.root import run_night
 from skillopt_sleep.settings import BudgetSettings, NightSettings, Settings
@@ -85,16 +87,82 @@ REAL = NightSettings(
     agent_max_turns=6,
 )
 
+Mode = Literal["agent", "text"]  # the agent acts in a copy of the project, or says what it would do
+MODES: tuple[Mode, ...] = ("agent", "text")
+PerNight = Literal["calls_per_night", "tokens_per_night", "wall_s_per_night"]
+PER_NIGHT: tuple[PerNight, ...] = ("calls_per_night", "tokens_per_night", "wall_s_per_night")
+
+
+class NightRow(TypedDict):
+    """One night: its decision, what it spent, each edit's verdict and the rules it accepted."""
+
+    seed: int
+    decision: str
+    wall_s: float
+    calls: int
+    tokens: int
+    errored: int
+    edits: dict[str, str]
+    rules_accepted: list[str]
+    decoy_accepted: bool
+
+
+class ModeNight(NightRow):
+    """A night in one mode, and the agent rollouts it ran."""
+
+    mode: Mode
+    agent_rollouts: int
+
+
+class RealNight(ModeNight):
+    """A night of one real agent's tasks."""
+
+    agent: str
+
+
+class Summary(TypedDict):
+    """One mode over its nights: the gate's power and false accepts, and the cost per night."""
+
+    nights: int
+    power: float
+    power_by_rule: dict[str, float]
+    false_accepts: float
+    calls_per_night: float
+    tokens_per_night: float
+    wall_s_per_night: float
+    errored_per_night: float
+
+
+class Comparison(TypedDict):
+    """Both modes summarised, and agent over text per night (None where text spent nothing)."""
+
+    agent: Summary
+    text: Summary
+    agent_over_text: dict[str, float | None]
+
+
+@final  # no other keys: a group with "skipped" is a Skipped
+class Report(Comparison):
+    """The comparison and every night it was drawn from, by mode."""
+
+    nights: dict[Mode, list[ModeNight]]
+
+
+class Skipped(TypedDict):
+    """A real agent that cannot run here, and why."""
+
+    skipped: str
+
 
 def _project(root: Path) -> Path:
     return write_project(root)
 
 
-def night(seed: int, mode: str, project: Path, settings: Settings) -> dict:
+def night(seed: int, mode: Mode, project: Path, settings: Settings) -> ModeNight:
     world = ActingWorld(RULES, seed=seed, decoys=[DECOY])
     runner = SimAgentRunner(world)
 
-    def prep(agent):
+    def prep(agent: Agent) -> AgentSetup:
         binary = "claude" if agent == "claude-code" else "codex"
         return AgentSetup(agent, binary, {}, Sandbox("bwrap"), AgentLimits(), None, runner)
 
@@ -103,7 +171,7 @@ def night(seed: int, mode: str, project: Path, settings: Settings) -> dict:
     return {**row, "mode": mode, "agent_rollouts": runner.runs}
 
 
-def real_night(seed: int, mode: str, agent: str, project: Path, home: Path) -> dict:
+def real_night(seed: int, mode: Mode, agent: str, project: Path, home: Path) -> RealNight:
     """One night of ``agent``'s tasks through the real binary (``mode`` agent) or as text."""
     world = ActingWorld(RULES, seed=seed, decoys=[DECOY])
     tasks = [t.model_copy(update={"source": agent}) for t in world.tasks(str(project), n=4)]
@@ -133,7 +201,14 @@ def _agent_env(home: Path, url: str) -> dict[str, str]:
     }
 
 
-def _run(world, tasks, project: Path, settings: Settings, agents, seed: int) -> dict:
+def _run(
+    world: ActingWorld,
+    tasks: list[TaskRecord],
+    project: Path,
+    settings: Settings,
+    agents: AgentReplays,
+    seed: int,
+) -> NightRow:
     started = time.perf_counter()
     result = run_night(
         tasks,
@@ -161,7 +236,7 @@ def _run(world, tasks, project: Path, settings: Settings, agents, seed: int) -> 
     }
 
 
-def summarise(rows: list[dict]) -> dict:
+def summarise(rows: list[ModeNight]) -> Summary:
     n = len(rows)
     return {
         "nights": n,
@@ -177,20 +252,19 @@ def summarise(rows: list[dict]) -> dict:
     }
 
 
-def compare(rows: dict[str, list[dict]]) -> dict:
+def compare(rows: dict[Mode, list[ModeNight]]) -> Comparison:
     """Both modes summarised, and agent over text per night (calls, tokens, wall time)."""
-    result = {mode: summarise(r) for mode, r in rows.items()}
-    a, t = result["agent"], result["text"]
-    result["agent_over_text"] = {
-        k: (a[k] / t[k] if t[k] else None)
-        for k in ("calls_per_night", "tokens_per_night", "wall_s_per_night")
+    a, t = summarise(rows["agent"]), summarise(rows["text"])
+    return {
+        "agent": a,
+        "text": t,
+        "agent_over_text": {k: (a[k] / t[k] if t[k] else None) for k in PER_NIGHT},
     }
-    return result
 
 
-def stand_in(args: argparse.Namespace) -> dict:
+def stand_in(args: argparse.Namespace) -> Report:
     settings = Settings(night=NightSettings(concurrency=4))
-    rows: dict[str, list[dict]] = {"agent": [], "text": []}
+    rows: dict[Mode, list[ModeNight]] = {"agent": [], "text": []}
     with tempfile.TemporaryDirectory() as tmp:
         project = _project(Path(tmp) / "project")
         for seed in range(args.seed, args.seed + args.nights):
@@ -199,10 +273,10 @@ def stand_in(args: argparse.Namespace) -> dict:
     return {**compare(rows), "nights": rows}
 
 
-def real(args: argparse.Namespace) -> dict:
+def real(args: argparse.Namespace) -> dict[str, Report | Skipped]:
     """The real binaries, each agent's nights on their own; an agent that cannot run here is
     reported as such, never replaced by the stand-in."""
-    out: dict = {}
+    out: dict[str, Report | Skipped] = {}
     for agent in args.agents.split(","):
         with tempfile.TemporaryDirectory() as tmp:
             found = prepare(agent, _agent_env(Path(tmp) / "home", "http://127.0.0.1:9"))
@@ -210,7 +284,7 @@ def real(args: argparse.Namespace) -> dict:
                 out[agent] = {"skipped": found}
                 continue
             project = _project(Path(tmp) / "project")
-            rows: dict[str, list[dict]] = {"agent": [], "text": []}
+            rows: dict[Mode, list[ModeNight]] = {"agent": [], "text": []}
             for seed in range(args.seed, args.seed + args.nights):
                 for mode, kept in rows.items():
                     kept.append(real_night(seed, mode, agent, project, Path(tmp) / "home"))
@@ -218,7 +292,7 @@ def real(args: argparse.Namespace) -> dict:
     return out
 
 
-def _line(mode: str, res: dict) -> str:
+def _line(mode: str, res: Summary) -> str:
     return (
         f"{mode:>5}: power {res['power']:.2f} {res['power_by_rule']}, false accepts "
         f"{res['false_accepts']:.2f}, per night {res['calls_per_night']:.0f} calls, "
@@ -227,24 +301,23 @@ def _line(mode: str, res: dict) -> str:
     )
 
 
-def _ratios(ratios: dict) -> str:
+def _ratios(ratios: dict[str, float | None]) -> str:
     return "agent / text: " + ", ".join(
         f"{k} {v:.2f}x" if v else f"{k} n/a" for k, v in ratios.items()
     )
 
 
-def _print(result: dict, is_real: bool) -> None:
-    groups = result.items() if is_real else [("stand-in agent", result)]
+def _print(groups: list[tuple[str, Report | Skipped]], is_real: bool) -> None:
     for name, res in groups:
         print(f"{name}:")
         if "skipped" in res:
             print(f"  skipped: {res['skipped']}")
             continue
-        for mode in ("agent", "text"):
+        for mode in MODES:
             print("  " + _line(mode, res[mode]))
         print("  " + _ratios(res["agent_over_text"]))
         if is_real:
-            for mode in ("agent", "text"):
+            for mode in MODES:
                 for r in res["nights"][mode]:
                     edits = ", ".join(f"{v}: {e[:40]}" for e, v in r["edits"].items())
                     print(f"  {mode} night {r['seed']}: {r['decision']} ({edits})")
@@ -259,11 +332,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--agents", default="claude-code,codex", help="with --real: which agents")
     args = parser.parse_args(argv)
     args.nights = args.nights or (1 if args.real else 10)
-    result = real(args) if args.real else stand_in(args)
+    result: dict[str, Report | Skipped] | Report
+    groups: list[tuple[str, Report | Skipped]]
+    if args.real:
+        result = real(args)
+        groups = list(result.items())
+    else:
+        result = stand_in(args)
+        groups = [("stand-in agent", result)]
     if args.json:
         print(json.dumps(result, indent=2))
     else:
-        _print(result, args.real)
+        _print(groups, args.real)
     return 0
 
 

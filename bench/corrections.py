@@ -32,6 +32,7 @@ import tarfile
 import tempfile
 from io import BytesIO
 from pathlib import Path
+from typing import TypedDict
 
 REPO = Path(__file__).resolve().parents[1]
 SETS = {
@@ -49,7 +50,18 @@ SETS = {
 }
 
 
-def count(module: str, name: str, fixtures: Path) -> dict[str, object]:
+class Counted(TypedDict):
+    """One set's corrections: how many attached to their request, became tasks, or yield a
+    failing check, and a line for each that did not."""
+
+    corrections: int
+    attached: int
+    became_tasks: int
+    with_check: int
+    missed: list[str]
+
+
+def count(module: str, name: str, fixtures: Path) -> Counted:
     """Harvest ``fixtures`` into a fresh store; count the corrections of the scenarios in
     ``module.name`` that attach to their request and that yield a failing rule or action check."""
     import importlib
@@ -64,7 +76,7 @@ def count(module: str, name: str, fixtures: Path) -> dict[str, object]:
         from skillopt_sleep.action_models import ACTION_KINDS
         from skillopt_sleep.night.action_judge import action_check, recorded
     except ImportError:  # a revision before action checks
-        ACTION_KINDS, action_check, recorded = frozenset(), None, None
+        ACTION_KINDS = frozenset()  # no check is an action check: action_check is never called
 
     scenarios = getattr(importlib.import_module(module), name)
     with tempfile.TemporaryDirectory() as tmp:
@@ -131,7 +143,7 @@ def _extract(revision: str, dest: Path) -> Path:
     return dest
 
 
-def measure(code_root: Path) -> dict[str, dict[str, object]]:
+def measure(code_root: Path) -> dict[str, Counted]:
     """Both sets counted by the package under ``code_root``, in a child process."""
     script = (
         "import json, sys\n"
@@ -155,7 +167,8 @@ def measure(code_root: Path) -> dict[str, dict[str, object]]:
     )
     if done.returncode != 0:
         raise SystemExit(f"measuring with {code_root} failed:\n{done.stderr[-2000:]}")
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    counted: dict[str, Counted] = json.loads(done.stdout.strip().splitlines()[-1])
+    return counted
 
 
 def main(argv: list[str] | None = None) -> int:

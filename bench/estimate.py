@@ -35,6 +35,7 @@ from worlds.seed_home import seed_home
 
 from skillopt_sleep.clock import FixedClock
 from skillopt_sleep.night.evidence import EvidencePolicy
+from skillopt_sleep.night.evidence.allocation import Name as AllocationName
 from skillopt_sleep.night.project import Backends, estimate_project_night, run_project_night
 from skillopt_sleep.settings import NightSettings, Settings
 
@@ -42,7 +43,7 @@ GOAL = 0.25
 
 
 def nights_of(
-    seed: int, nights: int, tasks: int, workdir: Path, allocation: str
+    seed: int, nights: int, tasks: int, workdir: Path, allocation: AllocationName
 ) -> list[dict[str, Any]]:
     """Each night of user ``seed``: the estimate (expected, bound, the old plan) and the actual calls."""
     world = PreferenceWorld(seed)

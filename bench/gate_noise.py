@@ -49,11 +49,11 @@ import sys
 from collections.abc import Callable, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import NamedTuple
+from typing import NamedTuple, TypedDict
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from holdout_gate import GatePolicy, decide
+from holdout_gate import GatePolicy, GateTest, decide
 
 from skillopt_sleep.models import Check, Edit, TaskRecord
 from skillopt_sleep.night.evidence import Candidate, EvidencePolicy, Trials
@@ -228,9 +228,57 @@ GATES: dict[str, Callable[[GatePolicy, int], Gate]] = {
 }
 
 
-def measure_sparse(nights: int, tasks: int, k: int, seed: int, policy: GatePolicy) -> dict:
+class GateRates(TypedDict):
+    """One gate on the sparse case: how often it accepted each kind of rule, and what it drew."""
+
+    power: float
+    false_accept_rate: float
+    harmful_accept_rate: float
+    rollouts_per_night: float
+    meets_targets: bool
+    rollouts_vs_edit_classic: float | None
+
+
+class Sparse(TypedDict):
+    """The sparse case (a rule that lifts one kind of task of several) and every gate on it."""
+
+    kinds: int
+    base: float
+    fixed: float
+    true_gain: float
+    gates: dict[str, GateRates]
+
+
+class PolicySettings(TypedDict):
+    """The holdout gate's settings the run used."""
+
+    min_gain: float
+    max_task_drop: float
+    alpha: float
+    test: GateTest
+
+
+class Noise(TypedDict):
+    """The three experiments: false accepts, power (graded and pass/fail), and the sparse case."""
+
+    nights: int
+    tasks: int
+    k: int
+    gain: float
+    seed: int
+    false_accept_rate: float
+    power: float
+    power_pass_fail: float
+    baseline_false_accept_rate: float
+    false_accept_ratio: float | None
+    meets_targets: bool
+    sparse: Sparse
+    policy: PolicySettings
+
+
+def measure_sparse(nights: int, tasks: int, k: int, seed: int, policy: GatePolicy) -> Sparse:
     """Power, false accepts, refused harm and rollouts of every gate in :data:`GATES` on the sparse case."""
-    out: dict[str, dict[str, float | bool | None]] = {}
+    out: dict[str, GateRates] = {}
     for name, make in GATES.items():
         gate, rng = make(policy, k), random.Random(seed)
         SPENT.pop(name, None)
@@ -247,6 +295,7 @@ def measure_sparse(nights: int, tasks: int, k: int, seed: int, policy: GatePolic
             "harmful_accept_rate": harmful / nights,
             "rollouts_per_night": spent / (2 * nights) if spent is not None else 2 * k * tasks,
             "meets_targets": power >= POWER_TARGET and far <= FALSE_ACCEPT_TARGET,
+            "rollouts_vs_edit_classic": None,  # below, once edit-classic's rollouts are known
         }
     classic = out["edit-classic"]["rollouts_per_night"]
     for rates in out.values():
@@ -262,7 +311,7 @@ def measure_sparse(nights: int, tasks: int, k: int, seed: int, policy: GatePolic
     }
 
 
-def measure(nights: int, tasks: int, k: int, gain: float, seed: int, policy: GatePolicy) -> dict:
+def measure(nights: int, tasks: int, k: int, gain: float, seed: int, policy: GatePolicy) -> Noise:
     """Run the three experiments; every rate is over ``nights`` simulated nights."""
     rng = random.Random(seed)
     false_accepts = baseline_accepts = 0

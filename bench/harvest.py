@@ -30,6 +30,7 @@ import tempfile
 import time
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
+from typing import TypedDict
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -79,6 +80,24 @@ WORDS = [
 ]
 
 
+class Driven(TypedDict):
+    """What the driver reports of one CLI run: exit code, timings, output and peak memory."""
+
+    code: int
+    import_s: float
+    run_s: float
+    cpu_s: float
+    out: str
+    err: str
+    maxrss_kb: int
+
+
+class CliRun(Driven):
+    """The driver's report, and the wall time of the whole process."""
+
+    wall_s: float
+
+
 def _blocks(rng: random.Random) -> list[str]:
     """A pool of tool outputs (log-like lines), reused so building the history is fast."""
     pool = []
@@ -92,7 +111,8 @@ def _blocks(rng: random.Random) -> list[str]:
 
 
 def _turns(rng: random.Random, pool: list[str], target_bytes: int, n: int) -> list[syn.SynthTurn]:
-    turns, size = [], 0
+    turns: list[syn.SynthTurn] = []
+    size = 0
     while size < target_bytes or not turns:
         output = rng.choice(pool)
         if rng.random() < 0.15:
@@ -146,7 +166,7 @@ def build_history(
     return total
 
 
-def run_cli(env: dict[str, str], *args: str) -> dict:
+def run_cli(env: dict[str, str], *args: str) -> CliRun:
     """Run the CLI in a fresh process; its own timing and peak memory."""
     started = time.perf_counter()
     proc = subprocess.run(
@@ -160,11 +180,10 @@ def run_cli(env: dict[str, str], *args: str) -> dict:
     wall = time.perf_counter() - started
     if proc.returncode != 0:
         raise SystemExit(f"benchmark run failed: {proc.stderr.strip()[-2000:]}")
-    result = json.loads(proc.stdout.strip().splitlines()[-1])
+    result: Driven = json.loads(proc.stdout.strip().splitlines()[-1])
     if result["code"] != 0:
         raise SystemExit(f"`{' '.join(args)}` exited {result['code']}: {result['err'].strip()}")
-    result["wall_s"] = wall
-    return result
+    return {**result, "wall_s": wall}
 
 
 def _timed(cmd: list[str], env: dict[str, str], stdin: str = "") -> float:
@@ -240,7 +259,11 @@ def main() -> int:
     args = parser.parse_args()
     claude_n = args.claude_files if args.claude_files is not None else round(2000 * args.scale)
     codex_n = args.codex_files if args.codex_files is not None else round(1000 * args.scale)
-    say = (lambda *_: None) if args.json else (lambda text: print(text, file=sys.stderr))
+
+    def say(text: str) -> None:
+        """Progress on stderr, unless the output is one JSON object."""
+        if not args.json:
+            print(text, file=sys.stderr)
 
     with tempfile.TemporaryDirectory(prefix="harvest-bench-") as tmp:
         home = Path(tmp)

@@ -33,7 +33,7 @@ import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, TypedDict
 
 import anthropic
 import openai
@@ -48,6 +48,7 @@ from skillopt_sleep.backends.openai_api import OpenAIBackend
 from skillopt_sleep.backends.simulated import WORLD
 from skillopt_sleep.models import NightSummary, TaskRecord
 from skillopt_sleep.night.demo import SKILL_PATH, write_sample_project
+from skillopt_sleep.night.evidence.allocation import Name as AllocationName
 from skillopt_sleep.settings import BudgetSettings, NightSettings, Settings
 from skillopt_sleep.store import Store
 from skillopt_sleep.testing import ModelServer
@@ -110,6 +111,35 @@ def backend_for(provider: str, srv: ModelServer, cache: bool) -> Any:
     )
 
 
+class Usage(TypedDict):
+    """What a night's roles spent together: money at the night's and at list prices, and tokens."""
+
+    cost_usd: float
+    list_cost_usd: float
+    calls: int
+    input_tokens: int
+    cache_write_tokens: int
+    cache_read_tokens: int
+    batched_calls: int
+
+
+class Spend(Usage):
+    """What a night spent, with the batches it sent and the calls the server saw."""
+
+    batches: int
+    server_calls: int
+
+
+class ClassicRun(TypedDict):
+    """One way of sending calls with the classic allocation, over every seed."""
+
+    mode: str
+    calls: int
+    cost_usd: float
+    decisions: list[str]
+    edits: list[int]
+
+
 def one_night(
     provider: str,
     mode: str,
@@ -117,8 +147,8 @@ def one_night(
     tasks: list[TaskRecord],
     k: int,
     seed: int,
-    allocation: str = "lean",
-) -> tuple[dict[str, Any], NightSummary]:
+    allocation: AllocationName = "lean",
+) -> tuple[Spend, NightSummary]:
     # One call at a time: the K identical requests of a task (neither API takes a seed) then reach
     # the simulated model in the same order in every run, so each sample keeps its draw and the
     # paired tests see the same rollouts. A batch keeps that order by itself.
@@ -139,7 +169,18 @@ def one_night(
         }, summary
 
 
-SUMMED = (
+Summed = Literal[
+    "cost_usd",
+    "list_cost_usd",
+    "calls",
+    "input_tokens",
+    "cache_write_tokens",
+    "cache_read_tokens",
+    "batched_calls",
+    "batches",
+    "server_calls",
+]
+SUMMED: tuple[Summed, ...] = (
     "cost_usd",
     "list_cost_usd",
     "calls",
@@ -152,7 +193,7 @@ SUMMED = (
 )
 
 
-def _spend(s: NightSummary) -> dict[str, Any]:
+def _spend(s: NightSummary) -> Usage:
     roles = s.usage_by_role.values()
     return {
         "cost_usd": s.cost_usd,
@@ -165,7 +206,19 @@ def _spend(s: NightSummary) -> dict[str, Any]:
     }
 
 
-def _decision(s: NightSummary) -> dict[str, Any]:
+class Decision(TypedDict):
+    """What a night decided, and the edits it made (target, op, content, status)."""
+
+    decision: str
+    edits: list[tuple[str, str, str, str]]
+
+
+def _as_printed(v: float) -> float:
+    """A sum as the report shows it: to six decimals, or an int where it is whole."""
+    return round(v, 6) if isinstance(v, float) and not v.is_integer() else int(v)
+
+
+def _decision(s: NightSummary) -> Decision:
     return {
         "decision": s.decision,
         "edits": [(e.target, e.op, e.content, e.status) for e in s.edits],
@@ -176,27 +229,23 @@ def provider_runs(
     provider: str, project: Path, tasks: list[TaskRecord], k: int, seeds: list[int]
 ) -> dict[str, Any]:
     """The three modes over every seed: summed spending, and each seed's decision per mode."""
-    runs, decisions = [], {}
+    totals: dict[str, dict[Summed, float]] = {}  # by mode, as printed
+    decisions: dict[tuple[str, int], Decision] = {}
     for mode in MODES:
         total = dict.fromkeys(SUMMED, 0.0)
         for seed in seeds:
             spend, summary = one_night(provider, mode, project, tasks, k, seed)
             total = {key: total[key] + spend[key] for key in SUMMED}
             decisions[(mode, seed)] = _decision(summary)
-        runs.append(
-            {
-                "mode": mode,
-                **{
-                    k: round(v, 6) if isinstance(v, float) and not v.is_integer() else int(v)
-                    for k, v in total.items()
-                },
-            }
-        )
-    today = runs[0]["cost_usd"]
-    for run in runs:
-        run["ratio"] = round(run["cost_usd"] / today, 4) if today else None
+        totals[mode] = {key: _as_printed(v) for key, v in total.items()}
+    first = totals["today"]
+    today = first["cost_usd"]
+    runs = [
+        {"mode": mode, **t, "ratio": round(t["cost_usd"] / today, 4) if today else None}
+        for mode, t in totals.items()
+    ]
     # the gate's classic allocation, every way of sending calls: the price of the same nights before
-    classic = []
+    classic: list[ClassicRun] = []
     for mode in MODES:
         nights = [one_night(provider, mode, project, tasks, k, seed, "classic") for seed in seeds]
         classic.append(
@@ -208,28 +257,28 @@ def provider_runs(
                 "edits": [len(n.edits) for _, n in nights],
             }
         )
-    cheapest = min(r["cost_usd"] for r in runs)
+    cheapest = min(t["cost_usd"] for t in totals.values())
     by_seed = {seed: decisions[("today", seed)] for seed in seeds}
     return {
         "model": MODELS[provider],
         "runs": runs,
         "classic_allocation": classic,
-        "calls_vs_classic": round(runs[0]["calls"] / classic[0]["calls"], 3)
+        "calls_vs_classic": round(first["calls"] / classic[0]["calls"], 3)
         if classic[0]["calls"]
         else None,
         "cost_vs_classic": {
-            r["mode"]: round(r["cost_usd"] / c["cost_usd"], 3) if c["cost_usd"] else None
-            for r, c in zip(runs, classic, strict=True)
+            mode: round(t["cost_usd"] / c["cost_usd"], 3) if c["cost_usd"] else None
+            for (mode, t), c in zip(totals.items(), classic, strict=True)
         },
         "decisions": {str(seed): d["decision"] for seed, d in by_seed.items()},
         "edits": {str(seed): len(d["edits"]) for seed, d in by_seed.items()},
         "same_decisions": all(
             decisions[(m, seed)] == by_seed[seed] for m in MODES for seed in seeds
         ),
-        "same_calls": all(r["calls"] == runs[0]["calls"] for r in runs),
+        "same_calls": all(t["calls"] == first["calls"] for t in totals.values()),
         "cheapest_ratio": round(cheapest / today, 4) if today else None,
-        "full_price_usd": runs[0]["list_cost_usd"],
-        "cheapest_to_full_price": round(cheapest / runs[0]["list_cost_usd"], 4),
+        "full_price_usd": first["list_cost_usd"],
+        "cheapest_to_full_price": round(cheapest / first["list_cost_usd"], 4),
         "target_met": bool(today) and cheapest / today <= TARGET,
     }
 

@@ -24,11 +24,13 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import TypedDict
 
 from skillopt_sleep import run_night
 from skillopt_sleep.backends.registry import create_backend
 from skillopt_sleep.models import TaskRecord
 from skillopt_sleep.night.demo import sample_tasks, write_sample_project
+from skillopt_sleep.night.evidence.allocation import Name as AllocationName
 from skillopt_sleep.settings import (
     BudgetSettings,
     NightSettings,
@@ -57,7 +59,9 @@ def bench_tasks(project: Path, n: int) -> list[TaskRecord]:
     ]  # fresh ids from the new sessions
 
 
-def settings_for(url: str, k: int, concurrency: int, allocation: str = "lean") -> Settings:
+def settings_for(
+    url: str, k: int, concurrency: int, allocation: AllocationName = "lean"
+) -> Settings:
     role = RoleSettings(backend="openai", model="bench-model", base_url=url)
     return Settings(
         night=NightSettings(k=k, concurrency=concurrency, allocation=allocation),
@@ -82,7 +86,31 @@ def timed_night(
     return wall, len(srv.model_requests()), summary.decision
 
 
-def measure(n_tasks: int, k: int, delay: float, concurrency: int | None) -> dict[str, object]:
+class Latency(TypedDict):
+    """Wall time and calls of the same night concurrent, serial, again, and with the classic
+    allocation."""
+
+    tasks: int
+    k: int
+    delay_s: float
+    concurrency: int
+    wall_s_concurrent: float
+    wall_s_serial: float
+    ratio: float
+    target_ratio: float
+    target_met: bool
+    calls_concurrent: int
+    calls_serial: int
+    same_calls: bool
+    calls_second_night: int
+    decision: str
+    calls_classic: int
+    wall_s_classic: float
+    decision_classic: str
+    calls_vs_classic: float | None
+
+
+def measure(n_tasks: int, k: int, delay: float, concurrency: int | None) -> Latency:
     default = concurrency or NightSettings().concurrency
     with tempfile.TemporaryDirectory(prefix="night-latency-") as tmp:
         root = Path(tmp)
@@ -122,13 +150,13 @@ def measure(n_tasks: int, k: int, delay: float, concurrency: int | None) -> dict
     }
 
 
-def report(r: dict[str, object]) -> str:
+def report(r: Latency) -> str:
     met = "met" if r["target_met"] else "NOT met"
     return "\n".join(
         [
             (
                 f"night_latency: {r['tasks']} tasks, K={r['k']}, every call answered after "
-                f"{float(r['delay_s']) * 1000:.0f} ms (decision: {r['decision']})"
+                f"{r['delay_s'] * 1000:.0f} ms (decision: {r['decision']})"
             ),
             f"  concurrency {r['concurrency']:<3} {r['wall_s_concurrent']:>8.2f} s  {r['calls_concurrent']} calls",
             f"  concurrency 1   {r['wall_s_serial']:>8.2f} s  {r['calls_serial']} calls",

@@ -25,6 +25,7 @@ import statistics
 import sys
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
+from typing import Literal, TypedDict
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -56,7 +57,38 @@ OTHER = [
 SAME = "no, always use `pytest -q`"
 OPPOSITE = "don't use `pytest -q` any more, run plain `pytest`"
 RULE = "Run the tests with `pytest -q`."
-WORLDS = ("working", "ignored", "contradicted")
+World = Literal["working", "ignored", "contradicted"]
+WORLDS: tuple[World, ...] = ("working", "ignored", "contradicted")
+
+
+class Row(TypedDict):
+    """After ``after_requests`` requests of the kind: each world's share of each verdict, and
+    how often a rule that does not work was called working."""
+
+    after_requests: int
+    working: dict[str, float]
+    ignored: dict[str, float]
+    contradicted: dict[str, float]
+    false_working: float
+
+
+class Needed(TypedDict):
+    """How many requests of the kind a verdict needed in one world (the median over seeds)."""
+
+    world: World
+    median_requests_to_verdict: float
+
+
+class Report(TypedDict):
+    """The whole run: the table by size, the requests a verdict needed, and the goal."""
+
+    p_before: float
+    seeds: int
+    table: list[Row]
+    needed: list[Needed]
+    worst_false_working: float
+    goal_false_working: float
+    met: bool
 
 
 def _task(i: int, when: datetime, intent: str, correction: str | None) -> TaskRecord:
@@ -78,7 +110,7 @@ def _task(i: int, when: datetime, intent: str, correction: str | None) -> TaskRe
 
 
 def _world(
-    world: str, after_n: int, p: float, rng: random.Random
+    world: World, after_n: int, p: float, rng: random.Random
 ) -> tuple[list[TaskRecord], AdoptedRule]:
     tasks: list[TaskRecord] = []
     i = 0
@@ -134,23 +166,36 @@ def _world(
     return tasks, rule
 
 
-def run(seeds: int, sizes: list[int], p: float) -> dict:
-    table = []
+def _shares(world: World, n: int, p: float, seeds: int) -> dict[str, float]:
+    """Each verdict's share over ``seeds`` runs of ``world`` with ``n`` requests since adoption."""
+    verdicts: dict[str, int] = {}
+    for seed in range(seeds):
+        rng = random.Random(f"{world}:{n}:{seed}")
+        tasks, rule = _world(world, n, p, rng)
+        v = assess(rule, tasks).verdict
+        verdicts[v] = verdicts.get(v, 0) + 1
+    return {k: round(c / seeds, 3) for k, c in sorted(verdicts.items())}
+
+
+def run(seeds: int, sizes: list[int], p: float) -> Report:
+    """The verdicts by size, the requests a verdict needed in each world, and the worst false
+    'working' against its goal."""
+    table: list[Row] = []
     for n in sizes:
-        row: dict = {"after_requests": n}
-        for world in WORLDS:
-            verdicts: dict[str, int] = {}
-            for seed in range(seeds):
-                rng = random.Random(f"{world}:{n}:{seed}")
-                tasks, rule = _world(world, n, p, rng)
-                v = assess(rule, tasks).verdict
-                verdicts[v] = verdicts.get(v, 0) + 1
-            row[world] = {k: round(c / seeds, 3) for k, c in sorted(verdicts.items())}
-        row["false_working"] = round(
-            max(row["ignored"].get("working", 0.0), row["contradicted"].get("working", 0.0)), 3
+        shares = {world: _shares(world, n, p, seeds) for world in WORLDS}
+        false_working = max(
+            shares["ignored"].get("working", 0.0), shares["contradicted"].get("working", 0.0)
         )
-        table.append(row)
-    needed = []
+        table.append(
+            Row(
+                after_requests=n,
+                working=shares["working"],
+                ignored=shares["ignored"],
+                contradicted=shares["contradicted"],
+                false_working=round(false_working, 3),
+            )
+        )
+    needed: list[Needed] = []
     for world in WORLDS:
         counts = []
         for seed in range(min(seeds, 100)):

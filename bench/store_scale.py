@@ -27,6 +27,7 @@ import tempfile
 import time
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
+from typing import Any, Literal, TypedDict
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -68,6 +69,19 @@ print(json.dumps({"code": code, "run_s": run_s, "heap_peak": peak_heap, "err": e
 """
 
 
+Metric = Literal["run_s", "maxrss_mb", "heap_peak_mb"]
+METRICS: tuple[Metric, ...] = ("run_s", "maxrss_mb", "heap_peak_mb")
+
+
+class Usage(TypedDict):
+    """What one command cost: its time, the peak RSS, the heap's peak, and its first line out."""
+
+    run_s: float
+    maxrss_mb: float
+    heap_peak_mb: float
+    first_line: list[str]
+
+
 def build_store(home: Path, project: str, n: int) -> None:
     """``n`` tasks of realistic size (intent, context, attempt, feedback, three checks)."""
     store = Store.open(resolve_paths(str(home)).ensure().db)
@@ -105,13 +119,13 @@ def build_store(home: Path, project: str, n: int) -> None:
     store.close()
 
 
-def measure(mode: str, home: Path, project: str) -> dict:
+def measure(mode: str, home: Path, project: str) -> Usage:
     env = dict(
         os.environ,
         SKILLOPT_SLEEP_HOME=str(home),
         PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""),
     )
-    runs = {}
+    runs: dict[str, dict[str, Any]] = {}  # the driver's JSON line, by run
     for how in ("plain", "trace"):
         done = subprocess.run(
             [sys.executable, "-c", DRIVER, how, mode, project],
@@ -146,12 +160,9 @@ def main() -> int:
             mode: measure(mode, home, project)
             for mode in ("status", "full-status", "list", "full-list")
         }
-    ratios = {}
+    ratios: dict[str, dict[Metric, float]] = {}
     for new, old in (("status", "full-status"), ("list", "full-list")):
-        ratios[new] = {
-            k: results[old][k] / max(results[new][k], 1e-9)
-            for k in ("run_s", "maxrss_mb", "heap_peak_mb")
-        }
+        ratios[new] = {k: results[old][k] / max(results[new][k], 1e-9) for k in METRICS}
     if args.json:
         print(
             json.dumps(
@@ -172,10 +183,10 @@ def main() -> int:
         print(
             f"{names[mode]:<24}{r['run_s']:>9.3f}{r['maxrss_mb']:>13.1f}{r['heap_peak_mb']:>14.2f}"
         )
-    for new, r in ratios.items():
+    for new, x in ratios.items():
         print(
-            f"{names[new]}: the full load takes {r['run_s']:.1f}x the time, {r['maxrss_mb']:.1f}x the peak RSS, "
-            f"{r['heap_peak_mb']:.0f}x the heap peak"
+            f"{names[new]}: the full load takes {x['run_s']:.1f}x the time, {x['maxrss_mb']:.1f}x the peak RSS, "
+            f"{x['heap_peak_mb']:.0f}x the heap peak"
         )
     return 0
 

@@ -22,6 +22,7 @@ import json
 import sys
 from collections import Counter
 from pathlib import Path
+from typing import TypedDict
 
 from skillopt_sleep.harvest.turns import TURN_KINDS, classify_turn
 
@@ -31,6 +32,29 @@ OTHER_SUITES = (
     ("heldout.jsonl", "written after the first tuning"),
     ("fresh.jsonl", "written after the second tuning"),
 )
+
+
+class Misread(TypedDict):
+    """A turn the rules got wrong: what it is, what they read, and why."""
+
+    text: str
+    label: str
+    got: str
+    sure: bool
+    reason: str
+    note: str
+
+
+class Measure(TypedDict):
+    """The rules' and the legacy heuristic's accuracy on one suite, and the rules' errors."""
+
+    turns: int
+    accuracy: float
+    legacy_accuracy: float
+    unsure: int
+    per_kind: dict[str, str]
+    per_language: dict[str, str]
+    errors: list[Misread]
 
 
 def load(path: Path = SUITE) -> list[dict[str, str]]:
@@ -50,14 +74,14 @@ def _legacy(text: str) -> str:
     return legacy_kind(text)
 
 
-def measure(rows: list[dict[str, str]]) -> dict[str, object]:
+def measure(rows: list[dict[str, str]]) -> Measure:
     """Accuracy of the rules and of the legacy heuristic on ``rows``; every error of the rules."""
     hits, legacy_hits, unsure = 0, 0, 0
     by_kind: Counter[str] = Counter()
     by_kind_hit: Counter[str] = Counter()
     by_lang: Counter[str] = Counter()
     by_lang_hit: Counter[str] = Counter()
-    errors = []
+    errors: list[Misread] = []
     for row in rows:
         verdict = classify_turn(row["text"])
         ok = verdict.kind == row["label"]
@@ -104,13 +128,13 @@ def main(argv: list[str] | None = None) -> int:
         f"turns: {result['turns']}  rules accuracy: {result['accuracy']:.1%}  "
         f"(legacy heuristic: {result['legacy_accuracy']:.1%}, "
         f"ratio {result['accuracy'] / max(result['legacy_accuracy'], 1e-9):.2f}x)"
-    )  # type: ignore[operator]
+    )
     print(f"unsure verdicts: {result['unsure']}")
-    print("per kind:     " + "  ".join(f"{k} {v}" for k, v in result["per_kind"].items()))  # type: ignore[union-attr]
-    print("per language: " + "  ".join(f"{k} {v}" for k, v in result["per_language"].items()))  # type: ignore[union-attr]
+    print("per kind:     " + "  ".join(f"{k} {v}" for k, v in result["per_kind"].items()))
+    print("per language: " + "  ".join(f"{k} {v}" for k, v in result["per_language"].items()))
     errors = result["errors"]
-    print(f"errors: {len(errors)}")  # type: ignore[arg-type]
-    for e in errors:  # type: ignore[union-attr]
+    print(f"errors: {len(errors)}")
+    for e in errors:
         mark = "" if e["sure"] else " (unsure)"
         print(f"  [{e['label']} -> {e['got']}{mark}] {e['text']!r}: {e['reason']}")
     if args.suite == SUITE:
@@ -119,7 +143,7 @@ def main(argv: list[str] | None = None) -> int:
             print(
                 f"{name} ({when}): {other['turns']} turns, rules {other['accuracy']:.1%}, "
                 f"legacy {other['legacy_accuracy']:.1%}, {len(other['errors'])} error(s)"
-            )  # type: ignore[arg-type]
+            )
     return 0
 
 

@@ -31,7 +31,7 @@ def _stamp(t: datetime) -> str:
     return t.astimezone(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
-def _dump(record: dict) -> str:
+def _dump(record: dict[str, object]) -> str:
     return json.dumps(record, separators=(",", ":"), ensure_ascii=False) + "\n"
 
 
@@ -138,7 +138,11 @@ def claude_session(session_id: str, cwd: str, turns: list[SynthTurn], start: dat
 
 
 def _claude_assistant(
-    out: list[str], common: dict, parent: str | None, t: datetime, block: dict
+    out: list[str],
+    common: dict[str, object],
+    parent: str | None,
+    t: datetime,
+    block: dict[str, object],
 ) -> str:
     uid = str(uuid.uuid4())
     message = {
@@ -176,14 +180,14 @@ def codex_rollout(
     out: list[str] = []
     ordinal = 0
 
-    def emit(t: datetime, kind: str, payload: dict) -> None:
+    def emit(t: datetime, kind: str, payload: dict[str, object]) -> None:
         nonlocal ordinal
         out.append(
             _dump({"timestamp": _stamp(t), "ordinal": ordinal, "type": kind, "payload": payload})
         )
         ordinal += 1
 
-    def completed(t: datetime, turn_id: str, item: dict) -> None:
+    def completed(t: datetime, turn_id: str, item: dict[str, object]) -> None:
         payload = {"type": "item_completed", "thread_id": thread_id, "turn_id": turn_id}
         emit(t, "event_msg", {**payload, "item": item})
 
