@@ -4,6 +4,7 @@ Usage::
 
     python bench/gate_noise.py            # both rates, and the strict-mean baseline
     python bench/gate_noise.py --json     # one JSON object
+    python bench/gate_noise.py --night harm_odds=8   # the edit gate with other [night] settings
 
 Score model (one simulated night):
 
@@ -54,11 +55,13 @@ from typing import NamedTuple, TypedDict
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from holdout_gate import GatePolicy, GateTest, decide
+from night_args import add_night_option, parsed_night
 
 from skillopt_sleep.models import Check, Edit, TaskRecord
 from skillopt_sleep.night.evidence import Candidate, EvidencePolicy, Trials
 from skillopt_sleep.night.evidence.together import settle
 from skillopt_sleep.night.replay import Rollout
+from skillopt_sleep.settings import NightSettings
 
 Scores = dict[str, list[float | None]]
 
@@ -146,7 +149,7 @@ Gate = Callable[[SparseNight, random.Random], bool]  # (night, rng) -> accepted?
 SPENT: dict[str, int] = {}  # gate name -> fresh rollouts it drew (the edit gates count theirs)
 
 
-def holdout_gate(policy: GatePolicy, k: int) -> Gate:
+def holdout_gate(policy: GatePolicy, k: int, night: NightSettings | None = None) -> Gate:
     """The holdout gate: K rollouts per holdout task and side, one test over the whole holdout."""
 
     def accepts(night: SparseNight, rng: random.Random) -> bool:
@@ -159,12 +162,14 @@ def holdout_gate(policy: GatePolicy, k: int) -> Gate:
     return accepts
 
 
-def edit_gate(policy: GatePolicy, k: int, allocation: str = "lean") -> Gate:
-    """The edit-by-edit gate with its default policy: the edit tested where it acts (the cited task
-    and the unseen tasks of its kind) and, if it passes, for harm on all the others; fresh
-    rollouts drawn as the gate asks, spent the ``allocation``'s way (``policy`` and ``k`` belong
-    to the holdout gate)."""
-    evidence = dataclasses.replace(EvidencePolicy.from_settings(), allocation=allocation)
+def edit_gate(
+    policy: GatePolicy, k: int, night: NightSettings | None = None, allocation: str = "lean"
+) -> Gate:
+    """The edit-by-edit gate with the policy of ``night`` (default: the defaults): the edit tested
+    where it acts (the cited task and the unseen tasks of its kind) and, if it passes, for harm on
+    all the others; fresh rollouts drawn as the gate asks, spent the ``allocation``'s way
+    (``policy`` and ``k`` belong to the holdout gate)."""
+    evidence = dataclasses.replace(EvidencePolicy.from_settings(night), allocation=allocation)
     name = "edit" if allocation == "lean" else f"edit-{allocation}"
     edit = Edit(target="memory", content="the rule")
 
@@ -221,10 +226,12 @@ def _verdict(score: float | None) -> tuple[float | None, bool]:
     return score, score == 1.0
 
 
-GATES: dict[str, Callable[[GatePolicy, int], Gate]] = {
+# each made from the holdout gate's policy, K and the product gate's [night] settings
+GATES: dict[str, Callable[[GatePolicy, int, NightSettings | None], Gate]] = {
     "holdout": holdout_gate,
     "edit": edit_gate,
-    "edit-classic": lambda policy, k: edit_gate(policy, k, "classic"),  # as the gate spent before
+    # as the gate spent its rollouts before, with the default settings: the baseline
+    "edit-classic": lambda policy, k, night: edit_gate(policy, k, None, "classic"),
 }
 
 
@@ -274,13 +281,22 @@ class Noise(TypedDict):
     meets_targets: bool
     sparse: Sparse
     policy: PolicySettings
+    edit_settings: dict[str, object]  # the product gate's [night] settings that are not defaults
 
 
-def measure_sparse(nights: int, tasks: int, k: int, seed: int, policy: GatePolicy) -> Sparse:
-    """Power, false accepts, refused harm and rollouts of every gate in :data:`GATES` on the sparse case."""
+def measure_sparse(
+    nights: int,
+    tasks: int,
+    k: int,
+    seed: int,
+    policy: GatePolicy,
+    night: NightSettings | None = None,
+) -> Sparse:
+    """Power, false accepts, refused harm and rollouts of every gate in :data:`GATES` on the sparse
+    case; ``night``: the product gate's settings."""
     out: dict[str, GateRates] = {}
     for name, make in GATES.items():
-        gate, rng = make(policy, k), random.Random(seed)
+        gate, rng = make(policy, k, night), random.Random(seed)
         SPENT.pop(name, None)
         hits = sum(gate(sparse_night(rng, tasks=tasks, helps=True), rng) for _ in range(nights))
         false = sum(gate(sparse_night(rng, tasks=tasks, helps=False), rng) for _ in range(nights))
@@ -311,7 +327,15 @@ def measure_sparse(nights: int, tasks: int, k: int, seed: int, policy: GatePolic
     }
 
 
-def measure(nights: int, tasks: int, k: int, gain: float, seed: int, policy: GatePolicy) -> Noise:
+def measure(
+    nights: int,
+    tasks: int,
+    k: int,
+    gain: float,
+    seed: int,
+    policy: GatePolicy,
+    night: NightSettings | None = None,
+) -> Noise:
     """Run the three experiments; every rate is over ``nights`` simulated nights."""
     rng = random.Random(seed)
     false_accepts = baseline_accepts = 0
@@ -345,7 +369,8 @@ def measure(nights: int, tasks: int, k: int, gain: float, seed: int, policy: Gat
         "baseline_false_accept_rate": baseline,
         "false_accept_ratio": far / baseline if baseline else None,
         "meets_targets": far <= FALSE_ACCEPT_TARGET and power >= POWER_TARGET,
-        "sparse": measure_sparse(nights, tasks, k, seed, policy),
+        "sparse": measure_sparse(nights, tasks, k, seed, policy, night),
+        "edit_settings": night.model_dump(exclude_defaults=True) if night else {},
         "policy": {
             "min_gain": policy.min_gain,
             "max_task_drop": policy.max_task_drop,
@@ -363,12 +388,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--gain", type=float, default=0.15, help="true gain of the good edit")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--test", choices=["sign_flip", "bootstrap"], default="sign_flip")
+    add_night_option(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     if args.nights < 200:
         parser.error("--nights must be at least 200")
+    edit = parsed_night(parser, args.night)
     result = measure(
-        args.nights, args.tasks, args.k, args.gain, args.seed, GatePolicy(test=args.test)
+        args.nights,
+        args.tasks,
+        args.k,
+        args.gain,
+        args.seed,
+        GatePolicy(test=args.test),
+        NightSettings(**edit),
     )
     if args.json:
         print(json.dumps(result, sort_keys=True))
@@ -390,6 +423,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             + (f" (gate/baseline = {ratio:.3f})" if ratio is not None else "")
         )
         sparse = result["sparse"]
+        if result["edit_settings"]:
+            print(
+                "the edit gate with "
+                + ", ".join(f"{k} = {json.dumps(v)}" for k, v in result["edit_settings"].items())
+            )
         print(
             f"sparse case: a rule lifts one kind of {sparse['kinds']} from {sparse['base']:.2f} to "
             f"{sparse['fixed']:.2f} (true mean gain {sparse['true_gain']:.3f})"

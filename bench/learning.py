@@ -64,13 +64,12 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
-
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from gate_floor import POWER, floors
 from holdout_gate import GatePolicy
 from holdout_night import holdout_night
+from night_args import add_night_option, parsed_night
 from worlds.preference_kinds import BY_KEY, HARMFUL_RULES
 from worlds.preference_world import PAIRING, PreferenceWorld, ProposedEdit
 from worlds.seed_home import seed_home
@@ -473,26 +472,6 @@ def report(r: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def _night_settings(pairs: Sequence[str]) -> dict[str, Any]:
-    """``KEY=VALUE`` pairs as [night] settings, checked by the settings model (a value is read as
-    JSON where it parses, else as text)."""
-    out: dict[str, Any] = {}
-    for pair in pairs:
-        key, sep, raw = pair.partition("=")
-        if not sep or key not in NightSettings.model_fields:
-            raise ValueError(f"--night {pair!r}: expected KEY=VALUE with a [night] setting as KEY")
-        try:
-            out[key] = json.loads(raw)
-        except json.JSONDecodeError:
-            out[key] = raw
-    try:
-        NightSettings(**out)
-    except ValidationError as e:
-        first = e.errors()[0]
-        raise ValueError(f"--night {first['loc'][0]}: {first['msg']}") from None
-    return out
-
-
 def _scratch() -> Path:
     """A memory-backed directory when the system has one (the store syncs to disk often)."""
     shm = Path("/dev/shm")
@@ -518,14 +497,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="chance one sample under two system texts shares its draw (1: common random "
         "numbers, where a rule that changes nothing moves no answer)",
     )
-    parser.add_argument(
-        "--night",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="a [night] setting of the edit mode (the product's gate), e.g. harm_odds=8; the "
-        "other modes keep the defaults (repeatable)",
-    )
+    add_night_option(parser)
     parser.add_argument("--jobs", type=int, default=1, help="processes to run the users in")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
@@ -539,10 +511,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--seeds, --nights, --tasks and --jobs must be at least 1")
     if not 0 <= args.pairing <= 1:
         parser.error("--pairing must be between 0 and 1")
-    try:
-        edit = _night_settings(args.night)
-    except ValueError as e:
-        parser.error(str(e))
+    edit = parsed_night(parser, args.night)
     say = (
         (lambda line: None)
         if args.quiet
