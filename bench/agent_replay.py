@@ -59,7 +59,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Literal, TypedDict, final
+from typing import Literal, TypedDict, final, get_args
 
 from skillopt_sleep.agent_replay import Agent, AgentLimits, AgentSetup, prepare
 from skillopt_sleep.agent_replay.sandbox import Sandbox
@@ -88,9 +88,9 @@ REAL = NightSettings(
 )
 
 Mode = Literal["agent", "text"]  # the agent acts in a copy of the project, or says what it would do
-MODES: tuple[Mode, ...] = ("agent", "text")
+MODES: tuple[Mode, ...] = get_args(Mode)
 PerNight = Literal["calls_per_night", "tokens_per_night", "wall_s_per_night"]
-PER_NIGHT: tuple[PerNight, ...] = ("calls_per_night", "tokens_per_night", "wall_s_per_night")
+PER_NIGHT: tuple[PerNight, ...] = get_args(PerNight)
 
 
 class NightRow(TypedDict):

@@ -33,7 +33,7 @@ import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Literal, TypedDict
+from typing import Any, Literal, TypedDict, get_args
 
 import anthropic
 import openai
@@ -180,17 +180,7 @@ Summed = Literal[
     "batches",
     "server_calls",
 ]
-SUMMED: tuple[Summed, ...] = (
-    "cost_usd",
-    "list_cost_usd",
-    "calls",
-    "input_tokens",
-    "cache_write_tokens",
-    "cache_read_tokens",
-    "batched_calls",
-    "batches",
-    "server_calls",
-)
+SUMMED: tuple[Summed, ...] = get_args(Summed)
 
 
 def _spend(s: NightSummary) -> Usage:

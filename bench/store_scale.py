@@ -27,7 +27,7 @@ import tempfile
 import time
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import Any, Literal, TypedDict
+from typing import Any, Literal, TypedDict, get_args
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -70,7 +70,7 @@ print(json.dumps({"code": code, "run_s": run_s, "heap_peak": peak_heap, "err": e
 
 
 Metric = Literal["run_s", "maxrss_mb", "heap_peak_mb"]
-METRICS: tuple[Metric, ...] = ("run_s", "maxrss_mb", "heap_peak_mb")
+METRICS: tuple[Metric, ...] = get_args(Metric)
 
 
 class Usage(TypedDict):
