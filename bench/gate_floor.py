@@ -66,18 +66,21 @@ def floors(summary: NightSummary, night: NightSettings) -> tuple[int, int]:
     """(perfect, powered) calls of ``summary``'s night (see the module docstring)."""
     outside = summary.calls - sum(summary.gate_rollouts.values())
     adopted = [e for e in summary.evidence if e.verdict == "accepted"]
-    result = []
-    for size in (perfect_size, powered_size):
-        tests: list[tuple[int, set[str]]] = []
-        for e in adopted:
-            proven = e.alpha is not None and e.p_efficacy is not None and e.p_efficacy <= e.alpha
-            tests.append((size(e.alpha) if proven and e.alpha is not None else 1, set(e.cited)))
-            if e.unseen:
-                tests.append((size(night.unseen_alpha), set(e.unseen)))
-        tested = set().union(*(tasks for _, tasks in tests))
-        harm = {t for e in adopted for t in e.harm_tasks} - tested
-        result.append(outside + 2 * len(harm) + 2 * sum(n for n, _ in _shared(tests)))
-    return result[0], result[1]
+    # each test that adopted an edit: its level (None: adopted on carried evidence) and its tasks
+    tests: list[tuple[float | None, set[str]]] = []
+    for e in adopted:
+        proven = e.alpha is not None and e.p_efficacy is not None and e.p_efficacy <= e.alpha
+        tests.append((e.alpha if proven else None, set(e.cited)))
+        if e.unseen:
+            tests.append((night.unseen_alpha, set(e.unseen)))
+    harm = {t for e in adopted for t in e.harm_tasks} - set().union(*(t for _, t in tests))
+    perfect, powered = (
+        outside
+        + 2 * len(harm)
+        + 2 * sum(n for n, _ in _shared([(1 if a is None else size(a), t) for a, t in tests]))
+        for size in (perfect_size, powered_size)
+    )
+    return perfect, powered
 
 
 def _shared(tests: list[tuple[int, set[str]]]) -> list[tuple[int, set[str]]]:

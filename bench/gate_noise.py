@@ -55,7 +55,7 @@ from typing import NamedTuple, TypedDict
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from holdout_gate import GatePolicy, GateTest, decide
-from night_args import add_night_option, parsed_night
+from night_args import add_night_option, described, parsed_night
 
 from skillopt_sleep.models import Check, Edit, TaskRecord
 from skillopt_sleep.night.evidence import Candidate, EvidencePolicy, Trials
@@ -424,10 +424,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         sparse = result["sparse"]
         if result["edit_settings"]:
-            print(
-                "the edit gate with "
-                + ", ".join(f"{k} = {json.dumps(v)}" for k, v in result["edit_settings"].items())
-            )
+            print(f"the edit gate with {described(result['edit_settings'])}")
         print(
             f"sparse case: a rule lifts one kind of {sparse['kinds']} from {sparse['base']:.2f} to "
             f"{sparse['fixed']:.2f} (true mean gain {sparse['true_gain']:.3f})"

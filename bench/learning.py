@@ -69,7 +69,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from gate_floor import POWER, floors
 from holdout_gate import GatePolicy
 from holdout_night import holdout_night
-from night_args import add_night_option, parsed_night
+from night_args import add_night_option, described, parsed_night
 from worlds.preference_kinds import BY_KEY, HARMFUL_RULES
 from worlds.preference_world import PAIRING, PreferenceWorld, ProposedEdit
 from worlds.seed_home import seed_home
@@ -416,10 +416,7 @@ def report(r: dict[str, Any]) -> str:
     head = f"learning: {r['seeds']} seeds x {r['nights']} nights x {r['tasks_per_night']} new tasks a night"
     lines = [f"{head} (pairing {r['pairing']:g})"]
     if r["edit_settings"]:
-        lines.append(
-            "  the edit mode with "
-            + ", ".join(f"{k} = {json.dumps(v)}" for k, v in r["edit_settings"].items())
-        )
+        lines.append(f"  the edit mode with {described(r['edit_settings'])}")
     t = r["targets"]
     for name, m in r["modes"].items():
         gain = f"{_fmt(m['gain_mean'], '+.3f')} +- {_fmt(m['gain_sd'])}"

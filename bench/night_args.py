@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pydantic import ValidationError
@@ -42,6 +42,11 @@ def night_settings(pairs: Sequence[str]) -> dict[str, Any]:
         first = e.errors()[0]
         raise ValueError(f"--night {first['loc'][0]}: {first['msg']}") from None
     return out
+
+
+def described(settings: Mapping[str, object]) -> str:
+    """``harm_odds = 8, allocation = "lean"``: settings as a config file writes them."""
+    return ", ".join(f"{k} = {json.dumps(v)}" for k, v in settings.items())
 
 
 def parsed_night(parser: argparse.ArgumentParser, pairs: Sequence[str]) -> dict[str, Any]:

@@ -4,14 +4,20 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 from collections.abc import Mapping
+from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
 
 from skillopt_sleep.backends.base import Message, Request, Role
 from skillopt_sleep.backends.simulated import SimulatedBackend
+from skillopt_sleep.counting import Usage
+from skillopt_sleep.models import NightSummary
 from skillopt_sleep.night.replay import REPLAY_SYSTEM
+from skillopt_sleep.paths import resolve_paths
+from skillopt_sleep.store import Store
 from skillopt_sleep.testing import ModelCall, ModelServer, Reply, Text
 from skillopt_sleep.train.prompts import load_prompts
 
@@ -327,13 +333,6 @@ def test_estimate_prices_agent_replays_at_what_agent_rollouts_spend(
 ) -> None:
     """Under ``--env agent`` every replay is an agent rollout: priced at the last nights' agent
     rollouts (any project), or at a flat prior before any, never at the size of a text reply."""
-    import os
-    from datetime import datetime, timezone
-
-    from skillopt_sleep.counting import Usage
-    from skillopt_sleep.models import NightSummary
-    from skillopt_sleep.paths import resolve_paths
-    from skillopt_sleep.store import Store
 
     def estimate(*extra: str):  # type: ignore[no-untyped-def]
         args = [str(planted), "--skill", str(skill), "--out", str(tmp_path / "run")]
