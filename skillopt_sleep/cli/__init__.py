@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TextIO
 
 from .. import __version__
+from ..clock import Clock, SystemClock
 from ..errors import INTERNAL_ERROR_EXIT, SleepError, StoreNotWritable, UsageError
 from ..paths import in_sandbox
 from .context import Ctx
@@ -138,6 +139,7 @@ def main(
     stdout: TextIO | None = None,
     stderr: TextIO | None = None,
     cwd: Path | None = None,
+    clock: Clock | None = None,
 ) -> int:
     """Run one command; returns the process exit code. Everything outside can be injected."""
     stdout = stdout or _open_or_nowhere(sys.stdout)
@@ -158,6 +160,7 @@ def main(
             err=stderr,
             json=getattr(args, "json", False),
             quiet=getattr(args, "quiet", False),
+            clock=clock or SystemClock(),
         )
         return int(args.func(args, ctx) or 0)
     except SleepError as exc:

@@ -20,6 +20,7 @@ from ..counting import Usage
 from ..errors import BackendOutage, BudgetExhausted, MalformedOutput
 from ..harvest.expanded import user_texts
 from ..models import Edit, EditEvidence, NightSummary, TaskRecord
+from ..paths import Paths
 from ..settings import Settings
 from ..store import Store, atomic_write_text
 from .agent_dispatch import AgentReplays
@@ -58,6 +59,17 @@ class NightResult:
 def night_id_for(project: Path, clock: Clock) -> str:
     short = hashlib.sha256(str(project).encode()).hexdigest()[:6]
     return f"{clock.now():%Y%m%d-%H%M%S}-{short}"
+
+
+def new_night_id(store: Store, paths: Paths, project: Path, clock: Clock, prefix: str = "") -> str:
+    """A fresh night id for ``project``, reserved in ``store`` so no other night shares it, even
+    one started in the same second; an id whose night directory exists is never handed out."""
+    return store.reserve_night_id(
+        prefix + night_id_for(project, clock),
+        str(project),
+        clock.now(),
+        lambda night_id: paths.night_dir(night_id).exists(),
+    )
 
 
 def _rubric_from_backend(backend: Backend, calls: Calls) -> RubricJudge:

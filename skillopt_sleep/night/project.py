@@ -29,7 +29,7 @@ from ..settings import Settings
 from ..store import Store
 from .agent_dispatch import AgentReplays
 from .estimate import Estimate, estimate_night
-from .pipeline import Night, NightResult, Progress, night_id_for
+from .pipeline import Night, NightResult, Progress, new_night_id
 from .removals import propose_removals
 from .retest import retest
 from .root import Backends, NightPlan, batched_backends, build_backends, build_night
@@ -81,7 +81,7 @@ def run_project_night(
     check_logins([backends.target, backends.optimizer, backends.judge])  # seconds, not a night
     tasks = project_tasks(store, project) if tasks is None else tasks
     last_night, index = _history(store, str(project))
-    night_id = night_id_for(project, clock)
+    night_id = new_night_id(store, paths, project, clock)
     directory = paths.night_dir(night_id)
     plan = NightPlan(
         settings,

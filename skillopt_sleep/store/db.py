@@ -19,8 +19,8 @@ from pydantic import ValidationError
 from ..errors import StoreError
 from ..models import Edit, NightSummary, TaskRecord
 from ..paths import not_writable
+from . import night_ids, sightings
 from . import preferences as prefs
-from . import sightings
 from .connect import connect_memory, connect_writable, is_permission
 from .merge import fold_sightings
 from .readonly import connect_readonly
@@ -176,21 +176,21 @@ class Store:
 
     # -- nights --------------------------------------------------------------------------------
 
-    def save_night(self, summary: NightSummary, state: str) -> None:
+    def reserve_night_id(
+        self, base: str, project: str, at: datetime, in_use: Callable[[str], bool]
+    ) -> str:
+        """A night id no other night holds or will be handed: ``base``, else ``base-2``, ...
+
+        See :mod:`.night_ids`; ``in_use`` says whether an id is held outside the store.
+        """
         with self._tx() as conn:
-            conn.execute(
-                "INSERT OR REPLACE INTO nights(id, project, started_at, decision, state, proposal_dir,"
-                " summary) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (
-                    summary.night_id,
-                    summary.project,
-                    summary.started_at.isoformat(),
-                    summary.decision,
-                    state,
-                    summary.proposal_dir,
-                    summary.model_dump_json(),
-                ),
-            )
+            return night_ids.reserve(conn, base, project, at, in_use)
+
+    def save_night(self, summary: NightSummary, state: str) -> None:
+        """Record a finished night, once: an id already recorded is an error, never a silent
+        replacement of another night's record (see :mod:`.night_ids`)."""
+        with self._tx() as conn:
+            night_ids.record(conn, summary, state)
 
     def set_night_state(self, night_id: str, state: str) -> None:
         with self._tx() as conn:

@@ -44,6 +44,16 @@ _STEPS: tuple[str, ...] = (
     );
     CREATE INDEX IF NOT EXISTS request_sightings_project ON request_sightings(project, seen_at);
     """,
+    # 3: every night id ever handed out, reserved before the night writes anything, so two nights
+    # started in the same second never share one.
+    """
+    CREATE TABLE IF NOT EXISTS night_ids (
+      id TEXT PRIMARY KEY,
+      project TEXT NOT NULL,
+      reserved_at TEXT NOT NULL
+    );
+    INSERT OR IGNORE INTO night_ids(id, project, reserved_at) SELECT id, project, started_at FROM nights;
+    """,
 )
 VERSION = len(_STEPS)
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from ..clock import Clock
 from ..errors import UsageError
 from ..models import NightSummary, Proposal
-from ..night.pipeline import night_id_for
+from ..night.pipeline import new_night_id
 from ..night.stage import stage
 from ..night.workspace import load_workspace
 from ..paths import Paths
@@ -43,7 +43,7 @@ def stage_run(
     ):
         return None
     workspace = load_workspace(project, settings.files)
-    night_id = "train-" + night_id_for(project, clock)
+    night_id = new_night_id(store, paths, project, clock, prefix="train-")
     gain = summary.gain_hard
     reason = (
         f"trained over {summary.steps} steps and {summary.slow_updates} slow updates; "
