@@ -43,7 +43,7 @@ from .managed_block import (
     replace_rule,
     same_rule,
 )
-from .refused import RefusedEdits
+from .refused import RefusedEdits, refused_before
 from .rule_fit import contradicted_by, over_rule_budget, repeated_in
 from .rule_lint import MAX_RULE_CHARS, lint_rule
 
@@ -177,10 +177,7 @@ def _apply_one(
             )
         before = limits.refused.refusal(edit)
         if before is not None:
-            raise _Refused(
-                f"refused before, in other words ({before.content!r}: {before.reason or 'rejected'}); "
-                "only evidence from a new kind of task reopens it"
-            )
+            raise _Refused(refused_before(before))
     if edit.op != "add" and not old:
         raise _Refused(f"{edit.op} needs the rule it changes (old)")
     if edit.op == "replace" and same_rule(old, rule):

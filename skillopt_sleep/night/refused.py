@@ -15,10 +15,14 @@ nothing). When the refused edit's tasks are no longer known, nothing reopens it.
 
 A refusal that depended on the circumstances of its night (over the edit budget, a duplicate, a
 file the project lacked, a URL or a language the user had not used yet) refuses nothing later.
+
+An edit refused as one said again is recorded too (its words may differ), with the first
+refusal's reason, never the chain of nights that repeated it (:func:`refused_before`).
 """
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -71,6 +75,41 @@ def same_rule(a: str, b: str) -> bool:
     if not ka or not kb:
         return a.strip().lower() == b.strip().lower()
     return ka == kb or len(ka & kb) / len(ka | kb) >= SAME
+
+
+_BEFORE = "refused before, in other words ("
+_REOPENS = "); only evidence from a new kind of task reopens it"
+
+
+def refused_before(old: Edit) -> str:
+    """Why an edit is refused as ``old`` said again: ``old``'s own text and its first reason.
+
+    ``old`` may itself have been refused as an earlier edit said again: its reason then names
+    that first one, and is unwrapped, so the wording stays one level deep however many nights
+    say the rule again."""
+    return f"{_BEFORE}{old.content!r}: {first_reason(old.reason) or 'rejected'}{_REOPENS}"
+
+
+def first_reason(reason: str) -> str:
+    """The reason under any number of "refused before, in other words (...)" wrappings."""
+    while reason.startswith(_BEFORE) and reason.endswith(_REOPENS):
+        inner = _after_text(reason[len(_BEFORE) : -len(_REOPENS)])
+        if inner is None:
+            break
+        reason = inner
+    return reason
+
+
+def _after_text(wrapped: str) -> str | None:
+    """What follows the quoted rule text at the start of ``wrapped`` (``'text': reason``)."""
+    for sep in re.finditer(": ", wrapped):
+        try:
+            text = ast.literal_eval(wrapped[: sep.start()])
+        except (ValueError, SyntaxError):
+            continue
+        if isinstance(text, str):
+            return wrapped[sep.end() :]
+    return None
 
 
 @dataclass(frozen=True)
