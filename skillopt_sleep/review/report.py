@@ -10,7 +10,7 @@ their reasons, what was skipped, the calls/tokens/cost per role, and the diff of
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from ..models import Counts, Edit, EditEvidence, NightSummary
 from ..redact import redact
@@ -25,6 +25,12 @@ _DECISION_TEXT = {
     "budget_exhausted": "BUDGET EXHAUSTED: nothing staged",
     "outage": "OUTAGE: the backend answered nothing; nothing staged, no task consumed",
 }
+
+
+def decision_text(s: NightSummary, outcome: str = "") -> str:
+    """The decision as a heading; once the review decided (``outcome``), staging is past."""
+    text = _DECISION_TEXT[s.decision]
+    return text.replace("is staged", "was staged") if outcome else text
 
 
 def _when(summary: NightSummary) -> str:
@@ -125,6 +131,25 @@ def _edit_word(e: Edit, s: NightSummary) -> str:
     return "would be staged" if s.dry_run else "staged"
 
 
+def edit_number(s: NightSummary, edit: Edit) -> int | None:
+    """The number ``review``, ``adopt N`` and ``reject N`` know an edit of the night by."""
+    key = edit.key()
+    return next((n for n, e in enumerate(s.edits, start=1) if e.key() == key), None)
+
+
+def marked_status(ev: EditEvidence, s: NightSummary, marks: Sequence[str]) -> str:
+    """:func:`edit_status`, or what the user decided for the edit (``marks``: one word per edit
+    of the night, once the review decided any)."""
+    n = edit_number(s, ev.edit) if ev.verdict == "accepted" else None
+    return marks[n - 1] if n is not None and len(marks) >= n else edit_status(ev, s)
+
+
+def edit_label(ev: EditEvidence, s: NightSummary) -> str:
+    """``edit 2`` for a tested edit the night staged, else ""."""
+    n = edit_number(s, ev.edit) if ev.verdict == "accepted" else None
+    return f"edit {n}" if n is not None else ""
+
+
 def _counts_words(label: str, c: Counts) -> str:
     if not c.after_n:
         return f"{label}: not tested."
@@ -209,8 +234,14 @@ def _fence(body: str) -> str:
     return "`" * max(3, longest + 1)
 
 
-def render_markdown(summary: NightSummary, diffs: Mapping[str, str]) -> str:
-    """``report.md`` of a night."""
+def render_markdown(
+    summary: NightSummary,
+    diffs: Mapping[str, str],
+    marks: Sequence[str] = (),
+    outcome: str = "",
+) -> str:
+    """``report.md`` of a night; ``marks`` (one per edit) and ``outcome`` (a sentence) say what
+    the review made of it once the user adopted or rejected any of it."""
     s = summary
     title = "dry run" if s.dry_run else "night"
     out = [
@@ -221,16 +252,19 @@ def render_markdown(summary: NightSummary, diffs: Mapping[str, str]) -> str:
         "",
     ]
     out += [
-        f"## Decision: {_DECISION_TEXT[s.decision]}",
+        f"## Decision: {decision_text(s, outcome)}",
         "",
         _md(s.reason or "(no reason given)"),
         "",
+        *([f"**{_md(outcome)}**", ""] if outcome else []),
     ]
     out += ["## Evidence, edit by edit", "", f"Edits: {s.tally.line()}.", ""]
     if s.evidence:
         for ev in s.evidence:
             out += [
-                f"- **{edit_status(ev, s)}**: {_md(describe_edit(ev.edit))}",
+                f"- **{marked_status(ev, s, marks)}**"
+                + (f" ({edit_label(ev, s)})" if edit_label(ev, s) else "")
+                + f": {_md(describe_edit(ev.edit))}",
                 f"  {_md(evidence_words(ev))} Why: {_md(_one_line(ev.reason))}",
                 f"  <sub>{_md(evidence_stats(ev))}</sub>",
             ]
@@ -239,9 +273,10 @@ def render_markdown(summary: NightSummary, diffs: Mapping[str, str]) -> str:
     out += ["", tasks_line(s), ""]
     out += [f"## Edits ({len(s.edits)})", ""]
     out += [
-        f"- [{_edit_word(e, s)}] {_md(describe_edit(e))}"
+        f"- {n}. [{marks[n - 1] if len(marks) >= n else _edit_word(e, s)}] "
+        f"{_md(describe_edit(e))}"
         + (f" — why: {_md(_one_line(e.rationale))}" if e.rationale else "")
-        for e in s.edits
+        for n, e in enumerate(s.edits, start=1)
     ]
     out += ["- none"] if not s.edits else []
     rejected = [e for e in s.rejected_edits if e not in s.edits]
@@ -263,5 +298,5 @@ def render_markdown(summary: NightSummary, diffs: Mapping[str, str]) -> str:
         out += [f"### {name}", "", f"{fence}diff", body, fence, ""]
     if not diffs:
         out += ["No file changes.", ""]
-    out += [next_step(s), ""]
+    out += [_md(outcome) if outcome else next_step(s), ""]
     return "\n".join(out)

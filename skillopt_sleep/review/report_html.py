@@ -16,11 +16,13 @@ from collections.abc import Mapping, Sequence
 from ..models import EditEvidence, NightSummary
 from .charts import RatePair, rate_bars, weekly_corrections
 from .report import (
-    _DECISION_TEXT,
     SPEND_HEADER,
     _one_line,
     _sentence,
+    decision_text,
     describe_edit,
+    edit_label,
+    marked_status,
     next_step,
     saved_line,
     spend_rows,
@@ -36,9 +38,9 @@ padding:1em;color:#1f2328;background:#fff;overflow-wrap:anywhere}
 h1{font-size:1.4em;margin:.3em 0}h2{font-size:1.15em;margin-top:1.6em;border-bottom:1px solid #d0d7de}
 code{background:#f6f8fa;padding:0 .2em;border-radius:3px}
 .muted{color:#59636e}.badge{display:inline-block;padding:.1em .6em;border-radius:1em;font-weight:600;font-size:.9em}
-.accept,.staged,.working{background:#dafbe1;color:#116329}
-.reject,.budget_exhausted,.refused,.ignored,.contradicted{background:#ffebe9;color:#82071e}
-.no_evidence,.skipped,.inconclusive,.pending,.outage{background:#fff8c5;color:#7d4e00}
+.accept,.staged,.working,.adopted{background:#dafbe1;color:#116329}
+.reject,.budget_exhausted,.refused,.ignored,.contradicted,.rejected{background:#ffebe9;color:#82071e}
+.no_evidence,.skipped,.inconclusive,.pending,.outage,.left_out,.rolled_back{background:#fff8c5;color:#7d4e00}
 .card{border:1px solid #d0d7de;border-radius:8px;padding:.8em 1em;margin:.8em 0}
 .rule{font-weight:600;margin:.4em 0}.warn{color:#82071e;font-weight:600}
 details{margin:.4em 0}summary{cursor:pointer;color:#0969da}
@@ -83,7 +85,11 @@ def status_word(ev: EditEvidence, summary: NightSummary, adopted: bool) -> str:
 
 
 def _css_class(word: str) -> str:
-    return word.split(":")[0].replace(" ", "_") if not word.startswith("would") else "staged"
+    return (
+        re.split(r"[:(,]", word)[0].strip().replace(" ", "_")
+        if not word.startswith("would")
+        else "staged"
+    )
 
 
 _STATS = re.compile(r"\s*\((?:p|e|evidence over nights e) = [^)]*\)|\s*\(p = [^;)]*;[^)]*\)")
@@ -160,8 +166,12 @@ def _example(ev: EditEvidence) -> str:
     )
 
 
-def edit_card(ev: EditEvidence, summary: NightSummary, adopted: bool = False) -> str:
+def edit_card(
+    ev: EditEvidence, summary: NightSummary, adopted: bool = False, marks: Sequence[str] = ()
+) -> str:
     word = status_word(ev, summary, adopted)
+    word = marked_status(ev, summary, marks) if word == "staged" else word
+    label = f"{edit_label(ev, summary)}, " if edit_label(ev, summary) else ""
     words = " ".join(_sentence(p.words()) for p in pairs(ev))
     warn = ""
     if fell_elsewhere(ev):
@@ -172,7 +182,7 @@ def edit_card(ev: EditEvidence, summary: NightSummary, adopted: bool = False) ->
         )
     return (
         f'<section class="card"><span class="badge {_css_class(word)}">{_esc(word)}</span> '
-        f'<span class="muted">{_esc(ev.edit.target)} {_esc(ev.edit.op)}</span>'
+        f'<span class="muted">{_esc(label)}{_esc(ev.edit.target)} {_esc(ev.edit.op)}</span>'
         f'<p class="rule">{_h(_one_line(ev.edit.content))}</p><p>{_esc(words)}</p>{warn}'
         f'{rate_bars(pairs(ev))}<p class="muted">Why: {_esc(plain_reason(ev.reason))}</p>'
         f"{_example(ev)}{_stats(ev)}</section>"
@@ -253,23 +263,29 @@ def _skipped(s: NightSummary) -> list[str]:
 
 
 def render_html(
-    summary: NightSummary, diffs: Mapping[str, str], rules: Sequence[RuleView] = ()
+    summary: NightSummary,
+    diffs: Mapping[str, str],
+    rules: Sequence[RuleView] = (),
+    marks: Sequence[str] = (),
+    outcome: str = "",
 ) -> str:
-    """``report.html`` of a night (``rules``: the rules adopted on earlier nights, with their outcome)."""
+    """``report.html`` of a night (``rules``: the rules adopted on earlier nights, with their
+    outcome; ``marks`` and ``outcome``: what the review made of its edits, as in ``report.md``)."""
     s, e = summary, _esc
     title = f"skillopt-sleep {'dry run' if s.dry_run else 'night'} {s.night_id}"
     body = [
         f"<h1>{e(title)}</h1>",
         f'<p>Project <code>{e(s.project)}</code><br><span class="muted">{e(_when(s))}</span></p>',
-        f'<h2>Decision</h2><p><span class="badge {e(s.decision)}">{e(_DECISION_TEXT[s.decision])}</span></p>',
+        f'<h2>Decision</h2><p><span class="badge {e(s.decision)}">{e(decision_text(s, outcome))}</span></p>',
         f"<p>{_h(s.reason or '(no reason given)')}</p>",
+        *([f"<p><strong>{_h(outcome)}</strong></p>"] if outcome else []),
         f'<p class="muted">{e(tasks_line(s))}</p>',
     ]
-    body += _edit_sections(s)
+    body += _edit_sections(s, marks)
     body += _rule_section(rules)
     body += _spend_section(s)
     body += _change_section(diffs)
-    body.append(f"<p>{_h(next_step(s))}</p>")
+    body.append(f"<p>{_h(outcome or next_step(s))}</p>")
     return page(title, body)
 
 
@@ -278,7 +294,7 @@ def _when(s: NightSummary) -> str:
     return f"started {start}" if s.finished_at is None else f"{start} to {s.finished_at:%H:%M} UTC"
 
 
-def _edit_sections(s: NightSummary) -> list[str]:
+def _edit_sections(s: NightSummary, marks: Sequence[str] = ()) -> list[str]:
     """Tonight's tested edits, those refused before testing, what was skipped, what else ran."""
     e = _esc
     tested = [ev for ev in s.evidence if ev.verdict not in _SKIPPED]
@@ -286,7 +302,7 @@ def _edit_sections(s: NightSummary) -> list[str]:
         f"<h2>Tonight's edits ({len(tested)} tested)</h2>",
         f"<p>Edits: {e(s.tally.line())}.</p>",
     ]
-    body += [edit_card(ev, s) for ev in tested] or [
+    body += [edit_card(ev, s, marks=marks) for ev in tested] or [
         '<p class="muted">No edit was tested tonight.</p>'
     ]
     refused = [
