@@ -20,7 +20,6 @@ from .. import __version__
 from ..clock import Clock, SystemClock
 from ..errors import INTERNAL_ERROR_EXIT, SleepError, StoreNotWritable, UsageError
 from ..paths import in_sandbox
-from .context import Ctx
 from .help_text import finish as finish_help
 from .signals import end_on_signals, interrupted_exit_code, interrupted_message
 from .terminal import printable
@@ -39,6 +38,7 @@ COMMAND_MODULES = {
     "setup_cmd": ("setup",),
     "train_cmds": ("train",),
     "rules_cmd": ("rules", "report"),
+    "nudge_cmd": ("nudge",),
 }
 
 
@@ -131,6 +131,32 @@ def _open_or_nowhere(stream: TextIO | None) -> TextIO:
     return stream
 
 
+def _session_start_hook(
+    argv: list[str],
+    env: Mapping[str, str] | None,
+    stdin: TextIO | None,
+    stdout: TextIO,
+    cwd: Path | None,
+) -> int | None:
+    """`nudge` as its hook runs it, or None for any other command: before argparse and the
+    command context, whose imports (settings, store, pydantic) take longer than its budget."""
+    if argv[:1] != ["nudge"]:
+        return None
+    from .nudge_cmd import hook_argv, run_hook
+
+    hook = hook_argv(argv[1:])
+    if hook is None:
+        return None
+    return run_hook(
+        env=os.environ if env is None else env,
+        stdin=stdin or sys.stdin or io.StringIO(),
+        stdout=stdout,
+        cwd=cwd or Path.cwd(),
+        agent=hook[0],
+        budget_ms=hook[1],
+    )
+
+
 def main(
     argv: Sequence[str] | None = None,
     *,
@@ -145,8 +171,13 @@ def main(
     stdout = stdout or _open_or_nowhere(sys.stdout)
     stderr = stderr or _open_or_nowhere(sys.stderr)
     argv = list(sys.argv[1:] if argv is None else argv)
+    hooked = _session_start_hook(argv, env, stdin, stdout, cwd)
+    if hooked is not None:
+        return hooked
     debug = "--debug" in argv
     try:
+        from .context import Ctx  # not at the top: the session-start hook never needs it
+
         parser = build_parser(argv)
         args = _parse(parser, argv)
         if not getattr(args, "command", None):
@@ -184,4 +215,8 @@ def main(
 def entry() -> None:
     """Console-script entry point."""
     end_on_signals()
+    if sys.argv[1:2] == ["nudge"]:
+        from .nudge_cmd import arm_watchdog
+
+        arm_watchdog(sys.argv[2:])
     sys.exit(main())

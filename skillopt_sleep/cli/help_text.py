@@ -26,6 +26,7 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     "config path": ("skillopt-sleep config path",),
     "config init": ("skillopt-sleep config init",),
     "log": ("skillopt-sleep log < hook-payload.json",),
+    "nudge": ("skillopt-sleep nudge", "skillopt-sleep nudge --for claude-code < hook-payload.json"),
     "harvest": ("skillopt-sleep harvest", "skillopt-sleep harvest --all-projects"),
     "doctor": ("skillopt-sleep doctor", "skillopt-sleep doctor --backend codex --json"),
     "schedule": ("skillopt-sleep schedule --time 03:17", "skillopt-sleep schedule --print"),

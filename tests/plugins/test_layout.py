@@ -48,7 +48,7 @@ def test_one_launcher_is_shipped_in_both_plugins(kit):
 
 def test_session_end_hook_runs_the_log_command_through_the_launcher(kit):
     hooks = _json(kit.claude_plugin / "hooks" / "hooks.json")["hooks"]
-    assert list(hooks) == ["SessionEnd"]
+    assert sorted(hooks) == ["SessionEnd", "SessionStart"]  # the start: tests/plugins/test_nudge
     [group] = hooks["SessionEnd"]
     [hook] = group["hooks"]
     assert hook["type"] == "command"
