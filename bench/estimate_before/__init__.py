@@ -1,0 +1,1 @@
+"""``run --estimate`` as it was before, for the before/after of ``bench/estimate.py``."""
