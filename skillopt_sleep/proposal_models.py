@@ -105,23 +105,26 @@ class EditEvidence(_Strict):
 
 
 # Edit verdicts as the tally counts them: refused (conclusively, or in conflict with a better edit)
-# and inconclusive (evidence kept for a later night); "accepted" counts as itself.
+# and inconclusive (evidence kept for a later night); "accepted" and "over_budget" (proven, but
+# past the night's edit budget) count as themselves.
 REFUSED_VERDICTS = ("harmful", "worse", "no_effect", "conflict")
-INCONCLUSIVE_VERDICTS = ("inconclusive", "over_budget", "no_evidence")
+INCONCLUSIVE_VERDICTS = ("inconclusive", "no_evidence")
 # Fields of nights judged by the older whole-holdout gate: an older record still loads, without them.
 RETIRED_SUMMARY_FIELDS = ("holdout_before", "holdout_after", "gain", "ci_low", "ci_high", "p_value")
 
 
 class Tally(_Strict):
-    """How tonight's edits fared, edit by edit: accepted, refused, inconclusive."""
+    """How tonight's edits fared, edit by edit: accepted, refused, inconclusive, over the budget."""
 
     accepted: int = 0
     refused: int = 0
     inconclusive: int = 0
+    over_budget: int = 0  # proven, but past the night's edit budget
 
     def line(self) -> str:
-        """``2 accepted, 1 refused, 0 inconclusive``."""
-        return f"{self.accepted} accepted, {self.refused} refused, {self.inconclusive} inconclusive"
+        """``2 accepted, 1 refused, 0 inconclusive`` (``, 1 over the edit budget`` when any)."""
+        line = f"{self.accepted} accepted, {self.refused} refused, {self.inconclusive} inconclusive"
+        return line + (f", {self.over_budget} over the edit budget" if self.over_budget else "")
 
 
 class NightSummary(_Strict):
@@ -176,6 +179,7 @@ class NightSummary(_Strict):
             accepted=verdicts.count("accepted"),
             refused=sum(v in REFUSED_VERDICTS for v in verdicts),
             inconclusive=sum(v in INCONCLUSIVE_VERDICTS for v in verdicts),
+            over_budget=verdicts.count("over_budget"),
         )
 
     def to_json(self) -> str:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..models import NightSummary
-from ..review.report import evidence_row
+from ..review.report import evidence_row, rejected_shown
 
 # Below this many tasks a night rarely finds an edit's evidence: a rule must show a gain on the
 # tasks of its kind, cited and unseen, and do no harm on the others.
@@ -25,17 +25,37 @@ def evidence_lines(s: NightSummary) -> list[str]:
     return lines
 
 
-def night_text(s: NightSummary) -> str:
+def _staging(s: NightSummary, adopted: bool) -> str:
+    """What became of an accepted night's edits: staged for review until adopted."""
+    if s.decision != "accept":
+        return ""
+    if adopted:
+        return " (adopted)"
+    return " (dry run: nothing staged)" if s.dry_run else " (staged for review)"
+
+
+def _edit_word(s: NightSummary, adopted: bool) -> str:
+    if adopted:
+        return "adopted"
+    return "would be staged" if s.dry_run else "staged"
+
+
+def night_text(s: NightSummary, *, adopted: bool = False) -> str:
+    """The night for the terminal; ``adopted`` once its proposal was adopted (``auto_adopt``)."""
     lines = [
         f"night {s.night_id}  project {s.project}",
         f"tasks: {s.n_train} train, {s.n_holdout} holdout",
         *evidence_lines(s),
-        f"decision: {s.decision.upper()} — {s.reason}",
+        f"decision: {s.decision.upper()}{_staging(s, adopted)} — {s.reason}",
     ]
     if s.edits:
         lines.append("edits:")
-        lines += [f"  [{e.status}] {e.target}: {e.content}" for e in s.edits]
-    rejected = [e for e in s.rejected_edits if e not in s.edits]
+        lines += [
+            f"  [{_edit_word(s, adopted) if e.status == 'applied' else e.status}] "
+            f"{e.target}: {e.content}"
+            for e in s.edits
+        ]
+    rejected = rejected_shown(s)
     if rejected:
         lines.append("rejected edits:")
         lines += [f"  {e.target}: {e.content}  ({e.reason})" for e in rejected]

@@ -353,11 +353,15 @@ class Night:
 
 
 def _tally(evidence: Sequence[EditEvidence], adopted: int) -> str:
-    """One line: how many edits were adopted, and why the others were not."""
+    """One line: how many edits were proven (to be staged: adoption is the user's), and why the
+    others were not."""
     counts: dict[str, int] = {}
     for e in evidence:
         if e.verdict != "accepted":
             counts[e.verdict] = counts.get(e.verdict, 0) + 1
-    others = ", ".join(f"{n} {v.replace('_', ' ')}" for v, n in sorted(counts.items()))
-    head = f"{adopted} of {len(evidence)} edits proven and adopted"
+    words = {"over_budget": "over the edit budget"}
+    others = ", ".join(
+        f"{n} {words.get(v, v.replace('_', ' '))}" for v, n in sorted(counts.items())
+    )
+    head = f"{adopted} of {len(evidence)} edits proven"
     return head + (f"; {others}" if others else "")

@@ -150,6 +150,18 @@ def edit_label(ev: EditEvidence, s: NightSummary) -> str:
     return f"edit {n}" if n is not None else ""
 
 
+def rejected_shown(s: NightSummary) -> list[Edit]:
+    """The night's rejected edits, each once, none of them among its edits (a night stored
+    before they were recorded once may list one twice)."""
+    seen: set[str] = set()
+    out = []
+    for e in s.rejected_edits:
+        if e not in s.edits and e.key() not in seen:
+            seen.add(e.key())
+            out.append(e)
+    return out
+
+
 def _counts_words(label: str, c: Counts) -> str:
     if not c.after_n:
         return f"{label}: not tested."
@@ -279,7 +291,7 @@ def render_markdown(
         for n, e in enumerate(s.edits, start=1)
     ]
     out += ["- none"] if not s.edits else []
-    rejected = [e for e in s.rejected_edits if e not in s.edits]
+    rejected = rejected_shown(s)
     out += ["", f"## Rejected edits ({len(rejected)})", ""]
     out += [f"- {_md(describe_edit(e))} — **{_md(_one_line(e.reason))}**" for e in rejected]
     out += ["- none"] if not rejected else []

@@ -59,3 +59,27 @@ def test_a_reason_an_older_night_stored_wrapped_many_times_is_named_by_its_first
         "refused before, in other words ('Keep it short: always.': rejected at review); "
         "only evidence from a new kind of task reopens it"
     )
+
+
+def test_a_staged_night_says_staged_and_counts_edits_over_the_budget_apart(cli, tmp_path):
+    _, _, out = _demo(cli, tmp_path)
+    assert "[applied]" not in out and "adopted" not in out.split("--- proposed change")[0]
+    assert "decision: ACCEPT (staged for review) — 3 of 6 edits proven;" in out
+    assert "  [staged] memory: Keep summaries under 300 characters." in out
+    assert "edits: 3 accepted, 0 refused, 1 inconclusive, 2 over the edit budget" in out
+    report = next((tmp_path / "d" / "home").rglob("report.md")).read_text(encoding="utf-8")
+    assert "adopted" not in report
+    assert "3 of 6 edits proven; 1 inconclusive, 2 over the edit budget" in report
+    assert "Edits: 3 accepted, 0 refused, 1 inconclusive, 2 over the edit budget." in report
+
+
+def test_an_auto_adopted_night_says_adopted(cli, tmp_path):
+    r = cli("demo", "--dir", str(tmp_path / "d"), "--json")
+    assert r.code == 0, r.err
+    project, env = tmp_path / "d" / "project", {"SKILLOPT_SLEEP_HOME": str(tmp_path / "d" / "home")}
+    assert cli("reject", cwd=project, env=env).code == 0
+    env["SKILLOPT_SLEEP_NIGHT__AUTO_ADOPT"] = "true"
+    r = cli("run", "--backend", "simulated", "-q", cwd=project, env=env)
+    assert r.code == 0, r.err
+    assert "decision: ACCEPT (adopted) — " in r.out
+    assert "  [adopted] " in r.out and "[staged]" not in r.out
