@@ -17,8 +17,8 @@ END = f"# <<< {NAME} <<<"
 def link_command(ctx: Ctx, engine: Path) -> None:
     """Put the command in ``~/.local/bin`` unless something else is there already."""
     link = ctx.layout.command_link
+    body = shim_body(engine)
     if ctx.layout.windows:
-        body = f'@"{engine}" %*\r\n'
         if link.exists() and link.read_bytes() == body.encode("utf-8"):
             return
     elif link.is_symlink() and os.readlink(link) == str(engine):
@@ -42,6 +42,11 @@ def link_command(ctx: Ctx, engine: Path) -> None:
     ctx.say(f"+ ln -s {engine} {link}")
 
 
+def shim_body(engine: Path) -> str:
+    """The Windows ``.cmd`` shim that runs ``engine`` with the arguments it was given."""
+    return f'@"{engine}" %*\r\n'
+
+
 def profile_for(ctx: Ctx) -> Path | None:
     """The file a new login shell of the user's shell reads, or None for a shell we do not edit."""
     home, shell = ctx.layout.home, Path(ctx.env.get("SHELL") or "/bin/sh").name
@@ -60,8 +65,6 @@ def profile_for(ctx: Ctx) -> Path | None:
 
 def login_path_has(ctx: Ctx, directory: Path) -> bool:
     """Would a new login shell find ``directory`` on its PATH?"""
-    if str(directory) in ctx.env.get("PATH", "").split(os.pathsep):
-        return True
     shell = ctx.env.get("SHELL") or "/bin/sh"
     env = {k: v for k, v in ctx.env.items() if k in ("HOME", "USER", "LOGNAME", "SHELL", "LANG")}
     seen = ctx.ask([shell, "-lc", 'printf "%s" "$PATH"'], env=env, timeout=20)
@@ -75,8 +78,11 @@ def ensure_on_path(ctx: Ctx) -> str:
         if str(bin_dir).lower() in ctx.env.get("PATH", "").lower().split(os.pathsep):
             return ""
         return f"note: add {bin_dir} to your PATH (Settings > Environment Variables) to run {NAME}"
-    if ctx.manifest.find("profile") or login_path_has(ctx, bin_dir):
+    if str(bin_dir) in ctx.env.get("PATH", "").split(os.pathsep):
         return ""
+    if ctx.manifest.find("profile") or login_path_has(ctx, bin_dir):
+        # Debian's and Ubuntu's ~/.profile add it once it exists: at the next login, not here.
+        return f"{NAME} is in {bin_dir}, which a new login shell puts on PATH"
     profile = profile_for(ctx)
     if profile is None:
         return f"note: add {bin_dir} to your shell's PATH to run {NAME}"

@@ -76,13 +76,24 @@ class SubprocessCommands:
 Answer = Done | BaseException | Callable[[Sequence[str]], Done]
 
 
+@dataclass(frozen=True)
+class Run:
+    """One command as the fake runner received it: what ran, with which environment, where."""
+
+    argv: tuple[str, ...]
+    env: dict[str, str]
+    cwd: str | None
+
+
 @dataclass
 class FakeCommands:
-    """A runner for tests: answers by the program's name (or ``default``), keeps every argv."""
+    """A runner for tests: answers by the program's name (or ``default``), keeps every argv (and
+    in ``runs``, the environment and directory each ran with)."""
 
     answers: dict[str, deque[Answer]] = field(default_factory=dict)
     default: Answer = field(default_factory=lambda: Done(0))
     calls: list[tuple[str, ...]] = field(default_factory=list)
+    runs: list[Run] = field(default_factory=list)
 
     def enqueue(self, program: str, *answers: Answer) -> None:
         self.answers.setdefault(program, deque()).extend(answers)
@@ -96,6 +107,7 @@ class FakeCommands:
         timeout: float = 600.0,
     ) -> Done:
         self.calls.append(tuple(argv))
+        self.runs.append(Run(tuple(argv), dict(env), cwd))
         queue = self.answers.get(_name(argv[0]))
         answer = queue.popleft() if queue else self.default
         if isinstance(answer, BaseException):

@@ -32,6 +32,7 @@ class Ctx:
     manifest: Manifest
     dry: bool = False
     out: TextIO = field(default_factory=lambda: sys.stdout)
+    cwd: Path | None = None  # where commands run unless one names its own
 
     def say(self, text: str) -> None:
         print(text, file=self.out, flush=True)
@@ -64,11 +65,12 @@ class Ctx:
         cwd: Path | None = None,
     ) -> Done:
         """Run a command that only reads (also under a dry run); a missing program is exit 127."""
+        where = cwd or self.cwd
         try:
             return self.commands.run(
                 [str(a) for a in argv],
                 env=env or self.env,
-                cwd=str(cwd) if cwd else None,
+                cwd=str(where) if where else None,
                 timeout=timeout,
             )
         except FileNotFoundError:

@@ -54,7 +54,7 @@ def install_engine(ctx: Ctx, req: EngineRequest) -> Path | None:
             where += f" into {ctx.layout.engine_venv}"
         ctx.say(f"would install the engine {NAME} {req.version} with {tool} from {where}")
         return None
-    spec = req.package or str(build_wheel(ctx, req.python, _need_source(req)))
+    spec = _spec(req.package) or str(build_wheel(ctx, req.python, _need_source(req)))
     if tool in ("pipx", "uv") and not ctx.manifest.has("package", tool):
         record_tool_paths(ctx, tool, absent[tool])
     ROUTES[tool](ctx, req.python, spec)
@@ -72,6 +72,14 @@ def check_route(ctx: Ctx, req: EngineRequest) -> None:
         )
     if req.tool == "pip" and not ctx.manifest.has("package", "pip"):
         _check_pip_route(ctx, req.python)
+
+
+def _spec(package: str | None) -> str | None:
+    """``--package`` as the tools get it: a file given relative to where the user stands made
+    absolute, since the tools run elsewhere (see child_env)."""
+    if package and Path(package).exists():
+        return str(Path(package).resolve())
+    return package
 
 
 def _need_source(req: EngineRequest) -> Path:
@@ -187,14 +195,17 @@ ROUTES = {"pipx": _with_pipx, "uv": _with_uv, "venv": _with_venv, "pip": _with_p
 
 def engine_command(ctx: Ctx, tool: str, python: str) -> Path | None:
     """The installed engine's own command (symlinks resolved), where the launcher will run it."""
+    found = expected_command(ctx, tool, python)
+    return Path(os.path.realpath(found)) if found.exists() else None
+
+
+def expected_command(ctx: Ctx, tool: str, python: str) -> Path:
+    """Where ``tool`` puts the engine's command (it may not be there)."""
     lay = ctx.layout
     if tool == "venv":
-        cands = [lay.venv_bin(lay.engine_venv) / lay.exe(NAME)]
-    elif tool == "pip":
+        return lay.venv_bin(lay.engine_venv) / lay.exe(NAME)
+    if tool == "pip":
         base = ctx.ask([python, "-m", "site", "--user-base"]).stdout.strip()
-        cands = [Path(base) / ("Scripts" if lay.windows else "bin") / lay.exe(NAME)]
-    else:
-        bin_dir = ctx.env.get("PIPX_BIN_DIR") if tool == "pipx" else ctx.env.get("UV_TOOL_BIN_DIR")
-        cands = [Path(bin_dir or lay.user_bin) / lay.exe(NAME)]
-    found = next((c for c in cands if c.exists()), None)
-    return Path(os.path.realpath(found)) if found else None
+        return Path(base) / ("Scripts" if lay.windows else "bin") / lay.exe(NAME)
+    bin_dir = ctx.env.get("PIPX_BIN_DIR") if tool == "pipx" else ctx.env.get("UV_TOOL_BIN_DIR")
+    return Path(bin_dir or lay.user_bin) / lay.exe(NAME)

@@ -10,6 +10,7 @@ from typing import TextIO
 
 from .. import __version__
 from ..errors import SleepError
+from .child_env import child_env, neutral_dir
 from .claude import install_claude
 from .codex import install_codex
 from .command_path import ensure_on_path, link_command
@@ -22,10 +23,8 @@ from .options import Options, parse
 from .schedule import install_schedule, want_schedule
 from .tree import missing_dirs
 from .uninstall import uninstall
+from .verify import Verified, verify
 from .wheel import checkout_version
-
-# pip and uv must leave no self-check or cache files behind: uninstall restores the tree exactly.
-QUIET_TOOLS = {"PIP_DISABLE_PIP_VERSION_CHECK": "1", "PIP_NO_CACHE_DIR": "1", "UV_NO_CACHE": "1"}
 
 
 def main(
@@ -58,7 +57,7 @@ def run(
     interactive: bool | None = None,
 ) -> int:
     """Install (or uninstall) as ``opts`` say; raises a SleepError on failure."""
-    env = {**env, **QUIET_TOOLS}
+    env = child_env(env)
     lay = layout or layout_for(env)
     ctx = Ctx(
         lay,
@@ -67,6 +66,7 @@ def run(
         Manifest(lay.manifest, dry=opts.dry_run),
         dry=opts.dry_run,
         out=out or sys.stdout,
+        cwd=neutral_dir(),
     )
     if opts.dry_run:
         ctx.say("dry run: nothing will change")
@@ -80,6 +80,8 @@ def run(
     _open_manifest(ctx)
     engine = install_engine(ctx, request)
     path_note = _command(ctx, engine)
+    # Nothing more is installed for an engine that does not run.
+    checked = None if ctx.dry else verify(ctx, engine)
     for agent, want, binary, config in (
         ("claude code", opts.claude, "claude", lay.claude_dir),
         ("codex", opts.codex, "codex", lay.codex_dir),
@@ -95,7 +97,7 @@ def run(
         (install_claude if binary == "claude" else install_codex)(ctx, source)
     tty = sys.stdin.isatty() if interactive is None else interactive
     install_schedule(ctx, engine, want_schedule(ctx, opts.schedule, yes=opts.yes, interactive=tty))
-    _close(ctx, version, path_note)
+    _close(ctx, checked, path_note)
     return 0
 
 
@@ -153,10 +155,12 @@ def _want(ctx: Ctx, want: str, binary: str, config: Path) -> bool:
     return ctx.which(binary) is not None or config.is_dir()
 
 
-def _close(ctx: Ctx, version: str, path_note: str) -> None:
-    if path_note:
-        ctx.say(path_note)
-    if ctx.dry:
+def _close(ctx: Ctx, checked: Verified | None, path_note: str) -> None:
+    """The last line is a command that runs in this terminal, as printed."""
+    for note in (path_note, checked.note if checked else ""):
+        if note:
+            ctx.say(note)
+    if checked is None:
         ctx.say("dry run: nothing was changed")
     else:
-        ctx.say(f"done: {NAME} {version}. Check it with: {NAME} doctor")
+        ctx.say(f"done: {NAME} {checked.version}. Check it with: {checked.typed} doctor")

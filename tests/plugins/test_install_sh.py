@@ -14,15 +14,18 @@ import pytest
 from skillopt_sleep import __version__
 
 # Stand-in for pipx/uv (neither can be installed offline here): keeps a marker file for the
-# installed package and logs every call, so a test sees which tool the installer chose.
+# installed package and a command that says its version, as the installer checks, and logs every
+# call, so a test sees which tool the installer chose.
 FAKE_TOOL = r"""#!/bin/sh
 echo "$(basename "$0") $*" >> "$FAKE_LOG"
 marker="$FAKE_STATE/$(basename "$0").installed"
+command="$HOME/.local/bin/skillopt-sleep"
 case "$1 $2" in
   "list --short") [ -f "$marker" ] && echo "skillopt-sleep {version}" ;;
   "tool list") [ -f "$marker" ] && echo "skillopt-sleep v{version}" ;;
-  "install "*|"tool install") touch "$marker" ;;
-  "uninstall "*|"tool uninstall") rm -f "$marker" ;;
+  "install "*|"tool install") touch "$marker"; mkdir -p "$HOME/.local/bin"
+      printf '#!/bin/sh\necho "skillopt-sleep {version}"\n' > "$command"; chmod +x "$command" ;;
+  "uninstall "*|"tool uninstall") rm -f "$marker" "$command" ;;
 esac
 exit 0
 """.replace("{version}", __version__)

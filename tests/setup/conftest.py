@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from skillopt_sleep import __version__
 from skillopt_sleep.setup.commands import Done, FakeCommands
 from skillopt_sleep.setup.layout import Layout, layout_for
 from skillopt_sleep.setup.main import run
@@ -68,7 +69,7 @@ def _builtin(m: Machine, argv: Sequence[str]) -> Done:
         bin_dir = m.layout.venv_bin(Path(argv[3]))
         bin_dir.mkdir(parents=True)
         for exe in ("python", "skillopt-sleep"):
-            (bin_dir / m.layout.exe(exe)).write_text("#!/bin/sh\n")
+            (bin_dir / m.layout.exe(exe)).write_text(f'#!/bin/sh\necho "{exe} {__version__}"\n')
             (bin_dir / m.layout.exe(exe)).chmod(0o755)
         return Done(0)
     if "pip wheel" in joined:
@@ -80,6 +81,10 @@ def _builtin(m: Machine, argv: Sequence[str]) -> Done:
         return Done(0, m.login_path)
     if "import skillopt_sleep as s" in joined:
         return Done(1)  # the private environment has no engine yet
+    if argv[-1] == "--version":
+        if not Path(argv[0]).exists():
+            raise FileNotFoundError(argv[0])
+        return Done(0, f"skillopt-sleep {__version__}\n")
     return Done(0)
 
 

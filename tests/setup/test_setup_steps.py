@@ -26,8 +26,9 @@ def test_the_default_route_puts_the_command_on_a_new_login_shells_path(machine, 
         == 'case ":$PATH:" in *":$HOME/.local/bin:"*) ;; *) PATH="$HOME/.local/bin:$PATH"; export PATH ;; esac'
     )
     assert f"added to PATH in {profile}: open a new terminal, or run: . {profile}" in out
+    # This terminal's PATH is what it was: the closing line names the command by its path.
     assert out.endswith(
-        f"done: skillopt-sleep {__version__}. Check it with: skillopt-sleep doctor\n"
+        f"done: skillopt-sleep {__version__}. Check it with: ~/.local/bin/skillopt-sleep doctor\n"
     )
 
     gone = machine.install(uninstall=True)
@@ -39,7 +40,20 @@ def test_a_login_shell_that_already_finds_local_bin_gets_no_profile_edit(machine
     machine.login_path = f"/usr/bin:{machine.home}/.local/bin"
     out = machine.install(**NO_AGENTS)
     assert not (machine.home / ".profile").exists()
+    assert (
+        f"skillopt-sleep is in {machine.home}/.local/bin, which a new login shell puts on PATH\n"
+        in out
+    )
+
+
+def test_a_terminal_whose_path_has_local_bin_gets_the_bare_name(machine):
+    machine.env["PATH"] += f":{machine.home}/.local/bin"
+    out = machine.install(**NO_AGENTS)
+    assert not (machine.home / ".profile").exists()
     assert "PATH" not in out
+    assert out.endswith(
+        f"done: skillopt-sleep {__version__}. Check it with: skillopt-sleep doctor\n"
+    )
 
 
 def test_the_block_is_appended_to_a_users_profile_and_removed_exactly(machine):
@@ -95,7 +109,7 @@ def test_a_failed_schedule_is_skipped_with_its_reason_and_leaves_no_directories(
     out = machine.install(claude="no", codex="no", schedule="yes")
     assert "schedule: skipped: skillopt-sleep: error: no usable backend (log in to claude)\n" in out
     assert "  the rest is installed; run 'skillopt-sleep schedule' once that is fixed\n" in out
-    assert out.endswith("Check it with: skillopt-sleep doctor\n")
+    assert out.endswith("Check it with: ~/.local/bin/skillopt-sleep doctor\n")
     assert not (machine.home / ".config").exists()
     machine.install(uninstall=True)
     assert tree(machine.home) == before
