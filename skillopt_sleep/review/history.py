@@ -11,9 +11,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..store import NightRow
-from .charts import NightPoint, nights_over_time
+from .charts import NightPoint, money, nights_over_time
 from .report import _one_line
-from .report_html import page, rule_card
+from .report_html import page, prose, rule_card
 from .rule_views import RuleView
 
 
@@ -41,10 +41,11 @@ def _night_row(n: NightRow) -> str:
         )
     accepted = sum(ev.verdict == "accepted" for ev in s.evidence)
     return (
-        f"<tr><td>{html.escape(n.started_at[:16].replace('T', ' '))}</td><td>{html.escape(n.state)}</td>"
-        f'<td>{html.escape(s.decision)}</td><td class="n">{accepted} of {len(s.evidence)}</td>'
-        f'<td class="n">{s.calls}</td><td class="n">${s.cost_usd:.4f}</td>'
-        f"<td>{html.escape(_one_line(s.reason))}{link}</td></tr>"
+        f'<tr><td class="nw">{html.escape(n.started_at[:16].replace("T", " "))}</td>'
+        f'<td class="nw">{html.escape(n.state)}</td><td class="nw">{html.escape(s.decision)}</td>'
+        f'<td class="n">{accepted} of {len(s.evidence)}</td>'
+        f'<td class="n">{s.calls}</td><td class="n">{money(s.cost_usd)}</td>'
+        f'<td class="why">{prose(_one_line(s.reason))}{link}</td></tr>'
     )
 
 

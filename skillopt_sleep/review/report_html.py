@@ -34,9 +34,9 @@ from .rule_views import RuleView
 CSS = """
 *{box-sizing:border-box}
 body{font:16px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;max-width:980px;margin:0 auto;
-padding:1em;color:#1f2328;background:#fff;overflow-wrap:anywhere}
+padding:1em;color:#1f2328;background:#fff;overflow-wrap:break-word}
 h1{font-size:1.4em;margin:.3em 0}h2{font-size:1.15em;margin-top:1.6em;border-bottom:1px solid #d0d7de}
-code{background:#f6f8fa;padding:0 .2em;border-radius:3px}
+code{background:#f6f8fa;padding:0 .2em;border-radius:3px;overflow-wrap:anywhere}
 .muted{color:#59636e}.badge{display:inline-block;padding:.1em .6em;border-radius:1em;font-weight:600;font-size:.9em}
 .accept,.staged,.working,.adopted{background:#dafbe1;color:#116329}
 .reject,.budget_exhausted,.refused,.ignored,.contradicted,.rejected{background:#ffebe9;color:#82071e}
@@ -44,12 +44,15 @@ code{background:#f6f8fa;padding:0 .2em;border-radius:3px}
 .card{border:1px solid #d0d7de;border-radius:8px;padding:.8em 1em;margin:.8em 0}
 .rule{font-weight:600;margin:.4em 0}.warn{color:#82071e;font-weight:600}
 details{margin:.4em 0}summary{cursor:pointer;color:#0969da}
-.chart{max-width:520px;display:block;margin:.4em 0}
+.chart{display:block;max-width:100%;height:auto;margin:.4em 0}
+.figure{margin:.4em 0}.legend{font-size:13px;color:#59636e;margin:.2em 0}
+.key{display:inline-block;white-space:nowrap;margin-right:1em}
+.swatch{display:inline-block;width:.8em;height:.8em;margin-right:.3em;border-radius:2px;vertical-align:-.05em}
 .scroll{overflow-x:auto}table{border-collapse:collapse}\
 td,th{border:1px solid #d0d7de;padding:.25em .6em;text-align:left}
-td.n{text-align:right}
+td.n{text-align:right;white-space:nowrap}.nw{white-space:nowrap}.why{min-width:14em}
 pre{background:#f6f8fa;padding:.7em;overflow-x:auto;font:13px/1.4 ui-monospace,monospace;white-space:pre}
-pre.answer{white-space:pre-wrap}
+pre.answer{white-space:pre-wrap;overflow-wrap:anywhere}
 .add{color:#116329;background:#dafbe1}.del{color:#82071e;background:#ffebe9}.hunk{color:#0550ae}.head{font-weight:600}
 """
 
@@ -60,6 +63,24 @@ _SKIPPED = {"over_budget", "inconclusive", "no_evidence"}
 def _esc(text: str, quote: bool = True) -> str:
     """Escaped HTML in which control and invisible characters show as escapes."""
     return html.escape(visible(text), quote=quote)
+
+
+def _block(text: str) -> str:
+    """Escaped HTML of a multi-line answer for a ``<pre>``: its line breaks and tabs kept as such,
+    every other control or invisible character shown as an escape, as on one line."""
+    lines = text.replace("\r\n", "\n").split("\n")
+    return "\n".join(
+        "\t".join(_esc(part, quote=False) for part in line.split("\t")) for line in lines
+    )
+
+
+_HYPHENATED = re.compile(r"(?<![\w.])\d[\d.:]*(?:[eE]?-[\d.:]*\d)+")
+
+
+def prose(text: str) -> str:
+    """Escaped HTML of a sentence whose numbers with a minus or a dash (``7.1e-05``, ``2026-03-01``)
+    never break at it: a browser may wrap after any hyphen, which splits a number in two."""
+    return _HYPHENATED.sub(r'<span class="nw">\g<0></span>', _esc(text))
 
 
 def _h(text: str) -> str:
@@ -147,9 +168,9 @@ def _stats(ev: EditEvidence) -> str:
         ("e-value tonight / over nights", f"{num(ev.e_value)} / {num(ev.e_total)}"),
         ("looks", str(ev.looks)),
         ("rollouts that errored (left out)", str(ev.errored)),
-        ("the gate's reason", _one_line(ev.reason)),
     ]
-    body = "".join(f"<tr><th>{_esc(k)}</th><td>{_esc(v)}</td></tr>" for k, v in rows)
+    body = "".join(f'<tr><th>{_esc(k)}</th><td class="n">{_esc(v)}</td></tr>' for k, v in rows)
+    body += f"<tr><th>the gate's reason</th><td>{prose(_one_line(ev.reason))}</td></tr>"
     return f'<details><summary>Statistics</summary><div class="scroll"><table>{body}</table></div></details>'
 
 
@@ -160,8 +181,8 @@ def _example(ev: EditEvidence) -> str:
     mark = {True: "right", False: "wrong"}
     return (
         f"<details><summary>A task it was made for: {_esc(_one_line(x.request))}</summary>"
-        f'<p>Before the edit ({mark[x.before_passed]}):</p><pre class="answer">{_esc(x.before)}</pre>'
-        f'<p>After the edit ({mark[x.after_passed]}):</p><pre class="answer">{_esc(x.after)}</pre>'
+        f'<p>Before the edit ({mark[x.before_passed]}):</p><pre class="answer">{_block(x.before)}</pre>'
+        f'<p>After the edit ({mark[x.after_passed]}):</p><pre class="answer">{_block(x.after)}</pre>'
         "</details>"
     )
 

@@ -3,12 +3,7 @@
 from __future__ import annotations
 
 import http.server
-import shutil
-import struct
-import subprocess
 import threading
-import zlib
-from pathlib import Path
 from typing import ClassVar
 
 import pytest
@@ -16,10 +11,10 @@ import pytest
 from skillopt_sleep.review.report import render_markdown
 from skillopt_sleep.review.report_html import render_html
 
+from .browser import Browser, find_chromium
 from .evidence_night import NIGHT, earlier_rules
 from .test_report import DIFFS, _Checker
 
-SHOTS = Path(__file__).resolve().parents[1] / "screenshots"
 # Chromium's own background calls (network time, component updates, sign-in) go through the proxy
 # whatever the flags say; they are not the page's. Anything else the page asked for is.
 BROWSER_OWN = (
@@ -105,27 +100,9 @@ class _Recorder(http.server.BaseHTTPRequestHandler):
         pass
 
 
-def _png_size(data: bytes) -> tuple[int, int]:
-    assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    return struct.unpack(">II", data[16:24])
-
-
-def _not_blank(data: bytes) -> bool:
-    chunks, pos = [], 8
-    while pos < len(data):
-        length = struct.unpack(">I", data[pos : pos + 4])[0]
-        kind = data[pos + 4 : pos + 8]
-        if kind == b"IDAT":
-            chunks.append(data[pos + 8 : pos + 8 + length])
-        pos += 12 + length
-    raw = zlib.decompress(b"".join(chunks))
-    return len(set(raw[1:4000])) > 3 or len(set(raw)) > 3
-
-
 @pytest.mark.slow
-@pytest.mark.parametrize("width", [1280, 390])
-def test_report_html_renders_in_headless_chromium_without_the_network(tmp_path, width):
-    browser = shutil.which("chromium") or shutil.which("chromium-browser")
+def test_report_html_renders_in_headless_chromium_without_the_network(tmp_path):
+    browser = find_chromium()
     if browser is None:
         pytest.skip("chromium is not installed (apt-get install chromium)")
     page = tmp_path / "report.html"
@@ -133,38 +110,20 @@ def test_report_html_renders_in_headless_chromium_without_the_network(tmp_path, 
     _Recorder.seen = []
     proxy = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Recorder)
     threading.Thread(target=proxy.serve_forever, daemon=True).start()
-    shot = tmp_path / f"report-{width}.png"
+    via_proxy = (
+        f"--proxy-server=http://127.0.0.1:{proxy.server_port}",
+        "--proxy-bypass-list=<-loopback>",
+    )
     try:
-        proc = subprocess.run(
-            [
-                browser,
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-quic",
-                "--no-first-run",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                f"--user-data-dir={tmp_path / 'profile'}",
-                f"--proxy-server=http://127.0.0.1:{proxy.server_port}",
-                "--proxy-bypass-list=<-loopback>",
-                "--hide-scrollbars",
-                f"--window-size={width},2400",
-                f"--screenshot={shot}",
-                page.as_uri(),
-            ],
-            capture_output=True,
-            text=True,
-            timeout=120,
-            check=False,
-        )
+        with Browser(browser, tmp_path / "profile", via_proxy) as chromium:
+            looks = {width: chromium.look(page.as_uri(), width) for width in (1280, 390)}
     finally:
         proxy.shutdown()
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    data = shot.read_bytes()
-    assert _png_size(data) == (width, 2400) and _not_blank(data)
+        proxy.server_close()
+    for width, look in looks.items():
+        assert look.cut == [], f"at {width} px: " + "\n".join(look.cut)
+        assert look.png[:8] == b"\x89PNG\r\n\x1a\n" and len(look.png) > 10_000
+        (tmp_path / f"report-{width}.png").write_bytes(look.png)
+    print(f"screenshots: {tmp_path}")
     page_calls = [u for u in _Recorder.seen if not any(host in u for host in BROWSER_OWN)]
     assert page_calls == [], f"the page reached for the network: {page_calls}"
-    SHOTS.mkdir(exist_ok=True)
-    shutil.copy(shot, SHOTS / shot.name)  # kept for a person to look at (not committed)
