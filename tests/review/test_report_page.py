@@ -78,6 +78,17 @@ def test_rules_adopted_earlier_show_their_verdict_and_weekly_corrections():
     assert "adopted</text>" in rules
 
 
+def test_an_answer_keeps_its_line_breaks_and_shows_anything_else_escaped():
+    answer = "Done.\r\n\n```python\nprint('<b>')\n\tx = 1\n```\x1b[31m\u200b"
+    first = NIGHT.evidence[0]
+    assert first.example is not None
+    example = first.example.model_copy(update={"after": answer})
+    evidence = [first.model_copy(update={"example": example}), *NIGHT.evidence[1:]]
+    page = render_html(NIGHT.model_copy(update={"evidence": evidence}), DIFFS)
+    shown = page.split('<pre class="answer">')[2].split("</pre>")[0]
+    assert shown == "Done.\n\n```python\nprint('&lt;b&gt;')\n\tx = 1\n```\\x1b[31m\\u200b"
+
+
 def test_the_page_is_balanced_and_needs_no_network():
     page = _page()
     checker = _Checker()
