@@ -14,6 +14,7 @@ gets one appended at its end, after a separating blank line.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 BEGIN = "<!-- skillopt-sleep:begin -->"
@@ -107,6 +108,26 @@ def replace_rule(text: str, old: str, new: str | None) -> str | None:
                 lines[i] = f"{indent}- {new}{ending}"
             return Block(block.head, "".join(lines), block.tail).join()
     return None
+
+
+_LEADING_BREAK = re.compile(r"\A\r?\n")
+_TRAILING_BREAK = re.compile(r"\r?\n\Z")
+
+
+def drop_empty_block(text: str, ended_with_newline: bool) -> str | None:
+    """``text`` without its managed block, laid out as before :func:`add_rule` appended it, when
+    the block holds nothing but blank lines and the learned-rules heading; None otherwise.
+
+    ``ended_with_newline`` says how the file ended before the block was added (a file without a
+    final newline got a blank line more before the block)."""
+    block = find_block(text)
+    if block is None or block.inner.strip() not in ("", SKILL_HEADING):
+        return None
+    tail = _LEADING_BREAK.sub("", block.tail, count=1)
+    head = block.head
+    for _ in range(1 if ended_with_newline else 2):
+        head = _TRAILING_BREAK.sub("", head, count=1)
+    return head + tail
 
 
 def normal_rule(rule: str) -> str:
