@@ -11,16 +11,19 @@ from typing import Any
 from ..backends.registry import backend_class
 from ..errors import BackendError, BudgetExhausted, UsageError
 from ..lock import night_lock
-from ..models import NightSummary
+from ..models import NightSummary, TaskRecord
 from ..night.agent_dispatch import agent_replays
 from ..night.demo import prepare_demo
 from ..night.estimate import Estimate
+from ..night.pipeline import NightResult
 from ..night.project import build_backends, estimate_project_night, run_project_night
+from ..night.root import Backends
 from ..paths import resolve_paths
+from ..settings import Settings
 from ..store import Store
 from .common import add_backend_flags, add_project_flag, at_least_one, backend_flags
 from .context import Ctx
-from .progress import night_progress
+from .progress import night_progress, observed_night, published_night, shown_and_published
 from .render import night_text
 from .self_command import self_command
 from .terminal import printable
@@ -119,8 +122,26 @@ def run_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
         )
         ctx.emit(est.__dict__, "\n".join([text, *([gate] if gate else []), *est.notes]))
         return 0
-    with night_lock(ctx.paths.lock_file, clock=ctx.clock), night_progress(ctx) as progress:
-        result = run_project_night(
+    result = _night(args, ctx, project, settings, backends, tasks)
+    ctx.emit(result.summary, night_text(result.summary))
+    return night_exit(result.summary, ctx)
+
+
+def _night(
+    args: argparse.Namespace,
+    ctx: Ctx,
+    project: Path,
+    settings: Settings,
+    backends: Backends,
+    tasks: list[TaskRecord],
+) -> NightResult:
+    """The night itself, under the lock, its progress shown and published for `status`."""
+    with (
+        night_lock(ctx.paths.lock_file, clock=ctx.clock),
+        night_progress(ctx) as shown,
+        published_night(ctx, project, tasks=len(tasks), dry_run=args.dry_run) as beat,
+    ):
+        return run_project_night(
             project=project,
             settings=settings,
             store=ctx.store,
@@ -128,7 +149,8 @@ def run_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
             backends=backends,
             clock=ctx.clock,
             dry_run=args.dry_run,
-            progress=progress,
+            progress=shown_and_published(shown, beat),
+            make_night=observed_night(beat),
             agents=agent_replays(
                 settings.night.replay,
                 ctx.env,
@@ -136,14 +158,6 @@ def run_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
                 max_turns=settings.night.agent_max_turns,
             ),
         )
-    ctx.emit(result.summary, _night_text(result.summary, ctx))
-    return night_exit(result.summary, ctx)
-
-
-def _night_text(s: NightSummary, ctx: Ctx) -> str:
-    """The night for the terminal, adopted if ``auto_adopt`` adopted it."""
-    row = ctx.store.night(s.night_id)
-    return night_text(s, adopted=row is not None and row.state == "adopted")
 
 
 def estimate_prices(est: Estimate) -> str:

@@ -1,14 +1,18 @@
 """Progress on stderr for long work: live bars with the current step, elapsed time and an ETA on
 a terminal; one plain line a step where the terminal is `TERM=dumb`; nothing under cron, --quiet
-or --json."""
+or --json. Whatever is shown, a night also publishes its progress to its heartbeat file, which
+`status` reads."""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TextIO
+from pathlib import Path
+from typing import Any, TextIO
 
+from ..heartbeat import Heartbeat, heartbeat_file
+from ..night.pipeline import Night
 from .context import Ctx
 
 Update = Callable[[str, int, int], None]
@@ -77,3 +81,45 @@ def plain_progress(out: TextIO, clock: Callable[[], float] = time.monotonic) -> 
         out.flush()
 
     return update
+
+
+@contextmanager
+def published_night(ctx: Ctx, project: Path, *, tasks: int, dry_run: bool) -> Iterator[Heartbeat]:
+    """The night's heartbeat for ``status`` to read while it runs: published from the start,
+    under cron and ``--quiet`` too, and removed however the night ends."""
+    beat = Heartbeat(
+        heartbeat_file(ctx.paths.state_dir),
+        project=str(project),
+        tasks=tasks,
+        started_at=ctx.clock.now(),
+        now=ctx.clock.now,
+        dry_run=dry_run,
+    )
+    beat.start()
+    try:
+        yield beat
+    finally:
+        beat.end()
+
+
+def shown_and_published(shown: Update | None, beat: Heartbeat) -> Update:
+    """One progress callback for the night: the bars on the terminal, and the heartbeat."""
+
+    def update(phase: str, advance: int, total: int) -> None:
+        beat.update(phase, advance, total)
+        if shown is not None:
+            shown(phase, advance, total)
+
+    return update
+
+
+def observed_night(beat: Heartbeat) -> Callable[..., Night]:
+    """The night factory, handing the night's budget to the heartbeat so it can say what was
+    spent so far."""
+
+    def make(*args: Any, **kwargs: Any) -> Night:
+        night = Night(*args, **kwargs)
+        beat.watch(night.budget)
+        return night
+
+    return make

@@ -1,12 +1,14 @@
-"""Command: status — the nights so far, the pending proposal, and failures to look at."""
+"""Command: status — the running night, the nights so far, the pending proposal, and failures
+to look at; ``status --watch`` follows a running night to its end."""
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
 
-from ..errors import StoreError
+from ..errors import ConfigError, StoreError, UsageError
 from ..harvest import problems as harvest_problems
+from ..heartbeat import heartbeat_file
 from ..night.project import summary_line
 from ..review.rule_views import flagged_lines, project_views
 from ..schedule.attendance import last_night_line, slots, warnings
@@ -15,6 +17,7 @@ from ..store import NightRow, Notice
 from .common import add_project_flag
 from .context import Ctx
 from .repair import repair_interrupted
+from .running_night import Watch, current, night_lines, night_payload
 
 LAUNCHER_NOTICES = "launcher-notices.txt"  # written by plugins/*/skillopt-sleep (the launcher)
 
@@ -28,7 +31,50 @@ def register(
     p.add_argument(
         "-n", "--limit", type=int, default=10, help="how many nights to show (default 10)"
     )
+    p.add_argument(
+        "--watch",
+        action="store_true",
+        help="follow the running night until it ends (Ctrl-C stops watching, not the night)",
+    )
+    p.add_argument(
+        "--interval",
+        type=_seconds,
+        default=1.0,
+        metavar="S",
+        help="seconds between refreshes under --watch (default 1)",
+    )
     p.set_defaults(func=status)
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0.05 <= value <= 3600:
+        raise argparse.ArgumentTypeError(f"needs seconds between 0.05 and 3600, not {text!r}")
+    return value
+
+
+def existing_project(ctx: Ctx, given: str | None) -> Path:
+    """The project a command stores or reports for: a directory that exists (a typo must not
+    pass as a project with no tasks, or store tasks under a path no night will ever run)."""
+    project = ctx.project(given)
+    if not project.is_dir():
+        raise UsageError(
+            f"no project directory {project}",
+            hint="check the --project path, or run from inside the project",
+        )
+    return project
+
+
+def config_problem(ctx: Ctx, project: Path | None) -> str | None:
+    """The config error a night of ``project`` would stop on, in one line (None: it loads)."""
+    try:
+        ctx.settings(project)
+    except ConfigError as exc:
+        return exc.one_line()
+    return None
 
 
 def _night_row(row: NightRow) -> str:
@@ -43,8 +89,29 @@ def _night_row(row: NightRow) -> str:
     )
 
 
+def _night_json(n: NightRow) -> dict[str, object]:
+    return dict(
+        n.summary.model_dump(mode="json"),
+        state=n.state,
+        saved_usd=round(n.summary.usage.saved_usd, 6),
+    )
+
+
+def _alerts(ctx: Ctx, project: Path | None, payload: dict[str, object]) -> list[str]:
+    """What `status` says first: a broken config, and the night running (or stopped half way);
+    added to ``payload`` as ``config_error`` and ``running_night``."""
+    running = current(heartbeat_file(ctx.read_paths.state_dir))
+    payload["running_night"] = None if running is None else night_payload(*running)
+    payload["config_error"] = broken = config_problem(ctx, project)
+    lines = [] if broken is None else [f"! config: {broken}"]
+    return lines + ([] if running is None else night_lines(*running, ctx.clock.now()))
+
+
 def status(args: argparse.Namespace, ctx: Ctx) -> int:
-    project = None if args.all_projects else str(ctx.project(args.project))
+    if args.watch:
+        return Watch(ctx, heartbeat_file(ctx.read_paths.state_dir), args.interval).run()
+    project_dir = None if args.all_projects else existing_project(ctx, args.project)
+    project = None if project_dir is None else str(project_dir)
     repair_interrupted(ctx)  # an interrupted adoption: its notice is shown below
     store = ctx.read_store
     # only what is shown is read: a count, the nights listed, the one pending proposal
@@ -55,14 +122,7 @@ def status(args: argparse.Namespace, ctx: Ctx) -> int:
     payload: dict[str, object] = {
         "project": project,
         "tasks": tasks,
-        "nights": [
-            dict(
-                n.summary.model_dump(mode="json"),
-                state=n.state,
-                saved_usd=round(n.summary.usage.saved_usd, 6),
-            )
-            for n in nights
-        ],
+        "nights": [_night_json(n) for n in nights],
         "pending": None
         if pending is None
         else {
@@ -72,6 +132,7 @@ def status(args: argparse.Namespace, ctx: Ctx) -> int:
         },
         "notices": [n.__dict__ for n in notices],
     }
+    alerts = _alerts(ctx, project_dir, payload)
     found = project_views(store, project) if project is not None else []
     now = ctx.clock.now()
     installed = load_installation(store)
@@ -84,7 +145,7 @@ def status(args: argparse.Namespace, ctx: Ctx) -> int:
     payload["rules"] = {"adopted": len(found), "flagged": [v.payload() for v in found if v.flagged]}
     harvest_skips = harvest_problems.load(store)
     payload["harvest_skips"] = harvest_skips
-    lines = [f"project: {project or 'all'}  ({tasks} tasks logged)"]
+    lines = [f"project: {project or 'all'}  ({tasks} tasks logged)", *alerts]
     for n in notices:
         lines.append(f"! {n.created_at[:16].replace('T', ' ')} {n.kind}: {n.message}")
     lines += harvest_problems.describe(harvest_skips)

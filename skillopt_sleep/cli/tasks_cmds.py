@@ -16,6 +16,7 @@ from ..store.preferences import Preference
 from ..task_input import Defaults, make_record, parse_check, read_records, record_error
 from .common import add_project_flag
 from .context import Ctx
+from .status_cmd import existing_project
 
 OUTCOMES = ("success", "failure", "mixed", "unknown")
 
@@ -110,7 +111,9 @@ def _count(text: str) -> int:
 
 
 def _defaults(args: argparse.Namespace, ctx: Ctx, source: str) -> Defaults:
-    return Defaults(project=str(ctx.project(args.project)), now=ctx.clock.now(), source=source)
+    # tasks of a project that does not exist would never run: refused before anything is stored
+    project = existing_project(ctx, args.project)
+    return Defaults(project=str(project), now=ctx.clock.now(), source=source)
 
 
 def _store(records: list[TaskRecord], ctx: Ctx, what: str) -> int:
