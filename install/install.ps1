@@ -67,7 +67,9 @@ $env:PYTHONDONTWRITEBYTECODE = "1"  # nothing written into the checkout
 if ((Test-Path (Join-Path $Src "pyproject.toml")) -and (Test-Path (Join-Path $Src "skillopt_sleep\setup\main.py"))) {
     $Py = Find-Python
     if (-not $Py) { Fail "no Python 3.10 or newer found: install one from python.org first" }
-    $env:PYTHONPATH = if ($env:PYTHONPATH) { "$Src;$env:PYTHONPATH" } else { $Src }
+    # The checkout's sources and the standard library alone; setup takes PYTHONPATH out of every
+    # command it starts, so pip sees what is installed, not this checkout.
+    $env:PYTHONPATH = $Src
     & $Py -m skillopt_sleep.setup --source $Src @SetupArgs
     exit $LASTEXITCODE
 }

@@ -57,7 +57,9 @@ export SKILLOPT_SLEEP_INSTALLER PYTHONDONTWRITEBYTECODE
 
 if is_checkout; then
     PY=$(pick_python) || die "no Python 3.10 or newer on PATH: install one first (python3)"
-    PYTHONPATH="$SRC${PYTHONPATH:+:$PYTHONPATH}"
+    # The checkout's sources and the standard library alone; the installer takes PYTHONPATH out
+    # of every command it starts, so pip sees what is installed, not this checkout.
+    PYTHONPATH=$SRC
     export PYTHONPATH
     exec "$PY" -m skillopt_sleep.setup --source "$SRC" "$@"
 fi

@@ -30,10 +30,10 @@ def night_payload(beat: Beat, state: NightState) -> dict[str, Any]:
 
 
 def progress_text(beat: Beat) -> str:
-    """Where the night is: its phase and how far in, what it scored and spent so far."""
+    """Where the night is: its phase and how far in, the rollouts done, what it spent so far."""
     return (
-        f"{beat.phase} {beat.done}/{beat.total}, {beat.rollouts} rollouts scored of "
-        f"{beat.tasks} tasks; {beat.calls} calls, ${beat.cost_usd:.4f} so far"
+        f"{beat.phase} {beat.done}/{beat.total}; {beat.rollouts} rollouts done, {beat.tasks} "
+        f"tasks in the night; {beat.calls} calls, ${beat.cost_usd:.4f} so far"
     )
 
 

@@ -3,10 +3,13 @@
 
 from __future__ import annotations
 
+import importlib.util
 import io
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -17,6 +20,27 @@ from skillopt_sleep.setup.main import run
 from skillopt_sleep.setup.options import Options
 
 Handler = Callable[[Sequence[str]], Done]
+
+
+def _shared_fixtures() -> ModuleType:
+    """tests/plugins/conftest.py, whose fixtures run install/install.sh for real (a temp HOME, a
+    Python without the engine's dependencies, a wheelhouse for offline installs): the real
+    installs here use the same ones."""
+    name = "_installer_fixtures"
+    path = Path(__file__).resolve().parents[1] / "plugins" / "conftest.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+_shared = _shared_fixtures()
+kit = _shared.kit
+home = _shared.home
+empty_python = _shared.empty_python
+wheelhouse = _shared.wheelhouse
 
 
 @dataclass
