@@ -246,6 +246,29 @@ def _fence(body: str) -> str:
     return "`" * max(3, longest + 1)
 
 
+def _md_edits(s: NightSummary, marks: Sequence[str]) -> list[str]:
+    """The evidence edit by edit, then the staged edits by number, with what became of each."""
+    out = ["## Evidence, edit by edit", "", f"Edits: {s.tally.line()}.", ""]
+    for ev in s.evidence:
+        out += [
+            f"- **{marked_status(ev, s, marks)}**"
+            + (f" ({edit_label(ev, s)})" if edit_label(ev, s) else "")
+            + f": {_md(describe_edit(ev.edit))}",
+            f"  {_md(evidence_words(ev))} Why: {_md(_one_line(ev.reason))}",
+            f"  <sub>{_md(evidence_stats(ev))}</sub>",
+        ]
+    out += [] if s.evidence else ["No edit was tested tonight."]
+    out += ["", tasks_line(s), ""]
+    out += [f"## Edits ({len(s.edits)})", ""]
+    out += [
+        f"- {n}. [{marks[n - 1] if len(marks) >= n else _edit_word(e, s)}] "
+        f"{_md(describe_edit(e))}"
+        + (f" — why: {_md(_one_line(e.rationale))}" if e.rationale else "")
+        for n, e in enumerate(s.edits, start=1)
+    ]
+    return out + (["- none"] if not s.edits else [])
+
+
 def render_markdown(
     summary: NightSummary,
     diffs: Mapping[str, str],
@@ -270,27 +293,7 @@ def render_markdown(
         "",
         *([f"**{_md(outcome)}**", ""] if outcome else []),
     ]
-    out += ["## Evidence, edit by edit", "", f"Edits: {s.tally.line()}.", ""]
-    if s.evidence:
-        for ev in s.evidence:
-            out += [
-                f"- **{marked_status(ev, s, marks)}**"
-                + (f" ({edit_label(ev, s)})" if edit_label(ev, s) else "")
-                + f": {_md(describe_edit(ev.edit))}",
-                f"  {_md(evidence_words(ev))} Why: {_md(_one_line(ev.reason))}",
-                f"  <sub>{_md(evidence_stats(ev))}</sub>",
-            ]
-    else:
-        out += ["No edit was tested tonight."]
-    out += ["", tasks_line(s), ""]
-    out += [f"## Edits ({len(s.edits)})", ""]
-    out += [
-        f"- {n}. [{marks[n - 1] if len(marks) >= n else _edit_word(e, s)}] "
-        f"{_md(describe_edit(e))}"
-        + (f" — why: {_md(_one_line(e.rationale))}" if e.rationale else "")
-        for n, e in enumerate(s.edits, start=1)
-    ]
-    out += ["- none"] if not s.edits else []
+    out += _md_edits(s, marks)
     rejected = rejected_shown(s)
     out += ["", f"## Rejected edits ({len(rejected)})", ""]
     out += [f"- {_md(describe_edit(e))} — **{_md(_one_line(e.reason))}**" for e in rejected]
