@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -151,6 +152,9 @@ def test_status_shows_the_running_night_and_watch_follows_it_to_its_end(
     assert r.code == 0, r.err
     lines = r.out.splitlines()
     assert all(line.startswith(f"night pid {night.pid}: ") for line in lines[:-1]), lines
+    shown = [re.search(r" (\d+)/(\d+); ", line) for line in lines[:-1]]
+    assert all(m and int(m[1]) <= int(m[2]) for m in shown), lines  # concurrent draws add up
+    assert any("test edits" in line for line in lines), lines
     assert lines[-1].startswith("the night ended: night "), lines
     assert night.wait(timeout=60) == 0
     assert cli("status", "--project", str(project), "--json").json()["running_night"] is None
