@@ -47,9 +47,12 @@ from .backup import (
     restore_if,
     write_journal,
 )
+from .edit_choice import load_decisions, numbered, save_decisions
 from .fileops import FileOps
+from .night_page import refresh_page
 from .proposals import Staged, load_staged
 from .rebase import drift, sha
+from .recompose import Subset
 from .swap import swap
 
 __all__ = [
@@ -83,9 +86,7 @@ class Outcome:
     state: str
     files: list[FileChange]
     backup_dir: str
-    notes: list[str] = field(
-        default_factory=list
-    )  # one line each: a change kept, a save left alone
+    notes: list[str] = field(default_factory=list)  # one line each: a change kept, a save left
 
 
 def live_sha256(path: Path) -> str | None:
@@ -107,15 +108,24 @@ def locks_dir(paths: Paths) -> Path:
 
 
 def adopt(
-    store: Store, paths: Paths, row: NightRow, clock: Clock, *, ops: FileOps | None = None
+    store: Store,
+    paths: Paths,
+    row: NightRow,
+    clock: Clock,
+    *,
+    ops: FileOps | None = None,
+    subset: Subset | None = None,
 ) -> Outcome:
-    """Write a staged night's candidates into the live files (see the module docstring).
+    """Write a staged night's candidates into the live files (see the module docstring); with
+    ``subset``, only the files of some of its edits (:mod:`.recompose`), under the same guards.
 
     ``ops`` performs every file operation (a seam for tests of crashes and full disks).
     """
     with project_lock(locks_dir(paths), row.project), adoption_lock(paths):
-        outcome = _adopt(store, paths, row, clock, ops or FileOps())
-        ledger.record_adoption(store, row, clock.now())
+        outcome = _adopt(store, paths, row, clock, ops or FileOps(), subset)
+        ledger.record_adoption(store, row, clock.now(), subset)
+        if (note := refresh_page(store, row.id)) is not None:
+            outcome.notes.append(note)
         return outcome
 
 
@@ -128,11 +138,13 @@ class _Plan:
     data: bytes
 
 
-def _adopt(store: Store, paths: Paths, row: NightRow, clock: Clock, ops: FileOps) -> Outcome:
+def _adopt(
+    store: Store, paths: Paths, row: NightRow, clock: Clock, ops: FileOps, subset: Subset | None
+) -> Outcome:
     row = _current(store, paths, row, clock, ops)
     if row.state != "staged":
         raise ProposalError(f"cannot adopt night {row.id}: it is {row.state}")
-    plans, notes = _plans(load_staged(row))
+    plans, notes = _plans(load_staged(row), subset)
     backups = backup_dir(paths, row.id)
     manifest = BackupManifest(
         night_id=row.id,
@@ -167,6 +179,10 @@ def _adopt(store: Store, paths: Paths, row: NightRow, clock: Clock, ops: FileOps
             hint="run `skillopt-sleep adopt` again",
         )
     store.set_night_state(row.id, "adopted")
+    decisions = load_decisions(store, row.id)  # saved before the journal goes: see recover()
+    decisions.adopted = subset.numbers if subset else [n for n, _ in numbered(row)]
+    decisions.reworded = subset.reworded if subset else {}
+    save_decisions(store, decisions)
     clear_journal(ops, paths)
     changes = [
         FileChange(e.name, e.live_path, "updated" if e.existed else "created")
@@ -217,9 +233,9 @@ def _undo(
         ) from again
 
 
-def _plans(staged: Staged) -> tuple[list[_Plan], list[str]]:
+def _plans(staged: Staged, subset: Subset | None) -> tuple[list[_Plan], list[str]]:
     """What to write to each live file, against what it holds now; refused (nothing written)
-    when a file changed where the night's rules go.
+    when a file changed where the night's rules go. A file ``subset`` leaves as it was is left.
 
     Two names for one file (``CLAUDE.md`` a link to ``AGENTS.md``) are written once; their
     candidates must agree.
@@ -228,8 +244,11 @@ def _plans(staged: Staged) -> tuple[list[_Plan], list[str]]:
     notes: list[str] = []
     seen: dict[Path, bytes] = {}
     for f in staged.proposal.files:
+        if subset is not None and f.name not in subset.candidates:
+            continue
+        candidate = subset.candidates[f.name] if subset else staged.read(f.candidate)
         before = read_live(Path(f.live_path))
-        state = drift(staged.base(f.name), f.base_sha256, staged.read(f.candidate), before)
+        state = drift(staged.base(f.name), f.base_sha256, candidate, before)
         if state.state == "refused":
             raise ProposalError(
                 f"{f.live_path} {state.why} since night {staged.night_id} read it; nothing was written",
@@ -273,6 +292,8 @@ def rollback(
     with project_lock(locks_dir(paths), row.project), adoption_lock(paths):
         outcome = _rollback(store, paths, row, clock, force, ops or FileOps())
         ledger.record_rollback(store, row, clock.now())
+        if (note := refresh_page(store, row.id)) is not None:
+            outcome.notes.append(note)
         return outcome
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Literal
@@ -29,6 +29,7 @@ from ..night.evidence.kinds import request_words
 from ..night.managed_block import block_lines, same_rule
 from ..store import NightRow, Store
 from .proposals import load_staged
+from .recompose import Subset
 
 RuleState = Literal["adopted", "removed", "rolled_back"]
 Presence = Literal["in place", "reworded", "removed by hand", "missing file"]
@@ -71,6 +72,7 @@ class AdoptedRule(BaseModel):
     session_model: str = ""  # the model the user's sessions used when it was adopted
     confirmed_models: list[str] = Field(default_factory=list)  # models a re-test confirmed it under
     retest_note: str = ""  # what the last re-test found
+    night_text: str = ""  # the night's wording, when the user reworded the rule before adopting it
 
     @property
     def key(self) -> str:
@@ -82,28 +84,45 @@ def rule_id(edit: Edit) -> str:
     return "r" + edit.key()[:8]
 
 
-def _rule_files(row: NightRow, text: str) -> list[str]:
-    """The live files of a staged night whose candidate holds ``text`` in its managed block."""
+def _candidates(row: NightRow, subset: Subset | None) -> dict[str, str]:
+    """Live path -> the text adoption writes there (the staged candidates, or ``subset``'s)."""
     staged = load_staged(row)
-    found = []
+    out = {}
     for f in staged.proposal.files:
-        candidate = staged.read(f.candidate).decode("utf-8", errors="replace")
-        if any(same_rule(line, text) for line in block_lines(candidate)):
-            found.append(f.live_path)
-    return found
+        if subset is None:
+            data = staged.read(f.candidate)
+        elif f.name in subset.candidates:
+            data = subset.candidates[f.name]
+        else:
+            continue
+        out[f.live_path] = data.decode("utf-8", errors="replace")
+    return out
+
+
+def _rule_files(candidates: Mapping[str, str], text: str) -> list[str]:
+    """The live files whose candidate holds ``text`` in its managed block."""
+    return [
+        path
+        for path, candidate in candidates.items()
+        if any(same_rule(line, text) for line in block_lines(candidate))
+    ]
 
 
 def entries_for_night(
-    row: NightRow, tasks: Sequence[TaskRecord], now: datetime
+    row: NightRow, tasks: Sequence[TaskRecord], now: datetime, subset: Subset | None = None
 ) -> list[AdoptedRule]:
-    """The rules a staged night adds, as ledger entries (its applied add/replace edits)."""
+    """The rules a staged night adds, as ledger entries (its applied add/replace edits; with
+    ``subset``, those of the edits adopted, a reworded one in the user's words)."""
     evidence = {ev.edit.key(): ev for ev in row.summary.evidence if ev.verdict == "accepted"}
     by_id = {t.id: t for t in tasks}
+    candidates = _candidates(row, subset)
+    night_edits = subset.night_edits if subset else {}
     out = []
-    for edit in row.summary.edits:
+    for edit in subset.edits if subset else row.summary.edits:
         if edit.status != "applied" or edit.op == "remove" or not edit.content.strip():
             continue
-        ev = evidence.get(edit.key())
+        night_edit = night_edits.get(edit.key())
+        ev = evidence.get((night_edit or edit).key())
         ids = list(
             dict.fromkeys([*edit.cites, *(ev.cited if ev else []), *(ev.unseen if ev else [])])
         )
@@ -115,7 +134,7 @@ def entries_for_night(
                 project=row.project,
                 text=edit.content.strip(),
                 target=edit.target,
-                files=_rule_files(row, edit.content),
+                files=_rule_files(candidates, edit.content),
                 night_id=row.id,
                 adopted_at=now,
                 edit=edit,
@@ -129,6 +148,7 @@ def entries_for_night(
                 validated_on=row.summary.target,
                 state_at=now,
                 session_model=usual_model(made_for),
+                night_text=night_edit.content if night_edit else "",
             )
         )
     return out
@@ -156,13 +176,17 @@ def save(store: Store, rule: AdoptedRule) -> None:
     store.set_meta(rule.key, rule.model_dump_json())
 
 
-def record_adoption(store: Store, row: NightRow, now: datetime) -> list[AdoptedRule]:
-    """Add the rules of an adopted night to the ledger (a rule adopted again is renewed)."""
-    dropped = [e.content for e in row.summary.edits if e.op == "remove" and e.status == "applied"]
+def record_adoption(
+    store: Store, row: NightRow, now: datetime, subset: Subset | None = None
+) -> list[AdoptedRule]:
+    """Add the rules of an adopted night (or of the ``subset`` of its edits adopted) to the ledger
+    (a rule adopted again is renewed)."""
+    edits = subset.edits if subset else row.summary.edits
+    dropped = [e.content for e in edits if e.op == "remove" and e.status == "applied"]
     for old in rules(store, row.project):
         if any(same_rule(old.text, text) for text in dropped):
             save(store, old.model_copy(update={"state": "removed", "state_at": now}))
-    added = entries_for_night(row, store.list_tasks(project=row.project), now)
+    added = entries_for_night(row, store.list_tasks(project=row.project), now, subset)
     for rule in added:
         save(store, rule)
     return added

@@ -8,7 +8,7 @@ night of the same project makes an older pending one ``superseded``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,6 +17,7 @@ from pydantic import ValidationError
 from ..errors import ProposalError
 from ..models import Edit, Proposal
 from ..store import NightRow, Store
+from .edit_choice import load_decisions, pending, save_decisions
 
 REJECTED_REASON = "rejected at review"
 
@@ -157,14 +158,24 @@ def load_staged(row: NightRow) -> Staged:
     return Staged(row, directory, proposal)
 
 
-def reject(store: Store, row: NightRow) -> list[Edit]:
-    """Discard a staged night; its edits are recorded so later nights show them as tried."""
+def reject(store: Store, row: NightRow, numbers: Sequence[int] | None = None) -> list[Edit]:
+    """Discard a staged night's edits (``numbers``, else every one still staged); they are
+    recorded so later nights show them as tried and never propose them again. The night is
+    rejected once none of its edits is left staged; until then the others wait for ``adopt``."""
     if row.state != "staged":
         raise ProposalError(f"cannot reject night {row.id}: it is {row.state}")
+    decisions = load_decisions(store, row.id)
+    staged = pending(row, decisions)
+    chosen = staged if numbers is None else [n for n in staged if n in numbers]
     edits = [
-        e.model_copy(update={"status": "rejected", "reason": REJECTED_REASON})
-        for e in row.summary.edits
+        row.summary.edits[n - 1].model_copy(
+            update={"status": "rejected", "reason": REJECTED_REASON}
+        )
+        for n in chosen
     ]
     store.add_rejected_edits(row.project, row.id, edits)
-    store.set_night_state(row.id, "rejected")
+    decisions.rejected = sorted({*decisions.rejected, *chosen})
+    save_decisions(store, decisions)
+    if set(staged) <= set(chosen):
+        store.set_night_state(row.id, "rejected")
     return edits

@@ -48,7 +48,8 @@ class RuleView:
 
     def line(self) -> str:
         where = "" if self.standing == "in place" else f" [{self.standing}]"
-        return f"{self.rule.id}  {self.rule.text}{where}\n    {self.outcome.sentence()}"
+        yours = " (reworded by you)" if self.rule.night_text else ""
+        return f"{self.rule.id}  {self.rule.text}{yours}{where}\n    {self.outcome.sentence()}"
 
     def payload(self) -> dict[str, Any]:
         o = self.outcome
@@ -62,6 +63,8 @@ class RuleView:
             "validated_on": self.rule.validated_on,
             "standing": self.standing,
             "reworded_to": self.reworded_to,
+            "reworded_by_you": bool(self.rule.night_text),
+            "night_text": self.rule.night_text,
             "verdict": o.verdict,
             "summary": o.sentence(),
             "needed": o.needed,
