@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import shlex
 from typing import Any
 
 from ..agent_replay import AGENTS
 from ..backends.retry import RetryPolicy
-from ..errors import BackendError, ConfigError, UsageError
+from ..errors import BackendError, BudgetExhausted, ConfigError, UsageError
 from ..night.agent_dispatch import AgentReplays, agent_replays, rollout_tokens
 from ..night.project import batched_backends, build_backends
 from ..night.root import Backends
@@ -157,10 +158,16 @@ def train_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
     )
     s = result.summary
     ctx.emit(s, summary_text(s, args.out))
-    if s.stopped_by == "outage":
-        ctx.err.write(f"skillopt-sleep: error: {printable(s.stopped)}\n")
-        return BackendError.exit_code
-    return 0
+    code = _STOPPED.get(s.stopped_by, 0)
+    if code:
+        ctx.err.write(f"skillopt-sleep: error: {printable(s.stopped)}; {_RESUME}\n")
+    return code
+
+
+# A run stopped short exits as a night stopped by the same thing does (so a script or cron
+# wrapper can tell), with the reason on stderr; its run directory resumes where it stopped.
+_STOPPED = {"outage": BackendError.exit_code, "budget": BudgetExhausted.exit_code}
+_RESUME = "run the same command again to resume"
 
 
 def _agents(config: TrainConfig, data: TaskSet, settings: Settings, ctx: Ctx) -> AgentReplays:
@@ -226,7 +233,7 @@ def summary_text(s: TrainSummary, run_dir: str) -> str:
     )
     lines = [head]
     if s.stopped:
-        lines.append(f"stopped early: {s.stopped}; run the same command again to resume")
+        lines.append(f"stopped early: {s.stopped}; {_RESUME}")
     else:
         g = s.gain_hard
         ci = (
@@ -250,9 +257,18 @@ def stage_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
         raise UsageError(
             "train stage needs the run directory", hint="skillopt-sleep train stage DIR --project P"
         )
+    if not args.project:
+        # A run records no project: staging into the current directory would put the skill
+        # wherever the command happened to be typed.
+        raise UsageError(
+            "train stage needs --project DIR: the project whose skill the run's best replaces",
+            hint=f"skillopt-sleep train stage {shlex.quote(args.dir)} --project DIR",
+        )
+    project = ctx.project(args.project)
+    if not project.is_dir():
+        raise UsageError(f"no project directory {project}", hint="check the --project path")
     from ..train.stage import stage_run
 
-    project = ctx.project(args.project)
     settings = ctx.settings(project).settings
     proposal = stage_run(
         ctx.cwd / args.dir,

@@ -32,12 +32,12 @@ from ..night.pipeline import _rubric_from_backend
 from ..night.replay import Calls, Replayer
 from ..settings import BudgetSettings
 from ..store import sha256_text
-from .config import TrainConfig, TrainResult
+from .config import TrainConfig, TrainResult, TrainSummary
 from .data import TaskSet, load_task_set
 from .loop import Trainer
 from .optimizer import Optimizer
 from .prompts import load_prompts
-from .rundir import RunDir
+from .rundir import RunDir, RunState
 
 
 def read_skill(path: Path, mode: str) -> str:
@@ -141,11 +141,11 @@ def train(
     text = read_skill(Path(skill), config.mode)
     prompts = load_prompts(Path(prompts_dir) if prompts_dir is not None else None)
     run = RunDir(Path(out))
-    run.start(config, prompts.record(), _identity(tasks, text))
-    state = run.state()
-    budget_ = Budget(budget or BudgetSettings(), by_role=dict(state.usage_by_role) if state else {})
+    made = not run.path.exists()
+    budget_ = _budget(budget, run)
     calls = Calls(budget_, retry or RetryPolicy(), random.Random(config.seed))
-    replayer = _replayer(config, target, judge, calls, env, clock, agents)
+    replayer = _replayer(config, target, judge, calls, env, clock, agents)  # a bad env: no run dir
+    run.start(config, prompts.record(), _identity(tasks, text))
     trainer = Trainer(
         config,
         tasks,
@@ -157,7 +157,7 @@ def train(
         run=run,
         progress=progress,
     )
-    st, summary = asyncio.run(trainer.train())
+    st, summary = _train(trainer, run, made)
     return TrainResult(
         summary=summary,
         initial_skill=text,
@@ -167,3 +167,20 @@ def train(
         history=st.history,
         evidence=st.evidence,
     )
+
+
+def _budget(settings: BudgetSettings | None, run: RunDir) -> Budget:
+    """The run's budget, with what a resumed run spent already counted."""
+    state = run.state() if run.has_run() else None
+    return Budget(settings or BudgetSettings(), by_role=dict(state.usage_by_role) if state else {})
+
+
+def _train(trainer: Trainer, run: RunDir, made: bool) -> tuple[RunState, TrainSummary]:
+    """The run, to its end or its stop; a run directory this call made is removed when the run
+    fails before its first step (a rejected key, ...), so the fixed command starts anew."""
+    try:
+        return asyncio.run(trainer.train())
+    except BaseException:
+        if made:
+            run.discard()
+        raise

@@ -79,7 +79,9 @@ class RunDir:
     ) -> None:
         """Record a new run, or check that ``config`` is the one the run in here was started with."""
         want = config.model_dump(mode="json")
-        if self.has_run():
+        # A run that finished no unit and recorded no spend holds nothing to resume (a start that
+        # failed, or was killed, before its first step): it is started again as given.
+        if self.has_run() and self.state() is not None:
             had = json.loads(self._read("config.json"))
             changed = sorted(
                 k for k in set(had) | set(want) if had.get(k) != want.get(k) and k not in FREE
@@ -105,6 +107,11 @@ class RunDir:
         self._write(
             "config.json", json.dumps(want, indent=2, sort_keys=True)
         )  # last: marks the run
+
+    def discard(self) -> None:
+        """Remove a run directory this process made and that holds no finished work."""
+        if self.state() is None:
+            shutil.rmtree(self.path, ignore_errors=True)
 
     def state(self) -> RunState | None:
         path = self.path / "state.json"
