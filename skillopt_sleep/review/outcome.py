@@ -14,6 +14,9 @@ Verdicts, each from a test whose error rate is at most ``ALPHA``:
 - *contradicted*: since adoption the user corrects in the opposite direction more often than the
   same way (at least ``CONTRADICTED`` times);
 - *no data yet*: too few requests of its kind since adoption; ``needed`` says how many more.
+
+A correction is a sure correction turn of a harvested request, or, for a request added by hand
+(``tasks add``, no turns), its outcome ``failure`` with the user's feedback.
 """
 
 from __future__ import annotations
@@ -26,9 +29,10 @@ from datetime import datetime, timedelta
 from typing import Literal
 
 from ..harvest.preferences import preference_sightings
-from ..models import TaskRecord
+from ..models import TaskRecord, TurnNote
 from ..night.evidence.exact import Stratum, stratified_p
 from ..night.evidence.kinds import SIMILAR, request_words
+from ..store.preferences import PreferenceSighting
 from .ledger import AdoptedRule
 
 Verdict = Literal["working", "ignored", "contradicted", "no data yet", "re-test pending"]
@@ -74,6 +78,7 @@ class RuleOutcome:
     weekly: list[tuple[str, int, int]] = field(
         default_factory=list
     )  # (week start, requests, corrected)
+    kind: str = "of its kind"  # the requests it acts on, in words ("about tests")
 
     def sentence(self) -> str:
         b, a = self.before, self.after
@@ -95,8 +100,10 @@ class RuleOutcome:
                 f"no data yet: none of the {b.requests} other requests of its kind before adoption was "
                 f"corrected this way, so there is no rate to compare; {a.requests} since"
             )
-        more = f"; about {self.needed} more requests of its kind needed" if self.needed else ""
-        return f"no data yet: {counts}{more}"
+        if not self.needed:
+            return f"no data yet: {counts}"
+        more = f"{self.needed} more request{'' if self.needed == 1 else 's'} {self.kind}"
+        return f"no data yet: {more} needed; {counts}"
 
 
 def acts_on(rule: AdoptedRule, task: TaskRecord) -> bool:
@@ -124,12 +131,27 @@ def _relevant(rule: AdoptedRule, text: str) -> bool:
     return bool(words) and len(words & request_words(text)) / len(words) >= 0.5
 
 
+def corrections(task: TaskRecord) -> list[PreferenceSighting]:
+    """The user's corrections of ``task``: its correction turns, or for a request added by hand
+    (no turns) that failed, the feedback the user gave."""
+    if task.turns or task.outcome != "failure" or not task.feedback.strip():
+        return preference_sightings([task])
+    said = TurnNote(kind="correction", text=task.feedback.strip(), at=task.created_at)
+    return preference_sightings([task.model_copy(update={"turns": [said]})])
+
+
+def kind_words(rule: AdoptedRule) -> str:
+    """The requests ``rule`` acts on, in words: ``about tests`` from its tags, else ``of its kind``."""
+    tags = [t for t in rule.tags if t not in STATE_TAGS]
+    return f"about {', '.join(tags)}" if tags else "of its kind"
+
+
 def correction_ways(rule: AdoptedRule, task: TaskRecord) -> tuple[bool, bool]:
     """(the user corrected ``task`` the way the rule asks, the user corrected it the opposite way)."""
     same = opposite = False
     inverses = {inv for c in rule.checks if (inv := _inverse(c)) is not None}
     rule_negated = bool(_NEGATION.search(rule.text))
-    for s in preference_sightings([task]):
+    for s in corrections(task):
         flipped = bool(_NEGATION.search(s.statement)) != rule_negated
         inverse = bool(set(s.checks) & inverses)
         alike = s.key in rule.preference_keys or bool(set(s.checks) & set(rule.checks))
@@ -230,7 +252,16 @@ def assess(rule: AdoptedRule, tasks: Sequence[TaskRecord]) -> RuleOutcome:
     if p_recurs is not None and p_recurs <= ALPHA:
         return RuleOutcome("ignored", before, after, p_fell, p_recurs, weekly=week)
     needed = max(0, needed_requests(before) - after.requests) or 1
-    return RuleOutcome("no data yet", before, after, p_fell, p_recurs, needed=needed, weekly=week)
+    return RuleOutcome(
+        "no data yet",
+        before,
+        after,
+        p_fell,
+        p_recurs,
+        needed=needed,
+        weekly=week,
+        kind=kind_words(rule),
+    )
 
 
 def since(rule: AdoptedRule, now: datetime) -> str:

@@ -63,7 +63,7 @@ def test_no_request_since_adoption_is_no_data_yet_and_says_how_many_are_needed()
     out = assess(rule, tasks)
     assert out.verdict == "no data yet" and out.needed > 0
     assert out.before.requests == 4 and out.before.corrected == 4  # the cited two are left out
-    assert f"about {out.needed} more requests" in out.sentence()
+    assert f"no data yet: {out.needed} more requests of its kind needed" in out.sentence()
 
 
 def test_corrections_that_stop_make_a_rule_working():
