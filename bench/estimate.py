@@ -1,69 +1,141 @@
-"""Is ``run --estimate`` honest? Its prediction against what each night of the learning world spent.
+"""Is ``run --estimate`` honest? Its prediction against what each night spent, small projects included.
 
 Usage::
 
-    python bench/estimate.py              # 10 seeds x 5 nights x 10 new tasks a night
+    python bench/estimate.py              # 6 users x 5 nights of every project size below
     python bench/estimate.py --json       # one JSON object, a row per night
-    python bench/estimate.py --allocation classic   # the gate's older way of spending rollouts
+    python bench/estimate.py --seeds 3 --projects 1x1,5x3   # a quick look: tasks x kinds
+    python bench/estimate.py --first-seed 6   # users the estimator was never looked at on
 
-For every night of every simulated user (:class:`~worlds.preference_world.PreferenceWorld`,
-as in ``bench/learning.py``, ``night.auto_adopt`` on), the estimate is made the way ``skillopt-sleep
-run --estimate`` makes it, then the night runs and its summary's calls are the actual. Printed: per
-night the expected calls, the bound and the actual; over all nights, expected / actual (the goal:
-within 25% of 1) and night by night the mean of |expected - actual| / actual (wide: what the
-optimizer proposes varies from night to night); and whether the bound was ever below the actual
-(the goal: never). The baseline
-in the same run is the estimate as it was made before: every test to its full course
-(``EvidencePolicy.planned_rollouts``), against the same nights.
+For every night of every simulated user (:class:`~worlds.preference_world.PreferenceWorld`, as in
+``bench/learning.py``, ``night.auto_adopt`` on) of every project size (new tasks a night, and the
+kinds of preference they come in: one project corrects one thing, another a few), the estimate is
+made the way ``skillopt-sleep run --estimate`` makes it, then the night runs and its summary is the
+actual. The estimator as it was before (``bench/estimate_before/``, a frozen copy) estimates the
+same nights, so one run prints the before and the after.
+
+Printed, by project size and over all nights: the mean of |expected - actual| / actual of the
+night's calls (the goal: at most 25%), of its tokens and of its money at a list price (the world's
+answers are a line long where a model's run to hundreds of tokens: tokens and money are shown, the
+calls are what the goal is on), the share of nights that cost more than the upper bound (the goal:
+none: the bound is a promise), and the spread of the calls' error over the users. A night with
+nothing to learn from (a one-task project whose task is held out) calls nothing: it counts as right
+when the estimate says 0 too, and is left out of the means.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import random
 import shutil
 import statistics
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from estimate_before.estimate import estimate_night as estimate_before
+from worlds.preference_kinds import KINDS, MODULES
 from worlds.preference_world import PreferenceWorld
 from worlds.seed_home import seed_home
 
 from skillopt_sleep.clock import FixedClock
-from skillopt_sleep.night.evidence import EvidencePolicy
-from skillopt_sleep.night.evidence.allocation import Name as AllocationName
+from skillopt_sleep.models import TaskRecord
 from skillopt_sleep.night.project import Backends, estimate_project_night, run_project_night
-from skillopt_sleep.settings import NightSettings, Settings
+from skillopt_sleep.night.seeds import NightSeeds
+from skillopt_sleep.night.select import select_tasks
+from skillopt_sleep.night.workspace import load_workspace
+from skillopt_sleep.settings import BudgetSettings, NightSettings, Price, Settings
+from skillopt_sleep.store import Store
 
 GOAL = 0.25
+MODEL = "bench-model"
+PRICE = Price(input=3.0, output=15.0)  # USD per million tokens: a mid-size model's list price
 
 
-def nights_of(
-    seed: int, nights: int, tasks: int, workdir: Path, allocation: AllocationName
-) -> list[dict[str, Any]]:
-    """Each night of user ``seed``: the estimate (expected, bound, the old plan) and the actual calls."""
-    world = PreferenceWorld(seed)
-    project, paths, store = seed_home(workdir, seed)
-    settings = Settings(night=NightSettings(auto_adopt=True, allocation=allocation))
+@dataclass(frozen=True)
+class Project:
+    """A project's size: new tasks a night, and how many kinds of preference they come in."""
+
+    tasks: int
+    kinds: int
+
+    @property
+    def name(self) -> str:
+        return f"{self.tasks}x{self.kinds}"
+
+
+# tiny projects (one or a few tasks a night, of one kind or a few), and the usual ten of all kinds
+PROJECTS = tuple(
+    Project(t, k) for t, k in ((1, 1), (2, 1), (2, 2), (3, 1), (3, 3), (5, 1), (5, 3), (10, 8))
+)
+
+
+class Row(TypedDict):
+    project: str
+    seed: int
+    night: int
+    expected: int
+    bound: int
+    before: int
+    actual: int
+    tokens_expected: int
+    tokens: int
+    cost_expected: float
+    cost: float
+
+
+def project_tasks(
+    world: PreferenceWorld, project: Project, night: int, where: str
+) -> list[TaskRecord]:
+    """The ``project.tasks`` tasks of day ``night``, each of one of the user's ``project.kinds``
+    kinds (the same kinds every night), corrected as the world's own tasks are."""
+    kinds = random.Random(f"kinds:{world.seed}").sample(KINDS, project.kinds)
+    rng = random.Random(f"tasks:{world.seed}:{night}")
+    out = []
+    for i in range(project.tasks):
+        kind = rng.choice(kinds)
+        out.append(
+            TaskRecord(
+                source="claude-code",
+                project=where,
+                session_id=f"world-{world.seed}-{night}-{i}",
+                turn=0,
+                created_at=world.day(night) + timedelta(hours=9, minutes=30 * i),
+                intent=rng.choice(kind.templates).format(module=rng.choice(MODULES)),
+                attempt=kind.wrong,
+                outcome="failure",
+                feedback=kind.feedback,
+                checks=[kind.check],
+            )
+        )
+    return out
+
+
+def nights_of(project: Project, seed: int, nights: int, workdir: Path) -> list[Row]:
+    """Each night of user ``seed`` on a project of size ``project``: the estimates and the actual."""
+    world = PreferenceWorld(seed, model=MODEL)
+    where, paths, store = seed_home(workdir / project.name, seed)
+    settings = Settings(
+        night=NightSettings(auto_adopt=True), budget=BudgetSettings(prices={MODEL: PRICE})
+    )
     backends = Backends(world, world, world)
-    rows = []
+    rows: list[Row] = []
     try:
         for night in range(nights):
             clock = FixedClock(world.night_time(night))
-            store.upsert_tasks(world.tasks(night, tasks, project=str(project)), clock.now())
+            store.upsert_tasks(project_tasks(world, project, night, str(where)), clock.now())
             est = estimate_project_night(
-                project=project, settings=settings, store=store, backends=backends
+                project=where, settings=settings, store=store, backends=backends
             )
-            tonight = tasks + min(
-                settings.night.recall, tasks * night
-            )  # new tasks and the recalled ones
-            old = est.calls - round(est.gate_expected) + _old_plan(settings, tonight)
+            before = _before(where, settings, store, backends)
             summary = run_project_night(
-                project=project,
+                project=where,
                 settings=settings,
                 store=store,
                 paths=paths,
@@ -71,95 +143,167 @@ def nights_of(
                 clock=clock,
             ).summary
             rows.append(
-                {
-                    "seed": seed,
-                    "night": night + 1,
-                    "expected": est.calls,
-                    "bound": est.calls_bound,
-                    "old_estimate": old,
-                    "actual": summary.calls,
-                    "gate_expected": est.gate_expected,
-                    "gate_actual": sum(summary.gate_rollouts.values()),
-                }
+                Row(
+                    project=project.name,
+                    seed=seed,
+                    night=night + 1,
+                    expected=est.calls,
+                    bound=est.calls_bound,
+                    before=before,
+                    actual=summary.calls,
+                    tokens_expected=est.input_tokens + est.output_tokens,
+                    tokens=summary.tokens,
+                    cost_expected=est.cost_usd or 0.0,
+                    cost=sum(u.list_cost_usd for u in summary.usage_by_role.values()),
+                )
             )
     finally:
         store.close()
-        shutil.rmtree(project.parent, ignore_errors=True)
+        shutil.rmtree(where.parent, ignore_errors=True)
     return rows
 
 
-def _old_plan(settings: Settings, tasks: int) -> int:
-    """The gate's share of the estimate as it was made before: every test to its full course."""
-    budget = max(1, settings.night.edit_budget)
-    return EvidencePolicy.from_settings(settings.night).planned_rollouts(tasks, budget + 1, budget)
+def _before(where: Path, settings: Settings, store: Store, backends: Backends) -> int:
+    """The calls the estimator as it was before expects of tonight (as ``estimate_project_night``
+    selects tonight's tasks)."""
+    nights = [
+        n
+        for n in store.nights(project=str(where), limit=1000)
+        if not n.summary.dry_run and n.summary.decision != "outage"
+    ]
+    last = datetime.fromisoformat(nights[0].started_at) if nights else None
+    sel = select_tasks(
+        store.list_tasks(project=str(where)),
+        settings.night,
+        NightSeeds.of(settings.night.seed, len(nights)).select,
+        last,
+    )
+    ws = load_workspace(where, settings.files)
+    return estimate_before(sel, ws, settings, backends.target, store, len(nights)).calls
 
 
-def summarise(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    def error(key: str) -> float:
-        return statistics.fmean(
-            abs(r[key] - r["actual"]) / r["actual"] for r in rows if r["actual"]
-        )
+def error(rows: Sequence[Row], key: str = "expected", actual: str = "actual") -> float | None:
+    """Mean |estimate - actual| / actual over the nights that spent something."""
+    spent = [r for r in rows if r[actual]]  # type: ignore[literal-required]
+    if not spent:
+        return None
+    return round(
+        statistics.fmean(
+            abs(r[key] - r[actual]) / r[actual]  # type: ignore[literal-required]
+            for r in spent
+        ),
+        3,
+    )
 
-    bias = sum(r["expected"] for r in rows) / sum(r["actual"] for r in rows)
+
+def summarise(rows: Sequence[Row]) -> dict[str, float | int | None]:
+    """The errors of one set of nights, the old estimator's beside, and the bound's misses."""
+    idle = [r for r in rows if not r["actual"]]
     return {
         "nights": len(rows),
-        "mean_abs_error": round(error("expected"), 3),
-        "mean_abs_error_old": round(error("old_estimate"), 3),
-        "mean_expected": statistics.fmean(r["expected"] for r in rows),
-        "mean_actual": statistics.fmean(r["actual"] for r in rows),
-        "mean_old_estimate": statistics.fmean(r["old_estimate"] for r in rows),
-        "bound_below_actual": sum(r["bound"] < r["actual"] for r in rows),
-        "mean_bound": statistics.fmean(r["bound"] for r in rows),
-        "goal": GOAL,
-        "goal_met": abs(bias - 1) <= GOAL and all(r["bound"] >= r["actual"] for r in rows),
-        "expected_over_actual": round(bias, 3),
-        "old_over_actual": round(
-            sum(r["old_estimate"] for r in rows) / sum(r["actual"] for r in rows), 3
-        ),
+        "calls_error": error(rows),
+        "calls_error_before": error(rows, "before"),
+        "tokens_error": error(rows, "tokens_expected", "tokens"),
+        "cost_error": error(rows, "cost_expected", "cost"),
+        "above_bound": sum(r["actual"] > r["bound"] for r in rows),
+        "idle_nights": len(idle),
+        "idle_estimated_zero": sum(r["expected"] == 0 for r in idle),
     }
+
+
+def spread(rows: Sequence[Row]) -> dict[str, float]:
+    """The calls' error user by user (over every project size): min, mean, max, sd."""
+    per_seed = [
+        e
+        for s in sorted({r["seed"] for r in rows})
+        if (e := error([r for r in rows if r["seed"] == s])) is not None
+    ]
+    return {
+        "min": min(per_seed),
+        "mean": round(statistics.fmean(per_seed), 3),
+        "max": max(per_seed),
+        "sd": round(statistics.pstdev(per_seed), 3),
+    }
+
+
+def _projects(text: str) -> tuple[Project, ...]:
+    try:
+        out = tuple(Project(*map(int, p.split("x"))) for p in text.split(","))
+    except (TypeError, ValueError):
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: give TASKSxKINDS[,...], e.g. 1x1,5x3"
+        ) from None
+    if any(p.tasks < 1 or not 1 <= p.kinds <= len(KINDS) for p in out):
+        raise argparse.ArgumentTypeError(f"{text!r}: at least 1 task, 1 to {len(KINDS)} kinds")
+    return out
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--seeds", type=int, default=10)
+    parser.add_argument("--seeds", type=int, default=6, help="users a project size")
+    parser.add_argument("--first-seed", type=int, default=0)
     parser.add_argument("--nights", type=int, default=5)
-    parser.add_argument("--tasks", type=int, default=10, help="new tasks a night")
-    parser.add_argument("--allocation", choices=("lean", "classic"), default="lean")
+    parser.add_argument(
+        "--projects", type=_projects, default=PROJECTS, help="TASKSxKINDS,... (tasks a night)"
+    )
     parser.add_argument("--workdir", type=Path, default=Path("/tmp") / "skillopt-sleep-estimate")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
-    if min(args.seeds, args.nights, args.tasks) < 1:
-        parser.error("--seeds, --nights and --tasks must be at least 1")
+    if min(args.seeds, args.nights) < 1:
+        parser.error("--seeds and --nights must be at least 1")
+    seeds = range(args.first_seed, args.first_seed + args.seeds)
     rows = [
         row
-        for seed in range(args.seeds)
-        for row in nights_of(seed, args.nights, args.tasks, args.workdir.resolve(), args.allocation)
+        for project in args.projects
+        for seed in seeds
+        for row in nights_of(project, seed, args.nights, args.workdir.resolve())
     ]
-    result = {"allocation": args.allocation, **summarise(rows), "rows": rows}
+    by_project = {
+        p.name: summarise([r for r in rows if r["project"] == p.name]) for p in args.projects
+    }
+    overall = summarise(rows)
+    goal_met = overall["calls_error"] is not None and overall["calls_error"] <= GOAL
+    goal_met = goal_met and overall["above_bound"] == 0
+    result = {
+        **overall,
+        "goal": GOAL,
+        "goal_met": goal_met,
+        "seeds": [seeds.start, seeds.stop - 1],
+        "spread": spread(rows),
+        "by_project": by_project,
+        "rows": rows,
+    }
     if args.json:
         print(json.dumps(result, sort_keys=True))
     else:
+        _print(result, len(seeds), args.nights)
+    return 0 if goal_met else 1
+
+
+def _pct(x: object) -> str:
+    return "  n/a" if not isinstance(x, float | int) else f"{x:5.0%}"
+
+
+def _print(result: Mapping[str, object], seeds: int, nights: int) -> None:
+    print(f"run --estimate against the night: {seeds} users x {nights} nights a project size")
+    print(
+        "  tasks x kinds  nights   calls error (before)   tokens  money   above bound  idle (said 0)"
+    )
+    table = result["by_project"]
+    assert isinstance(table, dict)
+    for name, s in [*table.items(), ("all", result)]:
         print(
-            f"estimate against actual: {result['nights']} nights ({args.seeds} users x {args.nights}), "
-            f"allocation {args.allocation}"
+            f"  {name:>13}  {s['nights']:>6}   {_pct(s['calls_error'])}  ({_pct(s['calls_error_before'])})"
+            f"       {_pct(s['tokens_error'])}  {_pct(s['cost_error'])}   {s['above_bound']:>11}"
+            f"  {s['idle_nights']:>4} ({s['idle_estimated_zero']})"
         )
-        for r in rows:
-            print(
-                f"  seed {r['seed']} night {r['night']}: expected {r['expected']:>4}, bound {r['bound']:>5}, "
-                f"actual {r['actual']:>4}   (old estimate {r['old_estimate']})"
-            )
-        print(
-            f"  expected / actual over all nights: {result['expected_over_actual']:.3f} (goal: within "
-            f"{GOAL:.0%} of 1); the old estimate: {result['old_over_actual']:.3f}"
-        )
-        print(
-            f"  night by night, mean |expected - actual| / actual: {result['mean_abs_error']:.3f} "
-            f"(old estimate: {result['mean_abs_error_old']:.3f}); what the optimizer proposes varies"
-        )
-        print(
-            f"  bound below actual on {result['bound_below_actual']} of {result['nights']} nights (goal: 0)"
-        )
-    return 0 if result["goal_met"] else 1
+    sp = result["spread"]
+    assert isinstance(sp, dict)
+    print(
+        f"  calls error user by user: {sp['min']:.0%} to {sp['max']:.0%} (mean {sp['mean']:.0%}, "
+        f"sd {sp['sd']:.0%}); goal: at most {GOAL:.0%} over all nights, none above the bound: "
+        + ("met" if result["goal_met"] else "NOT met")
+    )
 
 
 if __name__ == "__main__":

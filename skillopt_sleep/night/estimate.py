@@ -16,13 +16,15 @@ from dataclasses import dataclass, field
 from ..backends.base import Backend
 from ..backends.budget import CHARS_PER_TOKEN, cost_for
 from ..envs.agent import agent_cache_tag
-from ..models import TaskRecord
+from ..models import NightSummary, TaskRecord
 from ..settings import Settings
 from ..store import Store
 from .agent_dispatch import ReplayMode, agent_share, wants_agent
 from .evidence import EvidencePolicy
-from .evidence.rehearse import GateForecast, Outlook, forecast
+from .evidence.kinds import kind_of
+from .evidence.rehearse import bound
 from .guards import edit_budget
+from .rehearsal import Proposals, RoundsForecast, forecast_rounds
 from .replay import cache_key, system_text
 from .select import Selection
 from .workspace import Workspace
@@ -30,6 +32,10 @@ from .workspace import Workspace
 # What an answer costs on average, as a share of max_tokens (replays are short answers).
 OUTPUT_SHARE = 0.35
 MIN_CACHED_TOKENS = 1024  # the shortest prefix the providers cache
+# A task's pass rate when nothing is cached of it or its kind: a corrected task was answered wrong.
+OUTCOME_RATE = {"failure": 0.25, "success": 0.75}
+PRIOR_RATE = 0.5
+PRIOR_WEIGHT = 2  # rollouts the prior counts for against a kind's cached ones
 
 
 @dataclass(frozen=True)
@@ -71,26 +77,27 @@ def estimate_night(
     store: Store | None,
     night_index: int = 0,
 ) -> Estimate:
-    """The train replay (less what the cache holds), then the fresh rollouts of the edits' tests as
-    the gate's own code spends them on a rehearsal (:mod:`.evidence.rehearse`); the reflections and
+    """The train replay (less what the cache holds), then the reflections and the fresh rollouts of
+    the edits' tests as the night's own rounds spend them on a rehearsal (:mod:`.rehearsal`); the
     rubric calls. ``calls`` is the expected count; ``calls_bound`` the most, with at most one edit
-    per case shown a round."""
+    per case shown a round (:func:`.evidence.rehearse.bound`)."""
     k = settings.night.k
     out_tokens = int(settings.roles.target.max_tokens * OUTPUT_SHARE)
     tally, tasks, rubric_rate = _Tally(), [*sel.train, *sel.holdout], 0.0
     budget = edit_budget(settings.night, night_index)
-    gate = _forecast(sel, ws, settings, target, store, budget)
-    fresh = round(gate.expected)
+    plan, most = _plan(sel, ws, settings, target, store, night_index)
+    fresh = round(plan.rollouts)
     if tasks and sel.train:
         tally.tokens_in, tally.rubric_calls, rubric_rate, tally.shared = _fresh_share(
             tasks, ws, fresh, budget
         )
         tally.calls, tally.tokens_out = fresh, fresh * out_tokens
     _count_train_replay(tally, sel.train, ws, target, store, (k, out_tokens), settings)
-    rounds = settings.night.steps
+    steps = settings.night.steps if sel.train and budget > 0 else 0
+    rounds = min(steps, round(plan.reflections))
     tally.calls += rounds + tally.rubric_calls
     # at most: every test to its full course, and each reflection asked twice (a malformed reply)
-    calls_bound = tally.calls + math.ceil((gate.bound - fresh) * (1 + rubric_rate)) + rounds
+    calls_bound = tally.calls - rounds + math.ceil((most - fresh) * (1 + rubric_rate)) + 2 * steps
     if settings.budget.max_calls is not None:  # the budget stops a night there, whatever it planned
         calls_bound = min(calls_bound, max(tally.calls, settings.budget.max_calls))
     tally.tokens_in += (4000 + 800 * settings.night.reflect_tasks) * rounds
@@ -114,31 +121,30 @@ def estimate_night(
         cost_batch,
         settings.night.batch,
         calls_bound,
-        round(gate.expected, 1),
-        gate.bound,
-        tuple((p, round(n, 1)) for p, n in gate.parts.items()),
-        round(sum(gate.saved.values()), 1),
+        round(plan.rollouts, 1),
+        most,
+        tuple((p, round(n, 1)) for p, n in plan.parts.items()),
+        round(sum(plan.saved.values()), 1),
     )
 
 
-def _forecast(
+def _plan(
     sel: Selection,
     ws: Workspace,
     settings: Settings,
     target: Backend,
     store: Store | None,
-    budget: int,
-) -> GateForecast:
-    """The gate's fresh rollouts, rehearsed on tonight's tasks at the cached pass rates."""
-    return forecast(
-        [*sel.train, *sel.holdout],
-        sel.train,
-        _known_rates(sel.train, ws, target, store, settings.night.k),
-        EvidencePolicy.from_settings(settings.night),
-        budget,
-        _outlook(settings, ws, store),
-        seed=settings.night.seed,
+    night_index: int,
+) -> tuple[RoundsForecast, int]:
+    """Tonight's rounds rehearsed at the tasks' known rates, and the gate's most fresh rollouts."""
+    nights = _nights(ws, store)
+    rates = _known_rates(sel, ws, target, store, settings.night.k)
+    plan = forecast_rounds(
+        sel, rates, settings.night, night_index, _proposals(nights), seed=settings.night.seed
     )
+    budget = edit_budget(settings.night, night_index)
+    policy = EvidencePolicy.from_settings(settings.night)
+    return plan, bound(len(sel.train) + len(sel.holdout), policy, budget, _most(settings, nights))
 
 
 def _key(
@@ -260,39 +266,53 @@ def _costs(
 
 
 def _known_rates(
-    train: Sequence[TaskRecord], ws: Workspace, target: Backend, store: Store | None, k: int
+    sel: Selection, ws: Workspace, target: Backend, store: Store | None, k: int
 ) -> dict[str, float]:
-    """Each train task's pass rate in its cached replay under tonight's files; the others (no cache,
-    or held out) at the mean of those known."""
-    rates: dict[str, float] = {}
-    for task in train:
+    """Each task's pass rate under tonight's files: the passes of its kind's cached replays (a rule
+    adopted for a kind shows there first), drawn towards the rate its recorded outcome suggests (a
+    task the user corrected was answered wrong) by :data:`PRIOR_WEIGHT` rollouts, so four passes
+    of four read as likely, not certain."""
+    tasks = [*sel.train, *sel.holdout]
+    seen: dict[str, tuple[int, int]] = {}  # kind -> (passes, rollouts) in the cache
+    for task in tasks:
         system = system_text(ws.texts, task)
         hits = (
             [store.cache_get(cache_key(task, system, s, target)) for s in range(k)] if store else []
         )
         passed = [bool(h["passed"]) for h in hits if h is not None and h.get("score") is not None]
-        if passed:
-            rates[task.id] = sum(passed) / len(passed)
+        n, ok = seen.get(kind_of(task) or task.id, (0, 0))
+        seen[kind_of(task) or task.id] = (n + len(passed), ok + sum(passed))
+    rates = {}
+    for t in tasks:
+        n, ok = seen[kind_of(t) or t.id]
+        prior = OUTCOME_RATE.get(t.outcome, PRIOR_RATE)
+        rates[t.id] = (ok + PRIOR_WEIGHT * prior) / (n + PRIOR_WEIGHT)
     return rates
 
 
-def _outlook(settings: Settings, ws: Workspace, store: Store | None) -> Outlook:
-    """Edits a round and the share that passed efficacy, from this project's last nights (the
-    defaults of :class:`Outlook` before the first)."""
-    cases = settings.night.reflect_tasks
-    nights = [
-        n.summary
-        for n in (store.nights(project=str(ws.project), limit=5) if store else [])
-        if n.summary.evidence
-    ]  # a dry run proposed and tested as a night does
-    if not nights:
-        return Outlook(cases=cases, proposals_max=cases + 2)
+def _nights(ws: Workspace, store: Store | None) -> list[NightSummary]:
+    """This project's last nights that proposed and tested edits (a dry run does as a night does)."""
+    nights = store.nights(project=str(ws.project), limit=5) if store else []
+    return [n.summary for n in nights if n.summary.evidence]
+
+
+def _proposals(nights: Sequence[NightSummary]) -> Proposals:
+    """What the optimizer is expected to propose, from this project's last nights (the defaults of
+    :class:`Proposals` before any): the share of its rules that passed efficacy, and how often a
+    round brought a rule that did not."""
     tested = [e for s in nights for e in s.evidence]
-    rounds = sum(max(e.round for e in s.evidence) for s in nights)
+    if not tested:
+        return Proposals()
     helped = sum(e.verdict not in ("no_effect", "worse", "inconclusive") for e in tested)
-    return Outlook(
-        proposals=len(tested) / rounds,
-        helpful=helped / len(tested),
-        cases=cases,
-        proposals_max=max(cases + 2, *(len(s.evidence) for s in nights)),
+    rounds = sum(max(e.round for e in s.evidence) for s in nights)
+    return Proposals(
+        helpful=max(0.2, min(0.9, 2 * helped / len(tested))),
+        off_target=min(1.0, (len(tested) - helped) / rounds / 2),
     )
+
+
+def _most(settings: Settings, nights: Sequence[NightSummary]) -> int:
+    """Edits a round at most: a rule for each case shown, and two more, or the most a last night
+    tested."""
+    cases = settings.night.reflect_tasks
+    return max(cases + 2, *(len(s.evidence) for s in nights)) if nights else cases + 2

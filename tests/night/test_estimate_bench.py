@@ -4,23 +4,40 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import sys
 from pathlib import Path
 
 BENCH = Path(__file__).resolve().parents[2] / "bench" / "estimate.py"
 
 
-def test_the_estimate_bench_prints_estimate_and_bound_against_each_nights_calls(tmp_path, capsys):
+def test_the_estimate_bench_prints_the_error_by_project_size_and_each_nights_bound(
+    tmp_path, capsys
+):
     spec = importlib.util.spec_from_file_location("estimate_bench", BENCH)
     bench = importlib.util.module_from_spec(spec)
+    sys.modules["estimate_bench"] = bench  # its dataclasses look their module up
     spec.loader.exec_module(bench)  # type: ignore[union-attr]
-    bench.main(["--seeds", "1", "--nights", "2", "--json", "--workdir", str(tmp_path)])
+    argv = ["--seeds", "1", "--nights", "2", "--projects", "2x1,10x8", "--json"]
+    bench.main([*argv, "--workdir", str(tmp_path)])
     result = json.loads(capsys.readouterr().out)
-    assert result["nights"] == 2 and len(result["rows"]) == 2
+    assert result["nights"] == 4 and len(result["rows"]) == 4
+    assert set(result["by_project"]) == {"2x1", "10x8"}
     for row in result["rows"]:
-        assert row["actual"] > 0 and 0 < row["expected"] <= row["bound"]
         assert (
             row["bound"] >= row["actual"]
         )  # the most a night can spend is never below what it spent
-        assert row["gate_actual"] > 0
-    # the old estimate took every test to its full course: far above what the nights spent
-    assert result["old_over_actual"] > result["expected_over_actual"]
+        assert row["expected"] <= row["bound"] and row["before"] > 0
+    assert result["above_bound"] == 0 and result["calls_error"] is not None
+
+
+def test_the_estimate_bench_refuses_a_project_size_it_cannot_read_in_one_line(capsys):
+    spec = importlib.util.spec_from_file_location("estimate_bench", BENCH)
+    bench = importlib.util.module_from_spec(spec)
+    sys.modules["estimate_bench"] = bench  # its dataclasses look their module up
+    spec.loader.exec_module(bench)  # type: ignore[union-attr]
+    try:
+        bench.main(["--projects", "3by1"])
+    except SystemExit as exc:
+        assert exc.code == 2
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert "'3by1': give TASKSxKINDS[,...], e.g. 1x1,5x3" in err
