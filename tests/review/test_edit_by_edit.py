@@ -214,3 +214,12 @@ def test_a_bad_edit_number_is_one_line_naming_the_valid_ones(cli, night, argv, m
     assert message.format(night=night_id) in r.err and len(r.err.splitlines()) == 1
     assert snapshot(project) == before
     assert cli("review", "--json", cwd=project).json()["state"] == "staged"
+
+
+def test_adopt_1_2_3_writes_byte_for_byte_what_the_night_staged(cli, night):
+    project, night_id, _ = night
+    candidate = resolve_paths(os.environ["SKILLOPT_SLEEP_HOME"]).night_dir(night_id) / "candidate"
+    r = cli("adopt", "1", "2", "3", cwd=project)
+    assert r.code == 0, r.err
+    assert (project / "CLAUDE.md").read_bytes() == (candidate / "CLAUDE.md").read_bytes()
+    assert (project / SKILL_PATH).read_bytes() == (candidate / "SKILL.md").read_bytes()
