@@ -89,7 +89,8 @@ class StoreError(SleepError):
 
     exit_code = 5
     meaning = (
-        "store or file could not be read or written (disk full, permissions, an agent's sandbox)"
+        "store or file could not be read or written "
+        "(disk full, permissions, an agent's sandbox, a corrupt store)"
     )
 
 

@@ -1,8 +1,9 @@
 """Opening the store for writing: WAL mode, a generous busy timeout, the schema made and migrated;
-a permission problem is told apart from a broken database."""
+a permission problem is told apart from a corrupt database, and each names its own fix."""
 
 from __future__ import annotations
 
+import shlex
 import sqlite3
 from pathlib import Path
 
@@ -11,7 +12,15 @@ from ..paths import not_writable
 from .migrate import migrate
 from .schema import SCHEMA
 
-__all__ = ["SCHEMA", "connect_memory", "connect_writable", "is_permission"]
+__all__ = [
+    "SCHEMA",
+    "connect_memory",
+    "connect_writable",
+    "corrupt",
+    "is_corrupt",
+    "is_permission",
+    "read_failure",
+]
 
 
 def connect_writable(path: Path) -> sqlite3.Connection:
@@ -25,6 +34,8 @@ def connect_writable(path: Path) -> sqlite3.Connection:
         conn.executescript(SCHEMA)
         migrate(conn)
     except sqlite3.DatabaseError as exc:
+        if is_corrupt(exc):
+            raise corrupt(path, exc) from exc
         if is_permission(exc):
             raise not_writable(path, str(exc)) from exc
         raise StoreError(
@@ -48,3 +59,36 @@ def is_permission(exc: sqlite3.DatabaseError) -> bool:
     """Whether SQLite refused for want of permission (a read-only file, directory or sandbox)."""
     text = str(exc).lower()
     return "readonly" in text or "read-only" in text or "unable to open" in text
+
+
+# SQLite's primary result codes for a damaged file: SQLITE_CORRUPT, SQLITE_NOTADB.
+_CORRUPT_CODES = {11, 26}
+
+
+def is_corrupt(exc: sqlite3.DatabaseError) -> bool:
+    """Whether SQLite found the file damaged or not a database at all (no permission or disk
+    problem: moving the file aside is the fix, and retrying or chmod never is)."""
+    code = getattr(exc, "sqlite_errorcode", None)  # Python 3.11+
+    if isinstance(code, int) and code & 0xFF in _CORRUPT_CODES:
+        return True
+    text = str(exc).lower()
+    return "not a database" in text or "malformed" in text
+
+
+def corrupt(path: Path | str, exc: sqlite3.DatabaseError) -> StoreError:
+    """The error of a store SQLite cannot use: where it is, and how to start a new one."""
+    db = Path(path)
+    moved = shlex.quote(str(db.parent / "corrupt"))
+    return StoreError(
+        f"the store {db} is corrupt ({exc})",
+        hint=f"move it and its -wal/-shm files aside (`mkdir -p {moved} && mv "
+        f"{shlex.quote(str(db))}* {moved}/`) and run again: a new store is made, and "
+        "`skillopt-sleep harvest` reads your agents' sessions back into it",
+    )
+
+
+def read_failure(path: Path | str, exc: sqlite3.DatabaseError) -> StoreError:
+    """The error of a read the store refused: a corrupt store named as such."""
+    if is_corrupt(exc):
+        return corrupt(path, exc)
+    return StoreError(f"the store {path} could not be read: {exc}")

@@ -21,7 +21,14 @@ from ..models import Edit, NightSummary, TaskRecord
 from ..paths import not_writable
 from . import night_ids, sightings
 from . import preferences as prefs
-from .connect import connect_memory, connect_writable, is_permission
+from .connect import (
+    connect_memory,
+    connect_writable,
+    corrupt,
+    is_corrupt,
+    is_permission,
+    read_failure,
+)
 from .merge import fold_sightings
 from .readonly import connect_readonly
 from .rows import Cursor, NightRow, Notice
@@ -75,7 +82,11 @@ class Store:
                 self._conn.execute("ROLLBACK")
                 raise
             self._conn.execute("COMMIT")
-        except sqlite3.OperationalError as exc:
+        except sqlite3.DatabaseError as exc:
+            if is_corrupt(exc):
+                raise corrupt(self.path, exc) from exc
+            if not isinstance(exc, sqlite3.OperationalError):
+                raise
             if is_permission(exc):
                 raise not_writable(Path(self.path), str(exc)) from exc
             hint = (
@@ -90,9 +101,9 @@ class Store:
     def _rows(self, sql: str, args: Iterable[Any] = ()) -> list[sqlite3.Row]:
         try:
             cur = self._conn.execute(sql, tuple(args))
+            return cur.fetchall()
         except sqlite3.DatabaseError as exc:
-            raise StoreError(f"the store {self.path} could not be read: {exc}") from exc
-        return cur.fetchall()
+            raise read_failure(self.path, exc) from exc
 
     # -- tasks ---------------------------------------------------------------------------------
 
@@ -375,7 +386,7 @@ class Store:
         try:
             return prefs.listed(self._conn, project)
         except sqlite3.DatabaseError as exc:
-            raise StoreError(f"the store {self.path} could not be read: {exc}") from exc
+            raise read_failure(self.path, exc) from exc
 
     def request_sightings(self, project: str, since: datetime | None = None) -> list[TaskRecord]:
         """Each harvested sighting of a request of ``project`` (see :mod:`.sightings`), oldest first."""
@@ -383,6 +394,8 @@ class Store:
             raws = sightings.listed(self._conn, project, since)
         except sqlite3.OperationalError:
             return []  # an older store opened read-only: it has no sightings yet
+        except sqlite3.DatabaseError as exc:
+            raise read_failure(self.path, exc) from exc
         return [self._task(raw) for raw in raws]
 
     def has_cursors(self) -> bool:

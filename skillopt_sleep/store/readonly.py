@@ -7,6 +7,7 @@ import sqlite3
 from pathlib import Path
 
 from ..errors import StoreError
+from .connect import corrupt, is_corrupt
 from .migrate import VERSION, migrate
 from .schema import SCHEMA
 
@@ -32,6 +33,8 @@ def connect_readonly(path: Path) -> sqlite3.Connection:
             conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
             _stand_in_tables(conn)
         except sqlite3.DatabaseError as exc:
+            if is_corrupt(exc):
+                raise corrupt(path, exc) from exc
             last = exc
             continue
         return conn
