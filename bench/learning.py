@@ -8,6 +8,8 @@ Usage::
     python bench/learning.py --pairing 1     # common random numbers: a useless rule moves no answer
     python bench/learning.py --seeds 1 --trace   # every proposal, its truth and its fate, night by night
     python bench/learning.py --night harm_odds=8  # the product's gate with other [night] settings
+    python bench/learning.py --regime sparse # a preference once or twice a night: lean vs classic
+    python bench/learning.py --regime sparse --tasks 200 --seeds 6   # the same at 200 tasks a night
 
 Every run is one user in :class:`worlds.preference_world.PreferenceWorld` (eight
 kinds of recurring preference, useless and harmful rules, an optimizer that cites its cases,
@@ -45,6 +47,14 @@ prompt moves a real model's sample, so the gate meets the noise it meets in use.
 Monte Carlo p-values draw from a generator seeded by the night id, which hashes the project's
 path: a fixed ``--workdir`` (the default) keeps every number the same from run to run, and every
 mode runs a seed's user at the same path, so the modes meet the same draws.
+
+``--regime sparse`` runs :class:`worlds.sparse_world.SparseWorld` instead: each night works on its
+own day's tasks alone (``recall = 0`` in every mode), so a kind shows up on one or two of them,
+sometimes none, and the optimizer mixes good, vague and harmful rules. It runs the ``edit`` (lean),
+``edit-classic`` and ``oracle`` modes. Every mode also reports, a night: good rules adopted, edits
+left inconclusive, and its calls against the powered floor (``floor_ratio``); and, in the sparse
+regime, lean against classic: whether the lean allocation gains and adopts at least as much at no
+more than :data:`SPARSE_CALLS_TARGET` of the calls.
 """
 
 from __future__ import annotations
@@ -73,6 +83,7 @@ from night_args import add_night_option, described, parsed_night
 from worlds.preference_kinds import BY_KEY, HARMFUL_RULES
 from worlds.preference_world import PAIRING, PreferenceWorld, ProposedEdit
 from worlds.seed_home import seed_home
+from worlds.sparse_world import SparseWorld
 
 from skillopt_sleep.clock import FixedClock
 from skillopt_sleep.errors import LockedError
@@ -93,6 +104,9 @@ TARGETS = {
 CALLS_TARGET = (
     1 / 3
 )  # calls a night of the edit gate against the same gate spending rollouts the classic way
+SPARSE_CALLS_TARGET = 0.6  # ... in the sparse regime, where it must also learn as much
+FLOOR_TARGET = 1.5  # calls a night of the edit gate against its powered floor
+REGIMES = ("preference", "sparse")
 
 
 @dataclass(frozen=True)
@@ -106,9 +120,19 @@ class Mode:
     holdout: GatePolicy | None = None
 
 
-def modes(edit: dict[str, Any] | None = None) -> tuple[list[Mode], dict[str, str]]:
+def modes(
+    edit: dict[str, Any] | None = None, regime: str = "preference"
+) -> tuple[list[Mode], dict[str, str]]:
     """The modes, and a note for each one that cannot run (none in this version); ``edit``: night
-    settings of the ``edit`` mode (the product's gate) that differ from the defaults."""
+    settings of the ``edit`` mode (the product's gate) that differ from the defaults. The sparse
+    regime runs the edit gate's two allocations and the oracle, each night on its own tasks."""
+    if regime == "sparse":
+        alone = {"recall": 0}
+        return [
+            Mode("edit", {**alone, **(edit or {})}),
+            Mode("edit-classic", {**alone, "allocation": "classic"}),
+            Mode("oracle", alone, oracle=True),
+        ], {}
     # the holdout gate as it shipped (its test at 0.05), and loosened to the predecessor's rule
     loose = GatePolicy(min_gain=1e-9, alpha=0.999, max_task_drop=1.0, min_tasks=1)
     return [
@@ -132,6 +156,7 @@ class NightRecord:
     why: dict[str, str] = field(default_factory=dict)  # rule -> the night's word on it, for --trace
     gate: dict[str, int] = field(default_factory=dict)  # the gate's fresh rollouts, by part
     floor: tuple[int, int] | None = None  # (perfect, powered) calls: :mod:`gate_floor`
+    inconclusive: int = 0  # edits the night left inconclusive
 
 
 @dataclass
@@ -154,10 +179,17 @@ def holds(files: dict[str, str], rule: str) -> bool:
 
 
 def run_seed(
-    seed: int, mode: Mode, *, nights: int, tasks: int, workdir: Path, pairing: float = PAIRING
+    seed: int,
+    mode: Mode,
+    *,
+    nights: int,
+    tasks: int,
+    workdir: Path,
+    pairing: float = PAIRING,
+    regime: str = "preference",
 ) -> RunRecord:
     """``nights`` nights of one user (``seed``) under ``mode``, in a fresh project and home."""
-    world = PreferenceWorld(seed, pairing=pairing)
+    world = (SparseWorld if regime == "sparse" else PreferenceWorld)(seed, pairing=pairing)
     # one path per seed, whatever the mode: the nights' ids, and so the gate's draws, are the same in
     # every mode (common random numbers), so modes differ by what they do, not by luck
     project, paths, store = seed_home(workdir, seed)
@@ -203,6 +235,7 @@ def run_seed(
                     why,
                     s.gate_rollouts,
                     floors(s, settings.night) if any(s.gate_rollouts.values()) else None,
+                    sum(e.verdict == "inconclusive" for e in s.evidence),
                 )
             )
             record.quality.append(world.quality(after))
@@ -245,6 +278,7 @@ def metrics(runs: Sequence[RunRecord]) -> dict[str, Any]:
     calls: list[int] = []
     gate: dict[str, float] = {}
     floor: list[tuple[int, int]] = []
+    inconclusive = 0
     for run in runs:
         for night in run.nights:
             for verdict in VERDICTS:
@@ -259,6 +293,7 @@ def metrics(runs: Sequence[RunRecord]) -> dict[str, Any]:
                 gate[part] = gate.get(part, 0) + n
             if night.floor is not None:
                 floor.append(night.floor)
+            inconclusive += night.inconclusive
     gains = [r.quality_after - r.quality_before for r in runs]
     harmful = sum(
         any(holds(r.nights[-1].after, h) for h in HARMFUL_RULES) for r in runs if r.nights
@@ -283,6 +318,12 @@ def metrics(runs: Sequence[RunRecord]) -> dict[str, Any]:
         "gain_mean": statistics.fmean(gains) if gains else None,
         "gain_sd": statistics.stdev(gains) if len(gains) > 1 else None,
         "calls_per_night": statistics.fmean(calls) if calls else None,
+        "good_adopted_per_night": adopted["good"] / len(calls) if calls else None,
+        "inconclusive_per_night": inconclusive / len(calls) if calls else None,
+        # calls a night against the powered floor a night (of the nights that ran the gate)
+        "floor_ratio": round(statistics.fmean(calls) / statistics.fmean(f[1] for f in floor), 3)
+        if floor
+        else None,
         # the gate's fresh rollouts a night, by part; the rest of the calls are the train replay
         # and the optimizer
         "gate_per_night": {part: round(n / len(calls), 1) for part, n in gate.items()}
@@ -327,13 +368,15 @@ def run_bench(
     progress: Callable[[str], None] = lambda line: None,
     traced: bool = False,
     edit: dict[str, Any] | None = None,
+    regime: str = "preference",
 ) -> dict[str, Any]:
     """Every mode the package can run over ``seeds`` users; the JSON the benchmark prints.
 
     ``jobs`` > 1 runs the users in that many processes (each run has its own project and store).
     """
-    ran, skipped = modes(edit)
+    ran, skipped = modes(edit, regime)
     result: dict[str, Any] = {
+        "regime": regime,
         "edit_settings": dict(edit or {}),
         "seeds": seeds,
         "nights": nights,
@@ -350,7 +393,13 @@ def run_bench(
     ):
         for mode in ran:
             run = partial(
-                run_seed, mode=mode, nights=nights, tasks=tasks, workdir=workdir, pairing=pairing
+                run_seed,
+                mode=mode,
+                nights=nights,
+                tasks=tasks,
+                workdir=workdir,
+                pairing=pairing,
+                regime=regime,
             )
             runs = []
             for run_record in (
@@ -382,7 +431,25 @@ def run_bench(
                 for name, n in edit["floor_per_night"].items()
             },
         }
+        if regime == "sparse":
+            result["sparse_vs_classic"] = sparse_verdict(edit, classic)
     return result
+
+
+def sparse_verdict(lean: dict[str, Any], classic: dict[str, Any]) -> dict[str, Any]:
+    """The sparse regime's targets, lean against classic: at least its gain and good rules
+    adopted a night, at no more than :data:`SPARSE_CALLS_TARGET` of its calls."""
+    ratio = lean["calls_per_night"] / classic["calls_per_night"]
+    return {
+        "calls_ratio": round(ratio, 3),
+        "calls_target": SPARSE_CALLS_TARGET,
+        "calls_met": ratio <= SPARSE_CALLS_TARGET,
+        "gain_not_lower": (lean["gain_mean"] or 0) >= (classic["gain_mean"] or 0),
+        "good_adopted_not_lower": (lean["good_adopted_per_night"] or 0)
+        >= (classic["good_adopted_per_night"] or 0),
+        "floor_ratio": lean["floor_ratio"],
+        "floor_target": FLOOR_TARGET,
+    }
 
 
 def trace(run: RunRecord) -> list[str]:
@@ -413,7 +480,10 @@ def _fmt(value: float | None, spec: str = ".3f") -> str:
 
 def report(r: dict[str, Any]) -> str:
     """The human-readable table."""
-    head = f"learning: {r['seeds']} seeds x {r['nights']} nights x {r['tasks_per_night']} new tasks a night"
+    head = (
+        f"learning ({r['regime']} regime): {r['seeds']} seeds x {r['nights']} nights x "
+        f"{r['tasks_per_night']} new tasks a night"
+    )
     lines = [f"{head} (pairing {r['pairing']:g})"]
     if r["edit_settings"]:
         lines.append(f"  the edit mode with {described(r['edit_settings'])}")
@@ -441,6 +511,10 @@ def report(r: dict[str, Any]) -> str:
             + " -> ".join(_fmt(q) for q in m["quality_by_night"]),
             f"    gain / oracle gain        {_fmt(m['gain_fraction'])}   target >= {t['gain_fraction']:.2f}",
             f"    calls per night           {_fmt(m['calls_per_night'], '.1f')}",
+            (
+                f"    good rules adopted a night {_fmt(m['good_adopted_per_night'], '.2f')}, "
+                f"edits left inconclusive a night {_fmt(m['inconclusive_per_night'], '.2f')}"
+            ),
         ]
         if m["gate_per_night"]:
             gate = m["gate_per_night"]
@@ -452,7 +526,8 @@ def report(r: dict[str, Any]) -> str:
             f = m["floor_per_night"]
             lines.append(
                 f"    floor with these adoptions {f['perfect']:.1f} calls a night (perfect "
-                f"outcomes), {f['powered']:.1f} (fixed tests at power {POWER})"
+                f"outcomes), {f['powered']:.1f} (fixed tests at power {POWER}); calls / powered "
+                f"floor {m['floor_ratio']:.2f} (target <= {FLOOR_TARGET})"
             )
     lines += [f"  {name}: {note}" for name, note in r["skipped"].items()]
     if "calls_vs_classic" in r:
@@ -466,6 +541,13 @@ def report(r: dict[str, Any]) -> str:
                 "  the edit gate's floor / edit-classic calls per night: "
                 + ", ".join(f"{name} {r:.3f}" for name, r in c["floor_ratio"].items())
             )
+    if "sparse_vs_classic" in r:
+        v = r["sparse_vs_classic"]
+        lines.append(
+            f"  sparse regime, lean / classic calls a night: {v['calls_ratio']:.3f} (target <= "
+            f"{v['calls_target']}: {'met' if v['calls_met'] else 'NOT met'}); gain not lower: "
+            f"{v['gain_not_lower']}; good rules adopted a night not lower: {v['good_adopted_not_lower']}"
+        )
     return "\n".join(lines)
 
 
@@ -480,6 +562,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seeds", type=int, default=50, help="simulated users per mode")
     parser.add_argument("--nights", type=int, default=5)
     parser.add_argument("--tasks", type=int, default=10, help="new tasks a night")
+    parser.add_argument(
+        "--regime",
+        choices=REGIMES,
+        default="preference",
+        help="preference: the nights recall older tasks; sparse: each night works on its own "
+        "day's tasks, a kind on one or two of them, lean against classic",
+    )
     parser.add_argument(
         "--workdir",
         type=Path,
@@ -525,6 +614,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             progress=say,
             traced=args.trace,
             edit=edit,
+            regime=args.regime,
         )
     except LockedError:
         parser.error(
