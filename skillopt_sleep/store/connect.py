@@ -20,6 +20,7 @@ __all__ = [
     "is_corrupt",
     "is_permission",
     "read_failure",
+    "write_failure",
 ]
 
 
@@ -92,3 +93,20 @@ def read_failure(path: Path | str, exc: sqlite3.DatabaseError) -> StoreError:
     if is_corrupt(exc):
         return corrupt(path, exc)
     return StoreError(f"the store {path} could not be read: {exc}")
+
+
+def write_failure(path: Path, exc: sqlite3.DatabaseError) -> StoreError | None:
+    """The error of a write the store refused, naming its fix; None for a failure that is no
+    problem of the store (a constraint the code broke), which is raised as it is."""
+    if is_corrupt(exc):
+        return corrupt(path, exc)
+    if not isinstance(exc, sqlite3.OperationalError):
+        return None
+    if is_permission(exc):
+        return not_writable(path, str(exc))
+    hint = (
+        "free some space and run again"
+        if "full" in str(exc)
+        else "retry; is another process stuck?"
+    )
+    return StoreError(f"the store {path} could not be written: {exc}", hint=hint)

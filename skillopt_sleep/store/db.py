@@ -21,14 +21,7 @@ from ..models import Edit, NightSummary, TaskRecord
 from ..paths import not_writable
 from . import night_ids, sightings
 from . import preferences as prefs
-from .connect import (
-    connect_memory,
-    connect_writable,
-    corrupt,
-    is_corrupt,
-    is_permission,
-    read_failure,
-)
+from .connect import connect_memory, connect_writable, read_failure, write_failure
 from .merge import fold_sightings
 from .readonly import connect_readonly
 from .rows import Cursor, NightRow, Notice
@@ -83,20 +76,10 @@ class Store:
                 raise
             self._conn.execute("COMMIT")
         except sqlite3.DatabaseError as exc:
-            if is_corrupt(exc):
-                raise corrupt(self.path, exc) from exc
-            if not isinstance(exc, sqlite3.OperationalError):
+            failure = write_failure(Path(self.path), exc)
+            if failure is None:
                 raise
-            if is_permission(exc):
-                raise not_writable(Path(self.path), str(exc)) from exc
-            hint = (
-                "free some space and run again"
-                if "full" in str(exc)
-                else "retry; is another process stuck?"
-            )
-            raise StoreError(
-                f"the store {self.path} could not be written: {exc}", hint=hint
-            ) from exc
+            raise failure from exc
 
     def _rows(self, sql: str, args: Iterable[Any] = ()) -> list[sqlite3.Row]:
         try:
