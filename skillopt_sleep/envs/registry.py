@@ -9,6 +9,7 @@ from ..errors import ConfigError
 from ..night.judge import RubricJudge
 from .base import Environment
 from .qa import QAEnv
+from .seed_envs import wrap
 from .task_record import TaskRecordEnv
 
 SHIPPED = ("task-record", "qa", "agent")
@@ -51,8 +52,12 @@ def load_env(spec: str, rubric: RubricJudge | None = None) -> Environment:
             f"module {module_name!r} has no {attr!r}", hint="write the environment as module:Class"
         )
     env = cls()
+    seeded = wrap(env)  # a skillrl SkillEnv or a SkillOpt EnvAdapter, run as it is
+    if seeded is not None:
+        return seeded
     if not isinstance(env, Environment):
         raise ConfigError(
-            f"{spec} is not an environment", hint="it needs a name and an async rollout(...)"
+            f"{spec} is not an environment",
+            hint="it needs a name and an async rollout(...), or to be a SkillEnv or an EnvAdapter",
         )
     return env

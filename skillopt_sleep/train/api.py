@@ -57,6 +57,45 @@ def read_skill(path: Path, mode: str) -> str:
     return text
 
 
+def task_set(data: str | Path | TaskSet | None, config: TrainConfig, env: object) -> TaskSet:
+    """The run's items: ``data`` (a path or a :class:`TaskSet`), else the environment's own (a
+    skillrl ``SkillEnv``'s or a SkillOpt ``EnvAdapter``'s). An environment that scores the items
+    itself takes items without checks."""
+    if isinstance(data, TaskSet):
+        return data
+    splits = getattr(env, "splits", None)
+    if data is not None:
+        path = Path(data)
+        return load_task_set(
+            path, split_ratio=config.split_ratio, seed=config.seed, need_checks=splits is None
+        )
+    if splits is None:
+        raise InputError(
+            "no task set to train on",
+            hint="give DATA (a .jsonl task set), or an environment with its own items "
+            "(--env module:Class naming a SkillEnv or an EnvAdapter)",
+        )
+    return TaskSet(*splits(config.seed))
+
+
+def env_skill(env: object, mode: str) -> str:
+    """The environment's own initial skill (``get_initial_skill``), for a run given no skill."""
+    get = getattr(env, "initial_skill", None)
+    text = get() if callable(get) else None
+    if not isinstance(text, str):
+        raise InputError(
+            "no skill to train",
+            hint="give --skill FILE, or an environment with get_initial_skill()",
+        )
+    if mode == "rules" and frontmatter(text) is None:
+        raise InputError(
+            "the environment's initial skill has no frontmatter (a --- block with name: and "
+            "description:)",
+            hint="train it as a whole document with --mode document",
+        )
+    return text
+
+
 def _env(spec: str, rubric: RubricJudge | None, agents: AgentReplays | None) -> Environment:
     """The environment of ``spec``: for ``agent``, text for the items ``agents`` leaves out."""
     if spec != "agent":
@@ -108,8 +147,8 @@ def _replayer(
 
 
 def train(
-    data: str | Path | TaskSet,
-    skill: str | Path,
+    data: str | Path | TaskSet | None,
+    skill: str | Path | None,
     out: str | Path,
     *,
     target: Backend,
@@ -125,7 +164,9 @@ def train(
     agents: AgentReplays | None = None,
 ) -> TrainResult:
     """Train the skill at ``skill`` over ``data`` (a task-set path or a :class:`TaskSet`), recording
-    the run in ``out``; a run already in ``out`` is resumed after its last finished step.
+    the run in ``out``; a run already in ``out`` is resumed after its last finished step. With no
+    ``data`` (or no ``skill``), the environment's own items (or initial skill) are used: a
+    skillrl ``SkillEnv`` or a SkillOpt ``EnvAdapter`` named ``module:Class`` has them.
 
     ``target`` replays the items, ``optimizer`` (default: ``target``) reflects, ``judge`` scores rubric
     checks. ``env`` replaces ``config.env``. ``budget`` bounds the calls, tokens and money of the run;
@@ -133,12 +174,12 @@ def train(
     chooses with the real agent (the ``agent`` environment: ``config.env = "agent"`` needs it).
     """
     config = config or TrainConfig()
-    tasks = (
-        data
-        if isinstance(data, TaskSet)
-        else load_task_set(Path(data), split_ratio=config.split_ratio, seed=config.seed)
+    if env is None and ":" in config.env:  # made once: a seed's environment holds its items
+        env = load_env(config.env)
+    tasks = task_set(data, config, env)
+    text = (
+        read_skill(Path(skill), config.mode) if skill is not None else env_skill(env, config.mode)
     )
-    text = read_skill(Path(skill), config.mode)
     prompts = load_prompts(Path(prompts_dir) if prompts_dir is not None else None)
     run = RunDir(Path(out))
     made = not run.path.exists()

@@ -36,9 +36,12 @@ class TaskSet:
     test: list[TaskRecord]
 
 
-def load_task_set(path: Path, *, split_ratio: str = "2:1:7", seed: int = 0) -> TaskSet:
+def load_task_set(
+    path: Path, *, split_ratio: str = "2:1:7", seed: int = 0, need_checks: bool = True
+) -> TaskSet:
     """Read ``path`` (a ``.jsonl`` file or a directory of ``train.jsonl``, ``val.jsonl``,
-    ``test.jsonl``); a file without ``split`` fields is split by ``split_ratio`` with ``seed``."""
+    ``test.jsonl``); a file without ``split`` fields is split by ``split_ratio`` with ``seed``.
+    Without ``need_checks`` (an environment that scores items itself) an item may have none."""
     path = Path(path)
     if path.is_dir():
         missing = [f"{s}.jsonl" for s in SPLITS if not (path / f"{s}.jsonl").is_file()]
@@ -47,10 +50,10 @@ def load_task_set(path: Path, *, split_ratio: str = "2:1:7", seed: int = 0) -> T
                 f"{path} lacks {', '.join(missing)}",
                 hint="a task-set directory holds train.jsonl, val.jsonl and test.jsonl",
             )
-        parts = {s: _read(path / f"{s}.jsonl", s) for s in SPLITS}
+        parts = {s: _read(path / f"{s}.jsonl", s, need_checks) for s in SPLITS}
         _unique([r for _, r in (*parts["train"], *parts["val"], *parts["test"])], path)
         return TaskSet(*([r for _, r in parts[s]] for s in SPLITS))
-    items = _read(path, None)
+    items = _read(path, None, need_checks)
     _unique([r for _, r in items], path)
     given = [s for s, _ in items if s is not None]
     if given and len(given) != len(items):
@@ -78,7 +81,9 @@ def split_by_ratio(records: list[TaskRecord], ratio: str, seed: int) -> TaskSet:
     return TaskSet(order[:n_train], order[n_train : n_train + n_val], order[n_train + n_val :])
 
 
-def _read(path: Path, split: str | None) -> list[tuple[str | None, TaskRecord]]:
+def _read(
+    path: Path, split: str | None, need_checks: bool = True
+) -> list[tuple[str | None, TaskRecord]]:
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -92,7 +97,7 @@ def _read(path: Path, split: str | None) -> list[tuple[str | None, TaskRecord]]:
         if not line.strip():
             continue
         try:
-            out.append(_item(json.loads(line), defaults, split))
+            out.append(_item(json.loads(line), defaults, split, need_checks))
         except json.JSONDecodeError as exc:
             problems.append(f"line {number}: not valid JSON ({exc.msg})")
         except ValidationError as exc:
@@ -110,7 +115,9 @@ def _read(path: Path, split: str | None) -> list[tuple[str | None, TaskRecord]]:
     return out
 
 
-def _item(raw: Any, defaults: Defaults, split: str | None) -> tuple[str | None, TaskRecord]:
+def _item(
+    raw: Any, defaults: Defaults, split: str | None, need_checks: bool = True
+) -> tuple[str | None, TaskRecord]:
     if not isinstance(raw, dict):
         raise ValueError("an item is a JSON object")
     data = dict(raw)
@@ -135,7 +142,7 @@ def _item(raw: Any, defaults: Defaults, split: str | None) -> tuple[str | None, 
     if "id" in data:
         data["id"] = str(data["id"])
         data.setdefault("session_id", f"item:{data['id']}")
-    if not data.get("checks"):
+    if need_checks and not data.get("checks"):
         raise ValueError("an item needs checks or answers to be scored")
     return given or split, make_record(data, defaults)
 
