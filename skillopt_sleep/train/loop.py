@@ -173,6 +173,7 @@ class Trainer:
     ) -> AnalystProposer:
         ctx = Context(st.current, self.c.mode, st.tried, st.notes)
         unit = f"{self.c.seed}:{index}"
+        kw.setdefault("env_analyst", getattr(self.replayer.env, "analyse", None))
         return AnalystProposer(self.opt, self.prompts, groups, ctx, self.c.minibatch, unit, **kw)
 
     async def _boundary(self, st: RunState, index: int, unit: Unit) -> dict[str, object]:

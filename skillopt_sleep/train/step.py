@@ -13,9 +13,10 @@ replayer as drawer. The round's levels are the gate's share of the run's ``alpha
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 
+from ..envs.called import CalledBackend
 from ..models import Edit, TaskRecord
 from ..night.guards import EditOutcome, GuardLimits
 from ..night.proposer import redacted
@@ -25,7 +26,8 @@ from ..night.seams import Drawer, Proposer
 from ..redact import redact
 from ..settings import NightSettings
 from . import aggregate
-from .analysts import Context, reflect
+from .aggregate import Proposed
+from .analysts import Context, reflect, seed_of
 from .config import Mode, TrainConfig
 from .gate import GateOutcome
 from .optimizer import Optimizer
@@ -64,6 +66,7 @@ class AnalystProposer:
     unit: str
     head: str = ""
     analyst_of: dict[str, str] | None = None
+    env_analyst: Callable[..., Awaitable[list[Edit]]] | None = None
     proposals: list[aggregate.Proposed] = field(default_factory=list)
     merged: list[aggregate.Proposed] = field(default_factory=list)
     ranked: list[aggregate.Proposed] = field(default_factory=list)
@@ -86,6 +89,16 @@ class AnalystProposer:
             head=self.head,
             analyst_of=self.analyst_of,
         )
+        if self.env_analyst is not None:  # the environment's own reflect, as one more analyst
+            mine = await self.env_analyst(
+                self.cases,
+                self.ctx.skill,
+                CalledBackend(self.optimizer.backend, self.optimizer.calls),
+                self.ctx.notes,
+                seed_of(self.unit, "environment"),
+            )
+            batch = max((p.batch for p in self.proposals), default=-1) + 1
+            self.proposals += [Proposed(e, "environment", batch, i) for i, e in enumerate(mine)]
         for p in self.proposals:  # every edit of a run targets the skill
             p.edit = p.edit.model_copy(update={"target": "skill"})
         self.merged = aggregate.merge(self.proposals)
