@@ -13,7 +13,7 @@ from ..errors import BackendError, BudgetExhausted, UsageError
 from ..lock import night_lock
 from ..models import NightSummary, TaskRecord
 from ..night.agent_dispatch import agent_replays
-from ..night.demo import prepare_demo
+from ..night.demo import next_steps, prepare_demo
 from ..night.estimate import Estimate
 from ..night.pipeline import NightResult
 from ..night.project import build_backends, estimate_project_night, run_project_night
@@ -211,7 +211,8 @@ def _demo(root: Path, args: argparse.Namespace, ctx: Ctx) -> int:
     if ctx.json:
         ctx.emit(s, "")
         return night_exit(s, ctx)
-    text = [night_text(s)]
+    review, adopt = next_steps(demo, self_command(ctx.env))
+    text = [night_text(s, review="the commands below")]
     if s.proposal_dir:
         for diff in sorted(Path(s.proposal_dir, "diffs").glob("*.diff")):
             text += [
@@ -221,8 +222,9 @@ def _demo(root: Path, args: argparse.Namespace, ctx: Ctx) -> int:
             ]
         text += [
             "",
-            "Nothing live changed. To adopt the proposal into the demo project:",
-            f"  SKILLOPT_SLEEP_HOME={demo.home} {self_command(ctx.env)} adopt --project {demo.project}",
+            "Nothing live changed. To review the proposal and adopt it into the demo project:",
+            f"  {review}",
+            f"  {adopt}",
         ]
     ctx.emit(s, "\n".join(text))
     return night_exit(s, ctx)

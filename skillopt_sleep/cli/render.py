@@ -40,8 +40,11 @@ def _edit_word(s: NightSummary, adopted: bool) -> str:
     return "would be staged" if s.dry_run else "staged"
 
 
-def night_text(s: NightSummary, *, adopted: bool = False) -> str:
-    """The night for the terminal; ``adopted`` once its proposal was adopted (``auto_adopt``)."""
+def night_text(
+    s: NightSummary, *, adopted: bool = False, review: str = "`skillopt-sleep review`"
+) -> str:
+    """The night for the terminal; ``adopted`` once its proposal was adopted (``auto_adopt``);
+    ``review`` says how to review it (the demo's commands carry the demo's own home)."""
     lines = [
         f"night {s.night_id}  project {s.project}",
         f"tasks: {s.n_train} train, {s.n_holdout} holdout",
@@ -77,7 +80,7 @@ def night_text(s: NightSummary, *, adopted: bool = False) -> str:
             + (f" ({by_part})" if by_part else "")
         )
     if s.proposal_dir:
-        lines.append(f"report: {s.proposal_dir}/report.html  (review with `skillopt-sleep review`)")
+        lines.append(f"report: {s.proposal_dir}/report.html  (review with {review})")
     n = s.n_train + s.n_holdout
     if n < FEW_TASKS and s.decision in ("no_evidence", "reject"):
         lines.append(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -14,6 +15,8 @@ from ..models import TaskRecord
 
 @dataclass(frozen=True)
 class Demo:
+    """The demo's sample project, the home that keeps its store and proposal, and its tasks."""
+
     project: Path
     home: Path
     tasks: list[TaskRecord]
@@ -51,3 +54,11 @@ def prepare_demo(root: Path, clock: Clock) -> Demo:
     except OSError as exc:
         raise StoreError(f"cannot create the demo under {root}: {exc.strerror}") from exc
     return Demo(project, home, sample_tasks(project))
+
+
+def next_steps(demo: Demo, command: str) -> list[str]:
+    """The commands that review and adopt the demo's proposal, as they run when pasted: the demo
+    keeps its own home, so each carries ``SKILLOPT_SLEEP_HOME`` (paths quoted for the shell)."""
+    home = f"SKILLOPT_SLEEP_HOME={shlex.quote(str(demo.home))}"
+    project = shlex.quote(str(demo.project))
+    return [f"{home} {command} {verb} --project {project}" for verb in ("review", "adopt")]
