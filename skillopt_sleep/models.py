@@ -89,6 +89,9 @@ class Check(_Strict):
     case_sensitive: bool = True
     weight: float = Field(default=1.0, gt=0, le=100)
     path: str | None = None  # the file (glob) of ``file_contains`` / ``file_not_contains``
+    # What the user showed instead (a command, a path, a text) that a mined check was held
+    # against and passes: a check that failed on the user's own example was narrowed or dropped.
+    held_against: str | None = Field(default=None, max_length=300, exclude_if=lambda v: v is None)
 
     @model_validator(mode="after")
     def _valid_for_kind(self) -> Check:

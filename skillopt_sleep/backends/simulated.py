@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from ..settings import RoleSettings
 from .base import Completion, Health, Request
+from .simulated_qa import qa_answer, qa_lessons
 
 
 @dataclass(frozen=True)
@@ -170,6 +171,9 @@ class SimulatedBackend:
     def _answer(self, request: Request) -> str:
         rng = _rng("answer", request.seed, request.prompt)
         intent, system = request.prompt, request.system
+        known = qa_answer(intent, system, rng, self.follow_rate)
+        if known is not None:  # a question of the QA world (:mod:`.simulated_qa`)
+            return known
         lead: list[str] = []
         body: list[str] = []
         for pref in WORLD:
@@ -192,7 +196,7 @@ class SimulatedBackend:
         current = request.system + "\n" + _section(text, "CURRENT RULES")
         tried = _section(text, "ALREADY TRIED")
         cases = _cases(_section(text, "CASES"))
-        edits = []
+        edits: list[dict[str, object]] = []
         for pref in WORLD:
             cited = [n for n, body in cases if re.search(pref.feedback, body)]
             if cited and pref.lesson not in current and pref.lesson not in tried:
@@ -205,6 +209,7 @@ class SimulatedBackend:
                         "cases": cited,
                     }
                 )
+        edits += qa_lessons(cases, current, tried)
         some = [n for n, _ in cases][:1]
         if rng.random() < self.noise:
             edits.append(
