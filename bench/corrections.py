@@ -1,17 +1,30 @@
 """Corrections in sessions recorded with the real claude and codex: how many land on the request
 they correct (feedback, never a task of their own), and how many yield a check -- a rule or an
-action check, not a rubric -- that fails on the attempt the user corrected.
+action check, not a rubric -- that fails on the attempt the user corrected; on the labelled sets,
+how many yield the right check and how many a check that contradicts the correction it came from.
 
     python bench/corrections.py                  # this tree against the baseline revision
-    python bench/corrections.py --baseline main --json
+    python bench/corrections.py --baseline 4b6d96e --after HEAD --json
 
-Three sets of recorded sessions (tests/harvest/conversations.py, the miner's tuning set, 20
-checkable corrections; tests/harvest/fresh_conversations.py, written afterwards, 20 corrections,
-14 of them about what the agent did, measured before it led to the changes of this tree;
-tests/harvest/unseen_conversations.py, written after those changes and never tuned on, 12
-corrections, 10 about what the agent did), each harvested through the CLI
-into a fresh store by the code of this tree and by the code of ``--baseline`` (a git revision,
-extracted to a temporary directory), in the same run. Goal: at least 8 of 20 yield a check.
+Four sets of recorded sessions, each harvested through the CLI into a fresh store by the code of
+``--baseline`` (a git revision, extracted to a temporary directory) and by this tree (or the
+revision ``--after``), in the same run:
+- tests/harvest/conversations.py, the miner's tuning set, 20 checkable corrections;
+- tests/harvest/fresh_conversations.py, written afterwards, 20 corrections, 14 of them about what
+  the agent did, measured before it led to the changes of revision cd56655;
+- tests/harvest/unseen_conversations.py, written after those changes and never tuned on, 12
+  corrections, 10 about what the agent did;
+- tests/harvest/check_conversations.py, written and recorded before any miner change made with
+  it in view (against the miner of 4b6d96e): 36 corrections labelled by hand, 18 about what the
+  answer or a file should say and 18 about what the agent did, each with the checks that would be
+  right and, for 34, the user's own example as a synthetic attempt.
+
+Columns: attached (on their request), became tasks, with a mined rule check, with a mined action
+check, with a check that fails on the corrected attempt (goal: at least 8 of 20), and on labelled
+sets: with a correct check (the labelled kind, catching the labelled value, and passing on the
+user's example) and with a contradicting check: one that fails on the user's own example when the
+package judges it there (a rule check needs the example's answer, an action check its actions).
+Goal for contradictions: 0. ``--json`` adds each labelled correction's mined checks.
 
 Measured (``python bench/corrections.py``, baseline fff2e10): the tuning set 20/20 attached and
 20/20 with a check, before and after; the fresh set 13/20 attached (7 became tasks) and 10/20 with
@@ -19,6 +32,14 @@ a check before, 17/20 attached and 14/20 with a check after (see fresh_conversat
 the after figure is no longer a held-out one); the unseen set 10/12 attached and 10/12 with a
 check before, 11/12 and 11/12 after (its one miss: "Start it with 'fix:' like every commit here."
 is read as a new request).
+
+Measured (``python bench/corrections.py --baseline 4b6d96e --after HEAD`` at 4b6d96e's miner):
+the labelled set 19/36 attached (17 became tasks: 15 of the 18 about text, 2 of the 4 after a
+slash command, all 3 scope corrections after a listing), 5 with a rule
+check, 16 with an action check, 17 with a failing check, 16 with a correct check (1 of 18 about
+text, 15 of 18 about actions), and 9 with a contradicting check (12 checks: ``never_ran python3``
+beside ``python3 -m pytest -q``, ``untouched build`` where the user allowed wiping build/,
+``never_read logs/worker.log`` beside the user's own ``tail -n 50 logs/worker.log``, ...).
 """
 
 from __future__ import annotations
@@ -26,59 +47,160 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 import tarfile
 import tempfile
 from io import BytesIO
 from pathlib import Path
-from typing import TypedDict
+from typing import Any, TypedDict
 
 REPO = Path(__file__).resolve().parents[1]
+# name: (module, its scenarios, their recorded fixtures, the module's labels or "" for none)
 SETS = {
-    "tuning": ("tests.harvest.conversations", "SESSIONS", "tests/fixtures/conversations"),
+    "tuning": ("tests.harvest.conversations", "SESSIONS", "tests/fixtures/conversations", ""),
     "fresh": (
         "tests.harvest.fresh_conversations",
         "FRESH_SESSIONS",
         "tests/fixtures/conversations_fresh",
+        "",
     ),
     "unseen": (
         "tests.harvest.unseen_conversations",
         "UNSEEN_SESSIONS",
         "tests/fixtures/conversations_unseen",
+        "",
+    ),
+    "checks": (
+        "tests.harvest.check_conversations",
+        "CHECK_SESSIONS",
+        "tests/fixtures/conversations_checks",
+        "CHECK_LABELS",
     ),
 }
+_TEXT_KINDS = frozenset({"contains", "not_contains", "starts_with", "equals", "heading"})
 
 
 class Counted(TypedDict):
-    """One set's corrections: how many attached to their request, became tasks, or yield a
-    failing check, and a line for each that did not."""
+    """One set's corrections: how many attached to their request or became tasks; how many got a
+    rule check, an action check, a check that fails on the corrected attempt; and, where the set
+    is labelled, how many got a correct check and how many a check that fails on the user's own
+    example (a contradiction), with a line for each miss and each contradiction."""
 
     corrections: int
     attached: int
     became_tasks: int
+    with_rule_check: int
+    with_action_check: int
     with_check: int
+    labelled: int
+    correct: int | None
+    with_example: int
+    contradicting: int | None
+    contradicting_checks: int | None
+    by_about: dict[str, dict[str, int]]
     missed: list[str]
+    wrong: list[str]
+    cases: list[dict[str, Any]]
 
 
-def count(module: str, name: str, fixtures: Path) -> Counted:
-    """Harvest ``fixtures`` into a fresh store; count the corrections of the scenarios in
-    ``module.name`` that attach to their request and that yield a failing rule or action check."""
-    import importlib
-    import io
-    import shutil
+def _example_actions(example: Any) -> list[Any]:
+    """The labelled example's actions, as the package of this run models them."""
+    from skillopt_sleep.models import Action
 
-    from skillopt_sleep.cli import main
+    return [
+        *(Action(kind="command", command=c, exit_code=0) for c in example.commands),
+        *(Action(kind="read", path=p) for p in example.reads),
+        *(Action(kind="write", path=p, content=t) for p, t in example.writes),
+        *(Action(kind="delete", path=p) for p in example.deletes),
+    ]
+
+
+def _judged(check: Any, answer: str, actions: list[Any]) -> bool | None:
+    """Whether ``check`` passes on an attempt, by the package's own judging; None when it cannot
+    be judged there (a rubric, a rule check without an answer, an action check without actions)."""
     from skillopt_sleep.night.judge import rule_check
-    from skillopt_sleep.store import Store
 
     try:
         from skillopt_sleep.action_models import ACTION_KINDS
         from skillopt_sleep.night.action_judge import action_check, recorded
     except ImportError:  # a revision before action checks
-        ACTION_KINDS = frozenset()  # no check is an action check: action_check is never called
+        ACTION_KINDS = frozenset()
+    if check.kind == "rubric":
+        return None
+    if check.kind in ACTION_KINDS:
+        if not actions:
+            return None
+        result = action_check(check, recorded(actions), answer)
+        return None if result is None else result[0]
+    return rule_check(check, answer)[0] if answer else None
 
-    scenarios = getattr(importlib.import_module(module), name)
+
+def _plain(text: object) -> str:
+    return str(text).strip().strip("`'\"").lstrip("#").strip().rstrip("/").lower()
+
+
+def _agrees(check: Any, want: Any) -> bool:
+    """Whether a mined check is the labelled one: the same kind, catching the labelled value."""
+    from skillopt_sleep.night.action_judge import glob_match
+
+    if check.kind != want.kind:
+        return False
+    kind, value, key = check.kind, check.value, want.value
+    if kind in ("ran", "never_ran", "regex"):
+        flags = 0 if check.case_sensitive else re.IGNORECASE
+        return re.search(str(value), str(key), flags) is not None
+    if kind in ("changed", "untouched", "never_read"):
+        return glob_match(str(value), str(key)) or glob_match(str(key), str(value))
+    if kind in ("file_contains", "file_not_contains"):
+        where = glob_match(str(check.path), str(want.path)) or glob_match(
+            str(want.path), str(check.path)
+        )
+        return where and (key is None or re.search(str(value), str(key)) is not None)
+    if kind in _TEXT_KINDS:
+        a, b = _plain(value), _plain(key)
+        return a == b or (min(len(a), len(b)) >= 4 and (a in b or b in a))
+    return kind == "json_valid" or bool(value == key)
+
+
+def _tally(task: Any, label: Any, row: dict[str, int], wrong: list[str]) -> dict[str, Any]:
+    """Count a labelled correction's correct and contradicting checks into ``row``; the case as
+    the JSON output shows it."""
+    example = label.example
+    answer, actions = (example.answer, _example_actions(example)) if example else ("", [])
+    correct = False
+    against: list[str] = []
+    for check in task.checks:
+        passes = _judged(check, answer, actions) if example else None
+        if passes is False:
+            against.append(_said(check))
+            wrong.append(f"{label.correction}  ->  {_said(check)}")
+        if passes is not False and any(_agrees(check, w) for w in label.checks):
+            correct = True
+    row["correct"] += correct
+    row["contradicting"] += bool(against)
+    row["contradicting_checks"] += len(against)
+    return {**_case(label, True), "checks": [_said(c) for c in task.checks], "correct": correct}
+
+
+def _said(check: Any) -> str:
+    where = f" in {check.path}" if check.path else ""
+    return f"{check.kind} {check.value!r}{where}"
+
+
+def _case(label: Any, attached: bool) -> dict[str, Any]:
+    return {"correction": label.correction, "about": label.about, "attached": attached}
+
+
+def _harvest(fixtures: Path) -> list[Any]:
+    """The tasks a fresh store holds after harvesting ``fixtures`` through the CLI."""
+    import io
+    import shutil
+
+    from skillopt_sleep.cli import main
+    from skillopt_sleep.store import Store
+
     with tempfile.TemporaryDirectory() as tmp:
         home = Path(tmp) / "agents"
         shutil.copytree(fixtures, home)
@@ -92,43 +214,87 @@ def count(module: str, name: str, fixtures: Path) -> Counted:
         code = main(argv, env=env, stdout=out, stderr=io.StringIO(), cwd=Path(tmp))
         if code != 0:
             raise SystemExit(f"harvest failed with exit {code}")
-        tasks = Store.open(Path(tmp) / "sleep" / "data" / "skillopt-sleep.db").list_tasks()
+        tasks: list[Any] = Store.open(
+            Path(tmp) / "sleep" / "data" / "skillopt-sleep.db"
+        ).list_tasks()
+    return tasks
+
+
+def count(module: str, name: str, fixtures: Path, labels: str = "") -> Counted:
+    """Harvest ``fixtures`` into a fresh store; count what became of the corrections of the
+    scenarios in ``module.name``, judged against ``module.labels`` when the set has labels."""
+    import importlib
+
+    loaded = importlib.import_module(module)
+    by_text = {label.correction: label for label in getattr(loaded, labels)} if labels else {}
+    tasks = _harvest(fixtures)
     intents = {t.intent for t in tasks}
-    attached = became_task = with_check = total = 0
+    keys = ("corrections", "attached", "correct", "contradicting", "contradicting_checks")
+    rows = {about: dict.fromkeys(keys, 0) for about in ("all", "text", "action")}
+    became_task = rule = action = failing = with_example = 0
     missed: list[str] = []
-    for scenario in scenarios:
+    wrong: list[str] = []
+    cases: list[dict[str, Any]] = []
+    for scenario in getattr(loaded, name):
         for step in scenario.steps:
             if step.kind != "correction" or not step.checkable:
                 continue
-            total += 1
+            label = by_text.get(step.prompt)
+            row = rows[label.about] if label else rows["all"]  # "all" is summed below
+            row["corrections"] += 1
+            with_example += label is not None and label.example is not None
             home_task = next(
                 (t for t in tasks if any(n.text == step.prompt for n in t.turns)), None
             )
             became_task += step.prompt in intents
             if home_task is None or step.prompt in intents:
                 missed.append(f"not attached: {step.prompt}")
+                cases.extend([_case(label, False)] if label else [])
                 continue
-            attached += 1
-            fails = []
-            for check in home_task.checks:
-                if check.kind == "rubric":
-                    continue
-                if check.kind in ACTION_KINDS:
-                    result = action_check(check, recorded(home_task.actions), home_task.attempt)
-                    fails.append(result is not None and not result[0])
-                else:
-                    fails.append(not rule_check(check, home_task.attempt)[0])
+            row["attached"] += 1
+            mined = [c for c in home_task.checks if c.kind != "rubric"]
+            rule += any(not _is_action(c) for c in mined)
+            action += any(_is_action(c) for c in mined)
+            fails = [_judged(c, home_task.attempt, _recorded(home_task)) is False for c in mined]
             if any(fails):
-                with_check += 1
+                failing += 1
             else:
                 missed.append(f"no check: {step.prompt}")
+            if label is not None:
+                cases.append(_tally(home_task, label, row, wrong))
+    for about in ("text", "action"):
+        for key in keys:
+            rows["all"][key] += rows[about][key]
     return {
-        "corrections": total,
-        "attached": attached,
+        "corrections": rows["all"]["corrections"],
+        "attached": rows["all"]["attached"],
         "became_tasks": became_task,
-        "with_check": with_check,
+        "with_rule_check": rule,
+        "with_action_check": action,
+        "with_check": failing,
+        "labelled": len(by_text),
+        "correct": rows["all"]["correct"] if by_text else None,
+        "with_example": with_example,
+        "contradicting": rows["all"]["contradicting"] if by_text else None,
+        "contradicting_checks": rows["all"]["contradicting_checks"] if by_text else None,
+        "by_about": {a: rows[a] for a in ("text", "action")} if by_text else {},
         "missed": missed,
+        "wrong": wrong,
+        "cases": cases,
     }
+
+
+def _is_action(check: Any) -> bool:
+    try:
+        from skillopt_sleep.action_models import ACTION_KINDS
+    except ImportError:  # a revision before action checks
+        return False
+    return check.kind in ACTION_KINDS
+
+
+def _recorded(task: Any) -> list[Any]:
+    """The recorded attempt's actions (a revision before actions has none)."""
+    return list(getattr(task, "actions", []))
 
 
 def _extract(revision: str, dest: Path) -> Path:
@@ -150,8 +316,8 @@ def measure(code_root: Path) -> dict[str, Counted]:
         f"sys.path.insert(0, {str(REPO / 'bench')!r})\n"
         "from corrections import SETS, count\n"
         "from pathlib import Path\n"
-        f"print(json.dumps({{k: count(m, n, Path({str(REPO)!r}) / f) "
-        "for k, (m, n, f) in SETS.items()}))\n"
+        f"print(json.dumps({{k: count(m, n, Path({str(REPO)!r}) / f, lab) "
+        "for k, (m, n, f, lab) in SETS.items()}))\n"
     )
     env = {
         **os.environ,
@@ -171,31 +337,63 @@ def measure(code_root: Path) -> dict[str, Counted]:
     return counted
 
 
+_COLUMNS = (
+    ("attached", "attached"),
+    ("tasks", "became_tasks"),
+    ("rule", "with_rule_check"),
+    ("action", "with_action_check"),
+    ("failing", "with_check"),
+    ("correct", "correct"),
+    ("contra", "contradicting"),
+)
+
+
+def table(result: dict[str, dict[str, Counted]]) -> list[str]:
+    """The readable table: a row per set and code, a column per count (of the corrections)."""
+    head = f"{'set':<8} {'code':<9} {'of':>3}" + "".join(f" {h:>8}" for h, _ in _COLUMNS)
+    lines = [head, "-" * len(head)]
+    for name in SETS:
+        for code in result:
+            r = result[code][name]
+            cells = "".join(
+                f" {'-' if r[key] is None else r[key]:>8}"  # type: ignore[literal-required]
+                for _, key in _COLUMNS
+            )
+            lines.append(f"{name:<8} {code:<9} {r['corrections']:>3}{cells}")
+    lines.append(
+        "attached: on their request; tasks: became tasks of their own; rule / action: with a "
+        "mined rule / action check; failing: with a check that fails on the corrected attempt; "
+        "correct: with the labelled check; contra: with a check that fails on the user's own "
+        "example (goal 0)"
+    )
+    return lines
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--baseline", default="fff2e10", help="git revision to compare against")
+    parser.add_argument(
+        "--after", default="", help="a git revision to measure instead of the working tree"
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
+    after = args.after or "this tree"
     with tempfile.TemporaryDirectory() as tmp:
-        result = {
-            "baseline": measure(_extract(args.baseline, Path(tmp))),
-            "this tree": measure(REPO),
-        }
+        result = {"baseline": measure(_extract(args.baseline, Path(tmp) / "before"))}
+        result[after] = measure(_extract(args.after, Path(tmp) / "after") if args.after else REPO)
     if args.json:
         print(json.dumps(result, indent=2, ensure_ascii=False))
         return 0
-    for code, sets in result.items():
-        for name, r in sets.items():
-            print(
-                f"{code:>9} / {name:<6}: {r['attached']}/{r['corrections']} attached to their "
-                f"request ({r['became_tasks']} became tasks), {r['with_check']}/"
-                f"{r['corrections']} yield a failing rule or action check"
-            )
+    print(f"baseline: {args.baseline}")
+    print("\n".join(table(result)))
     for name in SETS:
-        before, after = result["baseline"][name], result["this tree"][name]
-        print(f"{name}: checks {before['with_check']} -> {after['with_check']}")
-        for miss in after["missed"]:
-            print(f"    {miss}")
+        counted = result[after][name]
+        if counted["missed"] or counted["wrong"]:
+            print(f"\n{name}, {after}:")
+        for line in counted["missed"]:
+            print(f"    {line}")
+        for line in counted["wrong"]:
+            print(f"    contradicts: {line}")
     return 0
 
 

@@ -1,0 +1,87 @@
+"""The hand-labelled correction sets load, and their labels cannot drift from what was recorded:
+every labelled correction is a correction of its scenarios and was sent, word for word, in the
+stored sessions; every right check the labels name is a check the package accepts. Needs neither
+binary: it reads the stored fixtures only."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from skillopt_sleep.models import Action, Check
+
+from . import check_conversations
+
+_REGEX_KINDS = frozenset({"ran", "never_ran", "regex", "file_contains", "file_not_contains"})
+SETS = {
+    "checks": (
+        check_conversations.CHECK_SESSIONS,
+        check_conversations.CHECK_LABELS,
+        check_conversations.CHECKS,
+        30,
+    ),
+}
+
+
+def _strings(node: Any) -> Iterator[str]:
+    if isinstance(node, str):
+        yield node
+    elif isinstance(node, dict):
+        for value in node.values():
+            yield from _strings(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _strings(value)
+
+
+def _sent(fixtures: Path) -> set[str]:
+    """Every string of every stored transcript line."""
+    found: set[str] = set()
+    for path in fixtures.rglob("*.jsonl"):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                found.update(_strings(json.loads(line)))
+    return found
+
+
+@pytest.mark.parametrize("name", sorted(SETS))
+def test_every_correction_has_one_label_and_was_recorded(name):
+    sessions, labels, fixtures, least = SETS[name]
+    corrections = [s.prompt for sc in sessions for s in sc.steps if s.kind == "correction"]
+    assert len(corrections) >= least
+    assert sorted(corrections) == sorted(label.correction for label in labels)
+    assert len(set(corrections)) == len(corrections), "a correction text is used twice"
+    sent = _sent(fixtures)
+    assert sent, f"no recorded sessions under {fixtures}"
+    unsent = [c for c in corrections if c not in sent]
+    assert not unsent, f"labelled but not in the recorded sessions (re-record {fixtures.name})"
+    requests = [s.prompt for sc in sessions for s in sc.steps if s.how == "new"]
+    assert not [r for r in requests if r not in sent]
+
+
+@pytest.mark.parametrize("name", sorted(SETS))
+def test_labels_are_a_mix_and_name_valid_checks(name):
+    _, labels, _, _ = SETS[name]
+    about = [label.about for label in labels]
+    assert min(about.count("text"), about.count("action")) >= len(labels) // 3
+    for label in labels:
+        assert label.attaches
+        assert label.checks, label.correction
+        for want in label.checks:
+            # the label holds the literal text a regex kind must catch, not a regex
+            value = re.escape(want.value) if want.kind in _REGEX_KINDS else want.value
+            Check.model_validate({"kind": want.kind, "value": value, "path": want.path})
+        example = label.example
+        if example is None:
+            continue
+        assert example.answer or example.commands or example.writes, label.correction
+        for command in example.commands:
+            Action(kind="command", command=command)
+        for path in (*example.reads, *example.deletes, *(p for p, _ in example.writes)):
+            Action(kind="read", path=path)
+    assert sum(label.example is not None for label in labels) >= len(labels) // 2
