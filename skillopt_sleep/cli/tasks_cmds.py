@@ -267,7 +267,10 @@ def show_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
         lines += [_turn_line(t) for t in r.turns]
     lines.append("checks:" + ("" if r.checks else "    none"))
     lines += [
-        f"  - {plain(c)}" + ("" if c.weight == 1 else f" (weight {c.weight:g})") for c in r.checks
+        f"  - {plain(c)}"
+        + ("" if c.weight == 1 else f" (weight {c.weight:g})")
+        + (f" (held against the user's example: {c.held_against})" if c.held_against else "")
+        for c in r.checks
     ]
     for label, items in (("tags", r.tags), ("skills", r.skills_used), ("tools", r.tools_used)):
         if items:

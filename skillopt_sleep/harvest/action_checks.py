@@ -129,7 +129,7 @@ def plain_action(check: Check) -> str:
     value = str(check.value)
     word = _WORD.match(value)
     if word and check.kind in ("ran", "never_ran"):
-        value = re.sub(r"\\(.)", r"\1", word.group(1))
+        value = re.sub(r"\\(.)", r"\1", word.group(1).replace(r"\s+", " "))
     elif check.kind in ("ran", "never_ran"):
         value = f"a command matching {value!r}"
     if check.kind == "file_contains":

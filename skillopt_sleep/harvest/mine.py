@@ -23,6 +23,7 @@ from .action_checks import mined_action_checks
 from .action_refs import refine
 from .actions import to_models
 from .check_miner import candidate_checks
+from .examples import hold, user_example
 from .feedback import FeedbackKind, combine_outcomes, outcome_of, validated
 from .session import PROMPT_CHARS, SessionChunk, Turn, cut
 from .turns import RuleClassifier, TurnClassifier, TurnVerdict
@@ -164,17 +165,16 @@ def mine_checks(
     for i, (a, retry) in enumerate(zip(group.attached, later, strict=True)):
         if a.verdict.kind == "correction" and a.verdict.sure:
             accepted = retry if _accepted(group, i) else None
-            before = len(found)
-            for check in candidate_checks(a.turn.prompt):
-                if isinstance(check.value, str):
-                    check = check.model_copy(update={"value": redact(check.value)})
-                if all((c.kind, c.value) != (check.kind, check.value) for c in found):
-                    found.extend(validated([check], previous, accepted))
             retry_acts = to_models(a.turn, project) if accepted is not None else None
-            for check in mined_action_checks(redact(a.turn.prompt), acted, retry_acts):
-                if all((c.kind, c.value) != (check.kind, check.value) for c in found):
-                    found.append(check)
-            if len(found) == before:
+            said = redact(a.turn.prompt)
+            mined = [
+                *validated(candidate_checks(said), previous, accepted),
+                *mined_action_checks(said, acted, retry_acts),
+            ]
+            held = hold(mined, user_example(said, acted), acted)
+            new = [c for c in held if all((c.kind, c.value) != (f.kind, f.value) for f in found)]
+            found.extend(new)
+            if not new:
                 unruled.append(safe(a.turn.prompt, FEEDBACK_CHARS))
         previous = retry if retry is not None else previous
         acted = to_models(a.turn, project) if a.turn.actions else acted

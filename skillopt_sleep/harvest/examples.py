@@ -1,0 +1,255 @@
+"""The user's own example: what a correction names to do instead, as a synthetic attempt.
+
+"Use `python3 -m pytest -x`, not unittest" shows the command the user wants run; "only ever
+clear `.cache/`" the directory they want cleared; "grep it for ERROR" the tool they want used on
+the file the attempt read. A mined check that fails on that example contradicts the correction
+it came from: :func:`hold` narrows it (``never_ran python3`` becomes ``never_ran python3 -m
+unittest``) or drops it, and marks every check it held with the example it passes on. Pure.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..models import Action, Check
+from ..night.action_judge import Effects, action_check
+from ..night.judge import rule_check
+from .action_refs import FAMILIES
+from .shell_effects import _operands, _program, _segments, _words, shell_effects
+
+# Words that turn the rest of their clause against something: what follows is not the example.
+_NEGATIVE = re.compile(
+    r"(?<![\w-])(?:not|no|never|don't|dont|do not|without|skip|avoid|stop|leave out|leave|exclude"
+    r"|except|nicht|nie|niemals|kein\w*|ohne|au(?:ß|ss)er|lass|pas|jamais|sans|sauf|nunca|sin"
+    r"|excepto)(?![\w-])",
+    re.IGNORECASE,
+)
+_SPLIT = re.compile(
+    r"[;!?]\s+|\.\s+|\n+|,\s*(?=(?:not|never|nicht|but|aber|mais|pero|only|nur)\b)"
+    r"|\s+(?=(?:instead of|rather than|statt|anstatt|au lieu de|en vez de)\b)",
+    re.IGNORECASE,
+)
+_QUOTED = re.compile(
+    r"`([^`\n]{1,160})`|(?<!\w)['\"\u201c\u2018]([^'\"\u201d\u2019\n]{1,160})['\"\u201d\u2019]"
+)
+_BARE_PATH = re.compile(
+    r"(?<![\w`'\"/.-])((?:\.?[\w-]+/)+(?:[\w.-]+)?|\.?[\w-]+\.[a-z]{1,5})(?![\w/])"
+)
+_DELETE = re.compile(
+    r"\b(?:clear|clean|delete|remove|rm|wipe|purge|drop|l[oö]sch\w*|entfern\w*|leer\w*|supprim\w*"
+    r"|vide\w*|borr\w*|elimin\w*)\b",
+    re.IGNORECASE,
+)
+_READ = re.compile(
+    r"\b(?:read|open|look|check|inspect|view|lies|öffne|schau|lire|ouvre|lee|abre)\b", re.IGNORECASE
+)
+_TOOLS = frozenset().union(*FAMILIES) | {"python", "python3", "git", "make", "cargo", "go", "ls"}
+_SEARCHERS = frozenset({"grep", "rg", "ag", "ack"})
+_EXAMPLE_CHARS = 300
+
+
+@dataclass(frozen=True)
+class UserExample:
+    """What the user asked for instead, as an attempt: commands run, files touched, text said."""
+
+    commands: tuple[str, ...]
+    actions: tuple[Action, ...]
+    texts: tuple[str, ...]
+
+    @property
+    def label(self) -> str:
+        """The example as ``tasks show`` names it."""
+        parts = [f"`{c}`" for c in self.commands]
+        parts += [f"{a.kind}s {a.path}" for a in self.actions if a.kind != "command" and not a.tool]
+        parts += [f"'{t}'" for t in self.texts if t not in self.commands and not _is_path(t)]
+        return "; ".join(parts)[:_EXAMPLE_CHARS]
+
+
+def _clauses(text: str) -> list[tuple[str, bool]]:
+    """The clauses of a correction, each with whether it is said against something."""
+    out: list[tuple[str, bool]] = []
+    for part in _SPLIT.split(text):
+        part = part.strip()
+        if part:
+            negative = bool(_NEGATIVE.search(part)) or bool(
+                re.match(r"(?:instead of|rather than|statt|anstatt|au lieu|en vez)", part, re.I)
+            )
+            out.append((part, negative))
+    return out
+
+
+def _is_path(span: str) -> bool:
+    return " " not in span and bool(re.search(r"/|^\.[\w-]|^[\w-]+\.[a-z]{1,5}$", span))
+
+
+def _is_command(span: str, programs: frozenset[str]) -> bool:
+    first = span.split(" ", 1)[0].lower()
+    return first in _TOOLS or first in programs
+
+
+def _programs(actions: Sequence[Action]) -> frozenset[str]:
+    out: set[str] = set()
+    for action in actions:
+        for segment in _segments(_words(action.command)) if action.kind == "command" else []:
+            out.add(_program(segment)[0].lower())
+    return frozenset(out)
+
+
+def _command_actions(command: str) -> list[Action]:
+    """A command and what it does to files; a search reads the files it names."""
+    out = [Action(kind="command", command=command)]
+    out += [Action(kind=k, path=p, tool="shell") for k, p in shell_effects(command)]
+    for segment in _segments(_words(command)):
+        name, args = _program(segment)
+        if name in _SEARCHERS:
+            operands = _operands(args, name)
+            paths = operands[0 if "-e" in args else 1 :]
+            out += [Action(kind="read", path=p, tool="shell") for p in paths]
+    return out
+
+
+def _path_kind(clause: str, corrected: Sequence[Action]) -> str:
+    if _DELETE.search(clause):
+        return "delete"
+    if _READ.search(clause):
+        return "read"
+    kinds = [a.kind for a in corrected if a.kind in ("delete", "edit", "write")]
+    return kinds[0] if kinds else "read"
+
+
+def _tool_command(tool: str, clause: str, corrected: Sequence[Action]) -> str:
+    """``tool`` run where the attempt ran its own (``grep it for ERROR``: a search of the file
+    the attempt read)."""
+    if tool not in _SEARCHERS:
+        return tool
+    paths = [a.path for a in corrected if a.kind == "read" and a.path]
+    what = re.search(r"\b(?:for|nach|pour|por)\s+([^\s,;.!?]+)", clause, re.IGNORECASE)
+    return " ".join([tool, "-e", what.group(1) if what else "...", *dict.fromkeys(paths)])
+
+
+def user_example(feedback: str, corrected: Sequence[Action]) -> UserExample | None:
+    """The example ``feedback`` gives of what to do instead; None when it names none."""
+    programs = _programs(corrected)
+    commands: list[str] = []
+    actions: list[Action] = []
+    texts: list[str] = []
+    for clause, negative in _clauses(feedback):
+        if negative:
+            continue
+        quoted = [a or b for a, b in _QUOTED.findall(clause)]
+        for span in (s.strip() for s in quoted):
+            if _is_path(span):
+                path = span.strip("/").removeprefix("./")
+                actions.append(Action(kind=_path_kind(clause, corrected), path=path))  # type: ignore[arg-type]
+            elif _is_command(span, programs):
+                commands.append(span)
+            texts.append(span)
+        bare = _QUOTED.sub(" ", clause)
+        for match in _BARE_PATH.finditer(bare):
+            path = match.group(1).strip("/").removeprefix("./")
+            actions.append(Action(kind=_path_kind(clause, corrected), path=path))  # type: ignore[arg-type]
+        for word in re.findall(r"[\w.-]+", bare.lower()):
+            if word not in programs and any(word in fam and programs & fam for fam in FAMILIES):
+                commands.append(_tool_command(word, clause, corrected))
+    if not (commands or actions or texts):
+        return None
+    for command in dict.fromkeys(commands):
+        actions = [*_command_actions(command), *actions]
+    return UserExample(tuple(dict.fromkeys(commands)), tuple(actions), tuple(texts))
+
+
+# -- holding a check against the example ---------------------------------------------------------
+
+_WORD = re.compile(r"^\(\?<!\[\\w-\]\)(.+)\(\?!\[\\w-\]\)$")
+
+
+def phrase(words: Sequence[str]) -> str:
+    """A regex matching ``words`` as whole words, in order, spaces between them."""
+    return r"(?<![\w-])" + r"\s+".join(re.escape(w) for w in words) + r"(?![\w-])"
+
+
+def _narrowed(check: Check, example: UserExample, corrected: Sequence[Action]) -> Check | None:
+    """``never_ran word`` narrowed to the fewest words around it of the corrected command that
+    the user's example does not run; None when no such words exist."""
+    word = _WORD.match(str(check.value))
+    if not word:
+        return None
+    name = re.sub(r"\\(.)", r"\1", word.group(1)).lower()
+    for action in corrected:
+        for segment in _segments(_words(action.command)) if action.kind == "command" else []:
+            lowered = [w.lower() for w in segment]
+            if name not in lowered:
+                continue
+            i = lowered.index(name)
+            for n in range(1, len(segment)):
+                for words in (segment[i : i + n + 1], segment[max(0, i - n) : i + 1]):
+                    narrow = check.model_copy(update={"value": phrase(words)})
+                    if len(words) > n and _passes(narrow, example):
+                        return narrow
+    return None
+
+
+def _passes(check: Check, example: UserExample) -> bool | None:
+    """Whether the example passes ``check``; None when the example says nothing it could judge."""
+    kind = check.kind
+    if kind in ("never_ran", "untouched", "never_read", "ran", "changed"):
+        if kind == "ran" and not example.commands:
+            return None
+        if kind == "changed" and not any(
+            a.kind in ("write", "edit", "delete") for a in example.actions
+        ):
+            return None
+        result = action_check(check, Effects(actions=example.actions))
+        return None if result is None else result[0]
+    if kind in ("contains", "not_contains") or (
+        kind == "regex" and str(check.value).startswith(r"(?s)\A(?!")
+    ):
+        if not example.texts:
+            return None
+        return rule_check(check, "\n".join(example.texts))[0]
+    return None
+
+
+def hold(
+    checks: Sequence[Check], example: UserExample | None, corrected: Sequence[Action]
+) -> list[Check]:
+    """The checks that pass on the user's example (narrowed where they can be), each marked
+    with it; then any two that ask for opposite things are both dropped."""
+    if example is None:
+        return consistent(checks)
+    kept: list[Check] = []
+    label = example.label
+    for check in checks:
+        verdict = _passes(check, example)
+        if verdict is False:
+            narrowed = _narrowed(check, example, corrected) if check.kind == "never_ran" else None
+            if narrowed is None:
+                continue
+            check = narrowed
+        if verdict is not None:
+            check = check.model_copy(update={"held_against": label})
+        if all((c.kind, c.value) != (check.kind, check.value) for c in kept):
+            kept.append(check)
+    return consistent(kept)
+
+
+_OPPOSITE = {
+    "ran": "never_ran",
+    "contains": "not_contains",
+    "changed": "untouched",
+    "file_contains": "file_not_contains",
+}
+
+
+def consistent(checks: Sequence[Check]) -> list[Check]:
+    """``checks`` without any pair that asks for and against the same thing."""
+    pairs = set(_OPPOSITE.items()) | {(v, k) for k, v in _OPPOSITE.items()}
+    clash = {
+        (a.kind, str(a.value), a.path)
+        for a in checks
+        for b in checks
+        if (a.kind, b.kind) in pairs and a.value == b.value and a.path == b.path
+    }
+    return [c for c in checks if (c.kind, str(c.value), c.path) not in clash]
