@@ -5,10 +5,12 @@ binary: it reads the stored fixtures only."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -17,6 +19,7 @@ from skillopt_sleep.models import Action, Check
 
 from . import check_conversations
 
+BENCH = Path(__file__).resolve().parents[2] / "bench" / "corrections.py"
 _REGEX_KINDS = frozenset({"ran", "never_ran", "regex", "file_contains", "file_not_contains"})
 SETS = {
     "checks": (
@@ -85,3 +88,27 @@ def test_labels_are_a_mix_and_name_valid_checks(name):
         for path in (*example.reads, *example.deletes, *(p for p, _ in example.writes)):
             Action(kind="read", path=path)
     assert sum(label.example is not None for label in labels) >= len(labels) // 2
+
+
+def test_the_bench_counts_a_check_failing_on_the_users_example_as_a_contradiction():
+    spec = importlib.util.spec_from_file_location("corrections", BENCH)
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    [label] = [
+        lab
+        for lab in check_conversations.CHECK_LABELS
+        if lab.correction.startswith("Please run it via `python3 -m pytest -q`")
+    ]
+    mined = SimpleNamespace(
+        checks=[
+            Check(kind="never_ran", value=r"(?<![\w-])unittest(?![\w-])"),
+            Check(kind="never_ran", value=r"(?<![\w-])python3(?![\w-])"),
+            Check(kind="rubric", value="uses pytest"),
+        ]
+    )
+    row = dict.fromkeys(("correct", "contradicting", "contradicting_checks"), 0)
+    wrong: list[str] = []
+    case = bench._tally(mined, label, row, wrong)
+    assert row == {"correct": 1, "contradicting": 1, "contradicting_checks": 1}
+    assert case["correct"] and wrong == [f"{label.correction}  ->  {case['checks'][1]}"]
