@@ -23,12 +23,11 @@ import tempfile
 from collections import defaultdict, deque
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import Any, Protocol
 
 from ..backends.base import Backend
 from ..errors import BackendError, ConfigError
 from ..models import Edit, TaskRecord
-from ..night.reflect import Case
 from .base import EnvResult, files_of
 from .seed_client import BackendClient
 from .seed_items import as_row, edits_of, env_result, intent_of, item_of, record_of
@@ -42,6 +41,13 @@ TARGET: contextvars.ContextVar[BackendClient | None] = contextvars.ContextVar(
 OPTIMIZER: contextvars.ContextVar[BackendClient | None] = contextvars.ContextVar(
     "optimizer", default=None
 )
+
+
+class Case(Protocol):
+    """A reflection case, as an analyst needs it here: the item it is about."""
+
+    @property
+    def task(self) -> TaskRecord: ...
 
 
 def is_skill_env(obj: object) -> bool:
