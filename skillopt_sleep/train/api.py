@@ -164,9 +164,8 @@ def train(
     agents: AgentReplays | None = None,
 ) -> TrainResult:
     """Train the skill at ``skill`` over ``data`` (a task-set path or a :class:`TaskSet`), recording
-    the run in ``out``; a run already in ``out`` is resumed after its last finished step. With no
-    ``data`` (or no ``skill``), the environment's own items (or initial skill) are used: a
-    skillrl ``SkillEnv`` or a SkillOpt ``EnvAdapter`` named ``module:Class`` has them.
+    the run in ``out``; a run already in ``out`` is resumed after its last finished step. No
+    ``data`` or ``skill``: the environment's own (a ``SkillEnv``'s or an ``EnvAdapter``'s).
 
     ``target`` replays the items, ``optimizer`` (default: ``target``) reflects, ``judge`` scores rubric
     checks. ``env`` replaces ``config.env``. ``budget`` bounds the calls, tokens and money of the run;
@@ -177,9 +176,7 @@ def train(
     if env is None and ":" in config.env:  # made once: a seed's environment holds its items
         env = load_env(config.env)
     tasks = task_set(data, config, env)
-    text = (
-        read_skill(Path(skill), config.mode) if skill is not None else env_skill(env, config.mode)
-    )
+    text = env_skill(env, config.mode) if skill is None else read_skill(Path(skill), config.mode)
     prompts = load_prompts(Path(prompts_dir) if prompts_dir is not None else None)
     run = RunDir(Path(out))
     made = not run.path.exists()
