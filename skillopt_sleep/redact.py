@@ -42,6 +42,11 @@ _ASSIGN = (
     r"(?P<v>(?!\[REDACTED)(?:[^\s\"'`,;)}\\]|\\(?![\"'\\nrt]))"
 )
 
+# ``Authorization: `` and ``Proxy-Authorization=`` (a header, a JSON or YAML key, a curl flag)
+# up to the scheme; the credentials after the scheme run to a space, a quote or an escape.
+_AUTH_HEADER = _keywords("authorization") + r"\\?[\"']?\s*[:=]\s*\\?[\"']?"
+_CREDENTIALS = r"\s+(?P<v>(?!\[REDACTED)[^\s\"'`,;\\]{3,})"
+
 # (kind, pattern, value group). Earlier rules win where matches overlap. Group 0 redacts the whole
 # match; a named group redacts only the value and keeps the key name ("password = [REDACTED:...]").
 # Patterns start with a literal where they can (fast search) and have no leading ``\b``: a key
@@ -53,7 +58,8 @@ _RULES: tuple[tuple[str, str, int | str], ...] = (
     ("openai-key", r"sk-(?!ant-)(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}", 0),
     ("github-token", r"g(?:h[pousr]_[A-Za-z0-9]{20,}|ithub_pat_[A-Za-z0-9_]{20,})", 0),
     ("aws-access-key", r"A(?:KIA|SIA|BIA|CCA)[0-9A-Z]{16}(?![0-9A-Za-z])", 0),
-    ("slack-token", r"xox[abposre]-[A-Za-z0-9\-]{10,}", 0),
+    # Bot, user, app, refresh, config, client and cookie tokens; a rotating one is ``xoxe.xoxp-``.
+    ("slack-token", r"(?:xoxe\.)?xox[abcdeoprs]-[A-Za-z0-9\-]{5,}", 0),
     ("slack-webhook", r"https://hooks\.slack\.com/services/[A-Za-z0-9/_\-]{16,}", 0),
     ("google-api-key", r"AIza[0-9A-Za-z_\-]{35}", 0),
     ("stripe-key", r"[sr]k_(?:live|test)_[0-9A-Za-z]{16,}", 0),
@@ -71,14 +77,10 @@ _RULES: tuple[tuple[str, str, int | str], ...] = (
     # The user may be empty ("redis://:pw@host"): the password is still one.
     ("url-password", r"://[^\s:/@\"']*:(?P<v>[^\s@/\"']{3,})@", "v"),
     ("azure-storage-key", r"(?:Account|SharedAccess)Key=(?P<v>[A-Za-z0-9+/]{16,}={0,2})", "v"),
-    (
-        "basic-auth",
-        _keywords("authorization")
-        + r"[\"']?\s*:\s*[\"']?"
-        + _keywords("basic")
-        + r"\s+(?P<v>[A-Za-z0-9+/]{6,}={0,2})",
-        "v",
-    ),
+    # An HTTP (or proxy) Authorization header's credentials, whatever their length or alphabet:
+    # base64 or base64url, or a "user:password" pasted unencoded.
+    ("basic-auth", _AUTH_HEADER + _keywords("basic") + _CREDENTIALS, "v"),
+    ("authorization", _AUTH_HEADER + _keywords("bearer", "token", "apikey") + _CREDENTIALS, "v"),
     # A Docker config.json keeps "user:password" base64-encoded in an "auth" value.
     ("docker-auth", r"\"auth\"\s*:\s*\"(?P<v>[A-Za-z0-9+/]{6,}={0,2})\"", "v"),
     ("bearer-token", _keywords("bearer", "token") + r"\s+(?P<v>[A-Za-z0-9._~+/\-]{20,}=*)", "v"),
@@ -128,6 +130,7 @@ _NEEDLES: dict[str, tuple[str, ...]] = {
 _NEEDLES_LOWER: dict[str, tuple[str, ...]] = {
     "bearer-token": ("bearer", "token"),
     "basic-auth": ("authorization",),
+    "authorization": ("authorization",),
     "password": ("password", "passwd", "passphrase", "pwd"),
     "secret": ("secret", "token", "key", "credential"),
 }
@@ -139,6 +142,8 @@ _NOT_A_VALUE = re.compile(
     re.IGNORECASE,
 )
 _WORDY = re.compile(r"^[A-Za-z]+$")  # a plain word after "token:" is prose, not a secret
+# A header's placeholder in docs and rules ("Bearer TOKEN", "Basic credentials"), not credentials.
+_PLACEHOLDER = re.compile(r"^(?:[A-Z_]+|(?i:token|credentials?|secret|password|key|api[_-]?key))$")
 
 _CANDIDATE = re.compile(r"(?<![A-Za-z0-9+/=_\-])[A-Za-z0-9+/_\-]{24,}={0,2}(?![A-Za-z0-9+/=_\-])")
 _ENTROPY_BITS = 4.2  # bits per character; random base64 is ~6, English identifiers ~3.5-4
@@ -191,6 +196,8 @@ def _rule_findings(text: str) -> list[tuple[int, SecretFinding]]:
                 if _NOT_A_VALUE.match(value):
                     continue
                 if kind == "secret" and _WORDY.match(value) and len(value) < 20:
+                    continue
+                if kind in ("basic-auth", "authorization") and _PLACEHOLDER.match(value):
                     continue
             found.append((rank, SecretFinding(kind, start, end)))
     return found

@@ -98,19 +98,25 @@ def make_record(fields: Mapping[str, Any], defaults: Defaults) -> TaskRecord:
     return record
 
 
+# What identifies a record or names a closed choice; every other text it holds is redacted.
+_NOT_TEXT = frozenset({"id", "source", "project", "kind", "outcome", "by", "model", "commit"})
+
+
 def redacted(record: TaskRecord) -> TaskRecord:
-    """``record`` with every secret in its text (and its checks' text) replaced by a placeholder."""
-    checks = [
-        c.model_copy(update={"value": redact(c.value)}) if isinstance(c.value, str) else c
-        for c in record.checks
-    ]
-    update: dict[str, Any] = {
-        name: redact(getattr(record, name))
-        for name in ("intent", "context", "attempt", "feedback", "session_id")
-    }
-    for name in ("tags", "skills_used", "tools_used"):
-        update[name] = [redact(v) for v in getattr(record, name)]
-    return TaskRecord.model_validate({**record.model_dump(), **update, "checks": checks})
+    """``record`` with every secret in every text it holds replaced by a placeholder: its
+    intent, context, attempt and feedback, its turns and actions, and every text of its
+    checks (a value, an action check's path), whatever way it came in by."""
+    return TaskRecord.model_validate(_redact_texts(record.model_dump()))
+
+
+def _redact_texts(value: Any, key: str = "") -> Any:
+    if isinstance(value, str):
+        return value if key in _NOT_TEXT else redact(value)
+    if isinstance(value, dict):
+        return {k: _redact_texts(v, k) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_redact_texts(v, key) for v in value]
+    return value
 
 
 def read_records(path: Path, defaults: Defaults) -> list[TaskRecord]:

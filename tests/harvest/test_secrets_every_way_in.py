@@ -65,6 +65,7 @@ def planted(tag: str) -> dict[str, tuple[str, str]]:
         "high-entropy": f"{tag}{_chars(44)}",
         "azure-storage-key": f"{tag}{_chars(60)}==",
         "basic-auth": f"{tag}{_chars(24)}=",
+        "authorization": f"{tag}{_chars(8)}",
         "docker-auth": f"{tag}{_chars(28)}",
         "url-empty-user": f"{tag}{_chars(14)}",
     }
@@ -115,6 +116,10 @@ def planted(tag: str) -> dict[str, tuple[str, str]]:
         "basic-auth": (
             f"curl -H 'Authorization: Basic {s['basic-auth']}' https://api.internal",
             s["basic-auth"],
+        ),
+        "authorization": (
+            f"curl -x proxy:3128 -H 'Proxy-Authorization: Bearer {s['authorization']}' https://x",
+            s["authorization"],
         ),
         "docker-auth": (
             f'{{"auths": {{"registry.internal": {{"auth": "{s["docker-auth"]}"}}}}}}',
