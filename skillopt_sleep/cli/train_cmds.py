@@ -8,15 +8,16 @@ from typing import Any
 
 from ..agent_replay import AGENTS
 from ..backends.retry import RetryPolicy
+from ..envs.registry import load_env
 from ..errors import BackendError, BudgetExhausted, ConfigError, UsageError
 from ..night.agent_dispatch import AgentReplays, agent_replays, rollout_tokens
 from ..night.project import batched_backends, build_backends
 from ..night.root import Backends
 from ..settings import Settings
 from ..train import TrainConfig
-from ..train.api import read_skill
+from ..train.api import env_skill, read_skill, task_set
 from ..train.config import TrainSummary
-from ..train.data import TaskSet, load_task_set
+from ..train.data import TaskSet
 from ..train.estimate import estimate_train
 from .common import add_backend_flags, backend_flags
 from .context import Ctx
@@ -48,9 +49,8 @@ def register(
         description="Train a skill over a task set: `train DATA --skill FILE --out DIR`. "
         "`train stage DIR --project P` stages the best skill of a run as a proposal.",
     )
-    p.add_argument(
-        "data", metavar="DATA", help="a .jsonl task set, or a directory of train/val/test.jsonl"
-    )
+    data = "a .jsonl task set, or a directory of train/val/test.jsonl (or the --env's own items)"
+    p.add_argument("data", metavar="DATA", nargs="?", help=data)
     p.add_argument("dir", metavar="DIR", nargs="?", help=argparse.SUPPRESS)
     p.add_argument("--skill", metavar="FILE", help="the skill (SKILL.md or prompt) to train")
     p.add_argument(
@@ -123,20 +123,30 @@ def train_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
         return stage_cmd(args, ctx)
     if args.dir is not None:
         raise UsageError(f"unexpected argument {args.dir!r}", hint="train takes one DATA path")
-    if not args.skill or not args.out:
+    own = ":" in (args.env or "")  # a module:Class environment may bring its items and skill
+    if not args.out or not (args.skill or own):
         raise UsageError(
             "train needs --skill FILE and --out DIR",
-            hint="skillopt-sleep train DATA --skill FILE --out DIR",
+            hint="skillopt-sleep train DATA --skill FILE --out DIR (--skill may be left out with "
+            "an --env module:Class that has its own initial skill)",
+        )
+    if not (args.data or own):
+        raise UsageError(
+            "train needs DATA, the task set",
+            hint="skillopt-sleep train DATA --skill FILE --out DIR (DATA may be left out with an "
+            "--env module:Class that has its own items)",
         )
     flags = backend_flags(args)
     flags["roles.optimizer.model"] = args.optimizer_model or args.model
     settings = ctx.settings(ctx.project(None), flags).settings
     config = _config(args, settings.night.concurrency)
-    data = load_task_set(ctx.cwd / args.data, split_ratio=config.split_ratio, seed=config.seed)
-    skill_path = ctx.cwd / args.skill
+    env = load_env(config.env) if own else None
+    data = task_set(ctx.cwd / args.data if args.data else None, config, env)
+    skill_path = ctx.cwd / args.skill if args.skill else None
     backends = build_backends(settings, ctx.env)
     if args.estimate:
-        return _estimate(ctx, config, data, read_skill(skill_path, config.mode), settings, backends)
+        skill = read_skill(skill_path, config.mode) if skill_path else env_skill(env, config.mode)
+        return _estimate(ctx, config, data, skill, settings, backends)
     if settings.night.batch:
         backends = batched_backends(backends, ctx.store, settings.night.batch_poll_s)
     from ..train.api import train
@@ -149,6 +159,7 @@ def train_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
         optimizer=backends.optimizer,
         judge=backends.judge,
         config=config,
+        env=env,
         prompts_dir=ctx.cwd / args.prompts if args.prompts else None,
         budget=settings.budget,
         retry=RetryPolicy(max_retries=settings.roles.target.max_retries),
