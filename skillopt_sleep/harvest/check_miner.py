@@ -15,6 +15,7 @@ from pydantic import ValidationError
 from ..action_models import ACTION_KINDS
 from ..models import Check
 from .action_checks import plain_action
+from .text_checks import LINKS_RELATIVE, VERSION_HEADING, heading_checks
 
 _I = re.IGNORECASE
 _QUOTED = (
@@ -298,6 +299,7 @@ def candidate_checks(feedback: str) -> list[Check]:
         *_lengths(feedback),
         *_format_rules(feedback),
         *_address(feedback),
+        *heading_checks(feedback),
     ]
     checks: list[Check] = []
     for kind, value in found:
@@ -320,6 +322,8 @@ _PLAIN_FIXED.update(
         rf"(?s)\A(?!.*{_DU})": "never says du",
         _DU: "addresses the user informally (du)",
         rf"(?s)\A(?!.*{_SIE})": "never says Sie",
+        VERSION_HEADING: "no version heading",
+        LINKS_RELATIVE: "links are relative (no http(s) link)",
     }
 )
 _PLAIN_COUNTED = (

@@ -101,6 +101,10 @@ CORRECTION_ANYWHERE = (
     r"|i don't want|i do not want|drop the|sorry,? but|(?:is|are)n't valid|not valid|overcomplicat"
     r"|over-?engineer|where(?:'s| is| are) (?:the|my|your)|wo (?:ist|sind) (?:denn )?(?:die|der|das|mein)"
     r"|viel zu|way too|far too|you shouldn't|you should not|du sollst (?:doch )?nicht|das passt (?:so )?nicht"
+    r"|never (?:a|an)\b|(?:must|should|needs? to|has to) also be|muss auch"
+    r"|on purpose|absichtlich|expr[eè]s|a prop[oó]sito|leave out|lass [^.?!]{1,40} weg"
+    r"|\b(?:skip|exclude|ignore|[uü]berspring\w*|ignorier\w*|ignore[rz]?|omit[es]?)\s+`?[\w.-]*/"
+    r"|\bonly (?:our|my|the) `?[\w.-]+/|\bnur (?:unser\w*|mein\w*|das|den|die) `?[\w.-]+/"
     r"|keep it (?:(?:under|below|within|to) \d+|shorter|brief|short)|(?:under|below|fewer than|less than"
     r"|unter|weniger als) \d+ (?:words|characters|chars|lines|sentences|w[oö]rtern?|zeichen|zeilen)"
 )

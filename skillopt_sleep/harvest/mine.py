@@ -19,13 +19,14 @@ from typing import Any
 
 from ..models import Action, Check, TaskRecord, TurnNote
 from ..redact import redact
-from .action_checks import mined_action_checks
+from .action_checks import mined_action_checks, validated_actions
 from .action_refs import refine
 from .actions import to_models
 from .check_miner import candidate_checks
 from .examples import hold, user_example
 from .feedback import FeedbackKind, combine_outcomes, outcome_of, validated
 from .session import PROMPT_CHARS, SessionChunk, Turn, cut
+from .text_checks import file_checks, scope_text_checks
 from .turns import RuleClassifier, TurnClassifier, TurnVerdict
 
 ATTEMPT_CHARS = 4000
@@ -170,7 +171,10 @@ def mine_checks(
             mined = [
                 *validated(candidate_checks(said), previous, accepted),
                 *mined_action_checks(said, acted, retry_acts),
+                *validated_actions(file_checks(said, acted), acted, retry_acts),
             ]
+            if not any(c.kind in ("untouched", "never_read") for c in mined):
+                mined += validated(scope_text_checks(said), previous, accepted)
             held = hold(mined, user_example(said, acted), acted)
             new = [c for c in held if all((c.kind, c.value) != (f.kind, f.value) for f in found)]
             found.extend(new)

@@ -1,8 +1,10 @@
 """The corrections of harvested tasks as sightings of the user's preferences.
 
-Two corrections are the same preference when they state the same checks ("always use pytest -q"
-and "pytest -q, not unittest" both ask for ``contains 'pytest -q'``), else when their words are
-the same once case, punctuation and filler are dropped. Pure: no IO.
+Two corrections are the same preference when they name the same heading, opening or text
+("always use pytest -q" and "pytest -q, not unittest" both ask for ``contains 'pytest -q'``),
+else when they state the same checks, else when their words are the same once case,
+punctuation and filler are dropped. The preference keeps the union of the checks its sightings
+state, and counts them. Pure: no IO.
 """
 
 from __future__ import annotations
@@ -21,9 +23,18 @@ _FILLER = re.compile(
 )
 
 
+# What a statement is about, first: a correction naming the same heading, opening or text as
+# another is the same preference, whatever else either adds.
+_ANCHORS = ("heading", "starts_with", "contains")
+
+
 def _key(project: str, statement: str) -> tuple[str, tuple[str, ...]]:
-    checks = tuple(sorted({c.describe() for c in candidate_checks(statement)}))
-    if checks:
+    mined = candidate_checks(statement)
+    checks = tuple(sorted({c.describe() for c in mined}))
+    anchor = next((c for kind in _ANCHORS for c in mined if c.kind == kind), None)
+    if anchor is not None:  # "under `## Unreleased`" said three ways is one preference
+        what = "anchor:" + anchor.describe()
+    elif checks:
         what = "checks:" + "\x00".join(checks)
     else:
         words = re.sub(r"[^\w\s]", " ", statement.lower())
