@@ -115,3 +115,19 @@ def test_an_object_that_is_no_environment_is_one_line_naming_the_fix(
     assert (r.code, r.out) == (3, "")
     assert r.err.startswith("skillopt-sleep: error: json:JSONDecoder is not an environment")
     assert r.err.count("\n") <= 2
+
+
+def test_the_qa_quick_start_learns_offline(cli, tmp_path: Path) -> None:
+    sample = REPO / "skillopt_sleep" / "sample"
+    r = cli(
+        "train", str(sample / "qa.jsonl"), "--skill", str(sample / "QA_SKILL.md"), "--env", "qa",
+        "--backend", "simulated", "--epochs", "2", "--steps", "2", "--seed", "1",
+        "--out", str(tmp_path / "qa"), "--json",
+    )  # fmt: skip
+    assert r.code == 0, r.err
+    s = r.json()
+    assert s["best"]["test_hard"] > s["baseline"]["test_hard"] + 0.2
+    assert (
+        "Answer with the answer alone, with no sentence around it."
+        in (tmp_path / "qa" / "best.md").read_text()
+    )
