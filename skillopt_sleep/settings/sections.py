@@ -184,6 +184,13 @@ class NightSettings(_Section):
     harm_max_tasks: int = Field(
         default=64, ge=1, description="other tasks a harm test replays, at most"
     )
+    harm_kind_power: float = Field(
+        default=0.99,
+        gt=0,
+        lt=1,
+        description="a night with more other tasks than the harm check needs checks a sample, every "
+        "kind in it on enough tasks to catch a rule that breaks the whole kind with this chance",
+    )
     holdout_fraction: float = Field(
         default=0.35,
         gt=0,

@@ -7,12 +7,14 @@ import asyncio
 import dataclasses
 import math
 import random
+from collections import Counter
 from datetime import datetime, timezone
 
 from skillopt_sleep.models import Check, Edit, EditEvidence, TaskRecord
 from skillopt_sleep.night.evidence import Candidate, EvidencePolicy, Trials
 from skillopt_sleep.night.evidence.allocation import CLASSIC, LEAN, allocation_for
 from skillopt_sleep.night.evidence.exact import Stratum, p_odds_at_most, stratified_p
+from skillopt_sleep.night.evidence.harm_sample import per_kind
 from skillopt_sleep.night.evidence.together import _loses, settle
 from skillopt_sleep.night.replay import Rollout
 
@@ -109,8 +111,35 @@ def test_the_harm_check_of_the_edits_together_refuses_a_rule_that_breaks_the_oth
         cand = Candidate(Edit(target="memory", content="the rule"), EDIT, 1)
         ev = EditEvidence(edit=cand.edit, verdict="accepted")
         got = asyncio.run(settle(trials, [cand], {cand.key: ev}, lambda cs: EDIT))[cand.key]
-        caught += got.verdict != "accepted" and len(got.harm_tasks) == n
+        # every other task on a small night; on a large one a sample with every kind in it
+        kinds = {t.checks[0].value for t in tasks}
+        checked = {t.checks[0].value for t in tasks if t.id in got.harm_tasks}
+        sampled = len(got.harm_tasks) == n if n <= 24 else len(got.harm_tasks) < n
+        caught += got.verdict != "accepted" and checked == kinds and sampled
     assert caught == 40
+
+
+def test_a_large_night_checks_harm_on_a_sample_with_every_kind_and_still_refuses_a_breaking_rule():
+    """200 other tasks of 8 kinds: the harm check replays a sample drawn before any outcome, with
+    the same number of tasks of every kind, its size bounded whatever the night's; a rule that
+    breaks every other task is refused each time, as on a night that checks them all."""
+    rng = random.Random(11)
+    policy = EvidencePolicy.from_settings()
+    each = per_kind(policy.harm_alpha / 5, 6, policy.harm_kind_power)
+    for _ in range(20):
+        tasks = [_task(i, i % 8) for i in range(200)]
+        rates = {t.id: rng.choice((0.25, 0.9)) for t in tasks}
+        trials = Trials(
+            _world(rng, rates, dict.fromkeys(rates, 0.05)), BASE, tasks, policy, "t", rng
+        )
+        cand = Candidate(Edit(target="memory", content="the rule"), EDIT, 1)
+        ev = EditEvidence(edit=cand.edit, verdict="accepted")
+        got = asyncio.run(settle(trials, [cand], {cand.key: ev}, lambda cs: EDIT))[cand.key]
+        checked = Counter(t.checks[0].value for t in tasks if t.id in got.harm_tasks)
+        assert got.verdict != "accepted"
+        assert len(checked) == 8 and min(checked.values()) >= each
+        assert len(got.harm_tasks) == max(8 * each, 24) < 200
+        assert trials.spend.sampled == [(len(got.harm_tasks), 200)]
 
 
 def test_the_harm_check_of_the_edits_together_refuses_at_most_harm_alpha_under_the_null():

@@ -29,6 +29,7 @@ class EvidencePolicy:
     evidence_odds: float
     min_effect: float
     harm_max_tasks: int
+    harm_kind_power: float  # a kind-breaking rule is caught by the sampled harm check this often
     max_error_rate: float
     max_efficacy_tasks: int = 12  # cited and unseen tasks an efficacy test replays, at most
     allocation: str = "lean"  # how the tests spend their rollouts (see :mod:`.allocation`)

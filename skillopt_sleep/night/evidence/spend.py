@@ -23,6 +23,7 @@ class Spend:
 
     drawn: dict[str, int] = field(default_factory=lambda: dict.fromkeys(PARTS, 0))
     saved: dict[str, int] = field(default_factory=lambda: dict.fromkeys(PARTS, 0))
+    sampled: list[tuple[int, int]] = field(default_factory=list)  # harm checks: (replayed, others)
 
     def counting(self, draw: Draw, part: str | None = None):  # type: ignore[no-untyped-def]
         """``draw`` that counts what it asks for: under ``part``, or the part its caller names

@@ -33,6 +33,7 @@ from ..replay import Rollout
 from .allocation import allocation_for
 from .exact import Stratum, holm, holm_levels, log_e_value, stratified_p
 from .examples import example_of
+from .harm_sample import per_kind, stratified_sample
 from .kinds import kin, relevance
 from .policy import EvidencePolicy
 from .pool import Draw, Pool, Want
@@ -260,10 +261,21 @@ class Trials:
     # -- harm -------------------------------------------------------------------------------------
 
     def harm_set(self, tasks_tested: Sequence[TaskRecord]) -> list[TaskRecord]:
+        """The tasks a harm check replays: every task outside ``tasks_tested``, or, when there are
+        more than its first look needs, a sample stratified by kind (:mod:`.harm_sample`)."""
         ids = {t.id for t in tasks_tested}
         others = sorted((t for t in self.tasks if t.id not in ids), key=lambda t: t.id)
-        if len(others) > self.policy.harm_max_tasks:
-            others = self.rng.sample(others, self.policy.harm_max_tasks)
+        p, alloc = self.policy, self.allocation
+        need = alloc.harm_steps(p, 1)[0]
+        if len(others) > need:
+            steps = alloc.harm_steps(p, need)
+            level = p.harm_alpha * alloc.harm_weights(p)[-1]
+            each = per_kind(level, max(1, steps[-1] // need), p.harm_kind_power)
+            sample = stratified_sample(others, need, each, self.rng)
+            self.spend.sampled.append((len(sample), len(others)))
+            others = sample
+        if len(others) > p.harm_max_tasks:
+            others = sorted(self.rng.sample(others, p.harm_max_tasks), key=lambda t: t.id)
         return others
 
     async def harm(
