@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
 import shutil
 import statistics
@@ -47,6 +48,7 @@ from worlds.seed_home import seed_home
 from skillopt_sleep.clock import FixedClock
 from skillopt_sleep.models import TaskRecord
 from skillopt_sleep.night.project import Backends, estimate_project_night, run_project_night
+from skillopt_sleep.night.rehearsal import proved_any
 from skillopt_sleep.night.seeds import NightSeeds
 from skillopt_sleep.night.select import select_tasks
 from skillopt_sleep.night.workspace import load_workspace
@@ -88,6 +90,12 @@ class Row(TypedDict):
     tokens: int
     cost_expected: float
     cost: float
+    mean: int  # the estimate's mean calls (``expected`` is its single number for one night)
+    miss: float  # how far the estimate expects ``expected`` to miss, |est - actual| / actual
+    p_proven: float  # the estimate's chance that the night proves an edit
+    if_proven: int | None  # its calls if one is proven, and if none is
+    if_not: int | None
+    proven: bool  # whether the night did
 
 
 def project_tasks(
@@ -155,6 +163,12 @@ def nights_of(project: Project, seed: int, nights: int, workdir: Path) -> list[R
                     tokens=summary.tokens,
                     cost_expected=est.cost_usd or 0.0,
                     cost=sum(u.list_cost_usd for u in summary.usage_by_role.values()),
+                    mean=est.calls_mean,
+                    miss=est.calls_miss,
+                    p_proven=est.p_proven,
+                    if_proven=est.calls_if_proven,
+                    if_not=est.calls_if_not,
+                    proven=proved_any(summary.evidence),
                 )
             )
     finally:
@@ -196,12 +210,91 @@ def error(rows: Sequence[Row], key: str = "expected", actual: str = "actual") ->
     )
 
 
-def summarise(rows: Sequence[Row]) -> dict[str, float | int | None]:
+def misses(rows: Sequence[Row], key: str = "expected") -> dict[str, float | None]:
+    """The calls' |estimate - actual| / actual over the nights that spent: mean, median, and the
+    share of nights within the goal."""
+    each = [abs(r[key] - r["actual"]) / r["actual"] for r in rows if r["actual"]]  # type: ignore[literal-required]
+    if not each:
+        return {"mean": None, "median": None, "within": None}
+    return {
+        "mean": round(statistics.fmean(each), 3),
+        "median": round(statistics.median(each), 3),
+        "within": round(sum(e <= GOAL for e in each) / len(each), 3),
+    }
+
+
+def _way(row: Row, proven: bool) -> int:
+    """The estimate's calls for a night that goes this way (the other way's if it saw none)."""
+    calls = row["if_proven"] if proven else row["if_not"]
+    other = row["if_not"] if proven else row["if_proven"]
+    return calls if calls is not None else other if other is not None else row["expected"]
+
+
+def _guess(row: Row) -> bool:
+    """The way the estimate's single number bets on: the way whose calls it is nearer (by ratio)."""
+    if row["if_proven"] is None or row["if_not"] is None:
+        return row["if_proven"] is not None
+    est = max(1, row["expected"])
+    return abs(math.log(est / max(1, row["if_proven"]))) < abs(
+        math.log(est / max(1, row["if_not"]))
+    )
+
+
+def decomposition(rows: Sequence[Row]) -> dict[str, object]:
+    """Where the calls' error comes from: nights whose way (an edit proven or not) the estimate
+    got wrong against the cost within the way, what an oracle of the way would reach, what the
+    mean would, what the rehearsals themselves expect to miss; and how well the way is predicted
+    from what the estimate sees before the night (its own chance, the last night's way)."""
+    spent = [r for r in rows if r["actual"]]
+    if not spent:
+        return {}
+    guessed = [_guess(r) for r in spent]
+    wrong = [r for r, g in zip(spent, guessed, strict=True) if g != r["proven"]]
+    oracle = [{**r, "oracle": _way(r, r["proven"])} for r in spent]
+    last: dict[tuple[str, int], bool] = {}
+    by_last = []
+    for r in sorted(spent, key=lambda r: (r["project"], r["seed"], r["night"])):
+        by_last.append(last.get((r["project"], r["seed"]), r["p_proven"] > 0.5) == r["proven"])
+        last[(r["project"], r["seed"])] = r["proven"]
+    n = len(spent)
+    return {
+        "proven_share": round(sum(r["proven"] for r in spent) / n, 3),
+        "mean_of_way_wrong": round(
+            sum(abs(r["expected"] - r["actual"]) / r["actual"] for r in wrong) / n, 3
+        ),
+        "mean_of_way_right": round(
+            sum(
+                abs(r["expected"] - r["actual"]) / r["actual"]
+                for r, g in zip(spent, guessed, strict=True)
+                if g == r["proven"]
+            )
+            / n,
+            3,
+        ),
+        "way_oracle": misses(oracle, "oracle"),  # type: ignore[arg-type]
+        "the_mean": misses(spent, "mean"),
+        "rehearsals_expect": round(statistics.fmean(r["miss"] for r in spent), 3),
+        "way_accuracy": {
+            "estimate": round(1 - len(wrong) / n, 3),
+            "chance_over_half": round(
+                statistics.fmean((r["p_proven"] > 0.5) == r["proven"] for r in spent), 3
+            ),
+            "last_night": round(statistics.fmean(by_last), 3),
+            "never_proven": round(1 - sum(r["proven"] for r in spent) / n, 3),
+            "brier": round(statistics.fmean((r["p_proven"] - r["proven"]) ** 2 for r in spent), 3),
+        },
+    }
+
+
+def summarise(rows: Sequence[Row]) -> dict[str, object]:
     """The errors of one set of nights, the old estimator's beside, and the bound's misses."""
     idle = [r for r in rows if not r["actual"]]
+    calls = misses(rows)
     return {
         "nights": len(rows),
-        "calls_error": error(rows),
+        "calls_error": calls["mean"],
+        "calls_error_median": calls["median"],
+        "calls_within_goal": calls["within"],
         "calls_error_before": error(rows, "before"),
         "tokens_error": error(rows, "tokens_expected", "tokens"),
         "cost_error": error(rows, "cost_expected", "cost"),
@@ -270,6 +363,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "goal_met": goal_met,
         "seeds": [seeds.start, seeds.stop - 1],
         "spread": spread(rows),
+        "decomposition": decomposition(rows),
         "by_project": by_project,
         "rows": rows,
     }
@@ -297,8 +391,28 @@ def _print(result: Mapping[str, object], seeds: int, nights: int) -> None:
             f"       {_pct(s['tokens_error'])}  {_pct(s['cost_error'])}   {s['above_bound']:>11}"
             f"  {s['idle_nights']:>4} ({s['idle_estimated_zero']})"
         )
-    sp = result["spread"]
-    assert isinstance(sp, dict)
+    sp, d = result["spread"], result["decomposition"]
+    assert isinstance(sp, dict) and isinstance(d, dict)
+    print(
+        f"  calls error over all nights: mean {_pct(result['calls_error'])}, median "
+        f"{_pct(result['calls_error_median'])}, within {GOAL:.0%} on {_pct(result['calls_within_goal'])} of nights"
+    )
+    if d:
+        w, o, m = d["way_accuracy"], d["way_oracle"], d["the_mean"]
+        print(
+            f"  where it comes from: the nights whose way (an edit proven or not, {d['proven_share']:.0%}"
+            f" proven) it bet wrong {_pct(d['mean_of_way_wrong'])}, the cost within the way"
+            f" {_pct(d['mean_of_way_right'])} (of the mean)"
+        )
+        print(
+            f"  told each night's way, the estimate would miss by {_pct(o['mean'])} (median {_pct(o['median'])});"
+            f" its mean by {_pct(m['mean'])}; its rehearsals expect it to miss by {_pct(d['rehearsals_expect'])}"
+        )
+        print(
+            f"  the way predicted right: by the estimate {_pct(w['estimate'])}, by its chance over half"
+            f" {_pct(w['chance_over_half'])}, by the last night's way {_pct(w['last_night'])},"
+            f" by 'never' {_pct(w['never_proven'])}; Brier score of its chance {w['brier']:.3f}"
+        )
     print(
         f"  calls error user by user: {sp['min']:.0%} to {sp['max']:.0%} (mean {sp['mean']:.0%}, "
         f"sd {sp['sd']:.0%}); goal: at most {GOAL:.0%} over all nights, none above the bound: "

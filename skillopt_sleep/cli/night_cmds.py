@@ -15,6 +15,7 @@ from ..models import NightSummary, TaskRecord
 from ..night.agent_dispatch import agent_replays
 from ..night.demo import next_steps, prepare_demo
 from ..night.estimate import Estimate
+from ..night.estimate_ways import ways_text
 from ..night.pipeline import NightResult
 from ..night.project import build_backends, estimate_project_night, run_project_night
 from ..night.root import Backends
@@ -108,9 +109,11 @@ def run_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
         est = estimate_project_night(
             project=project, settings=settings, store=ctx.store, backends=backends, tasks=tasks
         )
+        calls = ways_text(est.calls, est.calls_if_proven, est.calls_if_not, est.p_proven)
         text = (
-            f"estimate for {project}: {est.calls} calls expected, at most {est.calls_bound} "
-            f"(the gate's tests {est.gate_expected:.0f}, at most {est.gate_bound}; {est.cached} rollouts cached), "
+            f"estimate for {project}: {calls}; never more than {est.calls_bound} "
+            f"(the gate's tests {est.gate_expected:.0f} on average, at most {est.gate_bound}; "
+            f"{est.cached} rollouts cached), "
             f"~{est.input_tokens + est.output_tokens} tokens; {'within' if est.within_budget else 'OVER'} "
             f"the budget\n{estimate_prices(est)}"
         )

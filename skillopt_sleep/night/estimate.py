@@ -20,6 +20,7 @@ from ..models import NightSummary, TaskRecord
 from ..settings import Settings
 from ..store import Store
 from .agent_dispatch import ReplayMode, agent_share, wants_agent
+from .estimate_ways import ways
 from .evidence import EvidencePolicy
 from .evidence.kinds import kind_of
 from .evidence.rehearse import bound
@@ -55,6 +56,11 @@ class Estimate:
     gate_bound: int = 0  # ... and at most
     gate_parts: tuple[tuple[str, float], ...] = ()  # the expected rollouts by part of the gate
     gate_saved: float = 0.0  # the rollouts its early stops are expected to save
+    calls_mean: int = 0  # the calls over many such nights, on average (``calls`` is one night's)
+    p_proven: float = 0.0  # the chance the night proves an edit (and so pays for its harm check)
+    calls_if_proven: int | None = None  # the calls if it does (None: no rehearsal did)
+    calls_if_not: int | None = None  # ... and if it proves none (None: every rehearsal did)
+    calls_miss: float = 0.0  # how far ``calls`` is expected to miss, as |est - actual| / actual
 
 
 @dataclass
@@ -78,44 +84,41 @@ def estimate_night(
     night_index: int = 0,
 ) -> Estimate:
     """The train replay (less what the cache holds), then the reflections and the fresh rollouts of
-    the edits' tests as the night's own rounds spend them on a rehearsal (:mod:`.rehearsal`); the
-    rubric calls. ``calls`` is the expected count; ``calls_bound`` the most, with at most one edit
-    per case shown a round (:func:`.evidence.rehearse.bound`)."""
+    the edits' tests as the night's own rounds spend them on rehearsals (:mod:`.rehearsal`); the
+    rubric calls. ``calls`` is the single number nearest a night on average
+    (:func:`.estimate_ways.nearest`), its tokens and cost that rehearsal's; ``calls_mean`` the
+    mean, ``calls_if_proven`` / ``calls_if_not`` the two ways a night goes;
+    ``calls_bound`` the most, with at most one edit per case shown a round
+    (:func:`.evidence.rehearse.bound`)."""
     k = settings.night.k
     out_tokens = int(settings.roles.target.max_tokens * OUTPUT_SHARE)
-    tally, tasks, rubric_rate = _Tally(), [*sel.train, *sel.holdout], 0.0
-    budget = edit_budget(settings.night, night_index)
     plan, most = _plan(sel, ws, settings, target, store, night_index)
-    fresh = round(plan.rollouts)
-    if tasks and sel.train:
-        tally.tokens_in, tally.rubric_calls, rubric_rate, tally.shared = _fresh_share(
-            tasks, ws, fresh, budget
-        )
-        tally.calls, tally.tokens_out = fresh, fresh * out_tokens
-    _count_train_replay(tally, sel.train, ws, target, store, (k, out_tokens), settings)
-    steps = settings.night.steps if sel.train and budget > 0 else 0
-    rounds = min(steps, round(plan.reflections))
-    tally.calls += rounds + tally.rubric_calls
+    base = _Tally()
+    _count_train_replay(base, sel.train, ws, target, store, (k, out_tokens), settings)
+    size = (sel, ws, settings, night_index)
+    mean, rubric_rate = _night_tally(base, size, plan.rollouts, plan.reflections)
+    runs = [(_night_tally(base, size, r.rollouts, r.reflections)[0], r) for r in plan.runs]
+    way = ways([(t.calls, r.proven) for t, r in runs], mean.calls)
+    tally, fresh = next(((t, r.rollouts) for t, r in runs if t.calls == way.calls), (mean, 0))
+    fresh, steps = fresh if runs else round(plan.rollouts), _steps(sel, settings, night_index)
     # at most: every test to its full course, and each reflection asked twice (a malformed reply)
-    calls_bound = tally.calls - rounds + math.ceil((most - fresh) * (1 + rubric_rate)) + 2 * steps
+    rounds, drawn = min(steps, round(plan.reflections)), round(plan.rollouts)
+    calls_bound = mean.calls - rounds + math.ceil((most - drawn) * (1 + rubric_rate)) + 2 * steps
     if settings.budget.max_calls is not None:  # the budget stops a night there, whatever it planned
-        calls_bound = min(calls_bound, max(tally.calls, settings.budget.max_calls))
-    tally.tokens_in += (4000 + 800 * settings.night.reflect_tasks) * rounds
-    tally.tokens_in += tally.rubric_calls * 600
+        calls_bound = min(calls_bound, max(mean.calls, settings.budget.max_calls))
     agent_in, agent_note = _agent_tokens(sel, settings, ws, store, fresh)
     tally.tokens_in += agent_in
-    tally.tokens_out += rounds * settings.roles.optimizer.max_tokens // 2 + tally.rubric_calls * 60
     model = target.model
     cost, cost_cached, cost_batch = _costs(settings, model, tally)
     unpriced = f"no price known for {model}: add [budget.prices] to the config"
     notes = ([] if cost is not None else [unpriced]) + ([agent_note] if agent_note else [])
     return Estimate(
-        tally.calls,
+        way.calls,
         tally.cached,
         tally.tokens_in,
         tally.tokens_out,
         cost,
-        _within(settings, model, tally),
+        _within(settings, model, mean),
         tuple(notes),
         cost_cached,
         cost_batch,
@@ -125,7 +128,47 @@ def estimate_night(
         most,
         tuple((p, round(n, 1)) for p, n in plan.parts.items()),
         round(sum(plan.saved.values()), 1),
+        way.mean,
+        way.p_proven,
+        way.if_proven,
+        way.if_not,
+        way.miss,
     )
+
+
+def _steps(sel: Selection, settings: Settings, night_index: int) -> int:
+    """The rounds the night may run: none without a task to learn from or an edit to spend."""
+    budget = edit_budget(settings.night, night_index)
+    return settings.night.steps if sel.train and budget > 0 else 0
+
+
+def _night_tally(
+    base: _Tally,
+    size: tuple[Selection, Workspace, Settings, int],
+    rollouts: float,
+    reflections: float,
+) -> tuple[_Tally, float]:
+    """``base`` (the train replay) with ``rollouts`` fresh gate rollouts and ``reflections``
+    rounds added, with their rubric calls and tokens; and the rubric calls per rollout. ``size``
+    is the night: its tasks, files, settings and index."""
+    sel, ws, settings, night_index = size
+    tally = _Tally(base.calls, base.cached, base.tokens_in, base.tokens_out, base.rubric_calls)
+    tasks, fresh, rubric_rate = [*sel.train, *sel.holdout], round(rollouts), 0.0
+    budget = edit_budget(settings.night, night_index)
+    tally.shared = list(base.shared)
+    if tasks and sel.train:
+        tokens_in, rubric_calls, rubric_rate, shared = _fresh_share(tasks, ws, fresh, budget)
+        tally.tokens_in += tokens_in
+        tally.rubric_calls += rubric_calls
+        tally.shared += shared
+        tally.calls += fresh
+        tally.tokens_out += fresh * int(settings.roles.target.max_tokens * OUTPUT_SHARE)
+    rounds = min(_steps(sel, settings, night_index), round(reflections))
+    tally.calls += rounds + tally.rubric_calls
+    tally.tokens_in += (4000 + 800 * settings.night.reflect_tasks) * rounds
+    tally.tokens_in += tally.rubric_calls * 600
+    tally.tokens_out += rounds * settings.roles.optimizer.max_tokens // 2 + tally.rubric_calls * 60
+    return tally, rubric_rate
 
 
 def _plan(

@@ -9,6 +9,11 @@ kind of task among a round's cases, proposes a rule citing the cases of that kin
 when one of them failed (and one off-target rule some of the time); a guard that applies any edit; and a drawer that
 answers each task at its pass rate, raised where a helpful rule acts. The mean over rehearsals is
 the expected number of reflections and fresh rollouts.
+
+A night is bimodal: one whose edit passes its efficacy test pays for a harm check and a joint check
+(on a small project, hundreds of rollouts), one whose edits all fail pays for none. So the forecast
+also keeps the two branches apart: the share of rehearsals that proved an edit, and what each
+branch spent.
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ import statistics
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ..models import Edit, TaskRecord
+from ..models import Edit, EditEvidence, TaskRecord
 from ..settings import NightSettings
 from .evidence.allocation import PARTS
 from .evidence.kinds import kind_of
@@ -33,6 +38,13 @@ from .select import Selection
 REHEARSALS = 24
 HELPS = 0.85  # a helpful rehearsed rule fixes this share of its kind's failures
 FAILING = 0.75  # the failure rate of a kind the user keeps correcting: a rule is likeliest there
+# verdicts of an edit that did not pass its efficacy test (every other verdict went on to harm)
+UNPROVEN = ("worse", "no_effect", "inconclusive", "no_evidence")
+
+
+def proved_any(evidence: Sequence[EditEvidence]) -> bool:
+    """Whether a night proved an edit: one passed its efficacy test (so the night paid for harm)."""
+    return any(e.verdict not in UNPROVEN for e in evidence)
 
 
 @dataclass(frozen=True)
@@ -47,13 +59,24 @@ class Proposals:
 
 
 @dataclass(frozen=True)
+class Run:
+    """One rehearsal: its reflections and fresh gate rollouts, and whether it proved an edit."""
+
+    reflections: int
+    rollouts: int
+    proven: bool
+
+
+@dataclass(frozen=True)
 class RoundsForecast:
-    """Reflections and fresh gate rollouts a night's rounds are expected to make."""
+    """Reflections and fresh gate rollouts a night's rounds are expected to make, and every
+    rehearsal's own (what a single night may spend is spread wide: see ``runs``)."""
 
     reflections: float
     rollouts: float
     parts: dict[str, float] = field(default_factory=dict)
     saved: dict[str, float] = field(default_factory=dict)
+    runs: tuple[Run, ...] = ()
 
 
 def forecast_rounds(
@@ -67,7 +90,7 @@ def forecast_rounds(
     """The mean over :data:`REHEARSALS` rehearsals of tonight's rounds over ``sel``, each task
     passing at ``rates[task.id]``."""
     if not sel.train:
-        return RoundsForecast(0.0, 0.0)
+        return RoundsForecast(0.0, 0.0, runs=(Run(0, 0, False),))
     rng = random.Random(seed)
     runs = [
         asyncio.run(_rehearse(sel, rates, settings, night_index, proposals, rng))
@@ -78,6 +101,7 @@ def forecast_rounds(
         statistics.fmean(sum(r[1].values()) for r in runs),
         {p: statistics.fmean(r[1].get(p, 0) for r in runs) for p in PARTS},
         {p: statistics.fmean(r[2].get(p, 0) for r in runs) for p in PARTS},
+        tuple(Run(r[0], sum(r[1].values()), r[3]) for r in runs),
     )
 
 
@@ -88,8 +112,8 @@ async def _rehearse(
     night_index: int,
     proposals: Proposals,
     rng: random.Random,
-) -> tuple[int, dict[str, int], dict[str, int]]:
-    """One rehearsal: (reflections, fresh rollouts by part, rollouts saved by part)."""
+) -> tuple[int, dict[str, int], dict[str, int], bool]:
+    """One rehearsal: (reflections, fresh rollouts by part, rollouts saved by part, an edit proven)."""
     helped: dict[str, set[str]] = {}  # rule -> the tasks it helps
     drawer = _Drawer(rates, helped, rng)
     train = {
@@ -98,7 +122,7 @@ async def _rehearse(
     proposer = _Proposer(proposals, [*sel.train, *sel.holdout], rates, helped, rng)
     tonight = Tonight({}, settings, night_index, "rehearsal", rng)
     done = await Rounds(tonight, proposer=proposer, guard=_Guard(), drawer=drawer).run(sel, train)
-    return proposer.calls, done.parts, done.saved_parts
+    return proposer.calls, done.parts, done.saved_parts, proved_any(done.evidence)
 
 
 class _Drawer:

@@ -7,6 +7,8 @@ import json
 import sys
 from pathlib import Path
 
+import pytest
+
 BENCH = Path(__file__).resolve().parents[2] / "bench" / "estimate.py"
 
 
@@ -27,7 +29,15 @@ def test_the_estimate_bench_prints_the_error_by_project_size_and_each_nights_bou
             row["bound"] >= row["actual"]
         )  # the most a night can spend is never below what it spent
         assert row["expected"] <= row["bound"] and row["before"] > 0
+        assert row["if_proven"] is not None or row["if_not"] is not None
     assert result["above_bound"] == 0 and result["calls_error"] is not None
+    assert 0 <= result["calls_within_goal"] <= 1 and result["calls_error_median"] is not None
+    split = result["decomposition"]
+    # the error splits into the nights whose way was bet wrong and the cost within the way
+    assert split["mean_of_way_wrong"] + split["mean_of_way_right"] == pytest.approx(
+        result["calls_error"], abs=0.002
+    )
+    assert 0 <= split["way_accuracy"]["estimate"] <= 1 and split["way_oracle"]["mean"] is not None
 
 
 def test_the_estimate_bench_refuses_a_project_size_it_cannot_read_in_one_line(capsys):

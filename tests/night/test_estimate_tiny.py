@@ -1,7 +1,8 @@
 """``run --estimate`` on tiny projects (one to three tasks a night, of one kind), against the calls
-the same simulated nights then make: close over the nights together, and no night above its upper
-bound. (Night by night it still misses widely: a night whose edit is accepted pays for a harm
-check, one whose edits all fail does not, and the estimate cannot know which night it will be.)"""
+the same simulated nights then make: its mean close over the nights together, its single number
+nearer each night than the mean is, and no night above its upper bound. (Night by night it still
+misses widely: a night that proves an edit spends far more than one that proves none, and what
+the optimizer proposes decides which; see bench/estimate.py's decomposition.)"""
 
 from __future__ import annotations
 
@@ -35,7 +36,11 @@ def test_a_tiny_projects_estimate_is_near_its_nights_calls_and_its_bound_holds(t
     assert len(spent) >= 12
     assert all(r["actual"] <= r["bound"] for r in rows)  # the bound is a promise
     actual = sum(r["actual"] for r in spent)
-    ratio = sum(r["expected"] for r in spent) / actual
+    ratio = sum(r["mean"] for r in spent) / actual
     before = sum(r["before"] for r in spent) / actual
-    assert abs(ratio - 1) <= BAND, [(r["expected"], r["actual"]) for r in spent]
+    assert abs(ratio - 1) <= BAND, [(r["mean"], r["actual"]) for r in spent]
     assert abs(ratio - 1) < abs(before - 1)  # the estimate as it was missed these nights by more
+    # night by night, the single number it shows misses by less than its mean would
+    assert bench.error(rows) < bench.error(rows, "mean"), [
+        (r["expected"], r["mean"], r["actual"]) for r in spent
+    ]
