@@ -32,6 +32,9 @@ from .proposal_models import (
     ProposalFile,
     ProposalState,
     Tally,
+    Unconfirmed,
+    WaitingEdit,
+    unconfirmed_words,
 )
 from .strict import Strict as _Strict
 
@@ -268,7 +271,10 @@ __all__ = [
     "TaskRecord",
     "TurnKind",
     "TurnNote",
+    "Unconfirmed",
     "Usage",
+    "WaitingEdit",
     "task_id",
+    "unconfirmed_words",
     "utc",
 ]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, Literal
 
@@ -29,6 +30,20 @@ EditVerdict = Literal[
     "no_evidence",
 ]
 ProposalState = Literal["staged", "adopted", "rejected", "rolled_back", "superseded"]
+# What an accepted edit was not checked on, on a night too small to check it: no unseen task of
+# its kind (the memorisation check), or no other task (the harm check).
+Unconfirmed = Literal["unseen", "harm"]
+UNCONFIRMED_WORDS: dict[str, str] = {
+    "unseen": "checked only on the tasks it came from",
+    "harm": "no other task to check harm on",
+}
+
+
+def unconfirmed_words(missing: Sequence[str]) -> str:
+    """``unconfirmed: checked only on the tasks it came from; ...`` ("" when nothing is missing)."""
+    if not missing:
+        return ""
+    return "unconfirmed: " + "; ".join(UNCONFIRMED_WORDS[m] for m in missing)
 
 
 class Edit(_Strict):
@@ -102,6 +117,24 @@ class EditEvidence(_Strict):
     looks: int = 0
     errored: int = 0
     example: Example | None = None  # a task it was made for, answered before and after
+    # accepted on a night that could not run every check: never auto-adopted, retested first on
+    # the next night that has the missing evidence
+    unconfirmed: list[Unconfirmed] = Field(default_factory=list)
+
+
+class WaitingEdit(_Strict):
+    """An unconfirmed edit waiting for the evidence its night lacked (see :data:`Unconfirmed`).
+
+    ``seen`` holds the tasks the optimizer had been shown when it wrote the edit: only a task
+    outside them is unseen evidence. ``needs`` says it in words ("1 more task about tests")."""
+
+    edit: Edit
+    since: str = ""  # the night that accepted it unconfirmed
+    missing: list[Unconfirmed] = Field(default_factory=list)
+    cited: list[str] = Field(default_factory=list)
+    seen: list[str] = Field(default_factory=list)
+    kind: str = "of its kind"  # its tasks in words: "about tests"
+    needs: str = ""
 
 
 # Edit verdicts as the tally counts them: refused (conclusively, or in conflict with a better edit)
@@ -120,10 +153,14 @@ class Tally(_Strict):
     refused: int = 0
     inconclusive: int = 0
     over_budget: int = 0  # proven, but past the night's edit budget
+    unconfirmed: int = 0  # of the accepted: checked only where the night's tasks allowed
 
     def line(self) -> str:
         """``2 accepted, 1 refused, 0 inconclusive`` (``, 1 over the edit budget`` when any)."""
-        line = f"{self.accepted} accepted, {self.refused} refused, {self.inconclusive} inconclusive"
+        accepted = f"{self.accepted} accepted"
+        if self.unconfirmed:
+            accepted += f" ({self.unconfirmed} unconfirmed)"
+        line = f"{accepted}, {self.refused} refused, {self.inconclusive} inconclusive"
         return line + (f", {self.over_budget} over the edit budget" if self.over_budget else "")
 
 
@@ -158,6 +195,11 @@ class NightSummary(_Strict):
     notes: list[str] = Field(
         default_factory=list
     )  # what else the night did (re-tests of adopted rules)
+    # unconfirmed edits still waiting for evidence after tonight, and why (tonight's included)
+    waiting: list[WaitingEdit] = Field(default_factory=list)
+    retested: list[str] = Field(default_factory=list)  # waiting edits retested first tonight
+    harm_sampled: int = 0  # harm checks run on a sample of the other tasks
+    before_reused: int = 0  # "before" sides of harm checks taken from tonight's own replay
 
     @model_validator(mode="before")
     @classmethod
@@ -180,6 +222,19 @@ class NightSummary(_Strict):
             refused=sum(v in REFUSED_VERDICTS for v in verdicts),
             inconclusive=sum(v in INCONCLUSIVE_VERDICTS for v in verdicts),
             over_budget=verdicts.count("over_budget"),
+            unconfirmed=sum(e.verdict == "accepted" and bool(e.unconfirmed) for e in self.evidence),
+        )
+
+    def unconfirmed(self, edit: Edit) -> list[Unconfirmed]:
+        """What one of tonight's edits was not checked on ([] when it was checked everywhere)."""
+        key = edit.key()
+        return next(
+            (
+                e.unconfirmed
+                for e in self.evidence
+                if e.verdict == "accepted" and e.edit.key() == key
+            ),
+            [],
         )
 
     def to_json(self) -> str:

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import UsageError
+from ..models import unconfirmed_words
 from ..review.adopt import Outcome, adopt, rollback
 from ..review.diff import colorize, wants_colour
 from ..review.edit_choice import (
@@ -200,7 +201,11 @@ def _numbered_lines(row: NightRow, words: list[str], reworded: dict[int, str]) -
         return []
     lines = ["edits:"]
     for n, edit in numbered(row):
+        held = unconfirmed_words(row.summary.unconfirmed(edit))
         lines.append(printable(f"  {n}. [{words[n - 1]}] {describe_edit(edit)}"))
+        lines += (
+            [f"     {held}: not auto-adopted; adopt it yourself if you want it"] if held else []
+        )
         if n in reworded:
             lines.append(printable(f"     in your words: {reworded[n]}"))
     return lines
@@ -257,11 +262,21 @@ def adopt_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
             f"{'them' if len(left) > 1 else 'it'} again)"
         )
     lines += [f"note: {note}" for note in outcome.notes]
+    lines += [
+        f"note: edit {n} was {held}; adopted on your word (`skillopt-sleep rollback` undoes it)"
+        for n, e in numbered(row)
+        if n in taken and (held := unconfirmed_words(row.summary.unconfirmed(e)))
+    ]
     lines.append(f"backup: {outcome.backup_dir}  (undo with `skillopt-sleep rollback {row.id}`)")
     payload = _outcome_payload(outcome) | {
         "edits": taken,
         "not_adopted": [n for n in range(1, count + 1) if n not in taken],
         "reworded": {str(n): t for n, t in (subset.reworded if subset else {}).items()},
+        "unconfirmed": {
+            str(n): gaps
+            for n, e in numbered(row)
+            if n in taken and (gaps := row.summary.unconfirmed(e))
+        },
     }
     ctx.emit(payload, "\n".join(lines))
     return 0

@@ -9,11 +9,13 @@ from pathlib import Path
 from ..errors import ConfigError, StoreError, UsageError
 from ..harvest import problems as harvest_problems
 from ..heartbeat import heartbeat_file
+from ..models import unconfirmed_words
 from ..night.project import summary_line
+from ..night.waiting import load_waiting, still_needs
 from ..review.rule_views import flagged_lines, project_views
 from ..schedule.attendance import last_night_line, slots, warnings
 from ..schedule.state import load_installation, load_runs
-from ..store import NightRow, Notice
+from ..store import NightRow, Notice, Store
 from .common import add_project_flag
 from .context import Ctx
 from .repair import repair_interrupted
@@ -107,6 +109,20 @@ def _alerts(ctx: Ctx, project: Path | None, payload: dict[str, object]) -> list[
     return lines + ([] if running is None else night_lines(*running, ctx.clock.now()))
 
 
+def _waiting(store: Store, project: str | None, payload: dict[str, object]) -> list[str]:
+    """The unconfirmed edits waiting for evidence, each with the tasks it still needs, counted on
+    the log as it is now; added to ``payload`` as ``waiting``."""
+    found = load_waiting(store, project) if project is not None else []
+    tasks = store.list_tasks(project=project) if found else []
+    rows = [(w, still_needs(w, tasks)) for w in found]
+    payload["waiting"] = [w.model_dump(mode="json") | {"needs": needs} for w, needs in rows]
+    lines = ["waiting for evidence (unconfirmed edits; a night that has it retests them first):"]
+    for w, needs in rows:
+        more = f"a confirmed rule needs {needs}" if needs else "its evidence is logged now"
+        lines.append(f"  {w.edit.content[:80]!r}: {unconfirmed_words(w.missing)}; {more}")
+    return lines if rows else []
+
+
 def status(args: argparse.Namespace, ctx: Ctx) -> int:
     if args.watch:
         return Watch(ctx, heartbeat_file(ctx.read_paths.state_dir), args.interval).run()
@@ -159,6 +175,7 @@ def status(args: argparse.Namespace, ctx: Ctx) -> int:
     if pending is not None:
         lines.append(f"pending proposal: {summary_line(pending.summary)}")
         lines.append("  review it with `skillopt-sleep review`, then `adopt` or `reject`")
+    lines += _waiting(store, project, payload)
     ctx.emit(payload, "\n".join(lines))
     if notices:
         _mark_seen(ctx, [n.id for n in notices if n.id >= 0])

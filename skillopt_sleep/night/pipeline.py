@@ -19,7 +19,7 @@ from ..clock import Clock
 from ..counting import Usage
 from ..errors import BackendOutage, BudgetExhausted, MalformedOutput
 from ..harvest.expanded import user_texts
-from ..models import Edit, EditEvidence, NightSummary, TaskRecord
+from ..models import Edit, EditEvidence, NightSummary, TaskRecord, WaitingEdit
 from ..paths import Paths
 from ..settings import Settings
 from ..store import Store, atomic_write_text
@@ -37,6 +37,7 @@ from .rule_lint import urls_in
 from .seams import Want
 from .seeds import NightSeeds
 from .select import Selection, select_tasks
+from .waiting import waiting_line
 from .workspace import Workspace
 
 Progress = Callable[[str, int, int], None]  # (phase, advance, total of phase)
@@ -118,6 +119,7 @@ class Night:
         oracle: Oracle | None = None,
         ignored: Sequence[str] = (),
         agents: AgentReplays | None = None,
+        waiting: Sequence[WaitingEdit] = (),
     ) -> None:
         self.s, self.ws, self.store, self.clock, self.seeds = (
             settings,
@@ -131,6 +133,7 @@ class Night:
         self.tried = list(tried)
         self.ignored = list(ignored)  # adopted rules the agent does not follow: optimizer cases
         self.ledger = dict(ledger or {})
+        self.waiting = list(waiting)  # unconfirmed edits of earlier nights, retested first
         self.oracle = oracle
         self.budget = Budget(settings.budget)
         self.calls = Calls(
@@ -219,7 +222,13 @@ class Night:
         if self._too_many_errors(train):
             return self._finish("no_evidence", "too many replays failed: no evidence tonight")
         tonight = Tonight(
-            self.ws.texts, self.s.night, self.night_index, self.stream, self.trials_rng, self.ledger
+            self.ws.texts,
+            self.s.night,
+            self.night_index,
+            self.stream,
+            self.trials_rng,
+            self.ledger,
+            waiting=self.waiting,
         )
         rounds = Rounds(
             tonight, proposer=self.proposer, guard=self.guard, drawer=self, oracle=self.oracle
@@ -240,6 +249,11 @@ class Night:
         s.evidence, result.ledger, s.saved_rollouts = rounds.evidence, rounds.ledger, rounds.saved
         s.gate_rollouts, s.gate_saved = rounds.parts, rounds.saved_parts
         s.errored_rollouts = sum(e.errored for e in rounds.evidence)
+        s.waiting = [
+            w if w.since else w.model_copy(update={"since": s.night_id}) for w in rounds.waiting
+        ]
+        s.retested = rounds.retested
+        s.notes += [*rounds.retested, *map(waiting_line, s.waiting)]
         refused = [
             e.edit.model_copy(update={"status": "rejected", "reason": e.reason})
             for e in rounds.evidence
@@ -364,4 +378,9 @@ def _tally(evidence: Sequence[EditEvidence], adopted: int) -> str:
         f"{n} {words.get(v, v.replace('_', ' '))}" for v, n in sorted(counts.items())
     )
     head = f"{adopted} of {len(evidence)} edits proven"
+    unconfirmed = sum(e.verdict == "accepted" and bool(e.unconfirmed) for e in evidence)
+    if unconfirmed:
+        head += (
+            f" ({unconfirmed} unconfirmed: held back from auto-adopt, retested when evidence comes)"
+        )
     return head + (f"; {others}" if others else "")

@@ -37,6 +37,7 @@ from .rounds import Oracle
 from .seeds import NightSeeds
 from .select import select_tasks
 from .stage import stage
+from .waiting import held_back_notice, load_waiting, save_waiting
 from .workspace import load_workspace
 
 
@@ -83,6 +84,8 @@ def run_project_night(
     last_night, index = _history(store, str(project))
     night_id = new_night_id(store, paths, project, clock)
     directory = paths.night_dir(night_id)
+    tried = store.rejected_edits(str(project))
+    refused = {e.key() for e in tried}
     plan = NightPlan(
         settings,
         project,
@@ -93,8 +96,9 @@ def run_project_night(
         artifacts=directory / "artifacts",
         progress=progress,
         night_index=index,
-        tried=store.rejected_edits(str(project)),
+        tried=tried,
         ledger=store.edit_evidence(str(project)),
+        waiting=tuple(w for w in load_waiting(store, str(project)) if w.edit.key() not in refused),
         oracle=oracle,
         make_night=make_night,
         agents=agents,
@@ -146,10 +150,13 @@ def _run(
     if summary.rejected_edits:
         store.add_rejected_edits(str(project), night_id, summary.rejected_edits)
     store.update_edit_evidence(str(project), night_id, result.ledger)
+    save_waiting(store, str(project), summary.waiting)
     if summary.decision == "accept" and result.candidate is not None:
         with project_lock(locks_dir(paths), project):  # ordered with adopt and rollback
             stage(directory, summary, result.workspace, result.candidate, store)
-            if settings.night.auto_adopt:
+            if settings.night.auto_adopt and summary.tally.unconfirmed:
+                store.add_notice("auto-adopt", held_back_notice(summary), plan.clock.now())
+            elif settings.night.auto_adopt:
                 auto_adopt(store, paths, night_id, plan.clock)
         return result
     store.save_night(summary, "none")

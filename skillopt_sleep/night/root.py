@@ -21,7 +21,7 @@ from ..backends.base import Backend
 from ..backends.batching import batching
 from ..backends.registry import create_backend
 from ..clock import Clock, SystemClock
-from ..models import Edit, TaskRecord
+from ..models import Edit, TaskRecord, WaitingEdit
 from ..settings import RoleSettings, Settings
 from ..store import Store
 from .agent_dispatch import AgentReplays
@@ -91,6 +91,7 @@ class NightPlan:
     make_night: Callable[..., Night] = Night
     ignored: Sequence[str] = ()  # adopted rules the agent does not follow: cases for the optimizer
     agents: AgentReplays | None = None  # replays tasks with action checks through the real agent
+    waiting: Sequence[WaitingEdit] = ()  # unconfirmed edits of earlier nights, retested first
 
 
 def build_night(plan: NightPlan) -> Night:
@@ -116,6 +117,7 @@ def build_night(plan: NightPlan) -> Night:
         oracle=plan.oracle,
         ignored=plan.ignored,
         agents=plan.agents,
+        waiting=plan.waiting,
     )
 
 

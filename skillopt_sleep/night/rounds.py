@@ -5,7 +5,9 @@ guards each proposed edit alone, merges duplicates, and tests every new edit on 
 (:mod:`.evidence.trials`). The accepted edits are checked together once, ranked by their
 evidence, and capped by the night's edit budget. Only *conclusive* refusals (harm, worse, or no
 effect ruled out with enough rollouts) are remembered as "already tried"; an inconclusive edit
-keeps its evidence for a later night.
+keeps its evidence for a later night. An accepted edit its night could not check on unseen or
+other tasks is marked unconfirmed and waits; the next night with that evidence retests it first
+(:mod:`.waiting`).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ..models import Edit, EditEvidence, TaskRecord
+from ..models import Edit, EditEvidence, TaskRecord, WaitingEdit
 from ..settings import NightSettings
 from ..train.aggregate import similar
 from .evidence import Candidate, EvidencePolicy, Trials
@@ -24,6 +26,7 @@ from .reflect import Case, pick_cases
 from .replay import Rollout
 from .seams import Drawer, Guard, Proposer
 from .select import Selection
+from .waiting import NotTonight, missing, retest_candidate, retest_note, still_missing, waiting_of
 
 Oracle = Callable[[Edit], bool]
 CONCLUSIVE = ("harmful", "worse", "no_effect")
@@ -45,6 +48,7 @@ class Tonight:
     rng: random.Random = field(default_factory=random.Random)
     ledger: Mapping[str, float] = field(default_factory=dict)
     max_tested: int | None = None  # edits of a round tested at most: the first that pass the guards
+    waiting: Sequence[WaitingEdit] = ()  # unconfirmed edits of earlier nights, retested first
 
 
 @dataclass
@@ -60,6 +64,8 @@ class RoundsResult:
     saved: int = 0  # after-rollouts the tests' early stops did not draw
     parts: dict[str, int] = field(default_factory=dict)  # fresh rollouts by part of the gate
     saved_parts: dict[str, int] = field(default_factory=dict)
+    waiting: list[WaitingEdit] = field(default_factory=list)  # unconfirmed edits after tonight
+    retested: list[str] = field(default_factory=list)  # what the retests of waiting edits decided
 
 
 class Rounds:
@@ -83,11 +89,14 @@ class Rounds:
         self.out = RoundsResult()
         self.candidates: dict[str, Candidate] = {}
         self.budget = edit_budget(tonight.settings, tonight.night_index)
+        self.first: list[Candidate] = []  # waiting edits tonight has the evidence for
+        self.retests: dict[str, WaitingEdit] = {}
 
     async def run(self, sel: Selection, train: dict[str, list[Rollout]]) -> RoundsResult:
         """Reflect on ``sel.train``'s replays (``train``), test each edit on tonight's tasks, adopt."""
         limit = self.tonight.settings.reflect_tasks
         trials = self.open([*sel.train, *sel.holdout])
+        self._place_waiting(trials)
         accepted: list[Candidate] = []
         for step in range(1, self.policy.steps + 1) if self.budget > 0 else ():
             covered = frozenset(t.id for c in accepted for t in c.efficacy_tasks)
@@ -99,7 +108,28 @@ class Rounds:
             if passed is None:
                 break
             accepted += passed
+        if self.first:  # no round ran to test them in
+            accepted += await self._judge(trials, self._take_first(), self.budget - len(accepted))
         return await self.close(trials, accepted)
+
+    def _place_waiting(self, trials: Trials) -> None:
+        """The waiting edits tonight can retest, placed first; the others keep waiting."""
+        for w in {w.edit.key(): w for w in reversed(self.tonight.waiting)}.values():
+            if self.budget <= 0 or self.oracle is not None:
+                self.out.waiting.append(w)
+                continue
+            cand = retest_candidate(w, trials, self.guard)
+            if isinstance(cand, NotTonight) and cand.keeps_waiting:
+                self.out.waiting.append(w)  # said by its waiting line: what it still needs
+            elif isinstance(cand, NotTonight):
+                self.out.retested.append(f"no longer waits: {w.edit.content[:80]!r}: {cand.why}")
+            elif cand.key not in self.candidates:
+                self.candidates[cand.key], self.retests[cand.key] = cand, w
+                self.first.append(cand)
+
+    def _take_first(self) -> list[Candidate]:
+        first, self.first = self.first, []
+        return first
 
     def open(self, tasks: Sequence[TaskRecord]) -> Trials:
         """The tests of tonight's edits, over ``tasks`` (every task an edit may be tested on)."""
@@ -127,10 +157,11 @@ class Rounds:
         if edits is None:
             return None
         cands = self._guarded(edits, step)
-        if not cands:
-            return []
         for cand in cands:
             trials.place(cand, [c.task for c in cases])
+        cands = [*self._take_first(), *cands]  # the waiting edits first, in round 1's family
+        if not cands:
+            return []
         return await self._judge(trials, cands, self.budget - len(accepted))
 
     async def close(self, trials: Trials, accepted: list[Candidate]) -> RoundsResult:
@@ -149,10 +180,13 @@ class Rounds:
         for edit in edits:
             if self.tonight.max_tested is not None and len(cands) >= self.tonight.max_tested:
                 break
-            if edit.key() in self.candidates or any(
-                similar(edit, c.edit) for c in self.candidates.values()
-            ):
-                continue  # merged with an edit of tonight's (the training loop's aggregation)
+            known = [
+                *(c.edit for c in self.candidates.values()),
+                *(w.edit for w in self.out.waiting),
+            ]
+            if edit.key() in self.candidates or any(similar(edit, e) for e in known):
+                continue  # merged with an edit of tonight's (the training loop's aggregation), or
+                # one that waits for evidence tonight does not have
             outcome = self.guard.guard([edit], budget=1)
             if outcome.applied:
                 cand = Candidate(outcome.applied[0], outcome.files, step)
@@ -224,10 +258,25 @@ class Rounds:
             self.out.files, self.out.adopted = outcome.files, outcome.applied
             for edit in outcome.rejected:
                 self._set(by_key[edit.key()], "conflict", edit.reason)
+        self._unconfirmed(trials)
         for ev in self.out.evidence:
             key = ev.edit.key()
             keep = ev.verdict in ("inconclusive", "over_budget") and self.oracle is None
             self.out.ledger[key] = trials.log_evidence(self.candidates[key]) if keep else None
+
+    def _unconfirmed(self, trials: Trials) -> None:
+        """Mark each accepted edit with the checks tonight could not run; those wait for them."""
+        for i, ev in enumerate(self.out.evidence):
+            w = self.retests.get(ev.edit.key())
+            gaps = missing(ev) if w is None else still_missing(w, missing(ev))
+            if ev.verdict == "accepted" and self.oracle is None and gaps:
+                ev = self.out.evidence[i] = ev.model_copy(update={"unconfirmed": gaps})
+                now = waiting_of(ev, trials)
+                self.out.waiting.append(
+                    now if w is None else w.model_copy(update={"missing": gaps, "needs": now.needs})
+                )
+            if w is not None:
+                self.out.retested.append(retest_note(w, ev))
 
     def _joint(self, cands: Sequence[Candidate]) -> dict[str, str]:
         return self.guard.combine([c.edit for c in cands], budget=len(cands)).files

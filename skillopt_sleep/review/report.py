@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from ..models import Counts, Edit, EditEvidence, NightSummary
+from ..models import Counts, Edit, EditEvidence, NightSummary, unconfirmed_words
 from ..redact import redact
 
 MAX_SHOWN = (
@@ -99,8 +99,9 @@ def evidence_row(ev: EditEvidence) -> tuple[str, ...]:
         else str(ev.efficacy.after_n)
     )
     p_eff = _p(ev.p_efficacy) + (f" (unseen {_p(ev.p_unseen)})" if ev.p_unseen is not None else "")
+    held = f"; {unconfirmed_words(ev.unconfirmed)}" if ev.unconfirmed else ""
     return (
-        ev.verdict.replace("_", " "),
+        ev.verdict.replace("_", " ") + (", unconfirmed" if ev.unconfirmed else ""),
         describe_edit(ev.edit),
         where,
         per_side,
@@ -108,7 +109,7 @@ def evidence_row(ev: EditEvidence) -> tuple[str, ...]:
         p_eff,
         _rates(ev.harm),
         _p(ev.p_harm),
-        _one_line(ev.reason),
+        _one_line(ev.reason) + held,
     )
 
 
@@ -173,7 +174,15 @@ def evidence_words(ev: EditEvidence) -> str:
     words = _counts_words(f"Where it acts ({len(ev.cited) + len(ev.unseen)} tasks)", ev.efficacy)
     if ev.harm.after_n:
         words += " " + _counts_words(f"On the {len(ev.harm_tasks)} other tasks", ev.harm)
-    return words
+    return words + (f" {_sentence(held_back(ev))}" if ev.unconfirmed else "")
+
+
+def held_back(ev: EditEvidence) -> str:
+    """What an unconfirmed edit was not checked on, and what follows from it."""
+    return (
+        f"{unconfirmed_words(ev.unconfirmed)}: never auto-adopted; the next night that has the "
+        "missing evidence retests it first"
+    )
 
 
 def evidence_stats(ev: EditEvidence) -> str:
@@ -263,6 +272,7 @@ def _md_edits(s: NightSummary, marks: Sequence[str]) -> list[str]:
     out += [
         f"- {n}. [{marks[n - 1] if len(marks) >= n else _edit_word(e, s)}] "
         f"{_md(describe_edit(e))}"
+        + (f" ({unconfirmed_words(s.unconfirmed(e))})" if s.unconfirmed(e) else "")
         + (f" — why: {_md(_one_line(e.rationale))}" if e.rationale else "")
         for n, e in enumerate(s.edits, start=1)
     ]

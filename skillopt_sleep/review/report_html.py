@@ -22,6 +22,7 @@ from .report import (
     decision_text,
     describe_edit,
     edit_label,
+    held_back,
     marked_status,
     next_step,
     saved_line,
@@ -201,6 +202,8 @@ def edit_card(
             f"to {ev.harm.after_pass} of {ev.harm.after_n}), though not enough to refuse it: look before "
             "you adopt.</p>"
         )
+    if ev.unconfirmed:
+        warn += f'<p class="warn">{_esc(_sentence(held_back(ev)))}</p>'
     return (
         f'<section class="card"><span class="badge {_css_class(word)}">{_esc(word)}</span> '
         f'<span class="muted">{_esc(label)}{_esc(ev.edit.target)} {_esc(ev.edit.op)}</span>'

@@ -40,6 +40,7 @@ def test_review_colours_on_request_and_json_is_the_night(cli, home, project):
         "refused": 0,
         "inconclusive": 0,
         "over_budget": 0,
+        "unconfirmed": 0,
     }
 
 

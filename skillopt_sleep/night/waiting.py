@@ -1,0 +1,192 @@
+"""Unconfirmed edits: accepted on a night too small to check them fully, held back, retested first.
+
+An edit is accepted where it acts; two more checks keep a rule that only memorises its own task, or
+that breaks the other tasks, from passing: unseen tasks of its kind must gain too, and the other
+tasks must not lose. A night with one task, or no unseen task of the edit's kind, or no other
+task, cannot run them, and saying nothing would make "1 cited + 0 unseen; 0 others" look like a
+proof. Such an edit is staged *unconfirmed*: never auto-adopted, marked wherever it is shown, and
+kept waiting (with the tasks the optimizer had seen when it wrote it) until a night has the
+missing evidence. That night tests it first, in its first round's family of tests, so the night's
+level is not spent twice, and it comes out confirmed, refused, or inconclusive like any edit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from pydantic import TypeAdapter, ValidationError
+
+from ..models import (
+    EditEvidence,
+    NightSummary,
+    TaskRecord,
+    Unconfirmed,
+    WaitingEdit,
+    unconfirmed_words,
+)
+from ..store import Store
+from .evidence import Candidate, Trials
+from .evidence.kinds import kin
+from .seams import Guard
+
+MIN_UNSEEN = 1  # unseen tasks of its kind the memorisation check needs (it draws its own rollouts)
+MIN_OTHERS = 1  # other tasks the harm check needs
+
+
+def missing(ev: EditEvidence) -> list[Unconfirmed]:
+    """The checks an accepted edit's night could not run: no unseen task, no other task."""
+    out: list[Unconfirmed] = []
+    if not ev.unseen:
+        out.append("unseen")
+    if not ev.harm_tasks:
+        out.append("harm")
+    return out
+
+
+def kind_words(tasks: Iterable[TaskRecord]) -> str:
+    """The kind of ``tasks`` in words: ``about tests`` from their tags, else ``of its kind``."""
+    tags = sorted({tag for t in tasks for tag in t.tags})
+    return f"about {', '.join(tags)}" if tags else "of its kind"
+
+
+def needs_words(missing: Sequence[str], kind: str, unseen: int = 0, others: int = 0) -> str:
+    """What a waiting edit still needs, given ``unseen`` and ``others`` tasks logged for it:
+    ``1 more task about tests``; "" once it has everything."""
+    parts = []
+    more_unseen = MIN_UNSEEN - unseen if "unseen" in missing else 0
+    more_others = MIN_OTHERS - others if "harm" in missing else 0
+    if more_unseen > 0:
+        parts.append(f"{more_unseen} more task{'s' if more_unseen > 1 else ''} {kind}")
+    if more_others > 0:
+        parts.append(f"{more_others} more task{'s' if more_others > 1 else ''} of another kind")
+    return " and ".join(parts)
+
+
+def waiting_of(ev: EditEvidence, trials: Trials) -> WaitingEdit:
+    """The record an unconfirmed edit of tonight's waits with: what it lacked, its tasks, what
+    it needs."""
+    by_id = {t.id: t for t in trials.tasks}
+    cited = [by_id[i] for i in ev.cited if i in by_id]
+    kind = kind_words(cited)
+    return WaitingEdit(
+        edit=ev.edit.model_copy(update={"status": "proposed", "reason": ""}),
+        missing=list(ev.unconfirmed),
+        cited=list(ev.cited),
+        seen=sorted(trials.shown | set(ev.cited)),
+        kind=kind,
+        needs=needs_words(ev.unconfirmed, kind),
+    )
+
+
+def still_missing(w: WaitingEdit, gaps: Sequence[Unconfirmed]) -> list[Unconfirmed]:
+    """What a retested edit still lacks: a check it passed on an earlier night stays passed (each
+    on fresh rollouts, the edit unchanged), so only what it lacked then and tonight too."""
+    return [g for g in gaps if g in w.missing]
+
+
+@dataclass(frozen=True)
+class NotTonight:
+    """Why a waiting edit is not retested tonight, and whether it keeps waiting."""
+
+    why: str
+    keeps_waiting: bool = True
+
+
+def retest_candidate(w: WaitingEdit, trials: Trials, guard: Guard) -> Candidate | NotTonight:
+    """``w`` placed for tonight's tests, or why it is not retested tonight: its tasks are not
+    tonight's, tonight lacks what it is missing (it keeps waiting), or it no longer applies to the
+    files (adopted by hand, or refused by the guards since)."""
+    by_id = {t.id: t for t in trials.tasks}
+    addressed = [by_id[i] for i in w.cited if i in by_id]
+    if not addressed:
+        return NotTonight("the tasks it came from are not among tonight's")
+    seen = set(w.seen)
+    unseen = kin(addressed, [t for t in trials.tasks if t.id not in seen])
+    room = max(0, trials.policy.max_efficacy_tasks - len(addressed))
+    unseen = sorted(unseen, key=lambda t: t.id)[:room]
+    acting = {t.id for t in [*addressed, *unseen]}
+    lacks = [
+        m
+        for m, ok in (
+            ("unseen", bool(unseen)),
+            ("harm", any(t.id not in acting for t in trials.tasks)),
+        )
+        if m in w.missing and not ok
+    ]
+    if lacks:
+        words = {"unseen": f"unseen task {w.kind}", "harm": "task of another kind"}
+        return NotTonight("tonight has no " + " and no ".join(words[m] for m in lacks))
+    outcome = guard.combine([w.edit], budget=1)
+    if not outcome.applied:
+        why = outcome.rejected[0].reason if outcome.rejected else "it is in the files already"
+        return NotTonight(f"it no longer applies: {why}", keeps_waiting=False)
+    cand = Candidate(outcome.applied[0], outcome.files, 1, addressed, unseen)
+    cand.schedule = trials.allocation.efficacy_schedule(
+        trials.policy, [t.id for t in addressed], [t.id for t in unseen]
+    )
+    return cand
+
+
+def retest_note(w: WaitingEdit, ev: EditEvidence) -> str:
+    """One line: what the retest of a waiting edit decided."""
+    head = f"retested first, unconfirmed since night {w.since or '-'}: {w.edit.content[:80]!r}"
+    if ev.verdict == "accepted" and not ev.unconfirmed:
+        return f"{head}: confirmed ({ev.reason})"
+    if ev.verdict == "accepted":
+        return f"{head}: helps, still {unconfirmed_words(ev.unconfirmed)}"
+    return f"{head}: {ev.verdict.replace('_', ' ')} ({ev.reason})"
+
+
+# -- kept between nights, in the store's meta table (one JSON list a project) ----------------------
+
+PREFIX = "waiting:"
+_LIST = TypeAdapter(list[WaitingEdit])
+
+
+def load_waiting(store: Store, project: str) -> list[WaitingEdit]:
+    """The project's unconfirmed edits waiting for evidence (none: an empty list)."""
+    raw = store.get_meta(PREFIX + project)
+    if raw is None:
+        return []
+    try:
+        return _LIST.validate_json(raw)
+    except ValidationError:
+        return []  # written by another version: nothing waits, rather than a wrong edit
+
+
+def save_waiting(store: Store, project: str, waiting: Sequence[WaitingEdit]) -> None:
+    store.set_meta(PREFIX + project, _LIST.dump_json(list(waiting)).decode())
+
+
+def still_needs(w: WaitingEdit, tasks: Sequence[TaskRecord]) -> str:
+    """What ``w`` needs, counted on the project's log ``tasks`` now ("" once it has it all)."""
+    by_id = {t.id: t for t in tasks}
+    cited = [by_id[i] for i in w.cited if i in by_id]
+    acting = {t.id for t in [*cited, *kin(cited, tasks)]}
+    unseen = len([t for t in kin(cited, tasks) if t.id not in set(w.seen)])
+    others = len([t for t in tasks if t.id not in acting])
+    return needs_words(w.missing, w.kind, unseen, others)
+
+
+def held_back_notice(summary: NightSummary) -> str:
+    """Why ``auto_adopt`` left a night staged: an edit of it is unconfirmed."""
+    held = [
+        f"edit {n} ({unconfirmed_words(gaps)})"
+        for n, e in enumerate(summary.edits, start=1)
+        if (gaps := summary.unconfirmed(e))
+    ]
+    return (
+        f"night {summary.night_id} was not auto-adopted: {'; '.join(held)}; it stays staged: "
+        "`skillopt-sleep review` shows it, `skillopt-sleep adopt` takes it if you want it, and "
+        "the next night with the missing evidence retests it first"
+    )
+
+
+def waiting_line(w: WaitingEdit) -> str:
+    """One line for the night's notes: an edit that waits, why, and what it needs."""
+    needs = f"; it needs {w.needs}" if w.needs else ""
+    return (
+        f"waits for evidence since night {w.since}: {w.edit.content[:80]!r} "
+        f"({unconfirmed_words(w.missing)}){needs}; the next night that has it retests it first"
+    )

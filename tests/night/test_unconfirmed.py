@@ -1,0 +1,150 @@
+"""Small logs are honest: an edit its night could not check on unseen tasks of its kind, or on any
+other task, is staged *unconfirmed*: marked in run, review, the report and ``--json``, never
+auto-adopted, and retested first by the next night that has the missing evidence."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from skillopt_sleep.night.demo import sample_tasks, write_sample_project
+from skillopt_sleep.night.select import side
+
+AUTO = {"SKILLOPT_SLEEP_NIGHT__AUTO_ADOPT": "true"}
+RULE = "Give every new Python function full type hints, return type included."
+NOT_FROM = "unconfirmed: checked only on the tasks it came from"
+NO_HARM = "no other task to check harm on"
+
+
+def _id(name: str, where: str) -> str:
+    """A task id of ``name`` on the ``where`` side of the split (the side is fixed by the id)."""
+    return next(f"t_{name}_{i}" for i in range(1000) if side(f"t_{name}_{i}", 0.35) == where)
+
+
+def _tasks(project: Path, wanted: list[tuple[str, int, str]]) -> list[dict[str, object]]:
+    """Sample tasks as a user adds them by hand: (tag, which of its kind, train or holdout)."""
+    by_tag: dict[str, list[dict[str, object]]] = {}
+    for t in sample_tasks(project):
+        by_tag.setdefault(t.tags[0], []).append(
+            t.model_dump(mode="json", include={"intent", "outcome", "feedback", "checks", "tags"})
+        )
+    return [dict(by_tag[tag][n], id=_id(f"{tag}{n}", where)) for tag, n, where in wanted]
+
+
+@pytest.fixture
+def log(cli, tmp_path):
+    """``log(tasks)`` adds tasks to an empty project's log through ``tasks add --file``."""
+    project = tmp_path / "project"
+    write_sample_project(project)  # a hand-written CLAUDE.md and a skill
+
+    def add(wanted: list[tuple[str, int, str]]) -> Path:
+        file = tmp_path / f"tasks-{len(list(tmp_path.glob('tasks-*')))}.json"
+        file.write_text(json.dumps(_tasks(project, wanted)))
+        r = cli("tasks", "add", "--project", str(project), "--file", str(file), "--json")
+        assert r.code == 0, r.err
+        return project
+
+    return add
+
+
+def _run(cli, project: Path, *more: str) -> dict:
+    r = cli("run", "--project", str(project), "--backend", "simulated", *more, env=AUTO)
+    assert r.code == 0, r.err
+    return r.json() if "--json" in more else {"text": r.out}
+
+
+def test_a_one_task_log_stages_its_edit_unconfirmed_and_auto_adopt_leaves_it(cli, log):
+    project = log([("type-hints", 0, "train")])
+    night = _run(cli, project, "--json")
+    [ev] = [e for e in night["evidence"] if e["verdict"] == "accepted"]
+    assert ev["edit"]["content"] == RULE
+    assert ev["unconfirmed"] == ["unseen", "harm"]
+    assert night["tally"]["unconfirmed"] == 1
+    [waits] = night["waiting"]
+    assert waits["needs"] == "1 more task about type-hints and 1 more task of another kind"
+    # auto_adopt is on, yet the night stays staged and the live file is untouched
+    assert "skillopt-sleep:begin" not in (project / "CLAUDE.md").read_text()
+    status = cli("status", "--project", str(project))
+    assert "was not auto-adopted: edit 1 (" + NOT_FROM + "; " + NO_HARM + ")" in status.out
+    assert "pending proposal" in status.out
+    assert (
+        f"{RULE!r}: {NOT_FROM}; {NO_HARM}; a confirmed rule needs 1 more task about type-hints "
+        "and 1 more task of another kind"
+    ) in status.out
+    review = cli("review", "--project", str(project))
+    assert "[accepted, unconfirmed]" in review.out
+    assert f"{NOT_FROM}; {NO_HARM}: not auto-adopted" in review.out
+    report = Path(night["proposal_dir"])
+    assert f"({NOT_FROM}; {NO_HARM})" in (report / "report.md").read_text()
+    assert (
+        "Unconfirmed: checked only on the tasks it came from"
+        in (report / "report.html").read_text()
+    )
+    adopted = cli("adopt", "--project", str(project))
+    assert adopted.code == 0, adopted.err
+    assert f"edit 1 was {NOT_FROM}; {NO_HARM}; adopted on your word" in adopted.out
+    assert RULE in (project / "CLAUDE.md").read_text()
+
+
+def test_the_run_output_marks_the_unconfirmed_edit(cli, log):
+    project = log([("type-hints", 0, "train")])
+    out = _run(cli, project)["text"]
+    assert "[accepted, unconfirmed] memory add: " + RULE in out
+    assert f"; {NOT_FROM}; {NO_HARM}" in out
+    assert "edits: 1 accepted (1 unconfirmed), 0 refused" in out
+    assert "waits for evidence since night " in out
+
+
+def test_two_tasks_of_one_kind_no_unseen_task_and_no_other_kind(cli, log):
+    project = log([("type-hints", 0, "train"), ("type-hints", 1, "train")])
+    night = _run(cli, project, "--json")
+    [ev] = [e for e in night["evidence"] if e["verdict"] == "accepted"]
+    assert ev["unseen"] == [] and ev["harm_tasks"] == []
+    assert ev["unconfirmed"] == ["unseen", "harm"]
+    assert "skillopt-sleep:begin" not in (project / "CLAUDE.md").read_text()  # not auto-adopted
+
+
+def test_no_other_kind_then_a_night_with_one_retests_it_first_and_confirms_it(cli, log):
+    project = log(
+        [("type-hints", 0, "train"), ("type-hints", 1, "train"), ("type-hints", 2, "holdout")]
+    )
+    first = _run(cli, project, "--json")
+    [ev] = [e for e in first["evidence"] if e["verdict"] == "accepted"]
+    assert ev["unseen"] and ev["unconfirmed"] == ["harm"]  # the memorisation check ran
+    assert "skillopt-sleep:begin" not in (project / "CLAUDE.md").read_text()
+    status = cli("status", "--project", str(project)).out
+    assert (
+        f"{RULE!r}: unconfirmed: {NO_HARM}; a confirmed rule needs 1 more task of another kind"
+        in status
+    )
+
+    log([("brevity", 0, "holdout"), ("brevity", 1, "holdout")])  # tasks of another kind come in
+    status = cli("status", "--project", str(project)).out
+    assert f"{RULE!r}: unconfirmed: {NO_HARM}; its evidence is logged now" in status
+    second = _run(cli, project, "--json")
+    why = second["evidence"][0]["reason"]
+    since = first["night_id"]
+    assert second["retested"] == [
+        f"retested first, unconfirmed since night {since}: {RULE!r}: confirmed ({why})"
+    ]
+    [ev] = second["evidence"]
+    assert ev["edit"]["content"] == RULE and ev["verdict"] == "accepted"
+    assert ev["unconfirmed"] == [] and len(ev["harm_tasks"]) == 2
+    assert second["waiting"] == []
+    # confirmed: auto_adopt takes it now
+    assert RULE in (project / "CLAUDE.md").read_text()
+    assert "waiting for evidence" not in cli("status", "--project", str(project)).out
+
+
+def test_a_night_without_the_missing_evidence_keeps_it_waiting_and_staged(cli, log):
+    project = log([("type-hints", 0, "train")])
+    first = _run(cli, project, "--json")
+    second = _run(cli, project, "--json")
+    assert second["retested"] == []
+    [waits] = second["waiting"]
+    assert waits["since"] == first["night_id"] and waits["missing"] == ["unseen", "harm"]
+    assert not [e for e in second["evidence"] if e["edit"]["content"] == RULE]  # not tested again
+    review = cli("review", "--project", str(project), first["night_id"])
+    assert review.code == 0 and f"{NOT_FROM}; {NO_HARM}: not auto-adopted" in review.out
