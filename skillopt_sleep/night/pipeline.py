@@ -252,7 +252,7 @@ class Night:
         s.waiting = [
             w if w.since else w.model_copy(update={"since": s.night_id}) for w in rounds.waiting
         ]
-        s.retested = rounds.retested
+        s.retested, s.harm_sampled = rounds.retested, rounds.harm_sampled
         s.notes += [*rounds.retested, *map(waiting_line, s.waiting)]
         refused = [
             e.edit.model_copy(update={"status": "rejected", "reason": e.reason})

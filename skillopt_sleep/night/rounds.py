@@ -66,6 +66,7 @@ class RoundsResult:
     saved_parts: dict[str, int] = field(default_factory=dict)
     waiting: list[WaitingEdit] = field(default_factory=list)  # unconfirmed edits after tonight
     retested: list[str] = field(default_factory=list)  # what the retests of waiting edits decided
+    harm_sampled: int = 0  # harm checks run on a sample of the other tasks
 
 
 class Rounds:
@@ -169,6 +170,7 @@ class Rounds:
         await self._adopt(trials, accepted)
         self.out.parts, self.out.saved_parts = dict(trials.spend.drawn), dict(trials.spend.saved)
         self.out.saved = sum(trials.spend.saved.values())
+        self.out.harm_sampled = len(trials.spend.sampled)
         return self.out
 
     def _refused_tonight(self) -> list[Edit]:
