@@ -37,7 +37,7 @@ from .rounds import Oracle
 from .seeds import NightSeeds
 from .select import select_tasks
 from .stage import stage
-from .waiting import held_back_notice, load_waiting, save_waiting
+from .waiting import held_back_notice, load_waiting, save_waiting, still_staged_notes
 from .workspace import load_workspace
 
 
@@ -142,6 +142,7 @@ def _run(
     result = asyncio.run(_retests_then_night(night, store, pending, tasks, last_night))
     result = propose_removals(result, [v for v in views if v.outcome.verdict == "contradicted"])
     summary, night_id = result.summary, result.summary.night_id
+    summary.notes += still_staged_notes(store, plan.waiting, summary)
     directory = paths.night_dir(night_id)
     summary.dry_run = dry_run
     if dry_run:

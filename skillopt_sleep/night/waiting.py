@@ -190,3 +190,27 @@ def waiting_line(w: WaitingEdit) -> str:
         f"waits for evidence since night {w.since}: {w.edit.content[:80]!r} "
         f"({unconfirmed_words(w.missing)}){needs}; the next night that has it retests it first"
     )
+
+
+def still_staged_notes(
+    store: Store, before: Sequence[WaitingEdit], summary: NightSummary
+) -> list[str]:
+    """For each waiting edit tonight retested and did not confirm, whose night still stages it:
+    how to drop it there (the night stays staged until the user decides)."""
+    verdicts = {e.edit.key(): e for e in summary.evidence}
+    notes = []
+    for w in before:
+        ev = verdicts.get(w.edit.key())
+        if ev is None or ev.verdict == "accepted":
+            continue
+        row = store.night(w.since)
+        if row is None or row.state != "staged":
+            continue
+        keys = [e.key() for e in row.summary.edits]
+        if w.edit.key() in keys:
+            n = keys.index(w.edit.key()) + 1
+            notes.append(
+                f"night {w.since} still stages it as edit {n}, not confirmed tonight "
+                f"({ev.verdict.replace('_', ' ')}): `skillopt-sleep reject {w.since} {n}` drops it"
+            )
+    return notes

@@ -49,8 +49,9 @@ def log(cli, tmp_path):
     return add
 
 
-def _run(cli, project: Path, *more: str) -> dict:
-    r = cli("run", "--project", str(project), "--backend", "simulated", *more, env=AUTO)
+def _run(cli, project: Path, *more: str, env: dict[str, str] | None = None) -> dict:
+    env = AUTO | (env or {})
+    r = cli("run", "--project", str(project), "--backend", "simulated", *more, env=env)
     assert r.code == 0, r.err
     return r.json() if "--json" in more else {"text": r.out}
 
@@ -148,3 +149,24 @@ def test_a_night_without_the_missing_evidence_keeps_it_waiting_and_staged(cli, l
     assert not [e for e in second["evidence"] if e["edit"]["content"] == RULE]  # not tested again
     review = cli("review", "--project", str(project), first["night_id"])
     assert review.code == 0 and f"{NOT_FROM}; {NO_HARM}: not auto-adopted" in review.out
+
+
+def test_a_retest_that_does_not_confirm_it_says_how_to_drop_it_from_its_night(cli, log):
+    project = log([("type-hints", 0, "train")])
+    first = _run(cli, project, "--json")["night_id"]
+    log([("type-hints", 2, "holdout"), ("brevity", 0, "holdout")])  # the missing evidence
+    # a level no night of this size can reach: the retest cannot confirm it
+    strict = {"SKILLOPT_SLEEP_NIGHT__ALPHA": "1e-9", "SKILLOPT_SLEEP_NIGHT__EVIDENCE_ALPHA": "1e-9"}
+    second = _run(cli, project, "--json", env=strict)
+    [retest] = second["retested"]
+    assert retest.startswith(f"retested first, unconfirmed since night {first}: {RULE!r}: ")
+    assert "inconclusive (not enough evidence yet" in retest
+    assert second["waiting"] == []  # tested: its evidence goes on as any inconclusive edit's
+    drop = f"`skillopt-sleep reject {first} 1`"
+    assert (
+        f"night {first} still stages it as edit 1, not confirmed tonight (inconclusive): "
+        f"{drop} drops it"
+    ) in second["notes"]
+    r = cli("reject", "--project", str(project), first, "1")
+    assert r.code == 0, r.err
+    assert "skillopt-sleep:begin" not in (project / "CLAUDE.md").read_text()
