@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from ..settings import RoleSettings
 from .base import Completion, Health, Request
+from .simulated_merge import merge_reply, rank_reply
 from .simulated_qa import qa_answer, qa_lessons
 
 
@@ -160,6 +161,10 @@ class SimulatedBackend:
             text = self._answer(request)
         elif request.role == "optimizer" and request.tag == "meta":
             text = self._notes(request)
+        elif request.role == "optimizer" and request.tag.startswith("merge-"):
+            text = merge_reply(request.prompt)  # a training run's merge of its proposed edits
+        elif request.role == "optimizer" and request.tag == "rank":
+            text = rank_reply(request.prompt)
         elif request.role == "optimizer":
             text = self._optimize(request)
         else:

@@ -31,6 +31,7 @@ class Proposed:
     order: int  # its place in that call's reply (the optimizer's ranking)
     support: int = 1
     merged: list[str] = field(default_factory=list)  # texts of the proposals merged into it
+    merged_by: str = ""  # "model" or "words" when it stands for several proposals
 
 
 def words(text: str) -> frozenset[str]:
@@ -46,18 +47,24 @@ def similar(a: Edit, b: Edit) -> bool:
     return bool(wa and wb) and len(wa & wb) / len(wa | wb) >= SIMILAR
 
 
-def _priority(p: Proposed) -> tuple[int, int, int]:
+def priority(p: Proposed) -> tuple[int, int, int]:
     return (ANALYSTS.index(p.analyst) if p.analyst in ANALYSTS else len(ANALYSTS), p.batch, p.order)
 
 
-def _merge_level(items: Sequence[Proposed]) -> list[Proposed]:
+def merge_level(items: Sequence[Proposed]) -> list[Proposed]:
     out: list[Proposed] = []
-    for item in sorted(items, key=_priority):
+    for item in sorted(items, key=priority):
         twin = next((o for o in out if similar(o.edit, item.edit)), None)
         if twin is None:
             out.append(
                 Proposed(
-                    item.edit, item.analyst, item.batch, item.order, item.support, list(item.merged)
+                    item.edit,
+                    item.analyst,
+                    item.batch,
+                    item.order,
+                    item.support,
+                    list(item.merged),
+                    item.merged_by,
                 )
             )
             continue
@@ -66,6 +73,7 @@ def _merge_level(items: Sequence[Proposed]) -> list[Proposed]:
         twin.support += item.support
         twin.order = min(twin.order, item.order)
         twin.merged += [item.edit.content, *item.merged]
+        twin.merged_by = twin.merged_by or "words"
     return out
 
 
@@ -74,10 +82,10 @@ def merge(proposals: Sequence[Proposed]) -> list[Proposed]:
     batches: dict[int, list[Proposed]] = {}
     for p in proposals:
         batches.setdefault(p.batch, []).append(p)
-    level_one = [m for b in sorted(batches) for m in _merge_level(batches[b])]
-    return _merge_level(level_one)
+    level_one = [m for b in sorted(batches) for m in merge_level(batches[b])]
+    return merge_level(level_one)
 
 
 def rank(merged: Sequence[Proposed]) -> list[Proposed]:
     """The optimizer's ranking: most support first, then its own order, failures before successes."""
-    return sorted(merged, key=lambda p: (-p.support, p.order, _priority(p), p.edit.key()))
+    return sorted(merged, key=lambda p: (-p.support, p.order, priority(p), p.edit.key()))

@@ -10,6 +10,7 @@ current rules, what was already tried, and the optimizer's notes from earlier ep
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -93,25 +94,28 @@ async def reflect(
     head: str = "",
     analyst_of: dict[str, str] | None = None,
 ) -> list[Proposed]:
-    """Every analyst's proposals over its cases, one optimizer call per minibatch."""
+    """Every analyst's proposals over its cases, one optimizer call per minibatch; the calls run
+    concurrently (under the optimizer's limit), their proposals kept in the calls' order."""
     analyst_of = analyst_of or {
         "contrast": "reflect_contrast",
         "failure": "reflect_failure",
         "success": "reflect_success",
     }
-    out: list[Proposed] = []
-    batch = 0
+    calls = []
     for group, cases in groups.items():
         for start in range(0, len(cases), minibatch):
             chunk = cases[start : start + minibatch]
-            system = system_for(prompts, analyst_of[group], ctx)
-            edits = await optimizer.ask(
-                system,
+            ask = optimizer.ask(
+                system_for(prompts, analyst_of[group], ctx),
                 prompt_for(chunk, ctx, head),
                 partial(parse_edits, cases=chunk),
                 seed=seed_of(unit, group, start),
                 tag=f"reflect-{group}",
             )
-            out += [Proposed(e, group, batch, i) for i, e in enumerate(edits or [])]
-            batch += 1
-    return out
+            calls.append((group, ask))
+    replies = await asyncio.gather(*(ask for _, ask in calls))
+    return [
+        Proposed(e, group, batch, i)
+        for batch, ((group, _), edits) in enumerate(zip(calls, replies, strict=True))
+        for i, e in enumerate(edits or [])
+    ]

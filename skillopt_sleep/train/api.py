@@ -189,7 +189,7 @@ def train(
         tasks,
         text,
         replayer=replayer,
-        optimizer=Optimizer(optimizer or target, calls, config.optimizer_max_tokens),
+        optimizer=_optimizer(optimizer or target, calls, config),
         budget=budget_,
         prompts=prompts,
         run=run,
@@ -205,6 +205,11 @@ def train(
         history=st.history,
         evidence=st.evidence,
     )
+
+
+def _optimizer(backend: Backend, calls: Calls, config: TrainConfig) -> Optimizer:
+    """The optimizer through the run's calls, at most ``concurrency`` of its calls at once."""
+    return Optimizer(backend, calls, config.optimizer_max_tokens, config.concurrency)
 
 
 def _budget(settings: BudgetSettings | None, run: RunDir) -> Budget:

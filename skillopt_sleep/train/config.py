@@ -42,6 +42,10 @@ class TrainConfig(BaseModel):
     slow_update: bool = True
     slow_sample: int = Field(default=8, ge=1, le=1000)
     meta_skill: bool = True
+    # "model": the optimizer merges paraphrased edits (merge_batch_size patches a call) and ranks
+    # them past the budget; "lexical": word overlap and support alone, no call (the fallback)
+    merge: Literal["model", "lexical"] = "model"
+    merge_batch_size: int = Field(default=8, ge=2, le=64)
     env: str = "task-record"
     seed: int = 0
     split_ratio: str = "2:1:7"

@@ -33,6 +33,7 @@ from .analysts import Context, sort_cases
 from .config import StepRecord, TrainConfig, TrainSummary
 from .data import TaskSet
 from .gate import GateOutcome, candidates, mean_gate
+from .merging import Stages
 from .optimizer import Optimizer
 from .prompts import Prompts
 from .rundir import RunDir, RunState
@@ -174,6 +175,8 @@ class Trainer:
         ctx = Context(st.current, self.c.mode, st.tried, st.notes)
         unit = f"{self.c.seed}:{index}"
         kw.setdefault("env_analyst", getattr(self.replayer.env, "analyse", None))
+        if self.c.merge == "model":
+            kw["stages"] = Stages(self.opt, self.prompts, st.current, unit, self.c.merge_batch_size)
         return AnalystProposer(self.opt, self.prompts, groups, ctx, self.c.minibatch, unit, **kw)
 
     async def _boundary(self, st: RunState, index: int, unit: Unit) -> dict[str, object]:
@@ -233,6 +236,7 @@ class Trainer:
         """Reflect, merge and rank, gate under the step's budget, update; the unit's artifacts."""
         c = self.c
         budget = st.schedule[unit.step]
+        proposer.budget = budget
         st.gates += 1
         levels = gate_levels(c, st.gates)
         refused: list[Edit] = []

@@ -1,12 +1,14 @@
 """Calls to the optimizer model in a training run, through the night's one ask path
 (:func:`~skillopt_sleep.night.proposer.ask_optimizer`): one request, one retry on an unusable
-reply, never a crash. A reply that cannot be parsed twice, or a call that failed after its
+reply, never a crash. At most ``concurrency`` calls are in flight at once (a step's analysts and
+merges are asked together). A reply that cannot be parsed twice, or a call that failed after its
 retries, is *no proposal* (recorded in ``skipped``); only systemic failures raise. The reply is
 parsed before redaction, so the guards refuse a rule that carries a secret.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TypeVar
@@ -25,8 +27,10 @@ class Optimizer:
     backend: Backend
     calls: Calls
     max_tokens: int = 2048
+    concurrency: int = 1
     skipped: list[str] = field(default_factory=list)
     log: list[dict[str, str]] = field(default_factory=list)  # this unit's prompts and replies
+    _limit: asyncio.Semaphore | None = field(default=None, repr=False)
 
     async def ask(
         self, system: str, prompt: str, parse: Callable[[str], T], *, seed: int, tag: str
@@ -41,9 +45,12 @@ class Optimizer:
             seed=seed,
             tag=tag,
         )
-        asked = await ask_optimizer(
-            self.backend, self.calls, request, parse, self.skipped, f"{tag}: "
-        )
+        if self._limit is None:
+            self._limit = asyncio.Semaphore(self.concurrency)
+        async with self._limit:
+            asked = await ask_optimizer(
+                self.backend, self.calls, request, parse, self.skipped, f"{tag}: "
+            )
         if asked is None:
             return None
         self.log.append(

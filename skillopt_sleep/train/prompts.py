@@ -22,6 +22,10 @@ NAMES = (
     "slow_update",
     "meta_skill",
     "document_mode",
+    "merge_failure",
+    "merge_success",
+    "merge_final",
+    "ranking",
 )
 
 

@@ -12,6 +12,7 @@ replayer as drawer. The round's levels are the gate's share of the run's ``alpha
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
@@ -30,8 +31,10 @@ from .aggregate import Proposed
 from .analysts import Context, reflect, seed_of
 from .config import Mode, TrainConfig
 from .gate import GateOutcome
+from .merging import Stages, model_merge
 from .optimizer import Optimizer
 from .prompts import Prompts
+from .ranking import model_rank
 from .spending import GateLevels
 from .update import SKILL, apply_mode
 
@@ -67,6 +70,9 @@ class AnalystProposer:
     head: str = ""
     analyst_of: dict[str, str] | None = None
     env_analyst: Callable[..., Awaitable[list[Edit]]] | None = None
+    stages: Stages | None = None  # the model's merge and ranking; None: word overlap and support
+    budget: int = 0  # edits the step may test (more are ranked by the model)
+    ranked_by: str = "support"
     proposals: list[aggregate.Proposed] = field(default_factory=list)
     merged: list[aggregate.Proposed] = field(default_factory=list)
     ranked: list[aggregate.Proposed] = field(default_factory=list)
@@ -79,7 +85,28 @@ class AnalystProposer:
         self, cases: Sequence[Case], accepted: Sequence[str], refused: Sequence[Edit], step: int
     ) -> list[Edit] | None:
         """The ranked edits for ``cases`` (the unit's cases, as grouped for the analysts)."""
-        self.proposals = await reflect(
+        mine: list[Edit] = []
+        if self.env_analyst is None:
+            self.proposals = await self._reflect()
+        else:  # the environment's own reflect, as one more analyst, asked with the others
+            self.proposals, mine = await asyncio.gather(self._reflect(), self._environment())
+        batch = max((p.batch for p in self.proposals), default=-1) + 1
+        self.proposals += [Proposed(e, "environment", batch, i) for i, e in enumerate(mine)]
+        for p in self.proposals:  # every edit of a run targets the skill
+            p.edit = p.edit.model_copy(update={"target": "skill"})
+        if self.stages is None:
+            self.merged = aggregate.merge(self.proposals)
+        else:
+            self.merged = await model_merge(self.stages, self.proposals)
+        tried = {e.key() for e in (*self.ctx.tried, *refused)}
+        ranked = [p for p in aggregate.rank(self.merged) if p.edit.key() not in tried]
+        if self.stages is not None and self.budget:
+            ranked, self.ranked_by = await model_rank(self.stages, ranked, self.budget)
+        self.ranked = ranked
+        return [p.edit for p in self.ranked]
+
+    async def _reflect(self) -> list[Proposed]:
+        return await reflect(
             self.optimizer,
             self.prompts,
             {g: v for g, v in self.groups.items() if v},
@@ -89,22 +116,16 @@ class AnalystProposer:
             head=self.head,
             analyst_of=self.analyst_of,
         )
-        if self.env_analyst is not None:  # the environment's own reflect, as one more analyst
-            mine = await self.env_analyst(
-                self.cases,
-                self.ctx.skill,
-                CalledBackend(self.optimizer.backend, self.optimizer.calls),
-                self.ctx.notes,
-                seed_of(self.unit, "environment"),
-            )
-            batch = max((p.batch for p in self.proposals), default=-1) + 1
-            self.proposals += [Proposed(e, "environment", batch, i) for i, e in enumerate(mine)]
-        for p in self.proposals:  # every edit of a run targets the skill
-            p.edit = p.edit.model_copy(update={"target": "skill"})
-        self.merged = aggregate.merge(self.proposals)
-        tried = {e.key() for e in (*self.ctx.tried, *refused)}
-        self.ranked = [p for p in aggregate.rank(self.merged) if p.edit.key() not in tried]
-        return [p.edit for p in self.ranked]
+
+    async def _environment(self) -> list[Edit]:
+        assert self.env_analyst is not None
+        return await self.env_analyst(
+            self.cases,
+            self.ctx.skill,
+            CalledBackend(self.optimizer.backend, self.optimizer.calls),
+            self.ctx.notes,
+            seed_of(self.unit, "environment"),
+        )
 
 
 def round_settings(config: TrainConfig, levels: GateLevels, budget: int) -> NightSettings:
@@ -185,7 +206,7 @@ def step_artifacts(
         "refused.json": [e.model_dump() for e in refused],
         "applied.json": [e.model_dump() for e in outcome.applied],
         "evidence.json": [e.model_dump(mode="json") for e in outcome.evidence],
-        "gate.json": {**gate, "reason": outcome.reason},
+        "gate.json": {**gate, "reason": outcome.reason, "ranked_by": proposer.ranked_by},
     }
 
 
@@ -197,4 +218,5 @@ def _proposal(p: aggregate.Proposed) -> dict[str, object]:
         "order": p.order,
         "support": p.support,
         "merged": [redact(m) for m in p.merged],
+        "merged_by": p.merged_by,
     }
