@@ -20,6 +20,13 @@ All on the simulated backend (``skillopt_sleep/sample/train_sets.py`` has the ta
 (d) a run killed with SIGKILL in the middle of a step (from inside a rollout), started again,
     must end with a ``summary.json`` byte-identical to an uninterrupted run with the same seed.
 (e) ``train --estimate`` against each run's calls: the estimate / actual ratio per run.
+
+*merge* (``bench/worlds/paraphrases.py``): 26 wordings of 12 rules, each its own patch (some rules
+said several ways, some alike in words and other in meaning), merged by word overlap and by the
+model stage (``merge_batch_size`` 8): merges found and wrong merges over pairs of wordings. The
+model is the simulated backend's reader of edits (a synonym table), not a real model: the
+numbers show the stage carrying a model's groups and the word overlap's misses. A model whose
+replies are unusable is run too, and must equal the word overlap (the fallback).
 """
 
 from __future__ import annotations
@@ -35,6 +42,9 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from worlds import paraphrases
 
 from skillopt_sleep import TrainConfig, train
 from skillopt_sleep.backends.simulated import SimulatedBackend
@@ -192,6 +202,7 @@ def main() -> int:
             out["planted"][gate] = planted(root, args.planted_seeds, gate)
             out["null"][gate] = null(root, args.null_seeds, gate, args.alpha)
         out["kill_resume"] = kill_resume(root)
+        out["merge"] = paraphrases.compare()
     ev, mean = out["null"]["evidence"], out["null"]["mean"]
     out["false_accept_rate_ratio_evidence_over_mean"] = (
         None
@@ -220,6 +231,14 @@ def main() -> int:
     )
     print(
         f"kill -9 mid-step and resume: same summary.json: {out['kill_resume']['same_summary_json']}"
+    )
+    m = out["merge"]
+    print(
+        f"merge of {m['wordings']} paraphrased patches, found / pairs (wrong): words "
+        f"{m['lexical']['merges_found']}/{m['lexical']['merge_pairs']} "
+        f"({m['lexical']['wrong_merges']}), simulated model {m['model']['merges_found']}/"
+        f"{m['model']['merge_pairs']} ({m['model']['wrong_merges']}), unusable replies -> words "
+        f"{m['unusable_model']['merges_found']}/{m['unusable_model']['merge_pairs']}"
     )
     return 0
 

@@ -55,23 +55,51 @@ _FILLERS = (
     "on it them that than make sure use using please when you do does run write give only at"
 )
 FILLER = frozenset(_FILLERS.split())
-_WORD = re.compile(r"[a-z0-9][a-z0-9'_\-.()]*[a-z0-9)]|[a-z0-9]")
+_WORD = re.compile(r"[a-z0-9][a-z0-9'_\-.()]*")
 _NUMBER = re.compile(r"\d+")
+_SUFFIX = re.compile(r"(?<=[a-z]{3})(?:ing|ed|es|s)$")
+
+
+def _words(text: str) -> list[str]:
+    """The meaning-carrying words of ``text`` in order, in one form each (fillers dropped)."""
+    out = []
+    for raw in _WORD.findall(text.lower()):
+        word = raw.rstrip(".,;:")
+        if word.count(")") > word.count("("):
+            word = word[:-1]
+        word = SAME.get(word, word)
+        word = word if "(" in word or "`" in word else _SUFFIX.sub("", word)
+        if word and word not in FILLER:
+            out.append(SAME.get(word, word))
+    return out
 
 
 def meaning(text: str) -> frozenset[str]:
     """The words of ``text`` that carry its meaning, in one form each."""
-    words = (SAME.get(w, w) for w in _WORD.findall(text.lower()))
-    return frozenset(w for w in words if w not in FILLER)
+    return frozenset(_words(text))
+
+
+def _negated(words: list[str]) -> frozenset[str]:
+    return frozenset(words[i + 1] for i, w in enumerate(words[:-1]) if w == "not")
 
 
 def same(a: str, b: str) -> bool:
-    ma, mb = meaning(a), meaning(b)
-    if ma == mb:
-        return bool(ma)
-    if set(_NUMBER.findall(a)) != set(_NUMBER.findall(b)) or ("not" in ma) != ("not" in mb):
+    """Whether ``a`` and ``b`` ask for the same thing: the same meaning, or one that holds the
+    other's (its effect covers it), or nearly the same; never with other numbers or with a word
+    one negates and the other asks for."""
+    wa, wb = _words(a), _words(b)
+    ma, mb = frozenset(wa), frozenset(wb)
+    if not (ma and mb) or set(_NUMBER.findall(a)) != set(_NUMBER.findall(b)):
         return False
-    return bool(ma and mb) and len(ma & mb) / len(ma | mb) >= 0.75
+    na, nb = _negated(wa), _negated(wb)
+    if (na and nb and na != nb) or (na & (mb - nb)) or (nb & (ma - na)):
+        return False
+    small, large = sorted((ma, mb), key=len)
+    return (
+        small == large
+        or (len(small) >= 3 and small <= large)
+        or len(ma & mb) / len(ma | mb) >= 0.75
+    )
 
 
 def _edits(prompt: str) -> list[dict[str, object]]:
