@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import shlex
 from typing import Any
 
@@ -15,7 +16,7 @@ from ..night.project import batched_backends, build_backends
 from ..night.root import Backends
 from ..settings import Settings
 from ..train import TrainConfig
-from ..train.api import env_skill, read_skill, task_set
+from ..train.api import initial_skill, task_set
 from ..train.config import TrainSummary
 from ..train.data import TaskSet
 from ..train.estimate import estimate_train
@@ -36,6 +37,11 @@ FLAGS = (
     "env",
     "seed",
     "split_ratio",
+    "gate_metric",
+    "gate_mixed_weight",
+    "failure_only",
+    "frame",
+    "minibatch",
 )
 
 
@@ -53,13 +59,14 @@ def register(
     p.add_argument("data", metavar="DATA", nargs="?", help=data)
     p.add_argument("dir", metavar="DIR", nargs="?", help=argparse.SUPPRESS)
     p.add_argument("--skill", metavar="FILE", help="the skill (SKILL.md or prompt) to train")
+    p.add_argument("--skill-text", metavar="TEXT", help="the initial skill, given as text")
     p.add_argument(
         "--out", metavar="DIR", help="the run directory (a run already there is resumed)"
     )
     p.add_argument(
         "--project", "-p", metavar="DIR", help="(train stage) the project to stage the skill for"
     )
-    p.add_argument("--epochs", type=int, metavar="N")
+    p.add_argument("--epochs", "--num-epochs", type=int, metavar="N")
     p.add_argument("--steps", type=int, metavar="N", help="steps per epoch")
     p.add_argument("--batch-size", type=int, metavar="N")
     p.add_argument("--k", type=int, metavar="N", help="rollouts per item")
@@ -76,6 +83,29 @@ def register(
         help="the evidence gate, or 'validation mean went up'",
     )
     p.add_argument("--alpha", type=float, metavar="A", help="the run's error rate (default 0.05)")
+    p.add_argument(
+        "--gate-metric",
+        choices=("hard", "soft", "mixed"),
+        help="what validation and the gate score: passes, partial credit, or both (default hard)",
+    )
+    p.add_argument(
+        "--gate-mixed-weight", type=float, metavar="W", help="mixed: (1-W)*hard + W*soft"
+    )
+    p.add_argument(
+        "--failure-only", action="store_true", default=None, help="show analysts failures only"
+    )
+    p.add_argument(
+        "--frame",
+        choices=("env", "none", "agent"),
+        help="a rollout's system prompt: the environment's framing of the skill (default), the "
+        "skill alone, or a night's coding-agent framing",
+    )
+    p.add_argument(
+        "--minibatch", "--minibatch-size", type=int, metavar="N", help="cases per analyst call"
+    )
+    p.add_argument(
+        "--extras", metavar="JSON", help="a JSON object for the environment and prompt templates"
+    )
     p.add_argument("--env", metavar="NAME", help="task-record, qa, agent, or module:Class")
     p.add_argument("--seed", type=int, metavar="N")
     p.add_argument(
@@ -101,6 +131,8 @@ def _config(args: argparse.Namespace, concurrency: int) -> TrainConfig:
     given: dict[str, Any] = {
         name: getattr(args, name) for name in FLAGS if getattr(args, name) is not None
     }
+    if args.extras is not None:
+        given["extras"] = _extras(args.extras)
     given.update(
         backend=args.backend or "",
         model=args.model or "",
@@ -118,13 +150,23 @@ def _config(args: argparse.Namespace, concurrency: int) -> TrainConfig:
         ) from None
 
 
+def _extras(text: str) -> object:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise UsageError(
+            f"--extras is not JSON: {exc.msg}",
+            hint='give an object, e.g. --extras \'{"lang": "fr"}\'',
+        ) from None
+
+
 def train_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
     if args.data == "stage":
         return stage_cmd(args, ctx)
     if args.dir is not None:
         raise UsageError(f"unexpected argument {args.dir!r}", hint="train takes one DATA path")
     own = ":" in (args.env or "")  # a module:Class environment may bring its items and skill
-    if not args.out or not (args.skill or own):
+    if not args.out or not (args.skill or args.skill_text is not None or own):
         raise UsageError(
             "train needs --skill FILE and --out DIR",
             hint="skillopt-sleep train DATA --skill FILE --out DIR (--skill may be left out with "
@@ -145,7 +187,7 @@ def train_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
     skill_path = ctx.cwd / args.skill if args.skill else None
     backends = build_backends(settings, ctx.env)
     if args.estimate:
-        skill = read_skill(skill_path, config.mode) if skill_path else env_skill(env, config.mode)
+        skill = initial_skill(skill_path, args.skill_text, env, config.mode)
         return _estimate(ctx, config, data, skill, settings, backends)
     if settings.night.batch:
         backends = batched_backends(backends, ctx.store, settings.night.batch_poll_s)
@@ -166,6 +208,7 @@ def train_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
         clock=ctx.clock,
         progress=ctx.say,
         agents=_agents(config, data, settings, ctx) if config.env == "agent" else None,
+        skill_text=args.skill_text,
     )
     s = result.summary
     ctx.emit(s, summary_text(s, args.out))

@@ -13,6 +13,11 @@ from ..night.judge import RubricJudge, judge
 from ..redact import redact
 from .base import EnvResult
 
+AGENT_PREAMBLE = (
+    "You are a coding agent working in the user's project. Follow the instructions below, then do "
+    "the task. Answer with what you would do or write, concisely.\n\n"
+)
+
 
 def prompt_of(item: TaskRecord) -> str:
     """What the user says: the context excerpt, then the request."""
@@ -25,9 +30,13 @@ def item_failed(exc: BackendError) -> bool:
 
 
 class TaskRecordEnv:
-    """A chat under the instructions, judged by every check of the item (rubrics by ``rubric``)."""
+    """A chat under the instructions, judged by every check of the item (rubrics by ``rubric``).
+
+    Its items are a coding agent's requests: a training run frames the skill it trains as a
+    coding agent's instructions (``framing``), as a night's replay does."""
 
     name = "task-record"
+    framing = AGENT_PREAMBLE + "# Skill (SKILL.md)\n"
 
     def __init__(self, rubric: RubricJudge | None = None) -> None:
         self.rubric = rubric

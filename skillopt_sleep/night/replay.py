@@ -25,7 +25,7 @@ from ..backends.retry import RetryPolicy, call_with_retry
 from ..clock import Clock
 from ..envs.base import Environment, EnvResult, Instructions
 from ..envs.called import CalledBackend
-from ..envs.task_record import TaskRecordEnv
+from ..envs.task_record import AGENT_PREAMBLE, TaskRecordEnv
 from ..errors import BackendError, BudgetExhausted, MalformedOutput
 from ..models import Action, TaskRecord
 from ..redact import redact
@@ -36,10 +36,7 @@ if TYPE_CHECKING:
     from .agent_dispatch import AgentReplays
 
 MAX_ACTIONS_SHOWN = 12
-REPLAY_SYSTEM = (
-    "You are a coding agent working in the user's project. Follow the instructions below, then do "
-    "the task. Answer with what you would do or write, concisely.\n\n"
-)
+REPLAY_SYSTEM = AGENT_PREAMBLE
 
 
 @dataclass(frozen=True)
@@ -179,6 +176,9 @@ def system_text(files: dict[str, str], task: TaskRecord) -> Instructions:
     return Instructions("".join(parts), files)
 
 
+SystemText = Callable[[dict[str, str], TaskRecord], Instructions]
+
+
 def _sha(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
@@ -209,7 +209,9 @@ def sample_seed(task_id: str, sample: int) -> int:
 class Replayer:
     """Replays tasks through the target backend, each rollout one rollout of an environment: the
     task's agent where ``agents`` chooses one for it (:class:`~.agent_dispatch.AgentReplays`),
-    else ``env`` (by default the task-record environment: a chat judged by the task's checks)."""
+    else ``env`` (by default the task-record environment: a chat judged by the task's checks).
+    ``system`` makes a rollout's system text from the files under test (by default the night's:
+    :func:`system_text`)."""
 
     def __init__(
         self,
@@ -225,8 +227,10 @@ class Replayer:
         progress: Callable[[int], None] | None = None,
         env: Environment | None = None,
         agents: AgentReplays | None = None,
+        system: SystemText | None = None,
     ) -> None:
         self.target, self.calls, self.k = target, calls, k
+        self.system = system or system_text  # a training run's may be the skill alone
         self.env = env if env is not None else TaskRecordEnv(rubric)
         self.agents = agents  # chooses the agent environment for tasks it replays (None: none)
         self.rubric, self.store, self.clock = rubric, store, clock
@@ -253,7 +257,7 @@ class Replayer:
         self, tasks: Sequence[TaskRecord], files: dict[str, str]
     ) -> dict[str, list[Rollout]]:
         """K rollouts for every task under ``files``. Fatal backend errors propagate at once."""
-        jobs = [self._one(t, system_text(files, t), s) for t in tasks for s in range(self.k)]
+        jobs = [self._one(t, self.system(files, t), s) for t in tasks for s in range(self.k)]
         return await self._gather(tasks, jobs)
 
     async def draw(
@@ -270,7 +274,7 @@ class Replayer:
         sample of a replay under ``files``, so a later replay under them (after they are adopted)
         draws only what is missing."""
         jobs = [
-            self._one(t, system_text(files, t), s, nonce=nonce, keep=keep)
+            self._one(t, self.system(files, t), s, nonce=nonce, keep=keep)
             for t, first, count in wants
             for s in range(first, first + count)
         ]

@@ -27,20 +27,21 @@ from ..envs.task_record import TaskRecordEnv
 from ..errors import ConfigError, InputError
 from ..night.agent_dispatch import AgentReplays
 from ..night.judge import RubricJudge
-from ..night.managed_block import frontmatter
 from ..night.pipeline import _rubric_from_backend
 from ..night.replay import Calls, Replayer
 from ..settings import BudgetSettings
 from ..store import sha256_text
 from .config import TrainConfig, TrainResult, TrainSummary
 from .data import TaskSet, load_task_set
+from .framing import system_for
 from .loop import Trainer
 from .optimizer import Optimizer
 from .prompts import load_prompts
 from .rundir import RunDir, RunState
 
 
-def read_skill(path: Path, mode: str) -> str:
+def read_skill(path: Path, mode: str = "rules") -> str:
+    """The skill file's text (frontmatter optional: a skill is trained as the model sees it)."""
     try:
         text = Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -49,11 +50,6 @@ def read_skill(path: Path, mode: str) -> str:
         ) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"cannot read {path}: {exc}", hint="save it as UTF-8 text") from None
-    if mode == "rules" and frontmatter(text) is None:
-        raise InputError(
-            f"{path} has no frontmatter (a --- block with name: and description:)",
-            hint="add one, or train it as a whole document with --mode document",
-        )
     return text
 
 
@@ -85,15 +81,22 @@ def env_skill(env: object, mode: str) -> str:
     if not isinstance(text, str):
         raise InputError(
             "no skill to train",
-            hint="give --skill FILE, or an environment with get_initial_skill()",
-        )
-    if mode == "rules" and frontmatter(text) is None:
-        raise InputError(
-            "the environment's initial skill has no frontmatter (a --- block with name: and "
-            "description:)",
-            hint="train it as a whole document with --mode document",
+            hint="give --skill FILE or --skill-text TEXT, or an environment with "
+            "get_initial_skill()",
         )
     return text
+
+
+def initial_skill(skill: str | Path | None, skill_text: str | None, env: object, mode: str) -> str:
+    """The skill a run starts from: a file, a text, or the environment's own."""
+    if skill is not None and skill_text is not None:
+        raise InputError(
+            "the skill is given twice (a file and a text)",
+            hint="give --skill FILE or --skill-text TEXT, not both",
+        )
+    if skill_text is not None:
+        return skill_text
+    return env_skill(env, mode) if skill is None else read_skill(Path(skill), mode)
 
 
 def _env(spec: str, rubric: RubricJudge | None, agents: AgentReplays | None) -> Environment:
@@ -132,6 +135,7 @@ def _replayer(
     the items ``agents`` chooses replayed by the real agent."""
     judge = judge if judge is not None else target
     rubric = _rubric_from_backend(judge, calls) if isinstance(judge, Backend) else judge
+    env = env if env is not None else _env(config.env, rubric, agents)
     return Replayer(
         target,
         calls,
@@ -141,8 +145,9 @@ def _replayer(
         store=None,
         clock=clock or SystemClock(),
         max_tokens=config.max_tokens,
-        env=env if env is not None else _env(config.env, rubric, agents),
+        env=env,
         agents=agents,
+        system=system_for(config.frame, env),
     )
 
 
@@ -162,10 +167,12 @@ def train(
     clock: Clock | None = None,
     progress: Callable[[str], None] | None = None,
     agents: AgentReplays | None = None,
+    skill_text: str | None = None,
 ) -> TrainResult:
     """Train the skill at ``skill`` over ``data`` (a task-set path or a :class:`TaskSet`), recording
     the run in ``out``; a run already in ``out`` is resumed after its last finished step. No
-    ``data`` or ``skill``: the environment's own (a ``SkillEnv``'s or an ``EnvAdapter``'s).
+    ``data`` or ``skill``: the environment's own (a ``SkillEnv``'s or an ``EnvAdapter``'s);
+    ``skill_text``: the initial skill given as text (``skill`` left None).
 
     ``target`` replays the items, ``optimizer`` (default: ``target``) reflects, ``judge`` scores rubric
     checks. ``env`` replaces ``config.env``. ``budget`` bounds the calls, tokens and money of the run;
@@ -176,7 +183,7 @@ def train(
     if env is None and ":" in config.env:  # made once: a seed's environment holds its items
         env = load_env(config.env)
     tasks = task_set(data, config, env)
-    text = env_skill(env, config.mode) if skill is None else read_skill(Path(skill), config.mode)
+    text = initial_skill(skill, skill_text, env, config.mode)
     prompts = load_prompts(Path(prompts_dir) if prompts_dir is not None else None)
     run = RunDir(Path(out))
     made = not run.path.exists()

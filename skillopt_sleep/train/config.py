@@ -4,13 +4,21 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator
 
 from ..models import Edit, EditEvidence, Usage
 
 Schedule = Literal["constant", "linear", "cosine"]
 Mode = Literal["rules", "document"]
 GateKind = Literal["evidence", "mean"]
+GateMetric = Literal["hard", "soft", "mixed"]
+Frame = Literal["env", "none", "agent"]
+Extra = str | int | float | bool | None
+
+
+def _seed(name: str, seed_name: str) -> AliasChoices:
+    """A setting under its name here and under the seed libraries' name for the same thing."""
+    return AliasChoices(name, seed_name)
 
 
 class TrainConfig(BaseModel):
@@ -20,20 +28,43 @@ class TrainConfig(BaseModel):
     accepted, at any step. It is spent across the gates of the run (see :mod:`.spending`).
     ``gate="mean"`` is the older rule (accept a step's edits when the validation mean went up),
     kept to compare with.
+
+    ``gate_metric`` is what validation, the choice of the best skill and the gate score: the
+    pass (``hard``), the partial credit (``soft``) or ``(1 - w) * hard + w * soft`` (``mixed``,
+    ``w`` = ``gate_mixed_weight``), as the seed libraries define them. ``frame`` is what a
+    rollout's system prompt is: the environment's own framing of the skill (``env``: the
+    task-record environment's is a coding agent's, as a night's; the QA and the seeds'
+    environments have none), the skill alone (``none``), or the night's coding-agent preamble
+    and header (``agent``).
+    ``failure_only`` leaves the success analyst out; ``extras`` reach the environment (its
+    ``configure(extras)``) and the analysts' prompts (``{extras.NAME}`` in a prompt template).
+    The seeds' names of the same settings are accepted (``num_epochs``, ``minibatch_size``,
+    ``min_edit_budget``, ``lr_scheduler``, ``workers``, ``optimizer_max_completion_tokens``).
     """
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
-    epochs: int = Field(default=2, ge=1, le=100)
+    epochs: int = Field(default=2, ge=1, le=100, validation_alias=_seed("epochs", "num_epochs"))
     steps: int = Field(default=4, ge=1, le=1000)  # per epoch
     batch_size: int = Field(default=8, ge=1, le=1000)
-    minibatch: int = Field(default=4, ge=1, le=100)  # cases per reflection call
+    minibatch: int = Field(  # cases per reflection call
+        default=4, ge=1, le=100, validation_alias=_seed("minibatch", "minibatch_size")
+    )
     k: int = Field(default=4, ge=1, le=64)
     edit_budget: int = Field(default=3, ge=1, le=50)
-    edit_budget_min: int = Field(default=1, ge=1, le=50)
-    schedule: Schedule = "constant"
+    edit_budget_min: int = Field(
+        default=1, ge=1, le=50, validation_alias=_seed("edit_budget_min", "min_edit_budget")
+    )
+    schedule: Schedule = Field(
+        default="constant", validation_alias=_seed("schedule", "lr_scheduler")
+    )
     mode: Mode = "rules"
     gate: GateKind = "evidence"
+    gate_metric: GateMetric = "hard"
+    gate_mixed_weight: float = Field(default=0.5, ge=0, le=1)
+    failure_only: bool = False
+    frame: Frame = "env"
+    extras: dict[str, Extra] = Field(default_factory=dict)
     alpha: float = Field(default=0.05, gt=0, lt=1)
     efficacy_rollouts: int = Field(default=24, ge=2, le=512)
     harm_rollouts: int = Field(default=32, ge=2, le=1024)
@@ -49,9 +80,15 @@ class TrainConfig(BaseModel):
     env: str = "task-record"
     seed: int = 0
     split_ratio: str = "2:1:7"
-    concurrency: int = Field(default=16, ge=1, le=256)
+    concurrency: int = Field(
+        default=16, ge=1, le=256, validation_alias=_seed("concurrency", "workers")
+    )
     max_tokens: int = Field(default=1024, gt=0)
-    optimizer_max_tokens: int = Field(default=2048, gt=0)
+    optimizer_max_tokens: int = Field(
+        default=2048,
+        gt=0,
+        validation_alias=_seed("optimizer_max_tokens", "optimizer_max_completion_tokens"),
+    )
     backend: str = ""  # names, for the record: the backends themselves are passed in
     model: str = ""
     optimizer_model: str = ""
@@ -73,6 +110,14 @@ class TrainConfig(BaseModel):
     @property
     def total_steps(self) -> int:
         return self.epochs * self.steps
+
+    def metric(self, hard: float, soft: float) -> float:
+        """The gate's score of an attempt (or of a mean) from its pass and its partial credit."""
+        if self.gate_metric == "hard":
+            return hard
+        if self.gate_metric == "soft":
+            return soft
+        return (1 - self.gate_mixed_weight) * hard + self.gate_mixed_weight * soft
 
 
 class Score(BaseModel):

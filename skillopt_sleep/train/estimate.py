@@ -22,6 +22,7 @@ from ..models import TaskRecord
 from ..night.evidence import EvidencePolicy
 from ..night.evidence.rehearse import Outlook, forecast
 from ..settings import BudgetSettings
+from .batches import stratified
 from .config import TrainConfig
 from .data import TaskSet
 from .loop import Unit, derive, units
@@ -30,7 +31,9 @@ from .step import round_settings
 
 OUTPUT_SHARE = 0.35  # an answer's tokens, as a share of max_tokens
 CHANGED = 0.5  # the chance a gate changes the skill (a new skill is scored on validation)
-HELPFUL = 0.75  # share of tested edits that help: a task set is chosen to teach the skill something
+HELPFUL = (
+    1.0  # share of tested edits that help: a task set teaches something, a typed batch shows it all
+)
 SHOWN_SLOW = (
     0.5  # share of a slow update's sample that moved or still fails (shown to the optimizer)
 )
@@ -79,9 +82,7 @@ def _unit(c: TrainConfig, data: TaskSet, index: int, unit: Unit, gate: int) -> t
     pool = sorted(data.train, key=lambda t: t.id)
     budget = step_budget(c, unit.step)
     if unit.kind == "step":
-        batch = random.Random(derive(c.seed, index, "batch")).sample(
-            pool, min(c.batch_size, len(pool))
-        )
+        batch = stratified(pool, c.batch_size, random.Random(derive(c.seed, index, "batch")))
         target = len(batch) * c.k + _gate(c, data, batch, gate, budget)
         return target, reflections(len(batch), c.k, c.minibatch)
     target, optimizer = 0.0, int(c.meta_skill)

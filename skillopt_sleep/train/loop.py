@@ -30,10 +30,12 @@ from ..night.rule_lint import urls_in
 from ..store import sha256_text
 from . import epoch, report
 from .analysts import Context, sort_cases
+from .batches import stratified
 from .config import StepRecord, TrainConfig, TrainSummary
 from .data import TaskSet
 from .gate import GateOutcome, candidates, mean_gate
 from .merging import Stages
+from .metric import MetricDrawer, mean_metric
 from .optimizer import Optimizer
 from .prompts import Prompts
 from .rundir import RunDir, RunState
@@ -150,6 +152,7 @@ class Trainer:
         if self.replayer.budget_hit is not None:
             raise self.replayer.budget_hit  # an unfinished unit is never recorded
         artifacts["reflections.json"] = self.opt.log
+        artifacts["skill.md"] = st.current  # the skill after this unit, to read or to restart from
         st.errored += self.replayer.stats.errored - errored
         st.unit = index + 1
         st.usage_by_role = dict(self.budget.by_role)
@@ -157,14 +160,16 @@ class Trainer:
 
     async def _step(self, st: RunState, index: int, unit: Unit) -> dict[str, object]:
         c = self.c
-        pool = sorted(self.data.train, key=lambda t: t.id)
-        batch = random.Random(derive(c.seed, index, "batch")).sample(
-            pool, min(c.batch_size, len(pool))
+        batch = stratified(
+            self.data.train, c.batch_size, random.Random(derive(c.seed, index, "batch"))
         )
         rollouts = await self.draw(
             [(t, 0, c.k) for t in batch], {"SKILL.md": st.current}, f"{c.seed}:{index}:roll"
         )
-        proposer = self._proposer(st, index, sort_cases(batch, rollouts))
+        groups = sort_cases(batch, rollouts)
+        if c.failure_only:  # the seeds' failure_only: what works is not shown to an analyst
+            groups.pop("success")
+        proposer = self._proposer(st, index, groups)
         artifacts: dict[str, object] = {"rollouts.jsonl": _rollout_lines(rollouts)}
         artifacts.update(await self._decide(st, index, unit, proposer))
         return artifacts
@@ -212,10 +217,8 @@ class Trainer:
         )
         after = await self.draw(wants, {"SKILL.md": st.current}, f"{c.seed}:{index}:now")
         sorted_items = epoch.compare(sample, before, after)
-        groups = {
-            g: [case for _, case in sorted_items[g] if case is not None]
-            for g in ("regressed", "still failing", "improved")
-        }
+        shown = ("regressed", "still failing") + (() if c.failure_only else ("improved",))
+        groups = {g: [case for _, case in sorted_items[g] if case is not None] for g in shown}
         proposer = self._proposer(
             st,
             index,
@@ -248,7 +251,7 @@ class Trainer:
                 proposer=proposer,
                 cases=proposer.cases,
                 guard=guard,
-                drawer=self.replayer,
+                drawer=MetricDrawer(self.replayer, c),
                 tasks=list({t.id: t for t in (*shown, *self.data.val)}.values()),
                 levels=levels,
                 gate=st.gates,
@@ -311,19 +314,20 @@ class Trainer:
         )
 
     async def val_score(self, st: RunState, skill: str, fresh: str = "") -> float | None:
-        """Pass rate on the validation split, cached by the skill's hash (its sample stream too);
-        with ``fresh``, new rollouts of a stream of that name, not cached."""
+        """The gate metric's mean on the validation split (under ``hard``, the pass rate), cached
+        by the skill's hash (its sample stream too); with ``fresh``, new rollouts of a stream of
+        that name, not cached."""
         sha = sha256_text(skill)[:16]
         if fresh:
             scores = await report.score(
                 self.draw, self.data.val, skill, self.c.val_k, f"{self.c.seed}:val:{sha}:{fresh}"
             )
-            return report.mean_score(scores).test_hard
+            return mean_metric(self.c, list(scores.values()))
         if sha not in st.val_cache:
             scores = await report.score(
                 self.draw, self.data.val, skill, self.c.val_k, f"{self.c.seed}:val:{sha}"
             )
-            st.val_cache[sha] = report.mean_score(scores).test_hard
+            st.val_cache[sha] = mean_metric(self.c, list(scores.values()))
         return st.val_cache[sha]
 
     async def _test_report(self, st: RunState) -> TrainSummary:
@@ -331,12 +335,14 @@ class Trainer:
         nonce = f"{c.seed}:test"
         self.progress("test report: the initial and the best skill")
         errored = self.replayer.stats.errored
-        base = await report.score(self.draw, self.data.test, self.initial, c.test_k, nonce)
-        best = (
-            base
-            if st.best == self.initial
-            else await report.score(self.draw, self.data.test, st.best, c.test_k, nonce)
-        )
+        wants = [(t, 0, c.test_k) for t in self.data.test]
+        drawn = await self.draw(wants, {"SKILL.md": self.initial}, nonce)
+        self.run.write_test("baseline", _rollout_lines(drawn, "test-baseline"))
+        drawn_best = drawn
+        if st.best != self.initial:
+            drawn_best = await self.draw(wants, {"SKILL.md": st.best}, nonce)
+            self.run.write_test("best", _rollout_lines(drawn_best, "test-best"))
+        base, best = report.per_item(drawn), report.per_item(drawn_best)
         if self.replayer.budget_hit is not None:
             st.stopped, self.stopped_by = self.replayer.budget_hit.one_line(), "budget"
             return self._summary(st, None, None)

@@ -10,7 +10,10 @@ Layout::
     history.jsonl        one line per finished step or slow update
     initial.md current.md best.md meta_skill.md
     units/0003-e1-s3/    one finished unit: rollouts.jsonl, proposed.json, merged.json,
-                         ranked.json, applied.json, evidence.json, reflections.json
+                         ranked.json, applied.json, evidence.json, reflections.json, and
+                         skill.md (the skill after the unit)
+    test_baseline.jsonl  the test split's rollouts under the initial skill, and under the best
+    test_best.jsonl      one (none when the best is the initial skill)
     summary.json         the result, with the test report
 
 A unit's directory is written whole under a temporary name and renamed into place, and
@@ -150,6 +153,10 @@ class RunDir:
 
     def write_initial(self, skill: str) -> None:
         self._write("initial.md", skill)
+
+    def write_test(self, which: str, lines: str) -> None:
+        """The test split's rollouts under the initial (``baseline``) or the best skill."""
+        self._write(f"test_{which}.jsonl", lines)
 
     def write_summary(self, summary: TrainSummary) -> None:
         self._write(

@@ -19,6 +19,7 @@ from ..redact import redact
 from .config import Mode
 
 SKILL = "SKILL.md"
+HEAD = "---\nname: trained\ndescription: a trained text\n---\n"
 
 
 def apply_mode(
@@ -27,7 +28,14 @@ def apply_mode(
     """``skill`` with ``edits`` applied in ``mode`` (every edit targets the skill in a training run)."""
     edits = [e.model_copy(update={"target": "skill"}) for e in edits]
     if mode == "rules":
-        return apply_edits({SKILL: skill}, edits, budget=budget, limits=limits)
+        if frontmatter(skill) is not None:
+            return apply_edits({SKILL: skill}, edits, budget=budget, limits=limits)
+        # A skill without frontmatter (a system prompt): its rules block is kept the same way,
+        # under a frontmatter that exists only while the edits are applied.
+        done = apply_edits({SKILL: HEAD + skill}, edits, budget=budget, limits=limits)
+        return EditOutcome(
+            {SKILL: done.files[SKILL].removeprefix(HEAD)}, done.applied, done.rejected
+        )
     return apply_document(skill, edits, budget=budget, limits=limits)
 
 
