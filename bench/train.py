@@ -20,6 +20,14 @@ All on the simulated backend (``skillopt_sleep/sample/train_sets.py`` has the ta
 (d) a run killed with SIGKILL in the middle of a step (from inside a rollout), started again,
     must end with a ``summary.json`` byte-identical to an uninterrupted run with the same seed.
 (e) ``train --estimate`` against each run's calls: the estimate / actual ratio per run.
+(f) *partial credit* (``bench/worlds/partial_credit.py``): release notes that pass only with both
+    planted rules, so one rule alone shows in the soft score and in no pass. Per gate metric
+    (hard, mixed at 0.5, soft) and seed: the planted rules the best skill holds, test pass rates.
+(g) *QA without a preamble*: the shipped QA set trained from a one-line skill given as text, no
+    frontmatter, through ``--env qa``: every target request's system prompt is checked to be the
+    skill itself (no coding-agent preamble), and the test pass rates before and after.
+
+``--only partial,qa`` runs just those parts.
 
 *merge* (``bench/worlds/paraphrases.py``): 26 wordings of 12 rules, each its own patch (some rules
 said several ways, some alike in words and other in meaning), merged by word overlap and by the
@@ -45,6 +53,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from worlds import paraphrases
+from worlds import partial_credit as notes
 
 from skillopt_sleep import TrainConfig, train
 from skillopt_sleep.backends.simulated import SimulatedBackend
@@ -59,6 +68,7 @@ from skillopt_sleep.sample.train_sets import (
 )
 from skillopt_sleep.settings import BudgetSettings
 from skillopt_sleep.testing import kill_train
+from skillopt_sleep.train.config import GateMetric
 from skillopt_sleep.train.data import load_task_set
 from skillopt_sleep.train.estimate import estimate_train
 
@@ -138,6 +148,91 @@ def null(root: Path, seeds: int, gate: str, alpha: float) -> dict[str, Any]:
     }
 
 
+METRICS: tuple[tuple[GateMetric, float], ...] = (("hard", 0.5), ("mixed", 0.5), ("soft", 0.5))
+
+
+def partial_credit(root: Path, seeds: int) -> dict[str, Any]:
+    data = write_jsonl(root / "notes.jsonl", notes.items(20))
+    out: dict[str, Any] = {}
+    for metric, weight in METRICS:
+        runs: list[dict[str, Any]] = []
+        for seed in range(1, seeds + 1):
+            cfg = TrainConfig(
+                epochs=2, steps=3, seed=seed, gate_metric=metric, gate_mixed_weight=weight
+            )
+            r = train(
+                data,
+                None,
+                root / f"notes-{metric}-{seed}",
+                skill_text=notes.SKILL,
+                target=notes.PartialCreditBackend(),
+                config=cfg,
+                budget=UNLIMITED,
+            )
+            held = notes.parts_in(r.best_skill)
+            runs.append(
+                {
+                    "seed": seed,
+                    "rules_learned": sum(held.values()),
+                    "rules_planted": len(held),
+                    "test_hard": [r.summary.baseline.test_hard, r.summary.best.test_hard],
+                    "test_soft": [r.summary.baseline.test_soft, r.summary.best.test_soft],
+                }
+            )
+        out[metric] = {
+            "runs": runs,
+            "rules_learned": f"{sum(x['rules_learned'] for x in runs)}/{sum(x['rules_planted'] for x in runs)}",
+            "mixed_weight": weight if metric == "mixed" else None,
+        }
+    return out
+
+
+class _Recording:
+    """The simulated backend, every target request's system prompt kept."""
+
+    name, model = "simulated", "sim"
+
+    def __init__(self) -> None:
+        self.inner, self.systems = SimulatedBackend(), []  # type: ignore[var-annotated]
+
+    async def complete(self, request: Any) -> Any:
+        if request.role == "target":
+            self.systems.append(request.system)
+        return await self.inner.complete(request)
+
+    async def check(self) -> Any:
+        return await self.inner.check()
+
+
+def qa_no_preamble(root: Path, seeds: int) -> dict[str, Any]:
+    qa = Path(__file__).resolve().parent.parent / "skillopt_sleep" / "sample" / "qa.jsonl"
+    skill = "Answer the user's question.\n"
+    runs = []
+    for seed in range(1, seeds + 1):
+        backend = _Recording()
+        r = train(
+            qa,
+            None,
+            root / f"qa-{seed}",
+            skill_text=skill,
+            target=backend,
+            config=TrainConfig(env="qa", epochs=2, steps=2, seed=seed),
+            budget=UNLIMITED,
+        )
+        runs.append(
+            {
+                "seed": seed,
+                "target_requests": len(backend.systems),
+                "system_prompt_is_the_skill": all(s.startswith(skill) for s in backend.systems)
+                and r.best_skill in backend.systems,
+                "agent_preamble_seen": any("coding agent" in s for s in backend.systems),
+                "test_hard": [r.summary.baseline.test_hard, r.summary.best.test_hard],
+                "accepted": [e.content for e in r.summary.accepted_edits],
+            }
+        )
+    return {"runs": runs, "skill": skill}
+
+
 def kill_resume(root: Path) -> dict[str, Any]:
     data = write_jsonl(root / "kill.jsonl", with_splits(planted_items(8), (3, 2, 3), 0))
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent))
@@ -190,10 +285,23 @@ def main() -> int:
     ap.add_argument("--null-seeds", type=int, default=20)
     ap.add_argument("--alpha", type=float, default=0.05)
     ap.add_argument("--quick", action="store_true", help="1 planted seed, 5 null seeds")
+    ap.add_argument("--partial-seeds", type=int, default=3)
+    ap.add_argument("--only", metavar="PARTS", help="comma-separated: partial, qa")
     args = ap.parse_args()
     if args.quick:
-        args.planted_seeds, args.null_seeds = 1, 5
+        args.planted_seeds, args.null_seeds, args.partial_seeds = 1, 5, 1
     started = time.perf_counter()
+    if args.only:
+        with tempfile.TemporaryDirectory(prefix="bench-train-") as tmp:
+            parts = set(args.only.split(","))
+            some: dict[str, Any] = {}
+            if "partial" in parts:
+                some["partial_credit"] = partial_credit(Path(tmp), args.partial_seeds)
+            if "qa" in parts:
+                some["qa_no_preamble"] = qa_no_preamble(Path(tmp), args.partial_seeds)
+        some["seconds"] = round(time.perf_counter() - started, 1)
+        print(json.dumps(some, indent=2, sort_keys=True))
+        return 0
     with tempfile.TemporaryDirectory(prefix="bench-train-") as tmp:
         root = Path(tmp)
         (root / "SKILL.md").write_text(SKILL)
@@ -203,6 +311,8 @@ def main() -> int:
             out["null"][gate] = null(root, args.null_seeds, gate, args.alpha)
         out["kill_resume"] = kill_resume(root)
         out["merge"] = paraphrases.compare()
+        out["partial_credit"] = partial_credit(root, args.partial_seeds)
+        out["qa_no_preamble"] = qa_no_preamble(root, args.partial_seeds)
     ev, mean = out["null"]["evidence"], out["null"]["mean"]
     out["false_accept_rate_ratio_evidence_over_mean"] = (
         None
