@@ -18,7 +18,12 @@ Printed, by project size and over all nights: the mean of |expected - actual| / 
 night's calls (the goal: at most 25%), of its tokens and of its money at a list price (the world's
 answers are a line long where a model's run to hundreds of tokens: tokens and money are shown, the
 calls are what the goal is on), the share of nights that cost more than the upper bound (the goal:
-none: the bound is a promise), and the spread of the calls' error over the users. A night with
+none: the bound is a promise), and the spread of the calls' error over the users. Over all nights
+also the median error, the share of nights within 25%, and where the error comes from: a night is
+bimodal (one that proves an edit pays for its harm check) and spread within each way, so the error
+is split into the nights whose way the estimate bet wrong and the cost within the way, beside what
+an oracle of each night's way would reach, what the estimate's mean would, what its rehearsals
+themselves expect, and how well the way is predicted before the night. A night with
 nothing to learn from (a one-task project whose task is held out) calls nothing: it counts as right
 when the estimate says 0 too, and is left out of the means.
 """

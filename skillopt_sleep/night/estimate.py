@@ -112,6 +112,7 @@ def estimate_night(
     cost, cost_cached, cost_batch = _costs(settings, model, tally)
     unpriced = f"no price known for {model}: add [budget.prices] to the config"
     notes = ([] if cost is not None else [unpriced]) + ([agent_note] if agent_note else [])
+    notes += _over_budget(settings, way.if_proven)
     return Estimate(
         way.calls,
         tally.cached,
@@ -134,6 +135,19 @@ def estimate_night(
         way.if_not,
         way.miss,
     )
+
+
+def _over_budget(settings: Settings, if_proven: int | None) -> list[str]:
+    """A note when a night that proves an edit would need more calls than the budget allows."""
+    most = settings.budget.max_calls
+    if if_proven is None or most is None or if_proven <= most:
+        return []
+    note = (
+        f"if an edit is proven the night needs about {if_proven} calls, more than "
+        f"budget.max_calls = {most}: it would stop there and say what it skipped "
+        "(raise [budget] max_calls to let it finish)"
+    )
+    return [note]
 
 
 def _steps(sel: Selection, settings: Settings, night_index: int) -> int:

@@ -65,3 +65,18 @@ def test_run_estimate_says_the_calls_if_an_edit_is_proven_beside_its_own_and_the
     assert int(shown[1]) == est["calls_if_proven"]
     assert int(shown[2]) == round(100 * est["p_proven"])
     assert f"; never more than {est['calls_bound']} " in first
+
+
+def test_run_estimate_warns_when_a_proven_edit_would_outrun_the_calls_budget(cli, tmp_path):
+    project = _small_project(tmp_path)
+    flags = ("run", "--estimate", "--project", str(project), "--backend", "simulated")
+    est = cli(*flags, "--json").json()
+    tight = {"SKILLOPT_SLEEP_BUDGET__MAX_CALLS": str(est["calls_if_proven"] - 1)}
+    r = cli(*flags, env=tight)
+    assert r.code == 0, r.err
+    assert (
+        f"if an edit is proven the night needs about {est['calls_if_proven']} calls, more than "
+        f"budget.max_calls = {est['calls_if_proven'] - 1}: it would stop there and say what it "
+        "skipped (raise [budget] max_calls to let it finish)"
+    ) in r.out.splitlines()
+    assert "if an edit is proven the night needs" not in cli(*flags).out
