@@ -12,8 +12,8 @@ the expected number of reflections and fresh rollouts.
 
 A night is bimodal: one whose edit passes its efficacy test pays for a harm check and a joint check
 (on a small project, hundreds of rollouts), one whose edits all fail pays for none. So the forecast
-also keeps the two branches apart: the share of rehearsals that proved an edit, and what each
-branch spent.
+also keeps each rehearsal's own spend and whether it proved an edit: one night is one draw, and
+the mean stands for none of them (:mod:`.estimate_ways`).
 """
 
 from __future__ import annotations
