@@ -189,7 +189,8 @@ class NightSettings(_Section):
         gt=0,
         lt=1,
         description="a night with more other tasks than the harm check needs checks a sample, every "
-        "kind in it on enough tasks to catch a rule that breaks the whole kind with this chance",
+        "kind in it on enough tasks, tested alone, to catch a rule that breaks the whole kind with "
+        "this chance",
     )
     holdout_fraction: float = Field(
         default=0.35,

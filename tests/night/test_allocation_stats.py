@@ -14,7 +14,7 @@ from skillopt_sleep.models import Check, Edit, EditEvidence, TaskRecord
 from skillopt_sleep.night.evidence import Candidate, EvidencePolicy, Trials
 from skillopt_sleep.night.evidence.allocation import CLASSIC, LEAN, allocation_for
 from skillopt_sleep.night.evidence.exact import Stratum, p_odds_at_most, stratified_p
-from skillopt_sleep.night.evidence.harm_sample import per_kind
+from skillopt_sleep.night.evidence.harm_sample import KIND_SHARE, kind_size
 from skillopt_sleep.night.evidence.together import _loses, settle
 from skillopt_sleep.night.replay import Rollout
 
@@ -111,10 +111,15 @@ def test_the_harm_check_of_the_edits_together_refuses_a_rule_that_breaks_the_oth
         cand = Candidate(Edit(target="memory", content="the rule"), EDIT, 1)
         ev = EditEvidence(edit=cand.edit, verdict="accepted")
         got = asyncio.run(settle(trials, [cand], {cand.key: ev}, lambda cs: EDIT))[cand.key]
-        # every other task on a small night; on a large one a sample with every kind in it
+        # every other task on a small night; on a large one a sample with every kind in it (all
+        # of a kind's tasks when it has too few to catch its breaking alone)
         kinds = {t.checks[0].value for t in tasks}
         checked = {t.checks[0].value for t in tasks if t.id in got.harm_tasks}
-        sampled = len(got.harm_tasks) == n if n <= 24 else len(got.harm_tasks) < n
+        sampled = (
+            len(got.harm_tasks) == n
+            if n <= 24
+            else trials.spend.sampled == [(len(got.harm_tasks), n)]
+        )
         caught += got.verdict != "accepted" and checked == kinds and sampled
     assert caught == 40
 
@@ -125,7 +130,7 @@ def test_a_large_night_checks_harm_on_a_sample_with_every_kind_and_still_refuses
     breaks every other task is refused each time, as on a night that checks them all."""
     rng = random.Random(11)
     policy = EvidencePolicy.from_settings()
-    each = per_kind(policy.harm_alpha / 5, 6, policy.harm_kind_power)
+    each, _ = kind_size(policy.harm_alpha * KIND_SHARE / 8, 25, policy.harm_kind_power)
     for _ in range(20):
         tasks = [_task(i, i % 8) for i in range(200)]
         rates = {t.id: rng.choice((0.25, 0.9)) for t in tasks}
@@ -138,8 +143,31 @@ def test_a_large_night_checks_harm_on_a_sample_with_every_kind_and_still_refuses
         checked = Counter(t.checks[0].value for t in tasks if t.id in got.harm_tasks)
         assert got.verdict != "accepted"
         assert len(checked) == 8 and min(checked.values()) >= each
-        assert len(got.harm_tasks) == max(8 * each, 24) < 200
+        assert len(got.harm_tasks) == 8 * each < 200
         assert trials.spend.sampled == [(len(got.harm_tasks), 200)]
+
+
+def test_a_rule_that_breaks_one_whole_kind_of_eight_is_refused_at_least_harm_kind_power_of_the_time():
+    """200 other tasks of 8 kinds; the edit breaks one kind whole (passing half the time before,
+    never after) and leaves the seven others as they were. Pooled over the sample, one kind in
+    eight is a small fall the check may rule out as harm; tested alone it is caught, with
+    probability at least harm_kind_power (0.99), whichever kind it is and whatever the others do."""
+    rng = random.Random(29)
+    policy = EvidencePolicy.from_settings()
+    runs, caught = 400, 0
+    for run in range(runs):
+        tasks = [_task(i, i % 8) for i in range(200)]
+        broken = run % 8
+        rates = {t.id: rng.choice((0.1, 0.5, 0.9)) for t in tasks}
+        kind = {t.id for t in tasks if t.checks[0].value == f"kind-{broken}"}
+        rates |= dict.fromkeys(kind, 0.5)
+        after = {i: 0.0 if rate == 0.5 and i in kind else rate for i, rate in rates.items()}
+        trials = Trials(_world(rng, rates, after), BASE, tasks, policy, "t", rng)
+        cand = Candidate(Edit(target="memory", content="the rule"), EDIT, 1)
+        ev = EditEvidence(edit=cand.edit, verdict="accepted")
+        got = asyncio.run(settle(trials, [cand], {cand.key: ev}, lambda cs: EDIT))[cand.key]
+        caught += got.verdict != "accepted"
+    assert caught / runs >= policy.harm_kind_power
 
 
 def test_the_harm_check_of_the_edits_together_refuses_at_most_harm_alpha_under_the_null():
@@ -214,7 +242,9 @@ def test_a_harm_check_where_nothing_varies_stops_at_its_first_look():
         ev = EditEvidence(edit=cand.edit, verdict="accepted")
         got = asyncio.run(settle(trials, [cand], {cand.key: ev}, lambda cs: EDIT))[cand.key]
         assert got.verdict == "accepted"
-        assert trials.spend.drawn["harm"] == LEAN.harm_steps(policy, 30)[0] == 30
+        # 30 other tasks: a sample, each kind on the rollouts its own test needs, at the first look
+        (plan,) = trials.plans.values()
+        assert trials.spend.drawn["harm"] == sum(plan.first.values())
 
 
 def test_the_conflict_check_flags_at_most_its_level_under_the_null():

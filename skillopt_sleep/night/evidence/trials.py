@@ -33,7 +33,7 @@ from ..replay import Rollout
 from .allocation import allocation_for
 from .exact import Stratum, holm, holm_levels, log_e_value, stratified_p
 from .examples import example_of
-from .harm_sample import per_kind, stratified_sample
+from .harm_sample import KindPlan, stratified_sample
 from .kinds import kin, relevance
 from .policy import EvidencePolicy
 from .pool import Draw, Pool, Want
@@ -108,6 +108,7 @@ class Trials:
         self.ledger = dict(ledger or {})  # edit key -> log e-value carried from earlier nights
         self.baseline = Pool(self.spend.counting(draw, "baseline"), base, f"{nonce}:base")
         self.shown: set[str] = set()
+        self.plans: dict[frozenset[str], KindPlan] = {}  # sampled harm checks' designs, by tasks
 
     # -- where an edit is tested ---------------------------------------------------------------
 
@@ -262,18 +263,17 @@ class Trials:
 
     def harm_set(self, tasks_tested: Sequence[TaskRecord]) -> list[TaskRecord]:
         """The tasks a harm check replays: every task outside ``tasks_tested``, or, when there are
-        more than its first look needs, a sample stratified by kind (:mod:`.harm_sample`)."""
+        more than its first look needs, a sample with each kind tested alone (:mod:`.harm_sample`)."""
         ids = {t.id for t in tasks_tested}
         others = sorted((t for t in self.tasks if t.id not in ids), key=lambda t: t.id)
-        p, alloc = self.policy, self.allocation
-        need = alloc.harm_steps(p, 1)[0]
+        p, need = self.policy, self.allocation.harm_steps(self.policy, 1)[0]
         if len(others) > need:
-            steps = alloc.harm_steps(p, need)
-            level = p.harm_alpha * alloc.harm_weights(p)[-1]
-            each = per_kind(level, max(1, steps[-1] // need), p.harm_kind_power)
-            sample = stratified_sample(others, need, each, self.rng)
+            sample, plan = stratified_sample(
+                others, need, p.harm_alpha, p.harm_kind_power, self.rng
+            )
+            self.plans[frozenset(plan.first)] = plan
             self.spend.sampled.append((len(sample), len(others)))
-            others = sample
+            return sample
         if len(others) > p.harm_max_tasks:
             others = sorted(self.rng.sample(others, p.harm_max_tasks), key=lambda t: t.id)
         return others
@@ -294,7 +294,10 @@ class Trials:
         p, order = self.policy, sorted(tasks, key=lambda t: t.id)
         steps = self.allocation.harm_steps(p, len(order))
         weights = self.allocation.harm_weights(p)[:looks]
-        first = self._spread(order, steps[0])
+        plan = self.plans.get(frozenset(t.id for t in order))
+        first = dict(plan.first) if plan else self._spread(order, steps[0])
+        steps = [s * sum(first.values()) // steps[0] for s in steps]
+        pooled = 1.0 - plan.share if plan else 1.0  # the pooled test's share of the level
         after: dict[str, list[Rollout]] = {}
         drawn = dict.fromkeys(first, 0)
         p_adj = 1.0
@@ -319,7 +322,16 @@ class Trials:
             strata = [
                 _counts(self.baseline.take(t.id, 0, upto[t.id]), after[t.id])[0] for t in order
             ]
-            p_adj, counts = min(p_adj, stratified_p(strata, "less") / weight), _total(strata)
+            p_adj, counts = (
+                min(p_adj, stratified_p(strata, "less") / (weight * pooled)),
+                _total(strata),
+            )
+            if plan and look == 1:  # each kind alone, where the plan sized it
+                p_adj = min(
+                    p_adj,
+                    plan.p_kinds({t.id: s for t, s in zip(order, strata, strict=True)})
+                    / plan.share,
+                )
             if p_adj <= p.harm_conclusive or not self.allocation.looks_again(
                 p, strata, counts, len(weights)
             ):
