@@ -169,3 +169,24 @@ def test_a_steps_analyst_calls_run_concurrently_under_the_limit(
     train(planted, skill, tmp_path / "run", target=SimulatedBackend(), optimizer=counting,  # type: ignore[arg-type]
           config=cfg, budget=UNLIMITED)  # fmt: skip
     assert counting.most == 3
+
+
+def test_the_seeds_merge_batch_size_and_merge_and_ranking_overrides_reach_the_run(
+    tmp_path: Path,
+) -> None:
+    from skillopt_sleep.compat import SimpleQAEnv, SkillOptConfig, SkillOptTrainer
+    from skillopt_sleep.train.prompts import load_prompts
+
+    items = [{"id": "1", "question": "Capital of France?", "answers": ["Paris"]}]
+    trainer = SkillOptTrainer(
+        config=SkillOptConfig(merge_batch_size=3),
+        env=SimpleQAEnv(train_items=items, val_items=items, test_items=items),
+        optimizer_client=ScriptedBackend(),
+        target_client=ScriptedBackend(),
+        initial_skill="Answer in one short phrase.",
+        prompt_overrides={"merge_failure": "Merge, our way.", "ranking": "Rank, our way."},
+    )
+    assert trainer.train_config(1).merge_batch_size == 3
+    folder = trainer._prompts(tmp_path)
+    prompts = load_prompts(folder)
+    assert (prompts["merge_failure"], prompts["ranking"]) == ("Merge, our way.", "Rank, our way.")
