@@ -15,7 +15,7 @@ from pydantic import ValidationError
 from ..action_models import ACTION_KINDS
 from ..models import Check
 from .action_checks import plain_action
-from .text_checks import LINKS_RELATIVE, VERSION_HEADING, heading_checks
+from .text_checks import ISO_DATE, LINKS_RELATIVE, VERSION_HEADING, heading_checks, stated_checks
 
 _I = re.IGNORECASE
 _QUOTED = (
@@ -142,9 +142,11 @@ _SEPARATOR = re.compile(
 )
 _SEPARATOR_WORD = re.compile(r"separator|delimiter|trenn|spalten|columns?|separat", _I)
 _MAX_ITEMS = re.compile(
-    rf"(?:max(?:imum)?\.?|at\s+most|no\s+more\s+than|up\s+to|h[oö]chstens|maximal)\s+{_NUM}\s+"
+    rf"(?:max(?:imum)?\.?|m[aá]xim[oa]|au\s+maximum|pas\s+plus\s+de|no\s+m[aá]s\s+de|at\s+most"
+    rf"|no\s+more\s+than|up\s+to|h[oö]chstens|maximal)\s+{_NUM}\s+"
     r"(?P<what>bullet(?:\s+point)?s?|points?|items?|stichpunkte?|punkte?|sentences?|s[aä]tzen?|words?"
-    r"|w[oö]rter(?:n)?|characters?|chars?|zeichen|lines?|zeilen?)",
+    r"|w[oö]rter(?:n)?|characters?|chars?|zeichen|caract[eè]res|lines?|zeilen?|l[ií]neas|lignes"
+    r"|palabras|mots|frases|phrases)",
     _I,
 )
 _ITEMS_MAX = re.compile(
@@ -192,13 +194,13 @@ def _value(match: re.Match[str]) -> str:
 def _limit(what: str, n: int) -> tuple[str, str | int]:
     """A check capping ``n`` items, sentences, words, characters or lines."""
     what = what.lower()
-    if what.startswith(("char", "zeichen")):
+    if what.startswith(("char", "zeichen", "caract")):
         return "max_chars", n
-    if what.startswith(("word", "wort", "wört", "wor")):
+    if what.startswith(("word", "wort", "wört", "wor", "palabra", "mot")):
         return "regex", rf"(?s)\A\W*(?:\w+\W+){{0,{n - 1}}}\w*\W*\Z"
-    if what.startswith(("sentence", "satz", "sätz", "sät")):
+    if what.startswith(("sentence", "satz", "sätz", "sät", "frase", "phrase")):
         return "regex", rf"(?s)\A(?:[^.!?]*[.!?]+){{0,{n}}}[^.!?]*\Z"
-    if what.startswith(("line", "zeile")):
+    if what.startswith(("line", "zeile", "línea", "linea", "ligne")):
         return "regex", rf"\A(?:.*\n){{0,{n - 1}}}.*\Z"
     return "regex", rf"(?ms)\A(?!(?:.*?{_BULLET}){{{n + 1}}})"
 
@@ -300,6 +302,7 @@ def candidate_checks(feedback: str) -> list[Check]:
         *_format_rules(feedback),
         *_address(feedback),
         *heading_checks(feedback),
+        *stated_checks(feedback),
     ]
     checks: list[Check] = []
     for kind, value in found:
@@ -324,6 +327,7 @@ _PLAIN_FIXED.update(
         rf"(?s)\A(?!.*{_SIE})": "never says Sie",
         VERSION_HEADING: "no version heading",
         LINKS_RELATIVE: "links are relative (no http(s) link)",
+        ISO_DATE: "an ISO date (YYYY-MM-DD)",
     }
 )
 _PLAIN_COUNTED = (

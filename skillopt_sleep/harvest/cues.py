@@ -66,7 +66,11 @@ CORRECTION_START = (
     r"|don't forget|do not forget|remember to|stop (?:using|adding|doing|writing|putting|with|that|it"
     r"|\w+ing)|please (?:don't|do not|never|stop|always|keep|avoid)|never (?:use|do|add|put|write)"
     r"|avoid|always (?:use|run|put|write|add|keep|include|start|call|prefer|do|check|ask)"
-    r"|(?:max(?:imum)?|at most|no more than|up to) (?:\d+|{n})|(?:\d+|{n}) (?:\w+ )?max"
+    r"|(?:max(?:imum)?|m[aá]xim[oa]|au maximum|at most|no more than|pas plus de|no m[aá]s de|up to)"
+    r" (?:\d+|{n})|(?:\d+|{n}) (?:\w+ )?max"
+    r"|(?:au|im|in|en|dans le) (?:\w+[ -])?(?:format|formato)\b|just (?:the )?(?:raw |plain |bare )?"
+    r"(?:json|yaml|toml|csv|code|diff|output|answer|list|numbers?|names?|commands?)\b"
+    r"|{rule}"
     r"|less (?:chatty|verbose|text|words|talk)"
     r"|more (?:concise|brief)|shorter|too (?:long|short|verbose|wordy|much|many|complex|complicated)"
     r"|(?:way|far|much) too|be (?:brief|concise)|keep it (?:short|brief)"
@@ -101,7 +105,7 @@ CORRECTION_ANYWHERE = (
     r"|i don't want|i do not want|drop the|sorry,? but|(?:is|are)n't valid|not valid|overcomplicat"
     r"|over-?engineer|where(?:'s| is| are) (?:the|my|your)|wo (?:ist|sind) (?:denn )?(?:die|der|das|mein)"
     r"|viel zu|way too|far too|you shouldn't|you should not|du sollst (?:doch )?nicht|das passt (?:so )?nicht"
-    r"|never (?:a|an)\b|(?:must|should|needs? to|has to) also be|muss auch"
+    r"|never (?:a|an)\b|(?<=,) (?:never|nie|niemals|jamais|nunca)\b|(?:must|should|needs? to|has to) also be|muss auch"
     r"|on purpose|absichtlich|expr[eè]s|a prop[oó]sito|leave out|lass [^.?!]{1,40} weg"
     r"|\b(?:skip|exclude|ignore|[uü]berspring\w*|ignorier\w*|ignore[rz]?|omit[es]?)\s+`?[\w.-]*/"
     r"|\bonly (?:our|my|the) `?[\w.-]+/|\bnur (?:unser\w*|mein\w*|das|den|die) `?[\w.-]+/"
@@ -150,7 +154,17 @@ _NUMBER_WORDS = (
     r"one|two|three|four|five|six|seven|eight|nine|ten|ein(?:e|en)?|zwei|drei|vier|f[uü]nf|sechs"
     r"|sieben|acht|neun|zehn|un|une|deux|trois|uno|dos|tres"
 )
-CORRECTION_START = CORRECTION_START.replace("{n}", _NUMBER_WORDS)
+# A rule about the answer, said of it in the third person: "Entries belong in ...", "Each finding
+# must start with ...", "Le message doit commencer par ...", "Der PR-Text braucht immer ...". Not
+# of the user ("I need", "wir müssen"), and not a question ("What should I ...").
+RULE_STATEMENT = (
+    r"(?!(?:i|we|ich|wir|je|nous|on|yo|what|why|how|where|when|which|who|should|can|could|would"
+    r"|do|does|is|are|was|wie|warum|wo|que|qu'|qué|c[oó]mo|pourquoi|comment|let's|please)\b)"
+    r"(?:[\w`'/.-]+ ){1,4}(?:must|always|never|has to|have to|needs? (?:to|an?|the)|belongs?"
+    r"|go(?:es)? (?:in|under|into)|muss|m[uü]ssen|braucht|brauchen|geh[oö]r(?:t|en)|doit|doivent"
+    r"|debe|deben|tiene que|tienen que|va(?:n)? (?:en|bajo))\b"
+)
+CORRECTION_START = CORRECTION_START.replace("{n}", _NUMBER_WORDS).replace("{rule}", RULE_STATEMENT)
 
 
 def compile_start(fragments: str) -> re.Pattern[str]:

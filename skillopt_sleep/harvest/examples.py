@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 from ..models import Action, Check
 from ..night.action_judge import Effects, action_check
@@ -22,6 +23,7 @@ from .shell_effects import _operands, _program, _segments, _words, shell_effects
 # Words that turn the rest of their clause against something: what follows is not the example.
 _NEGATIVE = re.compile(
     r"(?<![\w-])(?:not|no|never|don't|dont|do not|without|skip|avoid|stop|leave out|leave|exclude"
+    r"|ignore|ignoriere?|ignorer|ignora|omit"
     r"|except|nicht|nie|niemals|kein\w*|ohne|au(?:ß|ss)er|lass|pas|jamais|sans|sauf|nunca|sin"
     r"|excepto)(?![\w-])",
     re.IGNORECASE,
@@ -31,6 +33,7 @@ _SPLIT = re.compile(
     r"|\s+(?=(?:instead of|rather than|statt|anstatt|au lieu de|en vez de)\b)",
     re.IGNORECASE,
 )
+_LIST_WORDS = re.compile(r"(?<![\w-])(?:or|and|nor|oder|und|noch|ou|et|ni|o|y)(?![\w-])", re.I)
 _QUOTED = re.compile(
     r"`([^`\n]{1,160})`|(?<!\w)['\"\u201c\u2018]([^'\"\u201d\u2019\n]{1,160})['\"\u201d\u2019]"
 )
@@ -57,6 +60,7 @@ class UserExample:
     commands: tuple[str, ...]
     actions: tuple[Action, ...]
     texts: tuple[str, ...]
+    written: tuple[str, ...] = ()  # the texts as the user wrote them: `API_URL` keeps its backticks
 
     @property
     def label(self) -> str:
@@ -68,16 +72,31 @@ class UserExample:
 
 
 def _clauses(text: str) -> list[tuple[str, bool]]:
-    """The clauses of a correction, each with whether it is said against something."""
+    """The clauses of a correction, each with whether it is said against something. A negation
+    reaches the next comma ("Nicht mit make, wir bauen mit `cargo build`"), except over a list
+    ("never `a`, `b` or `c`"): a piece of quoted names alone keeps the polarity before it."""
     out: list[tuple[str, bool]] = []
     for part in _SPLIT.split(text):
-        part = part.strip()
-        if part:
-            negative = bool(_NEGATIVE.search(part)) or bool(
-                re.match(r"(?:instead of|rather than|statt|anstatt|au lieu|en vez)", part, re.I)
-            )
-            out.append((part, negative))
+        negative = False
+        for piece in _commas(part):
+            own = re.sub(_LIST_WORDS, " ", _QUOTED.sub(" ", piece)).strip(" .,:")
+            if own or not out:
+                negative = bool(_NEGATIVE.search(piece)) or bool(
+                    re.match(
+                        r"(?:instead of|rather than|statt|anstatt|au lieu|en vez)", piece, re.I
+                    )
+                )
+            out.append((piece, negative))
     return out
+
+
+def _commas(text: str) -> list[str]:
+    """``text`` cut at its commas outside quoted spans, each piece stripped, none empty."""
+    quoted = [m.span() for m in _QUOTED.finditer(text)]
+    cuts = [i for i, ch in enumerate(text) if ch == "," and not any(a <= i < b for a, b in quoted)]
+    edges = [-1, *cuts, len(text)]
+    pieces = (text[a + 1 : b].strip() for a, b in pairwise(edges))
+    return [p for p in pieces if p]
 
 
 def _is_path(span: str) -> bool:
@@ -135,9 +154,11 @@ def user_example(feedback: str, corrected: Sequence[Action]) -> UserExample | No
     commands: list[str] = []
     actions: list[Action] = []
     texts: list[str] = []
+    written: list[str] = []
     for clause, negative in _clauses(feedback):
         if negative:
             continue
+        written += [m.group(0) for m in _QUOTED.finditer(clause) if m.group(0).startswith("`")]
         quoted = [a or b for a, b in _QUOTED.findall(clause)]
         for span in (s.strip() for s in quoted):
             if _is_path(span):
@@ -157,7 +178,7 @@ def user_example(feedback: str, corrected: Sequence[Action]) -> UserExample | No
         return None
     for command in dict.fromkeys(commands):
         actions = [*_command_actions(command), *actions]
-    return UserExample(tuple(dict.fromkeys(commands)), tuple(actions), tuple(texts))
+    return UserExample(tuple(dict.fromkeys(commands)), tuple(actions), tuple(texts), tuple(written))
 
 
 # -- holding a check against the example ---------------------------------------------------------
@@ -172,7 +193,8 @@ def phrase(words: Sequence[str]) -> str:
 
 def _narrowed(check: Check, example: UserExample, corrected: Sequence[Action]) -> Check | None:
     """``never_ran word`` narrowed to the fewest words around it of the corrected command that
-    the user's example does not run; None when no such words exist."""
+    the user's example does not run, those before it first (``make build``: the program that ran
+    it, not a redirection after it); None when no such words exist."""
     word = _WORD.match(str(check.value))
     if not word:
         return None
@@ -184,7 +206,7 @@ def _narrowed(check: Check, example: UserExample, corrected: Sequence[Action]) -
                 continue
             i = lowered.index(name)
             for n in range(1, len(segment)):
-                for words in (segment[i : i + n + 1], segment[max(0, i - n) : i + 1]):
+                for words in (segment[max(0, i - n) : i + 1], segment[i : i + n + 1]):
                     narrow = check.model_copy(update={"value": phrase(words)})
                     if len(words) > n and _passes(narrow, example):
                         return narrow
@@ -208,7 +230,7 @@ def _passes(check: Check, example: UserExample) -> bool | None:
     ):
         if not example.texts:
             return None
-        return rule_check(check, "\n".join(example.texts))[0]
+        return rule_check(check, "\n".join(example.texts + example.written))[0]
     return None
 
 

@@ -22,6 +22,7 @@ from ..redact import redact
 from .action_checks import mined_action_checks, validated_actions
 from .action_refs import refine
 from .actions import to_models
+from .answer_refs import refine_by_answer
 from .check_miner import candidate_checks
 from .examples import hold, user_example
 from .feedback import FeedbackKind, combine_outcomes, outcome_of, validated
@@ -85,13 +86,21 @@ def group_turns(turns: Sequence[Turn], classifier: TurnClassifier | None = None)
 
 
 def _with_action_refs(turns: Sequence[Turn], verdicts: list[TurnVerdict]) -> list[TurnVerdict]:
-    """Each verdict refined by what its turn names of the previous attempt's actions."""
+    """Each verdict refined by what its turn names of the previous attempt's actions, or quotes
+    of its answer."""
     out: list[TurnVerdict] = []
-    previous = turns[0].actions
+    previous, said = turns[0].actions, _said(turns[0])
     for turn, verdict in zip(turns[1:], verdicts, strict=True):
-        out.append(refine(verdict, turn.prompt, previous) if previous else verdict)
+        verdict = refine(verdict, turn.prompt, previous) if previous else verdict
+        out.append(refine_by_answer(verdict, turn.prompt, said))
         previous = turn.actions or previous
+        said = _said(turn) or said
     return out
+
+
+def _said(turn: Turn) -> str:
+    """What the agent said and saw in a turn (its words and the tools' output)."""
+    return "\n".join(s.text for s in turn.steps if s.kind in ("text", "output"))
 
 
 def safe(text: str, limit: int, *, tail: bool = False) -> str:

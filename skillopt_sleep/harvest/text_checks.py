@@ -46,8 +46,9 @@ _RELATIVE = re.compile(
 LINKS_RELATIVE = r"(?si)\A(?!.*(?:\]\(\s*|href=[\"']?)https?://)"
 _SCOPE = re.compile(
     r"\b(?:skip|leave\s+out|exclude|ignore|except|without|not\s+in|leave|[uü]berspring\w*"
-    r"|ignorier\w*|ohne|au(?:ß|ss)er|lass|sauf|sans|ignore[rz]?|excepto|sin|omit\w*)\b"
-    r"(?P<rest>[^.;!?]{0,120})",
+    r"|ignorier\w*|ohne|au(?:ß|ss)er|lass|sauf|sans|ignore[rz]?|excepto|sin|omit\w*"
+    r"|pas\s+(?:dans|sous)|nicht\s+(?:in|unter)|no\s+en)\b"
+    r"(?P<rest>(?:[^.;!?]|\.(?=[\w/-])){0,120})",
     _I,
 )
 _SCOPE_PATH = re.compile(r"`?((?:\.?[\w-]+/)+[\w.-]*)`?")
@@ -58,9 +59,11 @@ def heading_checks(text: str) -> list[tuple[str, str]]:
     """The heading a correction names (``## Unreleased``, "the 'Usage' section"), and a
     version heading it forbids."""
     found = [("heading", m.group(1).strip()) for m in _MARKED_HEADING.finditer(text)]
-    found += [
-        ("heading", m.group(1).strip().lstrip("#").strip()) for m in _NAMED_HEADING.finditer(text)
-    ]
+    for m in _NAMED_HEADING.finditer(text):
+        name = m.group(1).strip()
+        # "an `Args:` section" is a label the text carries, not a markdown heading
+        label = name.endswith(":") and not name.startswith("#")
+        found.append(("contains", name) if label else ("heading", name.lstrip("#").strip()))
     if _NO_VERSION_HEADING.search(text):
         found.append(("regex", VERSION_HEADING))
     if _RELATIVE.search(text) or re.search(
@@ -105,14 +108,75 @@ def file_checks(text: str, actions: Sequence[Action]) -> list[Check]:
         pairs.append(("changed", None, path))
     for path in scope_paths(text):
         pairs += [("untouched", None, path), ("never_read", None, path)]
-    if any(k == "regex" and v == LINKS_RELATIVE for k, v in heading_checks(text)):
-        written = {
-            a.path for a in actions if a.kind in ("write", "edit") and a.path.endswith(".md")
-        }
-        pairs += [("file_not_contains", p, r"\]\(\s*https?://") for p in sorted(written)]
+    written = sorted(
+        {a.path for a in actions if a.kind in ("write", "edit") and a.path.endswith(".md")}
+    )
+    said = heading_checks(text)
+    if any(k == "regex" and v == LINKS_RELATIVE for k, v in said):
+        pairs += [("file_not_contains", p, r"\]\(\s*https?://") for p in written]
+    for name in (v for k, v in said if k == "heading"):  # the heading belongs in the file written
+        pairs += [("file_contains", p, rf"(?m)^#{{1,6}}[ \t]+{re.escape(name)}") for p in written]
     return _checks(pairs)
 
 
 def scope_text_checks(text: str) -> list[Check]:
     """An answer that lists what it should have left out: ``not_contains`` of each path."""
     return _checks([("not_contains", None, p + "/") for p in scope_paths(text)])
+
+
+# -- rules the correction states in its own words ---------------------------------------------
+
+_LIT = rf"{_Q}(?P<q>[^`'\"\n\u201d\u2019]{{1,80}}){_ENDQ}"
+_EXAMPLE = r"(?:[^`'\".;:!?]{0,60}?\b(?:e\.g\.|eg|like|such as|z\.\s?b\.|wie|comme|par exemple|como|p\.\s?ej\.)\s+)?"
+_STARTS = (
+    re.compile(rf"\b(?:start|begin)s?\s+with\s+{_EXAMPLE}{_LIT}", _I),
+    re.compile(rf"\b(?:commencer|commence|d[ée]buter|d[ée]bute)\s+par\s+{_EXAMPLE}{_LIT}", _I),
+    re.compile(
+        rf"\b(?:empezar|empieza|empiece|comenzar|comienza|comience)\s+(?:con|por)\s+{_EXAMPLE}{_LIT}",
+        _I,
+    ),
+    re.compile(rf"\bmit\s+(?:\w+\s+){{0,2}}{_LIT}\s+(?:zu\s+)?(?:beginnen|anfangen|starten)", _I),
+    re.compile(rf"\b(?:beginnt|beginnen|f[äa]ngt|anfangen)\s+(?:\w+\s+){{0,2}}mit\s+{_LIT}", _I),
+)
+_BACKTICKS = re.compile(
+    r"\b(?:in|into|between|within)\s+backticks?|\bin\s+backticks|entre\s+(?:backticks|accents\s+graves"
+    r"|comillas\s+invertidas)|in\s+Backticks",
+    _I,
+)
+_EXAMPLE_LIT = re.compile(
+    r"\b(?:e\.g\.|like|such as|z\.\s?b\.|wie|comme|como)\s+`(?P<q>[^`\n]{1,60})`", _I
+)
+_SIGN = re.compile(
+    rf"\b(?:sign(?:ed)?|signe[rz]?|sign[ée]|firma(?:do|r)?|unterschreib\w*|unterzeichne\w*|signier\w*)"
+    rf"(?:\s+(?:it|off|them|la|le|lo|es))?\s+(?:as|with|avec|par|como|con|mit|als)\s+{_LIT}",
+    _I,
+)
+_JSON_ONLY = re.compile(
+    r"\b(?:raw|plain|pure|bare|just|only|nur|reine?s?|rohe?s?|seulement|uniquement|juste|solo|s[oó]lo)"
+    r"\s+(?:(?:the|le|el|das|du)\s+)?(?:raw\s+|plain\s+|brut\s+)?json\b|\bjson\s+(?:only|pur[o]?|brut"
+    r"|seulement|solamente)\b",
+    _I,
+)
+_ISO_DATE = re.compile(
+    r"\biso[- ]?(?:8601|format|date|datum)|\b(?:format|formato|datum|date|fecha)\s+(?:\w+\s+)?iso\b"
+    r"|\biso[- ]?8601",
+    _I,
+)
+ISO_DATE = r"\b\d{4}-\d{2}-\d{2}\b"
+
+
+def stated_checks(text: str) -> list[tuple[str, str | None]]:
+    """Rules a correction states of the answer in its own words: what it starts with (``doit
+    commencer par `fix:```, ``mit `Fehler:` beginnen``), what it must carry (a name in backticks
+    like the one shown, the signature it names), raw JSON, an ISO date."""
+    found: list[tuple[str, str | None]] = []
+    for pattern in _STARTS:
+        found += [("starts_with", m.group("q").strip()) for m in pattern.finditer(text)]
+    if _BACKTICKS.search(text):
+        found += [("contains", f"`{m.group('q').strip()}`") for m in _EXAMPLE_LIT.finditer(text)]
+    found += [("contains", m.group("q").strip()) for m in _SIGN.finditer(text)]
+    if _JSON_ONLY.search(text):
+        found.append(("json_valid", None))
+    if _ISO_DATE.search(text):
+        found.append(("regex", ISO_DATE))
+    return [(k, v) for k, v in found if v is None or v.strip()]
