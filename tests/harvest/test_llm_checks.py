@@ -126,3 +126,30 @@ def test_harvest_uses_the_configured_optimizer_and_says_how_many_calls(cli, sand
         env={**optimizer, "SKILLOPT_SLEEP_HARVEST__LLM_CHECKS": "0"},
     )
     assert off.json()["llm_check_calls"] == 0 and off.json()["totals"]["tasks_new"] == 1
+
+
+def test_a_proposed_check_is_kept_only_if_it_passes_on_the_users_example():
+    from skillopt_sleep.models import Action
+
+    record = _record(4, feedback="Use `python3 -m pytest -x`, not unittest").model_copy(
+        update={
+            "intent": "Run the tests",
+            "attempt": "> python3 -m unittest\nOK",
+            "actions": [Action(kind="command", command="python3 -m unittest", exit_code=0)],
+        }
+    )
+    backend = ScriptedBackend(
+        [
+            _answer(
+                {"kind": "never_ran", "value": "python3"},  # the user's own command runs it
+                {"kind": "not_contains", "value": "python3"},  # the user's own text says it
+                {"kind": "never_ran", "value": "unittest"},
+                {"kind": "contains", "value": "python3 -m pytest -x"},
+            )
+        ]
+    )
+    [out] = LlmCheckMiner(backend, Budget(BudgetSettings()), max_calls=1)([record])
+    assert [(c.kind, c.value, c.held_against) for c in out.checks] == [
+        ("never_ran", "unittest", "`python3 -m pytest -x`"),
+        ("contains", "python3 -m pytest -x", "`python3 -m pytest -x`"),
+    ]
