@@ -17,7 +17,7 @@ import pytest
 
 from skillopt_sleep.models import Action, Check
 
-from . import check_conversations
+from . import check_conversations, check_conversations_unseen
 
 BENCH = Path(__file__).resolve().parents[2] / "bench" / "corrections.py"
 _REGEX_KINDS = frozenset({"ran", "never_ran", "regex", "file_contains", "file_not_contains"})
@@ -27,6 +27,12 @@ SETS = {
         check_conversations.CHECK_LABELS,
         check_conversations.CHECKS,
         30,
+    ),
+    "checks2": (
+        check_conversations_unseen.CHECK_UNSEEN_SESSIONS,
+        check_conversations_unseen.CHECK_UNSEEN_LABELS,
+        check_conversations_unseen.CHECKS_UNSEEN,
+        12,
     ),
 }
 
