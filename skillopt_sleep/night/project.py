@@ -21,7 +21,8 @@ from ..lock import project_lock
 from ..models import NightSummary, TaskRecord
 from ..paths import Paths
 from ..review import ledger
-from ..review.adopt import auto_adopt, locks_dir, recover
+from ..review.adopt import locks_dir, recover
+from ..review.confirmed_adopt import auto_adopt_confirmed
 from ..review.ledger import AdoptedRule
 from ..review.outcome import acts_on
 from ..review.rule_views import ignored_notes, project_views
@@ -37,7 +38,7 @@ from .rounds import Oracle
 from .seeds import NightSeeds
 from .select import select_tasks
 from .stage import stage
-from .waiting import held_back_notice, load_waiting, save_waiting, still_staged_notes
+from .waiting import load_waiting, save_waiting, still_staged_notes
 from .workspace import load_workspace
 
 
@@ -155,10 +156,8 @@ def _run(
     if summary.decision == "accept" and result.candidate is not None:
         with project_lock(locks_dir(paths), project):  # ordered with adopt and rollback
             stage(directory, summary, result.workspace, result.candidate, store)
-            if settings.night.auto_adopt and summary.tally.unconfirmed:
-                store.add_notice("auto-adopt", held_back_notice(summary), plan.clock.now())
-            elif settings.night.auto_adopt:
-                auto_adopt(store, paths, night_id, plan.clock)
+            if settings.night.auto_adopt:  # never an unconfirmed edit
+                auto_adopt_confirmed(store, paths, night_id, plan.clock, settings.files)
         return result
     store.save_night(summary, "none")
     return result

@@ -169,20 +169,6 @@ def still_needs(w: WaitingEdit, tasks: Sequence[TaskRecord]) -> str:
     return needs_words(w.missing, w.kind, unseen, others)
 
 
-def held_back_notice(summary: NightSummary) -> str:
-    """Why ``auto_adopt`` left a night staged: an edit of it is unconfirmed."""
-    held = [
-        f"edit {n} ({unconfirmed_words(gaps)})"
-        for n, e in enumerate(summary.edits, start=1)
-        if (gaps := summary.unconfirmed(e))
-    ]
-    return (
-        f"night {summary.night_id} was not auto-adopted: {'; '.join(held)}; it stays staged: "
-        "`skillopt-sleep review` shows it, `skillopt-sleep adopt` takes it if you want it, and "
-        "the next night with the missing evidence retests it first"
-    )
-
-
 def waiting_line(w: WaitingEdit) -> str:
     """One line for the night's notes: an edit that waits, why, and what it needs."""
     needs = f"; it needs {w.needs}" if w.needs else ""
