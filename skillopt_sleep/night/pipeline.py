@@ -36,7 +36,7 @@ from .rule_language import users_languages
 from .rule_lint import urls_in
 from .seams import Want
 from .seeds import NightSeeds
-from .select import Selection, select_tasks
+from .select import Selection, scorable, select_tasks
 from .waiting import waiting_line
 from .workspace import Workspace
 
@@ -134,6 +134,7 @@ class Night:
         self.ignored = list(ignored)  # adopted rules the agent does not follow: optimizer cases
         self.ledger = dict(ledger or {})
         self.waiting = list(waiting)  # unconfirmed edits of earlier nights, retested first
+        self.known: dict[str, TaskRecord] = {}
         self.oracle = oracle
         self.budget = Budget(settings.budget)
         self.calls = Calls(
@@ -189,6 +190,8 @@ class Night:
         self, tasks: Sequence[TaskRecord], last_night: datetime | None = None
     ) -> NightResult:
         sel = select_tasks(tasks, self.s.night, self.rng, last_night)
+        cited = {i for w in self.waiting for i in w.cited}  # retested on them, selected or not
+        self.known = {t.id: s for t in tasks if t.id in cited and (s := scorable(t)) is not None}
         self.guard = EditGuard(
             self.ws.texts,
             self._guard_limits([*sel.train, *sel.holdout]),
@@ -229,6 +232,7 @@ class Night:
             self.trials_rng,
             self.ledger,
             waiting=self.waiting,
+            known=self.known,
         )
         rounds = Rounds(
             tonight, proposer=self.proposer, guard=self.guard, drawer=self, oracle=self.oracle

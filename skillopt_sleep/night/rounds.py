@@ -49,6 +49,7 @@ class Tonight:
     ledger: Mapping[str, float] = field(default_factory=dict)
     max_tested: int | None = None  # edits of a round tested at most: the first that pass the guards
     waiting: Sequence[WaitingEdit] = ()  # unconfirmed edits of earlier nights, retested first
+    known: Mapping[str, TaskRecord] = field(default_factory=dict)  # the tasks they came from
 
 
 @dataclass
@@ -119,7 +120,7 @@ class Rounds:
             if self.budget <= 0 or self.oracle is not None:
                 self.out.waiting.append(w)
                 continue
-            cand = retest_candidate(w, trials, self.guard)
+            cand = retest_candidate(w, trials, self.guard, self.tonight.known)
             if isinstance(cand, NotTonight) and cand.keeps_waiting:
                 self.out.waiting.append(w)  # said by its waiting line: what it still needs
             elif isinstance(cand, NotTonight):

@@ -12,7 +12,7 @@ level is not spent twice, and it comes out confirmed, refused, or inconclusive l
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from pydantic import TypeAdapter, ValidationError
@@ -93,14 +93,17 @@ class NotTonight:
     keeps_waiting: bool = True
 
 
-def retest_candidate(w: WaitingEdit, trials: Trials, guard: Guard) -> Candidate | NotTonight:
-    """``w`` placed for tonight's tests, or why it is not retested tonight: its tasks are not
-    tonight's, tonight lacks what it is missing (it keeps waiting), or it no longer applies to the
-    files (adopted by hand, or refused by the guards since)."""
-    by_id = {t.id: t for t in trials.tasks}
+def retest_candidate(
+    w: WaitingEdit, trials: Trials, guard: Guard, known: Mapping[str, TaskRecord] | None = None
+) -> Candidate | NotTonight:
+    """``w`` placed for tonight's tests, or why it is not retested tonight: its tasks are no
+    longer logged, tonight lacks what it is missing (it keeps waiting), or it no longer applies to
+    the files (adopted by hand, or refused by the guards since). The tasks it came from are
+    replayed whether tonight selected them or not (``known``: the log's, by id)."""
+    by_id = {**(known or {}), **{t.id: t for t in trials.tasks}}
     addressed = [by_id[i] for i in w.cited if i in by_id]
     if not addressed:
-        return NotTonight("the tasks it came from are not among tonight's")
+        return NotTonight("the tasks it came from are no longer in the log")
     seen = set(w.seen)
     unseen = kin(addressed, [t for t in trials.tasks if t.id not in seen])
     room = max(0, trials.policy.max_efficacy_tasks - len(addressed))
