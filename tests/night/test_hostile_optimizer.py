@@ -66,7 +66,9 @@ def test_hostile_rules_never_reach_the_candidate_of_an_accepted_night(
     refused = [
         e.content for e in s.rejected_edits if e.reason.startswith(("dangerous", "contains"))
     ]
-    assert sorted(refused) == sorted(MIXED_IN * optimizer.replies)  # each refused, in every round
+    assert optimizer.replies >= 1
+    # each refused in every round it came back in, and listed once
+    assert sorted(refused) == sorted(MIXED_IN)
     staged = {p.name: p.read_text(encoding="utf-8") for p in (art / "candidate").iterdir()}
     assert result.candidate is not None and set(staged) == set(result.candidate)
     assert {rule for text in staged.values() for rule in managed_rules(text)} == {
