@@ -19,7 +19,8 @@ APART = 0.25  # two ways whose calls are nearer than this (as a share) are shown
 @dataclass(frozen=True)
 class Ways:
     """What the rehearsals say of one night's calls: the single number nearest a night, the mean,
-    the chance an edit is proven, the calls either way, and how far the number is expected to miss."""
+    the chance an edit is proven, the number nearest a night of either way, and how far the
+    single number is expected to miss."""
 
     calls: int
     mean: int
@@ -52,7 +53,7 @@ def ways(runs: Sequence[tuple[int, bool]], mean: int) -> Ways:
         return Ways(mean, mean, 0.0, None, mean, 0.0)
     point = nearest([c for c, _ in runs])
     way = {
-        proven: round(statistics.fmean(c for c, p in runs if p == proven))
+        proven: nearest([c for c, p in runs if p == proven])
         if any(p == proven for _, p in runs)
         else None
         for proven in (True, False)

@@ -55,7 +55,7 @@ def test_run_estimate_says_the_calls_if_an_edit_is_proven_beside_its_own_and_the
     assert {"calls", "calls_mean", "calls_bound", "calls_if_proven", "calls_if_not"} <= set(est)
     assert 0 < est["p_proven"] < 1  # the sample's night may go either way
     assert est["calls_if_not"] < est["calls_if_proven"] <= est["calls_bound"]
-    assert est["calls"] <= est["calls_mean"] <= est["calls_if_proven"]
+    assert est["calls"] <= est["calls_mean"]  # the cheap way is the nearer number to a night
     r = cli(*flags)
     assert r.code == 0, r.err
     first = r.out.splitlines()[0]
