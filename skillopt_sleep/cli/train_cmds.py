@@ -182,7 +182,7 @@ def train_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
     flags["roles.optimizer.model"] = args.optimizer_model or args.model
     settings = ctx.settings(ctx.project(None), flags).settings
     config = _config(args, settings.night.concurrency)
-    env = load_env(config.env) if own else None
+    env = load_env(config.env, extras=config.extras) if own else None
     data = task_set(ctx.cwd / args.data if args.data else None, config, env)
     skill_path = ctx.cwd / args.skill if args.skill else None
     backends = build_backends(settings, ctx.env)

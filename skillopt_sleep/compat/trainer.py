@@ -22,6 +22,7 @@ from typing import Any
 
 from ..backends.base import Backend, Completion, Health, Request
 from ..backends.registry import create_backend
+from ..envs.extras import configure
 from ..envs.seed_client import BackendClient, BaseLLMClient
 from ..envs.seed_envs import SeedEnv, wrap
 from ..errors import BackendError, ConfigError, TransientError
@@ -193,6 +194,7 @@ class SkillOptTrainer:
         from ..train.api import train
 
         cfg = self.cfg
+        configure(self.seeded, cfg.extras)  # the seeds' extras reach the environment first
         tasks = TaskSet(*self.seeded.splits(cfg.seed))
         config = self.train_config(len(tasks.train))
         out = Path(cfg.out_root)

@@ -11,7 +11,7 @@ project, scored on what it did). A user's own is named ``module:Class``
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from ..backends.base import Backend, Message
@@ -47,7 +47,8 @@ class EnvResult:
     (partial credit); both are None when the attempt *errored* (``error`` says why), which is no
     evidence, never a 0. ``fail_reason`` says, for the optimizer, what went wrong (never a check's
     source). ``conversation`` is the exchange as sent and answered; ``actions`` what the attempt
-    did, for environments that act (empty for a chat).
+    did, for environments that act (empty for a chat); ``extras`` the environment's own fields of
+    the attempt (a seed's ``RolloutResult.extras``), JSON values kept in the run's record.
     """
 
     hard: float | None
@@ -56,6 +57,7 @@ class EnvResult:
     conversation: tuple[Message, ...] = ()
     error: str | None = None
     actions: tuple[Any, ...] = ()
+    extras: Mapping[str, Any] = field(default_factory=dict, compare=False)
 
     @property
     def answer(self) -> str:
@@ -89,6 +91,9 @@ class Environment(Protocol):
       an environment whose work is not a model call (an agent run): it reserves and records its
       cost in ``backend.budget`` (when there is one) under its own role.
     - ``instructions`` may be an :class:`Instructions` (the files behind the text).
+    - A run's ``extras`` (``--extras``) reach an environment that takes them: a constructor with
+      an ``extras`` keyword (a ``module:Class`` is made with it), else ``configure(extras)``,
+      called once before its items are asked for (:func:`.extras.configure`).
     - ``name`` names the environment in run records; an optional ``cache_tag(item)`` (a string)
       sets its rollouts apart in a replay cache from a chat's of the same item and instructions.
     """

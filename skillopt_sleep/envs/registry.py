@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import difflib
 import importlib
+from collections.abc import Mapping
+from typing import Any
 
 from ..errors import ConfigError
 from ..night.judge import RubricJudge
 from .base import Environment
+from .extras import configure, make
 from .qa import QAEnv
 from .seed_envs import wrap
 from .task_record import TaskRecordEnv
@@ -15,11 +18,14 @@ from .task_record import TaskRecordEnv
 SHIPPED = ("task-record", "qa", "agent")
 
 
-def load_env(spec: str, rubric: RubricJudge | None = None) -> Environment:
-    """The environment ``spec`` names: ``task-record``, ``qa`` or ``module:Class`` (made with no
-    arguments). An unknown name is an error listing the choices. ``agent`` is chosen per item (the
-    item's own agent, set up for the user's environment): a run gets it from
-    :func:`~..night.agent_dispatch.agent_replays`, not here."""
+def load_env(
+    spec: str, rubric: RubricJudge | None = None, extras: Mapping[str, Any] | None = None
+) -> Environment:
+    """The environment ``spec`` names: ``task-record``, ``qa`` or ``module:Class`` (made with
+    ``extras=`` when its constructor takes them, else with no arguments and then handed the
+    ``extras`` by its ``configure``, when it has one). An unknown name is an error listing the
+    choices. ``agent`` is chosen per item (the item's own agent, set up for the user's
+    environment): a run gets it from :func:`~..night.agent_dispatch.agent_replays`, not here."""
     if spec == "agent":
         raise ConfigError(
             "the agent environment is set up from the user's environment (PATH, HOME, the "
@@ -51,8 +57,9 @@ def load_env(spec: str, rubric: RubricJudge | None = None) -> Environment:
         raise ConfigError(
             f"module {module_name!r} has no {attr!r}", hint="write the environment as module:Class"
         )
-    env = cls()
+    env = make(cls, extras or {})
     seeded = wrap(env)  # a skillrl SkillEnv or a SkillOpt EnvAdapter, run as it is
+    configure(seeded if seeded is not None else env, extras or {})
     if seeded is not None:
         return seeded
     if not isinstance(env, Environment):

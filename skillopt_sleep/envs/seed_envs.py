@@ -7,7 +7,8 @@ that sends its model calls back to the run's loop, through the run's budget, ret
 redaction. The skill the environment receives is the skill text itself (its own framing, if any,
 is its business). The items are the environment's (``get_items(split)``; an adapter's
 dataloader or ``build_eval_env``), kept as they are and scored by the environment: they need no
-check. An adapter whose class defines its own ``reflect`` is also an analyst
+check. The run's ``extras`` reach a ``configure(extras)`` of either, and an adapter's ``setup``
+among its settings. An adapter whose class defines its own ``reflect`` is also an analyst
 (:meth:`AdapterEnv.analyse`): its patches become edits that go through the same guards and gate.
 
 Failure policy, as for every environment: an exception of the environment's own code on one
@@ -29,6 +30,7 @@ from ..backends.base import Backend
 from ..errors import BackendError, ConfigError
 from ..models import Edit, TaskRecord
 from .base import EnvResult, files_of
+from .extras import configure
 from .seed_client import BackendClient
 from .seed_items import as_row, edits_of, env_result, intent_of, item_of, record_of
 from .task_record import item_failed
@@ -79,6 +81,13 @@ class SeedEnv:
         self._rows: dict[str, deque[dict[str, Any]]] = defaultdict(lambda: deque(maxlen=8))
         self._pool: ThreadPoolExecutor | None = None
         self.notes: list[str] = []
+        self._extras: dict[str, Any] | None = None
+
+    def configure(self, extras: Mapping[str, Any]) -> None:
+        """The run's extras to the environment's own ``configure``, when it has one and was not
+        given them already (in its constructor, or by a compat trainer before the run)."""
+        self._extras = dict(extras)
+        configure(self.env, extras)
 
     def initial_skill(self) -> str | None:
         """The environment's own seed skill, when it has one."""
@@ -199,8 +208,9 @@ class AdapterEnv(SeedEnv):
 
     def _setup(self, seed: int) -> None:
         setup = getattr(self.env, "setup", None)
-        if callable(setup) and not self._set_up:
-            setup({"seed": seed, "out_root": tempfile.gettempdir()})
+        if callable(setup) and not self._set_up:  # the run's extras among its settings, as
+            extras = self._extras or {}  # SkillOpt's trainer hands an adapter its whole config
+            setup({**extras, "extras": extras, "seed": seed, "out_root": tempfile.gettempdir()})
         self._set_up = True
 
     def _split_items(self, split: str, seed: int) -> Sequence[Any]:

@@ -87,7 +87,36 @@ def env_result(row: Mapping[str, Any], asked: str) -> EnvResult:
         soft = min(1.0, max(0.0, float(row["soft"]) if row.get("soft") is not None else hard))
     except (TypeError, ValueError):
         return EnvResult.errored(f"unusable score in {sorted(row)}", conversation)
-    return EnvResult(hard, soft, (reason,) if reason and hard < 1 else (), conversation)
+    failed = (reason,) if reason and hard < 1 else ()
+    return EnvResult(hard, soft, failed, conversation, extras=extras_of(row))
+
+
+# A seed's RolloutResult fields; what else a row holds is the environment's own (``extras``).
+_KNOWN = frozenset(
+    (
+        "id", "hard", "soft", "n_turns", "fail_reason", "task_type", "task_description",
+        "predicted_answer", "question", "reference_text", "target_system_prompt",
+        "target_user_prompt", "conversation", "extras", "agent_ok",
+    )
+)  # fmt: skip
+
+
+def extras_of(row: Mapping[str, Any]) -> dict[str, Any]:
+    """The environment's own fields of a rollout: its ``extras`` (flattened into the row by the
+    seeds' ``to_dict``, or kept as one dict), as JSON values, to be kept in the run's record."""
+    given = row.get("extras")
+    out = {str(k): v for k, v in row.items() if k not in _KNOWN}
+    if isinstance(given, Mapping):
+        out.update({str(k): v for k, v in given.items()})
+    return {k: _plain(v) for k, v in out.items()}
+
+
+def _plain(value: Any) -> Any:
+    """``value`` as JSON can hold it (what JSON cannot, as text)."""
+    try:
+        return json.loads(json.dumps(value, default=str))
+    except (TypeError, ValueError):  # a circular structure
+        return str(value)
 
 
 def _messages(raw: Iterable[Any], asked: str, row: Mapping[str, Any]) -> tuple[Message, ...]:

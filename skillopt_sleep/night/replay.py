@@ -14,7 +14,7 @@ import functools
 import hashlib
 import json
 import random
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -53,6 +53,10 @@ class Rollout:
     error: str | None = None
     cached: bool = False
     actions: tuple[Action, ...] = ()
+    # the exchange as sent and answered, and the environment's own fields: a training run's
+    # record and its analysts read them; the night's cache and artifacts keep neither
+    conversation: tuple[Message, ...] = field(default=(), compare=False)
+    extras: Mapping[str, Any] = field(default_factory=dict, compare=False)
 
     def cached_form(self) -> dict[str, object]:
         """What the replay cache keeps of this rollout."""
@@ -64,9 +68,17 @@ class Rollout:
             "actions": [a.model_dump(mode="json") for a in self.actions],
         }
 
-    def as_json(self) -> dict[str, object]:
-        """Every field of the rollout, as JSON (what the night's artifacts record)."""
-        return {**self.__dict__, **self.cached_form()}
+    def as_json(self, conversation: bool = False) -> dict[str, object]:
+        """Every field of the rollout, as JSON (what the night's artifacts record); with
+        ``conversation``, also the exchange and the environment's extras, secrets redacted."""
+        out = {k: v for k, v in self.__dict__.items() if k not in ("conversation", "extras")}
+        out.update(self.cached_form())
+        if conversation:
+            out["conversation"] = [
+                {"role": m.role, "content": redact(m.content)} for m in self.conversation
+            ]
+            out["extras"] = _redacted(dict(self.extras))
+        return out
 
     @classmethod
     def from_cache(cls, task_id: str, sample: int, hit: dict[str, Any]) -> Rollout:
@@ -102,7 +114,20 @@ class Rollout:
             result.hard == 1.0,
             result.fail_reason,
             actions=tuple(a for a in result.actions if isinstance(a, Action)),
+            conversation=result.conversation,
+            extras=result.extras,
         )
+
+
+def _redacted(value: Any) -> Any:
+    """A JSON value with every secret in its strings replaced by a placeholder."""
+    if isinstance(value, str):
+        return redact(value)
+    if isinstance(value, Mapping):
+        return {str(k): _redacted(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_redacted(v) for v in value]
+    return value
 
 
 def _did(action: Action) -> str:

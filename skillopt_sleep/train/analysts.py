@@ -21,6 +21,7 @@ from ..night.guards import managed_rules
 from ..night.managed_block import frontmatter
 from ..night.reflect import Case, parse_edits, reflection_prompt
 from ..night.replay import Rollout
+from . import conversation
 from .aggregate import Proposed
 from .optimizer import Optimizer
 from .prompts import Prompts
@@ -65,8 +66,13 @@ def current_rules(ctx: Context) -> list[str]:
 
 
 def prompt_for(cases: Sequence[Case], ctx: Context, head: str = "") -> str:
-    """The night's reflection prompt, with the notes (and in document mode the skill) before the cases."""
+    """The night's reflection prompt, with the notes (and in document mode the skill) before the
+    cases, and the conversations that say more than a task and its answer after them."""
     body = reflection_prompt(cases, current_rules(ctx), ctx.tried)
+    said = conversation.section(cases)  # after the cases, before the request for rules
+    if said:
+        head_, sep, ask = body.rpartition("\nPropose the rules now")
+        body = head_ + "\n" + said + sep.lstrip("\n") + ask if sep else body + "\n\n" + said
     extra = head
     if ctx.notes.strip():
         extra += "## NOTES FROM EARLIER EPOCHS\n" + ctx.notes.strip() + "\n\n"

@@ -22,6 +22,7 @@ from ..backends.budget import Budget
 from ..backends.retry import RetryPolicy
 from ..clock import Clock, SystemClock
 from ..envs.base import Environment
+from ..envs.extras import configure
 from ..envs.registry import load_env
 from ..envs.task_record import TaskRecordEnv
 from ..errors import ConfigError, InputError
@@ -36,7 +37,7 @@ from .data import TaskSet, load_task_set
 from .framing import system_for
 from .loop import Trainer
 from .optimizer import Optimizer
-from .prompts import load_prompts
+from .prompts import Prompts, load_prompts
 from .rundir import RunDir, RunState
 
 
@@ -112,6 +113,22 @@ def _env(spec: str, rubric: RubricJudge | None, agents: AgentReplays | None) -> 
     return TaskRecordEnv(rubric)
 
 
+def _given_env(config: TrainConfig, env: Environment | None) -> Environment | None:
+    """The environment given, or named as ``module:Class`` (made once: a seed's environment
+    holds its items), handed the run's extras before it is asked for its items."""
+    if env is None and ":" in config.env:
+        return load_env(config.env, extras=config.extras)
+    if env is not None:
+        configure(env, config.extras)
+    return env
+
+
+def _prompts(folder: str | Path | None, config: TrainConfig) -> Prompts:
+    """The optimizer's prompts (``folder``'s in place of the shipped ones), the run's extras
+    written into their templates."""
+    return load_prompts(Path(folder) if folder is not None else None).with_extras(config.extras)
+
+
 def _identity(tasks: TaskSet, skill: str) -> dict[str, object]:
     """What a resumed run must be given again: the items of each split and the skill's hash."""
     return {
@@ -180,11 +197,10 @@ def train(
     chooses with the real agent (the ``agent`` environment: ``config.env = "agent"`` needs it).
     """
     config = config or TrainConfig()
-    if env is None and ":" in config.env:  # made once: a seed's environment holds its items
-        env = load_env(config.env)
+    env = _given_env(config, env)
     tasks = task_set(data, config, env)
     text = initial_skill(skill, skill_text, env, config.mode)
-    prompts = load_prompts(Path(prompts_dir) if prompts_dir is not None else None)
+    prompts = _prompts(prompts_dir, config)
     run = RunDir(Path(out))
     made = not run.path.exists()
     budget_ = _budget(budget, run)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, JsonValue, field_validator
 
 from ..models import Edit, EditEvidence, Usage
 
@@ -13,7 +13,7 @@ Mode = Literal["rules", "document"]
 GateKind = Literal["evidence", "mean"]
 GateMetric = Literal["hard", "soft", "mixed"]
 Frame = Literal["env", "none", "agent"]
-Extra = str | int | float | bool | None
+Extra = JsonValue  # free-form, as the seeds' extras: what the environment and templates read
 
 
 def _seed(name: str, seed_name: str) -> AliasChoices:
@@ -36,8 +36,9 @@ class TrainConfig(BaseModel):
     task-record environment's is a coding agent's, as a night's; the QA and the seeds'
     environments have none), the skill alone (``none``), or the night's coding-agent preamble
     and header (``agent``).
-    ``failure_only`` leaves the success analyst out; ``extras`` reach the environment (its
-    ``configure(extras)``) and the analysts' prompts (``{extras.NAME}`` in a prompt template).
+    ``failure_only`` leaves the success analyst out; ``extras`` reach the environment (a
+    constructor's ``extras`` keyword or its ``configure(extras)``; a SkillOpt adapter's ``setup``
+    among its settings) and the optimizer's prompt templates (``{extras.NAME}``).
     The seeds' names of the same settings are accepted (``num_epochs``, ``minibatch_size``,
     ``min_edit_budget``, ``lr_scheduler``, ``workers``, ``optimizer_max_completion_tokens``).
     """

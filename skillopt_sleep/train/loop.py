@@ -382,7 +382,7 @@ class Trainer:
 
 def _rollout_lines(rollouts: dict[str, list[Rollout]], phase: str = "batch") -> str:
     lines = [
-        json.dumps({"phase": phase, **r.as_json()}, sort_keys=True)
+        json.dumps({"phase": phase, **r.as_json(conversation=True)}, sort_keys=True)
         for rs in rollouts.values()
         for r in rs
     ]

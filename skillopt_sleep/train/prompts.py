@@ -3,18 +3,28 @@
 ``--prompts DIR`` replaces any of them: ``DIR/reflect_failure.txt`` replaces the failure
 analyst's prompt, and so on. A file in DIR that names no prompt is an error (a misspelt name
 would otherwise be silently ignored). The run directory records which prompt came from where.
+
+A template may name the run's ``extras`` (``--extras '{"domain": "tax law"}'``) as
+``{extras.domain}``: the value is written in before the run starts, and a name the extras do not
+hold is an error then, not a literal placeholder sent to the optimizer. Other braces (the JSON the
+prompts show) are left as they are.
 """
 
 from __future__ import annotations
 
 import difflib
 import hashlib
+import json
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from ..errors import InputError
 
+PLACEHOLDER = re.compile(r"\{extras\.([A-Za-z_][A-Za-z0-9_]*)\}")
 NAMES = (
     "reflect_contrast",
     "reflect_failure",
@@ -39,6 +49,21 @@ class Prompts:
     def __getitem__(self, name: str) -> str:
         return self.texts[name]
 
+    def with_extras(self, extras: Mapping[str, Any]) -> Prompts:
+        """Every ``{extras.NAME}`` of the templates replaced by the run's value of NAME."""
+        texts = {}
+        for name, text in self.texts.items():
+            for wanted in PLACEHOLDER.findall(text):
+                if wanted not in extras:
+                    held = ", ".join(sorted(extras)) or "none"
+                    raise InputError(
+                        f"the {name} prompt ({self.sources[name]}) uses {{extras.{wanted}}}, "
+                        f"which the run's extras do not hold (they hold: {held})",
+                        hint=f'give it a value: --extras \'{{"{wanted}": "..."}}\'',
+                    )
+            texts[name] = PLACEHOLDER.sub(lambda m: _value(extras[m.group(1)]), text)
+        return Prompts(texts, dict(self.sources))
+
     def record(self) -> dict[str, dict[str, str]]:
         """What the run directory keeps: each prompt's source and the hash of its text."""
         return {
@@ -48,6 +73,10 @@ class Prompts:
             }
             for n in NAMES
         }
+
+
+def _value(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value)
 
 
 def shipped(name: str) -> str:
