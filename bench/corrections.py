@@ -39,7 +39,8 @@ is read as a new request).
 
 Measured (``python bench/corrections.py --baseline 4b6d96e --after b4238af``): before, the
 labelled set 19/36 attached (17 became tasks: 15 of the 18 about text, 2 of the 4 after a slash
-command, all 3 scope corrections after a listing), 5 with a rule check, 16 with an action check, 17 with a failing check, 16 with a correct check (1 of 18 about
+command, all 3 scope corrections after a listing), 5 with a rule check, 16 with an action check,
+17 with a failing check, 16 with a correct check (1 of 18 about
 text, 15 of 18 about actions), and 9 with a contradicting check (12 checks: ``never_ran python3``
 beside ``python3 -m pytest -q``, ``untouched build`` where the user allowed wiping build/,
 ``never_read logs/worker.log`` beside the user's own ``tail -n 50 logs/worker.log``, ...).

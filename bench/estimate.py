@@ -360,8 +360,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         p.name: summarise([r for r in rows if r["project"] == p.name]) for p in args.projects
     }
     overall = summarise(rows)
-    goal_met = overall["calls_error"] is not None and overall["calls_error"] <= GOAL
-    goal_met = goal_met and overall["above_bound"] == 0
+    error = overall["calls_error"]
+    goal_met = isinstance(error, float) and error <= GOAL and overall["above_bound"] == 0
     result = {
         **overall,
         "goal": GOAL,

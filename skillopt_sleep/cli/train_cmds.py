@@ -77,6 +77,30 @@ def register(
     p.add_argument(
         "--mode", choices=("rules", "document"), help="edit learned rules, or the whole document"
     )
+    _gate_and_prompt_flags(p)
+    p.add_argument("--env", metavar="NAME", help="task-record, qa, agent, or module:Class")
+    p.add_argument("--seed", type=int, metavar="N")
+    p.add_argument(
+        "--split-ratio", metavar="T:V:T", help="split a file without split fields (default 2:1:7)"
+    )
+    p.add_argument("--prompts", metavar="DIR", help="override optimizer prompts by name (NAME.txt)")
+    p.add_argument("--optimizer-model", metavar="M", help="model of the optimizer role")
+    p.add_argument(
+        "--estimate",
+        action="store_true",
+        help="print the expected calls, tokens and cost, spend nothing",
+    )
+    p.add_argument(
+        "--resume",
+        action="store_true",
+        help="resume the run in --out (the default when it holds one)",
+    )
+    add_backend_flags(p)
+    p.set_defaults(func=train_cmd)
+
+
+def _gate_and_prompt_flags(p: argparse.ArgumentParser) -> None:
+    """The gate's flags and what the target and the analysts are shown."""
     p.add_argument(
         "--gate",
         choices=("evidence", "mean"),
@@ -106,25 +130,6 @@ def register(
     p.add_argument(
         "--extras", metavar="JSON", help="a JSON object for the environment and prompt templates"
     )
-    p.add_argument("--env", metavar="NAME", help="task-record, qa, agent, or module:Class")
-    p.add_argument("--seed", type=int, metavar="N")
-    p.add_argument(
-        "--split-ratio", metavar="T:V:T", help="split a file without split fields (default 2:1:7)"
-    )
-    p.add_argument("--prompts", metavar="DIR", help="override optimizer prompts by name (NAME.txt)")
-    p.add_argument("--optimizer-model", metavar="M", help="model of the optimizer role")
-    p.add_argument(
-        "--estimate",
-        action="store_true",
-        help="print the expected calls, tokens and cost, spend nothing",
-    )
-    p.add_argument(
-        "--resume",
-        action="store_true",
-        help="resume the run in --out (the default when it holds one)",
-    )
-    add_backend_flags(p)
-    p.set_defaults(func=train_cmd)
 
 
 def _config(args: argparse.Namespace, concurrency: int) -> TrainConfig:
