@@ -126,7 +126,7 @@ def run_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
         ctx.emit(est.__dict__, "\n".join([text, *([gate] if gate else []), *est.notes]))
         return 0
     result = _night(args, ctx, project, settings, backends, tasks)
-    ctx.emit(result.summary, night_text(result.summary))
+    ctx.emit(result.summary, _night_text(result.summary, ctx))
     return night_exit(result.summary, ctx)
 
 
@@ -161,6 +161,12 @@ def _night(
                 max_turns=settings.night.agent_max_turns,
             ),
         )
+
+
+def _night_text(s: NightSummary, ctx: Ctx) -> str:
+    """The night for the terminal, adopted if ``auto_adopt`` adopted it."""
+    row = ctx.store.night(s.night_id)
+    return night_text(s, adopted=row is not None and row.state == "adopted")
 
 
 def estimate_prices(est: Estimate) -> str:
