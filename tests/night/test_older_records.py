@@ -42,7 +42,13 @@ def test_an_older_night_summary_and_proposal_load_without_the_holdout_fields():
     assert (s.decision, s.calls, s.edits[0].content) == ("accept", 171, "Use uv.")
     dumped = s.model_dump(mode="json")
     assert "gain" not in dumped and "holdout_before" not in dumped
-    assert dumped["tally"] == {"accepted": 0, "refused": 0, "inconclusive": 0, "over_budget": 0}
+    assert dumped["tally"] == {
+        "accepted": 0,
+        "refused": 0,
+        "inconclusive": 0,
+        "over_budget": 0,
+        "unconfirmed": 0,
+    }
     assert (
         NightSummary.model_validate_json(s.model_dump_json()) == s
     )  # its own dump, tally included, loads
