@@ -135,6 +135,14 @@ def _held(lock: Path) -> bool:
         return not got
 
 
+def _unless_gone(
+    func: object, path: str, exc_info: tuple[type[BaseException], BaseException, object]
+) -> None:
+    """shutil.rmtree's error handler: a file that vanished meanwhile is fine, anything else is not."""
+    if not isinstance(exc_info[1], FileNotFoundError):
+        raise exc_info[1]
+
+
 @dataclass
 class Home:
     """A user's home after a few nights: `code/app` with its tasks logged, one night adopted and
@@ -158,7 +166,12 @@ class Home:
 
     def restore(self) -> None:
         self._settle()
-        shutil.rmtree(self.root)
+        # A drainer past its lock may still close the store, which removes its -wal file while
+        # the tree is being removed: a file already gone is what removing it wanted.
+        if sys.version_info >= (3, 12):
+            shutil.rmtree(self.root, onexc=lambda f, p, e: _unless_gone(f, p, (type(e), e, None)))
+        else:
+            shutil.rmtree(self.root, onerror=_unless_gone)
         shutil.copytree(self.snapshot, self.root, symlinks=True)
 
     def _settle(self, wait_s: float = 60.0) -> None:
