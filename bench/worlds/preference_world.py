@@ -87,6 +87,24 @@ class ProposedEdit:
     seed: int | None  # the reflection request's seed
 
 
+def reply_json(edits: Sequence[ProposedEdit]) -> str:
+    """The optimizer's JSON reply carrying ``edits``, each citing its cases."""
+    return json.dumps(
+        {
+            "edits": [
+                {
+                    "target": e.target,
+                    "op": "add",
+                    "content": e.content,
+                    "cases": list(e.cases),
+                    "rationale": f"the user corrected this in case {', '.join(map(str, e.cases)) or '?'}",
+                }
+                for e in edits
+            ]
+        }
+    )
+
+
 @dataclass(frozen=True)
 class _Case:
     number: int
@@ -240,20 +258,7 @@ class PreferenceWorld:
             edits.append(self._edit(rule, "skill", cases, helped, rng, seed, verdict="harmful"))
         rng.shuffle(edits)
         self.proposals += edits
-        return json.dumps(
-            {
-                "edits": [
-                    {
-                        "target": e.target,
-                        "op": "add",
-                        "content": e.content,
-                        "cases": list(e.cases),
-                        "rationale": f"the user corrected this in case {', '.join(map(str, e.cases)) or '?'}",
-                    }
-                    for e in edits
-                ]
-            }
-        )
+        return reply_json(edits)
 
     def _edit(
         self,

@@ -20,7 +20,6 @@ learning benchmark reads it as such.
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Sequence
 
@@ -41,6 +40,7 @@ from worlds.preference_world import (
     _mentions,
     _rng,
     _section,
+    reply_json,
 )
 
 GOOD_RATE = 0.5  # chance a reply carries the correct rule of a kind among its cases
@@ -103,20 +103,7 @@ class SparseWorld(PreferenceWorld):
             edits.append(self._cite(rule, "skill", cases, helped, rng, seed, "harmful"))
         rng.shuffle(edits)
         self.proposals += edits
-        return json.dumps(
-            {
-                "edits": [
-                    {
-                        "target": e.target,
-                        "op": "add",
-                        "content": e.content,
-                        "cases": list(e.cases),
-                        "rationale": f"the user corrected this in case {', '.join(map(str, e.cases)) or '?'}",
-                    }
-                    for e in edits
-                ]
-            }
-        )
+        return reply_json(edits)
 
     def _cite(
         self,
