@@ -30,7 +30,7 @@ from ..errors import BackendError, BudgetExhausted, MalformedOutput
 from ..models import Action, TaskRecord
 from ..redact import redact
 from ..store import Store
-from .judge import RubricJudge
+from ..checks.judge import RubricJudge
 
 if TYPE_CHECKING:
     from .agent_dispatch import AgentReplays

@@ -13,9 +13,9 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from ..models import Edit, TaskRecord
-from .guards import EditOutcome
+from ..rules.guards import EditOutcome
 from .reflect import Case
-from .replay import Rollout
+from ..rollouts.replay import Rollout
 
 Want = tuple[TaskRecord, int, int]  # (task, first sample, count)
 

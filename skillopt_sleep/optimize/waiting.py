@@ -26,8 +26,8 @@ from ..models import (
     unconfirmed_words,
 )
 from ..store import Store
-from .evidence import Candidate, Trials
-from .evidence.kinds import kin
+from ..evidence import Candidate, Trials
+from ..evidence.kinds import kin
 from .seams import Guard
 
 MIN_UNSEEN = 1  # unseen tasks of its kind the memorisation check needs (it draws its own rollouts)

@@ -19,7 +19,7 @@ from ..agent_replay import AGENTS, Agent, AgentLimits, AgentSetup, prepare
 from ..agent_replay.breaker import AgentBreaker
 from ..envs.agent import EXPECTED_TOKENS, ROLE, AgentEnv
 from ..models import NightSummary, TaskRecord
-from .judge import RubricJudge
+from ..checks.judge import RubricJudge
 
 ReplayMode = Literal["auto", "text", "agent"]
 Prepare = Callable[[Agent], "AgentSetup | str"]

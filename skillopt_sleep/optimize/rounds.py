@@ -18,12 +18,12 @@ from dataclasses import dataclass, field
 
 from ..models import Edit, EditEvidence, TaskRecord, WaitingEdit
 from ..settings import NightSettings
-from ..train.aggregate import similar
-from .evidence import Candidate, EvidencePolicy, Trials
-from .evidence.together import settle
-from .guards import edit_budget
+from .aggregate import similar
+from ..evidence import Candidate, EvidencePolicy, Trials
+from ..evidence.together import settle
+from ..rules.guards import edit_budget
 from .reflect import Case, pick_cases
-from .replay import Rollout
+from ..rollouts.replay import Rollout
 from .seams import Drawer, Guard, Proposer
 from .select import Selection
 from .waiting import NotTonight, missing, retest_candidate, retest_note, still_missing, waiting_of

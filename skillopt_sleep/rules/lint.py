@@ -34,9 +34,9 @@ from ..redact import find_secrets
 from .harm import Harm, find_harm
 from .harm_acts import find_act
 from .managed_block import BEGIN, END
-from .rule_decode import decoded
-from .rule_language import foreign_language
-from .rule_text import fold, refused_character
+from .decode import decoded
+from .language import foreign_language
+from .text import fold, refused_character
 
 MAX_RULE_CHARS = 300
 

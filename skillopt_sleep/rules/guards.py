@@ -44,8 +44,8 @@ from .managed_block import (
     same_rule,
 )
 from .refused import RefusedEdits, refused_before
-from .rule_fit import contradicted_by, over_rule_budget, repeated_in
-from .rule_lint import MAX_RULE_CHARS, lint_rule
+from .fit import contradicted_by, over_rule_budget, repeated_in
+from .lint import MAX_RULE_CHARS, lint_rule
 
 __all__ = [
     "BEGIN",

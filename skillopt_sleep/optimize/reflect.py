@@ -17,9 +17,9 @@ from pydantic import BaseModel, Field, ValidationError
 from ..errors import MalformedOutput
 from ..models import Edit, EditOp, EditTarget, TaskRecord
 from ..redact import redact
-from .clauses import atomic_edits
-from .judge import extract_json
-from .replay import Rollout
+from ..rules.clauses import atomic_edits
+from ..checks.judge import extract_json
+from ..rollouts.replay import Rollout
 
 OPTIMIZER_SYSTEM = (
     "You improve a coding agent's instructions. You see tasks the agent did several times, good "

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..models import Edit
-from ..night.managed_block import normal_rule
+from ..rules.managed_block import normal_rule
 
 ANALYSTS = ("failure", "regressed", "contrast", "slow", "success")  # merge order: failures first
 SIMILAR = 0.6  # word overlap (Jaccard) that makes two edits one
