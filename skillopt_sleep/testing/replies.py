@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, Union
 
-Api = Literal["anthropic", "chat", "responses"]
+Api = Literal["anthropic", "chat", "responses", "gemini"]
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # typing_extensions is not installed alongside every Python 3.10
     from typing_extensions import Self
 
-from . import anthropic_wire, openai_wire, responses_wire
+from . import anthropic_wire, gemini_wire, openai_wire, responses_wire
 from .batch_wire import BatchDesk
 from .cache_wire import NO_CACHE, CacheUse, PromptCache
 from .handler import Handler, Server
@@ -49,6 +49,7 @@ RENDER = {
     "anthropic": anthropic_wire.render,
     "chat": openai_wire.render,
     "responses": responses_wire.render,
+    "gemini": gemini_wire.render,
 }
 
 
@@ -228,7 +229,10 @@ class ModelServer:
     # -- answering -------------------------------------------------------------------------
 
     def route(self, path: str) -> tuple[Api, Callable[..., ModelCall]] | None:
-        return ROUTES.get(path.split("?", 1)[0].rstrip("/"))
+        bare = path.split("?", 1)[0].rstrip("/")
+        if bare in ROUTES:
+            return ROUTES[bare]
+        return ("gemini", gemini_wire.parse) if gemini_wire.handles(bare) else None
 
     def answer(self, rec: RecordedRequest) -> Answer:
         """Choose and render the answer to a recorded model call (may sleep)."""
@@ -300,7 +304,7 @@ class ModelServer:
 
     def error_answer(self, api: Api | None, err: Error) -> Answer:
         """An error in the provider's real JSON shape (or ``err.body`` verbatim)."""
-        wire: Any = anthropic_wire if api == "anthropic" else openai_wire
+        wire: Any = {"anthropic": anthropic_wire, "gemini": gemini_wire}.get(api or "", openai_wire)
         headers = {k.lower(): v for k, v in err.headers.items()}
         headers.setdefault(
             "request-id" if api == "anthropic" else "x-request-id", self.new_id("req_")
