@@ -53,7 +53,9 @@ ACTION_CHECK_KINDS = (
     "file_not_contains",
     "passes_after",
 )
-Source = Literal["claude-code", "codex", "copilot", "opencode", "pi", "manual", "sample", "import"]
+Source = Literal[
+    "claude-code", "codex", "copilot", "opencode", "pi", "gemini", "manual", "sample", "import"
+]
 Outcome = Literal["success", "failure", "mixed", "unknown"]
 CheckKind = Literal[
     "contains",
