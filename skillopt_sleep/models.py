@@ -54,7 +54,16 @@ ACTION_CHECK_KINDS = (
     "passes_after",
 )
 Source = Literal[
-    "claude-code", "codex", "copilot", "opencode", "pi", "gemini", "manual", "sample", "import"
+    "claude-code",
+    "codex",
+    "copilot",
+    "opencode",
+    "pi",
+    "gemini",
+    "qwen",
+    "manual",
+    "sample",
+    "import",
 ]
 Outcome = Literal["success", "failure", "mixed", "unknown"]
 CheckKind = Literal[
