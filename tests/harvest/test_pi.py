@@ -1,0 +1,225 @@
+"""Pi sessions become tasks: the real recorded sessions (tests/fixtures/transcripts/pi, made by
+``skillopt_sleep.testing.pi_agent.record_fixtures`` with the real pi 0.73.1), mined the way every
+other agent's turns are mined, and a fresh recording when the ``pi`` binary is installed."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+
+from skillopt_sleep.checks.action_judge import action_check, recorded
+from skillopt_sleep.harvest.check_miner import plain
+from skillopt_sleep.harvest.jsonl import read_chunk
+from skillopt_sleep.harvest.mine import group_turns, mine_chunk
+from skillopt_sleep.harvest.pi import PiParser, pi_files, session_dir_name
+from skillopt_sleep.harvest.session import ParseState, SessionChunk
+from skillopt_sleep.models import TaskRecord
+from skillopt_sleep.testing import pi_agent
+
+HOME = Path(__file__).resolve().parent.parent / "fixtures" / "transcripts" / "pi"
+ROOT = HOME / ".pi" / "agent"
+[CORRECTED, PRAISED] = sorted((ROOT / "sessions").glob("*/*.jsonl"))
+FALLBACK_TIME = datetime(2026, 11, 21, tzinfo=timezone.utc)
+
+
+def parse(path: Path, start: int = 0, state: ParseState | None = None) -> tuple[SessionChunk, int]:
+    return read_chunk(PiParser(state), path, start)
+
+
+def tasks(path: Path) -> list[TaskRecord]:
+    return mine_chunk(parse(path)[0], FALLBACK_TIME)
+
+
+def test_a_correction_attaches_to_its_request_with_the_pytest_checks():
+    [task] = tasks(CORRECTED)
+    assert (task.source, task.intent) == ("pi", "run the tests please")
+    assert task.project == "/home/dev/work/calc"
+    assert task.session_id == "01a21882-5891-7323-8b5a-f38052342a4c"
+    assert task.feedback == "No, that's wrong: always use pytest -q"
+    assert task.outcome == "failure" and "corrected" in task.tags
+    assert [plain(c) for c in task.checks] == [
+        "contains 'pytest -q'",
+        "runs pytest",
+        "never runs unittest",
+    ]
+    for check in task.checks[1:]:  # the action checks fail on the attempt the user corrected
+        assert action_check(check, recorded(task.actions))[0] is False
+    assert "python3 -m unittest" in task.attempt and "pytest" not in task.attempt
+
+
+def test_the_attempt_keeps_its_commands_exit_codes_and_the_file_it_wrote():
+    [task] = tasks(CORRECTED)
+    assert [(a.kind, a.command or a.path, a.exit_code, a.failed) for a in task.actions] == [
+        ("command", "python3 -m unittest", 0, False),
+        ("write", "NOTES.md", None, False),
+        ("command", "ls does-not-exist", 2, True),
+    ]
+    assert task.actions[1].content == "# Notes\n\nadd(2, 3) == 5\n"
+    assert task.tools_used == ["bash", "write"]
+    assert "tool-error" in task.tags
+    assert "All tests pass (ran python3 -m unittest)." in task.attempt
+    assert "Files changed: NOTES.md" in task.attempt
+
+
+def test_praise_is_not_a_correction():
+    [task] = tasks(PRAISED)
+    assert task.intent == "add a docstring to calc.py"
+    assert task.feedback == "thanks, perfect"
+    assert task.outcome == "success" and "corrected" not in task.tags
+    assert task.checks == []
+    assert [(a.kind, a.path, a.content) for a in task.actions] == [
+        ("edit", "calc.py", 'def add(a, b):\n    """Sum."""')
+    ]
+
+
+def test_the_recorded_sessions_read_whole_with_no_line_skipped():
+    for path in (CORRECTED, PRAISED):
+        chunk, end = parse(path)
+        assert not chunk.skipped and end == path.stat().st_size
+        assert chunk.lines == len(path.read_bytes().splitlines())
+        assert chunk.state.model == "loopback-model"
+
+
+def test_a_broken_line_is_skipped_and_counted_and_nothing_else_is_lost(tmp_path):
+    """The write's result is cut in half: the entry after it names a parent never read, which
+    is no reason to drop the branch it is on."""
+    lines = CORRECTED.read_bytes().splitlines(keepends=True)
+    at = next(i for i, line in enumerate(lines) if b"Successfully wrote" in line)
+    broken = tmp_path / CORRECTED.name
+    broken.write_bytes(b"".join([*lines[:at], lines[at][:60] + b"\n", *lines[at + 1 :]]))
+    chunk, _ = parse(broken)
+    assert dict(chunk.skipped) == {"invalid-json": 1}
+    [task], [whole] = mine_chunk(chunk, FALLBACK_TIME), tasks(CORRECTED)
+    assert "Successfully wrote" not in task.attempt
+    same = {"attempt"}
+    assert task.model_dump(exclude=same) == whole.model_dump(exclude=same)
+
+
+def test_a_resumed_session_read_in_two_harvests_gives_the_tasks_of_one_read(tmp_path):
+    """The first harvest sees the session before ``--continue`` appended the correction; the
+    next one starts where the harvester resumes (the last task's prompt) with the saved state."""
+    data = CORRECTED.read_bytes()
+    cut = data.index(b'"text":"No, that\'s wrong')
+    cut = data.rindex(b"\n", 0, cut) + 1
+    grown = tmp_path / CORRECTED.name
+    grown.write_bytes(data[:cut])
+    first, end = parse(grown)
+    assert end == cut and [t.intent for t in mine_chunk(first, FALLBACK_TIME)] == [
+        "run the tests please"
+    ]
+    last = group_turns(first.turns)[-1].task
+    state = ParseState.from_json(first.state.to_json())
+    state.turns_before = last.index
+    grown.write_bytes(data)  # pi --continue appends to the same file
+    second, _ = parse(grown, last.offset, state)
+    assert _view(mine_chunk(second, FALLBACK_TIME)) == _view(tasks(CORRECTED))
+
+
+def test_going_back_in_the_tree_keeps_only_the_branch_that_is_current(tmp_path):
+    """``/tree`` back to before the correction, then a new request: the correction is on an
+    abandoned branch, so it no longer lands on the request; the new request is a task."""
+    entries = [json.loads(line) for line in CORRECTED.read_text("utf-8").splitlines()]
+    fix = next(e for e in entries if _user_text(e).startswith("No, that's wrong"))
+    new = {**fix, "id": "b0000001", "timestamp": "2026-11-26T16:00:00.000Z"}
+    new["message"] = {**fix["message"], "content": [{"type": "text", "text": "add a changelog"}]}
+    answer = {**entries[-1], "id": "b0000002", "parentId": "b0000001"}
+    branched = tmp_path / CORRECTED.name
+    rows = [*entries, new, answer]
+    branched.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    found = mine_chunk(parse(branched)[0], FALLBACK_TIME)
+    assert [(t.intent, t.feedback, t.outcome) for t in found] == [
+        ("run the tests please", "", "unknown"),
+        ("add a changelog", "", "unknown"),
+    ]
+
+
+def test_injected_text_is_never_a_prompt(tmp_path):
+    """A ``/skill:`` prompt is the typed arguments (the skill body is context), ``@file``
+    contents are context, and an extension's ``custom_message`` is no prompt at all."""
+    head, *rest = CORRECTED.read_text("utf-8").splitlines()
+    entries = [json.loads(line) for line in rest]
+    prompt = next(e for e in entries if _user_text(e) == "run the tests please")
+    skill = '<skill name="tests" location="/home/dev/.pi/agent/skills/tests/SKILL.md">\n'
+    skill += "Always run the tests with pytest -q.\n</skill>\n\nrun the tests please"
+    prompt["message"]["content"] = [{"type": "text", "text": skill}]
+    injected = {"type": "custom_message", "id": "c0000001", "parentId": prompt["parentId"]}
+    injected |= {"customType": "notes", "content": "Injected: do X", "display": True}
+    path = tmp_path / CORRECTED.name
+    path.write_text("\n".join([head, json.dumps(injected), *map(json.dumps, entries)]) + "\n")
+    [task] = mine_chunk(parse(path)[0], FALLBACK_TIME)
+    assert task.intent == "run the tests please" and task.skills_used == ["tests"]
+    assert "Always run the tests with pytest -q." in task.context
+    assert task.context.startswith("[Repository text expanded into the session, not typed")
+    assert "Injected" not in task.intent + task.feedback
+
+    prompt["message"]["content"] = (
+        '<file name="/home/dev/work/calc/calc.py">\ndef add(a, b): ...\n</file>\nrun the tests please'
+    )
+    path.write_text("\n".join([head, *map(json.dumps, entries)]) + "\n")
+    [task] = mine_chunk(parse(path)[0], FALLBACK_TIME)
+    assert task.intent == "run the tests please" and "def add(a, b): ..." in task.context
+
+
+def test_the_lister_finds_the_session_files_under_the_agent_dir():
+    problems: list[tuple[str, str]] = []
+    assert sorted(pi_files(ROOT, problems)) == [str(CORRECTED), str(PRAISED)]
+    assert problems == []
+    assert CORRECTED.parent.name == session_dir_name("/home/dev/work/calc")
+
+
+def test_a_missing_root_lists_nothing_and_an_unreadable_dir_is_a_problem(tmp_path):
+    problems: list[tuple[str, str]] = []
+    assert list(pi_files(tmp_path / "nowhere", problems)) == [] and problems == []
+    (tmp_path / "odd").mkdir()
+    (tmp_path / "odd" / "sessions").write_text("not a directory")
+    assert list(pi_files(tmp_path / "odd", problems)) == []
+    assert problems == [(str(tmp_path / "odd" / "sessions"), "Not a directory")]
+    problems.clear()
+    shutil.copytree(ROOT, tmp_path / "agent")
+    locked = tmp_path / "agent" / "sessions" / CORRECTED.parent.name
+    locked.chmod(0)
+    try:
+        if not os.access(locked, os.R_OK):  # (root reads any directory)
+            assert list(pi_files(tmp_path / "agent", problems)) == []
+            assert problems == [(str(locked), "Permission denied")]
+    finally:
+        locked.chmod(0o755)
+
+
+@pytest.mark.realbin
+@pytest.mark.slow
+def test_a_fresh_pi_session_is_recorded_and_harvested(tmp_path):
+    if pi_agent.which_pi() is None:
+        pytest.skip("pi is not installed (npm i -g @mariozechner/pi-coding-agent)")
+    home, work = tmp_path / "agent-home", tmp_path / "work"
+    files = pi_agent.record_sessions(home, work)
+    assert len(files) == 2, "--continue appended to the session it continued"
+    problems: list[tuple[str, str]] = []
+    assert sorted(pi_files(home / ".pi" / "agent", problems)) == [str(f) for f in files]
+    [corrected], [praised] = (tasks(f) for f in files)
+    assert corrected.project == str(work.resolve()) and corrected.source == "pi"
+    assert (corrected.intent, corrected.feedback) == (pi_agent.REQUEST, pi_agent.CORRECTION)
+    assert [plain(c) for c in corrected.checks][:3] == [
+        "contains 'pytest -q'",
+        "runs pytest",
+        "never runs unittest",
+    ]
+    assert [a.exit_code for a in corrected.actions if a.kind == "command"] == [0, 2]
+    assert (praised.feedback, praised.outcome, praised.checks) == (pi_agent.PRAISE, "success", [])
+
+
+def _user_text(entry: dict) -> str:
+    message = entry.get("message") or {}
+    if message.get("role") != "user":
+        return ""
+    content = message.get("content")
+    return content if isinstance(content, str) else "".join(b.get("text", "") for b in content)
+
+
+def _view(records: list[TaskRecord]) -> list[dict]:
+    return [r.model_dump(mode="json") for r in records]
