@@ -153,7 +153,7 @@ class LineParser:
         if not isinstance(obj, dict):
             self.skip("not-an-object")
             return
-        kind = obj.get("type")
+        kind = self.kind_of(obj)
         if not isinstance(kind, str):
             self.skip("bad-fields")
             return
@@ -163,6 +163,10 @@ class LineParser:
             self.skip("too-deep")
         except (ValueError, KeyError, TypeError, AttributeError, IndexError, OverflowError):
             self.skip("bad-fields")
+
+    def kind_of(self, obj: dict[str, Any]) -> Any:
+        """The record's kind: its ``type`` (a format with untyped records names them here)."""
+        return obj.get("type")
 
     def record(self, kind: str, obj: dict[str, Any], offset: int) -> None:
         raise NotImplementedError

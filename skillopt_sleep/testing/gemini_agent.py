@@ -48,11 +48,16 @@ SETTINGS: dict[str, Any] = {
     "telemetry": {"enabled": False},
 }
 
-OK_COMMAND = "python3 -c 'from calc import add; print(add(2,3))'"
+OK_COMMAND = "python3 -m unittest"  # a test runner the user then corrects to pytest -q
 FAILING_COMMAND = "ls does-not-exist"
 NOTES = "NOTES.md"
 NOTES_TEXT = "# Notes\nadd() works.\n"
-FINAL = "Done: add(2, 3) is 5, and NOTES.md records it."
+FINAL = "Done: the tests pass, and NOTES.md records it."
+TEST_CALC = (
+    "import unittest\n\nfrom calc import add\n\n\n"
+    "class AddTest(unittest.TestCase):\n    def test_add(self):\n"
+    "        self.assertEqual(add(2, 3), 5)\n"
+)
 
 
 def which_gemini() -> str | None:
@@ -160,11 +165,12 @@ def scripted_session(final: str = FINAL) -> Responder:
 
 
 def make_project(work: Path) -> Path:
-    """A throwaway git project with a ``calc.py`` (what :func:`scripted_session` runs)."""
+    """A throwaway git project: ``calc.py`` and its test (what :func:`scripted_session` runs)."""
     work.mkdir(parents=True, exist_ok=True)
     (work / "calc.py").write_text("def add(a, b):\n    return a + b\n", encoding="utf-8")
+    (work / "test_calc.py").write_text(TEST_CALC, encoding="utf-8")
     git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid"]
-    for args in (["init", "-q"], ["add", "calc.py"], ["commit", "-qm", "calc"]):
+    for args in (["init", "-q"], ["add", "."], ["commit", "-qm", "calc"]):
         subprocess.run([*git, *args], cwd=work, check=True, capture_output=True)
     return work
 
