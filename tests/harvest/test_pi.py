@@ -19,9 +19,11 @@ from skillopt_sleep.harvest.mine import group_turns, mine_chunk
 from skillopt_sleep.harvest.pi import PiParser, pi_files, session_dir_name
 from skillopt_sleep.harvest.session import ParseState, SessionChunk
 from skillopt_sleep.models import TaskRecord
-from skillopt_sleep.testing import pi_agent
+from skillopt_sleep.testing import ModelServer, pi_agent
+from skillopt_sleep.testing.agents import run_agent
 
-HOME = Path(__file__).resolve().parent.parent / "fixtures" / "transcripts" / "pi"
+REPO = Path(__file__).resolve().parents[2]
+HOME = REPO / "tests" / "fixtures" / "transcripts" / "pi"
 ROOT = HOME / ".pi" / "agent"
 [CORRECTED, PRAISED] = sorted((ROOT / "sessions").glob("*/*.jsonl"))
 FALLBACK_TIME = datetime(2026, 11, 21, tzinfo=timezone.utc)
@@ -223,3 +225,54 @@ def _user_text(entry: dict) -> str:
 
 def _view(records: list[TaskRecord]) -> list[dict]:
     return [r.model_dump(mode="json") for r in records]
+
+
+@pytest.mark.realbin
+@pytest.mark.slow
+def test_the_pi_extension_hands_the_ended_session_to_skillopt_sleep_log(tmp_path):
+    """``pi install plugins/pi``, then a headless ``pi -p`` session: on exit the extension runs
+    ``skillopt-sleep log`` (here a recorder in its place) with the session's file on stdin."""
+    pi = pi_agent.which_pi()
+    if pi is None:
+        pytest.skip("pi is not installed (npm i -g @mariozechner/pi-coding-agent)")
+    home, work = tmp_path / "agent-home", tmp_path / "work"
+    pi_agent.make_project(work)
+    recorder = tmp_path / "skillopt-sleep"
+    recorder.write_text('#!/bin/sh\n{ echo "$@"; cat; } > "$0.call"\n', encoding="utf-8")
+    recorder.chmod(0o755)
+    with ModelServer(pi_agent.first_session()) as srv:
+        env = pi_agent.pi_home(
+            home, srv.url, base={**os.environ, "SKILLOPT_SLEEP_BIN": str(recorder)}
+        )
+        installed = run_agent([pi, "install", str(REPO / "plugins" / "pi")], env, work)
+        assert installed.code == 0, installed.err
+        done = run_agent(
+            [
+                pi,
+                "-p",
+                "--offline",
+                "--provider",
+                pi_agent.PROVIDER,
+                "--model",
+                pi_agent.MODEL,
+                pi_agent.REQUEST,
+            ],
+            env,
+            work,
+            timeout=120,
+        )
+    assert done.code == 0, done.err
+    argv, payload = Path(f"{recorder}.call").read_text("utf-8").split("\n", 1)
+    assert argv == "log"
+    sent = json.loads(payload)
+    [session] = pi_agent.pi_sessions(home)
+    assert sent == {
+        "agent": "pi",
+        "session_id": session.stem.split("_", 1)[1],
+        "transcript_path": str(session),
+        "cwd": str(work.resolve()),
+        "hook_event_name": "SessionEnd",
+        "reason": "quit",
+    }
+    [task] = tasks(Path(sent["transcript_path"]))
+    assert (task.intent, task.session_id) == (pi_agent.REQUEST, sent["session_id"])
