@@ -1,0 +1,209 @@
+"""GitHub Copilot CLI sessions (recorded from the real CLI against a loopback model) become tasks:
+the request, what the agent did, and the user's correction or praise attached to it."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from skillopt_sleep.harvest.check_miner import plain
+from skillopt_sleep.harvest.copilot import (
+    CopilotParser,
+    copilot_files,
+    default_root,
+    peek_copilot_project,
+)
+from skillopt_sleep.harvest.jsonl import read_chunk
+from skillopt_sleep.harvest.mine import group_turns, mine_chunk
+from skillopt_sleep.harvest.session import ParseState, SessionChunk
+from skillopt_sleep.models import TaskRecord
+from skillopt_sleep.testing.copilot_agent import (
+    CORRECTION,
+    NOTES,
+    NOTES_TEXT,
+    PRAISE,
+    PRAISE_PROMPT,
+    PROMPT,
+    record_sessions,
+    which_copilot,
+)
+
+from .conftest import FALLBACK_TIME, TRANSCRIPTS, records_json
+
+COPILOT_ROOT = TRANSCRIPTS / "copilot" / ".copilot"
+CORRECTED = COPILOT_ROOT / "session-state" / "e3551bd7-1e86-42ac-91d6-5ff108467236" / "events.jsonl"
+PRAISED = COPILOT_ROOT / "session-state" / "2ebcadb7-e609-4a62-a970-f7ccd919a195" / "events.jsonl"
+PROJECT = "/home/user/calc"
+
+
+def parse(path: Path, start: int = 0, state: ParseState | None = None) -> SessionChunk:
+    chunk, _ = read_chunk(CopilotParser(state), path, start)
+    return chunk
+
+
+def mined(path: Path) -> list[TaskRecord]:
+    return mine_chunk(parse(path), FALLBACK_TIME)
+
+
+def _events(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_bytes().splitlines()]
+
+
+def _write(path: Path, events: list[dict | str]) -> Path:
+    lines = [e if isinstance(e, str) else json.dumps(e) for e in events]
+    path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    return path
+
+
+def test_a_correction_on_continue_lands_on_its_request_with_the_pytest_checks():
+    [task] = mined(CORRECTED)
+    assert (task.source, task.intent, task.feedback) == ("copilot", PROMPT, CORRECTION)
+    assert task.outcome == "failure"
+    assert task.session_id == "e3551bd7-1e86-42ac-91d6-5ff108467236"
+    assert task.project == PROJECT and task.commit
+    assert [plain(c) for c in task.checks] == [
+        "contains 'pytest -q'",
+        "runs pytest",
+        "never runs unittest",
+    ]
+
+
+def test_the_attempt_shows_the_commands_with_their_exit_codes_and_the_written_file():
+    [task] = mined(CORRECTED)
+    done = [(a.kind, a.command or a.path, a.exit_code, a.failed) for a in task.actions]
+    assert done == [
+        ("command", "python3 -m unittest", 0, False),
+        ("write", NOTES, None, False),
+        ("command", "ls does-not-exist", 2, True),
+    ]
+    assert task.actions[1].content == NOTES_TEXT
+    assert "[error] exit 2: ls: cannot access 'does-not-exist'" in task.attempt
+    assert f"[wrote] {NOTES}:" in task.attempt and task.tools_used == ["bash", "create"]
+
+
+def test_praise_is_feedback_on_its_request_never_a_correction():
+    [task] = mined(PRAISED)
+    assert (task.intent, task.feedback, task.outcome) == (PRAISE_PROMPT, PRAISE, "success")
+    assert task.checks == []
+
+
+def test_only_what_the_user_typed_is_a_prompt():
+    chunk = parse(CORRECTED)
+    # AGENTS.md and the system prompt reach the model in system.message; the model's copy of a
+    # prompt carries a <current_datetime> prefix: neither is a prompt.
+    assert [t.prompt for t in chunk.turns] == [PROMPT, CORRECTION]
+    assert (chunk.state.project, chunk.state.branch, chunk.state.model) == (
+        PROJECT,
+        "master",
+        "gpt-5",
+    )
+
+
+@pytest.mark.parametrize("path", [CORRECTED, PRAISED], ids=["corrected", "praised"])
+def test_the_recorded_sessions_parse_whole_into_the_reviewed_records(path, golden):
+    chunk = parse(path)
+    assert not chunk.skipped, dict(chunk.skipped)
+    assert chunk.lines == len(path.read_bytes().splitlines())
+    golden(
+        f"harvest/copilot/{path.parent.name}.json", records_json(mine_chunk(chunk, FALLBACK_TIME))
+    )
+
+
+def test_a_broken_line_is_skipped_and_counted_and_nothing_else_is_lost(tmp_path):
+    events: list[dict | str] = list(_events(CORRECTED))
+    events.insert(3, '{"type": "assistant.message", "data": {"content": "cut sho')
+    events.insert(5, {"type": "user.message", "data": "not an object"})
+    events.insert(7, {"type": "telemetry.beacon", "data": {}})
+    broken = _write(tmp_path / "events.jsonl", events)
+    chunk = parse(broken)
+    assert dict(chunk.skipped) == {"invalid-json": 1, "bad-fields": 1, "unknown-type": 1}
+    assert records_json(mine_chunk(chunk, FALLBACK_TIME)) == records_json(mined(CORRECTED))
+
+
+def test_a_resumed_session_read_in_two_harvests_gives_the_tasks_of_one_read(tmp_path):
+    data = CORRECTED.read_bytes()
+    resume = data.index(b'{"type":"session.resume"')
+    grown = tmp_path / "events.jsonl"
+    grown.write_bytes(data[:resume])  # the file as the first run left it
+    first = parse(grown)
+    [before] = mine_chunk(first, FALLBACK_TIME)
+    assert (before.intent, before.feedback, before.outcome) == (PROMPT, "", "unknown")
+
+    # the next harvest starts at the last task's prompt, with the state its cursor kept
+    last = group_turns(first.turns)[-1].task
+    state = ParseState.from_json(first.state.to_json())
+    state.turns_before = last.index
+    with grown.open("ab") as fh:
+        fh.write(data[resume:])  # copilot --continue appends to the same file
+    again = mine_chunk(parse(grown, last.offset, state), FALLBACK_TIME)
+    assert records_json(again) == records_json(mined(CORRECTED))
+    assert again[0].id == before.id  # the store folds it into the task it already has
+
+
+def test_injected_and_sub_agent_messages_are_not_prompts(tmp_path):
+    events = _events(CORRECTED)
+    prompt = next(e for e in events if e["type"] == "user.message")
+    skill = {
+        **prompt,
+        "data": {**prompt["data"], "content": "Use the pdf skill", "source": "skill-pdf"},
+    }
+    auto = {
+        **prompt,
+        "data": {**prompt["data"], "content": "continue", "isAutopilotContinuation": True},
+    }
+    sub = {**prompt, "agentId": "sub-1", "data": {**prompt["data"], "content": "inspect calc.py"}}
+    at = events.index(prompt) + 1
+    path = _write(tmp_path / "events.jsonl", [*events[:at], skill, auto, sub, *events[at:]])
+    assert [t.prompt for t in parse(path).turns] == [PROMPT, CORRECTION]
+
+
+def test_the_lister_finds_every_session_log_and_reports_what_it_cannot_list(tmp_path):
+    problems: list[tuple[str, str]] = []
+    found = list(copilot_files(COPILOT_ROOT, problems))
+    assert sorted(found) == sorted([str(CORRECTED), str(PRAISED)]) and problems == []
+    assert list(copilot_files(tmp_path / "nowhere", problems)) == [] and problems == []
+
+    home = tmp_path / ".copilot"
+    shutil.copytree(COPILOT_ROOT, home)
+    (home / "session-state" / ".session-operation-locks").mkdir()  # copilot's lock directory
+    (home / "session-state" / "no-log-yet").mkdir()
+    assert len(list(copilot_files(home, problems))) == 2 and problems == []
+
+    blocked = tmp_path / "blocked"
+    blocked.mkdir()
+    (blocked / "session-state").write_text("not a directory")
+    assert list(copilot_files(blocked, problems)) == []
+    [(path, why)] = problems
+    assert path.endswith("session-state") and why
+
+
+def test_the_home_is_copilot_home_else_dot_copilot_and_the_project_is_peeked(tmp_path):
+    assert default_root({"HOME": "/home/u"}) == Path("/home/u/.copilot")
+    assert default_root({"HOME": "/home/u", "COPILOT_HOME": "/srv/cp"}) == Path("/srv/cp")
+    assert peek_copilot_project(CORRECTED) == PROJECT
+    assert peek_copilot_project(tmp_path / "missing.jsonl") == ""
+
+
+@pytest.mark.realbin
+@pytest.mark.slow
+def test_a_fresh_copilot_recording_is_harvested_with_its_correction_and_praise(tmp_path):
+    if which_copilot() is None:
+        pytest.skip("copilot is not installed (npm i -g @github/copilot@1.0.102)")
+    corrected, praised = record_sessions(tmp_path)
+    project = str(tmp_path / "project")
+    [task] = mined(corrected)
+    assert (task.intent, task.feedback, task.outcome) == (PROMPT, CORRECTION, "failure")
+    assert task.project == project and "runs pytest" in [plain(c) for c in task.checks]
+    assert [(a.command, a.exit_code) for a in task.actions if a.kind == "command"] == [
+        ("python3 -m unittest", 0),
+        ("ls does-not-exist", 2),
+    ]
+    assert (tmp_path / "project" / NOTES).read_text() == NOTES_TEXT
+    [thanked] = mined(praised)
+    assert (thanked.feedback, thanked.outcome, thanked.checks) == (PRAISE, "success", [])
+    assert sorted(copilot_files(tmp_path / "home" / ".copilot", [])) == sorted(
+        [str(corrected), str(praised)]
+    )
