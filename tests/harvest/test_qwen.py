@@ -1,0 +1,169 @@
+"""Qwen Code sessions become tasks: the recorded sessions of the real CLI, and a fresh one."""
+
+from __future__ import annotations
+
+import json
+import os
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+
+from skillopt_sleep.harvest.check_miner import plain
+from skillopt_sleep.harvest.jsonl import read_chunk
+from skillopt_sleep.harvest.mine import mine_chunk
+from skillopt_sleep.harvest.qwen import QwenParser, qwen_files
+from skillopt_sleep.harvest.run import _resume_point
+from skillopt_sleep.harvest.session import ParseState
+from skillopt_sleep.models import TaskRecord
+from skillopt_sleep.testing.qwen_agent import (
+    FAILING_COMMAND,
+    NOTES,
+    NOTES_TEXT,
+    OK_COMMAND,
+    calc_project,
+    qwen_sessions,
+    record_conversation,
+    which_qwen,
+)
+
+ROOT = Path(__file__).resolve().parent.parent / "fixtures" / "transcripts" / "qwen" / ".qwen"
+PROJECT = "/home/dev/work/calc"
+REQUEST = "QW run the tests please"
+FIX = "No, that's wrong: always use pytest -q"
+PRAISE = "thanks, perfect"
+WHEN = datetime(2026, 11, 26, tzinfo=timezone.utc)
+
+
+def _files() -> list[Path]:
+    problems: list[tuple[str, str]] = []
+    files = [Path(f) for f in qwen_files(ROOT, problems)]
+    assert problems == []
+    return files
+
+
+def _session(said: str) -> Path:
+    """The recorded session in which the user said ``said`` after the request."""
+    return next(p for p in _files() if said in p.read_text(encoding="utf-8"))
+
+
+def _tasks(path: Path, start: int = 0, state: ParseState | None = None) -> list[TaskRecord]:
+    chunk, _ = read_chunk(QwenParser(state), path, start)
+    return mine_chunk(chunk, WHEN)
+
+
+def test_the_lister_finds_both_recorded_sessions_and_nothing_for_a_missing_home(tmp_path):
+    assert len(_files()) == 2
+    problems: list[tuple[str, str]] = []
+    assert list(qwen_files(tmp_path / "no-such-home", problems)) == problems == []
+    scoped = list(qwen_files(ROOT, problems, frozenset({PROJECT})))
+    assert len(scoped) == 2 and list(qwen_files(ROOT, problems, frozenset({"/else"}))) == []
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads every directory")
+def test_an_unreadable_projects_dir_is_a_problem_not_an_error(tmp_path):
+    (tmp_path / "projects").mkdir(mode=0)
+    problems: list[tuple[str, str]] = []
+    try:
+        assert list(qwen_files(tmp_path, problems)) == []
+    finally:
+        (tmp_path / "projects").chmod(0o755)
+    assert [p for p, _ in problems] == [str(tmp_path / "projects")]
+
+
+def test_the_correction_lands_on_its_request_with_the_pytest_checks():
+    [task] = _tasks(_session(FIX))
+    assert (task.source, task.project, task.intent) == ("qwen", PROJECT, REQUEST)
+    assert task.feedback == FIX and task.outcome == "failure"
+    assert [plain(c) for c in task.checks] == [
+        "contains 'pytest -q'",
+        "runs pytest",
+        "never runs unittest",
+    ]
+
+
+def test_the_attempt_keeps_the_commands_their_exit_codes_and_the_written_file():
+    [task] = _tasks(_session(FIX))
+    shown = [(a.kind, a.command or a.path, a.exit_code, a.failed) for a in task.actions]
+    assert shown == [
+        ("command", OK_COMMAND, 0, False),
+        ("write", NOTES, None, False),
+        ("command", FAILING_COMMAND, 2, True),
+    ]
+    assert task.actions[1].content == NOTES_TEXT
+    assert "exited 2" in task.attempt and "Files changed: NOTES.md" in task.attempt
+    assert task.tools_used == ["run_shell_command", "write_file"]
+
+
+def test_praise_is_not_a_correction():
+    [task] = _tasks(_session(PRAISE))
+    assert task.intent == REQUEST and task.feedback == PRAISE
+    assert task.outcome == "success" and task.checks == []
+
+
+def test_a_write_qwen_refused_is_a_failed_action_and_no_changed_file():
+    """In the praise session NOTES.md already existed: qwen refused to overwrite it unread."""
+    [task] = _tasks(_session(PRAISE))
+    [write] = [a for a in task.actions if a.kind == "write"]
+    assert write.failed and "Files changed" not in task.attempt
+    assert "has not been read in this session" in task.attempt
+
+
+def test_a_broken_line_is_skipped_and_counted_and_nothing_else_is_lost(tmp_path):
+    source = _session(FIX)
+    lines = source.read_bytes().splitlines(keepends=True)
+    broken = tmp_path / source.name
+    broken.write_bytes(b"".join([*lines[:3], b'{"type": "assistant", "mess\n', *lines[3:]]))
+    chunk, _ = read_chunk(QwenParser(), broken, 0)
+    assert dict(chunk.skipped) == {"invalid-json": 1}
+    assert _dumps(mine_chunk(chunk, WHEN)) == _dumps(_tasks(source))
+
+
+def test_a_resumed_session_read_from_its_last_task_gives_the_same_tasks_as_one_read(tmp_path):
+    source = _session(FIX)
+    data = source.read_bytes()
+    cut = _offset_of(data, FIX)
+    grown = tmp_path / source.name
+    grown.write_bytes(data[:cut])  # the file as qwen left it before --continue
+    chunk, end = read_chunk(QwenParser(), grown, 0)
+    first = mine_chunk(chunk, WHEN)
+    offset, state = _resume_point(chunk, end)
+    state = ParseState.from_json(state.to_json())  # as the cursor keeps it
+    with grown.open("ab") as fh:
+        fh.write(data[cut:])
+    second = _tasks(grown, offset, state)
+    assert offset < cut and [t.feedback for t in first] == [""]
+    merged = {t.id: t for t in [*first, *second]}
+    assert _dumps(list(merged.values())) == _dumps(_tasks(source))
+
+
+def _offset_of(data: bytes, prompt: str) -> int:
+    offset = 0
+    for line in data.splitlines(keepends=True):
+        record = json.loads(line)
+        if record["type"] == "user" and record["message"]["parts"][0].get("text") == prompt:
+            return offset
+        offset += len(line)
+    raise AssertionError(prompt)
+
+
+def _dumps(tasks: list[TaskRecord]) -> str:
+    return json.dumps([t.model_dump(mode="json") for t in tasks], sort_keys=True)
+
+
+@pytest.mark.realbin
+@pytest.mark.slow
+def test_a_fresh_qwen_session_and_its_correction_are_harvested(tmp_path):
+    if which_qwen() is None:
+        pytest.skip("qwen is not installed (npm i -g @qwen-code/qwen-code@0.15.10)")
+    home, work = tmp_path / "agent-home", calc_project(tmp_path / "work")
+    record_conversation(home, work, [REQUEST, FIX])
+    [path] = qwen_sessions(home)
+    [task] = _tasks(path)
+    assert (task.intent, task.feedback, task.outcome) == (REQUEST, FIX, "failure")
+    assert task.project == str(work) and task.source == "qwen"
+    assert [(a.command, a.exit_code) for a in task.actions if a.kind == "command"] == [
+        (OK_COMMAND, 0),
+        (FAILING_COMMAND, 2),
+    ]
+    assert "runs pytest" in [plain(c) for c in task.checks]
