@@ -19,7 +19,8 @@ Format facts this parser relies on (observed with pi 0.73.1, session version 3):
 - Injected context never comes as a user message: ``AGENTS.md`` (``CLAUDE.md`` as a fallback)
   goes into the system prompt. A ``/skill:name`` prompt is written as
   ``<skill name=… location=…>body</skill>`` then the typed arguments; ``@file`` arguments as
-  ``<file name=…>content</file>`` before the typed text. A prompt template (``/name``) is
+  ``<file name=…>content</file>`` before the typed text (``/skill:skillopt-sleep`` is read as
+  the ``/skillopt-sleep`` control prompt). A prompt template (``/name``) is
   written already expanded, with no trace of the command.
 - ``custom_message`` (an extension's injected text), ``compaction``, ``branch_summary``,
   ``custom``, ``label``, ``session_info``, ``model_change`` and ``thinking_level_change`` are
@@ -44,6 +45,7 @@ SOURCE = "pi"
 DEFAULT_ROOT = "~/.pi/agent"  # sessions are under <root>/sessions
 ROOT_ENV = "PI_CODING_AGENT_DIR"
 SESSIONS_ENV = "PI_CODING_AGENT_SESSION_DIR"
+CONTROL_SKILL = "skillopt-sleep"  # /skill:skillopt-sleep talks to this tool: never a task
 
 _SKILL = re.compile(
     r'^<skill name="([^"]+)" location="([^"]+)">\n(.*?)\n</skill>(?:\n\n(.*))?\Z', re.DOTALL
@@ -169,6 +171,8 @@ class PiParser(LineParser):
         text, skill, context = _typed(_text(content))
         if not text and not skill:
             return
+        if skill == CONTROL_SKILL:  # spelt as the control prompts of the other agents are
+            text = f"/{CONTROL_SKILL} {text}".strip()
         turn = self.start_turn(offset, text or f"/skill:{skill}", obj.get("timestamp"))
         self._prompts[id(turn)] = as_str(obj.get("id"))
         if skill:

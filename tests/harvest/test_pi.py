@@ -14,12 +14,13 @@ import pytest
 
 from skillopt_sleep.checks.action_judge import action_check, recorded
 from skillopt_sleep.harvest.check_miner import plain
+from skillopt_sleep.harvest.control import drop_control_turns
 from skillopt_sleep.harvest.jsonl import read_chunk
 from skillopt_sleep.harvest.mine import group_turns, mine_chunk
 from skillopt_sleep.harvest.pi import PiParser, pi_files, session_dir_name
 from skillopt_sleep.harvest.session import ParseState, SessionChunk
 from skillopt_sleep.models import TaskRecord
-from skillopt_sleep.testing import ModelServer, pi_agent
+from skillopt_sleep.testing import ModelServer, Text, pi_agent
 from skillopt_sleep.testing.agents import run_agent
 
 REPO = Path(__file__).resolve().parents[2]
@@ -167,6 +168,19 @@ def test_injected_text_is_never_a_prompt(tmp_path):
     assert task.intent == "run the tests please" and "def add(a, b): ..." in task.context
 
 
+def test_a_session_opened_with_the_skillopt_sleep_skill_is_never_a_task(tmp_path):
+    head, *rest = CORRECTED.read_text("utf-8").splitlines()
+    entries = [json.loads(line) for line in rest]
+    prompt = next(e for e in entries if _user_text(e) == "run the tests please")
+    location = "/home/dev/work/pi/skills/skillopt-sleep/SKILL.md"
+    block = f'<skill name="skillopt-sleep" location="{location}">\nRun the CLI.\n</skill>\n\nstatus'
+    prompt["message"]["content"] = [{"type": "text", "text": block}]
+    path = tmp_path / CORRECTED.name
+    path.write_text("\n".join([head, *map(json.dumps, entries)]) + "\n", encoding="utf-8")
+    chunk = drop_control_turns(parse(path)[0])
+    assert chunk.state.replay and mine_chunk(chunk, FALLBACK_TIME) == []
+
+
 def test_the_lister_finds_the_session_files_under_the_agent_dir():
     problems: list[tuple[str, str]] = []
     assert sorted(pi_files(ROOT, problems)) == [str(CORRECTED), str(PRAISED)]
@@ -227,45 +241,41 @@ def _view(records: list[TaskRecord]) -> list[dict]:
     return [r.model_dump(mode="json") for r in records]
 
 
-@pytest.mark.realbin
-@pytest.mark.slow
-def test_the_pi_extension_hands_the_ended_session_to_skillopt_sleep_log(tmp_path):
-    """``pi install plugins/pi``, then a headless ``pi -p`` session: on exit the extension runs
-    ``skillopt-sleep log`` (here a recorder in its place) with the session's file on stdin."""
+def _installed_pi(tmp_path: Path, srv: ModelServer, bin_path: Path) -> tuple[str, dict, Path]:
+    """``pi install plugins/pi`` in a sandbox home; the pi binary, its env and the project."""
     pi = pi_agent.which_pi()
     if pi is None:
         pytest.skip("pi is not installed (npm i -g @mariozechner/pi-coding-agent)")
     home, work = tmp_path / "agent-home", tmp_path / "work"
     pi_agent.make_project(work)
+    env = pi_agent.pi_home(home, srv.url, base={**os.environ, "SKILLOPT_SLEEP_BIN": str(bin_path)})
+    installed = run_agent([pi, "install", str(REPO / "plugins" / "pi")], env, work)
+    assert installed.code == 0, installed.err
+    return pi, env, work
+
+
+def _pi_print(pi: str, env: dict, work: Path, prompt: str):
+    argv = [pi, "-p", "--offline", "--provider", pi_agent.PROVIDER, "--model", pi_agent.MODEL]
+    done = run_agent([*argv, prompt], env, work, timeout=120)
+    assert done.code == 0, done.err
+    return done
+
+
+@pytest.mark.realbin
+@pytest.mark.slow
+def test_the_pi_extension_hands_the_ended_session_to_skillopt_sleep_log(tmp_path):
+    """A headless ``pi -p`` session of the installed package: on exit the extension runs
+    ``skillopt-sleep log`` (here a recorder in its place) with the session's file on stdin."""
     recorder = tmp_path / "skillopt-sleep"
     recorder.write_text('#!/bin/sh\n{ echo "$@"; cat; } > "$0.call"\n', encoding="utf-8")
     recorder.chmod(0o755)
     with ModelServer(pi_agent.first_session()) as srv:
-        env = pi_agent.pi_home(
-            home, srv.url, base={**os.environ, "SKILLOPT_SLEEP_BIN": str(recorder)}
-        )
-        installed = run_agent([pi, "install", str(REPO / "plugins" / "pi")], env, work)
-        assert installed.code == 0, installed.err
-        done = run_agent(
-            [
-                pi,
-                "-p",
-                "--offline",
-                "--provider",
-                pi_agent.PROVIDER,
-                "--model",
-                pi_agent.MODEL,
-                pi_agent.REQUEST,
-            ],
-            env,
-            work,
-            timeout=120,
-        )
-    assert done.code == 0, done.err
+        pi, env, work = _installed_pi(tmp_path, srv, recorder)
+        _pi_print(pi, env, work, pi_agent.REQUEST)
     argv, payload = Path(f"{recorder}.call").read_text("utf-8").split("\n", 1)
     assert argv == "log"
     sent = json.loads(payload)
-    [session] = pi_agent.pi_sessions(home)
+    [session] = pi_agent.pi_sessions(tmp_path / "agent-home")
     assert sent == {
         "agent": "pi",
         "session_id": session.stem.split("_", 1)[1],
@@ -276,3 +286,17 @@ def test_the_pi_extension_hands_the_ended_session_to_skillopt_sleep_log(tmp_path
     }
     [task] = tasks(Path(sent["transcript_path"]))
     assert (task.intent, task.session_id) == (pi_agent.REQUEST, sent["session_id"])
+
+
+@pytest.mark.realbin
+@pytest.mark.slow
+def test_the_packaged_skill_loads_and_its_session_is_never_a_task(tmp_path):
+    with ModelServer([Text("status: no nights yet")]) as srv:
+        pi, env, work = _installed_pi(tmp_path, srv, Path("/bin/true"))
+        _pi_print(pi, env, work, "/skill:skillopt-sleep status")
+        [call] = srv.model_calls()
+    assert call.prompt.startswith('<skill name="skillopt-sleep"') and call.prompt.endswith("status")
+    assert "Never edit `AGENTS.md`" in call.prompt
+    [session] = pi_agent.pi_sessions(tmp_path / "agent-home")
+    chunk = drop_control_turns(parse(session)[0])
+    assert chunk.state.replay and mine_chunk(chunk, FALLBACK_TIME) == []
