@@ -33,6 +33,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from ..errors import InputError
 from ..models import ActionKind
 from . import actions
 from .jsonl import MAX_LINE_BYTES, LineParser, as_dict, as_list, as_str, require_dict
@@ -68,6 +69,7 @@ _INJECTED_SOURCES = ("skill", "agent", "subagent", "system", "hook", "mcp", "plu
 _SHELL_TRAILER = re.compile(r"\n?<shellId: [^>]*>\s*$")
 _EDIT_KINDS: dict[str, ActionKind] = {"create": "write", "edit": "edit", "delete": "delete"}
 _READ_TOOLS = ("view", "read")
+_SESSION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$")
 
 
 def default_root(env: Mapping[str, str]) -> Path:
@@ -123,6 +125,32 @@ def peek_copilot_project(path: Path) -> str:
     if not isinstance(data, dict) or data.get("type") != "session.start":
         return ""
     return as_str(as_dict(as_dict(data.get("data")).get("context")).get("cwd"))
+
+
+def session_end_payload(hook: Mapping[str, Any], root: Path) -> dict[str, str]:
+    """Copilot's ``sessionEnd`` hook JSON as the logger's payload (the fields of a Claude Code
+    SessionEnd hook, plus ``agent``).
+
+    Copilot's payload names no transcript (``{"sessionId", "timestamp", "cwd", "reason"}``; a
+    Claude-format ``SessionEnd`` hook gets ``session_id`` instead): the log is
+    ``<root>/session-state/<sessionId>/events.jsonl``. A session id that is not a plain name
+    (a path, ``..``) is refused, so a payload can never point the logger at another file.
+    """
+    session = hook.get("sessionId") or hook.get("session_id")
+    if not isinstance(session, str) or not _SESSION_ID.match(session):
+        raise InputError(
+            "the Copilot hook JSON has no valid sessionId",
+            hint="run `log --agent copilot` only as a Copilot sessionEnd hook",
+        )
+    cwd, reason = hook.get("cwd"), hook.get("reason")
+    return {
+        "agent": SOURCE,
+        "session_id": session,
+        "transcript_path": str(root / "session-state" / session / EVENTS),
+        "cwd": cwd if isinstance(cwd, str) else "",
+        "hook_event_name": "SessionEnd",
+        "reason": reason if isinstance(reason, str) else "",
+    }
 
 
 def _typed(data: dict[str, Any]) -> bool:

@@ -196,3 +196,13 @@ def record_sessions(root: Path, timeout: float = 180) -> tuple[Path, Path]:
         assert run.code == 0, f"copilot exited {run.code}: {run.err[-2000:]}"
     corrected, praised = copilot_sessions(home)
     return corrected, praised
+
+
+def install_plugin(plugin: Path, home: Path, timeout: float = 120) -> AgentRun:
+    """``copilot plugin install PLUGIN`` into ``home`` (a local directory; copilot copies it,
+    links resolved, into ``~/.copilot/installed-plugins/_direct/``)."""
+    binary = which_copilot()
+    if binary is None:
+        raise FileNotFoundError("copilot is not installed (npm i -g @github/copilot@1.0.102)")
+    env = copilot_env(home, "http://127.0.0.1:9")  # installing a local plugin calls no model
+    return run_agent([binary, "plugin", "install", str(plugin)], env, home, timeout)

@@ -9,17 +9,20 @@ from pathlib import Path
 
 import pytest
 
+from skillopt_sleep.errors import InputError
 from skillopt_sleep.harvest.check_miner import plain
 from skillopt_sleep.harvest.copilot import (
     CopilotParser,
     copilot_files,
     default_root,
     peek_copilot_project,
+    session_end_payload,
 )
 from skillopt_sleep.harvest.jsonl import read_chunk
 from skillopt_sleep.harvest.mine import group_turns, mine_chunk
 from skillopt_sleep.harvest.session import ParseState, SessionChunk
 from skillopt_sleep.models import TaskRecord
+from skillopt_sleep.testing import ModelServer
 from skillopt_sleep.testing.copilot_agent import (
     CORRECTION,
     NOTES,
@@ -27,7 +30,11 @@ from skillopt_sleep.testing.copilot_agent import (
     PRAISE,
     PRAISE_PROMPT,
     PROMPT,
+    first_session,
+    install_plugin,
+    make_project,
     record_sessions,
+    run_copilot,
     which_copilot,
 )
 
@@ -37,6 +44,7 @@ COPILOT_ROOT = TRANSCRIPTS / "copilot" / ".copilot"
 CORRECTED = COPILOT_ROOT / "session-state" / "e3551bd7-1e86-42ac-91d6-5ff108467236" / "events.jsonl"
 PRAISED = COPILOT_ROOT / "session-state" / "2ebcadb7-e609-4a62-a970-f7ccd919a195" / "events.jsonl"
 PROJECT = "/home/user/calc"
+PLUGIN = Path(__file__).resolve().parents[2] / "plugins" / "copilot"
 
 
 def parse(path: Path, start: int = 0, state: ParseState | None = None) -> SessionChunk:
@@ -207,3 +215,47 @@ def test_a_fresh_copilot_recording_is_harvested_with_its_correction_and_praise(t
     assert sorted(copilot_files(tmp_path / "home" / ".copilot", [])) == sorted(
         [str(corrected), str(praised)]
     )
+
+
+def test_the_session_end_hook_payload_names_the_session_log_and_nothing_else(tmp_path):
+    root = tmp_path / ".copilot"
+    native = {"sessionId": "e3551bd7-1e86", "timestamp": 1, "cwd": PROJECT, "reason": "complete"}
+    payload = session_end_payload(native, root)
+    assert payload == {
+        "agent": "copilot",
+        "session_id": "e3551bd7-1e86",
+        "transcript_path": str(root / "session-state" / "e3551bd7-1e86" / "events.jsonl"),
+        "cwd": PROJECT,
+        "hook_event_name": "SessionEnd",
+        "reason": "complete",
+    }
+    claude_format = {"hook_event_name": "SessionEnd", "session_id": "e3551bd7-1e86"}
+    assert session_end_payload(claude_format, root)["transcript_path"] == payload["transcript_path"]
+    for bad in ("../../etc", "/etc/passwd", "", None, "a/b"):
+        with pytest.raises(InputError, match="no valid sessionId"):
+            session_end_payload({"sessionId": bad}, root)
+
+
+@pytest.mark.realbin
+@pytest.mark.slow
+def test_the_plugin_session_end_hook_fires_headless_and_leads_to_the_session(tmp_path):
+    if which_copilot() is None:
+        pytest.skip("copilot is not installed (npm i -g @github/copilot@1.0.102)")
+    plugin, out = tmp_path / "plugin", tmp_path / "hook-calls"
+    shutil.copytree(PLUGIN, plugin, symlinks=True)
+    launcher = plugin / "bin" / "skillopt-sleep"
+    launcher.unlink()  # stands in for the launcher: records what the hook ran with
+    launcher.write_text(f'#!/bin/sh\necho "$*" >> "{out}.argv"\ncat >> "{out}.json"\n')
+    launcher.chmod(0o755)
+    home, project = tmp_path / "home", make_project(tmp_path / "project")
+    installed = install_plugin(plugin, home)
+    assert installed.code == 0, installed.err
+
+    with ModelServer(first_session(project)) as srv:
+        run = run_copilot(PROMPT, home=home, url=srv.url, cwd=project)
+    assert run.code == 0, run.err
+    assert Path(f"{out}.argv").read_text() == "log --agent copilot\n"
+    payload = session_end_payload(json.loads(Path(f"{out}.json").read_text()), home / ".copilot")
+    assert payload["cwd"] == str(project) and payload["reason"] == "complete"
+    [task] = mined(Path(payload["transcript_path"]))
+    assert (task.session_id, task.intent) == (payload["session_id"], PROMPT)
