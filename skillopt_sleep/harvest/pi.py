@@ -1,7 +1,8 @@
 """Pi sessions: ``<agent dir>/sessions/--<cwd, / as ->--/<ISO time>_<uuidv7>.jsonl``.
 
 The agent dir is ``~/.pi/agent`` unless ``PI_CODING_AGENT_DIR`` moves it;
-``PI_CODING_AGENT_SESSION_DIR`` (or ``--session-dir``) moves the sessions alone.
+``PI_CODING_AGENT_SESSION_DIR`` (or ``--session-dir``) moves the sessions alone, and then they
+lie in that directory itself, with no per-project folder (:func:`sessions_root`).
 Format facts this parser relies on (observed with pi 0.73.1, session version 3):
 - The first line is the header ``{"type": "session", "id", "cwd", "timestamp"}``; it is not part
   of the tree. Every later entry has an ``id`` and a ``parentId`` (null at the root): the entries
@@ -31,7 +32,7 @@ Format facts this parser relies on (observed with pi 0.73.1, session version 3):
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -42,8 +43,8 @@ from .scan import Problem, _walk
 from .session import ParseState, Turn, parse_time
 
 SOURCE = "pi"
-DEFAULT_ROOT = "~/.pi/agent"  # sessions are under <root>/sessions
-ROOT_ENV = "PI_CODING_AGENT_DIR"
+DEFAULT_ROOT = "~/.pi/agent/sessions"
+AGENT_DIR_ENV = "PI_CODING_AGENT_DIR"
 SESSIONS_ENV = "PI_CODING_AGENT_SESSION_DIR"
 CONTROL_SKILL = "skillopt-sleep"  # /skill:skillopt-sleep talks to this tool: never a task
 
@@ -57,10 +58,26 @@ _READ_TOOLS = frozenset({"read", "grep", "find", "ls"})
 _NOT_WORK = frozenset({"bashExecution", "custom", "branchSummary", "compactionSummary"})
 
 
+def sessions_root(env: Mapping[str, str], setting: str | None = None) -> Path:
+    """Where pi writes sessions: a setting, ``PI_CODING_AGENT_SESSION_DIR``,
+    ``$PI_CODING_AGENT_DIR/sessions``, else ``~/.pi/agent/sessions``."""
+    home = Path(env.get("HOME") or env.get("USERPROFILE") or Path.home())
+
+    def expand(path: str) -> Path:  # ``~`` is the HOME of ``env``, not of this process
+        return home / path[2:] if path == "~" or path.startswith("~/") else Path(path)
+
+    chosen = setting or env.get(SESSIONS_ENV)
+    if chosen:
+        return expand(chosen)
+    agent_dir = env.get(AGENT_DIR_ENV)
+    return expand(agent_dir) / "sessions" if agent_dir else home / ".pi" / "agent" / "sessions"
+
+
 def pi_files(root: Path, problems: list[Problem]) -> Iterator[str]:
-    """Session files under ``<root>/sessions/--<cwd>--/``; a missing root yields nothing, and
-    what cannot be listed is added to ``problems``, never raised."""
-    yield from _walk(str(root / "sessions"), problems, depth=1, seen=set())
+    """Session files in ``root`` (see :func:`sessions_root`) and its ``--<cwd>--/`` folders; a
+    missing root yields nothing, and what cannot be listed is added to ``problems``, never
+    raised."""
+    yield from _walk(str(root), problems, depth=1, seen=set())
 
 
 def session_dir_name(cwd: str) -> str:

@@ -17,7 +17,7 @@ from skillopt_sleep.harvest.check_miner import plain
 from skillopt_sleep.harvest.control import drop_control_turns
 from skillopt_sleep.harvest.jsonl import read_chunk
 from skillopt_sleep.harvest.mine import group_turns, mine_chunk
-from skillopt_sleep.harvest.pi import PiParser, pi_files, session_dir_name
+from skillopt_sleep.harvest.pi import PiParser, pi_files, session_dir_name, sessions_root
 from skillopt_sleep.harvest.session import ParseState, SessionChunk
 from skillopt_sleep.models import TaskRecord
 from skillopt_sleep.testing import ModelServer, Text, pi_agent
@@ -183,25 +183,40 @@ def test_a_session_opened_with_the_skillopt_sleep_skill_is_never_a_task(tmp_path
 
 def test_the_lister_finds_the_session_files_under_the_agent_dir():
     problems: list[tuple[str, str]] = []
-    assert sorted(pi_files(ROOT, problems)) == [str(CORRECTED), str(PRAISED)]
+    assert sorted(pi_files(ROOT / "sessions", problems)) == [str(CORRECTED), str(PRAISED)]
     assert problems == []
     assert CORRECTED.parent.name == session_dir_name("/home/dev/work/calc")
+
+
+def test_the_sessions_root_follows_the_variables_pi_honours():
+    home = {"HOME": "/home/dev"}
+    assert sessions_root(home) == Path("/home/dev/.pi/agent/sessions")
+    assert sessions_root({**home, "PI_CODING_AGENT_DIR": "/srv/pi"}) == Path("/srv/pi/sessions")
+    moved = {**home, "PI_CODING_AGENT_DIR": "/srv/pi", "PI_CODING_AGENT_SESSION_DIR": "/srv/s"}
+    assert sessions_root(moved) == Path("/srv/s")
+    assert sessions_root(moved, "~/mine") == Path("/home/dev/mine")
+
+
+def test_sessions_in_a_moved_session_dir_are_listed_without_a_project_folder(tmp_path):
+    """With ``PI_CODING_AGENT_SESSION_DIR`` pi writes the files into it directly."""
+    shutil.copy(CORRECTED, tmp_path / CORRECTED.name)
+    problems: list[tuple[str, str]] = []
+    assert list(pi_files(tmp_path, problems)) == [str(tmp_path / CORRECTED.name)]
 
 
 def test_a_missing_root_lists_nothing_and_an_unreadable_dir_is_a_problem(tmp_path):
     problems: list[tuple[str, str]] = []
     assert list(pi_files(tmp_path / "nowhere", problems)) == [] and problems == []
-    (tmp_path / "odd").mkdir()
-    (tmp_path / "odd" / "sessions").write_text("not a directory")
-    assert list(pi_files(tmp_path / "odd", problems)) == []
-    assert problems == [(str(tmp_path / "odd" / "sessions"), "Not a directory")]
+    (tmp_path / "sessions").write_text("not a directory")
+    assert list(pi_files(tmp_path / "sessions", problems)) == []
+    assert problems == [(str(tmp_path / "sessions"), "Not a directory")]
     problems.clear()
     shutil.copytree(ROOT, tmp_path / "agent")
     locked = tmp_path / "agent" / "sessions" / CORRECTED.parent.name
     locked.chmod(0)
     try:
         if not os.access(locked, os.R_OK):  # (root reads any directory)
-            assert list(pi_files(tmp_path / "agent", problems)) == []
+            assert list(pi_files(tmp_path / "agent" / "sessions", problems)) == []
             assert problems == [(str(locked), "Permission denied")]
     finally:
         locked.chmod(0o755)
@@ -216,7 +231,9 @@ def test_a_fresh_pi_session_is_recorded_and_harvested(tmp_path):
     files = pi_agent.record_sessions(home, work)
     assert len(files) == 2, "--continue appended to the session it continued"
     problems: list[tuple[str, str]] = []
-    assert sorted(pi_files(home / ".pi" / "agent", problems)) == [str(f) for f in files]
+    assert sorted(pi_files(home / ".pi" / "agent" / "sessions", problems)) == [
+        str(f) for f in files
+    ]
     [corrected], [praised] = (tasks(f) for f in files)
     assert corrected.project == str(work.resolve()) and corrected.source == "pi"
     assert (corrected.intent, corrected.feedback) == (pi_agent.REQUEST, pi_agent.CORRECTION)
