@@ -259,3 +259,44 @@ def test_the_plugin_session_end_hook_fires_headless_and_leads_to_the_session(tmp
     assert payload["cwd"] == str(project) and payload["reason"] == "complete"
     [task] = mined(Path(payload["transcript_path"]))
     assert (task.session_id, task.intent) == (payload["session_id"], PROMPT)
+
+
+def test_an_edit_a_failed_tool_a_skill_and_an_interruption_are_kept_on_their_turn(tmp_path):
+    start = _events(CORRECTED)[:2]  # session.start and the prompt, as recorded
+    calc = f"{PROJECT}/calc.py"
+    edit = {"path": calc, "old_str": "a + b", "new_str": "a + b  # sum"}
+    events: list[dict | str] = [
+        *start,
+        {"type": "skill.invoked", "data": {"name": "testing", "path": "", "content": "..."}},
+        {
+            "type": "assistant.message",
+            "data": {
+                "content": "Fixing it.",
+                "toolRequests": [
+                    {"toolCallId": "c1", "name": "edit", "arguments": edit},
+                    {"toolCallId": "c2", "name": "view", "arguments": {"path": f"{PROJECT}/x"}},
+                ],
+            },
+        },
+        {
+            "type": "tool.execution_complete",
+            "data": {
+                "toolCallId": "c1",
+                "success": True,
+                "fileEdits": [{"path": calc, "kind": "edit"}],
+                "result": {"content": "File updated"},
+            },
+        },
+        {
+            "type": "tool.execution_complete",
+            "data": {"toolCallId": "c2", "success": False, "error": {"message": "no such file"}},
+        },
+        {"type": "abort", "data": {"reason": "user_initiated"}},
+    ]
+    [turn] = parse(_write(tmp_path / "events.jsonl", events)).turns
+    assert [(a.kind, a.path, a.content) for a in turn.actions] == [
+        ("read", f"{PROJECT}/x", ""),
+        ("edit", calc, "a + b  # sum"),
+    ]
+    assert turn.errors == ["view: no such file"] and turn.files == [calc]
+    assert (turn.skills, turn.tags, turn.tools) == (["testing"], ["interrupted"], ["edit", "view"])
