@@ -82,7 +82,8 @@ def pi_files(root: Path, problems: list[Problem]) -> Iterator[str]:
 
 def session_dir_name(cwd: str) -> str:
     """The directory pi gives a project's sessions: ``/home/u/app`` -> ``--home-u-app--``."""
-    return "--" + cwd.lstrip("/\\").replace("/", "-").replace("\\", "-").replace(":", "-") + "--"
+    path = cwd[1:] if cwd[:1] in ("/", "\\") else cwd  # one leading separator, as pi drops it
+    return "--" + re.sub(r"[/\\:]", "-", path) + "--"
 
 
 def _text(content: Any) -> str:

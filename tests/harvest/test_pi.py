@@ -23,6 +23,8 @@ from skillopt_sleep.models import TaskRecord
 from skillopt_sleep.testing import ModelServer, Text, pi_agent
 from skillopt_sleep.testing.agents import run_agent
 
+from .conftest import records_json
+
 REPO = Path(__file__).resolve().parents[2]
 HOME = REPO / "tests" / "fixtures" / "transcripts" / "pi"
 ROOT = HOME / ".pi" / "agent"
@@ -36,6 +38,11 @@ def parse(path: Path, start: int = 0, state: ParseState | None = None) -> tuple[
 
 def tasks(path: Path) -> list[TaskRecord]:
     return mine_chunk(parse(path)[0], FALLBACK_TIME)
+
+
+@pytest.mark.parametrize("path", [CORRECTED, PRAISED], ids=["corrected", "praised"])
+def test_every_recorded_session_parses_into_the_reviewed_task_records(path, golden):
+    golden(f"harvest/pi/{path.stem}.json", records_json(tasks(path)))
 
 
 def test_a_correction_attaches_to_its_request_with_the_pytest_checks():
@@ -186,6 +193,7 @@ def test_the_lister_finds_the_session_files_under_the_agent_dir():
     assert sorted(pi_files(ROOT / "sessions", problems)) == [str(CORRECTED), str(PRAISED)]
     assert problems == []
     assert CORRECTED.parent.name == session_dir_name("/home/dev/work/calc")
+    assert session_dir_name("C:\\Users\\me\\app") == "--C--Users-me-app--"
 
 
 def test_the_sessions_root_follows_the_variables_pi_honours():
