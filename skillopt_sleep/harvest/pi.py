@@ -73,11 +73,18 @@ def sessions_root(env: Mapping[str, str], setting: str | None = None) -> Path:
     return expand(agent_dir) / "sessions" if agent_dir else home / ".pi" / "agent" / "sessions"
 
 
-def pi_files(root: Path, problems: list[Problem]) -> Iterator[str]:
-    """Session files in ``root`` (see :func:`sessions_root`) and its ``--<cwd>--/`` folders; a
-    missing root yields nothing, and what cannot be listed is added to ``problems``, never
-    raised."""
-    yield from _walk(str(root), problems, depth=1, seen=set())
+def pi_files(
+    root: Path, problems: list[Problem], projects: frozenset[str] | None = None
+) -> Iterator[str]:
+    """Session files in ``root`` (see :func:`sessions_root`) and its ``--<cwd>--/`` folders
+    (with ``projects``, only theirs); a missing root yields nothing, and what cannot be listed
+    is added to ``problems``, never raised."""
+    if projects is None:
+        yield from _walk(str(root), problems, depth=1, seen=set())
+        return
+    yield from _walk(str(root), problems, depth=0, seen=None)  # a moved session dir: no folders
+    for name in sorted({session_dir_name(p) for p in projects}):
+        yield from _walk(str(root / name), problems, depth=0, seen=None)
 
 
 def session_dir_name(cwd: str) -> str:

@@ -192,6 +192,9 @@ def test_the_lister_finds_the_session_files_under_the_agent_dir():
     problems: list[tuple[str, str]] = []
     assert sorted(pi_files(ROOT / "sessions", problems)) == [str(CORRECTED), str(PRAISED)]
     assert problems == []
+    assert list(pi_files(ROOT / "sessions", problems, frozenset({"/home/dev/other"}))) == []
+    scoped = pi_files(ROOT / "sessions", problems, frozenset({"/home/dev/work/calc"}))
+    assert sorted(scoped) == [str(CORRECTED), str(PRAISED)] and problems == []
     assert CORRECTED.parent.name == session_dir_name("/home/dev/work/calc")
     assert session_dir_name("C:\\Users\\me\\app") == "--C--Users-me-app--"
 
