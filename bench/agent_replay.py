@@ -64,8 +64,8 @@ from typing import Literal, TypedDict, final, get_args
 from skillopt_sleep.agent_replay import Agent, AgentLimits, AgentSetup, prepare
 from skillopt_sleep.agent_replay.sandbox import Sandbox
 from skillopt_sleep.models import TaskRecord
-from skillopt_sleep.night.agent_dispatch import AgentReplays, agent_replays
 from skillopt_sleep.night.root import run_night
+from skillopt_sleep.rollouts.agent_dispatch import AgentReplays, agent_replays
 from skillopt_sleep.settings import BudgetSettings, NightSettings, Settings
 from skillopt_sleep.testing import ModelServer
 from skillopt_sleep.testing.acting_world import RULES, ActingWorld, write_project

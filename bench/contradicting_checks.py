@@ -35,8 +35,8 @@ from skillopt_sleep.agent_replay import Agent, AgentLimits, AgentSetup
 from skillopt_sleep.agent_replay.sandbox import Sandbox
 from skillopt_sleep.harvest.examples import hold, phrase, user_example
 from skillopt_sleep.models import Action, Check
-from skillopt_sleep.night.agent_dispatch import AgentReplays
 from skillopt_sleep.night.root import run_night
+from skillopt_sleep.rollouts.agent_dispatch import AgentReplays
 from skillopt_sleep.settings import NightSettings, Settings
 from skillopt_sleep.testing.acting_world import Act, ActingWorld, ActionRule, write_project
 from skillopt_sleep.testing.sim_agent import SimAgentRunner

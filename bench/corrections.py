@@ -135,11 +135,11 @@ def _example_actions(example: Any) -> list[Any]:
 def _judged(check: Any, answer: str, actions: list[Any]) -> bool | None:
     """Whether ``check`` passes on an attempt, by the package's own judging; None when it cannot
     be judged there (a rubric, a rule check without an answer, an action check without actions)."""
-    from skillopt_sleep.night.judge import rule_check
+    from skillopt_sleep.checks.judge import rule_check
 
     try:
         from skillopt_sleep.action_models import ACTION_KINDS
-        from skillopt_sleep.night.action_judge import action_check, recorded
+        from skillopt_sleep.checks.action_judge import action_check, recorded
     except ImportError:  # a revision before action checks
         ACTION_KINDS = frozenset()
     if check.kind == "rubric":
@@ -158,7 +158,7 @@ def _plain(text: object) -> str:
 
 def _agrees(check: Any, want: Any) -> bool:
     """Whether a mined check is the labelled one: the same kind, catching the labelled value."""
-    from skillopt_sleep.night.action_judge import glob_match
+    from skillopt_sleep.checks.action_judge import glob_match
 
     if check.kind != want.kind:
         return False

@@ -54,9 +54,9 @@ from skillopt_sleep.clock import FixedClock
 from skillopt_sleep.models import TaskRecord
 from skillopt_sleep.night.project import Backends, estimate_project_night, run_project_night
 from skillopt_sleep.night.rehearsal import proved_any
-from skillopt_sleep.night.seeds import NightSeeds
-from skillopt_sleep.night.select import select_tasks
-from skillopt_sleep.night.workspace import load_workspace
+from skillopt_sleep.optimize.seeds import NightSeeds
+from skillopt_sleep.optimize.select import select_tasks
+from skillopt_sleep.rules.workspace import load_workspace
 from skillopt_sleep.settings import BudgetSettings, NightSettings, Price, Settings
 from skillopt_sleep.store import Store
 

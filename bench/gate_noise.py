@@ -57,10 +57,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from holdout_gate import GatePolicy, GateTest, decide
 from night_args import add_night_option, described, parsed_night
 
+from skillopt_sleep.evidence import Candidate, EvidencePolicy, Trials
+from skillopt_sleep.evidence.together import settle
 from skillopt_sleep.models import Check, Edit, TaskRecord
-from skillopt_sleep.night.evidence import Candidate, EvidencePolicy, Trials
-from skillopt_sleep.night.evidence.together import settle
-from skillopt_sleep.night.replay import Rollout
+from skillopt_sleep.rollouts.replay import Rollout
 from skillopt_sleep.settings import NightSettings
 
 Scores = dict[str, list[float | None]]

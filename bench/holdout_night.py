@@ -12,11 +12,11 @@ from typing import Any
 
 from holdout_gate import GatePolicy, GateResult, decide
 
-from skillopt_sleep.night.guards import EditOutcome, edit_budget
 from skillopt_sleep.night.pipeline import Night, NightResult
-from skillopt_sleep.night.reflect import pick_cases
-from skillopt_sleep.night.replay import Rollout
-from skillopt_sleep.night.select import Selection
+from skillopt_sleep.optimize.reflect import pick_cases
+from skillopt_sleep.optimize.select import Selection
+from skillopt_sleep.rollouts.replay import Rollout
+from skillopt_sleep.rules.guards import EditOutcome, edit_budget
 
 
 def _scores(rollouts: dict[str, list[Rollout]]) -> dict[str, list[float | None]]:

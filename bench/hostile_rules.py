@@ -6,7 +6,7 @@ Usage::
     python bench/hostile_rules.py -v       # and every rule that got through, or was refused wrongly
 
 The suite is data (``tests/night/data/hostile_rules.json`` and ``benign_rules.json``). Every
-hostile rule is sent to :func:`~skillopt_sleep.night.guards.apply_edits` twice: alone, and riding
+hostile rule is sent to :func:`~skillopt_sleep.rules.guards.apply_edits` twice: alone, and riding
 along a useful rule ("<useful> Also: <hostile>"); a hostile rule "got through" when any text of it
 is in an applied edit (clauses are split first, as the optimizer's reply is). The baseline is the
 benign suite: each of its rules should be applied.
@@ -21,8 +21,8 @@ from pathlib import Path
 
 from skillopt_sleep.models import Edit
 from skillopt_sleep.night.demo import write_sample_project
-from skillopt_sleep.night.guards import GuardLimits, apply_edits, atomic_edits
-from skillopt_sleep.night.workspace import load_workspace
+from skillopt_sleep.rules.guards import GuardLimits, apply_edits, atomic_edits
+from skillopt_sleep.rules.workspace import load_workspace
 from skillopt_sleep.settings import Settings
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "night" / "data"

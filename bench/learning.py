@@ -90,7 +90,7 @@ from skillopt_sleep.errors import LockedError
 from skillopt_sleep.lock import night_lock
 from skillopt_sleep.models import Edit
 from skillopt_sleep.night.project import Backends, run_project_night
-from skillopt_sleep.night.workspace import load_workspace
+from skillopt_sleep.rules.workspace import load_workspace
 from skillopt_sleep.settings import NightSettings, Settings
 
 VERDICTS = ("good", "useless", "harmful")

@@ -46,9 +46,9 @@ from skillopt_sleep.backends.anthropic_api import AnthropicBackend
 from skillopt_sleep.backends.batching import BatchingBackend, batching
 from skillopt_sleep.backends.openai_api import OpenAIBackend
 from skillopt_sleep.backends.simulated import WORLD
+from skillopt_sleep.evidence.allocation import Name as AllocationName
 from skillopt_sleep.models import NightSummary, TaskRecord
 from skillopt_sleep.night.demo import SKILL_PATH, write_sample_project
-from skillopt_sleep.night.evidence.allocation import Name as AllocationName
 from skillopt_sleep.settings import BudgetSettings, NightSettings, Settings
 from skillopt_sleep.store import Store
 from skillopt_sleep.testing import ModelServer

@@ -28,9 +28,9 @@ from typing import TypedDict
 
 from skillopt_sleep import run_night
 from skillopt_sleep.backends.registry import create_backend
+from skillopt_sleep.evidence.allocation import Name as AllocationName
 from skillopt_sleep.models import TaskRecord
 from skillopt_sleep.night.demo import sample_tasks, write_sample_project
-from skillopt_sleep.night.evidence.allocation import Name as AllocationName
 from skillopt_sleep.settings import (
     BudgetSettings,
     NightSettings,

@@ -14,7 +14,7 @@ import pytest
 
 from skillopt_sleep.models import NightSummary
 from skillopt_sleep.night.stage import candidate_diffs
-from skillopt_sleep.night.workspace import load_workspace
+from skillopt_sleep.rules.workspace import load_workspace
 from skillopt_sleep.settings import FilesSettings
 
 REPO = Path(__file__).resolve().parent.parent
@@ -169,7 +169,7 @@ def test_the_model_server_runs_on_a_python_with_only_the_standard_library(tmp_pa
 def test_no_default_and_no_readme_line_names_a_model_past_its_end_of_life():
     deprecated = pytest.importorskip("anthropic._data.deprecated_models").DEPRECATED_MODELS
     from skillopt_sleep.backends.anthropic_api import DEFAULT_MODEL
-    from skillopt_sleep.config_template import starter_config
+    from skillopt_sleep.settings.template import starter_config
 
     texts = {
         "README.md": (REPO / "README.md").read_text(encoding="utf-8"),

@@ -20,13 +20,13 @@ from estimate_before.rehearse import GateForecast, Outlook, forecast
 from skillopt_sleep.backends.base import Backend
 from skillopt_sleep.backends.budget import CHARS_PER_TOKEN, cost_for
 from skillopt_sleep.envs.agent import agent_cache_tag
+from skillopt_sleep.evidence import EvidencePolicy
 from skillopt_sleep.models import TaskRecord
-from skillopt_sleep.night.agent_dispatch import ReplayMode, agent_share, wants_agent
-from skillopt_sleep.night.evidence import EvidencePolicy
-from skillopt_sleep.night.guards import edit_budget
-from skillopt_sleep.night.replay import cache_key, system_text
-from skillopt_sleep.night.select import Selection
-from skillopt_sleep.night.workspace import Workspace
+from skillopt_sleep.optimize.select import Selection
+from skillopt_sleep.rollouts.agent_dispatch import ReplayMode, agent_share, wants_agent
+from skillopt_sleep.rollouts.replay import cache_key, system_text
+from skillopt_sleep.rules.guards import edit_budget
+from skillopt_sleep.rules.workspace import Workspace
 from skillopt_sleep.settings import Settings
 from skillopt_sleep.store import Store
 

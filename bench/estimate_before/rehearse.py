@@ -21,14 +21,14 @@ import statistics
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from skillopt_sleep.evidence.allocation import PARTS, allocation_for
+from skillopt_sleep.evidence.policy import EvidencePolicy
+from skillopt_sleep.evidence.pool import Draw, Want
+from skillopt_sleep.evidence.spend import Spend
+from skillopt_sleep.evidence.together import settle
+from skillopt_sleep.evidence.trials import Candidate, Trials
 from skillopt_sleep.models import Edit, EditEvidence, TaskRecord
-from skillopt_sleep.night.evidence.allocation import PARTS, allocation_for
-from skillopt_sleep.night.evidence.policy import EvidencePolicy
-from skillopt_sleep.night.evidence.pool import Draw, Want
-from skillopt_sleep.night.evidence.spend import Spend
-from skillopt_sleep.night.evidence.together import settle
-from skillopt_sleep.night.evidence.trials import Candidate, Trials
-from skillopt_sleep.night.replay import Rollout
+from skillopt_sleep.rollouts.replay import Rollout
 
 HELPS = 0.7  # a helpful rehearsed edit fixes this share of its kind's failures
 PRIOR_RATE = 0.5  # a task's pass rate when nothing is known of it

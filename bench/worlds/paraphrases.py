@@ -30,10 +30,10 @@ from skillopt_sleep.backends.retry import RetryPolicy
 from skillopt_sleep.backends.scripted import ScriptedBackend
 from skillopt_sleep.backends.simulated import SimulatedBackend
 from skillopt_sleep.models import Edit
-from skillopt_sleep.night.replay import Calls
+from skillopt_sleep.optimize import aggregate
+from skillopt_sleep.optimize.aggregate import Proposed
+from skillopt_sleep.rollouts.replay import Calls
 from skillopt_sleep.settings import BudgetSettings
-from skillopt_sleep.train import aggregate
-from skillopt_sleep.train.aggregate import Proposed
 from skillopt_sleep.train.merging import Stages, model_merge
 from skillopt_sleep.train.optimizer import Optimizer
 from skillopt_sleep.train.prompts import load_prompts

@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..backends.runner import Runner, SubprocessRunner
+from ..checks.action_judge import Effects
 from ..errors import BackendUnavailable, MalformedOutput, TransientError, TurnLimit
 from ..models import TaskRecord
-from ..night.action_judge import Effects
 from .agents import (
     TRUST_FILES,
     Agent,

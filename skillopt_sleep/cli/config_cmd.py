@@ -6,8 +6,8 @@ import argparse
 from typing import Any
 
 from ..backends.registry import backend_class, known_backends
-from ..config_template import starter_config, toml_value
 from ..settings import ENV_PREFIX, PROJECT_FILE, load_what_loads, settings_layers
+from ..settings.template import starter_config, toml_value
 from ..store.files import atomic_write_text
 from .common import add_backend_flags, add_project_flag, backend_flags
 from .context import Ctx

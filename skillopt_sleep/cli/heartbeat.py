@@ -25,10 +25,10 @@ from typing import Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from .counting import Usage
-from .errors import StoreError
-from .pids import pid_alive
-from .store.files import atomic_write_text
+from ..counting import Usage
+from ..errors import StoreError
+from ..pids import pid_alive
+from ..store.files import atomic_write_text
 
 HEARTBEAT_FILE = "night-progress.json"
 FIRST_PHASE = "select"  # what a night does before its first replay

@@ -12,7 +12,6 @@ from ..backends.registry import backend_class
 from ..errors import BackendError, BudgetExhausted, UsageError
 from ..lock import night_lock
 from ..models import NightSummary, TaskRecord
-from ..night.agent_dispatch import agent_replays
 from ..night.demo import next_steps, prepare_demo
 from ..night.estimate import Estimate
 from ..night.estimate_ways import ways_text
@@ -20,6 +19,7 @@ from ..night.pipeline import NightResult
 from ..night.project import build_backends, estimate_project_night, run_project_night
 from ..night.root import Backends
 from ..paths import resolve_paths
+from ..rollouts.agent_dispatch import agent_replays
 from ..settings import Settings
 from ..store import Store
 from .common import add_backend_flags, add_project_flag, at_least_one, backend_flags

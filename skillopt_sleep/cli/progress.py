@@ -11,9 +11,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..heartbeat import Heartbeat, heartbeat_file
 from ..night.pipeline import Night
 from .context import Ctx
+from .heartbeat import Heartbeat, heartbeat_file
 
 Update = Callable[[str, int, int], None]
 

@@ -8,12 +8,12 @@ import hashlib
 from pathlib import Path
 
 from ..errors import StoreError
-from ..night.managed_block import block_lines
-from ..night.workspace import load_workspace
 from ..review.history import render_history
 from ..review.ledger import find_rule
 from ..review.rule_removal import Removal, remove_rule
 from ..review.rule_views import project_views
+from ..rules.managed_block import block_lines
+from ..rules.workspace import load_workspace
 from ..store import atomic_write_text
 from .common import add_project_flag
 from .context import Ctx

@@ -11,10 +11,10 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from ..heartbeat import Beat, NightState, night_state, read_beat
 from ..night.project import summary_line
 from ..store import NightRow
 from .context import Ctx, to_json
+from .heartbeat import Beat, NightState, night_state, read_beat
 from .terminal import printable
 
 CLEAR_LINE = "\r\x1b[K"

@@ -8,16 +8,16 @@ from pathlib import Path
 
 from ..errors import ConfigError, StoreError, UsageError
 from ..harvest import problems as harvest_problems
-from ..heartbeat import heartbeat_file
 from ..models import unconfirmed_words
 from ..night.project import summary_line
-from ..night.waiting import load_waiting, still_needs
+from ..optimize.waiting import load_waiting, still_needs
 from ..review.rule_views import flagged_lines, project_views
 from ..schedule.attendance import last_night_line, slots, warnings
 from ..schedule.state import load_installation, load_runs
 from ..store import NightRow, Notice, Store
 from .common import add_project_flag
 from .context import Ctx
+from .heartbeat import heartbeat_file
 from .repair import repair_interrupted
 from .running_night import Watch, current, night_lines, night_payload
 

@@ -9,11 +9,11 @@ from pydantic import ValidationError
 
 from ..errors import InputError
 from ..harvest.check_miner import plain
+from ..harvest.hand_written import Defaults, make_record, parse_check, read_records, record_error
 from ..harvest.jsonl import without_surrogates
 from ..models import TaskRecord, TurnNote
 from ..store import Store
 from ..store.preferences import Preference
-from ..task_input import Defaults, make_record, parse_check, read_records, record_error
 from .common import add_project_flag
 from .context import Ctx
 from .status_cmd import existing_project

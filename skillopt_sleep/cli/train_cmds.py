@@ -11,9 +11,9 @@ from ..agent_replay import AGENTS
 from ..backends.retry import RetryPolicy
 from ..envs.registry import load_env
 from ..errors import BackendError, BudgetExhausted, ConfigError, UsageError
-from ..night.agent_dispatch import AgentReplays, agent_replays, rollout_tokens
 from ..night.project import batched_backends, build_backends
 from ..night.root import Backends
+from ..rollouts.agent_dispatch import AgentReplays, agent_replays, rollout_tokens
 from ..settings import Settings
 from ..train import TrainConfig
 from ..train.api import initial_skill, task_set

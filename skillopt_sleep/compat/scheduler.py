@@ -2,7 +2,7 @@
 ``LinearScheduler``, ``CosineScheduler``, ``build_scheduler``), with their PyTorch-like API
 (``step()``, ``get_lr(step)``, ``state_dict()``).
 
-The budget of a step is the one a training run uses (:func:`skillopt_sleep.night.guards.edit_budget`,
+The budget of a step is the one a training run uses (:func:`skillopt_sleep.rules.guards.edit_budget`,
 which is also the night's): from ``max_lr`` at the first step to ``min_lr`` at ``total_steps``.
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import ConfigError
-from ..night.guards import edit_budget
+from ..rules.guards import edit_budget
 from ..settings import NightSettings
 
 

@@ -17,10 +17,10 @@ from ..agent_replay import AgentSetup, agent_rollout
 from ..agent_replay.breaker import AgentBreaker
 from ..backends.base import Backend, Completion, Message
 from ..backends.budget import Budget, Hold
+from ..checks.action_judge import Effects
+from ..checks.judge import RubricJudge, Verdict, judge
 from ..errors import BackendError
 from ..models import TaskRecord
-from ..night.action_judge import Effects
-from ..night.judge import RubricJudge, Verdict, judge
 from ..redact import redact
 from .base import EnvResult, files_of
 from .task_record import item_failed, prompt_of

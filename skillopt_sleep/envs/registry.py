@@ -7,8 +7,8 @@ import importlib
 from collections.abc import Mapping
 from typing import Any
 
+from ..checks.judge import RubricJudge
 from ..errors import ConfigError
-from ..night.judge import RubricJudge
 from .base import Environment
 from .extras import configure, make
 from .qa import QAEnv

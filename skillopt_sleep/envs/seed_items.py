@@ -15,8 +15,8 @@ from datetime import datetime, timezone
 from typing import Any
 
 from ..backends.base import Message
+from ..harvest.hand_written import Defaults, make_record
 from ..models import Edit, TaskRecord
-from ..task_input import Defaults, make_record
 from .base import EnvResult
 
 NOW = datetime(2026, 1, 1, tzinfo=timezone.utc)  # items carry no time: a fixed one keeps ids stable

@@ -1,15 +1,15 @@
 """The task-record environment: one chat without tools, scored by the item's checks.
 
-This is what a night replays (:class:`~skillopt_sleep.night.replay.Replayer` runs every rollout
+This is what a night replays (:class:`~skillopt_sleep.rollouts.replay.Replayer` runs every rollout
 through it) and the default environment of a training run.
 """
 
 from __future__ import annotations
 
 from ..backends.base import Backend, Message, Request
+from ..checks.judge import RubricJudge, judge
 from ..errors import BackendError, MalformedOutput
 from ..models import TaskRecord
-from ..night.judge import RubricJudge, judge
 from ..redact import redact
 from .base import EnvResult
 

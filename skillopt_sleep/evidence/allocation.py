@@ -32,7 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from ...counting import Counts
+from ..counting import Counts
 from .exact import Stratum, p_odds_at_most
 from .policy import EvidencePolicy
 from .pool import fell

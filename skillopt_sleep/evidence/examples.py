@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from ...models import Example, TaskRecord
-from ..replay import Rollout
+from ..models import Example, TaskRecord
+from ..rollouts.replay import Rollout
 
 MAX_ANSWER = 600  # characters of an answer shown
 

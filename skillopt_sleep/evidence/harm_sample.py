@@ -31,7 +31,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from ...models import TaskRecord
+from ..models import TaskRecord
 from .exact import Stratum, stratified_p
 from .kinds import kind_of, same_kind
 

@@ -13,7 +13,7 @@ import json
 import re
 from collections.abc import Iterable, Sequence
 
-from ...models import TaskRecord
+from ..models import TaskRecord
 
 _WORD = re.compile(r"[^\W\d_]{3,}", re.UNICODE)
 _STOP = frozenset(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, fields
 
-from ...settings import NightSettings
+from ..settings import NightSettings
 
 
 @dataclass(frozen=True)

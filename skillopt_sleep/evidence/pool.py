@@ -5,9 +5,9 @@ from __future__ import annotations
 import math
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 
-from ...counting import Counts
-from ...models import TaskRecord
-from ..replay import Rollout
+from ..counting import Counts
+from ..models import TaskRecord
+from ..rollouts.replay import Rollout
 from .exact import Stratum
 
 Want = tuple[TaskRecord, int, int]  # (task, first sample, count)

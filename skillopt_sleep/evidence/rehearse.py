@@ -18,8 +18,8 @@ import statistics
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ...models import Edit, EditEvidence, TaskRecord
-from ..replay import Rollout
+from ..models import Edit, EditEvidence, TaskRecord
+from ..rollouts.replay import Rollout
 from .allocation import PARTS, allocation_for
 from .policy import EvidencePolicy
 from .pool import Draw, Want

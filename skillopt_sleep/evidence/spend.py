@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 from .allocation import PARTS
 
 if TYPE_CHECKING:
-    from ...models import TaskRecord
-    from ..replay import Rollout
+    from ..models import TaskRecord
+    from ..rollouts.replay import Rollout
 
 Want = tuple["TaskRecord", int, int]  # (task, first sample, count)
 Draw = Callable[[list[Want], dict[str, str], str], Awaitable[dict[str, list["Rollout"]]]]

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from ...models import EditEvidence, TaskRecord
-from ..replay import Rollout
+from ..models import EditEvidence, TaskRecord
+from ..rollouts.replay import Rollout
 from .exact import stratified_p
 from .pool import counts as _counts
 from .pool import fell as _fell

@@ -27,9 +27,9 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ...counting import Counts
-from ...models import Edit, EditEvidence, TaskRecord
-from ..replay import Rollout
+from ..counting import Counts
+from ..models import Edit, EditEvidence, TaskRecord
+from ..rollouts.replay import Rollout
 from .allocation import allocation_for
 from .exact import Stratum, holm, holm_levels, log_e_value, stratified_p
 from .examples import example_of

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ...models import EditEvidence
+from ..models import EditEvidence
 from .exact import Stratum, rules_out_gain, stratified_p
 from .policy import EvidencePolicy
 from .pool import exp

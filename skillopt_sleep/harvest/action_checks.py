@@ -15,8 +15,8 @@ from collections.abc import Sequence
 
 from pydantic import ValidationError
 
+from ..checks.action_judge import action_check, glob_match, recorded
 from ..models import Action, Check
-from ..night.action_judge import action_check, glob_match, recorded
 from .action_refs import FAMILIES, reference, vocabulary
 
 

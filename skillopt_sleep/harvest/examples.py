@@ -14,9 +14,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
+from ..checks.action_judge import Effects, action_check
+from ..checks.judge import rule_check
 from ..models import Action, Check
-from ..night.action_judge import Effects, action_check
-from ..night.judge import rule_check
 from .action_refs import FAMILIES
 from .shell_effects import _operands, _program, _segments, _words, shell_effects
 

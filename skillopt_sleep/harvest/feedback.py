@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import Literal
 
 from ..action_models import ACTION_KINDS
+from ..checks.judge import rule_check
 from ..models import Check, Outcome
-from ..night.judge import rule_check
 
 FeedbackKind = Literal["correction", "praise"]
 

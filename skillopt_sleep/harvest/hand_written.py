@@ -19,10 +19,10 @@ from typing import Any, get_args
 
 from pydantic import ValidationError
 
-from .errors import InputError
-from .harvest.jsonl import without_surrogates
-from .models import Check, CheckKind, TaskRecord, task_id
-from .redact import redact
+from ..errors import InputError
+from ..models import Check, CheckKind, TaskRecord, task_id
+from ..redact import redact
+from .jsonl import without_surrogates
 
 if sys.version_info >= (3, 11):
     import tomllib

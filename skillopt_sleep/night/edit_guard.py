@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from ..models import Edit
-from .guards import EditOutcome, GuardLimits, apply_edits
+from ..rules.guards import EditOutcome, GuardLimits, apply_edits
 
 
 class EditGuard:

@@ -16,19 +16,19 @@ from dataclasses import dataclass, field
 from ..backends.base import Backend
 from ..backends.budget import CHARS_PER_TOKEN, cost_for
 from ..envs.agent import agent_cache_tag
+from ..evidence import EvidencePolicy
+from ..evidence.kinds import kind_of
+from ..evidence.rehearse import bound
 from ..models import NightSummary, TaskRecord
+from ..optimize.select import Selection
+from ..rollouts.agent_dispatch import ReplayMode, agent_share, wants_agent
+from ..rollouts.replay import cache_key, system_text
+from ..rules.guards import edit_budget
+from ..rules.workspace import Workspace
 from ..settings import Settings
 from ..store import Store
-from .agent_dispatch import ReplayMode, agent_share, wants_agent
 from .estimate_ways import ways
-from .evidence import EvidencePolicy
-from .evidence.kinds import kind_of
-from .evidence.rehearse import bound
-from .guards import edit_budget
 from .rehearsal import Proposals, RoundsForecast, forecast_rounds
-from .replay import cache_key, system_text
-from .select import Selection
-from .workspace import Workspace
 
 # What an answer costs on average, as a share of max_tokens (replays are short answers).
 OUTPUT_SHARE = 0.35

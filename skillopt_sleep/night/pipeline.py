@@ -15,30 +15,36 @@ from pathlib import Path
 from ..backends.base import Backend, Message, Request
 from ..backends.budget import Budget
 from ..backends.retry import RetryPolicy
+from ..checks.judge import (
+    RUBRIC_SYSTEM,
+    RubricJudge,
+    RubricReply,
+    parse_rubric_reply,
+    rubric_prompt,
+)
 from ..clock import Clock
 from ..counting import Usage
 from ..errors import BackendOutage, BudgetExhausted, MalformedOutput
 from ..harvest.expanded import user_texts
 from ..models import Edit, EditEvidence, NightSummary, TaskRecord, WaitingEdit
+from ..optimize.proposer import OptimizerProposer
+from ..optimize.reflect import RETRY_NOTE
+from ..optimize.rounds import CONCLUSIVE, Oracle, Rounds, RoundsResult, Tonight
+from ..optimize.seams import Want
+from ..optimize.seeds import NightSeeds
+from ..optimize.select import Selection, scorable, select_tasks
+from ..optimize.waiting import waiting_line
 from ..paths import Paths
+from ..rollouts.agent_dispatch import AgentReplays
+from ..rollouts.replay import Calls, Replayer, Rollout
+from ..rules.guards import GuardLimits
+from ..rules.language import users_languages
+from ..rules.lint import urls_in
+from ..rules.refused import RefusedEdits
+from ..rules.workspace import Workspace
 from ..settings import Settings
 from ..store import Store, atomic_write_text
-from .agent_dispatch import AgentReplays
 from .edit_guard import EditGuard
-from .guards import GuardLimits
-from .judge import RUBRIC_SYSTEM, RubricJudge, RubricReply, parse_rubric_reply, rubric_prompt
-from .proposer import OptimizerProposer
-from .reflect import RETRY_NOTE
-from .refused import RefusedEdits
-from .replay import Calls, Replayer, Rollout
-from .rounds import CONCLUSIVE, Oracle, Rounds, RoundsResult, Tonight
-from .rule_language import users_languages
-from .rule_lint import urls_in
-from .seams import Want
-from .seeds import NightSeeds
-from .select import Selection, scorable, select_tasks
-from .waiting import waiting_line
-from .workspace import Workspace
 
 Progress = Callable[[str, int, int], None]  # (phase, advance, total of phase)
 JudgeArg = Backend | RubricJudge | None

@@ -19,6 +19,10 @@ from ..backends.preflight import check_logins, close_all
 from ..clock import Clock
 from ..lock import project_lock
 from ..models import NightSummary, TaskRecord
+from ..optimize.rounds import Oracle
+from ..optimize.seeds import NightSeeds
+from ..optimize.select import select_tasks
+from ..optimize.waiting import load_waiting, save_waiting, still_staged_notes
 from ..paths import Paths
 from ..review import ledger
 from ..review.adopt import locks_dir, recover
@@ -26,20 +30,16 @@ from ..review.confirmed_adopt import auto_adopt_confirmed
 from ..review.ledger import AdoptedRule
 from ..review.outcome import acts_on
 from ..review.rule_views import ignored_notes, project_views
+from ..rollouts.agent_dispatch import AgentReplays
+from ..rules.workspace import load_workspace
 from ..settings import Settings
 from ..store import Store
-from .agent_dispatch import AgentReplays
 from .estimate import Estimate, estimate_night
 from .pipeline import Night, NightResult, Progress, new_night_id
 from .removals import propose_removals
 from .retest import retest
 from .root import Backends, NightPlan, batched_backends, build_backends, build_night
-from .rounds import Oracle
-from .seeds import NightSeeds
-from .select import select_tasks
 from .stage import stage
-from .waiting import load_waiting, save_waiting, still_staged_notes
-from .workspace import load_workspace
 
 
 def _history(store: Store, project: str) -> tuple[datetime | None, int]:

@@ -24,16 +24,16 @@ import statistics
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from ..evidence.allocation import PARTS
+from ..evidence.kinds import kind_of
 from ..models import Edit, EditEvidence, TaskRecord
+from ..optimize.reflect import Case
+from ..optimize.rounds import Rounds, Tonight
+from ..optimize.seams import Want
+from ..optimize.select import Selection
+from ..rollouts.replay import Rollout
+from ..rules.guards import EditOutcome
 from ..settings import NightSettings
-from .evidence.allocation import PARTS
-from .evidence.kinds import kind_of
-from .guards import EditOutcome
-from .reflect import Case
-from .replay import Rollout
-from .rounds import Rounds, Tonight
-from .seams import Want
-from .select import Selection
 
 REHEARSALS = 24
 HELPS = 0.85  # a helpful rehearsed rule fixes this share of its kind's failures

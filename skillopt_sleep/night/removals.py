@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from ..models import Edit
 from ..review.rule_views import RuleView
-from .managed_block import BlockError, replace_rule
+from ..rules.managed_block import BlockError, replace_rule
 from .pipeline import NightResult
 
 REASON = "contradicted: since it was adopted you corrected the other way"

@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..backends.base import Backend
+from ..evidence.exact import Stratum, stratified_p
 from ..models import TaskRecord
 from ..review.ledger import AdoptedRule
-from .evidence.exact import Stratum, stratified_p
-from .managed_block import BlockError, replace_rule
-from .replay import Replayer
+from ..rollouts.replay import Replayer
+from ..rules.managed_block import BlockError, replace_rule
 
 ALPHA = 0.05
 AGENT_DEFAULTS = ("claude-code-default", "codex-default")

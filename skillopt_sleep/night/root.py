@@ -20,16 +20,16 @@ from typing import Any
 from ..backends.base import Backend
 from ..backends.batching import batching
 from ..backends.registry import create_backend
+from ..checks.judge import RubricJudge
 from ..clock import Clock, SystemClock
 from ..models import Edit, TaskRecord, WaitingEdit
+from ..optimize.rounds import Oracle
+from ..optimize.seeds import NightSeeds
+from ..rollouts.agent_dispatch import AgentReplays
+from ..rules.workspace import load_workspace
 from ..settings import RoleSettings, Settings
 from ..store import Store
-from .agent_dispatch import AgentReplays
-from .judge import RubricJudge
 from .pipeline import Night, NightResult, Progress, night_id_for
-from .rounds import Oracle
-from .seeds import NightSeeds
-from .workspace import load_workspace
 
 
 @dataclass(frozen=True)

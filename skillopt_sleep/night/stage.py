@@ -20,8 +20,8 @@ from ..review.diff import label, unified_diff
 from ..review.report import render_markdown
 from ..review.report_html import render_html
 from ..review.rule_views import RuleView, project_views
+from ..rules.workspace import Workspace
 from ..store import Store, atomic_write_text, sha256_text
-from .workspace import Workspace
 
 
 def candidate_diffs(workspace: Workspace, candidate: dict[str, str]) -> dict[str, str]:

@@ -19,9 +19,9 @@ from ..backends.base import Backend, Message, Request
 from ..errors import BackendError, MalformedOutput
 from ..models import Edit
 from ..redact import redact
+from ..rollouts.replay import Calls
 from ..rules.guards import managed_rules
 from .reflect import OPTIMIZER_SYSTEM, RETRY_NOTE, Case, parse_edits, reflection_prompt
-from ..rollouts.replay import Calls
 
 T = TypeVar("T")
 Save = Callable[[str, object], None]  # (artifact name, JSON payload)

@@ -14,12 +14,12 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel, Field, ValidationError
 
+from ..checks.judge import extract_json
 from ..errors import MalformedOutput
 from ..models import Edit, EditOp, EditTarget, TaskRecord
 from ..redact import redact
-from ..rules.clauses import atomic_edits
-from ..checks.judge import extract_json
 from ..rollouts.replay import Rollout
+from ..rules.clauses import atomic_edits
 
 OPTIMIZER_SYSTEM = (
     "You improve a coding agent's instructions. You see tasks the agent did several times, good "

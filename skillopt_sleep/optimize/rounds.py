@@ -16,14 +16,14 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ..models import Edit, EditEvidence, TaskRecord, WaitingEdit
-from ..settings import NightSettings
-from .aggregate import similar
 from ..evidence import Candidate, EvidencePolicy, Trials
 from ..evidence.together import settle
-from ..rules.guards import edit_budget
-from .reflect import Case, pick_cases
+from ..models import Edit, EditEvidence, TaskRecord, WaitingEdit
 from ..rollouts.replay import Rollout
+from ..rules.guards import edit_budget
+from ..settings import NightSettings
+from .aggregate import similar
+from .reflect import Case, pick_cases
 from .seams import Drawer, Guard, Proposer
 from .select import Selection
 from .waiting import NotTonight, missing, retest_candidate, retest_note, still_missing, waiting_of

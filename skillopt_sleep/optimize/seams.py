@@ -13,9 +13,9 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from ..models import Edit, TaskRecord
+from ..rollouts.replay import Rollout
 from ..rules.guards import EditOutcome
 from .reflect import Case
-from ..rollouts.replay import Rollout
 
 Want = tuple[TaskRecord, int, int]  # (task, first sample, count)
 

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 
 from pydantic import TypeAdapter, ValidationError
 
+from ..evidence import Candidate, Trials
+from ..evidence.kinds import kin
 from ..models import (
     EditEvidence,
     NightSummary,
@@ -26,8 +28,6 @@ from ..models import (
     unconfirmed_words,
 )
 from ..store import Store
-from ..evidence import Candidate, Trials
-from ..evidence.kinds import kin
 from .seams import Guard
 
 MIN_UNSEEN = 1  # unseen tasks of its kind the memorisation check needs (it draws its own rollouts)

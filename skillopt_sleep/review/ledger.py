@@ -23,10 +23,10 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..errors import ProposalError
+from ..evidence.kinds import request_words
 from ..harvest.preferences import preference_sightings
 from ..models import Edit, EditEvidence, TaskRecord
-from ..night.evidence.kinds import request_words
-from ..night.managed_block import block_lines, same_rule
+from ..rules.managed_block import block_lines, same_rule
 from ..store import NightRow, Store
 from .proposals import load_staged
 from .recompose import Subset

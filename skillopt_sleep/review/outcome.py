@@ -28,10 +28,10 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Literal
 
+from ..evidence.exact import Stratum, stratified_p
+from ..evidence.kinds import SIMILAR, request_words
 from ..harvest.preferences import preference_sightings
 from ..models import TaskRecord, TurnNote
-from ..night.evidence.exact import Stratum, stratified_p
-from ..night.evidence.kinds import SIMILAR, request_words
 from ..store.preferences import PreferenceSighting
 from .ledger import AdoptedRule
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import ProposalError
-from ..night.managed_block import BEGIN, Block, BlockError, find_block, newline_of
+from ..rules.managed_block import BEGIN, Block, BlockError, find_block, newline_of
 from .backup import read_live
 from .proposals import Staged
 

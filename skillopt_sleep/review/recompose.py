@@ -14,10 +14,10 @@ from dataclasses import dataclass, field
 
 from ..errors import InputError, ProposalError
 from ..models import Edit
-from ..night.guards import SKILL_FILE, GuardLimits, apply_edits
-from ..night.rule_language import users_languages
-from ..night.rule_lint import urls_in
-from ..night.workspace import NEW_SKILL
+from ..rules.guards import SKILL_FILE, GuardLimits, apply_edits
+from ..rules.language import users_languages
+from ..rules.lint import urls_in
+from ..rules.workspace import NEW_SKILL
 from ..settings import FilesSettings
 from .proposals import Staged
 

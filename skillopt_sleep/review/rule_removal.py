@@ -22,14 +22,14 @@ from pathlib import Path
 
 from ..errors import ProposalError, StoreError
 from ..models import Edit
-from ..night.managed_block import (
+from ..paths import Paths
+from ..rules.managed_block import (
     BlockError,
     block_lines,
     drop_empty_block,
     find_block,
     replace_rule,
 )
-from ..paths import Paths
 from ..store import Store
 from .backup import BackupManifest, adoption_lock, backup_dir, keep, load_manifest, real_path
 from .fileops import FileOps

@@ -17,9 +17,9 @@ from typing import Literal
 from ..action_models import ACTION_KINDS
 from ..agent_replay import AGENTS, Agent, AgentLimits, AgentSetup, prepare
 from ..agent_replay.breaker import AgentBreaker
+from ..checks.judge import RubricJudge
 from ..envs.agent import EXPECTED_TOKENS, ROLE, AgentEnv
 from ..models import NightSummary, TaskRecord
-from ..checks.judge import RubricJudge
 
 ReplayMode = Literal["auto", "text", "agent"]
 Prepare = Callable[[Agent], "AgentSetup | str"]

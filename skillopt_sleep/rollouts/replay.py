@@ -22,6 +22,7 @@ from ..backends.base import Backend, Completion, Message, Request
 from ..backends.breaker import CircuitBreaker
 from ..backends.budget import Budget
 from ..backends.retry import RetryPolicy, call_with_retry
+from ..checks.judge import RubricJudge
 from ..clock import Clock
 from ..envs.base import Environment, EnvResult, Instructions
 from ..envs.called import CalledBackend
@@ -30,7 +31,6 @@ from ..errors import BackendError, BudgetExhausted, MalformedOutput
 from ..models import Action, TaskRecord
 from ..redact import redact
 from ..store import Store
-from ..checks.judge import RubricJudge
 
 if TYPE_CHECKING:
     from .agent_dispatch import AgentReplays

@@ -29,6 +29,8 @@ from ..models import Edit
 from ..redact import redact
 from ..settings import NightSettings
 from .clauses import atomic_edits, clauses
+from .fit import contradicted_by, over_rule_budget, repeated_in
+from .lint import MAX_RULE_CHARS, lint_rule
 from .managed_block import (
     BEGIN,
     END,
@@ -44,8 +46,6 @@ from .managed_block import (
     same_rule,
 )
 from .refused import RefusedEdits, refused_before
-from .fit import contradicted_by, over_rule_budget, repeated_in
-from .lint import MAX_RULE_CHARS, lint_rule
 
 __all__ = [
     "BEGIN",

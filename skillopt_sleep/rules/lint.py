@@ -31,11 +31,11 @@ from collections.abc import Iterable
 from urllib.parse import SplitResult, unquote, urlsplit, urlunsplit
 
 from ..redact import find_secrets
+from .decode import decoded
 from .harm import Harm, find_harm
 from .harm_acts import find_act
-from .managed_block import BEGIN, END
-from .decode import decoded
 from .language import foreign_language
+from .managed_block import BEGIN, END
 from .text import fold, refused_character
 
 MAX_RULE_CHARS = 300

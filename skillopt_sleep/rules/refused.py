@@ -27,8 +27,8 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ..models import Edit, TaskRecord
 from ..evidence.kinds import relevance, same_kind
+from ..models import Edit, TaskRecord
 from .text import fold
 
 # The guards' reasons that depend on the night's files, budget, URLs and languages, not on the rule.

@@ -1,2 +1,1 @@
-"""The nightly schedule: one job per platform (cron, launchd, systemd, schtasks), its runner and logs.
-"""
+"""The nightly schedule: one job per platform (cron, launchd, systemd, schtasks), its runner and logs."""

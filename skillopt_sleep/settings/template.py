@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from .settings import ENV_PREFIX, PROJECT_FILE, Settings
+from . import ENV_PREFIX, PROJECT_FILE, Settings
 
 HEADER = f"""\
 # skillopt-sleep user configuration.

@@ -23,9 +23,9 @@ from collections.abc import Iterator, Mapping
 
 from ..backends.base import Message, Request, Role
 from ..backends.simulated import SimulatedBackend
-from ..night.judge import RUBRIC_SYSTEM
-from ..night.reflect import OPTIMIZER_SYSTEM
-from ..night.replay import REPLAY_SYSTEM
+from ..checks.judge import RUBRIC_SYSTEM
+from ..optimize.reflect import OPTIMIZER_SYSTEM
+from ..rollouts.replay import REPLAY_SYSTEM
 from .replies import ModelCall, Reply, Responder, Text
 
 

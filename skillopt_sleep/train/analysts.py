@@ -4,7 +4,7 @@ The cases come from one step's rollouts: items whose K attempts disagree (contra
 bad attempt side by side), items that failed every time (failure: the bad attempt and why it was
 judged bad) and items that passed every time (success: what reliably works, so it is kept). Each
 analyst sees its cases in minibatches, one optimizer call each, through the night's own prompt
-builder and reply parser (:mod:`skillopt_sleep.night.reflect`), with its own system prompt, the
+builder and reply parser (:mod:`skillopt_sleep.optimize.reflect`), with its own system prompt, the
 current rules, what was already tried, and the optimizer's notes from earlier epochs.
 """
 
@@ -17,12 +17,12 @@ from dataclasses import dataclass
 from functools import partial
 
 from ..models import Edit, TaskRecord
-from ..night.guards import managed_rules
-from ..night.managed_block import frontmatter
-from ..night.reflect import Case, parse_edits, reflection_prompt
-from ..night.replay import Rollout
+from ..optimize.aggregate import Proposed
+from ..optimize.reflect import Case, parse_edits, reflection_prompt
+from ..rollouts.replay import Rollout
+from ..rules.guards import managed_rules
+from ..rules.managed_block import frontmatter
 from . import conversation
-from .aggregate import Proposed
 from .optimizer import Optimizer
 from .prompts import Prompts
 

@@ -20,16 +20,16 @@ from pathlib import Path
 from ..backends.base import Backend
 from ..backends.budget import Budget
 from ..backends.retry import RetryPolicy
+from ..checks.judge import RubricJudge
 from ..clock import Clock, SystemClock
 from ..envs.base import Environment
 from ..envs.extras import configure
 from ..envs.registry import load_env
 from ..envs.task_record import TaskRecordEnv
 from ..errors import ConfigError, InputError
-from ..night.agent_dispatch import AgentReplays
-from ..night.judge import RubricJudge
 from ..night.pipeline import _rubric_from_backend
-from ..night.replay import Calls, Replayer
+from ..rollouts.agent_dispatch import AgentReplays
+from ..rollouts.replay import Calls, Replayer
 from ..settings import BudgetSettings
 from ..store import sha256_text
 from .config import TrainConfig, TrainResult, TrainSummary

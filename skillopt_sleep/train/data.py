@@ -18,8 +18,8 @@ from typing import Any
 from pydantic import ValidationError
 
 from ..errors import InputError
+from ..harvest.hand_written import Defaults, make_record, record_error
 from ..models import TaskRecord
-from ..task_input import Defaults, make_record, record_error
 
 SPLITS = ("train", "val", "test")
 EPOCH = datetime(

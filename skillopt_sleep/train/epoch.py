@@ -15,12 +15,12 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, Field, ValidationError
 
+from ..checks.judge import extract_json
 from ..errors import MalformedOutput
 from ..models import Edit, TaskRecord
-from ..night.judge import extract_json
-from ..night.reflect import Case
-from ..night.replay import Rollout
+from ..optimize.reflect import Case
 from ..redact import redact
+from ..rollouts.replay import Rollout
 from .config import StepRecord
 
 GROUPS = ("improved", "regressed", "still failing", "still passing")

@@ -3,7 +3,7 @@
 Counted unit by unit as the loop will run them (:func:`~.loop.units`), on the very items it will
 draw (each step's batch and each slow update's sample are seeded by the run's seed): the batch's K
 rollouts, the reflection calls (one per analyst and minibatch), the gate's fresh rollouts as the
-night's gate draws them (:func:`~skillopt_sleep.night.evidence.rehearse.forecast`: the gate's own
+night's gate draws them (:func:`~skillopt_sleep.evidence.rehearse.forecast`: the gate's own
 tests, with their looks and early stops, rehearsed on imagined rollouts at the gate's own levels,
 with as many edits tested as the step may accept), the validation scores of the skills it
 changes, the slow update and meta skill at each epoch's end, and the test report. An expected
@@ -18,9 +18,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..backends.budget import CHARS_PER_TOKEN, cost_for
+from ..evidence import EvidencePolicy
+from ..evidence.rehearse import Outlook, forecast
 from ..models import TaskRecord
-from ..night.evidence import EvidencePolicy
-from ..night.evidence.rehearse import Outlook, forecast
 from ..settings import BudgetSettings
 from .batches import stratified
 from .config import TrainConfig

@@ -1,7 +1,7 @@
 """What a training rollout's system prompt is: the trained text the model sees.
 
 A night replays a coding agent's day, so its replays frame the skill as a coding agent's
-instructions (:func:`~skillopt_sleep.night.replay.system_text`). A training run trains the text a
+instructions (:func:`~skillopt_sleep.rollouts.replay.system_text`). A training run trains the text a
 model will run under: by default (``frame = "env"``) the environment's own framing of it (a
 ``framing`` string: the skill in place of ``{skill}``, or after the framing when it has no such
 placeholder; the task-record environment's is a coding agent's), the skill alone when the
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ..envs.base import Instructions
 from ..models import TaskRecord
-from ..night.replay import SystemText, system_text
+from ..rollouts.replay import SystemText, system_text
 from .config import Frame
 
 PLACE = "{skill}"

@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 
+from ..evidence import Candidate
 from ..models import Edit, EditEvidence, EditVerdict
-from ..night.evidence import Candidate
-from ..night.seams import Guard
+from ..optimize.seams import Guard
 from .update import SKILL
 
 

@@ -22,11 +22,11 @@ from ..backends.budget import Budget
 from ..counting import Usage
 from ..errors import BackendOutage, BudgetExhausted
 from ..models import Edit
-from ..night.guards import GuardLimits
-from ..night.reflect import Case
-from ..night.replay import Replayer, Rollout
-from ..night.rounds import CONCLUSIVE
-from ..night.rule_lint import urls_in
+from ..optimize.reflect import Case
+from ..optimize.rounds import CONCLUSIVE
+from ..rollouts.replay import Replayer, Rollout
+from ..rules.guards import GuardLimits
+from ..rules.lint import urls_in
 from ..store import sha256_text
 from . import epoch, report
 from .analysts import Context, sort_cases

@@ -23,11 +23,11 @@ from functools import partial
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from ..checks.judge import extract_json
 from ..errors import MalformedOutput
-from ..night.clauses import atomic_edits
-from ..night.judge import extract_json
-from ..night.managed_block import normal_rule
-from .aggregate import Proposed, merge_level, priority
+from ..optimize.aggregate import Proposed, merge_level, priority
+from ..rules.clauses import atomic_edits
+from ..rules.managed_block import normal_rule
 from .analysts import seed_of
 from .optimizer import Optimizer
 from .prompts import Prompts

@@ -1,7 +1,7 @@
 """The gate's metric over rollouts: the pass, the partial credit, or a weighted mix of both.
 
 Validation and the choice of the best skill take the mean of the metric. The evidence gate's
-tests are exact tests on passes (:mod:`skillopt_sleep.night.evidence.exact`); for a soft or a
+tests are exact tests on passes (:mod:`skillopt_sleep.evidence.exact`); for a soft or a
 mixed metric each rollout's score ``m`` in [0, 1] becomes a pass drawn with probability ``m``
 (:class:`MetricDrawer`), from a uniform of its own: fixed by the run's seed, the stream, the
 files under test, the item and the sample, so a resumed run draws the same, and drawn apart for
@@ -24,8 +24,8 @@ import json
 from collections.abc import Sequence
 
 from ..models import TaskRecord
-from ..night.replay import Rollout
-from ..night.seams import Drawer
+from ..optimize.seams import Drawer
+from ..rollouts.replay import Rollout
 from ..store import sha256_text
 from .config import TrainConfig
 

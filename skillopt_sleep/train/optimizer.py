@@ -1,5 +1,5 @@
 """Calls to the optimizer model in a training run, through the night's one ask path
-(:func:`~skillopt_sleep.night.proposer.ask_optimizer`): one request, one retry on an unusable
+(:func:`~skillopt_sleep.optimize.proposer.ask_optimizer`): one request, one retry on an unusable
 reply, never a crash. At most ``concurrency`` calls are in flight at once (a step's analysts and
 merges are asked together). A reply that cannot be parsed twice, or a call that failed after its
 retries, is *no proposal* (recorded in ``skipped``); only systemic failures raise. The reply is
@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from ..backends.base import Backend, Message, Request
-from ..night.proposer import ask_optimizer
-from ..night.replay import Calls
+from ..optimize.proposer import ask_optimizer
+from ..rollouts.replay import Calls
 
 T = TypeVar("T")
 

@@ -12,9 +12,9 @@ from functools import partial
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from ..checks.judge import extract_json
 from ..errors import MalformedOutput
-from ..night.judge import extract_json
-from .aggregate import Proposed
+from ..optimize.aggregate import Proposed
 from .analysts import seed_of
 from .merging import Stages, describe
 

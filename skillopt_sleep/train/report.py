@@ -13,7 +13,7 @@ import random
 from collections.abc import Awaitable, Callable, Sequence
 
 from ..models import TaskRecord
-from ..night.replay import Rollout
+from ..rollouts.replay import Rollout
 from .config import Gain, Score
 from .paired import bootstrap_ci, sign_flip_p
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ..night.guards import edit_budget
+from ..rules.guards import edit_budget
 from ..settings import NightSettings
 from .config import TrainConfig
 

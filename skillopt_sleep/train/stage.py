@@ -14,8 +14,8 @@ from ..errors import UsageError
 from ..models import NightSummary, Proposal
 from ..night.pipeline import new_night_id
 from ..night.stage import stage
-from ..night.workspace import load_workspace
 from ..paths import Paths
+from ..rules.workspace import load_workspace
 from ..settings import Settings
 from ..store import Store
 from .rundir import RunDir

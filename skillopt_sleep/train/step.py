@@ -1,4 +1,4 @@
-"""One step of a training run through the night's rounds (:class:`~skillopt_sleep.night.rounds.Rounds`).
+"""One step of a training run through the night's rounds (:class:`~skillopt_sleep.optimize.rounds.Rounds`).
 
 A training step is one round of a night: the same reflection (the proposer), aggregation (edits
 merged with the edits already in the round) and gate (each edit guarded alone, tested where it
@@ -19,15 +19,15 @@ from dataclasses import dataclass, field
 
 from ..envs.called import CalledBackend
 from ..models import Edit, TaskRecord
-from ..night.guards import EditOutcome, GuardLimits
-from ..night.proposer import redacted
-from ..night.reflect import Case
-from ..night.rounds import Rounds, Tonight
-from ..night.seams import Drawer, Proposer
+from ..optimize import aggregate
+from ..optimize.aggregate import Proposed
+from ..optimize.proposer import redacted
+from ..optimize.reflect import Case
+from ..optimize.rounds import Rounds, Tonight
+from ..optimize.seams import Drawer, Proposer
 from ..redact import redact
+from ..rules.guards import EditOutcome, GuardLimits
 from ..settings import NightSettings
-from . import aggregate
-from .aggregate import Proposed
 from .analysts import Context, reflect, seed_of
 from .config import Mode, TrainConfig
 from .gate import GateOutcome

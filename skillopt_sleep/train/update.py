@@ -1,6 +1,6 @@
 """Applying accepted edits to the skill, in one of two modes.
 
-- ``rules``: the night's own guarded edit (:func:`~skillopt_sleep.night.guards.apply_edits`):
+- ``rules``: the night's own guarded edit (:func:`~skillopt_sleep.rules.guards.apply_edits`):
   learned rules live in the managed block of the skill, every other byte stays the user's.
 - ``document``: the skill is one document the optimizer may change anywhere: insert a line
   (after a given line, or at the end), replace a line, delete a line. Every new line passes the
@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..models import Edit
-from ..night.guards import EditOutcome, GuardLimits, apply_edits
-from ..night.managed_block import frontmatter, mentions_rule, same_rule
-from ..night.rule_lint import lint_rule
 from ..redact import redact
+from ..rules.guards import EditOutcome, GuardLimits, apply_edits
+from ..rules.lint import lint_rule
+from ..rules.managed_block import frontmatter, mentions_rule, same_rule
 from .config import Mode
 
 SKILL = "SKILL.md"

@@ -13,10 +13,10 @@ import pytest
 
 from skillopt_sleep.agent_replay import agent_rollout, prepare
 from skillopt_sleep.agent_replay.agents import Agent
+from skillopt_sleep.checks.judge import judge
 from skillopt_sleep.errors import BackendError
 from skillopt_sleep.models import Check, TaskRecord
-from skillopt_sleep.night.agent_dispatch import AgentReplays, agent_replays
-from skillopt_sleep.night.judge import judge
+from skillopt_sleep.rollouts.agent_dispatch import AgentReplays, agent_replays
 from skillopt_sleep.testing import ModelServer, shell_then_reply
 
 from .conftest import TOOLS, agent_env, need, snapshot

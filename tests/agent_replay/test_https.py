@@ -17,8 +17,8 @@ import pytest
 from skillopt_sleep.agent_replay import agent_rollout, prepare
 from skillopt_sleep.agent_replay.forward import endpoint, tunnel
 from skillopt_sleep.agent_replay.sandbox import probe
+from skillopt_sleep.checks.judge import judge
 from skillopt_sleep.models import Check, TaskRecord
-from skillopt_sleep.night.judge import judge
 from skillopt_sleep.testing import ModelServer, shell_then_reply
 from skillopt_sleep.testing.agents import codex_home
 from skillopt_sleep.testing.tls import Certs, TlsFront, make_certs

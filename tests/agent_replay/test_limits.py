@@ -15,10 +15,10 @@ from skillopt_sleep.agent_replay import AgentLimits, AgentSetup, agent_rollout, 
 from skillopt_sleep.agent_replay.sandbox import Sandbox
 from skillopt_sleep.backends.budget import Budget
 from skillopt_sleep.backends.runner import FakeRunner, RunResult
+from skillopt_sleep.checks.judge import judge
 from skillopt_sleep.errors import MalformedOutput, TurnLimit
 from skillopt_sleep.models import Check, TaskRecord
-from skillopt_sleep.night.agent_dispatch import AgentReplays, agent_replays
-from skillopt_sleep.night.judge import judge
+from skillopt_sleep.rollouts.agent_dispatch import AgentReplays, agent_replays
 from skillopt_sleep.settings import BudgetSettings
 from skillopt_sleep.testing import ModelServer, shell_then_reply
 from skillopt_sleep.testing.scripts import shell_call

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from skillopt_sleep.clock import FixedClock
-from skillopt_sleep.night.agent_dispatch import agent_replays
 from skillopt_sleep.night.project import Backends, run_project_night
 from skillopt_sleep.paths import resolve_paths
+from skillopt_sleep.rollouts.agent_dispatch import agent_replays
 from skillopt_sleep.settings import NightSettings, Settings
 from skillopt_sleep.store import Store
 from skillopt_sleep.testing import ModelServer

@@ -22,9 +22,9 @@ from skillopt_sleep.envs import Environment, load_env
 from skillopt_sleep.envs.agent import AgentEnv
 from skillopt_sleep.envs.called import CalledBackend
 from skillopt_sleep.errors import ConfigError
-from skillopt_sleep.night.agent_dispatch import AgentReplays
-from skillopt_sleep.night.reflect import Case, reflection_prompt
-from skillopt_sleep.night.replay import Calls, Replayer, system_text
+from skillopt_sleep.optimize.reflect import Case, reflection_prompt
+from skillopt_sleep.rollouts.agent_dispatch import AgentReplays
+from skillopt_sleep.rollouts.replay import Calls, Replayer, system_text
 from skillopt_sleep.sample.train_sets import SKILL
 from skillopt_sleep.settings import BudgetSettings
 from skillopt_sleep.store import Store
@@ -204,9 +204,9 @@ def test_train_env_agent_without_an_agent_here_is_a_one_line_error(tmp_path: Pat
 
 
 def test_the_reports_example_shows_what_the_agent_did_before_and_after(tmp_path):
+    from skillopt_sleep.evidence.examples import example_of
     from skillopt_sleep.models import Action
-    from skillopt_sleep.night.evidence.examples import example_of
-    from skillopt_sleep.night.replay import Rollout
+    from skillopt_sleep.rollouts.replay import Rollout
 
     task = ActingWorld([VENDOR_DIR]).tasks(str(tmp_path), n=1)[0]
     bad = Rollout(

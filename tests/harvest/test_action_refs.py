@@ -102,7 +102,7 @@ def test_an_action_correction_yields_action_checks_that_fail_on_the_corrected_at
     )
     checks = {(c.kind, c.value) for c in task.checks}
     assert ("never_read", ".env") in checks
-    from skillopt_sleep.night.action_judge import action_check, recorded
+    from skillopt_sleep.checks.action_judge import action_check, recorded
 
     for check in task.checks:
         if check.kind in ("never_read", "never_ran"):

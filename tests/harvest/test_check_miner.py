@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from skillopt_sleep.checks.judge import rule_check
 from skillopt_sleep.harvest.check_miner import candidate_checks
 from skillopt_sleep.harvest.feedback import validated
-from skillopt_sleep.night.judge import rule_check
 
 CASES = [
     ("Max 3 bullet points, please.", "- a\n- b\n- c\n- d\n- e", "- a\n- b\n- c"),

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from skillopt_sleep.checks.judge import rule_check
 from skillopt_sleep.models import TaskRecord
-from skillopt_sleep.night.judge import rule_check
 from skillopt_sleep.store import Store
 from skillopt_sleep.testing.agents import which_claude, which_codex
 

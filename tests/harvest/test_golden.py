@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from skillopt_sleep.checks.action_judge import action_check, recorded
 from skillopt_sleep.harvest.check_miner import plain
 from skillopt_sleep.harvest.expanded import typed
 from skillopt_sleep.harvest.mine import mine_chunk
-from skillopt_sleep.night.action_judge import action_check, recorded
 
 from .conftest import (
     CLAUDE_FILES,

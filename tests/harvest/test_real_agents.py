@@ -167,7 +167,7 @@ def _mined(path: Path):
 def test_a_recorded_action_correction_attaches_and_yields_a_check_failing_on_the_corrected_attempt(
     agent, dirs
 ):
-    from skillopt_sleep.night.action_judge import action_check, recorded
+    from skillopt_sleep.checks.action_judge import action_check, recorded
 
     if (which_claude() if agent == "claude" else which_codex()) is None:
         pytest.skip(f"{agent} is not installed")

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from skillopt_sleep.checks.action_judge import Effects, action_check, glob_match, recorded
+from skillopt_sleep.checks.judge import judge
 from skillopt_sleep.errors import MalformedOutput
 from skillopt_sleep.models import Action, Check, TaskRecord
-from skillopt_sleep.night.action_judge import Effects, action_check, glob_match, recorded
-from skillopt_sleep.night.judge import judge
 
 
 def CMD(c, code=0):

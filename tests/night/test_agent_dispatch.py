@@ -8,8 +8,8 @@ from pathlib import Path
 from skillopt_sleep.agent_replay import AgentLimits, AgentSetup
 from skillopt_sleep.agent_replay.sandbox import Sandbox
 from skillopt_sleep.agent_replay.workspace import copy_project, place_files
-from skillopt_sleep.night.agent_dispatch import AgentReplays
 from skillopt_sleep.night.root import run_night
+from skillopt_sleep.rollouts.agent_dispatch import AgentReplays
 from skillopt_sleep.settings import NightSettings, Settings
 from skillopt_sleep.testing.acting_world import (
     RULES,
@@ -116,7 +116,7 @@ def test_agent_rollouts_are_cached_apart_from_text_rollouts(tmp_path):
     from skillopt_sleep.backends.budget import Budget
     from skillopt_sleep.backends.retry import RetryPolicy
     from skillopt_sleep.clock import FixedClock
-    from skillopt_sleep.night.replay import Calls, Replayer
+    from skillopt_sleep.rollouts.replay import Calls, Replayer
     from skillopt_sleep.settings import BudgetSettings
     from skillopt_sleep.store import Store
 

@@ -10,13 +10,13 @@ import random
 from collections import Counter
 from datetime import datetime, timezone
 
+from skillopt_sleep.evidence import Candidate, EvidencePolicy, Trials
+from skillopt_sleep.evidence.allocation import CLASSIC, LEAN, allocation_for
+from skillopt_sleep.evidence.exact import Stratum, p_odds_at_most, stratified_p
+from skillopt_sleep.evidence.harm_sample import KIND_SHARE, kind_size
+from skillopt_sleep.evidence.together import _loses, settle
 from skillopt_sleep.models import Check, Edit, EditEvidence, TaskRecord
-from skillopt_sleep.night.evidence import Candidate, EvidencePolicy, Trials
-from skillopt_sleep.night.evidence.allocation import CLASSIC, LEAN, allocation_for
-from skillopt_sleep.night.evidence.exact import Stratum, p_odds_at_most, stratified_p
-from skillopt_sleep.night.evidence.harm_sample import KIND_SHARE, kind_size
-from skillopt_sleep.night.evidence.together import _loses, settle
-from skillopt_sleep.night.replay import Rollout
+from skillopt_sleep.rollouts.replay import Rollout
 
 DAY = datetime(2026, 1, 5, tzinfo=timezone.utc)
 BASE: dict[str, str] = {}
@@ -285,7 +285,7 @@ def test_both_allocations_plan_the_same_full_course_of_a_test():
 
 
 def test_the_forecast_runs_the_gates_own_code_and_its_bound_holds():
-    from skillopt_sleep.night.evidence.rehearse import Outlook, bound, forecast
+    from skillopt_sleep.evidence.rehearse import Outlook, bound, forecast
 
     rng = random.Random(2)
     tasks = [_task(i, rng.randrange(5)) for i in range(30)]

@@ -7,9 +7,9 @@ import json
 import pytest
 
 from skillopt_sleep.models import Edit
-from skillopt_sleep.night.clauses import clauses
-from skillopt_sleep.night.guards import GuardLimits, apply_edits, atomic_edits, managed_rules
-from skillopt_sleep.night.reflect import parse_edits
+from skillopt_sleep.optimize.reflect import parse_edits
+from skillopt_sleep.rules.clauses import clauses
+from skillopt_sleep.rules.guards import GuardLimits, apply_edits, atomic_edits, managed_rules
 
 USEFUL = "Run the test suite with `pytest -q`, never bare `pytest`."
 

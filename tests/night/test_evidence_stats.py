@@ -10,7 +10,7 @@ from math import comb
 
 import pytest
 
-from skillopt_sleep.night.evidence import Stratum, holm, log_e_value, rules_out_gain, stratified_p
+from skillopt_sleep.evidence import Stratum, holm, log_e_value, rules_out_gain, stratified_p
 
 
 def test_one_stratum_is_fishers_exact_test():

@@ -13,8 +13,8 @@ from pathlib import Path
 from skillopt_sleep import run_night
 from skillopt_sleep.backends.base import Completion, Health, Request
 from skillopt_sleep.backends.simulated import SimulatedBackend
-from skillopt_sleep.night.guards import managed_rules
-from skillopt_sleep.night.rule_text import fold
+from skillopt_sleep.rules.guards import managed_rules
+from skillopt_sleep.rules.text import fold
 
 from ..review.test_hostile_rules import DISGUISED, HOSTILE
 

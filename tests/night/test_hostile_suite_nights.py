@@ -22,8 +22,8 @@ import pytest
 
 from skillopt_sleep.clock import SystemClock
 from skillopt_sleep.night.demo import SKILL_PATH, sample_tasks, write_sample_project
-from skillopt_sleep.night.rule_text import fold
 from skillopt_sleep.paths import resolve_paths
+from skillopt_sleep.rules.text import fold
 from skillopt_sleep.store import Store
 from skillopt_sleep.testing import ModelServer
 from skillopt_sleep.testing.night_model import role_of, simulated_night_responder

@@ -17,10 +17,10 @@ from skillopt_sleep.backends.base import Completion, Health, Request
 from skillopt_sleep.backends.simulated import SimulatedBackend
 from skillopt_sleep.harvest.expanded import mark
 from skillopt_sleep.models import Edit
-from skillopt_sleep.night.guards import GuardLimits, apply_edits, atomic_edits, managed_rules
-from skillopt_sleep.night.rule_decode import decoded
-from skillopt_sleep.night.rule_language import users_languages
-from skillopt_sleep.night.rule_lint import normal_url, unknown_urls
+from skillopt_sleep.rules.decode import decoded
+from skillopt_sleep.rules.guards import GuardLimits, apply_edits, atomic_edits, managed_rules
+from skillopt_sleep.rules.language import users_languages
+from skillopt_sleep.rules.lint import normal_url, unknown_urls
 
 DATA = Path(__file__).parent / "data"
 SUITE = json.loads((DATA / "hostile_rules.json").read_text(encoding="utf-8"))

@@ -7,7 +7,7 @@ from collections import Counter
 from pathlib import Path
 
 from skillopt_sleep.models import Edit
-from skillopt_sleep.night.refused import refused_before
+from skillopt_sleep.rules.refused import refused_before
 
 
 def _demo(cli, tmp_path: Path) -> tuple[Path, dict[str, str], str]:

@@ -23,12 +23,12 @@ from worlds.preference_kinds import (
 from worlds.preference_world import PreferenceWorld
 
 from skillopt_sleep.backends.base import Backend, Message, Request
+from skillopt_sleep.checks.judge import rule_check
 from skillopt_sleep.models import Edit, TaskRecord
-from skillopt_sleep.night.guards import BEGIN, END
-from skillopt_sleep.night.judge import rule_check
-from skillopt_sleep.night.reflect import Case, parse_edits, reflection_prompt
-from skillopt_sleep.night.replay import REPLAY_SYSTEM, Rollout, sample_seed, system_text
-from skillopt_sleep.night.workspace import NEW_SKILL
+from skillopt_sleep.optimize.reflect import Case, parse_edits, reflection_prompt
+from skillopt_sleep.rollouts.replay import REPLAY_SYSTEM, Rollout, sample_seed, system_text
+from skillopt_sleep.rules.guards import BEGIN, END
+from skillopt_sleep.rules.workspace import NEW_SKILL
 
 BENCH = Path(__file__).resolve().parents[2] / "bench" / "learning.py"
 PROJECT = "/work/project"

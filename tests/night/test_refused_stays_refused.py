@@ -9,7 +9,7 @@ from skillopt_sleep import run_night
 from skillopt_sleep.backends.base import Completion, Health, Request
 from skillopt_sleep.backends.simulated import WORLD, SimulatedBackend
 from skillopt_sleep.models import Edit
-from skillopt_sleep.night.refused import RefusedEdits, same_rule
+from skillopt_sleep.rules.refused import RefusedEdits, same_rule
 
 LESSON = next(p.lesson for p in WORLD if p.key == "pytest-quiet")
 REWORDED = "Always run the suite of tests with `pytest -q` and never with a bare `pytest`!"

@@ -10,12 +10,12 @@ from datetime import datetime, timezone
 
 from skillopt_sleep.models import Check, Edit, TaskRecord
 from skillopt_sleep.night.edit_guard import EditGuard
-from skillopt_sleep.night.guards import EditOutcome, GuardLimits
-from skillopt_sleep.night.reflect import Case
-from skillopt_sleep.night.replay import Rollout
-from skillopt_sleep.night.rounds import Rounds, RoundsResult, Tonight
-from skillopt_sleep.night.seams import Want
-from skillopt_sleep.night.select import Selection
+from skillopt_sleep.optimize.reflect import Case
+from skillopt_sleep.optimize.rounds import Rounds, RoundsResult, Tonight
+from skillopt_sleep.optimize.seams import Want
+from skillopt_sleep.optimize.select import Selection
+from skillopt_sleep.rollouts.replay import Rollout
+from skillopt_sleep.rules.guards import EditOutcome, GuardLimits
 from skillopt_sleep.settings import NightSettings
 
 PYTEST = "Always run the tests with `pytest -q`."

@@ -3,7 +3,7 @@ and edits, at any concurrency (every draw is keyed by what is drawn, never by wh
 
 from __future__ import annotations
 
-from skillopt_sleep.night.seeds import NightSeeds
+from skillopt_sleep.optimize.seeds import NightSeeds
 
 SAME = (
     "decision",

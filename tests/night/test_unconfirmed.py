@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from skillopt_sleep.night.demo import sample_tasks, write_sample_project
-from skillopt_sleep.night.select import side
+from skillopt_sleep.optimize.select import side
 
 AUTO = {"SKILLOPT_SLEEP_NIGHT__AUTO_ADOPT": "true"}
 RULE = "Give every new Python function full type hints, return type included."

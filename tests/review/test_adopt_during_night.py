@@ -21,11 +21,11 @@ from skillopt_sleep.backends.simulated import SimulatedBackend
 from skillopt_sleep.clock import FixedClock
 from skillopt_sleep.errors import ProposalError
 from skillopt_sleep.night.demo import sample_tasks, write_sample_project
-from skillopt_sleep.night.managed_block import BEGIN, END, block_lines
 from skillopt_sleep.night.project import Backends, run_project_night
 from skillopt_sleep.paths import resolve_paths
 from skillopt_sleep.review.adopt import adopt, rollback
 from skillopt_sleep.review.fileops import FileOps, aside_path
+from skillopt_sleep.rules.managed_block import BEGIN, END, block_lines
 from skillopt_sleep.settings import Settings
 from skillopt_sleep.store import Store
 

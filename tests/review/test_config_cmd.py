@@ -11,8 +11,8 @@ except ModuleNotFoundError:  # Python 3.10
 
 from pydantic import BaseModel
 
-from skillopt_sleep.config_template import starter_config
 from skillopt_sleep.settings import Layer, Price, Settings, load_settings
+from skillopt_sleep.settings.template import starter_config
 
 
 def user_config(sandbox_home, text: str):

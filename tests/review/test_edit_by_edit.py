@@ -14,8 +14,8 @@ import pytest
 
 from skillopt_sleep.clock import SystemClock
 from skillopt_sleep.night.demo import SKILL_PATH, sample_tasks, write_sample_project
-from skillopt_sleep.night.guards import managed_rules
 from skillopt_sleep.paths import resolve_paths
+from skillopt_sleep.rules.guards import managed_rules
 from skillopt_sleep.store import Store
 
 from .test_adopt_crash import snapshot

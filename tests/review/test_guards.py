@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from skillopt_sleep.models import Edit
-from skillopt_sleep.night.guards import (
+from skillopt_sleep.rules.guards import (
     BEGIN,
     END,
     GuardLimits,

@@ -6,8 +6,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from skillopt_sleep.models import Edit
-from skillopt_sleep.night.guards import BEGIN, END, GuardLimits, apply_edits, managed_rules
-from skillopt_sleep.night.managed_block import find_block, newline_of, same_rule
+from skillopt_sleep.rules.guards import BEGIN, END, GuardLimits, apply_edits, managed_rules
+from skillopt_sleep.rules.managed_block import find_block, newline_of, same_rule
 
 PIECES = [
     "# Project notes\n",

@@ -13,8 +13,8 @@ import random
 import pytest
 
 from skillopt_sleep.models import Edit
-from skillopt_sleep.night.guards import GuardLimits, apply_edits, atomic_edits, managed_rules
-from skillopt_sleep.night.rule_text import fold
+from skillopt_sleep.rules.guards import GuardLimits, apply_edits, atomic_edits, managed_rules
+from skillopt_sleep.rules.text import fold
 
 KNOWN = "https://tools.example.com/install"
 LIMITS = GuardLimits(known_urls=frozenset({KNOWN, "https://docs.example.org/api/v2"}))

@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from skillopt_sleep.models import Edit
-from skillopt_sleep.night.managed_block import add_rule
 from skillopt_sleep.review.ledger import rules
+from skillopt_sleep.rules.managed_block import add_rule
 
 
 def _adopted_demo(cli, tmp_path: Path) -> tuple[Path, dict[str, str], dict[Path, bytes]]:

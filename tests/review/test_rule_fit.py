@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from skillopt_sleep.models import Edit
-from skillopt_sleep.night.guards import GuardLimits, apply_edits
-from skillopt_sleep.night.managed_block import BEGIN, END
+from skillopt_sleep.rules.guards import GuardLimits, apply_edits
+from skillopt_sleep.rules.managed_block import BEGIN, END
 
 HAND = "# Notes\n\n- Run the tests with `pytest -q` before every commit.\n- Never use emojis in commit messages.\n"
 

@@ -15,10 +15,10 @@ from math import comb
 import pytest
 
 from skillopt_sleep.models import Check, Edit, TaskRecord
-from skillopt_sleep.night.guards import GuardLimits
-from skillopt_sleep.night.reflect import Case
-from skillopt_sleep.night.replay import Rollout
-from skillopt_sleep.night.seams import Want
+from skillopt_sleep.optimize.reflect import Case
+from skillopt_sleep.optimize.seams import Want
+from skillopt_sleep.rollouts.replay import Rollout
+from skillopt_sleep.rules.guards import GuardLimits
 from skillopt_sleep.sample.train_sets import SKILL
 from skillopt_sleep.train import TrainConfig
 from skillopt_sleep.train.spending import gate_levels

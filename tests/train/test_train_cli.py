@@ -15,8 +15,8 @@ from skillopt_sleep.backends.base import Message, Request, Role
 from skillopt_sleep.backends.simulated import SimulatedBackend
 from skillopt_sleep.counting import Usage
 from skillopt_sleep.models import NightSummary
-from skillopt_sleep.night.replay import REPLAY_SYSTEM
 from skillopt_sleep.paths import resolve_paths
+from skillopt_sleep.rollouts.replay import REPLAY_SYSTEM
 from skillopt_sleep.store import Store
 from skillopt_sleep.testing import ModelCall, ModelServer, Reply, Text
 from skillopt_sleep.train.prompts import load_prompts

@@ -14,11 +14,11 @@ from skillopt_sleep import TrainConfig, train
 from skillopt_sleep.backends.base import Completion, Health, Request
 from skillopt_sleep.backends.simulated import SimulatedBackend
 from skillopt_sleep.envs.seed_items import NOW
+from skillopt_sleep.evidence.exact import Stratum, stratified_p
+from skillopt_sleep.harvest.hand_written import Defaults, make_record
 from skillopt_sleep.models import TaskRecord
-from skillopt_sleep.night.evidence.exact import Stratum, stratified_p
-from skillopt_sleep.night.replay import Rollout
+from skillopt_sleep.rollouts.replay import Rollout
 from skillopt_sleep.sample.train_sets import write_jsonl
-from skillopt_sleep.task_input import Defaults, make_record
 from skillopt_sleep.train.batches import stratified, task_type
 from skillopt_sleep.train.metric import as_pass
 
