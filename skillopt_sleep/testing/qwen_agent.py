@@ -199,3 +199,25 @@ def as_fixture(text: str, home: Path, project: Path) -> str:
     for real, stable in ((project, FIXTURE_PROJECT), (home, FIXTURE_HOME)):
         text = text.replace(str(real.resolve()), stable).replace(str(real), stable)
     return text
+
+
+def link_extension(path: Path, env: Mapping[str, str], cwd: Path) -> AgentRun:
+    """``qwen extensions link PATH``, answering its one confirmation prompt with yes.
+
+    Linking (not installing) keeps the extension's relative links working: ``install`` copies
+    the directory, and the plugins' ``bin/skillopt-sleep`` is a link into the checkout.
+    """
+    binary = which_qwen()
+    if binary is None:
+        raise FileNotFoundError("qwen is not installed (npm i -g @qwen-code/qwen-code@0.15.10)")
+    proc = subprocess.run(
+        [binary, "extensions", "link", str(path)],
+        env=dict(env),
+        cwd=cwd,
+        input="y\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    return AgentRun(proc.returncode, proc.stdout, proc.stderr)

@@ -16,18 +16,24 @@ from skillopt_sleep.harvest.qwen import QwenParser, qwen_files
 from skillopt_sleep.harvest.run import _resume_point
 from skillopt_sleep.harvest.session import ParseState
 from skillopt_sleep.models import TaskRecord
+from skillopt_sleep.testing import ModelServer
+from skillopt_sleep.testing.agents import run_agent
 from skillopt_sleep.testing.qwen_agent import (
     FAILING_COMMAND,
     NOTES,
     NOTES_TEXT,
     OK_COMMAND,
     calc_project,
+    link_extension,
+    qwen_env,
     qwen_sessions,
     record_conversation,
+    scripted_session,
     which_qwen,
 )
 
-ROOT = Path(__file__).resolve().parent.parent / "fixtures" / "transcripts" / "qwen" / ".qwen"
+REPO = Path(__file__).resolve().parents[2]
+ROOT = REPO / "tests" / "fixtures" / "transcripts" / "qwen" / ".qwen"
 PROJECT = "/home/dev/work/calc"
 REQUEST = "QW run the tests please"
 FIX = "No, that's wrong: always use pytest -q"
@@ -60,15 +66,11 @@ def test_the_lister_finds_both_recorded_sessions_and_nothing_for_a_missing_home(
     assert len(scoped) == 2 and list(qwen_files(ROOT, problems, frozenset({"/else"}))) == []
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root reads every directory")
-def test_an_unreadable_projects_dir_is_a_problem_not_an_error(tmp_path):
-    (tmp_path / "projects").mkdir(mode=0)
+def test_a_projects_dir_that_cannot_be_listed_is_a_problem_not_an_error(tmp_path):
+    (tmp_path / "projects").symlink_to(tmp_path / "projects")  # a loop: even root cannot list it
     problems: list[tuple[str, str]] = []
-    try:
-        assert list(qwen_files(tmp_path, problems)) == []
-    finally:
-        (tmp_path / "projects").chmod(0o755)
-    assert [p for p, _ in problems] == [str(tmp_path / "projects")]
+    assert list(qwen_files(tmp_path, problems)) == []
+    assert problems == [(str(tmp_path / "projects"), "Too many levels of symbolic links")]
 
 
 def test_the_correction_lands_on_its_request_with_the_pytest_checks():
@@ -167,3 +169,57 @@ def test_a_fresh_qwen_session_and_its_correction_are_harvested(tmp_path):
         (FAILING_COMMAND, 2),
     ]
     assert "runs pytest" in [plain(c) for c in task.checks]
+
+
+@pytest.mark.realbin
+@pytest.mark.slow
+def test_the_qwen_extension_hands_each_answered_session_to_skillopt_sleep_log(tmp_path):
+    """``qwen extensions link plugins/qwen``: after a headless ``qwen -p`` answer its Stop hook
+    runs the plugin's launcher, ``log --agent qwen`` (a recorder stands in for the engine),
+    with qwen's hook JSON naming the session file, which harvests into the task."""
+    if which_qwen() is None:
+        pytest.skip("qwen is not installed (npm i -g @qwen-code/qwen-code@0.15.10)")
+    recorder = tmp_path / "engine"
+    recorder.write_text('#!/bin/sh\n{ echo "$@"; cat; } > "$0.call"\n', encoding="utf-8")
+    recorder.chmod(0o755)
+    home, work = tmp_path / "agent-home", calc_project(tmp_path / "work")
+    with ModelServer(responder=scripted_session(work)) as srv:
+        env = qwen_env(home, srv.url, base={**os.environ, "SKILLOPT_SLEEP_PYTHON": str(recorder)})
+        linked = link_extension(REPO / "plugins" / "qwen", env, work)
+        assert linked.code == 0 and "linked successfully" in linked.out, linked.err
+        done = run_agent(
+            [which_qwen(), "-p", REQUEST, "--yolo", "--auth-type", "openai"], env, work, 180
+        )
+    assert done.code == 0, done.err
+    argv, payload = Path(f"{recorder}.call").read_text("utf-8").split("\n", 1)
+    assert argv == "-m skillopt_sleep log --agent qwen"
+    sent = json.loads(payload)
+    [session] = qwen_sessions(home)
+    assert sent["hook_event_name"] == "Stop" and sent["transcript_path"] == str(session)
+    assert sent["session_id"] == session.stem and sent["cwd"] == str(work)
+    [task] = _tasks(Path(sent["transcript_path"]))
+    assert (task.intent, task.session_id) == (REQUEST, sent["session_id"])
+
+
+def test_text_the_user_did_not_type_is_never_a_prompt(tmp_path):
+    """A background agent's notice and a cron prompt are not requests; what qwen appended to a
+    prompt (``@file`` contents, a hook's context) is the task's context, marked as not typed."""
+    source = _session(FIX)
+    lines = source.read_bytes().splitlines(keepends=True)
+    first = json.loads(lines[0])
+
+    def user(parts: list[dict], **extra: str) -> bytes:
+        return (
+            json.dumps({**first, "message": {"role": "user", "parts": parts}, **extra}) + "\n"
+        ).encode()
+
+    notice = user([{"text": "Background agent finished: 3 files"}], subtype="notification")
+    cron = user([{"text": "run the nightly lint"}], subtype="cron")
+    lines[0] = user([{"text": REQUEST}, {"text": "\n--- Content from referenced files ---\nx"}])
+    mixed = tmp_path / source.name
+    mixed.write_bytes(b"".join([*lines[:-1], notice, cron, lines[-1]]))
+    chunk, _ = read_chunk(QwenParser(), mixed, 0)
+    assert [t.prompt for t in chunk.turns] == [REQUEST, FIX]
+    [task] = mine_chunk(chunk, WHEN)
+    assert task.intent == REQUEST and task.feedback == FIX
+    assert "not typed by the user" in task.context and "Content from referenced" in task.context
