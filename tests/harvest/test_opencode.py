@@ -1,0 +1,229 @@
+"""OpenCode sessions become tasks: the rows the real CLI wrote (tests/fixtures/transcripts/opencode),
+read from a WAL SQLite store as OpenCode keeps it, mined the way every transcript is."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from skillopt_sleep.harvest.check_miner import plain
+from skillopt_sleep.harvest.mine import group_turns, mine_chunk
+from skillopt_sleep.harvest.opencode import (
+    changed_sessions,
+    default_root,
+    opencode_files,
+    read_session,
+)
+from skillopt_sleep.harvest.session import ParseState
+from skillopt_sleep.models import TaskRecord
+from skillopt_sleep.testing import ModelServer
+from skillopt_sleep.testing.opencode_agent import (
+    FIRST,
+    FIX,
+    PRAISE,
+    SECOND,
+    load_rows,
+    make_project,
+    opencode_db,
+    record_conversation,
+    which_opencode,
+)
+
+from .conftest import FALLBACK_TIME, TRANSCRIPTS
+
+FIXTURE = TRANSCRIPTS / "opencode"
+ROWS = (FIXTURE / "rows.jsonl").read_text(encoding="utf-8").splitlines()
+SCHEMA = (FIXTURE / "schema.sql").read_text(encoding="utf-8")
+
+
+def _store(tmp_path: Path, rows: list[str] = ROWS) -> Path:
+    db = tmp_path / "opencode" / "opencode.db"
+    db.parent.mkdir(parents=True, exist_ok=True)
+    load_rows(db, SCHEMA, rows)
+    return db
+
+
+def _tasks(db: Path) -> list[TaskRecord]:
+    problems: list[tuple[str, str]] = []
+    records = []
+    for mark in changed_sessions(db, {}, problems):
+        chunk, _ = read_session(db, mark.session_id)
+        records.extend(mine_chunk(chunk, FALLBACK_TIME))
+    assert problems == []
+    return records
+
+
+def _session_ids() -> list[str]:
+    rows = [json.loads(r) for r in ROWS]
+    return [r["row"]["id"] for r in rows if r["table"] == "session"]
+
+
+def test_the_correction_lands_on_its_request_with_the_pytest_checks(tmp_path):
+    task, _ = _tasks(_store(tmp_path))
+    assert (task.source, task.project, task.intent) == ("opencode", "/home/dev/calc", FIRST)
+    assert task.feedback == FIX and task.outcome == "failure"
+    assert [t.kind for t in task.turns] == ["correction"]
+    assert [plain(c) for c in task.checks] == [
+        "contains 'pytest -q'",
+        "runs pytest",
+        "never runs unittest",
+    ]
+
+
+def test_the_commands_their_exit_codes_and_the_written_file_are_kept(tmp_path):
+    task, _ = _tasks(_store(tmp_path))
+    done = [(a.kind, a.command or a.path, a.exit_code, a.failed) for a in task.actions]
+    assert done == [
+        ("command", "python3 -m unittest 2>&1 | tail -1", 0, False),
+        ("write", "NOTES.md", None, False),
+        ("command", "ls does-not-exist", 2, True),
+    ]
+    assert task.actions[1].content == "# Notes\nadd() works.\n"
+    assert "exit 2: ls: cannot access 'does-not-exist'" in task.attempt
+    assert task.tools_used == ["bash", "write"] and task.model == "stub-model"
+
+
+def test_praise_is_not_a_correction_nor_a_task_of_its_own(tmp_path):
+    tasks = _tasks(_store(tmp_path))
+    assert [t.intent for t in tasks] == [FIRST, SECOND]
+    praised = tasks[1]
+    assert praised.feedback == PRAISE and praised.outcome == "success"
+    assert [t.kind for t in praised.turns] == ["praise"] and praised.checks == []
+    assert [(a.kind, a.path) for a in praised.actions] == [("edit", "calc.py")]
+
+
+def test_a_damaged_row_is_skipped_and_counted_and_nothing_else_is_lost(tmp_path):
+    whole = _tasks(_store(tmp_path / "whole"))
+    rows = list(ROWS)
+    part = next(i for i, r in enumerate(rows) if '"table": "part"' in r and "step-start" in r)
+    broken = json.loads(rows[part])
+    broken["row"]["data"] = '{"type": "text", "text": "cut off'
+    rows[part] = json.dumps(broken)
+    db = _store(tmp_path / "damaged", rows)
+    skipped = {}
+    for sid in _session_ids():
+        chunk, _ = read_session(db, sid)
+        skipped.update({k: v + skipped.get(k, 0) for k, v in chunk.skipped.items()})
+    assert skipped == {"invalid-json": 1}
+    assert [t.model_dump() for t in _tasks(db)] == [t.model_dump() for t in whole]
+
+
+def test_a_resumed_session_read_in_two_steps_gives_the_tasks_of_one_read(tmp_path):
+    first = _session_ids()[0]
+    items = [json.loads(r) for r in ROWS]
+    fix_at = next(_created(i) for i in items if i["table"] == "part" and FIX in i["row"]["data"])
+    early = [i for i in items if i["table"] in ("project", "session") or _created(i) < fix_at]
+    later = [i for i in items if i not in early]
+    db = _store(tmp_path / "growing", [json.dumps(i) for i in early])
+    marks = {m.session_id: m for m in changed_sessions(db, {}, [])}
+    chunk, end = read_session(db, first)
+    [task] = mine_chunk(chunk, FALLBACK_TIME)
+    assert (task.feedback, task.outcome) == ("", "unknown")
+    assert changed_sessions(db, marks, []) == []  # nothing new: nothing to read
+    last = group_turns(chunk.turns)[-1].task  # the next read starts at the last task's prompt
+    state = ParseState(**{**chunk.state.__dict__, "turns_before": last.index})
+
+    _append(db, later)  # OpenCode writes the resumed run
+    assert [m.session_id for m in changed_sessions(db, marks, [])] == _session_ids()
+    again, end_again = read_session(db, first, last.offset, state)
+    whole, _ = read_session(_store(tmp_path / "whole"), first)
+    assert end_again > end
+    assert _dumped(mine_chunk(again, FALLBACK_TIME)) == _dumped(mine_chunk(whole, FALLBACK_TIME))
+
+
+def test_a_store_being_written_is_read_without_waiting_and_without_writing_it(tmp_path):
+    db = _store(tmp_path)
+    before = hashlib.sha256(db.read_bytes()).hexdigest()
+    writer = sqlite3.connect(db)
+    writer.execute("BEGIN IMMEDIATE")  # OpenCode mid-write: holds the write lock
+    writer.execute("UPDATE session SET title = 'renamed'")
+    try:
+        assert [t.intent for t in _tasks(db)] == [FIRST, SECOND]
+    finally:
+        writer.rollback()
+        writer.close()
+    assert hashlib.sha256(db.read_bytes()).hexdigest() == before
+
+
+def test_a_store_that_is_not_opencodes_is_a_problem_not_a_crash(tmp_path):
+    junk = tmp_path / "opencode.db"
+    junk.write_bytes(b"not a database at all" * 100)
+    problems: list[tuple[str, str]] = []
+    assert changed_sessions(junk, {}, problems) == []
+    [(path, why)] = problems
+    assert path == str(junk) and why.startswith("cannot read the OpenCode store")
+
+
+def test_the_lister_finds_every_channel_store_and_never_raises(tmp_path):
+    data = tmp_path / "opencode"
+    data.mkdir()
+    for name in ("opencode.db", "opencode-dev.db", "opencode.db-wal", "notes.txt"):
+        (data / name).write_bytes(b"")
+    problems: list[tuple[str, str]] = []
+    found = list(opencode_files(data, problems))
+    assert found == [str(data / "opencode-dev.db"), str(data / "opencode.db")]
+    assert list(opencode_files(data / "opencode.db", problems)) == [str(data / "opencode.db")]
+    assert list(opencode_files(tmp_path / "missing", problems)) == [] and problems == []
+    assert list(opencode_files(data / "notes.txt" / "sub", problems)) == []
+    assert [p for p, _ in problems] == [str(data / "notes.txt" / "sub")]
+
+
+def test_the_default_store_follows_opencode_db_then_xdg_then_home():
+    home = {"HOME": "/home/dev"}
+    assert default_root(home) == Path("/home/dev/.local/share/opencode")
+    assert default_root({**home, "XDG_DATA_HOME": "/data"}) == Path("/data/opencode")
+    assert default_root({**home, "OPENCODE_DB": "/srv/oc.db"}) == Path("/srv/oc.db")
+    assert default_root({**home, "OPENCODE_DB": "mine.db"}) == Path(
+        "/home/dev/.local/share/opencode/mine.db"
+    )
+
+
+def _created(item: dict[str, dict[str, int]]) -> int:
+    return int(item["row"]["time_created"])
+
+
+def _dumped(records: list[TaskRecord]) -> list[dict[str, object]]:
+    return [r.model_dump() for r in records]
+
+
+def _append(db: Path, items: list[dict[str, dict[str, object]]]) -> None:
+    con = sqlite3.connect(db)
+    try:
+        for item in items:
+            row = item["row"]
+            names, marks = ", ".join(row), ", ".join("?" for _ in row)
+            con.execute(
+                f"INSERT INTO {item['table']} ({names}) VALUES ({marks})", list(row.values())
+            )
+        con.commit()
+    finally:
+        con.close()
+
+
+@pytest.mark.realbin
+@pytest.mark.slow
+def test_a_fresh_opencode_session_is_harvested_into_its_corrected_task(tmp_path):
+    if which_opencode() is None:
+        pytest.skip("opencode is not installed (npm i -g opencode-ai)")
+    home = tmp_path / "agent-home"
+    runs = record_conversation(
+        home, make_project(tmp_path / "calc"), lambda r: ModelServer(responder=r)
+    )
+    assert [r.code for r in runs] == [0, 0, 0, 0], [r.err[-500:] for r in runs]
+    db = opencode_db(home)
+    problems: list[tuple[str, str]] = []
+    assert list(opencode_files(default_root({"HOME": str(home)}), problems)) == [str(db)]
+    task, praised = _tasks(db)
+    assert (task.intent, task.feedback, task.project) == (FIRST, FIX, str(tmp_path / "calc"))
+    assert [plain(c) for c in task.checks] == [
+        "contains 'pytest -q'",
+        "runs pytest",
+        "never runs unittest",
+    ]
+    assert [a.exit_code for a in task.actions if a.kind == "command"] == [0, 2]
+    assert (praised.intent, praised.outcome) == (SECOND, "success")
+    assert not (home / ".config" / "opencode" / "node_modules").exists()  # no registry reached
