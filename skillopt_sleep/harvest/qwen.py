@@ -137,8 +137,9 @@ class QwenParser(LineParser):
         elif name in _FILE_TOOLS and _path(args):
             kind = _FILE_TOOLS[name]
             body = as_str(args.get("content")) or as_str(args.get("new_string"))
+            before = len(turn.actions)
             actions.file(turn, kind, _path(args), name, body)
-            action = turn.actions[-1] if turn.actions and turn.actions[-1].tool == name else None
+            action = turn.actions[-1] if len(turn.actions) > before else None
         elif name == "skill":
             turn.note(turn.skills, as_str(args.get("skill")) or as_str(args.get("name")))
         self._calls[as_str(call.get("id"))] = (name, action)

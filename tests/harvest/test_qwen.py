@@ -223,3 +223,57 @@ def test_text_the_user_did_not_type_is_never_a_prompt(tmp_path):
     [task] = mine_chunk(chunk, WHEN)
     assert task.intent == REQUEST and task.feedback == FIX
     assert "not typed by the user" in task.context and "Content from referenced" in task.context
+
+
+def _record(kind: str, parts: list[dict], **extra: object) -> bytes:
+    role = "model" if kind == "assistant" else "user"
+    base = {
+        "sessionId": "s1",
+        "cwd": PROJECT,
+        "gitBranch": "main",
+        "timestamp": "2026-11-26T10:00:00Z",
+    }
+    record = {**base, "type": kind, "message": {"role": role, "parts": parts}, **extra}
+    return (json.dumps(record) + "\n").encode()
+
+
+def test_a_killed_command_and_a_refused_tool_fail_and_reasoning_is_not_the_reply(tmp_path):
+    shell = {
+        "functionCall": {"id": "c1", "name": "run_shell_command", "args": {"command": "sleep 99"}}
+    }
+    edit = {"functionCall": {"id": "c2", "name": "edit", "args": {"file_path": f"{PROJECT}/a.py"}}}
+    killed = "Command: sleep 99\nDirectory: (root)\nOutput: (empty)\nError: (none)\nExit Code: (none)\nSignal: 9"
+    path = tmp_path / "s1.jsonl"
+    path.write_bytes(
+        b"".join(
+            [
+                _record("user", [{"text": "Wait for the server"}]),
+                _record(
+                    "assistant", [{"text": "Let me think in secret.", "thought": True}, shell, edit]
+                ),
+                _record(
+                    "tool_result",
+                    [{"functionResponse": {"id": "c1", "response": {"output": killed}}}],
+                ),
+                _record(
+                    "tool_result",
+                    [
+                        {
+                            "functionResponse": {
+                                "id": "c2",
+                                "response": {"error": "old_string not found"},
+                            }
+                        }
+                    ],
+                    toolCallResult={"callId": "c2", "status": "error"},
+                ),
+                _record("assistant", [{"text": "The server never answered."}]),
+            ]
+        )
+    )
+    [task] = _tasks(path)
+    shown = [(a.kind, a.command or a.path, a.exit_code, a.failed) for a in task.actions]
+    assert shown == [("command", "sleep 99", None, True), ("edit", "a.py", None, True)]
+    assert "secret" not in task.attempt and "The server never answered." in task.attempt
+    assert "[error] did not finish" in task.attempt
+    assert "old_string not found" in task.attempt and "Files changed" not in task.attempt
