@@ -32,6 +32,8 @@ from skillopt_sleep.testing.qwen_agent import (
     which_qwen,
 )
 
+from .conftest import records_json
+
 REPO = Path(__file__).resolve().parents[2]
 ROOT = REPO / "tests" / "fixtures" / "transcripts" / "qwen" / ".qwen"
 PROJECT = "/home/dev/work/calc"
@@ -56,6 +58,13 @@ def _session(said: str) -> Path:
 def _tasks(path: Path, start: int = 0, state: ParseState | None = None) -> list[TaskRecord]:
     chunk, _ = read_chunk(QwenParser(state), path, start)
     return mine_chunk(chunk, WHEN)
+
+
+@pytest.mark.parametrize("path", _files(), ids=lambda p: p.stem[:8])
+def test_every_recorded_session_parses_whole_into_the_reviewed_task_records(path, golden):
+    chunk, _ = read_chunk(QwenParser(), path, 0)
+    assert not chunk.skipped and chunk.lines == len(path.read_bytes().splitlines())
+    golden(f"harvest/qwen/{path.stem}.json", records_json(mine_chunk(chunk, WHEN)))
 
 
 def test_the_lister_finds_both_recorded_sessions_and_nothing_for_a_missing_home(tmp_path):
