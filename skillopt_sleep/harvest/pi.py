@@ -26,21 +26,25 @@ Format facts this parser relies on (observed with pi 0.73.1, session version 3):
 - ``custom_message`` (an extension's injected text), ``compaction``, ``branch_summary``,
   ``custom``, ``label``, ``session_info``, ``model_change`` and ``thinking_level_change`` are
   never prompts.
-- ``--continue`` / ``--session`` append to the same file, under the last entry.
+- ``--continue`` / ``--session`` append to the same file, under the last entry. ``--fork``
+  (``/fork``) writes a new file whose header names ``parentSession`` and which starts with a copy
+  of the parent's entries, their ids and timestamps unchanged (so, older than the header).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from . import actions
 from .expanded import mark
 from .jsonl import BadRecord, LineParser, as_dict, as_list, as_str, require_dict
+from .mine import group_turns
 from .scan import Problem, _walk
-from .session import ParseState, Turn, parse_time
+from .session import ParseState, SessionChunk, Turn, parse_time
 
 SOURCE = "pi"
 DEFAULT_ROOT = "~/.pi/agent/sessions"
@@ -126,11 +130,16 @@ class PiParser(LineParser):
         self._parents: dict[str, str | None] = {}  # entry id -> parent id, for this read
         self._prompts: dict[int, str] = {}  # id(turn) -> the entry id of its prompt
         self._tip: str | None = None  # the last entry read: where the current branch ends
+        self._forked_at: datetime | None = (
+            None  # a fork's header time: entries before it are copies
+        )
 
     def record(self, kind: str, obj: dict[str, Any], offset: int) -> None:
         if kind == "session":
             self.state.session_id = self.state.session_id or as_str(obj.get("id"))
             self.state.project = self.state.project or as_str(obj.get("cwd"))
+            if as_str(obj.get("parentSession")):
+                self._forked_at = parse_time(obj.get("timestamp"))
             return
         self._follow(obj)
         if kind == "message":
@@ -139,6 +148,11 @@ class PiParser(LineParser):
             self.state.model = as_str(obj.get("modelId")) or self.state.model
         elif kind not in self.ignored_types:
             self.skip("unknown-type")
+
+    def finish(self) -> SessionChunk:
+        if self._forked_at is not None:
+            self.chunk.turns = without_copies(self.chunk.turns, self._forked_at)
+        return super().finish()
 
     # -- the tree ------------------------------------------------------------------------------
 
@@ -265,6 +279,21 @@ class PiParser(LineParser):
             turn.add_step("error", f"{name} failed: {text}", tail_cut=True)
         elif text:
             turn.add_step("output", text, tail_cut=True)
+
+
+def without_copies(turns: list[Turn], forked_at: datetime) -> list[Turn]:
+    """A fork's turns without the requests it copied from its parent session (they are the
+    parent's tasks, harvested there), unless the fork adds feedback to one: then the request
+    stays, so the correction lands on it. Copies keep their first timestamps, before the fork's."""
+
+    def copied(turn: Turn) -> bool:
+        return turn.timestamp is not None and turn.timestamp < forked_at
+
+    dropped: set[int] = set()
+    for group in group_turns(turns):
+        if copied(group.task) and all(copied(a.turn) for a in group.attached):
+            dropped.update(id(t) for t in (group.task, *(a.turn for a in group.attached)))
+    return [t for t in turns if id(t) not in dropped]
 
 
 def _edit_text(args: dict[str, Any]) -> str:

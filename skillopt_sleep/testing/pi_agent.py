@@ -14,6 +14,7 @@ import shutil
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from ..harvest.pi import session_dir_name
 from .agents import AgentRun, run_agent
 from .replies import Text, ToolCall
 
@@ -97,6 +98,7 @@ REQUEST = "run the tests please"
 CORRECTION = "No, that's wrong: always use pytest -q"
 PRAISE_REQUEST = "add a docstring to calc.py"
 PRAISE = "thanks, perfect"
+FORK_REQUEST = "add a changelog"
 PASSING = "python3 -m unittest"
 RETRY = "python3 -m pytest -q 2>&1 | tail -1 || true"  # pytest may be missing where it records
 FAILING = "ls does-not-exist"
@@ -152,8 +154,9 @@ def make_project(work: Path) -> None:
 def record_sessions(home: Path, work: Path, *, timeout: float = 120) -> list[Path]:
     """Record the scripted conversation with the real CLI; returns the session files.
 
-    Session one: :data:`REQUEST`, then :data:`CORRECTION` with ``--continue``. Session two
-    (a new one, ``--no-session`` not given): :data:`PRAISE_REQUEST`, then :data:`PRAISE`.
+    Session one: :data:`REQUEST`, then :data:`CORRECTION` with ``--continue``. Session two:
+    :data:`PRAISE_REQUEST`, then :data:`PRAISE`. Session three: ``--fork`` of session one (a
+    copy of its entries), then :data:`FORK_REQUEST`.
     Raises ``AssertionError`` with the CLI's stderr when a run fails.
     """
     from .server import ModelServer
@@ -165,9 +168,12 @@ def record_sessions(home: Path, work: Path, *, timeout: float = 120) -> list[Pat
     ]
     praise = praise_session()
     runs += [(PRAISE_REQUEST, praise[:2], []), (PRAISE, praise[2:], ["--continue"])]
+    runs += [(FORK_REQUEST, [Text("Added CHANGELOG.md.")], ["--fork"])]
     before: set[Path] = set()
     files: list[Path] = []
     for prompt, replies, extra in runs:
+        if extra == ["--fork"]:  # session three: a fork of session one
+            extra = ["--fork", str(files[0])]
         with ModelServer(list(replies)) as srv:
             done = run_pi(prompt, home=home, url=srv.url, cwd=work, extra=extra, timeout=timeout)
         if done.code != 0:
@@ -186,6 +192,7 @@ def as_fixture(text: str, home: Path, work: Path) -> str:
     """A recorded session with its temp paths replaced by stable ones (``/home/dev/...``)."""
     for real in {str(work.resolve()), str(work)}:
         text = text.replace(real, FIXTURE_PROJECT)
+        text = text.replace(session_dir_name(real), session_dir_name(FIXTURE_PROJECT))
     for real in {str(home.resolve()), str(home)}:
         text = text.replace(real, FIXTURE_HOME)
     return text
@@ -195,7 +202,7 @@ def record_fixtures(dest: Path, scratch: Path) -> list[Path]:
     """Record the conversation in ``scratch`` and write it under ``dest`` (a HOME laid out like
     the user's: ``dest/.pi/agent/sessions/--home-dev-work-calc--/``)."""
     home, work = scratch / "agent-home", scratch / "work"
-    sessions = dest / ".pi" / "agent" / "sessions" / "--home-dev-work-calc--"
+    sessions = dest / ".pi" / "agent" / "sessions" / session_dir_name(FIXTURE_PROJECT)
     sessions.mkdir(parents=True, exist_ok=True)
     out = []
     for path in record_sessions(home, work):

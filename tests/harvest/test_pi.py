@@ -28,7 +28,7 @@ from .conftest import records_json
 REPO = Path(__file__).resolve().parents[2]
 HOME = REPO / "tests" / "fixtures" / "transcripts" / "pi"
 ROOT = HOME / ".pi" / "agent"
-[CORRECTED, PRAISED] = sorted((ROOT / "sessions").glob("*/*.jsonl"))
+[CORRECTED, PRAISED, FORKED] = sorted((ROOT / "sessions").glob("*/*.jsonl"))
 FALLBACK_TIME = datetime(2026, 11, 21, tzinfo=timezone.utc)
 
 
@@ -40,7 +40,9 @@ def tasks(path: Path) -> list[TaskRecord]:
     return mine_chunk(parse(path)[0], FALLBACK_TIME)
 
 
-@pytest.mark.parametrize("path", [CORRECTED, PRAISED], ids=["corrected", "praised"])
+@pytest.mark.parametrize(
+    "path", [CORRECTED, PRAISED, FORKED], ids=["corrected", "praised", "forked"]
+)
 def test_every_recorded_session_parses_into_the_reviewed_task_records(path, golden):
     golden(f"harvest/pi/{path.stem}.json", records_json(tasks(path)))
 
@@ -49,7 +51,7 @@ def test_a_correction_attaches_to_its_request_with_the_pytest_checks():
     [task] = tasks(CORRECTED)
     assert (task.source, task.intent) == ("pi", "run the tests please")
     assert task.project == "/home/dev/work/calc"
-    assert task.session_id == "01a21882-5891-7323-8b5a-f38052342a4c"
+    assert task.session_id == CORRECTED.stem.split("_", 1)[1]
     assert task.feedback == "No, that's wrong: always use pytest -q"
     assert task.outcome == "failure" and "corrected" in task.tags
     assert [plain(c) for c in task.checks] == [
@@ -88,7 +90,7 @@ def test_praise_is_not_a_correction():
 
 
 def test_the_recorded_sessions_read_whole_with_no_line_skipped():
-    for path in (CORRECTED, PRAISED):
+    for path in (CORRECTED, PRAISED, FORKED):
         chunk, end = parse(path)
         assert not chunk.skipped and end == path.stat().st_size
         assert chunk.lines == len(path.read_bytes().splitlines())
@@ -148,6 +150,23 @@ def test_going_back_in_the_tree_keeps_only_the_branch_that_is_current(tmp_path):
     ]
 
 
+def test_a_fork_gives_only_its_own_requests_not_the_ones_it_copied():
+    [task] = tasks(FORKED)
+    assert (task.intent, task.feedback, task.turn) == ("add a changelog", "", 2)
+    assert task.session_id == FORKED.stem.split("_", 1)[1] != CORRECTED.stem.split("_", 1)[1]
+
+
+def test_a_fork_that_corrects_a_copied_request_keeps_it_with_the_new_feedback(tmp_path):
+    text = FORKED.read_text("utf-8").replace(
+        '"text":"add a changelog"', '"text":"No, use pytest -x"'
+    )
+    path = tmp_path / FORKED.name
+    path.write_text(text, encoding="utf-8")
+    [task] = mine_chunk(parse(path)[0], FALLBACK_TIME)
+    assert task.intent == "run the tests please" and task.session_id in FORKED.name
+    assert task.feedback == "No, that's wrong: always use pytest -q\nNo, use pytest -x"
+
+
 def test_injected_text_is_never_a_prompt(tmp_path):
     """A ``/skill:`` prompt is the typed arguments (the skill body is context), ``@file``
     contents are context, and an extension's ``custom_message`` is no prompt at all."""
@@ -190,11 +209,12 @@ def test_a_session_opened_with_the_skillopt_sleep_skill_is_never_a_task(tmp_path
 
 def test_the_lister_finds_the_session_files_under_the_agent_dir():
     problems: list[tuple[str, str]] = []
-    assert sorted(pi_files(ROOT / "sessions", problems)) == [str(CORRECTED), str(PRAISED)]
+    every = [str(CORRECTED), str(PRAISED), str(FORKED)]
+    assert sorted(pi_files(ROOT / "sessions", problems)) == every
     assert problems == []
     assert list(pi_files(ROOT / "sessions", problems, frozenset({"/home/dev/other"}))) == []
     scoped = pi_files(ROOT / "sessions", problems, frozenset({"/home/dev/work/calc"}))
-    assert sorted(scoped) == [str(CORRECTED), str(PRAISED)] and problems == []
+    assert sorted(scoped) == every and problems == []
     assert CORRECTED.parent.name == session_dir_name("/home/dev/work/calc")
     assert session_dir_name("C:\\Users\\me\\app") == "--C--Users-me-app--"
 
@@ -240,12 +260,13 @@ def test_a_fresh_pi_session_is_recorded_and_harvested(tmp_path):
         pytest.skip("pi is not installed (npm i -g @mariozechner/pi-coding-agent)")
     home, work = tmp_path / "agent-home", tmp_path / "work"
     files = pi_agent.record_sessions(home, work)
-    assert len(files) == 2, "--continue appended to the session it continued"
+    assert len(files) == 3, "--continue appended to the session it continued"
     problems: list[tuple[str, str]] = []
     assert sorted(pi_files(home / ".pi" / "agent" / "sessions", problems)) == [
         str(f) for f in files
     ]
-    [corrected], [praised] = (tasks(f) for f in files)
+    [corrected], [praised], [forked] = (tasks(f) for f in files)
+    assert forked.intent == pi_agent.FORK_REQUEST
     assert corrected.project == str(work.resolve()) and corrected.source == "pi"
     assert (corrected.intent, corrected.feedback) == (pi_agent.REQUEST, pi_agent.CORRECTION)
     assert [plain(c) for c in corrected.checks][:3] == [
