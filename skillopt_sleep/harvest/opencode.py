@@ -46,6 +46,7 @@ SOURCE = "opencode"
 _INJECTED = ("<system-reminder>", "<environment_details>", "Instructions from:")
 _PATCH_FILE = re.compile(r"^\*\*\* (Add|Update|Delete) File: (.+)$", re.MULTILINE)
 _PATCH_KINDS: dict[str, ActionKind] = {"Add": "write", "Update": "edit", "Delete": "delete"}
+MAX_MESSAGES = 20_000  # read per session per harvest; the cursor continues next time
 _BUSY_MS = 2000  # a read waits this long for a checkpoint, never for a writer (WAL)
 
 
@@ -127,11 +128,17 @@ def changed_sessions(
 
 
 def read_session(
-    db: Path, session_id: str, start: int = 0, state: ParseState | None = None
+    db: Path,
+    session_id: str,
+    start: int = 0,
+    state: ParseState | None = None,
+    *,
+    max_messages: int = MAX_MESSAGES,
 ) -> tuple[SessionChunk, int]:
     """The turns of one session from message ordinal ``start``; returns the chunk and the
     ordinal after the last message read. Every row comes from one read transaction, so the
-    messages and parts agree even while OpenCode writes. Raises ``sqlite3.Error``."""
+    messages and parts agree even while OpenCode writes. At most ``max_messages`` are read
+    (``chunk.partial``: the rest comes next time). Raises ``sqlite3.Error``."""
     parser = OpenCodeParser(state)
     con = connect(db)
     try:
@@ -144,9 +151,11 @@ def read_session(
         parser.feed(start, _line("session", id=session[0], directory=session[1]))
         messages = con.execute(
             "SELECT id, time_created, data FROM message WHERE session_id = ?"
-            " ORDER BY time_created, id LIMIT -1 OFFSET ?",
-            (session_id, start),
+            " ORDER BY time_created, id LIMIT ? OFFSET ?",
+            (session_id, max_messages + 1, start),
         ).fetchall()
+        parser.chunk.partial = len(messages) > max_messages
+        messages = messages[:max_messages]
         end = start
         for end, (mid, created, data) in enumerate(messages, start + 1):
             parser.feed(end - 1, _line("message", data, id=mid, time=created))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import shutil
 import sqlite3
 from pathlib import Path
 
@@ -20,7 +21,7 @@ from skillopt_sleep.harvest.opencode import (
 )
 from skillopt_sleep.harvest.session import ParseState
 from skillopt_sleep.models import TaskRecord
-from skillopt_sleep.testing import ModelServer
+from skillopt_sleep.testing import ModelServer, Text
 from skillopt_sleep.testing.opencode_agent import (
     FIRST,
     FIX,
@@ -30,6 +31,8 @@ from skillopt_sleep.testing.opencode_agent import (
     make_project,
     opencode_db,
     record_conversation,
+    run_opencode,
+    scripted,
     which_opencode,
 )
 
@@ -227,3 +230,42 @@ def test_a_fresh_opencode_session_is_harvested_into_its_corrected_task(tmp_path)
     assert [a.exit_code for a in task.actions if a.kind == "command"] == [0, 2]
     assert (praised.intent, praised.outcome) == (SECOND, "success")
     assert not (home / ".config" / "opencode" / "node_modules").exists()  # no registry reached
+
+
+PLUGIN = Path(__file__).resolve().parents[2] / "plugins" / "opencode" / "plugins"
+
+
+@pytest.mark.realbin
+@pytest.mark.slow
+def test_the_plugin_hands_the_idle_session_to_skillopt_sleep_log(tmp_path, monkeypatch):
+    if which_opencode() is None:
+        pytest.skip("opencode is not installed (npm i -g opencode-ai)")
+    home, spy = tmp_path / "agent-home", tmp_path / "skillopt-sleep"
+    (home / ".config" / "opencode").mkdir(parents=True)
+    shutil.copytree(PLUGIN, home / ".config" / "opencode" / "plugins")
+    spy.write_text(f'#!/bin/sh\necho "$@" >> {tmp_path}/argv\ncat >> {tmp_path}/stdin\n')
+    spy.chmod(0o755)
+    monkeypatch.setenv("SKILLOPT_SLEEP_BIN", str(spy))
+    project = make_project(tmp_path / "calc")
+    with ModelServer(responder=scripted([Text("Hello.")])) as srv:
+        run = run_opencode("say hello", home=home, url=srv.url, cwd=project)
+    assert run.code == 0, run.err[-500:]
+    [session] = changed_sessions(opencode_db(home), {}, [])
+    assert (tmp_path / "argv").read_text() == "log\n"
+    assert json.loads((tmp_path / "stdin").read_text()) == {
+        "agent": "opencode",
+        "session_id": session.session_id,
+        "transcript_path": str(opencode_db(home)),
+        "cwd": str(project),
+        "hook_event_name": "session.idle",
+    }
+
+
+def test_a_long_session_is_read_in_bounded_pieces_that_lose_nothing(tmp_path):
+    db, first = _store(tmp_path), _session_ids()[0]
+    chunk, end = read_session(db, first, max_messages=3)
+    assert (chunk.partial, end, [t.prompt for t in chunk.turns]) == (True, 3, [FIRST])
+    rest, end = read_session(db, first, end, chunk.state, max_messages=3)
+    assert rest.partial and end == 6 and [t.prompt for t in rest.turns] == [FIX]
+    last, end = read_session(db, first, end, rest.state, max_messages=3)
+    assert (last.partial, end, last.turns) == (False, 8, [])

@@ -1,0 +1,53 @@
+/**
+ * skillopt-sleep for OpenCode: when a session goes idle (its answer is done), hand it to the
+ * skillopt-sleep task log.
+ *
+ * A thin shell: it only calls the CLI, `skillopt-sleep log`, with the hook JSON on stdin
+ * ({"agent": "opencode", "session_id", "transcript_path": the opencode.db holding it, "cwd",
+ * "hook_event_name": "session.idle"}), and never fails or delays the session for it (the CLI
+ * returns at once and reads the session in the background). OpenCode has no session-end event
+ * in `opencode run`; session.idle fires after every answer, and the log reads only what is new.
+ * The CLI is $SKILLOPT_SLEEP_BIN, else `skillopt-sleep` on PATH.
+ *
+ * Install: copy this file to ~/.config/opencode/plugins/ (every project) or to
+ * <project>/.opencode/plugins/ (one project). It imports nothing outside Node's standard
+ * library, so it needs no `npm install`.
+ */
+import { spawnSync } from "node:child_process";
+import { homedir } from "node:os";
+import { isAbsolute, join } from "node:path";
+
+function cli() {
+	return process.env.SKILLOPT_SLEEP_BIN || "skillopt-sleep";
+}
+
+function store() {
+	// where OpenCode keeps its sessions: $OPENCODE_DB, else <data>/opencode/opencode.db
+	const data = join(process.env.XDG_DATA_HOME || join(homedir(), ".local", "share"), "opencode");
+	const named = process.env.OPENCODE_DB;
+	if (named && named !== ":memory:") return isAbsolute(named) ? named : join(data, named);
+	return join(data, "opencode.db");
+}
+
+export const SkilloptSleep = async ({ directory }) => ({
+	event: async ({ event }) => {
+		if (event.type !== "session.idle") return;
+		const payload = {
+			agent: "opencode",
+			session_id: event.properties?.sessionID ?? "",
+			transcript_path: store(),
+			cwd: directory ?? process.cwd(),
+			hook_event_name: "session.idle",
+		};
+		if (!payload.session_id) return;
+		try {
+			spawnSync(cli(), ["log"], {
+				input: JSON.stringify(payload),
+				stdio: ["pipe", "ignore", "ignore"],
+				timeout: 5000,
+			});
+		} catch {
+			// the session is the user's: a missing or broken CLI never fails it
+		}
+	},
+});
