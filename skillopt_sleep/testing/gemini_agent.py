@@ -193,3 +193,16 @@ def converse(
 def gemini_sessions(home: Path) -> list[Path]:
     """Every session transcript under ``home/.gemini/tmp/*/chats``."""
     return sorted((home / ".gemini" / "tmp").glob("*/chats/session-*.jsonl"))
+
+
+def install_extension(extension: Path, home: Path, timeout: float = 120) -> AgentRun:
+    """``gemini extensions install EXTENSION --consent`` into ``home`` (a local directory;
+    gemini copies it into ``~/.gemini/extensions/<name>/``, a relative link made absolute)."""
+    binary = which_gemini()
+    if binary is None:
+        raise FileNotFoundError("gemini is not installed (npm i -g @google/gemini-cli)")
+    if not (home / ".gemini" / "settings.json").is_file():
+        write_settings(home)
+    env = gemini_env(home, "http://127.0.0.1:9")  # installing a local extension calls no model
+    argv = [binary, "extensions", "install", str(extension), "--consent"]
+    return run_agent(argv, env, home, timeout)

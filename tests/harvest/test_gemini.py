@@ -21,12 +21,24 @@ from skillopt_sleep.harvest.jsonl import read_chunk
 from skillopt_sleep.harvest.mine import group_turns, mine_chunk
 from skillopt_sleep.harvest.session import ParseState
 from skillopt_sleep.models import TaskRecord
+from skillopt_sleep.testing import Text
+from skillopt_sleep.testing.gemini_agent import (
+    NOTES_TEXT,
+    converse,
+    gemini_shell,
+    install_extension,
+    make_project,
+    scripted,
+    scripted_session,
+    which_gemini,
+)
 
 ROOT = Path(__file__).resolve().parent.parent / "fixtures" / "transcripts" / "gemini" / ".gemini"
 CHATS = ROOT / "tmp" / "calc-project" / "chats"
 CORRECTED = CHATS / "session-2026-11-26T15-42-42eaee10.jsonl"
 PRAISED = CHATS / "session-2026-11-26T15-43-f40649d8.jsonl"
 PROJECT = "/home/user/calc-project"
+EXTENSION = Path(__file__).resolve().parents[2] / "plugins" / "gemini"
 REQUEST, FIX = "run the tests please", "No, that's wrong: always use pytest -q"
 NOW = datetime(2026, 11, 27, tzinfo=timezone.utc)
 
@@ -171,3 +183,57 @@ def test_a_missing_home_yields_nothing_and_an_unlistable_directory_is_a_problem(
 def test_the_home_is_gemini_cli_home_else_home():
     assert default_root({"HOME": "/h"}) == Path("/h/.gemini")
     assert default_root({"HOME": "/h", "GEMINI_CLI_HOME": "/g"}) == Path("/g/.gemini")
+
+
+@pytest.mark.realbin
+@pytest.mark.slow
+def test_a_fresh_gemini_recording_is_harvested_with_its_correction(tmp_path):
+    if which_gemini() is None:
+        pytest.skip("gemini is not installed (npm i -g @google/gemini-cli@0.61.0)")
+    home, project = tmp_path / "home", make_project(tmp_path / "calc-project")
+    fix = scripted([gemini_shell("python3 -m pytest -q"), Text("Understood: pytest -q.")])
+    runs = converse([(REQUEST, scripted_session()), (FIX, fix)], home=home, cwd=project)
+    assert [r.code for r in runs] == [0, 0], runs[-1].err[-2000:]
+    session = runs[0].json()["session_id"]
+    # a resume in a later minute leaves a metadata-only file beside the real one (same id)
+    paths = [Path(p) for p in gemini_files(home / ".gemini", [])]
+    assert {p.name.rsplit("-", 1)[1] for p in paths} == {f"{session[:8]}.jsonl"}
+    [task] = [t for path in paths for t in tasks(path)]
+    assert (task.project, task.intent, task.feedback) == (str(project), REQUEST, FIX)
+    assert task.session_id == session and task.outcome == "failure"
+    assert [plain(c) for c in task.checks] == [
+        "contains 'pytest -q'",
+        "runs pytest",
+        "never runs unittest",
+    ]
+    assert [(a.command or a.path, a.exit_code) for a in task.actions] == [
+        ("python3 -m unittest", 0),
+        ("NOTES.md", None),
+        ("ls does-not-exist", 2),
+    ]
+    assert (project / "NOTES.md").read_text() == NOTES_TEXT
+
+
+@pytest.mark.realbin
+@pytest.mark.slow
+def test_the_extension_session_end_hook_fires_headless_and_names_the_transcript(tmp_path):
+    if which_gemini() is None:
+        pytest.skip("gemini is not installed (npm i -g @google/gemini-cli@0.61.0)")
+    extension, out = tmp_path / "extension", tmp_path / "hook-calls"
+    shutil.copytree(EXTENSION, extension, symlinks=True)
+    launcher = extension / "bin" / "skillopt-sleep"
+    launcher.unlink()  # stands in for the launcher: records what the hook ran with
+    launcher.write_text(f'#!/bin/sh\necho "$*" >> "{out}.argv"\ncat >> "{out}.json"\n')
+    launcher.chmod(0o755)
+    home, project = tmp_path / "home", make_project(tmp_path / "calc-project")
+    installed = install_extension(extension, home)
+    assert installed.code == 0, installed.err
+
+    [run] = converse([(REQUEST, scripted_session())], home=home, cwd=project)
+    assert run.code == 0, run.err
+    assert Path(f"{out}.argv").read_text() == "log --agent gemini\n"
+    payload = json.loads(Path(f"{out}.json").read_text())
+    assert (payload["hook_event_name"], payload["reason"]) == ("SessionEnd", "exit")
+    assert (payload["session_id"], payload["cwd"]) == (run.json()["session_id"], str(project))
+    [task] = tasks(Path(payload["transcript_path"]))
+    assert (task.session_id, task.intent) == (payload["session_id"], REQUEST)
