@@ -128,11 +128,9 @@ class PiParser(LineParser):
         super().__init__(state)
         self._commands: dict[str, actions.RawAction] = {}  # toolCallId -> its command action
         self._parents: dict[str, str | None] = {}  # entry id -> parent id, for this read
-        self._prompts: dict[int, str] = {}  # id(turn) -> the entry id of its prompt
+        self._prompts: dict[int, str] = {}  # a turn's offset -> the entry id of its prompt
         self._tip: str | None = None  # the last entry read: where the current branch ends
-        self._forked_at: datetime | None = (
-            None  # a fork's header time: entries before it are copies
-        )
+        self._forked_at: datetime | None = None  # a fork's header time (copies are older)
 
     def record(self, kind: str, obj: dict[str, Any], offset: int) -> None:
         if kind == "session":
@@ -182,7 +180,7 @@ class PiParser(LineParser):
         while node is not None and node not in path:
             path.add(node)
             node = self._parents.get(node)
-        kept = [t for t in self.chunk.turns if self._prompts.get(id(t)) in path]
+        kept = [t for t in self.chunk.turns if self._prompts.get(t.offset) in path]
         if len(kept) == len(self.chunk.turns):
             return
         self.chunk.turns = kept
@@ -213,7 +211,7 @@ class PiParser(LineParser):
         if skill == CONTROL_SKILL:  # spelt as the control prompts of the other agents are
             text = f"/{CONTROL_SKILL} {text}".strip()
         turn = self.start_turn(offset, text or f"/skill:{skill}", obj.get("timestamp"))
-        self._prompts[id(turn)] = as_str(obj.get("id"))
+        self._prompts[offset] = as_str(obj.get("id"))
         if skill:
             turn.note(turn.skills, skill)
         turn.context = context
