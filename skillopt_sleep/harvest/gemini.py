@@ -14,7 +14,9 @@ directory's name (``projects.json`` maps cwd to it). Format facts this parser re
 - Messages are ``{id, timestamp, type, content}``; ``type`` is ``user``, ``gemini``, ``info``,
   ``error`` or ``warning``. A ``user`` message whose content holds ``functionResponse`` parts
   is a tool result the CLI sent, not the user; a typed one holds ``text`` parts (an ``@file``
-  reference expands after ``--- Content from referenced files ---``).
+  reference expands after ``--- Content from referenced files ---``). A custom command
+  (``.gemini/commands/*.toml``) writes its expanded prompt as ``content`` and what the user
+  typed (``/name args``) as ``displayContent``.
 - A ``gemini`` message is written once when its text arrives and **again under the same id**
   once its ``toolCalls`` complete: the last one wins. So a turn's replies are collected by id
   and read when the turn ends (the next prompt, or the end of the read).
@@ -36,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from . import actions
+from .expanded import mark
 from .jsonl import MAX_LINE_BYTES, BadRecord, LineParser, as_dict, as_list, as_str
 from .scan import Problem, printable
 from .session import ParseState, SessionChunk, Turn, parse_time
@@ -189,10 +192,16 @@ class GeminiParser(LineParser):
             return
         self._prompts.add(message_id)
         self._flush()
+        shown = _texts(obj.get("displayContent")).strip()
+        if shown.startswith("/") and shown != text:  # a custom command: its body is context
+            turn = self.start_turn(offset, shown, obj.get("timestamp"))
+            turn.note(turn.tags, "slash-command")
+            turn.context = mark(text, f"the body of the command {shown.split()[0]}")
+            return
         prompt, _, referenced = text.partition(_REFERENCED)
         turn = self.start_turn(offset, prompt.strip() or text, obj.get("timestamp"))
         if referenced.strip():
-            turn.context = referenced.strip()
+            turn.context = mark(referenced.strip(), "files the prompt referenced")
 
     def _reply(self, obj: dict[str, Any]) -> None:
         if not isinstance(obj.get("toolCalls", []), list):

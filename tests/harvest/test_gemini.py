@@ -237,3 +237,22 @@ def test_the_extension_session_end_hook_fires_headless_and_names_the_transcript(
     assert (payload["session_id"], payload["cwd"]) == (run.json()["session_id"], str(project))
     [task] = tasks(Path(payload["transcript_path"]))
     assert (task.session_id, task.intent) == (payload["session_id"], REQUEST)
+
+
+def test_a_custom_command_is_the_request_the_user_typed_and_its_body_is_context(tmp_path):
+    """As gemini 0.61 writes ``/hello world`` run from ``.gemini/commands/hello.toml``."""
+    lines = PRAISED.read_text(encoding="utf-8").splitlines()
+    at = next(i for i, line in enumerate(lines) if "add a sub function" in line)
+    typed = json.loads(lines[at])
+    typed["content"] = [{"text": "EXPANDED_HELLO to world"}]
+    typed["displayContent"] = [{"text": "/hello world"}]
+    path = tmp_path / PRAISED.name
+    path.write_text("\n".join([*lines[:at], json.dumps(typed), *lines[at + 1 :]]) + "\n")
+    [task] = tasks(path)
+    assert (task.intent, task.feedback, task.tags) == (
+        "/hello world",
+        "thanks, perfect",
+        ["slash-command"],
+    )
+    assert "EXPANDED_HELLO to world" in task.context
+    assert task.context.startswith("[Repository text expanded into the session, not typed")
