@@ -162,13 +162,10 @@ class PiParser(LineParser):
         taken as the continuation, so a damaged line loses nothing.
         """
         entry = as_str(obj.get("id"))
-        parent = obj.get("parentId")
-        parent = parent if isinstance(parent, str) else None
-        if (
-            self._tip is not None
-            and parent != self._tip
-            and (parent is None or parent in self._parents)
-        ):
+        raw = obj.get("parentId", "")  # null: the root; no id (a damaged field): unknown
+        parent = raw if isinstance(raw, str) else None
+        known = raw is None or parent in self._parents
+        if self._tip is not None and parent != self._tip and known:
             self._abandon(parent)
         if entry:
             self._parents[entry] = parent

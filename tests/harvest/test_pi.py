@@ -11,6 +11,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from skillopt_sleep.checks.action_judge import action_check, recorded
 from skillopt_sleep.harvest.check_miner import plain
@@ -110,6 +112,15 @@ def test_a_broken_line_is_skipped_and_counted_and_nothing_else_is_lost(tmp_path)
     assert "Successfully wrote" not in task.attempt
     same = {"attempt"}
     assert task.model_dump(exclude=same) == whole.model_dump(exclude=same)
+
+
+def test_a_parent_id_of_the_wrong_type_is_no_reason_to_drop_the_branch(tmp_path):
+    rows = [json.loads(line) for line in CORRECTED.read_text("utf-8").splitlines()]
+    fix = next(r for r in rows if _user_text(r).startswith("No, that's wrong"))
+    fix["parentId"] = 5
+    path = tmp_path / CORRECTED.name
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    assert _view(mine_chunk(parse(path)[0], FALLBACK_TIME)) == _view(tasks(CORRECTED))
 
 
 def test_a_resumed_session_read_in_two_harvests_gives_the_tasks_of_one_read(tmp_path):
@@ -349,3 +360,47 @@ def test_the_packaged_skill_loads_and_its_session_is_never_a_task(tmp_path):
     [session] = pi_agent.pi_sessions(tmp_path / "agent-home")
     chunk = drop_control_turns(parse(session)[0])
     assert chunk.state.replay and mine_chunk(chunk, FALLBACK_TIME) == []
+
+
+_LINES = [line for p in (CORRECTED, PRAISED, FORKED) for line in p.read_bytes().splitlines()]
+_WRONG = st.one_of(
+    st.none(),
+    st.integers(),
+    st.booleans(),
+    st.text(max_size=5),
+    st.lists(st.integers(), max_size=2),
+    st.dictionaries(st.text(max_size=3), st.integers(), max_size=2),
+)
+
+
+@st.composite
+def _damaged(draw) -> bytes:
+    """A real line, whole or with one field (at any depth) of a wrong type, or cut short."""
+    line = draw(st.sampled_from(_LINES))
+    kind = draw(st.sampled_from(["good", "wrong", "cut"]))
+    if kind == "cut":
+        return line[: draw(st.integers(0, max(0, len(line) - 1)))]
+    obj = json.loads(line)
+    if kind == "wrong":
+        node = obj
+        while isinstance(node, dict) and node:
+            key = draw(st.sampled_from(sorted(node)))
+            child = node[key]
+            if not isinstance(child, dict) or draw(st.booleans()):
+                node[key] = draw(_WRONG)
+                break
+            node = child
+    return json.dumps(obj).encode()
+
+
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(lines=st.lists(_damaged(), max_size=30))
+def test_damaged_sessions_never_stop_the_parser_or_the_miner(lines):
+    parser = PiParser()
+    for offset, line in enumerate(lines):
+        parser.feed(offset, line + b"\n")
+    chunk = parser.finish()
+    assert chunk.lines == len(lines)
+    mine_chunk(chunk, FALLBACK_TIME)
