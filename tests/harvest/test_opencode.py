@@ -269,3 +269,13 @@ def test_a_long_session_is_read_in_bounded_pieces_that_lose_nothing(tmp_path):
     assert rest.partial and end == 6 and [t.prompt for t in rest.turns] == [FIX]
     last, end = read_session(db, first, end, rest.state, max_messages=3)
     assert (last.partial, end, last.turns) == (False, 8, [])
+
+
+def test_an_attached_file_is_context_never_the_prompt(tmp_path):
+    """``opencode run "look at this" -f calc.py``: OpenCode stores the file's read as two
+    synthetic text parts before the typed one."""
+    rows = (FIXTURE / "attached.jsonl").read_text(encoding="utf-8").splitlines()
+    db = _store(tmp_path, rows)
+    [mark] = changed_sessions(db, {}, [])
+    chunk, _ = read_session(db, mark.session_id)
+    assert [t.prompt for t in chunk.turns] == ["look at this"]
