@@ -38,6 +38,7 @@ from typing import Any
 
 from ..models import ActionKind
 from . import actions
+from .expanded import mark
 from .jsonl import LineParser, as_dict, as_str, require_dict
 from .scan import Problem, printable
 from .session import ParseState, SessionChunk
@@ -189,6 +190,7 @@ class OpenCodeParser(LineParser):
         self._user = ""  # the id of the user message whose text starts (or extends) a turn
         self._user_at: object = None
         self._prompted = False
+        self._expanded: list[str] = []  # synthetic text of the user message (an attached file)
 
     def record(self, kind: str, obj: dict[str, Any], offset: int) -> None:
         if kind == "session":
@@ -228,7 +230,9 @@ class OpenCodeParser(LineParser):
     def _part(self, part: dict[str, Any], obj: dict[str, Any], offset: int) -> None:
         ptype = part.get("type")
         if self._user and obj.get("message") == self._user:
-            if ptype == "text" and not part.get("synthetic") and not part.get("ignored"):
+            if ptype == "text" and part.get("synthetic"):
+                self._expanded.append(as_str(part.get("text")))
+            elif ptype == "text" and not part.get("ignored"):
                 self._prompt(as_str(part.get("text")), offset)
             return
         turn = self.turn
@@ -247,7 +251,10 @@ class OpenCodeParser(LineParser):
             self.turn.prompt = f"{self.turn.prompt}\n{text}"
             return
         self._prompted = True
-        self.start_turn(offset, text, _iso(_ms_time(self._user_at)))
+        turn = self.start_turn(offset, text, _iso(_ms_time(self._user_at)))
+        body = "\n".join(t for t in self._expanded if t.strip())
+        if body:  # what OpenCode read into the prompt: the replay's context, never the request
+            turn.context = mark(body, "a file attached to the prompt")
 
     def _tool(self, name: str, state: dict[str, Any]) -> None:
         turn = self.turn

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from skillopt_sleep.harvest.check_miner import plain
+from skillopt_sleep.harvest.expanded import typed
 from skillopt_sleep.harvest.mine import group_turns, mine_chunk
 from skillopt_sleep.harvest.opencode import (
     changed_sessions,
@@ -36,7 +37,7 @@ from skillopt_sleep.testing.opencode_agent import (
     which_opencode,
 )
 
-from .conftest import FALLBACK_TIME, TRANSCRIPTS
+from .conftest import FALLBACK_TIME, TRANSCRIPTS, records_json
 
 FIXTURE = TRANSCRIPTS / "opencode"
 ROWS = (FIXTURE / "rows.jsonl").read_text(encoding="utf-8").splitlines()
@@ -278,4 +279,12 @@ def test_an_attached_file_is_context_never_the_prompt(tmp_path):
     db = _store(tmp_path, rows)
     [mark] = changed_sessions(db, {}, [])
     chunk, _ = read_session(db, mark.session_id)
-    assert [t.prompt for t in chunk.turns] == ["look at this"]
+    [turn] = chunk.turns
+    assert turn.prompt == "look at this"
+    assert "def add(a, b):" in turn.context and typed(turn.context) == ""  # context, marked
+
+
+@pytest.mark.parametrize("fixture", ["rows", "attached"])
+def test_the_recorded_sessions_give_the_reviewed_task_records(fixture, tmp_path, golden):
+    rows = (FIXTURE / f"{fixture}.jsonl").read_text(encoding="utf-8").splitlines()
+    golden(f"harvest/opencode/{fixture}.json", records_json(_tasks(_store(tmp_path, rows))))
