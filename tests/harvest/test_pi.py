@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import sys
+import time
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -22,6 +24,7 @@ from skillopt_sleep.harvest.mine import group_turns, mine_chunk
 from skillopt_sleep.harvest.pi import PiParser, pi_files, session_dir_name, sessions_root
 from skillopt_sleep.harvest.session import ParseState, SessionChunk
 from skillopt_sleep.models import TaskRecord
+from skillopt_sleep.store import Store
 from skillopt_sleep.testing import ModelServer, Text, pi_agent
 from skillopt_sleep.testing.agents import run_agent
 
@@ -301,22 +304,26 @@ def _view(records: list[TaskRecord]) -> list[dict]:
     return [r.model_dump(mode="json") for r in records]
 
 
-def _installed_pi(tmp_path: Path, srv: ModelServer, bin_path: Path) -> tuple[str, dict, Path]:
+def _installed_pi(
+    tmp_path: Path, srv: ModelServer, bin_path: Path | None, extra: dict | None = None
+) -> tuple[str, dict, Path]:
     """``pi install plugins/pi`` in a sandbox home; the pi binary, its env and the project."""
     pi = pi_agent.which_pi()
     if pi is None:
         pytest.skip("pi is not installed (npm i -g @mariozechner/pi-coding-agent)")
     home, work = tmp_path / "agent-home", tmp_path / "work"
     pi_agent.make_project(work)
-    env = pi_agent.pi_home(home, srv.url, base={**os.environ, "SKILLOPT_SLEEP_BIN": str(bin_path)})
+    base = {k: v for k, v in os.environ.items() if k != "SKILLOPT_SLEEP_BIN"}
+    base.update({"SKILLOPT_SLEEP_BIN": str(bin_path)} if bin_path else {})
+    env = pi_agent.pi_home(home, srv.url, base={**base, **(extra or {})})
     installed = run_agent([pi, "install", str(REPO / "plugins" / "pi")], env, work)
     assert installed.code == 0, installed.err
     return pi, env, work
 
 
-def _pi_print(pi: str, env: dict, work: Path, prompt: str):
+def _pi_print(pi: str, env: dict, work: Path, prompt: str, *extra: str):
     argv = [pi, "-p", "--offline", "--provider", pi_agent.PROVIDER, "--model", pi_agent.MODEL]
-    done = run_agent([*argv, prompt], env, work, timeout=120)
+    done = run_agent([*argv, *extra, prompt], env, work, timeout=120)
     assert done.code == 0, done.err
     return done
 
@@ -404,3 +411,45 @@ def test_damaged_sessions_never_stop_the_parser_or_the_miner(lines):
     chunk = parser.finish()
     assert chunk.lines == len(lines)
     mine_chunk(chunk, FALLBACK_TIME)
+
+
+@pytest.mark.realbin
+@pytest.mark.slow
+def test_an_ended_pi_session_and_its_correction_land_in_the_task_log(tmp_path, sandbox_home):
+    """The whole way: the installed package's extension runs its launcher, which runs the
+    engine's ``log``; the session, then its ``--continue`` correction, become one task."""
+    with ModelServer([*pi_agent.first_session(), *pi_agent.correction_replies()]) as srv:
+        engine = {"SKILLOPT_SLEEP_PYTHON": sys.executable, "PYTHONPATH": str(REPO)}
+        pi, env, work = _installed_pi(tmp_path, srv, None, engine)
+        _pi_print(pi, env, work, pi_agent.REQUEST)
+        [task] = _logged(sandbox_home, lambda ts: len(ts) == 1)
+        assert (task.source, task.intent, task.outcome) == ("pi", pi_agent.REQUEST, "unknown")
+        _pi_print(pi, env, work, pi_agent.CORRECTION, "--continue")
+    [task] = _logged(sandbox_home, lambda ts: len(ts) == 1 and ts[0].feedback)
+    assert (task.feedback, task.outcome) == (pi_agent.CORRECTION, "failure")
+    assert [plain(c) for c in task.checks] == [
+        "contains 'pytest -q'",
+        "runs pytest",
+        "never runs unittest",
+    ]
+    assert _read_store(sandbox_home, Store.notices) == []
+
+
+def _logged(sandbox_home: Path, ready, timeout: float = 90) -> list[TaskRecord]:
+    """The store's tasks once ``ready(tasks)`` holds (the logger reads in the background)."""
+    deadline = time.monotonic() + timeout
+    found: list[TaskRecord] = []
+    while time.monotonic() < deadline:
+        found = _read_store(sandbox_home, Store.list_tasks)
+        if ready(found):
+            return found
+        time.sleep(0.25)
+    raise AssertionError(f"the task log never got there: {[t.model_dump() for t in found]}")
+
+
+def _read_store(sandbox_home: Path, read):
+    store = Store.open(sandbox_home / "sleep-home" / "data" / "skillopt-sleep.db")
+    try:
+        return read(store)
+    finally:
+        store.close()
