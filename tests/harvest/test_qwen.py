@@ -10,13 +10,14 @@ from pathlib import Path
 import pytest
 
 from skillopt_sleep.harvest.check_miner import plain
+from skillopt_sleep.harvest.control import drop_control_turns
 from skillopt_sleep.harvest.jsonl import read_chunk
 from skillopt_sleep.harvest.mine import mine_chunk
 from skillopt_sleep.harvest.qwen import QwenParser, qwen_files
 from skillopt_sleep.harvest.run import _resume_point
 from skillopt_sleep.harvest.session import ParseState
 from skillopt_sleep.models import TaskRecord
-from skillopt_sleep.testing import ModelServer
+from skillopt_sleep.testing import ModelServer, Text
 from skillopt_sleep.testing.agents import run_agent
 from skillopt_sleep.testing.qwen_agent import (
     FAILING_COMMAND,
@@ -286,3 +287,26 @@ def test_a_killed_command_and_a_refused_tool_fail_and_reasoning_is_not_the_reply
     assert "secret" not in task.attempt and "The server never answered." in task.attempt
     assert "[error] did not finish" in task.attempt
     assert "old_string not found" in task.attempt and "Files changed" not in task.attempt
+
+
+@pytest.mark.realbin
+@pytest.mark.slow
+def test_the_extension_command_expands_headless_and_its_session_is_never_a_task(tmp_path):
+    """``qwen -p "/skillopt-sleep status"`` sends the command's body, which opens with the command
+    the user typed: the recorded session is a control session, not something to learn from."""
+    if which_qwen() is None:
+        pytest.skip("qwen is not installed (npm i -g @qwen-code/qwen-code@0.15.10)")
+    home, work = tmp_path / "agent-home", calc_project(tmp_path / "work")
+    with ModelServer([Text("status: no nights yet")]) as srv:
+        env = qwen_env(home, srv.url, base={**os.environ, "SKILLOPT_SLEEP_PYTHON": "/bin/true"})
+        assert link_extension(REPO / "plugins" / "qwen", env, work).code == 0
+        argv = [which_qwen(), "-p", "/skillopt-sleep status", "--yolo", "--auth-type", "openai"]
+        done = run_agent(argv, env, work, 180)
+        call = srv.model_calls()[0]  # later ones: qwen's own memory extraction, if it runs
+    assert done.code == 0, done.err
+    assert (
+        call.prompt.startswith("/skillopt-sleep status\n") and "Never edit `QWEN.md`" in call.prompt
+    )
+    [session] = qwen_sessions(home)
+    chunk, _ = read_chunk(QwenParser(), session, 0)
+    assert drop_control_turns(chunk).turns == [] and chunk.state.replay
