@@ -17,21 +17,16 @@ Format facts this module relies on (OpenCode 1.18.33, recorded in the fixtures):
 - The instruction files (``AGENTS.md``) and the environment go in the system prompt, never into
   a user message; a resumed session (``--continue``) appends messages to the same session.
 
-The reader feeds each row as one JSON line into :class:`OpenCodeParser`, so a damaged row is
-skipped and counted like a damaged transcript line. A read's *offset* is a message ordinal (the
-position of a message in its session, oldest first): the cursor of a session is its
-:class:`SessionMark`, and a later read starts at the message of the last task's prompt.
+The reader (:mod:`.opencode_store`) feeds each row as one JSON line into
+:class:`OpenCodeParser`, so a damaged row is skipped and counted like a damaged transcript line;
+a line's offset is the ordinal of the message it belongs to.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import re
-import sqlite3
-import urllib.parse
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -41,14 +36,12 @@ from . import actions
 from .expanded import mark
 from .jsonl import LineParser, as_dict, as_str, require_dict
 from .scan import Problem, printable
-from .session import ParseState, SessionChunk
+from .session import ParseState
 
 SOURCE = "opencode"
 _INJECTED = ("<system-reminder>", "<environment_details>", "Instructions from:")
 _PATCH_FILE = re.compile(r"^\*\*\* (Add|Update|Delete) File: (.+)$", re.MULTILINE)
 _PATCH_KINDS: dict[str, ActionKind] = {"Add": "write", "Update": "edit", "Delete": "delete"}
-MAX_MESSAGES = 20_000  # read per session per harvest; the cursor continues next time
-_BUSY_MS = 2000  # a read waits this long for a checkpoint, never for a writer (WAL)
 
 
 def default_root(env: Mapping[str, str]) -> Path:
@@ -79,105 +72,6 @@ def opencode_files(root: Path, problems: list[Problem]) -> Iterator[str]:
     for name in names:
         if name == "opencode.db" or (name.startswith("opencode-") and name.endswith(".db")):
             yield str(root / name)
-
-
-@dataclass(frozen=True)
-class SessionMark:
-    """A session's cursor: what it looked like when last read (unchanged: not read again)."""
-
-    session_id: str
-    project: str
-    updated_ms: int
-    messages: int
-
-
-def connect(db: Path) -> sqlite3.Connection:
-    """``db`` opened read-only (``mode=ro``: OpenCode's file is never written, only the WAL
-    index a reader shares). Reading needs the ``-wal`` and ``-shm`` files beside it, so the
-    database is never opened ``immutable`` (that would miss what the WAL holds)."""
-    uri = "file:" + urllib.parse.quote(str(db.resolve())) + "?mode=ro"
-    con = sqlite3.connect(uri, uri=True, timeout=_BUSY_MS / 1000, isolation_level=None)
-    con.execute("PRAGMA query_only = 1")
-    return con
-
-
-def changed_sessions(
-    db: Path, marks: Mapping[str, SessionMark], problems: list[Problem]
-) -> list[SessionMark]:
-    """The user's sessions in ``db`` (subagents' left out) whose update time or message count
-    differ from ``marks``, oldest first. An unreadable store is a problem, never raised."""
-    sql = (
-        "SELECT s.id, s.directory, s.time_updated,"
-        " (SELECT count(*) FROM message m WHERE m.session_id = s.id)"
-        " FROM session s WHERE s.parent_id IS NULL ORDER BY s.time_updated, s.id"
-    )
-    try:
-        con = connect(db)
-        try:
-            rows = con.execute(sql).fetchall()
-        finally:
-            con.close()
-    except sqlite3.Error as exc:
-        problems.append((printable(db), f"cannot read the OpenCode store ({exc})"))
-        return []
-    out = []
-    for sid, directory, updated, count in rows:
-        mark = SessionMark(str(sid), str(directory or ""), int(updated or 0), int(count))
-        if marks.get(mark.session_id) != mark:
-            out.append(mark)
-    return out
-
-
-def read_session(
-    db: Path,
-    session_id: str,
-    start: int = 0,
-    state: ParseState | None = None,
-    *,
-    max_messages: int = MAX_MESSAGES,
-) -> tuple[SessionChunk, int]:
-    """The turns of one session from message ordinal ``start``; returns the chunk and the
-    ordinal after the last message read. Every row comes from one read transaction, so the
-    messages and parts agree even while OpenCode writes. At most ``max_messages`` are read
-    (``chunk.partial``: the rest comes next time). Raises ``sqlite3.Error``."""
-    parser = OpenCodeParser(state)
-    con = connect(db)
-    try:
-        con.execute("BEGIN")
-        session = con.execute(
-            "SELECT id, directory, parent_id FROM session WHERE id = ?", (session_id,)
-        ).fetchone()
-        if session is None:
-            return parser.finish(), start
-        parser.feed(start, _line("session", id=session[0], directory=session[1]))
-        messages = con.execute(
-            "SELECT id, time_created, data FROM message WHERE session_id = ?"
-            " ORDER BY time_created, id LIMIT ? OFFSET ?",
-            (session_id, max_messages + 1, start),
-        ).fetchall()
-        parser.chunk.partial = len(messages) > max_messages
-        messages = messages[:max_messages]
-        end = start
-        for end, (mid, created, data) in enumerate(messages, start + 1):
-            parser.feed(end - 1, _line("message", data, id=mid, time=created))
-            for (part,) in con.execute(
-                "SELECT data FROM part WHERE message_id = ? ORDER BY id", (mid,)
-            ):
-                parser.feed(end - 1, _line("part", part, message=mid))
-        con.execute("COMMIT")
-    finally:
-        con.close()
-    return parser.finish(), end
-
-
-def _line(kind: str, data: object = None, **fields: object) -> bytes:
-    """One row as a JSON line; ``data`` (a row's JSON text) is spliced in as it is, so damaged
-    JSON makes the line invalid and the parser skips and counts it."""
-    head = json.dumps({"type": kind, **fields})
-    if data is None:
-        return head.encode() + b"\n"
-    body = data if isinstance(data, str) else json.dumps(data)
-    return f'{head[:-1]}, "data": {body}}}\n'.encode("utf-8", "surrogatepass")
 
 
 class OpenCodeParser(LineParser):

@@ -13,14 +13,14 @@ import pytest
 
 from skillopt_sleep.harvest.check_miner import plain
 from skillopt_sleep.harvest.expanded import typed
-from skillopt_sleep.harvest.mine import group_turns, mine_chunk
-from skillopt_sleep.harvest.opencode import (
+from skillopt_sleep.harvest.mine import mine_chunk
+from skillopt_sleep.harvest.opencode import default_root, opencode_files
+from skillopt_sleep.harvest.opencode_store import (
+    SessionCursor,
     changed_sessions,
-    default_root,
-    opencode_files,
+    new_chunks,
     read_session,
 )
-from skillopt_sleep.harvest.session import ParseState
 from skillopt_sleep.models import TaskRecord
 from skillopt_sleep.testing import ModelServer, Text
 from skillopt_sleep.testing.opencode_agent import (
@@ -116,27 +116,37 @@ def test_a_damaged_row_is_skipped_and_counted_and_nothing_else_is_lost(tmp_path)
     assert [t.model_dump() for t in _tasks(db)] == [t.model_dump() for t in whole]
 
 
-def test_a_resumed_session_read_in_two_steps_gives_the_tasks_of_one_read(tmp_path):
-    first = _session_ids()[0]
+def test_a_resumed_session_read_as_it_grows_gives_the_tasks_of_one_read(tmp_path):
     items = [json.loads(r) for r in ROWS]
     fix_at = next(_created(i) for i in items if i["table"] == "part" and FIX in i["row"]["data"])
     early = [i for i in items if i["table"] in ("project", "session") or _created(i) < fix_at]
-    later = [i for i in items if i not in early]
     db = _store(tmp_path / "growing", [json.dumps(i) for i in early])
-    marks = {m.session_id: m for m in changed_sessions(db, {}, [])}
-    chunk, end = read_session(db, first)
-    [task] = mine_chunk(chunk, FALLBACK_TIME)
-    assert (task.feedback, task.outcome) == ("", "unknown")
-    assert changed_sessions(db, marks, []) == []  # nothing new: nothing to read
-    last = group_turns(chunk.turns)[-1].task  # the next read starts at the last task's prompt
-    state = ParseState(**{**chunk.state.__dict__, "turns_before": last.index})
+    kept: dict[str, str] = {}  # session id -> dumped cursor, as a store keeps them
 
-    _append(db, later)  # OpenCode writes the resumed run
-    assert [m.session_id for m in changed_sessions(db, marks, [])] == _session_ids()
-    again, end_again = read_session(db, first, last.offset, state)
-    whole, _ = read_session(_store(tmp_path / "whole"), first)
-    assert end_again > end
-    assert _dumped(mine_chunk(again, FALLBACK_TIME)) == _dumped(mine_chunk(whole, FALLBACK_TIME))
+    def harvest() -> list[TaskRecord]:
+        cursors = {sid: SessionCursor.load(raw) for sid, raw in kept.items()}
+        records = []
+        for chunk, cursor in new_chunks(db, {k: c for k, c in cursors.items() if c}, []):
+            records.extend(mine_chunk(chunk, FALLBACK_TIME))
+            kept[cursor.mark.session_id] = cursor.dump()
+        return records
+
+    [task] = harvest()
+    assert (task.intent, task.feedback, task.outcome) == (FIRST, "", "unknown")
+    assert harvest() == []  # nothing new: nothing read
+
+    _append(db, [i for i in items if i not in early])  # OpenCode writes the resumed run
+    again = harvest()
+    whole = _tasks(_store(tmp_path / "whole"))
+    assert _dumped(again) == _dumped(whole)
+    assert (again[0].feedback, again[0].outcome) == (FIX, "failure")
+
+
+def test_a_harvest_keeps_to_the_projects_asked_for(tmp_path):
+    db = _store(tmp_path)
+    assert list(new_chunks(db, {}, [], projects=frozenset({"/elsewhere"}))) == []
+    chunks = list(new_chunks(db, {}, [], projects=frozenset({"/home/dev/calc"})))
+    assert len(chunks) == 2
 
 
 def test_a_store_being_written_is_read_without_waiting_and_without_writing_it(tmp_path):
@@ -288,3 +298,21 @@ def test_an_attached_file_is_context_never_the_prompt(tmp_path):
 def test_the_recorded_sessions_give_the_reviewed_task_records(fixture, tmp_path, golden):
     rows = (FIXTURE / f"{fixture}.jsonl").read_text(encoding="utf-8").splitlines()
     golden(f"harvest/opencode/{fixture}.json", records_json(_tasks(_store(tmp_path, rows))))
+
+
+def test_a_task_longer_than_one_read_is_read_on_to_its_end(tmp_path):
+    db, first = _store(tmp_path), _session_ids()[0]
+    cursors: dict[str, SessionCursor] = {}
+    prompts, reads = [], 0
+    while reads < 10:
+        got = [
+            (c, k)
+            for c, k in new_chunks(db, cursors, [], max_messages=2)
+            if k.mark.session_id == first
+        ]
+        if not got:
+            break
+        [(chunk, cursor)] = got
+        prompts += [(t.index, t.prompt) for t in chunk.turns]
+        cursors[first], reads = cursor, reads + 1
+    assert reads < 10 and (0, FIRST) in prompts and (1, FIX) in prompts
