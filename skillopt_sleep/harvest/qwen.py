@@ -18,6 +18,8 @@ Format facts this parser relies on (observed with qwen 0.15.10):
 - ``write_file`` / ``edit`` / ``read_file`` name the file in ``args.file_path``.
 - ``system`` records (telemetry, attribution snapshots, titles, compression) are not the
   conversation. ``qwen --continue`` / ``--resume`` append to the same file.
+- Subagents write ``<project dir>/subagents/<session>/agent-<id>.jsonl`` (not listed), their
+  records marked ``isSidechain: true`` (never read as the user's).
 """
 
 from __future__ import annotations
@@ -72,6 +74,8 @@ class QwenParser(LineParser):
         self._calls: dict[str, tuple[str, RawAction | None]] = {}  # call id -> (tool, action)
 
     def record(self, kind: str, obj: dict[str, Any], offset: int) -> None:
+        if obj.get("isSidechain") is True:
+            return  # a subagent's conversation, not the user's
         self._learn_session(obj)
         if kind == "user":
             self._user(obj, offset)

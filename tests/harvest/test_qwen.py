@@ -212,22 +212,24 @@ def test_the_qwen_extension_hands_each_answered_session_to_skillopt_sleep_log(tm
 
 
 def test_text_the_user_did_not_type_is_never_a_prompt(tmp_path):
-    """A background agent's notice and a cron prompt are not requests; what qwen appended to a
-    prompt (``@file`` contents, a hook's context) is the task's context, marked as not typed."""
+    """A background agent's notice, a cron prompt and a subagent's prompt are not requests; what
+    qwen appended to a prompt (``@file`` contents, a hook's context) is the task's context, marked
+    as not typed."""
     source = _session(FIX)
     lines = source.read_bytes().splitlines(keepends=True)
     first = json.loads(lines[0])
 
-    def user(parts: list[dict], **extra: str) -> bytes:
+    def user(parts: list[dict], **extra: object) -> bytes:
         return (
             json.dumps({**first, "message": {"role": "user", "parts": parts}, **extra}) + "\n"
         ).encode()
 
     notice = user([{"text": "Background agent finished: 3 files"}], subtype="notification")
     cron = user([{"text": "run the nightly lint"}], subtype="cron")
+    sidechain = user([{"text": "Search the repo for add()"}], isSidechain=True)
     lines[0] = user([{"text": REQUEST}, {"text": "\n--- Content from referenced files ---\nx"}])
     mixed = tmp_path / source.name
-    mixed.write_bytes(b"".join([*lines[:-1], notice, cron, lines[-1]]))
+    mixed.write_bytes(b"".join([*lines[:-1], notice, cron, sidechain, lines[-1]]))
     chunk, _ = read_chunk(QwenParser(), mixed, 0)
     assert [t.prompt for t in chunk.turns] == [REQUEST, FIX]
     [task] = mine_chunk(chunk, WHEN)
