@@ -10,6 +10,7 @@ succeeds, a file write, a shell call that exits 2, a final text.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -35,6 +36,10 @@ _LEAKY = (
     "XDG_STATE_HOME",
     "XDG_CACHE_HOME",
 )
+_SETTINGS = {
+    "privacy": {"usageStatisticsEnabled": False},
+    "general": {"enableAutoUpdate": False},
+}
 _TOOLS_DIR = Path(__file__).resolve().parents[2] / ".tools" / "node_modules" / ".bin"
 
 OK_COMMAND = "python3 -m unittest"  # the project's tests, by another runner than pytest
@@ -63,9 +68,15 @@ def which_qwen() -> str | None:
 def qwen_env(home: Path, url: str, *, base: Mapping[str, str] | None = None) -> dict[str, str]:
     """Environment for ``qwen`` talking to ``url`` (the server's base URL) from ``home``.
 
-    HOME and the XDG directories all lie in ``home``; telemetry and update checks are off.
+    HOME and the XDG directories all lie in ``home``. ``home/.qwen/settings.json`` (written when
+    absent) turns off qwen's usage statistics, which it otherwise posts to its vendor's host,
+    and its update check: a test never reaches the internet.
     """
     home.mkdir(parents=True, exist_ok=True)
+    settings = home / ".qwen" / "settings.json"
+    if not settings.exists():
+        settings.parent.mkdir(exist_ok=True)
+        settings.write_text(json.dumps(_SETTINGS, indent=2), encoding="utf-8")
     env = {k: v for k, v in (os.environ if base is None else base).items() if k not in _LEAKY}
     tmp = home / ".tmp"
     tmp.mkdir(exist_ok=True)
