@@ -10,7 +10,8 @@ Format facts this parser relies on (observed with qwen 0.15.10):
   response}}``. Calls and their results meet by id.
 - A ``user`` record is typed by the user, except with ``subtype`` ``cron`` / ``notification``
   (a scheduled prompt, a background agent's notice). Its first text part is what was typed;
-  later text parts are what qwen added (``@file`` contents, a hook's additional context).
+  later text parts are what qwen added (``@file`` contents, a hook's additional context; from
+  qwen's source, not seen in a recording).
   In ``-p`` a file slash command (``.qwen/commands/*.md``) is recorded as its expanded body.
 - ``run_shell_command`` results give the exit status only as text (``Exit Code: 2`` or
   ``(none)`` with a ``Signal:``); ``toolCallResult.status`` stays ``success`` for a command
