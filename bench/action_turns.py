@@ -1,8 +1,8 @@
 """Accuracy of reading action corrections: later turns that tell the agent not to do, or to do
 differently, what its previous attempt just did (tests/fixtures/action_turns/suite.jsonl).
 
-    python bench/action_turns.py          # both classifiers; every error is listed
-    python bench/action_turns.py --json
+    python -m bench.action_turns          # both classifiers; every error is listed
+    python -m bench.action_turns --json
 
 Each row holds the previous attempt's actions, the later turn, its language and whether it is a
 correction of that attempt (or a genuinely new request / follow-up). A turn counts as read as a

@@ -1,9 +1,9 @@
 """Agent replay against text replay, in the acting world: the gate's power and false accepts on
 action rules, and what a night costs.
 
-    python bench/agent_replay.py              # 10 nights each way, default night settings
-    python bench/agent_replay.py --nights 4 --json
-    python bench/agent_replay.py --real --nights 1   # the real claude and codex (see below)
+    python -m bench.agent_replay              # 10 nights each way, default night settings
+    python -m bench.agent_replay --nights 4 --json
+    python -m bench.agent_replay --real --nights 1   # the real claude and codex (see below)
 
 Each night takes 4 corrected tasks for each of two action rules (a command that must not be run:
 ``python -m unittest``; a directory that must not be touched: ``vendor/``), from Claude Code and

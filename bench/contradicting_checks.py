@@ -1,8 +1,8 @@
 """Why a mined check must pass on the user's own example: a night whose tasks carry a check that
 contradicts the correction does not learn the rule; the same night with the narrowed check does.
 
-    python bench/contradicting_checks.py              # 5 nights each way
-    python bench/contradicting_checks.py --nights 20 --json
+    python -m bench.contradicting_checks              # 5 nights each way
+    python -m bench.contradicting_checks --nights 20 --json
 
 The acting world (:mod:`skillopt_sleep.testing.acting_world`, the agent played by
 :class:`~skillopt_sleep.testing.sim_agent.SimAgentRunner` in a copy of the project, as
@@ -16,7 +16,7 @@ same four corrected tasks, differing only in their check:
   :func:`skillopt_sleep.harvest.examples.hold` (``never_ran python3 -m unittest``).
 Each night prints whether the rule was adopted and its efficacy pass rates before and after.
 
-Measured (``python bench/contradicting_checks.py --nights 20``): contradicting, the rule adopted on
+Measured (``python -m bench.contradicting_checks --nights 20``): contradicting, the rule adopted on
 0 of 20 nights, pass rate 0.00 before and 0.00 after; narrowed, adopted on 20 of 20, pass rate
 0.13 before and 0.90 after.
 """

@@ -3,8 +3,8 @@ they correct (feedback, never a task of their own), and how many yield a check -
 action check, not a rubric -- that fails on the attempt the user corrected; on the labelled sets,
 how many yield the right check and how many a check that contradicts the correction it came from.
 
-    python bench/corrections.py                  # this tree against the baseline revision
-    python bench/corrections.py --baseline 4b6d96e --after HEAD --json
+    python -m bench.corrections                  # this tree against the baseline revision
+    python -m bench.corrections --baseline 4b6d96e --after HEAD --json
 
 Five sets of recorded sessions, each harvested through the CLI into a fresh store by the code of
 ``--baseline`` (a git revision, extracted to a temporary directory) and by this tree (or the
@@ -30,14 +30,14 @@ user's example) and with a contradicting check: one that fails on the user's own
 package judges it there (a rule check needs the example's answer, an action check its actions).
 Goal for contradictions: 0. ``--json`` adds each labelled correction's mined checks.
 
-Measured (``python bench/corrections.py``, baseline fff2e10): the tuning set 20/20 attached and
+Measured (``python -m bench.corrections``, baseline fff2e10): the tuning set 20/20 attached and
 20/20 with a check, before and after; the fresh set 13/20 attached (7 became tasks) and 10/20 with
 a check before, 17/20 attached and 14/20 with a check after (see fresh_conversations.py for why
 the after figure is no longer a held-out one); the unseen set 10/12 attached and 10/12 with a
 check before, 11/12 and 11/12 after (its one miss: "Start it with 'fix:' like every commit here."
 is read as a new request).
 
-Measured (``python bench/corrections.py --baseline 4b6d96e --after b4238af``): before, the
+Measured (``python -m bench.corrections --baseline 4b6d96e --after b4238af``): before, the
 labelled set 19/36 attached (17 became tasks: 15 of the 18 about text, 2 of the 4 after a slash
 command, all 3 scope corrections after a listing), 5 with a rule check, 16 with an action check,
 17 with a failing check, 16 with a correct check (1 of 18 about
@@ -328,8 +328,7 @@ def measure(code_root: Path) -> dict[str, Counted]:
     """Both sets counted by the package under ``code_root``, in a child process."""
     script = (
         "import json, sys\n"
-        f"sys.path.insert(0, {str(REPO / 'bench')!r})\n"
-        "from corrections import SETS, count\n"
+        "from bench.corrections import SETS, count\n"
         "from pathlib import Path\n"
         f"print(json.dumps({{k: count(m, n, Path({str(REPO)!r}) / f, lab) "
         "for k, (m, n, f, lab) in SETS.items()}))\n"

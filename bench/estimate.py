@@ -2,10 +2,10 @@
 
 Usage::
 
-    python bench/estimate.py              # 6 users x 5 nights of every project size below
-    python bench/estimate.py --json       # one JSON object, a row per night
-    python bench/estimate.py --seeds 3 --projects 1x1,5x3   # a quick look: tasks x kinds
-    python bench/estimate.py --first-seed 6   # users the estimator was never looked at on
+    python -m bench.estimate              # 6 users x 5 nights of every project size below
+    python -m bench.estimate --json       # one JSON object, a row per night
+    python -m bench.estimate --seeds 3 --projects 1x1,5x3   # a quick look: tasks x kinds
+    python -m bench.estimate --first-seed 6   # users the estimator was never looked at on
 
 For every night of every simulated user (:class:`~worlds.preference_world.PreferenceWorld`, as in
 ``bench/learning.py``, ``night.auto_adopt`` on) of every project size (new tasks a night, and the
@@ -43,13 +43,10 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TypedDict
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from estimate_before.estimate import estimate_night as estimate_before
-from worlds.preference_kinds import KINDS, MODULES
-from worlds.preference_world import PreferenceWorld
-from worlds.seed_home import seed_home
-
+from bench.estimate_before.estimate import estimate_night as estimate_before
+from bench.worlds.preference_kinds import KINDS, MODULES
+from bench.worlds.preference_world import PreferenceWorld
+from bench.worlds.seed_home import seed_home
 from skillopt_sleep.clock import FixedClock
 from skillopt_sleep.models import TaskRecord
 from skillopt_sleep.night.project import Backends, estimate_project_night, run_project_night

@@ -24,8 +24,7 @@ from __future__ import annotations
 import math
 from functools import cache
 
-from worlds.preference_kinds import BASE_RATE, RULE_RATE
-
+from bench.worlds.preference_kinds import BASE_RATE, RULE_RATE
 from skillopt_sleep.evidence.exact import Stratum, stratified_p
 from skillopt_sleep.proposal_models import NightSummary
 from skillopt_sleep.settings import NightSettings

@@ -2,9 +2,9 @@
 
 Usage::
 
-    python bench/gate_noise.py            # both rates, and the strict-mean baseline
-    python bench/gate_noise.py --json     # one JSON object
-    python bench/gate_noise.py --night harm_odds=8   # the edit gate with other [night] settings
+    python -m bench.gate_noise            # both rates, and the strict-mean baseline
+    python -m bench.gate_noise --json     # one JSON object
+    python -m bench.gate_noise --night harm_odds=8   # the edit gate with other [night] settings
 
 Score model (one simulated night):
 
@@ -43,20 +43,15 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import dataclasses
 import json
 import random
 import sys
 from collections.abc import Callable, Sequence
 from datetime import datetime, timezone
-from pathlib import Path
 from typing import NamedTuple, TypedDict
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from holdout_gate import GatePolicy, GateTest, decide
-from night_args import add_night_option, described, parsed_night
-
+from bench.holdout_gate import GatePolicy, GateTest, decide
+from bench.night_args import add_night_option, described, parsed_night
 from skillopt_sleep.evidence import Candidate, EvidencePolicy, Trials
 from skillopt_sleep.evidence.together import settle
 from skillopt_sleep.models import Check, Edit, TaskRecord
@@ -169,7 +164,7 @@ def edit_gate(
     where it acts (the cited task and the unseen tasks of its kind) and, if it passes, for harm on
     all the others; fresh rollouts drawn as the gate asks, spent the ``allocation``'s way
     (``policy`` and ``k`` belong to the holdout gate)."""
-    evidence = dataclasses.replace(EvidencePolicy.from_settings(night), allocation=allocation)
+    evidence = EvidencePolicy.from_settings(night).model_copy(update={"allocation": allocation})
     name = "edit" if allocation == "lean" else f"edit-{allocation}"
     edit = Edit(target="memory", content="the rule")
 

@@ -12,9 +12,9 @@ Each harvest runs in its own process; "harvest time" is measured inside it (the 
 the interpreter's start-up), "wall" is the whole process, and CPU time is given too: on a
 shared machine it varies less than elapsed time. Unix only (ru_maxrss).
 
-    python bench/harvest.py                 # ~2,000 Claude + 1,000 Codex files, ~300 MB
-    python bench/harvest.py --scale 0.1     # a tenth of that
-    python bench/harvest.py --json          # one JSON object
+    python -m bench.harvest                 # ~2,000 Claude + 1,000 Codex files, ~300 MB
+    python -m bench.harvest --scale 0.1     # a tenth of that
+    python -m bench.harvest --json          # one JSON object
 """
 
 from __future__ import annotations
@@ -32,9 +32,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import TypedDict
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from worlds import synthetic as syn
+from bench.worlds import synthetic as syn
 
 REPO = Path(__file__).resolve().parent.parent
 DRIVER = r"""

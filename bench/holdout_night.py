@@ -10,8 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from holdout_gate import GatePolicy, GateResult, decide
-
+from bench.holdout_gate import GatePolicy, GateResult, decide
 from skillopt_sleep.night.pipeline import Night, NightResult
 from skillopt_sleep.optimize.reflect import pick_cases
 from skillopt_sleep.optimize.select import Selection

@@ -2,8 +2,8 @@
 
 Usage::
 
-    python bench/hostile_rules.py          # counts
-    python bench/hostile_rules.py -v       # and every rule that got through, or was refused wrongly
+    python -m bench.hostile_rules          # counts
+    python -m bench.hostile_rules -v       # and every rule that got through, or was refused wrongly
 
 The suite is data (``tests/night/data/hostile_rules.json`` and ``benign_rules.json``). Every
 hostile rule is sent to :func:`~skillopt_sleep.rules.guards.apply_edits` twice: alone, and riding

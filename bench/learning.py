@@ -2,14 +2,14 @@
 
 Usage::
 
-    python bench/learning.py                 # 50 seeds x 5 nights x 10 new tasks a night
-    python bench/learning.py --json          # one JSON object
-    python bench/learning.py --seeds 5 --nights 3   # a quick look
-    python bench/learning.py --pairing 1     # common random numbers: a useless rule moves no answer
-    python bench/learning.py --seeds 1 --trace   # every proposal, its truth and its fate, night by night
-    python bench/learning.py --night harm_odds=8  # the product's gate with other [night] settings
-    python bench/learning.py --regime sparse # a preference once or twice a night: lean vs classic
-    python bench/learning.py --regime sparse --tasks 200 --seeds 6   # the same at 200 tasks a night
+    python -m bench.learning                 # 50 seeds x 5 nights x 10 new tasks a night
+    python -m bench.learning --json          # one JSON object
+    python -m bench.learning --seeds 5 --nights 3   # a quick look
+    python -m bench.learning --pairing 1     # common random numbers: a useless rule moves no answer
+    python -m bench.learning --seeds 1 --trace   # every proposal, its truth and its fate, night by night
+    python -m bench.learning --night harm_odds=8  # the product's gate with other [night] settings
+    python -m bench.learning --regime sparse # a preference once or twice a night: lean vs classic
+    python -m bench.learning --regime sparse --tasks 200 --seeds 6   # the same at 200 tasks a night
 
 Every run is one user in :class:`worlds.preference_world.PreferenceWorld` (eight
 kinds of recurring preference, useless and harmful rules, an optimizer that cites its cases,
@@ -74,17 +74,15 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from gate_floor import POWER, floors
-from holdout_gate import GatePolicy
-from holdout_night import holdout_night
-from night_args import add_night_option, described, parsed_night
-from worlds.preference_kinds import BY_KEY, HARMFUL_RULES
-from worlds.preference_world import PAIRING, PreferenceWorld, ProposedEdit
-from worlds.seed_home import seed_home
-from worlds.sparse_world import SparseWorld
-
+from bench.gate_floor import POWER, floors
+from bench.gates import OracleGate
+from bench.holdout_gate import GatePolicy
+from bench.holdout_night import holdout_night
+from bench.night_args import add_night_option, described, parsed_night
+from bench.worlds.preference_kinds import BY_KEY, HARMFUL_RULES
+from bench.worlds.preference_world import PAIRING, PreferenceWorld, ProposedEdit
+from bench.worlds.seed_home import seed_home
+from bench.worlds.sparse_world import SparseWorld
 from skillopt_sleep.clock import FixedClock
 from skillopt_sleep.errors import LockedError
 from skillopt_sleep.lock import night_lock
@@ -199,10 +197,10 @@ def run_seed(
         extra["make_night"] = holdout_night(mode.holdout)
     if mode.oracle:
 
-        def oracle(edit: Edit) -> bool:
+        def good(edit: Edit) -> bool:
             return world.classify(edit.content) == "good"
 
-        extra["oracle"] = oracle
+        extra["gate"] = OracleGate(good)
     files = load_workspace(project, settings.files).texts
     record = RunRecord(seed, mode.name, world.quality(files), 0.0)
     try:

@@ -20,8 +20,8 @@ night at the full uncached price. OpenAI caches
 a shared prefix by itself, so its ``today`` already reads the skill and memory at the cached
 price; there the batch API is what is left to save.
 
-    python bench/night_cost.py            # both providers, 40 tasks, K = 4
-    python bench/night_cost.py --json     # one JSON object
+    python -m bench.night_cost            # both providers, 40 tasks, K = 4
+    python -m bench.night_cost --json     # one JSON object
 """
 
 from __future__ import annotations
@@ -38,9 +38,7 @@ from typing import Any, Literal, TypedDict, get_args
 import anthropic
 import openai
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from night_latency import bench_tasks
-
+from bench.night_latency import bench_tasks
 from skillopt_sleep import run_night
 from skillopt_sleep.backends.anthropic_api import AnthropicBackend
 from skillopt_sleep.backends.batching import BatchingBackend, batching

@@ -11,9 +11,9 @@ project of ``--tasks`` tasks (the bundled sample tasks, extended) with K rollout
 * the same night with the gate's classic allocation (``night.allocation = "classic"``): its calls
   and wall time beside the default's.
 
-    python bench/night_latency.py            # the full measurement (about three minutes)
-    python bench/night_latency.py --json     # one JSON object
-    python bench/night_latency.py --tasks 12 --delay 0.05   # a quick look
+    python -m bench.night_latency            # the full measurement (about three minutes)
+    python -m bench.night_latency --json     # one JSON object
+    python -m bench.night_latency --tasks 12 --delay 0.05   # a quick look
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """What the session-start nudge adds to the start of a real Claude Code session.
 
-    PATH=.tools/node_modules/.bin:$PATH python bench/nudge_latency.py            # 20 starts a side
-    PATH=.tools/node_modules/.bin:$PATH python bench/nudge_latency.py --runs 5 --json
+    PATH=.tools/node_modules/.bin:$PATH python -m bench.nudge_latency            # 20 starts a side
+    PATH=.tools/node_modules/.bin:$PATH python -m bench.nudge_latency --runs 5 --json
 
 Starts the real `claude -p` against a loopback model server, alternately with a copy of the
 plugin that has only the SessionStart hook and with one that has no hook (the same run, the same

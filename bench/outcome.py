@@ -22,12 +22,8 @@ import argparse
 import json
 import random
 import statistics
-import sys
 from datetime import datetime, timedelta, timezone
-from pathlib import Path
 from typing import Literal, TypedDict
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from skillopt_sleep.models import Edit, TaskRecord, TurnNote
 from skillopt_sleep.review.ledger import AdoptedRule, rule_id

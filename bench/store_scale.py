@@ -11,9 +11,9 @@ For each: the command's time, the process's peak RSS (ru_maxrss) and the Python 
 (tracemalloc, in a second run), and the ratio full / bounded measured in the same run.
 Unix only (ru_maxrss).
 
-    python bench/store_scale.py                # 50,000 tasks
-    python bench/store_scale.py --tasks 5000   # smaller
-    python bench/store_scale.py --json
+    python -m bench.store_scale                # 50,000 tasks
+    python -m bench.store_scale --tasks 5000   # smaller
+    python -m bench.store_scale --json
 """
 
 from __future__ import annotations
@@ -28,8 +28,6 @@ import time
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any, Literal, TypedDict, get_args
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from skillopt_sleep.models import Check, TaskRecord
 from skillopt_sleep.paths import resolve_paths

@@ -2,9 +2,9 @@
 
 Usage::
 
-    python bench/train.py --json              # everything below, one JSON object
-    python bench/train.py --null-seeds 20     # (b) and (c) over 20 seeded runs (the default)
-    python bench/train.py --quick             # fewer seeds, a quick look
+    python -m bench.train --json              # everything below, one JSON object
+    python -m bench.train --null-seeds 20     # (b) and (c) over 20 seeded runs (the default)
+    python -m bench.train --quick             # fewer seeds, a quick look
 
 All on the simulated backend (``skillopt_sleep/sample/train_sets.py`` has the task sets):
 
@@ -49,12 +49,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from worlds import paraphrases
-from worlds import partial_credit as notes
-
+from bench.worlds import paraphrases
+from bench.worlds import partial_credit as notes
 from skillopt_sleep import TrainConfig, train
 from skillopt_sleep.backends.simulated import SimulatedBackend
 from skillopt_sleep.sample.train_sets import (

@@ -1,8 +1,8 @@
 """Accuracy of the turn classifier on the labelled suite (tests/fixtures/turns/labelled.jsonl).
 
-    python bench/turns.py            # rules alone; every error is listed
-    python bench/turns.py --suite tests/fixtures/turns/fresh.jsonl
-    python bench/turns.py --json
+    python -m bench.turns            # rules alone; every error is listed
+    python -m bench.turns --suite tests/fixtures/turns/fresh.jsonl
+    python -m bench.turns --json
 
 Prints the accuracy overall, per kind and per language, how many verdicts were marked unsure,
 and each misread turn with the rule's reason. The baseline in the same run is the classifier
@@ -68,8 +68,7 @@ def load(path: Path = SUITE) -> list[dict[str, str]]:
 
 def _legacy(text: str) -> str:
     """The previous heuristic, mapped onto the four kinds (its 'none' was a new request)."""
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from legacy_turns import legacy_kind
+    from bench.legacy_turns import legacy_kind
 
     return legacy_kind(text)
 

@@ -27,8 +27,9 @@ hypothesis_settings.register_profile("checkout", database=None)
 hypothesis_settings.load_profile("checkout")
 
 REPO = Path(__file__).resolve().parent.parent
-# the simulated worlds the tests share with the benchmarks (bench/worlds/: session files, a user's preferences)
-sys.path.insert(0, str(REPO / "bench"))
+# the benchmarks are a package (``bench``): the tests share its simulated worlds (bench/worlds/: session
+# files, a user's preferences) and its baseline gates
+sys.path.insert(0, str(REPO))
 GOLDEN = Path(__file__).resolve().parent / "golden"
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 

@@ -16,7 +16,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from estimate_before.rehearse import GateForecast, Outlook, forecast
+from bench.estimate_before.rehearse import GateForecast, Outlook, forecast
 from skillopt_sleep.backends.base import Backend
 from skillopt_sleep.backends.budget import CHARS_PER_TOKEN, cost_for
 from skillopt_sleep.envs.agent import agent_cache_tag

@@ -33,9 +33,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import Literal
 
-from skillopt_sleep.backends.base import Completion, Health, Request
-from skillopt_sleep.models import TaskRecord
-from worlds.preference_kinds import (
+from bench.worlds.preference_kinds import (
     BASE_RATE,
     BREAKS_ALL,
     BROKEN_RATE,
@@ -50,6 +48,8 @@ from worlds.preference_kinds import (
     Kind,
     kind_of_intent,
 )
+from skillopt_sleep.backends.base import Completion, Health, Request
+from skillopt_sleep.models import TaskRecord
 
 Verdict = Literal["good", "useless", "harmful"]
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from worlds.preference_kinds import (
+from bench.worlds.preference_kinds import (
     BREAKS_ALL,
     BY_KEY,
     HARMFUL_RULES,
@@ -32,7 +32,7 @@ from worlds.preference_kinds import (
     KINDS,
     Kind,
 )
-from worlds.preference_world import (
+from bench.worlds.preference_world import (
     PreferenceWorld,
     ProposedEdit,
     _Case,

@@ -29,8 +29,8 @@ from ..harvest.expanded import user_texts
 from ..models import Edit, EditEvidence, NightSummary, TaskRecord, WaitingEdit
 from ..optimize.proposer import OptimizerProposer
 from ..optimize.reflect import RETRY_NOTE
-from ..optimize.rounds import CONCLUSIVE, Oracle, Rounds, RoundsResult, Tonight
-from ..optimize.seams import Want
+from ..optimize.rounds import CONCLUSIVE, Rounds, RoundsResult, Tonight
+from ..optimize.seams import Gate, Want
 from ..optimize.seeds import NightSeeds
 from ..optimize.select import Selection, scorable, select_tasks
 from ..optimize.waiting import waiting_line
@@ -122,7 +122,7 @@ class Night:
         night_index: int = 0,
         tried: Sequence[Edit] = (),
         ledger: Mapping[str, float] | None = None,
-        oracle: Oracle | None = None,
+        gate: Gate | None = None,
         ignored: Sequence[str] = (),
         agents: AgentReplays | None = None,
         waiting: Sequence[WaitingEdit] = (),
@@ -141,7 +141,7 @@ class Night:
         self.ledger = dict(ledger or {})
         self.waiting = list(waiting)  # unconfirmed edits of earlier nights, retested first
         self.known: dict[str, TaskRecord] = {}
-        self.oracle = oracle
+        self.gate = gate  # None: the product's evidence gate
         self.budget = Budget(settings.budget)
         self.calls = Calls(
             self.budget, RetryPolicy(max_retries=settings.roles.target.max_retries), seeds.retry
@@ -241,7 +241,7 @@ class Night:
             known=self.known,
         )
         rounds = Rounds(
-            tonight, proposer=self.proposer, guard=self.guard, drawer=self, oracle=self.oracle
+            tonight, proposer=self.proposer, guard=self.guard, drawer=self, gate=self.gate
         )
         return self._record_rounds(await rounds.run(sel, train), result)
 
@@ -329,6 +329,7 @@ class Night:
             languages=users_languages(seen),
             refused=RefusedEdits(self.tried, {t.id: t for t in tasks}),
             max_rules=self.s.files.max_rules,
+            memory=self.ws.placement.rules_in,
         )
 
     def _finish(self, decision: str, reason: str) -> None:

@@ -19,7 +19,7 @@ from ..backends.preflight import check_logins, close_all
 from ..clock import Clock
 from ..lock import project_lock
 from ..models import NightSummary, TaskRecord
-from ..optimize.rounds import Oracle
+from ..optimize.seams import Gate
 from ..optimize.seeds import NightSeeds
 from ..optimize.select import select_tasks
 from ..optimize.waiting import load_waiting, save_waiting, still_staged_notes
@@ -31,7 +31,7 @@ from ..review.ledger import AdoptedRule
 from ..review.outcome import acts_on
 from ..review.rule_views import ignored_notes, project_views
 from ..rollouts.agent_dispatch import AgentReplays
-from ..rules.workspace import load_workspace
+from ..rules.workspace import load_workspace, project_sources
 from ..settings import Settings
 from ..store import Store
 from .estimate import Estimate, estimate_night
@@ -69,15 +69,15 @@ def run_project_night(
     dry_run: bool = False,
     progress: Progress | None = None,
     tasks: list[TaskRecord] | None = None,
-    oracle: Oracle | None = None,
+    gate: Gate | None = None,
     agents: AgentReplays | None = None,
     make_night: Callable[..., Night] = Night,
 ) -> NightResult:
     """Run tonight for ``project``; stage a proposal if the gate accepts (unless ``dry_run``).
 
-    ``oracle`` and ``make_night`` (benchmarks only) replace the statistical decision on each edit,
-    or the night's whole gate (the benchmarks' baseline). An adoption cut short is repaired first,
-    so the night reads whole files, never half of one.
+    ``gate`` decides which edits pass (None: the product's evidence gate; benchmarks pass the gates
+    they compare with); ``make_night`` builds the night (the heartbeat watches its budget). An
+    adoption cut short is repaired first, so the night reads whole files, never half of one.
     """
     recover(store, paths, clock)
     check_logins([backends.target, backends.optimizer, backends.judge])  # seconds, not a night
@@ -100,7 +100,7 @@ def run_project_night(
         tried=tried,
         ledger=store.edit_evidence(str(project)),
         waiting=tuple(w for w in load_waiting(store, str(project)) if w.edit.key() not in refused),
-        oracle=oracle,
+        gate=gate,
         make_night=make_night,
         agents=agents,
     )
@@ -207,7 +207,7 @@ def estimate_project_night(
     )
     return estimate_night(
         sel,
-        load_workspace(project, settings.files),
+        load_workspace(project, settings.files, project_sources(store, project)),
         settings,
         backends.target,
         store,

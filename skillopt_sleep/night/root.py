@@ -23,10 +23,10 @@ from ..backends.registry import create_backend
 from ..checks.judge import RubricJudge
 from ..clock import Clock, SystemClock
 from ..models import Edit, TaskRecord, WaitingEdit
-from ..optimize.rounds import Oracle
+from ..optimize.seams import Gate
 from ..optimize.seeds import NightSeeds
 from ..rollouts.agent_dispatch import AgentReplays
-from ..rules.workspace import load_workspace
+from ..rules.workspace import load_workspace, project_sources
 from ..settings import RoleSettings, Settings
 from ..store import Store
 from .pipeline import Night, NightResult, Progress, night_id_for
@@ -73,7 +73,7 @@ class NightPlan:
     """Everything a night is built from: one settings object, the backends, and its place in the
     project's history (``night_index`` nights before it, ``tried`` edits refused for good,
     ``ledger`` evidence carried by edit key). ``rubric`` replaces the judge backend for rubric
-    checks; ``oracle`` and ``make_night`` are for benchmarks that know the truth or compare gates."""
+    checks; ``gate`` decides which edits pass (None: the product's evidence gate)."""
 
     settings: Settings
     project: Path
@@ -87,7 +87,7 @@ class NightPlan:
     tried: Sequence[Edit] = ()
     ledger: Mapping[str, float] = field(default_factory=dict)
     rubric: RubricJudge | None = None
-    oracle: Oracle | None = None
+    gate: Gate | None = None
     make_night: Callable[..., Night] = Night
     ignored: Sequence[str] = ()  # adopted rules the agent does not follow: cases for the optimizer
     agents: AgentReplays | None = None  # replays tasks with action checks through the real agent
@@ -101,7 +101,7 @@ def build_night(plan: NightPlan) -> Night:
         backends = batched_backends(backends, plan.store, s.night.batch_poll_s)
     return plan.make_night(
         s,
-        load_workspace(plan.project, s.files),
+        load_workspace(plan.project, s.files, project_sources(plan.store, plan.project)),
         target=backends.target,
         optimizer=backends.optimizer,
         judge=plan.rubric or backends.judge,
@@ -114,7 +114,7 @@ def build_night(plan: NightPlan) -> Night:
         night_index=plan.night_index,
         tried=plan.tried,
         ledger=plan.ledger,
-        oracle=plan.oracle,
+        gate=plan.gate,
         ignored=plan.ignored,
         agents=plan.agents,
         waiting=plan.waiting,
@@ -138,7 +138,7 @@ def run_night(
     tried: Sequence[Edit] = (),
     last_night: Any = None,
     ledger: Mapping[str, float] | None = None,
-    oracle: Oracle | None = None,
+    gate: Gate | None = None,
     agents: AgentReplays | None = None,
 ) -> NightResult:
     """Run one night over ``tasks`` for the project at ``project``; stages nothing.
@@ -148,8 +148,8 @@ def run_night(
     Pass a ``store`` to cache rollouts: rerunning an interrupted night resumes from it.
     ``seed`` overrides ``settings.night.seed``. ``tried`` (edits refused conclusively before) and
     ``ledger`` (evidence carried from earlier nights, by edit key) come from earlier nights'
-    results. ``oracle``, for benchmarks that know the truth, replaces the statistical decision on
-    each edit. ``agents`` replays tasks with action checks through the real agent.
+    results. ``gate`` decides which edits pass (None: the product's evidence gate; a benchmark
+    passes the gate it compares with). ``agents`` replays tasks with action checks through the real agent.
     """
     settings = settings or Settings()
     if seed is not None:
@@ -169,7 +169,7 @@ def run_night(
         tried=tried,
         ledger=ledger or {},
         rubric=None if judge is None or isinstance(judge, Backend) else judge,
-        oracle=oracle,
+        gate=gate,
         agents=agents,
     )
     return asyncio.run(build_night(plan).run(tasks, last_night))

@@ -13,22 +13,21 @@ other tasks is marked unconfirmed and waits; the next night with that evidence r
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..evidence import Candidate, EvidencePolicy, Trials
-from ..evidence.together import settle
+from ..evidence.gate import EvidenceGate
 from ..models import Edit, EditEvidence, TaskRecord, WaitingEdit
 from ..rollouts.replay import Rollout
 from ..rules.guards import edit_budget
 from ..settings import NightSettings
 from .aggregate import similar
 from .reflect import Case, pick_cases
-from .seams import Drawer, Guard, Proposer
+from .seams import Drawer, Gate, Guard, Proposer
 from .select import Selection
 from .waiting import NotTonight, missing, retest_candidate, retest_note, still_missing, waiting_of
 
-Oracle = Callable[[Edit], bool]
 CONCLUSIVE = ("harmful", "worse", "no_effect")
 
 
@@ -71,10 +70,9 @@ class RoundsResult:
 
 
 class Rounds:
-    """Runs the rounds of one night through its collaborators: a proposer, a guard, a drawer of rollouts.
-
-    ``oracle`` (benchmarks that know the truth) replaces the statistical decision on each edit.
-    """
+    """Runs the rounds of one night through its collaborators: a proposer, a guard, a drawer of
+    rollouts, and the gate that decides (the product's :class:`~.evidence.gate.EvidenceGate`
+    unless the night was composed with another)."""
 
     def __init__(
         self,
@@ -83,10 +81,10 @@ class Rounds:
         proposer: Proposer,
         guard: Guard,
         drawer: Drawer,
-        oracle: Oracle | None = None,
+        gate: Gate | None = None,
     ) -> None:
         self.tonight, self.proposer, self.guard, self.drawer = tonight, proposer, guard, drawer
-        self.oracle = oracle
+        self.gate: Gate = gate or EvidenceGate()
         self.policy = EvidencePolicy.from_settings(tonight.settings)
         self.out = RoundsResult()
         self.candidates: dict[str, Candidate] = {}
@@ -117,7 +115,7 @@ class Rounds:
     def _place_waiting(self, trials: Trials) -> None:
         """The waiting edits tonight can retest, placed first; the others keep waiting."""
         for w in {w.edit.key(): w for w in reversed(self.tonight.waiting)}.values():
-            if self.budget <= 0 or self.oracle is not None:
+            if self.budget <= 0 or not self.gate.evidential:
                 self.out.waiting.append(w)
                 continue
             cand = retest_candidate(w, trials, self.guard, self.tonight.known)
@@ -199,18 +197,7 @@ class Rounds:
 
     async def _judge(self, trials: Trials, cands: list[Candidate], room: int) -> list[Candidate]:
         """Efficacy for every edit of a round; harm, strongest first, for as many as the budget has room."""
-        if self.oracle is not None:
-            verdicts = {
-                c.key: EditEvidence(
-                    edit=c.edit,
-                    round=c.round,
-                    verdict="accepted" if self.oracle(c.edit) else "no_effect",
-                    reason="decided by the oracle",
-                )
-                for c in cands
-            }
-        else:
-            verdicts = await trials.efficacy(cands, cands[0].round)
+        verdicts = await self.gate.judge(trials, cands)
         passed: list[Candidate] = []
         for cand in sorted(cands, key=lambda c: (verdicts[c.key].p_efficacy or 0.0, c.key)):
             ev = verdicts[cand.key]
@@ -223,12 +210,8 @@ class Rounds:
                         ),
                     }
                 )
-            elif (
-                ev.verdict == "accepted"
-                and self.oracle is None
-                and not trials.allocation.pooled_harm
-            ):
-                ev = await trials.judge_harm(cand, ev)
+            elif ev.verdict == "accepted":
+                ev = await self.gate.confirm(trials, cand, ev)
             self.out.evidence.append(ev)
             if ev.verdict == "accepted":
                 passed.append(cand)
@@ -237,22 +220,15 @@ class Rounds:
     async def _adopt(self, trials: Trials, accepted: list[Candidate]) -> None:
         """Check the accepted edits together once, rank them, cap by the edit budget, write the files."""
         by_key = {e.edit.key(): i for i, e in enumerate(self.out.evidence)}
-        if trials.allocation.pooled_harm and self.oracle is None:
-            settled = await settle(
-                trials,
-                accepted,
-                {c.key: self.out.evidence[by_key[c.key]] for c in accepted},
-                self._joint,
-            )
-            for key, ev in settled.items():
-                self.out.evidence[by_key[key]] = ev
-            accepted = [c for c in accepted if settled[c.key].verdict == "accepted"]
-        elif len(accepted) > 1 and self.oracle is None:
-            joint = self._joint(accepted)
-            losers = await trials.conflicts(accepted, joint)
-            for key in losers:
-                self._set(by_key[key], "conflict", "conflicts with another edit accepted tonight")
-            accepted = [c for c in accepted if c.key not in losers]
+        settled = await self.gate.settle(
+            trials,
+            accepted,
+            {c.key: self.out.evidence[by_key[c.key]] for c in accepted},
+            self._joint,
+        )
+        for key, ev in settled.items():
+            self.out.evidence[by_key[key]] = ev
+        accepted = [c for c in accepted if settled[c.key].verdict == "accepted"]
         kept = sorted(
             accepted, key=lambda c: (self.out.evidence[by_key[c.key]].p_efficacy or 0.0, c.key)
         )
@@ -264,7 +240,7 @@ class Rounds:
         self._unconfirmed(trials)
         for ev in self.out.evidence:
             key = ev.edit.key()
-            keep = ev.verdict in ("inconclusive", "over_budget") and self.oracle is None
+            keep = ev.verdict in ("inconclusive", "over_budget") and self.gate.evidential
             self.out.ledger[key] = trials.log_evidence(self.candidates[key]) if keep else None
 
     def _unconfirmed(self, trials: Trials) -> None:
@@ -272,7 +248,7 @@ class Rounds:
         for i, ev in enumerate(self.out.evidence):
             w = self.retests.get(ev.edit.key())
             gaps = missing(ev) if w is None else still_missing(w, missing(ev))
-            if ev.verdict == "accepted" and self.oracle is None and gaps:
+            if ev.verdict == "accepted" and self.gate.evidential and gaps:
                 ev = self.out.evidence[i] = ev.model_copy(update={"unconfirmed": gaps})
                 now = waiting_of(ev, trials)
                 self.out.waiting.append(

@@ -6,8 +6,7 @@ import math
 import random
 from datetime import datetime, timezone
 
-from gate_floor import floors, perfect_size, powered_size
-
+from bench.gate_floor import floors, perfect_size, powered_size
 from skillopt_sleep.evidence.exact import Stratum, stratified_p
 from skillopt_sleep.models import Edit, EditEvidence
 from skillopt_sleep.proposal_models import NightSummary

@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from holdout_gate import GatePolicy, decide, sign_flip_p
+
+from bench.holdout_gate import GatePolicy, decide, sign_flip_p
 
 
 def uniform(n: int, value: float, k: int = 4) -> dict[str, list[float | None]]:

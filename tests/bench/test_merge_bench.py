@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from worlds.paraphrases import compare
+from bench.worlds.paraphrases import compare
 
 
 def test_the_model_merge_finds_paraphrases_the_word_overlap_misses_and_loses_nothing() -> None:

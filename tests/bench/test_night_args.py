@@ -3,11 +3,10 @@ refused in one line naming it, as a config file's would be."""
 
 from __future__ import annotations
 
-import gate_noise
-import learning
 import pytest
-from holdout_gate import GatePolicy
 
+from bench import gate_noise, learning
+from bench.holdout_gate import GatePolicy
 from skillopt_sleep.settings import NightSettings
 
 

@@ -77,8 +77,7 @@ def test_a_check_that_also_fails_on_the_accepted_retry_is_dropped():
 def test_a_correction_no_rule_captures_is_scored_by_a_rubric_next_to_the_rules(tmp_path):
     from datetime import datetime, timezone
 
-    from worlds import synthetic as syn
-
+    from bench.worlds import synthetic as syn
     from skillopt_sleep.harvest.claude_code import ClaudeCodeParser
     from skillopt_sleep.harvest.jsonl import read_chunk
     from skillopt_sleep.harvest.mine import mine_chunk
@@ -102,8 +101,7 @@ def test_a_correction_no_rule_captures_is_scored_by_a_rubric_next_to_the_rules(t
 def test_a_secret_in_a_correction_is_redacted_in_its_turn_its_feedback_and_its_preference(tmp_path):
     from datetime import datetime, timezone
 
-    from worlds import synthetic as syn
-
+    from bench.worlds import synthetic as syn
     from skillopt_sleep.harvest.claude_code import ClaudeCodeParser
     from skillopt_sleep.harvest.jsonl import read_chunk
     from skillopt_sleep.harvest.mine import mine_chunk

@@ -8,8 +8,7 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-from worlds import synthetic as syn
-
+from bench.worlds import synthetic as syn
 from skillopt_sleep.harvest.scan import SOURCES
 from skillopt_sleep.markers import REPLAY_MARKER
 from skillopt_sleep.store import Store
@@ -89,7 +88,7 @@ def test_claude_config_dir_and_codex_home_are_honoured(cli, agent_homes, sandbox
         },
     )
     out = r.json()
-    assert out["roots"] == {
+    assert {k: out["roots"][k] for k in ("claude-code", "codex")} == {
         "claude-code": str(tmp_path / "claude-cfg"),
         "codex": str(tmp_path / "codex-home"),
     }

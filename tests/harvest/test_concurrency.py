@@ -11,8 +11,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
-from worlds import synthetic as syn
 
+from bench.worlds import synthetic as syn
 from skillopt_sleep.harvest.lock import file_lock
 from skillopt_sleep.store import Store
 

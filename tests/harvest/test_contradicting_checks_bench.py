@@ -4,8 +4,7 @@ same night does."""
 
 from __future__ import annotations
 
-import contradicting_checks as bench
-
+import bench.contradicting_checks as bench
 from skillopt_sleep.harvest.check_miner import plain
 
 

@@ -8,8 +8,8 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
-from worlds import synthetic as syn
 
+from bench.worlds import synthetic as syn
 from skillopt_sleep.clock import FixedClock
 from skillopt_sleep.harvest.check_miner import plain
 from skillopt_sleep.harvest.run import Harvester, HarvestPlan, SourceStats

@@ -9,8 +9,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
-from worlds import synthetic as syn
 
+from bench.worlds import synthetic as syn
 from skillopt_sleep.redact import find_secrets, redact
 from skillopt_sleep.store import Store
 

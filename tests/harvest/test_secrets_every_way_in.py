@@ -18,8 +18,8 @@ import string
 from datetime import datetime, timedelta, timezone
 
 import pytest
-from worlds import synthetic as syn
 
+from bench.worlds import synthetic as syn
 from skillopt_sleep.redact import _RULES
 from skillopt_sleep.testing import ModelServer
 from skillopt_sleep.testing.night_model import role_of, simulated_night_responder

@@ -8,8 +8,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
-from worlds import synthetic as syn
 
+from bench.worlds import synthetic as syn
 from skillopt_sleep.harvest.check_miner import plain
 from skillopt_sleep.harvest.examples import user_example
 from skillopt_sleep.harvest.turns import classify_turn

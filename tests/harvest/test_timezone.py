@@ -11,8 +11,8 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
-from worlds import synthetic as syn
 
+from bench.worlds import synthetic as syn
 from skillopt_sleep.store import Store
 
 PROJECT = "/work/tz"

@@ -5,8 +5,7 @@ from __future__ import annotations
 import json
 from datetime import datetime, timezone
 
-from worlds import synthetic as syn
-
+from bench.worlds import synthetic as syn
 from skillopt_sleep.backends.budget import Budget
 from skillopt_sleep.backends.retry import RetryPolicy
 from skillopt_sleep.backends.scripted import ScriptedBackend

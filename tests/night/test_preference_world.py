@@ -11,7 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from worlds.preference_kinds import (
+
+from bench.worlds.preference_kinds import (
     BREAKS_ALL,
     HELPED_KIND,
     HELPS_ONE,
@@ -20,8 +21,7 @@ from worlds.preference_kinds import (
     USELESS_RULES,
     kind_of_intent,
 )
-from worlds.preference_world import PreferenceWorld
-
+from bench.worlds.preference_world import PreferenceWorld
 from skillopt_sleep.backends.base import Backend, Message, Request
 from skillopt_sleep.checks.judge import rule_check
 from skillopt_sleep.models import Edit, TaskRecord

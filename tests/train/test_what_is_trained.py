@@ -7,9 +7,8 @@ import json
 import random
 from pathlib import Path
 
-from worlds.partial_credit import SKILL as NOTE_SKILL
-from worlds.partial_credit import PartialCreditBackend, items, parts_in
-
+from bench.worlds.partial_credit import SKILL as NOTE_SKILL
+from bench.worlds.partial_credit import PartialCreditBackend, items, parts_in
 from skillopt_sleep import TrainConfig, train
 from skillopt_sleep.backends.base import Completion, Health, Request
 from skillopt_sleep.backends.simulated import SimulatedBackend
