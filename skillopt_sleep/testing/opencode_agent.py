@@ -179,8 +179,9 @@ Server = Callable[[Responder], Any]  # ModelServer(responder=...) as a context m
 def record_conversation(home: Path, project: Path, server: Server) -> list[AgentRun]:
     """The fixtures' conversation, four ``opencode run`` calls in ``project``:
 
-    1. "run the tests please": ``python3 -m unittest`` (succeeds), a ``NOTES.md`` write, a failing shell
-       call (exit 2), a final text; 2. ``--continue`` "No, that's wrong: always use pytest -q";
+    1. "run the tests please": ``python3 -m unittest`` (succeeds), a ``NOTES.md`` write, a
+       failing shell call (exit 2), a final text; 2. ``--continue`` "No, that's wrong: always
+       use pytest -q";
     3. a new session "add a subtract function to calc.py" (an edit); 4. ``--continue`` praise.
     """
     steps: list[tuple[str, Sequence[str], list[Reply]]] = [
@@ -213,6 +214,21 @@ def record_conversation(home: Path, project: Path, server: Server) -> list[Agent
 
 
 _SUBTRACT = "    return a + b\n\n\ndef subtract(a, b):\n    return a - b\n"
+
+
+def write_fixture(root: Path, out: Path, server: Server) -> list[AgentRun]:
+    """Record :func:`record_conversation` under ``root`` and write ``out/rows.jsonl`` and
+    ``out/schema.sql`` from it, the temp paths replaced by ``/home/dev/...``. To re-record the
+    harvest fixture: ``write_fixture(tmp, Path("tests/fixtures/transcripts/opencode"),
+    lambda r: ModelServer(responder=r))`` with ``opencode`` on PATH."""
+    home, project = root / "home", make_project(root / "calc")
+    runs = record_conversation(home, project, server)
+    db = opencode_db(home)
+    places = {str(project): "/home/dev/calc", str(home): "/home/dev", str(root): "/home/dev/tmp"}
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "rows.jsonl").write_text("\n".join(dump_rows(db, places)) + "\n", encoding="utf-8")
+    (out / "schema.sql").write_text(schema_sql(db), encoding="utf-8")
+    return runs
 
 
 def dump_rows(db: Path, replace: Mapping[str, str] = {}) -> list[str]:

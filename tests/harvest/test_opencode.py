@@ -31,10 +31,10 @@ from skillopt_sleep.testing.opencode_agent import (
     load_rows,
     make_project,
     opencode_db,
-    record_conversation,
     run_opencode,
     scripted,
     which_opencode,
+    write_fixture,
 )
 
 from .conftest import FALLBACK_TIME, TRANSCRIPTS, records_json
@@ -223,16 +223,14 @@ def _append(db: Path, items: list[dict[str, dict[str, object]]]) -> None:
 def test_a_fresh_opencode_session_is_harvested_into_its_corrected_task(tmp_path):
     if which_opencode() is None:
         pytest.skip("opencode is not installed (npm i -g opencode-ai)")
-    home = tmp_path / "agent-home"
-    runs = record_conversation(
-        home, make_project(tmp_path / "calc"), lambda r: ModelServer(responder=r)
-    )
+    root, out = tmp_path / "rec", tmp_path / "fixture"
+    runs = write_fixture(root, out, lambda r: ModelServer(responder=r))
     assert [r.code for r in runs] == [0, 0, 0, 0], [r.err[-500:] for r in runs]
-    db = opencode_db(home)
+    db = opencode_db(root / "home")
     problems: list[tuple[str, str]] = []
-    assert list(opencode_files(default_root({"HOME": str(home)}), problems)) == [str(db)]
+    assert list(opencode_files(default_root({"HOME": str(root / "home")}), problems)) == [str(db)]
     task, praised = _tasks(db)
-    assert (task.intent, task.feedback, task.project) == (FIRST, FIX, str(tmp_path / "calc"))
+    assert (task.intent, task.feedback, task.project) == (FIRST, FIX, str(root / "calc"))
     assert [plain(c) for c in task.checks] == [
         "contains 'pytest -q'",
         "runs pytest",
@@ -240,7 +238,8 @@ def test_a_fresh_opencode_session_is_harvested_into_its_corrected_task(tmp_path)
     ]
     assert [a.exit_code for a in task.actions if a.kind == "command"] == [0, 2]
     assert (praised.intent, praised.outcome) == (SECOND, "success")
-    assert not (home / ".config" / "opencode" / "node_modules").exists()  # no registry reached
+    assert not (root / "home" / ".config" / "opencode" / "node_modules").exists()  # no registry
+    assert (out / "schema.sql").read_text() == SCHEMA  # the recorded fixture is still current
 
 
 PLUGIN = Path(__file__).resolve().parents[2] / "plugins" / "opencode" / "plugins"
@@ -262,7 +261,7 @@ def test_the_plugin_hands_the_idle_session_to_skillopt_sleep_log(tmp_path, monke
         run = run_opencode("say hello", home=home, url=srv.url, cwd=project)
     assert run.code == 0, run.err[-500:]
     [session] = changed_sessions(opencode_db(home), {}, [])
-    assert (tmp_path / "argv").read_text() == "log\n"
+    assert (tmp_path / "argv").read_text() == "log --agent opencode\n"
     assert json.loads((tmp_path / "stdin").read_text()) == {
         "agent": "opencode",
         "session_id": session.session_id,
