@@ -73,11 +73,17 @@ class Edit(_Strict):
 class ProposalFile(_Strict):
     """One live file a proposal would change."""
 
-    name: str  # "SKILL.md", "CLAUDE.md", "AGENTS.md"
+    name: str  # "SKILL.md", "CLAUDE.md", "AGENTS.md", ".claude/rules/skillopt-sleep.md", ...
     live_path: str  # absolute path of the live file
     base_sha256: str | None  # hash of the live file when staged; None if it did not exist
     candidate: str  # path of the candidate, relative to the proposal dir
     diff: str  # path of the unified diff, relative to the proposal dir
+    # the agents in use that load this file (directly or through an import), as shown; the
+    # files its managed ``@path`` lines import; the text the night's edits were made on when a
+    # placement laid the file out anew (rules moved, an import added), relative to the dir
+    reaches: list[str] = Field(default_factory=list)
+    imports: list[str] = Field(default_factory=list)
+    placed: str | None = None
 
 
 class Example(_Strict):
@@ -274,3 +280,5 @@ class Proposal(_Strict):
     state: ProposalState = "staged"
     files: list[ProposalFile]
     summary: NightSummary
+    # where memory edits go when adopted in part (None: every memory file; see rules.placement)
+    memory: list[str] | None = None

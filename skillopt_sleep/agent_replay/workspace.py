@@ -122,11 +122,14 @@ def skill_name(text: str) -> str:
 
 
 def place_files(copy: Path, files: Mapping[str, str]) -> None:
-    """The candidate files where the agents read them: CLAUDE.md and AGENTS.md at the root,
-    SKILL.md as a project skill of both agents (``.claude/skills`` and ``.agents/skills``)."""
-    for name in ("CLAUDE.md", "AGENTS.md"):
-        if name in files:
-            (copy / name).write_text(files[name], encoding="utf-8")
+    """The candidate files where the agents read them: each memory file at its path in the
+    project (``CLAUDE.md``, ``AGENTS.md``, a placement's ``.claude/rules/skillopt-sleep.md`` or
+    ``GEMINI.md``), SKILL.md as a project skill (``.claude/skills`` and ``.agents/skills``)."""
+    for name, text in files.items():
+        target = (copy / name).resolve()
+        if name != "SKILL.md" and target.is_relative_to(copy.resolve()):
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text, encoding="utf-8")
     if files.get("SKILL.md", "").strip():
         name = skill_name(files["SKILL.md"])
         for root in (".claude/skills", ".agents/skills"):

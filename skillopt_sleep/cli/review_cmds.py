@@ -22,6 +22,7 @@ from ..review.edit_choice import (
 )
 from ..review.night_page import refresh_page
 from ..review.proposals import find_night, load_staged, reject
+from ..review.reach import reach_lines, reach_payload
 from ..review.rebase import drift_lines
 from ..review.recompose import Subset, recompose
 from ..review.report import describe_edit
@@ -170,6 +171,7 @@ def review_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
         report=str(report),
         report_html=str(staged.directory / "report.html"),
         live_changes=changed,
+        reaches=reach_payload(staged.proposal.files),
     )
     colour = wants_colour(ctx.out, ctx.env, args.color)
     scores = evidence_lines(row.summary)
@@ -177,6 +179,7 @@ def review_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
         f"night {row.id} [{night_words(row, decisions)}]  project {row.project}",
         *scores,
         f"decision: {row.summary.decision.upper()} — {row.summary.reason}",
+        *reach_lines(staged.proposal.files),
         *_numbered_lines(row, words, decisions.reworded),
         *(f"note: {line}" for line in changed),
     ]

@@ -20,6 +20,7 @@ from ..review.diff import label, unified_diff
 from ..review.report import render_markdown
 from ..review.report_html import render_html
 from ..review.rule_views import RuleView, project_views
+from ..rules.placement import import_targets, reaches
 from ..rules.workspace import Workspace
 from ..store import Store, atomic_write_text, sha256_text
 
@@ -28,7 +29,7 @@ def candidate_diffs(workspace: Workspace, candidate: dict[str, str]) -> dict[str
     """Unified diff of every file the candidate changes, keyed by file name."""
     diffs = {}
     for name, new in candidate.items():
-        old = workspace.texts.get(name, "")
+        old = workspace.live_text(name)
         if new != old:
             # Context lines are the user's own text, which may hold a secret: shown, never kept.
             where = label(workspace.project, workspace.paths[name])
@@ -54,13 +55,19 @@ def stage(
 ) -> Proposal:
     """Write the proposal into ``directory``, mark older pending proposals superseded, record it."""
     diffs = candidate_diffs(workspace, candidate)
+    memory = {n: candidate.get(n, t) for n, t in workspace.texts.items() if n != "SKILL.md"}
+    reached = reaches(workspace.placement, memory)
+    imported = import_targets(memory)
     files = []
     for name in diffs:
         atomic_write_text(directory / "candidate" / name, candidate[name])
         atomic_write_text(directory / "diffs" / f"{name}.diff", diffs[name])
-        base = workspace.texts[name] if workspace.existed.get(name) else None
+        base = workspace.live_text(name) if workspace.existed.get(name) else None
         if base is not None:  # the user's own text, as private as the candidate that holds it
             atomic_write_text(directory / "base" / name, base)
+        placed = workspace.texts.get(name, "") != workspace.live_text(name)
+        if placed:  # what the edits were made on, so some of them can be adopted alone
+            atomic_write_text(directory / "placed" / name, workspace.texts[name])
         files.append(
             ProposalFile(
                 name=name,
@@ -68,6 +75,9 @@ def stage(
                 base_sha256=sha256_text(base) if base is not None else None,
                 candidate=f"candidate/{name}",
                 diff=f"diffs/{name}.diff",
+                reaches=reached.get(name, []),
+                imports=imported.get(name, []),
+                placed=f"placed/{name}" if placed else None,
             )
         )
     summary.proposal_dir = str(directory)
@@ -78,6 +88,7 @@ def stage(
         created_at=summary.finished_at or summary.started_at,
         files=files,
         summary=summary,
+        memory=list(rules_in) if (rules_in := workspace.placement.rules_in) else None,
     )
     atomic_write_text(directory / "proposal.json", proposal.model_dump_json(indent=2))
     for row in store.nights(project=summary.project):

@@ -55,6 +55,19 @@ def base_texts(staged: Staged) -> dict[str, str]:
     return out
 
 
+def placed_texts(staged: Staged) -> dict[str, str]:
+    """The files a placement laid out anew (rules moved, an import added), as the night's edits
+    were made on them; a file missing from the proposal's directory reads as its base."""
+    out = {}
+    for f in staged.proposal.files:
+        if f.placed is not None:
+            try:
+                out[f.name] = (staged.directory / f.placed).read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                continue
+    return out
+
+
 def reword(edit: Edit, text: str) -> Edit:
     """``edit`` in the user's words."""
     return edit.model_copy(update={"content": text, "status": "proposed", "reason": ""})
@@ -70,7 +83,8 @@ def recompose(
 
     :class:`InputError` when the user's wording is refused by the guards, :class:`ProposalError`
     when a night's edit cannot stand without the others."""
-    texts = base_texts(staged)
+    live = base_texts(staged)
+    texts = dict(live, **placed_texts(staged))
     night = staged.row.summary.edits
     edits = [reword(night[n - 1], reworded[n]) if n in reworded else night[n - 1] for n in numbers]
     words = [*texts.values(), *(e.content for e in edits)]
@@ -79,6 +93,7 @@ def recompose(
         known_urls=frozenset(urls_in("\n".join(words))),
         max_rules=files.max_rules,
         languages=users_languages(words),
+        memory=tuple(staged.proposal.memory) if staged.proposal.memory else None,
     )
     outcome = apply_edits(texts, edits, budget=len(edits), limits=limits)
     if outcome.rejected:
@@ -90,7 +105,7 @@ def recompose(
         )
         _refuse(staged, numbers[at], outcome.rejected[0], reworded)
     candidates = {
-        name: text.encode("utf-8") for name, text in outcome.files.items() if text != texts[name]
+        name: text.encode("utf-8") for name, text in outcome.files.items() if text != live[name]
     }
     done = outcome.applied
     night_edits = {done[i].key(): night[n - 1] for i, n in enumerate(numbers) if n in reworded}

@@ -26,17 +26,18 @@ from ..checks.judge import RubricJudge
 from ..clock import Clock
 from ..envs.base import Environment, EnvResult, Instructions
 from ..envs.called import CalledBackend
-from ..envs.task_record import AGENT_PREAMBLE, TaskRecordEnv
+from ..envs.task_record import TaskRecordEnv
 from ..errors import BackendError, BudgetExhausted, MalformedOutput
 from ..models import Action, TaskRecord
 from ..redact import redact
 from ..store import Store
+from .instructions import REPLAY_SYSTEM as REPLAY_SYSTEM  # the names the loops import
+from .instructions import system_text as system_text
 
 if TYPE_CHECKING:
     from .agent_dispatch import AgentReplays
 
 MAX_ACTIONS_SHOWN = 12
-REPLAY_SYSTEM = AGENT_PREAMBLE
 
 
 @dataclass(frozen=True)
@@ -186,19 +187,6 @@ class ReplayStats:
     errored: int = 0
     skipped: int = 0
     errors: list[str] = field(default_factory=list)
-
-
-def system_text(files: dict[str, str], task: TaskRecord) -> Instructions:
-    """The instructions a replay runs under: the skill, and the memory files the task's agent
-    reads (the text a chat sends; the files themselves for an agent replay)."""
-    wanted = {"claude-code": ["CLAUDE.md"], "codex": ["AGENTS.md"]}.get(task.source)
-    parts = [REPLAY_SYSTEM, "# Skill (SKILL.md)\n", files.get("SKILL.md", "")]
-    for name, text in files.items():
-        if name != "SKILL.md" and (
-            wanted is None or name in wanted or not any(w in files for w in wanted)
-        ):
-            parts += [f"\n\n# Project memory ({name})\n", text]
-    return Instructions("".join(parts), files)
 
 
 SystemText = Callable[[dict[str, str], TaskRecord], Instructions]

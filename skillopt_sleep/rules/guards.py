@@ -14,7 +14,8 @@
 - no duplicate of a rule the file already states;
 - no rule refused before (rejected by the user, or conclusively by the gate), however it is
   worded again (:mod:`.refused`), unless evidence of a new kind of task reopens it;
-- a "memory" edit is written once into every memory file the project has.
+- a "memory" edit is written once into every memory file the project has, or into the files
+  its placement chose (:mod:`.placement`), so each agent in use reads it once.
 
 Every edit comes back either ``applied`` or ``rejected`` with a human reason.
 """
@@ -74,6 +75,9 @@ class GuardLimits:
     max_rules: int = 30  # learned rules per file ([files] max_rules)
     languages: frozenset[str] = frozenset({"en"})
     refused: RefusedEdits = field(default_factory=RefusedEdits)
+    # the files a memory edit is written into when a placement chose them (None: every memory
+    # file the project has); an edit naming another memory file goes there too
+    memory: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -182,7 +186,7 @@ def _apply_one(
         raise _Refused(f"{edit.op} needs the rule it changes (old)")
     if edit.op == "replace" and same_rule(old, rule):
         raise _Refused("replaces a rule with itself")
-    names = _targets(edit, files)
+    names = _targets(edit, files, limits.memory)
     elsewhere = [n for n in (SKILL_FILE, *MEMORY_FILES) if n in files and n not in names]
     if edit.op != "remove" and (has := [n for n in elsewhere if mentions_rule(files[n], rule)]):
         raise _Refused(f"duplicate: {', '.join(has)} already has this rule")
@@ -242,11 +246,17 @@ def _clean(rule: str) -> str:
     return text
 
 
-def _targets(edit: Edit, files: Mapping[str, str]) -> list[str]:
+def _targets(
+    edit: Edit, files: Mapping[str, str], placed: tuple[str, ...] | None = None
+) -> list[str]:
     if edit.target == "skill":
         if SKILL_FILE not in files:
             raise _Refused("this project has no SKILL.md to edit")
         return [SKILL_FILE]
+    if placed is not None and (edit.target == "memory" or edit.target in MEMORY_FILES):
+        if not (names := [n for n in placed if n in files]):
+            raise _Refused(f"{', '.join(placed)} was left out tonight; rules go there")
+        return names
     if edit.target == "memory":
         names = [n for n in MEMORY_FILES if n in files]
         if not names:

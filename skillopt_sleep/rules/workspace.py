@@ -1,15 +1,22 @@
 """The files a night may change in a project: one SKILL.md and the memory files.
 
-Names used throughout the night: ``SKILL.md``, ``CLAUDE.md``, ``AGENTS.md``.
+Names used throughout the night: ``SKILL.md``, ``CLAUDE.md``, ``AGENTS.md``, and the files a
+placement (:mod:`.placement`) adds for the agents in use (``.claude/rules/skillopt-sleep.md``,
+``GEMINI.md``), each by its path relative to the project.
 """
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import StoreError
+from ..errors import ConfigError, StoreError
 from ..settings import FilesSettings
+from ..store import Store
+from .placement import Placement, place, placed_texts
+from .readers import GEMINI_DEFAULT, READERS
 
 DEFAULT_SKILL = Path(".claude/skills/project-conventions/SKILL.md")
 NEW_SKILL = (
@@ -30,9 +37,16 @@ class Workspace:
     texts: dict[str, str]
     existed: dict[str, bool]
     skipped: list[str] = field(default_factory=list)  # files left out tonight, and why
+    # where the night's memory edits go, the live texts when a placement changed them, and it
+    placement: Placement = field(default_factory=Placement)
+    live: dict[str, str] = field(default_factory=dict)
 
     def memory_names(self) -> list[str]:
         return [n for n in self.texts if n != "SKILL.md"]
+
+    def live_text(self, name: str) -> str:
+        """The file's text on disk (``texts`` holds it laid out by the placement)."""
+        return self.live.get(name, self.texts.get(name, ""))
 
 
 def find_skill(project: Path, configured: str | None) -> Path:
@@ -64,11 +78,67 @@ def _one_name_per_file(project: Path, names: list[str]) -> list[str]:
     return [n for n in names if n in kept.values()]
 
 
-def load_workspace(project: Path, files: FilesSettings) -> Workspace:
-    """Read the skill and memory files. Memory files that exist are trained (two names of one
-    file once); if none exist, ``CLAUDE.md`` is (its managed block is created on first adoption)."""
+def agents_in_use(files: FilesSettings, sources: Iterable[str]) -> list[str]:
+    """The agents that read the project's files: ``[files] agents`` when set, else the sources
+    of its logged tasks; :class:`ConfigError` for a name that is no agent."""
+    unknown = [a for a in files.agents if a not in READERS]
+    if unknown:
+        raise ConfigError(
+            f"[files] agents: unknown agent {unknown[0]!r}",
+            hint=f"choose from {', '.join(READERS)}",
+        )
+    return list(files.agents) or [s for s in dict.fromkeys(sources) if s in READERS]
+
+
+def project_sources(store: Store | None, project: Path) -> list[str]:
+    """The agents the project's logged tasks came from, each once (none without a store)."""
+    if store is None:
+        return []
+    return list(dict.fromkeys(t.source for t in store.list_tasks(project=str(project))))
+
+
+def gemini_files(project: Path, home: Path | None = None) -> tuple[str, ...]:
+    """The files Gemini CLI reads: ``context.fileName`` of the project's ``.gemini/settings.json``,
+    else of the user's, else ``GEMINI.md``. A settings file that cannot be read counts as unset."""
+    for root in (project, home if home is not None else Path.home()):
+        try:
+            data = json.loads((root / ".gemini" / "settings.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        context = data.get("context") if isinstance(data, dict) else None
+        names = context.get("fileName") if isinstance(context, dict) else None
+        if isinstance(names, str):
+            names = [names]
+        if isinstance(names, list) and names and all(isinstance(n, str) and n for n in names):
+            return tuple(names)
+    return GEMINI_DEFAULT
+
+
+def _placement(project: Path, memory: list[str], agents: Iterable[str]) -> Placement:
+    names = {"CLAUDE.md", "AGENTS.md", "GEMINI.md", "QWEN.md", *memory}
+    found = gemini_files(project) if "gemini" in agents else GEMINI_DEFAULT
+    existing = [n for n in (*names, *found) if (project / n).exists()]
+    linked = [n for n in existing if n != "AGENTS.md" and _same_file(project, n, "AGENTS.md")]
+    return place(agents, existing, gemini_files=found, linked=linked)
+
+
+def _same_file(project: Path, a: str, b: str) -> bool:
+    try:
+        return (project / a).samefile(project / b)
+    except OSError:
+        return False
+
+
+def load_workspace(project: Path, files: FilesSettings, agents: Iterable[str] = ()) -> Workspace:
+    """Read the skill and memory files. With only Claude Code in use (or none known), memory
+    files that exist are trained (two names of one file once); if none exist, ``CLAUDE.md`` is
+    (its managed block is created on first adoption). With other agents in use, the files of
+    their placement are, laid out by it (:mod:`.placement`)."""
     paths = {"SKILL.md": find_skill(project, files.skill)}
     memory = [name for name in files.memory if (project / name).exists()] or files.memory[:1]
+    placement = _placement(project, memory, agents_in_use(files, agents))
+    if placement.rules_in is not None:
+        memory = placement.names()
     for name in _one_name_per_file(project, memory):
         paths[name] = project / name
     texts: dict[str, str] = {}
@@ -93,4 +163,7 @@ def load_workspace(project: Path, files: FilesSettings) -> Workspace:
             raise StoreError(
                 f"cannot read {path}: {exc.strerror or exc}", hint="check the file's permissions"
             ) from exc
-    return Workspace(project, paths, texts, existed, skipped)
+    if placement.rules_in is None:
+        return Workspace(project, paths, texts, existed, skipped, placement)
+    placed = placed_texts(texts, placement)
+    return Workspace(project, paths, placed, existed, skipped, placement, texts)

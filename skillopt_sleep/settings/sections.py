@@ -303,6 +303,12 @@ class FilesSettings(_Section):
     max_rules: int = Field(
         default=30, ge=1, description="learned rules a file's managed block may hold"
     )
+    agents: list[str] = Field(
+        default_factory=list,
+        description="the coding agents that read this project's files (claude-code, codex, "
+        "copilot, opencode, pi, gemini, qwen), so a rule reaches each once; default: the agents "
+        "its logged tasks came from",
+    )
 
 
 _SOURCES: tuple[Literal["claude-code", "codex"], ...] = ("claude-code", "codex")

@@ -1,0 +1,72 @@
+"""The adopted rule reaches each real agent's model exactly once.
+
+A project used by Claude Code, Codex, Copilot CLI and Gemini CLI has a night and an adoption
+(through the CLI); then each real CLI, pinned and offline, answers one prompt in that project
+against the loopback model server, and the rule's text is counted in the request the model got.
+Without the placement Copilot would get it twice (CLAUDE.md and AGENTS.md) and Gemini never.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from skillopt_sleep.testing import ModelServer, Text
+from skillopt_sleep.testing.agents import AgentRun, run_claude, run_codex, which_claude, which_codex
+from skillopt_sleep.testing.copilot_agent import run_copilot, which_copilot
+from skillopt_sleep.testing.gemini_agent import run_gemini, which_gemini
+
+from .test_rule_reaches_every_agent import memory_rules, night, project_used_by
+
+pytestmark = [pytest.mark.realbin, pytest.mark.slow]
+
+PINNED = Path(__file__).resolve().parents[2] / ".tools" / "node_modules" / ".bin"
+USED_BY = ("claude-code", "codex", "copilot", "gemini")
+
+
+def strings(value: Any) -> Iterator[str]:
+    """Every string in a JSON request body (texts, system prompts, tool results)."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from strings(item)
+
+
+Runner = Callable[..., AgentRun]
+AGENTS: dict[str, tuple[Callable[[], str | None], Runner]] = {
+    "claude": (which_claude, lambda **kw: run_claude("hello", allowed_tools="", **kw)),
+    "codex": (which_codex, lambda **kw: run_codex("hello", **kw)),
+    "copilot": (which_copilot, lambda **kw: run_copilot("hello", **kw)),
+    "gemini": (which_gemini, lambda **kw: run_gemini("hello", **kw)),
+}
+
+
+@pytest.mark.parametrize("agent", list(AGENTS))
+def test_the_adopted_rule_reaches_the_model_once(agent, cli, tmp_path, monkeypatch):
+    if PINNED.is_dir():
+        monkeypatch.setenv("PATH", f"{PINNED}{os.pathsep}{os.environ['PATH']}")
+    which, run = AGENTS[agent]
+    if which() is None:
+        pytest.skip(f"{agent} is not installed")
+    project = project_used_by(tmp_path, *USED_BY)
+    summary = night(cli, project)
+    assert cli("adopt", cwd=project).code == 0
+    rules = memory_rules(summary)
+    assert rules
+    subprocess.run(["git", "init", "-q"], cwd=project, check=True)
+
+    with ModelServer(responder=lambda call: Text("ok")) as server:
+        done = run(home=tmp_path / "agent-home", url=server.url, cwd=project, timeout=240)
+        assert done.code == 0, done.err[-2000:]
+        first = server.model_requests()[0].body
+    for rule in rules:
+        assert sum(text.count(rule) for text in strings(first)) == 1, (agent, rule)
