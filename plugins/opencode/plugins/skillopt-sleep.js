@@ -2,7 +2,7 @@
  * skillopt-sleep for OpenCode: when a session goes idle (its answer is done), hand it to the
  * skillopt-sleep task log.
  *
- * A thin shell: it only calls the CLI, `skillopt-sleep log`, with the hook JSON on stdin
+ * A thin shell: it only calls the CLI, `skillopt-sleep log --agent opencode`, with JSON on stdin
  * ({"agent": "opencode", "session_id", "transcript_path": the opencode.db holding it, "cwd",
  * "hook_event_name": "session.idle"}), and never fails or delays the session for it (the CLI
  * returns at once and reads the session in the background). OpenCode has no session-end event
@@ -41,7 +41,7 @@ export const SkilloptSleep = async ({ directory }) => ({
 		};
 		if (!payload.session_id) return;
 		try {
-			spawnSync(cli(), ["log"], {
+			spawnSync(cli(), ["log", "--agent", "opencode"], {
 				input: JSON.stringify(payload),
 				stdio: ["pipe", "ignore", "ignore"],
 				timeout: 5000,
