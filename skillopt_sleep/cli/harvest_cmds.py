@@ -1,4 +1,4 @@
-"""Commands: log (the Claude Code hook entry) and harvest (read new sessions into the task log).
+"""Commands: log (the agents' session-end hook entry) and harvest (read new sessions into the task log).
 
 The harvest machinery is imported inside the handlers: ``log`` runs on every session end, and
 its start-up time is the agent's.
@@ -27,8 +27,6 @@ if TYPE_CHECKING:
     from ..harvest.turn_judge import ModelClassifier
     from ..settings import Settings
 
-SOURCES = ("claude-code", "codex")
-
 LOCK_WAIT_S = 120.0
 SHOWN_PATHS = 20
 
@@ -39,9 +37,15 @@ def register(
     log = sub.add_parser(
         "log",
         parents=[common],
-        help="hook entry: log the Claude Code session that just ended (hook JSON on stdin)",
-        description="Reads a Claude Code hook payload on stdin and stores the session's tasks. "
-        "Returns at once (the transcript is read in the background) and always exits 0.",
+        help="hook entry: log the agent session that just ended (hook JSON on stdin)",
+        description="Reads an agent's session-end hook payload on stdin and stores the "
+        "session's tasks. Returns at once (the transcript is read in the background) and always "
+        "exits 0.",
+    )
+    log.add_argument(
+        "--agent",
+        metavar="NAME",
+        help="the agent whose hook this is (default: the payload's `agent`, else claude-code)",
     )
     log.add_argument("--wait", action="store_true", help="store the tasks before returning")
     log.add_argument("--drain", action="store_true", help=argparse.SUPPRESS)
@@ -50,7 +54,8 @@ def register(
     h = sub.add_parser(
         "harvest",
         parents=[common],
-        help="read new Claude Code and Codex sessions into the task log",
+        help="read new agent sessions (Claude Code, Codex, Copilot, Gemini, Qwen, Pi) into "
+        "the task log",
     )
     add_project_flag(h)
     h.add_argument("--all-projects", action="store_true", help="every project, not just this one")
@@ -67,7 +72,11 @@ def register(
         help="files changed in the last DAYS days (default: harvest.lookback_days)",
     )
     h.add_argument(
-        "--source", choices=SOURCES, action="append", help="only this agent (repeatable)"
+        "--source",
+        metavar="AGENT",
+        action="append",
+        help="only this agent (repeatable): claude-code, codex, copilot, gemini, qwen, pi, or "
+        "another registered one",
     )
     h.set_defaults(func=harvest_cmd)
 
@@ -77,7 +86,8 @@ def register(
 
 def log_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
     """Never fails the agent: any error becomes a notice that ``status`` shows, and exit 0."""
-    from ..harvest.hook import MAX_PAYLOAD_BYTES, Spool, parse_payload, read_stdin
+    from ..harvest.agents.hook import read_payload
+    from ..harvest.hook import MAX_PAYLOAD_BYTES, Spool, read_stdin
 
     try:
         if args.drain:
@@ -90,7 +100,7 @@ def log_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
             raise SleepError(
                 "the hook JSON is larger than 1 MB", hint="is `log` on the right hook?"
             )
-        payload = parse_payload(raw, ctx.env.get("HOME"))
+        payload = read_payload(raw, ctx.env, args.agent)
         Spool(_spool_dir(ctx)).put(payload)
         if args.wait:
             _drain(ctx, wait_s=LOCK_WAIT_S)
@@ -199,9 +209,10 @@ def _append_log(ctx: Ctx, line: str) -> None:
 
 def harvest_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
     from ..harvest import problems
+    from ..harvest.agents import agent_roots
     from ..harvest.lock import file_lock
     from ..harvest.run import Harvester, HarvestPlan
-    from ..harvest.scan import agent_roots, parse_since, project_keys, since_lookback
+    from ..harvest.scan import parse_since, project_keys, since_lookback
 
     if args.project and args.all_projects:
         raise UsageError("--project and --all-projects exclude each other", hint="give one of them")
@@ -215,12 +226,14 @@ def harvest_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
         else since_lookback(args.lookback if args.lookback is not None else hs.lookback_days, now)
     )
     all_projects = args.all_projects or (hs.all_projects and not args.project)
+    chosen = args.source or hs.sources
     plan = HarvestPlan(
-        roots=agent_roots(ctx.env, hs.claude_config_dir, hs.codex_home),
+        roots=agent_roots(ctx.env, {"claude-code": hs.claude_config_dir, "codex": hs.codex_home}),
         since=since,
         projects=None if all_projects else project_keys(project),
-        sources=tuple(dict.fromkeys(args.source or hs.sources)),
+        sources=tuple(dict.fromkeys(chosen)) if chosen else None,
     )
+    plan.agents()  # an unknown --source or harvest.sources: one line listing the agents
     first_run = not ctx.store.has_cursors()
     if first_run and not args.since and args.lookback is None:
         ctx.say(
@@ -303,7 +316,7 @@ def _report(
         "project": None if plan.projects is None else project,
         "all_projects": plan.projects is None,
         "first_run": first_run,
-        "roots": {"claude-code": str(plan.roots.claude), "codex": str(plan.roots.codex)},
+        "roots": {name: str(root) for name, root in plan.roots.items()},
         "sources": {name: s.to_json() for name, s in stats.items()},
         "totals": totals,
         "hook_sessions": hooked.payloads,

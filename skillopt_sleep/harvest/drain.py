@@ -13,7 +13,6 @@ from pathlib import Path
 from .hook import Spool
 from .lock import file_lock
 from .run import Harvester, SourceStats
-from .scan import CLAUDE
 
 _MAX_ROUNDS = 1000  # a drainer stops after this many spool passes, whatever keeps arriving
 
@@ -66,7 +65,7 @@ def _drain_one(spool: Spool, entry: Path, harvester: Harvester, result: DrainRes
         )
     else:
         before = len(result.stats.errors)
-        harvester.harvest_file(CLAUDE, path, result.stats)
+        harvester.harvest_file(payload.agent, path, result.stats)
         harvester.flush()  # stored before the payload leaves the spool: nothing is lost
         if len(result.stats.errors) > before:
             result.errors.extend(result.stats.errors[before:])

@@ -70,10 +70,12 @@ def _complete_json(data: bytes) -> bool:
 
 
 class HookPayload(BaseModel):
-    """The fields of a Claude Code hook payload the logger needs (others are ignored)."""
+    """The fields of a Claude Code hook payload the logger needs (others are ignored), and
+    the agent whose session it is (a payload spooled before agents were named is Claude's)."""
 
     model_config = ConfigDict(extra="ignore")
 
+    agent: str = "claude-code"
     session_id: str
     transcript_path: str
     cwd: str = ""

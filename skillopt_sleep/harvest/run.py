@@ -28,21 +28,13 @@ from typing import Any
 from ..clock import Clock
 from ..models import TaskRecord
 from ..store import Cursor, Store
-from .claude_code import ClaudeCodeParser
-from .codex import CodexParser
+from . import agents
 from .control import drop_control_turns
 from .git_commit import commit_at
-from .jsonl import (
-    MAX_FILE_BYTES,
-    MAX_FILE_SECONDS,
-    MAX_LINE_BYTES,
-    LineParser,
-    ReadLimits,
-    read_chunk,
-)
+from .jsonl import MAX_FILE_BYTES, MAX_FILE_SECONDS, MAX_LINE_BYTES, ReadLimits, read_chunk
 from .mine import group_turns, intent_key, merge_records, mine_chunk
 from .preferences import preference_sightings
-from .scan import CLAUDE, CODEX, Problem, Roots, claude_files, codex_files, mtime, printable
+from .scan import Problem, Roots, mtime, printable
 from .session import ParseState, SessionChunk
 from .turns import TurnClassifier
 
@@ -51,7 +43,6 @@ _SCOPED_OUT = '"scoped_out": true'  # as json.dumps writes it in a cursor's stat
 _PARTLY_READ = '"partial": true'  # a read stopped at its limit: the file has more to give
 _FLUSH_RECORDS = 500
 _FLUSH_CURSORS = 500
-_PARSERS: dict[str, type[LineParser]] = {CLAUDE: ClaudeCodeParser, CODEX: CodexParser}
 
 Miner = Callable[[list[TaskRecord]], list[TaskRecord]]
 
@@ -95,12 +86,21 @@ class SourceStats:
 
 @dataclass(frozen=True)
 class HarvestPlan:
-    """What to harvest: which sources, where, which projects (None: all), from when."""
+    """What to harvest: which sources, where, which projects (None: all), from when.
+
+    ``sources`` None: every registered agent that has a root in ``roots``.
+    """
 
     roots: Roots
     since: datetime
     projects: frozenset[str] | None
-    sources: tuple[str, ...] = (CLAUDE, CODEX)
+    sources: tuple[str, ...] | None = None
+
+    def agents(self) -> tuple[str, ...]:
+        """The sources to read, in order; an unknown name raises ``UsageError``."""
+        if self.sources is None:
+            return tuple(n for n in agents.names() if n in self.roots)
+        return tuple(agents.get(n).name for n in self.sources)
 
 
 @dataclass
@@ -165,7 +165,7 @@ class Harvester:
     def run(self, plan: HarvestPlan) -> dict[str, SourceStats]:
         """Harvest every source of ``plan``; returns the stats per source."""
         report: dict[str, SourceStats] = {}
-        for source in plan.sources:
+        for source in plan.agents():
             stats = report.setdefault(source, SourceStats())
             self._known = self.store.cursors(source)
             problems: list[Problem] = []
@@ -180,9 +180,10 @@ class Harvester:
         return report
 
     def _files(self, source: str, plan: HarvestPlan, problems: list[Problem]) -> Iterator[str]:
-        if source == CLAUDE:
-            return claude_files(plan.roots.claude, plan.projects, problems)
-        return codex_files(plan.roots.codex, problems)
+        root = plan.roots.get(source)
+        if root is None:  # no root given for it: nothing to list
+            return iter(())
+        return agents.get(source).files(root, plan.projects, problems)
 
     def harvest_file(
         self,
@@ -196,8 +197,9 @@ class Harvester:
         """Read what is new in one transcript. Never raises for a bad file: counts it.
 
         (Only the store failing raises: that is no fault of the file, and no later file would
-        fare better.)
+        fare better; an unknown source raises ``UsageError`` naming the registered ones.)
         """
+        agents.get(source)
         try:
             st = os.stat(path)
         except OSError as exc:
@@ -259,8 +261,9 @@ class Harvester:
         if old is None or old.inode != st.st_ino or st.st_size < old.offset or head != fc.head:
             start, fc = 0, _FileCursor(ParseState())  # new, replaced or truncated: from the top
             head = _fingerprint(path, st.st_size, "")
-        if source == CODEX and projects is not None and not fc.parse.project:
-            fc.parse.project = peek_codex_project(path)
+        agent = agents.get(source)
+        if projects is not None and not fc.parse.project and agent.peek_project is not None:
+            fc.parse.project = agent.peek_project(path)
         if projects is not None and fc.parse.project and fc.parse.project not in projects:
             stats.files_other_projects += 1
             self._cursor(path, source, st, start, _FileCursor(fc.parse, head, scoped_out=True))
@@ -269,7 +272,7 @@ class Harvester:
             stats.replay_sessions += 1
             self._cursor(path, source, st, st.st_size, _FileCursor(fc.parse, head))
             return
-        chunk, end = read_chunk(_PARSERS[source](fc.parse), path, start, limits=self.limits)
+        chunk, end = read_chunk(agent.parser(fc.parse), path, start, limits=self.limits)
         chunk = drop_control_turns(chunk)
         stats.files_read += 1
         stats.files_partly_read += chunk.partial
@@ -289,10 +292,9 @@ class Harvester:
         elif chunk.turns:
             stats.sessions += 1
         cut = chunk.turns.pop() if chunk.cut_turn else None  # only its prompt was read
-        records = [
-            _with_commit(r, chunk.state.branch)
-            for r in mine_chunk(chunk, mtime(st), self.classifier)
-        ]
+        records = mine_chunk(chunk, mtime(st), self.classifier)
+        if agent.git_commit:
+            records = [_with_commit(r, chunk.state.branch) for r in records]
         offset, state = _resume_point(chunk, end, self.classifier)
         if cut is not None and (offset <= start or offset > cut.offset):
             offset, state.turns_before = cut.offset, cut.index
@@ -330,8 +332,8 @@ class Harvester:
 
 
 def _with_commit(record: TaskRecord, branch: str) -> TaskRecord:
-    """A Claude Code task with the commit it started from, found in its project's history."""
-    if record.commit or record.source != "claude-code":
+    """A task with the commit it started from, found in its project's history."""
+    if record.commit:
         return record
     commit = commit_at(record.project, branch, record.created_at)
     return record.model_copy(update={"commit": commit}) if commit else record
@@ -374,18 +376,3 @@ def _fingerprint(path: Path, size: int, previous: str) -> str:
     with open(path, "rb") as fh:
         data = fh.read(n)
     return f"{n}:{hashlib.sha1(data).hexdigest()}"
-
-
-def peek_codex_project(path: Path) -> str:
-    """The cwd in a rollout's first line (``session_meta``), or "" if it has none."""
-    try:
-        with open(path, "rb") as fh:
-            line = fh.readline(MAX_LINE_BYTES)
-        data = json.loads(line)
-    except (OSError, ValueError, RecursionError):
-        return ""
-    payload = data.get("payload") if isinstance(data, dict) else None
-    if isinstance(data, dict) and data.get("type") == "session_meta" and isinstance(payload, dict):
-        cwd = payload.get("cwd")
-        return cwd if isinstance(cwd, str) else ""
-    return ""

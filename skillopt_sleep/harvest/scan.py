@@ -13,7 +13,6 @@ import math
 import os
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -25,22 +24,36 @@ CODEX = "codex"
 SOURCES = (CLAUDE, CODEX)
 
 
-@dataclass(frozen=True)
-class Roots:
-    """The agents' home directories."""
+class Roots(Mapping[str, Path]):
+    """Each agent's sessions root, by agent name; an agent with no root here is not read.
 
-    claude: Path
-    codex: Path
+    ``Roots(claude, codex)`` (positional) is the spelling of the first two agents' callers.
+    """
 
+    def __init__(self, *first_two: Path, by_agent: Mapping[str, Path] | None = None) -> None:
+        if len(first_two) > len(SOURCES):
+            raise TypeError(f"Roots takes at most {len(SOURCES)} positional roots")
+        self._roots = dict(zip(SOURCES, first_two, strict=False)) | dict(by_agent or {})
 
-def agent_roots(
-    env: Mapping[str, str], claude_config_dir: str | None = None, codex_home: str | None = None
-) -> Roots:
-    """Settings first, then ``CLAUDE_CONFIG_DIR`` / ``CODEX_HOME``, else ``~/.claude``, ``~/.codex``."""
-    home = Path(env.get("HOME") or env.get("USERPROFILE") or Path.home())
-    claude = claude_config_dir or env.get("CLAUDE_CONFIG_DIR") or str(home / ".claude")
-    codex = codex_home or env.get("CODEX_HOME") or str(home / ".codex")
-    return Roots(Path(claude).expanduser(), Path(codex).expanduser())
+    def __getitem__(self, name: str) -> Path:
+        return self._roots[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._roots)
+
+    def __len__(self) -> int:
+        return len(self._roots)
+
+    def __repr__(self) -> str:
+        return f"Roots({self._roots!r})"
+
+    @property
+    def claude(self) -> Path:
+        return self._roots[CLAUDE]
+
+    @property
+    def codex(self) -> Path:
+        return self._roots[CODEX]
 
 
 def project_keys(project: Path) -> frozenset[str]:

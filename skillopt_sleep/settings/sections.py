@@ -311,9 +311,6 @@ class FilesSettings(_Section):
     )
 
 
-_SOURCES: tuple[Literal["claude-code", "codex"], ...] = ("claude-code", "codex")
-
-
 class HarvestSettings(_Section):
     """Where the day's tasks come from."""
 
@@ -323,8 +320,10 @@ class HarvestSettings(_Section):
     all_projects: bool = Field(
         default=False, description="harvest every project, not only the current one"
     )
-    sources: list[Literal["claude-code", "codex"]] = Field(
-        default_factory=lambda: list(_SOURCES), description="the agents whose sessions are read"
+    sources: list[str] | None = Field(
+        default=None,
+        description="the agents whose sessions are read (default: every agent skillopt-sleep "
+        "knows; `harvest --help` lists them)",
     )
     claude_config_dir: str | None = Field(
         default=None, description="default: $CLAUDE_CONFIG_DIR, else ~/.claude"
