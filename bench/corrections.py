@@ -6,7 +6,7 @@ how many yield the right check and how many a check that contradicts the correct
     python -m bench.corrections                  # this tree against the baseline revision
     python -m bench.corrections --baseline 4b6d96e --after HEAD --json
 
-Five sets of recorded sessions, each harvested through the CLI into a fresh store by the code of
+Six sets of recorded sessions, each harvested through the CLI into a fresh store by the code of
 ``--baseline`` (a git revision, extracted to a temporary directory) and by this tree (or the
 revision ``--after``), in the same run:
 - tests/harvest/conversations.py, the miner's tuning set, 20 checkable corrections;
@@ -21,7 +21,11 @@ revision ``--after``), in the same run:
   9a68a9d and b4238af were then made with it in view, so its after figures are tuned ones;
 - tests/harvest/check_conversations_unseen.py, written while those changes were made and kept
   out of the checkout until they had landed, never tuned on: 14 labelled corrections (7 about
-  text, 7 about actions), the held-out estimate for the labelled columns.
+  text, 7 about actions), the held-out estimate for the labelled columns;
+- tests/harvest/check_conversations_third.py, written and recorded before the miner was changed
+  for it and never tuned on: 18 labelled corrections (9 about text, 9 about actions), worded
+  unlike the other sets (reasons first, "we never", questions, corrections split over two
+  messages, flags with a value).
 
 Columns: attached (on their request), became tasks, with a mined rule check, with a mined action
 check, with a check that fails on the corrected attempt (goal: at least 8 of 20), and on labelled
@@ -92,6 +96,12 @@ SETS = {
         "CHECK_UNSEEN_SESSIONS",
         "tests/fixtures/conversations_checks_unseen",
         "CHECK_UNSEEN_LABELS",
+    ),
+    "checks3": (
+        "tests.harvest.check_conversations_third",
+        "CHECK_THIRD_SESSIONS",
+        "tests/fixtures/conversations_checks_third",
+        "CHECK_THIRD_LABELS",
     ),
 }
 _TEXT_KINDS = frozenset({"contains", "not_contains", "starts_with", "equals", "heading"})

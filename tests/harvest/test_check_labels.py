@@ -17,7 +17,7 @@ import pytest
 
 from skillopt_sleep.models import Action, Check
 
-from . import check_conversations, check_conversations_unseen
+from . import check_conversations, check_conversations_third, check_conversations_unseen
 
 BENCH = Path(__file__).resolve().parents[2] / "bench" / "corrections.py"
 _REGEX_KINDS = frozenset({"ran", "never_ran", "regex", "file_contains", "file_not_contains"})
@@ -33,6 +33,12 @@ SETS = {
         check_conversations_unseen.CHECK_UNSEEN_LABELS,
         check_conversations_unseen.CHECKS_UNSEEN,
         12,
+    ),
+    "checks3": (
+        check_conversations_third.CHECK_THIRD_SESSIONS,
+        check_conversations_third.CHECK_THIRD_LABELS,
+        check_conversations_third.CHECKS_THIRD,
+        16,
     ),
 }
 
@@ -61,7 +67,9 @@ def _sent(fixtures: Path) -> set[str]:
 @pytest.mark.parametrize("name", sorted(SETS))
 def test_every_correction_has_one_label_and_was_recorded(name):
     sessions, labels, fixtures, least = SETS[name]
-    corrections = [s.prompt for sc in sessions for s in sc.steps if s.kind == "correction"]
+    # a correction split over two messages is labelled once, on the part that says what to do
+    checkable = [s for sc in sessions for s in sc.steps if s.kind == "correction" and s.checkable]
+    corrections = [s.prompt for s in checkable]
     assert len(corrections) >= least
     assert sorted(corrections) == sorted(label.correction for label in labels)
     assert len(set(corrections)) == len(corrections), "a correction text is used twice"
