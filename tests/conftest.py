@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import gc
 import io
 import json
 import os
 import sys
 import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -58,6 +60,16 @@ def sandbox_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.M
         if var.startswith("SKILLOPT_SLEEP_") and var != "SKILLOPT_SLEEP_HOME":
             monkeypatch.delenv(var, raising=False)
     return root
+
+
+@pytest.fixture(autouse=True)
+def no_leaks() -> Iterator[None]:
+    """After each test, collect its garbage, so an unclosed socket, transport or file, or a
+    subprocess never waited for, is reported now, as this test's failure (pyproject.toml makes
+    ResourceWarning and the unraisable exceptions they become errors). Without it the garbage
+    collector meets the leak inside whichever later test it happens to run in."""
+    yield
+    gc.collect()
 
 
 @dataclass
