@@ -186,17 +186,43 @@ def record_adoption(
     for old in rules(store, row.project):
         if any(same_rule(old.text, text) for text in dropped):
             save(store, old.model_copy(update={"state": "removed", "state_at": now}))
+    if load_staged(row).proposal.memory is not None:
+        _follow_moves(store, row.project, _candidates(row, subset))
     added = entries_for_night(row, store.list_tasks(project=row.project), now, subset)
     for rule in added:
         save(store, rule)
     return added
 
 
+def _follow_moves(store: Store, project: str, written: Mapping[str, str]) -> None:
+    """Earlier rules that a placement moved (from ``CLAUDE.md`` into ``AGENTS.md``, see
+    :mod:`..rules.placement`) are kept under the files that now hold them, so a move never reads
+    as a removal by hand. ``written`` maps each live path written to its new text."""
+    for rule in rules(store, project):
+        holds = {
+            p: any(same_rule(line, rule.text) for line in block_lines(t))
+            for p, t in written.items()
+        }
+        kept = [p for p in rule.files if holds.get(p, True)]
+        files = kept + [p for p, held in holds.items() if held and p not in kept]
+        if files and files != rule.files:
+            save(store, rule.model_copy(update={"files": files}))
+
+
 def record_rollback(store: Store, row: NightRow, now: datetime) -> None:
-    """The rules a rolled-back night added are no longer adopted."""
+    """The rules a rolled-back night added are no longer adopted; the earlier rules it moved
+    are followed back to the files that hold them again."""
     for rule in rules(store, row.project):
         if rule.night_id == row.id and rule.state == "adopted":
             save(store, rule.model_copy(update={"state": "rolled_back", "state_at": now}))
+    if load_staged(row).proposal.memory is not None:
+        back = {}
+        for f in load_staged(row).proposal.files:
+            try:
+                back[f.live_path] = Path(f.live_path).read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                back[f.live_path] = ""
+        _follow_moves(store, row.project, back)
 
 
 def rules(

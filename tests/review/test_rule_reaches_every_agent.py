@@ -102,3 +102,95 @@ def test_a_claude_code_only_project_keeps_its_rules_in_claude_md(cli, tmp_path):
     assert cli("adopt", cwd=project).code == 0
     assert not (project / "AGENTS.md").exists() and not (project / ".claude" / "rules").exists()
     assert managed_rules((project / "CLAUDE.md").read_text()) == memory_rules(summary)
+
+
+def test_rules_an_earlier_night_wrote_into_both_files_move_into_agents_md(cli, tmp_path):
+    # a Claude Code project with an AGENTS.md: its first night wrote each rule into both files
+    project = project_used_by(tmp_path, "claude-code")
+    (project / "AGENTS.md").write_text("# Agents\n\nKeep answers short.\n")
+    first = night(cli, project)
+    assert cli("adopt", cwd=project).code == 0
+    old = memory_rules(first)
+    assert old and managed_rules((project / "CLAUDE.md").read_text()) == old
+    assert managed_rules((project / "AGENTS.md").read_text()) == old
+    # then Copilot CLI comes along, which loads both files: the next night moves the rules
+    Store.open(resolve_paths(os.environ["SKILLOPT_SLEEP_HOME"]).db).upsert_tasks(
+        [t.model_copy(update={"source": "copilot"}) for t in sample_tasks(project)[:2]],
+        SystemClock().now(),
+    )
+    before = snapshot(project)
+    night(cli, project)
+    assert cli("adopt", cwd=project).code == 0
+    assert "skillopt-sleep" not in (project / "CLAUDE.md").read_text()
+    for rule in old:
+        assert reads(project, ("claude-code", "copilot"), rule) == {"claude-code": 1, "copilot": 1}
+    listed = cli("rules", "--json", cwd=project).json()["rules"]
+    assert {r["standing"] for r in listed} == {"in place"}  # a move is no removal by hand
+
+    assert cli("rollback", cwd=project).code == 0
+    assert snapshot(project) == before
+    listed = cli("rules", "--json", cwd=project).json()["rules"]
+    assert {r["standing"] for r in listed} == {"in place"}
+
+
+def test_rules_remove_takes_the_rule_from_agents_md_and_every_agent(cli, tmp_path):
+    project = project_used_by(tmp_path, "claude-code", "copilot", "gemini")
+    summary = night(cli, project)
+    assert cli("adopt", cwd=project).code == 0
+    rule = memory_rules(summary)[0]
+    assert (project / "GEMINI.md").read_text() == f"{BEGIN}\n@AGENTS.md\n{END}\n"
+    agents = ("claude-code", "copilot", "gemini")
+    assert reads(project, agents, rule) == dict.fromkeys(agents, 1)
+    rid = next(
+        r["id"] for r in cli("rules", "--json", cwd=project).json()["rules"] if r["text"] == rule
+    )
+    r = cli("rules", "remove", rid, cwd=project)
+    assert r.code == 0, r.err
+    assert reads(project, agents, rule) == dict.fromkeys(agents, 0)
+
+
+def test_gemini_reading_agents_md_itself_gets_no_import(cli, tmp_path):
+    project = project_used_by(tmp_path, "codex", "gemini")
+    (project / ".gemini").mkdir()
+    (project / ".gemini" / "settings.json").write_text(
+        json.dumps({"context": {"fileName": ["AGENTS.md", "GEMINI.md"]}})
+    )
+    summary = night(cli, project)
+    proposal = json.loads((Path(summary["proposal_dir"]) / "proposal.json").read_text())
+    assert {f["name"] for f in proposal["files"]} == {"SKILL.md", "AGENTS.md"}
+    assert cli("adopt", cwd=project).code == 0
+    for rule in memory_rules(summary):
+        placement = Placement(("codex", "gemini"), gemini_files=("AGENTS.md", "GEMINI.md"))
+        assert reads_per_agent(placement, live_texts(project), rule) == {"codex": 1, "gemini": 1}
+
+
+def test_the_agents_setting_names_them_and_an_unknown_one_is_refused(cli, tmp_path):
+    project = project_used_by(tmp_path, "manual")
+    r = cli(
+        "run",
+        "--project",
+        str(project),
+        "--backend",
+        "simulated",
+        "--json",
+        env={**ALL_PROVEN, "SKILLOPT_SLEEP_FILES__AGENTS": '["codex", "copilot"]'},
+    )
+    assert r.code == 0, r.err
+    proposal = json.loads((Path(r.json()["proposal_dir"]) / "proposal.json").read_text())
+    assert {f["name"] for f in proposal["files"]} == {"SKILL.md", "AGENTS.md"}
+
+    r = cli(
+        "run",
+        "--project",
+        str(project),
+        "--backend",
+        "simulated",
+        env={"SKILLOPT_SLEEP_FILES__AGENTS": '["cursor"]'},
+    )
+    assert r.code == 3
+    assert r.err.strip().splitlines() == [
+        (
+            "skillopt-sleep: error: [files] agents: unknown agent 'cursor' "
+            "(choose from claude-code, codex, copilot, opencode, pi, gemini, qwen)"
+        )
+    ]
