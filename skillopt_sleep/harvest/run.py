@@ -18,12 +18,10 @@ import hashlib
 import json
 import os
 import stat
-from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
 
 from ..clock import Clock
 from ..models import TaskRecord
@@ -36,6 +34,8 @@ from .mine import group_turns, intent_key, merge_records, mine_chunk
 from .preferences import preference_sightings
 from .scan import Problem, Roots, mtime, printable
 from .session import ParseState, SessionChunk
+from .stats import SourceStats as SourceStats  # where callers have always found it
+from .store_read import read_store
 from .turns import TurnClassifier
 
 _HEAD_BYTES = 1024
@@ -45,43 +45,6 @@ _FLUSH_RECORDS = 500
 _FLUSH_CURSORS = 500
 
 Miner = Callable[[list[TaskRecord]], list[TaskRecord]]
-
-
-@dataclass
-class SourceStats:
-    """What one harvest did for one source (printed by ``harvest --json``)."""
-
-    files_scanned: int = 0
-    files_read: int = 0
-    files_unchanged: int = 0
-    files_too_old: int = 0
-    files_other_projects: int = 0
-    files_skipped: int = 0
-    files_partly_read: int = 0
-    bytes_read: int = 0
-    lines_read: int = 0
-    sessions: int = 0
-    replay_sessions: int = 0
-    tasks_new: int = 0
-    tasks_updated: int = 0
-    lines_skipped: Counter[str] = field(default_factory=Counter)
-    bad_lines: dict[str, dict[str, int]] = field(default_factory=dict)  # path -> reason -> n
-    errors: list[str] = field(default_factory=list)  # "path: why", one per file skipped
-
-    def to_json(self) -> dict[str, Any]:
-        data = dict(self.__dict__)
-        data["lines_skipped"] = dict(sorted(self.lines_skipped.items()))
-        return data
-
-    def skip_file(self, path: str | Path, why: str) -> None:
-        """Count a file (or directory) skipped whole, with its path and the reason."""
-        self.files_skipped += 1
-        self.errors.append(f"{printable(path)}: {printable(why)}")
-
-    def note_problems(self, problems: list[Problem]) -> None:
-        for path, why in problems:
-            self.skip_file(path, why)
-        problems.clear()
 
 
 @dataclass(frozen=True)
@@ -194,12 +157,13 @@ class Harvester:
         projects: frozenset[str] | None = None,
         since: datetime | None = None,
     ) -> None:
-        """Read what is new in one transcript. Never raises for a bad file: counts it.
-
-        (Only the store failing raises: that is no fault of the file, and no later file would
-        fare better; an unknown source raises ``UsageError`` naming the registered ones.)
+        """Read what is new in one transcript (or session database). Never raises for a bad
+        file: counts it. (The store failing raises, and an unknown source, as ``UsageError``.)
         """
-        agents.get(source)
+        agent = agents.get(source)
+        if agent.sessions is not None:
+            self._read_store(agent, path, stats, projects)
+            return
         try:
             st = os.stat(path)
         except OSError as exc:
@@ -243,8 +207,25 @@ class Harvester:
             # it is reported with its path, and its cursor moves past it until it changes.
             stats.skip_file(path, f"unreadable transcript ({type(exc).__name__}: {exc})"[:300])
             self._cursor(Path(path), source, st, st.st_size, _FileCursor(ParseState()))
+        self._flush_if_full()
+
+    def _flush_if_full(self) -> None:
         if len(self._records) >= _FLUSH_RECORDS or len(self._cursors) >= _FLUSH_CURSORS:
             self.flush()
+
+    def _read_store(
+        self,
+        agent: agents.Agent,
+        path: str | Path,
+        stats: SourceStats,
+        projects: frozenset[str] | None,
+    ) -> None:
+        """Read what is new in a session database: its sessions' cursors are ``<db>#<id>``."""
+        known = self._known if self._known is not None else self.store.cursors(agent.name)
+        records, cursors = read_store(agent, path, known, stats, projects, self.classifier)
+        self._records.extend((r, stats) for r in records)
+        self._cursors.extend(cursors)
+        self._flush_if_full()
 
     def _read(
         self,

@@ -19,6 +19,9 @@ from skillopt_sleep.errors import UsageError
 from skillopt_sleep.harvest import agents
 from skillopt_sleep.harvest.jsonl import LineParser
 from skillopt_sleep.harvest.scan import Problem
+from skillopt_sleep.testing.opencode_agent import load_rows
+
+from .conftest import TRANSCRIPTS
 
 PROJECT = "/home/dev/work/toyapp"
 
@@ -108,7 +111,8 @@ def test_an_unknown_source_names_the_agents(cli):
 
 
 def test_every_built_in_agent_is_registered_with_the_files_it_reads():
-    assert agents.names()[:6] == ("claude-code", "codex", "copilot", "gemini", "pi", "qwen")
+    built_in = ("claude-code", "codex", "copilot", "gemini", "opencode", "pi", "qwen")
+    assert agents.names()[:7] == built_in
     assert agents.get("claude-code").instructions == ("CLAUDE.md",)
     assert agents.get("codex").instructions == ("AGENTS.md",)
     assert "GEMINI.md" in agents.get("gemini").instructions
@@ -117,7 +121,7 @@ def test_every_built_in_agent_is_registered_with_the_files_it_reads():
         agents.register(agents.get("codex"))
 
 
-COPILOT = Path(__file__).resolve().parent.parent / "fixtures" / "transcripts" / "copilot"
+COPILOT = TRANSCRIPTS / "copilot"
 COPILOT_SESSION = "e3551bd7-1e86-42ac-91d6-5ff108467236"
 
 
@@ -146,3 +150,41 @@ def test_harvest_reads_copilot_sessions_from_copilot_home(cli, sandbox_home):
     assert out["roots"]["copilot"] == str(sandbox_home / ".copilot")
     assert out["sources"]["copilot"]["files_read"] == 2
     assert out["sources"]["copilot"]["tasks_new"] >= 2
+
+
+def _opencode_store(home: Path) -> Path:
+    fixture = TRANSCRIPTS / "opencode"
+    db = home / ".local" / "share" / "opencode" / "opencode.db"
+    db.parent.mkdir(parents=True)
+    load_rows(
+        db,
+        (fixture / "schema.sql").read_text(encoding="utf-8"),
+        (fixture / "rows.jsonl").read_text(encoding="utf-8").splitlines(),
+    )
+    return db
+
+
+def test_harvest_reads_the_opencode_store_incrementally(cli, sandbox_home):
+    db = _opencode_store(sandbox_home)
+
+    out = cli("harvest", "--all-projects", "--since", "3650d", "--json").json()
+    assert out["roots"]["opencode"] == str(db.parent)
+    assert out["sources"]["opencode"]["sessions"] >= 2
+    assert out["sources"]["opencode"]["tasks_new"] >= 2
+    assert out["sources"]["opencode"]["errors"] == []
+
+    again = cli("harvest", "--all-projects", "--source", "opencode", "--json").json()
+    assert again["sources"]["opencode"]["files_unchanged"] == 1
+    assert again["totals"]["tasks_new"] == again["totals"]["tasks_updated"] == 0
+
+
+def test_the_opencode_plugins_payload_is_logged_from_its_store(cli, sandbox_home):
+    db = _opencode_store(sandbox_home)
+    payload = {"agent": "opencode", "session_id": "any", "transcript_path": str(db), "cwd": "/x"}
+
+    r = cli("log", "--wait", stdin=json.dumps(payload))
+
+    assert (r.code, r.err) == (0, "")
+    listed = cli("tasks", "list", "--all-projects", "--json").json()
+    tasks = listed["tasks"] if isinstance(listed, dict) else listed
+    assert tasks and {t["source"] for t in tasks} == {"opencode"}

@@ -8,7 +8,7 @@ order of the import below.
 
 from __future__ import annotations
 
-from . import claude_code, codex, copilot, gemini, pi, qwen  # noqa: F401  (they register)
+from . import claude_code, codex, copilot, gemini, opencode, pi, qwen  # noqa: F401  (register)
 from .registry import Agent, agent_roots, agents, get, names, register, unregister
 
 __all__ = ["Agent", "agent_roots", "agents", "get", "names", "register", "unregister"]

@@ -22,7 +22,8 @@ from typing import Any
 from ...errors import UsageError
 from ..jsonl import LineParser
 from ..scan import Problem, Roots
-from ..session import ParseState
+from ..session import ParseState, SessionChunk
+from ..turns import TurnClassifier
 
 Lister = Callable[[Path, "frozenset[str] | None", "list[Problem]"], Iterator[str]]
 """``files(root, projects, problems)``: the session files under ``root`` (only the scoped
@@ -32,6 +33,15 @@ listed is appended to ``problems``."""
 HookReader = Callable[[Mapping[str, Any], Path], Mapping[str, str]]
 """``hook(payload, root)``: an agent's session-end hook JSON as the logger's payload fields
 (``session_id``, ``transcript_path``, ``cwd``, ...). Raises ``InputError`` for a bad payload."""
+
+SessionReader = Callable[
+    [Path, Mapping[str, str], "list[Problem]", "frozenset[str] | None", "TurnClassifier | None"],
+    Iterator[tuple[SessionChunk, str, str]],
+]
+"""``sessions(database, cursors, problems, projects, classifier)``: for an agent that keeps its
+sessions in a database, ``(chunk, session id, cursor)`` for each session with something new
+since ``cursors`` (session id -> the cursor text it gave last time). Never raises for a damaged
+store or session: it is appended to ``problems``."""
 
 
 @dataclass(frozen=True)
@@ -43,7 +53,8 @@ class Agent:
     files and skill folders the agent reads, most important first (the rule writers use them).
     ``hook`` is None for an agent whose hook payload has Claude Code's fields
     (``session_id``, ``transcript_path``). ``git_commit``: its tasks are given the commit they
-    started from (the transcript names the branch).
+    started from (the transcript names the branch). ``sessions`` replaces ``parser`` for an
+    agent whose ``files`` are session databases (see :data:`SessionReader`).
     """
 
     name: str
@@ -57,6 +68,7 @@ class Agent:
     skills: tuple[str, ...] = ()
     hook: HookReader | None = None
     git_commit: bool = False
+    sessions: SessionReader | None = None
 
 
 _REGISTRY: dict[str, Agent] = {}
