@@ -76,7 +76,7 @@ def planted(root: Path, seeds: int, gate: str) -> dict[str, Any]:
     data = write_jsonl(root / "planted.jsonl", with_splits(planted_items(12), (3, 2, 5), 0))
     runs: list[dict[str, Any]] = []
     for seed in range(1, seeds + 1):
-        cfg = TrainConfig(epochs=2, steps=3, seed=seed, gate=gate)  # type: ignore[arg-type]
+        cfg = TrainConfig(epochs=2, steps_per_epoch=3, seed=seed, gate=gate)  # type: ignore[arg-type]
         r = train(
             data,
             root / "SKILL.md",
@@ -116,7 +116,7 @@ def null(root: Path, seeds: int, gate: str, alpha: float) -> dict[str, Any]:
     data = write_jsonl(root / "null.jsonl", with_splits(null_items(30), (1, 1, 1), 0))
     accepted, runs_with, gains, tested, calls = 0, 0, [], 0, []
     for seed in range(1, seeds + 1):
-        cfg = TrainConfig(epochs=2, steps=3, seed=seed, gate=gate, alpha=alpha)  # type: ignore[arg-type]
+        cfg = TrainConfig(epochs=2, steps_per_epoch=3, seed=seed, gate=gate, run_alpha=alpha)  # type: ignore[arg-type]
         r = train(
             data,
             root / "SKILL.md",
@@ -154,7 +154,7 @@ def partial_credit(root: Path, seeds: int) -> dict[str, Any]:
         runs: list[dict[str, Any]] = []
         for seed in range(1, seeds + 1):
             cfg = TrainConfig(
-                epochs=2, steps=3, seed=seed, gate_metric=metric, gate_mixed_weight=weight
+                epochs=2, steps_per_epoch=3, seed=seed, gate_metric=metric, gate_mixed_weight=weight
             )
             r = train(
                 data,
@@ -212,7 +212,7 @@ def qa_no_preamble(root: Path, seeds: int) -> dict[str, Any]:
             root / f"qa-{seed}",
             skill_text=skill,
             target=backend,
-            config=TrainConfig(env="qa", epochs=2, steps=2, seed=seed),
+            config=TrainConfig(env="qa", epochs=2, steps_per_epoch=2, seed=seed),
             budget=UNLIMITED,
         )
         runs.append(

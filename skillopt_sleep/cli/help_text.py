@@ -35,7 +35,7 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     "schedule run-job": ("skillopt-sleep schedule run-job --project ~/work/app",),
     "unschedule": ("skillopt-sleep unschedule",),
     "train": (
-        "skillopt-sleep train train.jsonl --skill SKILL.md --out /tmp/train-one --epochs 2 --steps 3",
+        "skillopt-sleep train train.jsonl --skill SKILL.md --out /tmp/train-one --epochs 2 --steps-per-epoch 3",
         "skillopt-sleep train stage /tmp/train-one --project ~/work/app",
     ),
     "rules": ("skillopt-sleep rules", "skillopt-sleep rules --json"),

@@ -26,14 +26,14 @@ from .terminal import printable
 
 FLAGS = (
     "epochs",
-    "steps",
+    "steps_per_epoch",
     "batch_size",
     "k",
     "edit_budget",
     "schedule",
     "mode",
     "gate",
-    "alpha",
+    "run_alpha",
     "env",
     "seed",
     "split_ratio",
@@ -67,7 +67,8 @@ def register(
         "--project", "-p", metavar="DIR", help="(train stage) the project to stage the skill for"
     )
     p.add_argument("--epochs", "--num-epochs", type=int, metavar="N")
-    p.add_argument("--steps", type=int, metavar="N", help="steps per epoch")
+    p.add_argument("--steps-per-epoch", type=int, metavar="N", help="steps in each epoch")
+    p.add_argument("--steps", type=int, dest="old_steps", help=argparse.SUPPRESS)
     p.add_argument("--batch-size", type=int, metavar="N")
     p.add_argument("--k", type=int, metavar="N", help="rollouts per item")
     p.add_argument("--edit-budget", type=int, metavar="N", help="edits a step may accept, at most")
@@ -106,7 +107,19 @@ def _gate_and_prompt_flags(p: argparse.ArgumentParser) -> None:
         choices=("evidence", "mean"),
         help="the evidence gate, or 'validation mean went up'",
     )
-    p.add_argument("--alpha", type=float, metavar="A", help="the run's error rate (default 0.05)")
+    p.add_argument(
+        "--rigor",
+        choices=("light", "standard", "strict"),
+        help="the gate's levels: fewer calls and less power, today's, or more calls and fewer "
+        "false accepts (default: [train] rigor, standard)",
+    )
+    p.add_argument(
+        "--run-alpha",
+        type=float,
+        metavar="A",
+        help="the error rate of the whole run, spent across its gates (default 0.05)",
+    )
+    p.add_argument("--alpha", type=float, dest="old_alpha", help=argparse.SUPPRESS)
     p.add_argument(
         "--gate-metric",
         choices=("hard", "soft", "mixed"),
@@ -132,17 +145,26 @@ def _gate_and_prompt_flags(p: argparse.ArgumentParser) -> None:
     )
 
 
-def _config(args: argparse.Namespace, concurrency: int) -> TrainConfig:
-    given: dict[str, Any] = {
-        name: getattr(args, name) for name in FLAGS if getattr(args, name) is not None
-    }
+def _config(args: argparse.Namespace, settings: Settings, ctx: Ctx) -> TrainConfig:
+    """The run's configuration: the ``[train]`` settings (``--rigor`` among their layers), then the
+    flags given."""
+    if args.old_alpha is not None:
+        raise UsageError(
+            "--alpha is named --run-alpha now (the error rate of the whole run)",
+            hint=f"skillopt-sleep train ... --run-alpha {args.old_alpha:g}",
+        )
+    if args.old_steps is not None:
+        ctx.err.write("skillopt-sleep: warning: --steps is named --steps-per-epoch now\n")
+        args.steps_per_epoch = args.steps_per_epoch or args.old_steps
+    given: dict[str, Any] = settings.train.model_dump()
+    given.update({name: getattr(args, name) for name in FLAGS if getattr(args, name) is not None})
     if args.extras is not None:
         given["extras"] = _extras(args.extras)
     given.update(
         backend=args.backend or "",
         model=args.model or "",
         optimizer_model=args.optimizer_model or "",
-        concurrency=concurrency,
+        concurrency=settings.night.concurrency,
     )
     try:
         return TrainConfig(**given)
@@ -185,8 +207,9 @@ def train_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
         )
     flags = backend_flags(args)
     flags["roles.optimizer.model"] = args.optimizer_model or args.model
+    flags["train.rigor"] = args.rigor
     settings = ctx.settings(ctx.project(None), flags).settings
-    config = _config(args, settings.night.concurrency)
+    config = _config(args, settings, ctx)
     env = load_env(config.env, extras=config.extras) if own else None
     data = task_set(ctx.cwd / args.data if args.data else None, config, env)
     skill_path = ctx.cwd / args.skill if args.skill else None

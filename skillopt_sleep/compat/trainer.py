@@ -127,7 +127,7 @@ class SkillOptConfig:
             )
         given: dict[str, Any] = {
             "epochs": self.num_epochs,
-            "steps": max(1, math.ceil(n_train / self.batch_size)),
+            "steps_per_epoch": max(1, math.ceil(n_train / self.batch_size)),
             "batch_size": self.batch_size,
             "minibatch": self.minibatch_size,
             "edit_budget": self.edit_budget,

@@ -3,34 +3,21 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, fields
+
+from pydantic import ConfigDict
 
 from ..settings import NightSettings
+from ..settings.gate import NightGateSettings
 
 
-@dataclass(frozen=True)
-class EvidencePolicy:
-    """The levels and sizes of the edit-by-edit gate (see :mod:`.trials`): the ``[night]``
-    settings of the same names, where each is documented."""
+class EvidencePolicy(NightGateSettings):
+    """The levels and sizes of the edit-by-edit gate (see :mod:`.trials`): the gate's settings
+    themselves (:class:`~skillopt_sleep.settings.gate.NightGateSettings`, each documented there),
+    with the rounds a night spends its ``alpha`` over."""
 
-    alpha: float  # family-wise error of a night's efficacy tests, split over rounds and edits
-    steps: int
-    efficacy_rollouts: int  # fresh rollouts per side where the edit should act, over all looks
-    efficacy_looks: int
-    harm_rollouts: int  # fresh rollouts per side and look on the other tasks, at least
-    harm_looks: int  # looks at most: another while harm is neither conclusive nor ruled out
-    harm_odds: float  # harm ruled out once a cut of the odds of a pass by this much is rejected
-    harm_beta: float  # ... at this level (Bonferroni over the looks)
-    harm_alpha: float  # refused tonight at this level of "fewer passes elsewhere"
-    harm_conclusive: float  # and remembered as harmful (never proposed again) at this one
-    unseen_alpha: float
-    unseen_rollouts: int  # fresh rollouts per side on the unseen tasks of the kind, at least
-    evidence_alpha: float
-    evidence_odds: float
-    min_effect: float
-    harm_max_tasks: int
-    harm_kind_power: float  # a kind-breaking rule is caught by the sampled harm check this often
-    max_error_rate: float
+    model_config = ConfigDict(frozen=True)
+
+    steps: int = 2  # rounds of a night: alpha is split over them
     max_efficacy_tasks: int = 12  # cited and unseen tasks an efficacy test replays, at most
     allocation: str = "lean"  # how the tests spend their rollouts (see :mod:`.allocation`)
 
@@ -38,13 +25,7 @@ class EvidencePolicy:
     def from_settings(cls, night: NightSettings | None = None) -> EvidencePolicy:
         """The policy of ``night`` (the defaults when None)."""
         night = night or NightSettings()
-        return cls(
-            **{
-                f.name: getattr(night, f.name)
-                for f in fields(cls)
-                if f.name in NightSettings.model_fields
-            }
-        )
+        return cls.model_validate(night.model_dump(include=set(cls.model_fields)))
 
     def round_alpha(self, step: int) -> float:
         """The share of ``alpha`` round ``step`` (from 1) spends: halving from round to round, the

@@ -14,7 +14,9 @@ from typing import Any
 from pydantic import ValidationError
 
 from ..errors import ConfigError, UsageError
+from .gate import PRESETS, GateSettings
 from .sections import ENV_PREFIX, PROJECT_FILE, LayerName, Settings
+from .training import RENAMED as TRAIN_RENAMED
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -97,6 +99,14 @@ RETIRED = dict.fromkeys(
     ),
     "every edit is judged alone, where it acts (the edit-by-edit gate is the only gate)",
 )
+# The gate spends its rollouts one way; the classic allocation is a benchmark's baseline now.
+RETIRED["night.allocation"] = (
+    "the gate spends its rollouts one way, lean (the classic allocation is kept in bench/ as a "
+    "baseline)"
+)
+
+# Settings read under another name now, refused with the new one (never read as something else).
+RENAMED = {f"train.{old}": (f"train.{new}", why) for old, (new, why) in TRAIN_RENAMED.items()}
 
 _DICT_KEYS = {"budget.prices", "files.max_bytes"}  # settings whose value is itself a table
 
@@ -140,7 +150,17 @@ def load_settings(layers: list[Layer]) -> LoadedSettings:
         settings = Settings.model_validate(merged)
     except ValidationError as exc:
         raise _config_error(exc, sources) from exc
-    return LoadedSettings(settings, sources)
+    return LoadedSettings(settings, _preset_sources(settings, sources))
+
+
+def _preset_sources(settings: Settings, sources: dict[str, str]) -> dict[str, str]:
+    """A value no layer set but the section's ``rigor`` did is shown as the preset's."""
+    for section, model in settings:
+        if isinstance(model, GateSettings):
+            for key in PRESETS[model.rigor]:
+                if sources.get(f"{section}.{key}") == "default":
+                    sources[f"{section}.{key}"] = f"rigor {model.rigor}"
+    return sources
 
 
 def load_what_loads(layers: list[Layer]) -> tuple[LoadedSettings, ConfigError | UsageError | None]:
@@ -183,6 +203,12 @@ def _config_error(exc: ValidationError, sources: Mapping[str, str]) -> ConfigErr
         return ConfigError(
             f"setting {dotted} from {origin} is retired: {RETIRED[dotted]}",
             hint=f"remove it ({_where_to_fix(dotted, origin)})",
+        )
+    if err["type"] == "extra_forbidden" and dotted in RENAMED:
+        new, why = RENAMED[dotted]
+        return ConfigError(
+            f"setting {dotted} from {where} is named {new} now ({why})",
+            hint=f"write {new.split('.')[-1]} instead; {_where_to_fix(dotted, origin)}",
         )
     if err["type"] == "extra_forbidden":
         return _unknown_key(dotted, origin, where, sources)

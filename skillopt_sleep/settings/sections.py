@@ -10,6 +10,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from .gate import NightGateSettings
+from .training import TrainSettings
+
 ENV_PREFIX = "SKILLOPT_SLEEP_"
 PROJECT_FILE = ".skillopt-sleep.toml"
 LayerName = Literal["default", "user", "project", "env", "flag"]
@@ -68,8 +71,9 @@ class RolesSettings(_Section):
     judge: RoleSettings = Field(default_factory=RoleSettings, description="scores rubric checks")
 
 
-class NightSettings(_Section):
-    """How one night replays, reflects, edits and judges each edit."""
+class NightSettings(NightGateSettings):
+    """How one night replays, reflects, edits and judges each edit; the gate's settings
+    (:class:`.gate.NightGateSettings`) and its ``rigor`` preset are part of it."""
 
     k: int = Field(
         default=4, ge=1, le=64, description="rollouts per task, before and after an edit"
@@ -86,120 +90,12 @@ class NightSettings(_Section):
     schedule_horizon: int = Field(
         default=10, ge=1, le=1000, description="nights over which the edit budget decays"
     )
-    alpha: float = Field(
-        default=0.03,
-        gt=0,
-        lt=1,
-        description="family-wise error of tonight's efficacy tests, split over the edits (Holm)",
-    )
     steps: int = Field(default=2, ge=1, le=10, description="rounds of reflect -> test a night")
-    efficacy_rollouts: int = Field(
-        default=24,
-        ge=2,
-        le=512,
-        description="fresh rollouts per side where an edit should act, over all looks",
-    )
-    efficacy_looks: int = Field(
-        default=3,
-        ge=1,
-        le=8,
-        description=(
-            "classic allocation: equal looks at the efficacy evidence; a decided comparison stops "
-            "early (lean always takes four growing looks: 1, 2, 4 and 6 sixths of the rollouts)"
-        ),
-    )
-    harm_rollouts: int = Field(
-        default=48,
-        ge=2,
-        le=1024,
-        description=(
-            "fresh rollouts per side on every other task: a classic look, twice a lean first one"
-        ),
-    )
-    harm_looks: int = Field(
-        default=5,
-        ge=1,
-        le=8,
-        description=(
-            "looks at most at the other tasks, while harm is neither conclusive nor ruled out "
-            "(classic: at most 3, while the pass rate there fell)"
-        ),
-    )
-    harm_alpha: float = Field(
-        default=0.1,
-        gt=0,
-        lt=1,
-        description="an edit with fewer passes elsewhere at this level is refused tonight",
-    )
-    harm_odds: float = Field(
-        default=4.0,
-        gt=1,
-        le=1000,
-        description="harm is ruled out once the data reject a cut of the odds of a pass elsewhere "
-        "by this factor or more",
-    )
-    harm_beta: float = Field(
-        default=0.05,
-        gt=0,
-        lt=1,
-        description="... at this level: an edit that harms that much stops the harm check early "
-        "with this chance at most (lean allocation)",
-    )
-    harm_conclusive: float = Field(
-        default=0.01,
-        gt=0,
-        lt=1,
-        description="and at this level it is remembered as harmful, never proposed again",
-    )
-    unseen_alpha: float = Field(
-        default=0.2,
-        gt=0,
-        le=1,
-        description="unseen tasks of the edit's kind must show a gain at this level",
-    )
-    unseen_rollouts: int = Field(
-        default=8,
-        ge=1,
-        le=512,
-        description="fresh rollouts per side on those unseen tasks, at least",
-    )
-    evidence_alpha: float = Field(
-        default=0.005,
-        gt=0,
-        lt=1,
-        description="evidence carried across nights (e-values) accepts at 1/this",
-    )
-    evidence_odds: float = Field(
-        default=4.0,
-        gt=1,
-        le=1000,
-        description="the odds ratio of a pass after an edit that the e-values across nights bet on",
-    )
-    min_effect: float = Field(
-        default=0.25,
-        gt=0,
-        le=1,
-        description="a refused edit that rules out this gain is not proposed again",
-    )
-    harm_max_tasks: int = Field(
-        default=64, ge=1, description="other tasks a harm test replays, at most"
-    )
-    harm_kind_power: float = Field(
-        default=0.99,
-        gt=0,
-        lt=1,
-        description="a night with more other tasks than the harm check needs checks a sample, every "
-        "kind in it on enough tasks, tested alone, to catch a rule that breaks the whole kind with "
-        "this chance",
-    )
     holdout_fraction: float = Field(
         default=0.35,
         gt=0,
         lt=1,
         description="share of tasks never shown to the optimizer (fixed per task)",
-    )
-    max_error_rate: float = Field(
-        default=0.3, ge=0, le=1, description="more errored rollouts than this: no evidence"
     )
     max_tasks: int = Field(default=200, ge=1, description="tasks a night works on, at most")
     recall: int = Field(
@@ -221,13 +117,6 @@ class NightSettings(_Section):
     )
     batch_poll_s: float = Field(
         default=30.0, gt=0, le=3600, description="seconds between two looks at a running batch"
-    )
-    allocation: Literal["lean", "classic"] = Field(
-        default="lean",
-        description=(
-            "lean: tests start small and stop once decided, harm checked on the accepted edits together; "
-            "classic: every look full, harm checked edit by edit"
-        ),
     )
     replay: Literal["auto", "text", "agent"] = Field(
         default="auto",
@@ -374,4 +263,7 @@ class Settings(_Section):
     harvest: HarvestSettings = Field(default_factory=HarvestSettings, description="the day's tasks")
     schedule: ScheduleSettings = Field(
         default_factory=ScheduleSettings, description="the nightly run"
+    )
+    train: TrainSettings = Field(
+        default_factory=TrainSettings, description="a training run (`skillopt-sleep train`)"
     )

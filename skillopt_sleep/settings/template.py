@@ -4,7 +4,8 @@ Every setting appears as a commented ``# key = value`` line holding its default 
 setting that is unset by default, an example), under its description from the model (the
 ``Field(description=...)`` in :mod:`.settings`) ending in ``:``, so uncommenting any setting line
 gives a valid config. A section of a kind already described (the optimizer's and the judge's roles,
-like the target's) shows its values only.
+like the target's) shows its values only. The gate's expert keys, which its ``rigor`` preset sets,
+are named in one comment line instead (the README's Gate settings documents each).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from . import ENV_PREFIX, PROJECT_FILE, Settings
+from .gate import GateSettings, expert_keys
 
 HEADER = f"""\
 # skillopt-sleep user configuration.
@@ -67,7 +69,10 @@ def _section_lines(model: BaseModel, path: str, described: set[type[BaseModel]])
     fields = type(model).model_fields
     explain = type(model) not in described
     described.add(type(model))
+    hidden = expert_keys() if isinstance(model, GateSettings) else frozenset()
     for name, value in model:
+        if name in hidden:
+            continue
         if isinstance(value, BaseModel):
             nested.append((value, f"{path}.{name}"))
             continue
@@ -83,6 +88,9 @@ def _section_lines(model: BaseModel, path: str, described: set[type[BaseModel]])
         if notes:
             lines.append(f"# {'; '.join(notes)}:")
         lines.append(f"# {name} = {toml_value(value)}")
+    if hidden:
+        names = ", ".join(n for n in fields if n in hidden)
+        lines += [f"# expert (each overrides rigor's value; see the README): {names}"]
     out = lines if len(lines) > 1 else []
     for sub, dotted in nested:
         out += ["", *_section_lines(sub, dotted, described)]

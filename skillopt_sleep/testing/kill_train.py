@@ -82,7 +82,7 @@ def main(args: Sequence[str] | None = None) -> int:
         a.out,
         target=SimulatedBackend(),
         env=KillMidStep(a.out / "state.json", a.mode == "kill", a.every),
-        config=TrainConfig(epochs=2, steps=2, seed=a.seed),
+        config=TrainConfig(epochs=2, steps_per_epoch=2, seed=a.seed),
         budget=BudgetSettings(max_calls=None, max_tokens=None, max_cost_usd=None),
     )
     return 0

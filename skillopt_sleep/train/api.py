@@ -6,7 +6,7 @@
     from skillopt_sleep.backends.simulated import SimulatedBackend
 
     result = train("tasks.jsonl", "SKILL.md", "runs/one", target=SimulatedBackend(),
-                   config=TrainConfig(epochs=2, steps=3, seed=1))
+                   config=TrainConfig(epochs=2, steps_per_epoch=3, seed=1))
     print(result.summary.best.test_hard, result.summary.gain_hard)
 """
 

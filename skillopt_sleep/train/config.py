@@ -2,11 +2,21 @@
 
 from __future__ import annotations
 
-from typing import Literal
+import warnings
+from typing import Any, Literal
 
-from pydantic import AliasChoices, BaseModel, ConfigDict, Field, JsonValue, field_validator
+from pydantic import (
+    AliasChoices,
+    BaseModel,
+    ConfigDict,
+    Field,
+    JsonValue,
+    field_validator,
+    model_validator,
+)
 
 from ..models import Edit, EditEvidence, Usage
+from ..settings.training import RENAMED, TrainSettings
 
 Schedule = Literal["constant", "linear", "cosine"]
 Mode = Literal["rules", "document"]
@@ -21,11 +31,15 @@ def _seed(name: str, seed_name: str) -> AliasChoices:
     return AliasChoices(name, seed_name)
 
 
-class TrainConfig(BaseModel):
+class TrainConfig(TrainSettings):
     """Everything that decides what a run does; a resumed run must be given the same.
 
-    ``alpha`` is the error rate of the *whole run*: the chance that any edit that does not help is
-    accepted, at any step. It is spent across the gates of the run (see :mod:`.spending`).
+    The ``[train]`` settings (:class:`~skillopt_sleep.settings.training.TrainSettings`: the gate's
+    levels and ``rigor`` preset, ``epochs``, ``steps_per_epoch``, ``run_alpha``) and the rest of
+    a run's choices. ``run_alpha`` is the error rate of the *whole run*: the chance that any edit
+    that does not help is accepted, at any step. It is spent across the gates of the run (see
+    :mod:`.spending`). The old name ``steps`` still reads as ``steps_per_epoch``, with a warning;
+    ``alpha`` is refused, naming ``run_alpha``.
     ``gate="mean"`` is the older rule (accept a step's edits when the validation mean went up),
     kept to compare with.
 
@@ -45,8 +59,6 @@ class TrainConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
-    epochs: int = Field(default=2, ge=1, le=100, validation_alias=_seed("epochs", "num_epochs"))
-    steps: int = Field(default=4, ge=1, le=1000)  # per epoch
     batch_size: int = Field(default=8, ge=1, le=1000)
     minibatch: int = Field(  # cases per reflection call
         default=4, ge=1, le=100, validation_alias=_seed("minibatch", "minibatch_size")
@@ -66,9 +78,6 @@ class TrainConfig(BaseModel):
     failure_only: bool = False
     frame: Frame = "env"
     extras: dict[str, Extra] = Field(default_factory=dict)
-    alpha: float = Field(default=0.05, gt=0, lt=1)
-    efficacy_rollouts: int = Field(default=24, ge=2, le=512)
-    harm_rollouts: int = Field(default=32, ge=2, le=1024)
     val_k: int = Field(default=2, ge=1, le=64)
     test_k: int = Field(default=2, ge=1, le=64)
     slow_update: bool = True
@@ -94,6 +103,22 @@ class TrainConfig(BaseModel):
     model: str = ""
     optimizer_model: str = ""
 
+    @model_validator(mode="before")
+    @classmethod
+    def _renamed(cls, data: Any) -> Any:
+        """``steps`` read as ``steps_per_epoch`` (same meaning, with a warning); ``alpha`` refused:
+        a run's error rate is ``run_alpha``, and a night's ``alpha`` means something else."""
+        if not isinstance(data, dict) or not ("alpha" in data or "steps" in data):
+            return data
+        if "alpha" in data:
+            new, why = RENAMED["alpha"]
+            raise ValueError(f"alpha is named {new} now ({why})")
+        new, why = RENAMED["steps"]
+        warnings.warn(f"steps is named {new} now ({why})", FutureWarning, stacklevel=2)
+        data = dict(data)
+        data.setdefault(new, data.pop("steps"))
+        return data
+
     @field_validator("split_ratio")
     @classmethod
     def _ratio(cls, value: str) -> str:
@@ -110,7 +135,7 @@ class TrainConfig(BaseModel):
 
     @property
     def total_steps(self) -> int:
-        return self.epochs * self.steps
+        return self.epochs * self.steps_per_epoch
 
     def metric(self, hard: float, soft: float) -> float:
         """The gate's score of an attempt (or of a mean) from its pass and its partial credit."""

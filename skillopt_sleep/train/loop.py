@@ -65,9 +65,12 @@ class Unit:
 def units(config: TrainConfig) -> list[Unit]:
     out = []
     for e in range(1, config.epochs + 1):
-        out += [Unit("step", e, (e - 1) * config.steps + s) for s in range(config.steps)]
+        out += [
+            Unit("step", e, (e - 1) * config.steps_per_epoch + s)
+            for s in range(config.steps_per_epoch)
+        ]
         if config.slow_update or config.meta_skill:
-            out.append(Unit("slow_update", e, e * config.steps - 1))
+            out.append(Unit("slow_update", e, e * config.steps_per_epoch - 1))
     return out
 
 
@@ -372,7 +375,7 @@ class Trainer:
             n_val=len(self.data.val),
             n_test=len(self.data.test),
             gate=self.c.gate,
-            alpha=self.c.alpha,
+            alpha=self.c.run_alpha,
             alpha_spent=round(st.alpha_spent, 6),
             usage=sum(self.budget.by_role.values(), Usage()),
             stopped=st.stopped,

@@ -33,6 +33,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..errors import StoreError, UsageError
 from ..models import Edit, EditEvidence, Usage
+from ..settings.gate import GateSettings
+from ..settings.training import RENAMED
 from ..store import atomic_write_text
 from .config import StepRecord, TrainConfig, TrainSummary
 
@@ -68,6 +70,15 @@ class RunState(BaseModel):
     stopped: str = ""
 
 
+def _as_named_now(had: dict[str, object]) -> dict[str, object]:
+    """A run's recorded configuration under today's names: a run recorded before the ``[train]``
+    section renamed ``alpha`` and ``steps``, and before it held every gate setting (the night's
+    defaults, then as now), resumes with the same command."""
+    had = {RENAMED[k][0] if k in RENAMED else k: v for k, v in had.items()}
+    gate = TrainConfig().model_dump(mode="json", include=set(GateSettings.model_fields))
+    return {**gate, **had}
+
+
 class RunDir:
     """Reads and writes one run directory."""
 
@@ -85,7 +96,7 @@ class RunDir:
         # A run that finished no unit and recorded no spend holds nothing to resume (a start that
         # failed, or was killed, before its first step): it is started again as given.
         if self.has_run() and self.state() is not None:
-            had = json.loads(self._read("config.json"))
+            had = _as_named_now(json.loads(self._read("config.json")))
             changed = sorted(
                 k for k in set(had) | set(want) if had.get(k) != want.get(k) and k not in FREE
             )

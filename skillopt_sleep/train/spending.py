@@ -44,13 +44,13 @@ class GateLevels:
 
 
 def gate_levels(config: TrainConfig, gate: int) -> GateLevels:
-    total = config.alpha * weight(gate)
+    total = config.run_alpha * weight(gate)
     return GateLevels(total * P_SHARE, total * (1 - P_SHARE) / config.edit_budget)
 
 
 def spent(config: TrainConfig, gates: int) -> float:
     """The part of the run's ``alpha`` spent by its first ``gates`` gates."""
-    return config.alpha * sum(weight(g) for g in range(1, gates + 1))
+    return config.run_alpha * sum(weight(g) for g in range(1, gates + 1))
 
 
 def step_budget(config: TrainConfig, step: int) -> int:

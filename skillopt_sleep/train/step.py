@@ -28,6 +28,7 @@ from ..optimize.seams import Drawer, Proposer
 from ..redact import redact
 from ..rules.guards import EditOutcome, GuardLimits
 from ..settings import NightSettings
+from ..settings.gate import GateSettings
 from .analysts import Context, reflect, seed_of
 from .config import Mode, TrainConfig
 from .gate import GateOutcome
@@ -129,13 +130,14 @@ class AnalystProposer:
 
 
 def round_settings(config: TrainConfig, levels: GateLevels, budget: int) -> NightSettings:
-    """The night settings of a step's round: one round at the gate's levels, ``budget`` edits."""
+    """The night settings of a step's round: one round at the gate's ``levels`` (this gate's share
+    of ``run_alpha``), the run's gate settings, ``budget`` edits."""
+    gate = config.model_dump(include=set(GateSettings.model_fields))
     return NightSettings(
+        **gate,
         alpha=levels.alpha,
         steps=1,
         evidence_alpha=levels.evidence_alpha,
-        efficacy_rollouts=config.efficacy_rollouts,
-        harm_rollouts=config.harm_rollouts,
         edit_budget=budget,
         edit_schedule="constant",
     )

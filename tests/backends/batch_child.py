@@ -11,6 +11,7 @@ import asyncio
 import json
 import random
 import sys
+from functools import partial
 from pathlib import Path
 
 import anthropic
@@ -36,14 +37,16 @@ def requests(n: int) -> list[Request]:
 
 
 def backend(provider: str, url: str, store: Store) -> BatchingBackend:
+    """A batching backend over the real SDK; a client factory (as a night passes), so each event
+    loop's client is closed with its loop rather than left with open connections."""
     if provider == "anthropic":
         inner = AnthropicBackend(
-            anthropic.AsyncAnthropic(base_url=url, api_key="sk-ant-test", max_retries=0),
+            partial(anthropic.AsyncAnthropic, base_url=url, api_key="sk-ant-test", max_retries=0),
             model="claude-sonnet-4-6",
         )
     else:
         inner = OpenAIBackend(
-            openai.AsyncOpenAI(base_url=url + "/v1", api_key="sk-test", max_retries=0),
+            partial(openai.AsyncOpenAI, base_url=url + "/v1", api_key="sk-test", max_retries=0),
             model="gpt-5-mini",
             compatible=False,
         )

@@ -178,6 +178,8 @@ def test_a_rerun_after_kill_9_fetches_the_recorded_batch_instead_of_paying_again
         wait_for(lambda: polls(server))
         os.kill(proc.pid, signal.SIGKILL)
     finally:
+        if proc.poll() is None:
+            proc.kill()
         proc.communicate(timeout=30)  # reaps it and closes its pipes
     assert proc.returncode == -signal.SIGKILL
     assert len(created(server, provider)) == 1
@@ -202,6 +204,7 @@ def test_ctrl_c_while_polling_cancels_the_batch(provider, server, tmp_path):
     finally:
         if proc.poll() is None:
             proc.kill()
+        proc.communicate(timeout=30)  # reaps it and closes its pipes
     batch_id = created_batch_id(server, provider)
     # Cancelling is idempotent: a client that retries a slow cancel may send it twice.
     cancels = {r.path for r in server.requests if r.path.endswith("/cancel")}

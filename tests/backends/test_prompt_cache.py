@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from functools import partial
 
 import anthropic
 import openai
@@ -35,8 +36,8 @@ def anthropic_backend(srv: ModelServer, cache: bool = True) -> AnthropicBackend:
 
 def public_openai(srv: ModelServer) -> OpenAIBackend:
     """The openai backend as it talks to the public API (max_completion_tokens, a cache key)."""
-    client = openai.AsyncOpenAI(base_url=srv.v1, api_key="sk-test", max_retries=0)
-    return OpenAIBackend(client, model="gpt-5-mini", compatible=False)
+    client = partial(openai.AsyncOpenAI, base_url=srv.v1, api_key="sk-test", max_retries=0)
+    return OpenAIBackend(client, model="gpt-5-mini", compatible=False)  # closed with its loop
 
 
 def calls(backend, requests, budget: Budget | None = None):

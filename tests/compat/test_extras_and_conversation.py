@@ -27,7 +27,7 @@ def prompts_dir(tmp_path: Path) -> Path:
 def _train(cli, tmp_path: Path, env: str, extras: str, *more: str):  # type: ignore[no-untyped-def]
     return cli(
         "train", "--env", env, "--mode", "document", "--out", str(tmp_path / "run"),
-        "--backend", "simulated", "--epochs", "1", "--steps", "1", "--extras", extras,
+        "--backend", "simulated", "--epochs", "1", "--steps-per-epoch", "1", "--extras", extras,
         "--json", *more,
     )  # fmt: skip
 

@@ -78,7 +78,7 @@ def test_a_skillopt_env_adapter_trains_through_train_env_unchanged(
     skill.write_text("You are a concise question-answering assistant.\n")
     r = cli(
         "train", "--env", "qa_adapter:QAAdapter", "--skill", str(skill), "--mode", "document",
-        "--out", str(tmp_path / "run"), "--backend", "simulated", "--epochs", "2", "--steps", "2",
+        "--out", str(tmp_path / "run"), "--backend", "simulated", "--epochs", "2", "--steps-per-epoch", "2",
         "--seed", "1", "--json",
     )  # fmt: skip
     assert r.code == 0, r.err
@@ -99,7 +99,7 @@ def test_a_skillrl_env_brings_its_items_and_skill_and_its_errors_are_no_evidence
     monkeypatch.syspath_prepend(str(HERE))
     r = cli(
         "train", "--env", "my_env:MyEnv", "--mode", "document", "--out", str(tmp_path / "run"),
-        "--backend", "simulated", "--epochs", "1", "--steps", "1", "--json",
+        "--backend", "simulated", "--epochs", "1", "--steps-per-epoch", "1", "--json",
     )  # fmt: skip
     assert r.code == 0, r.err
     s = r.json()
@@ -121,7 +121,7 @@ def test_the_qa_quick_start_learns_offline(cli, tmp_path: Path) -> None:
     sample = REPO / "skillopt_sleep" / "sample"
     r = cli(
         "train", str(sample / "qa.jsonl"), "--skill", str(sample / "QA_SKILL.md"), "--env", "qa",
-        "--backend", "simulated", "--epochs", "2", "--steps", "2", "--seed", "1",
+        "--backend", "simulated", "--epochs", "2", "--steps-per-epoch", "2", "--seed", "1",
         "--out", str(tmp_path / "qa"), "--json",
     )  # fmt: skip
     assert r.code == 0, r.err

@@ -132,7 +132,7 @@ def test_training_over_a_task_set_with_action_checks_learns_the_action_rules(tmp
         tmp_path / "SKILL.md",
         tmp_path / "run",
         target=world,
-        config=TrainConfig(epochs=1, steps=2, batch_size=4, k=2, seed=1, env="agent"),
+        config=TrainConfig(epochs=1, steps_per_epoch=2, batch_size=4, k=2, seed=1, env="agent"),
         agents=AgentReplays("agent", _setups(runner)),
         budget=UNLIMITED,
     )

@@ -4,7 +4,6 @@ rejects at most at its level; and they still see a real gain and a real harm."""
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import math
 import random
 from collections import Counter
@@ -56,7 +55,7 @@ def _bound(level: float, trials: int) -> float:
 
 
 def _policy(**change: object) -> EvidencePolicy:
-    return dataclasses.replace(EvidencePolicy.from_settings(), **change)
+    return EvidencePolicy.from_settings().model_copy(update=change)
 
 
 def _efficacy_p(

@@ -97,7 +97,7 @@ def test_starter_config_is_defaults_and_every_line_uncomments_to_a_valid_setting
     assert settings.roles.judge.model == "claude-sonnet-4-6"
     assert settings.budget.prices["claude-sonnet-4-6"].output == 15.0
     flat = {k for section in data.values() for k in section}
-    assert {"k", "min_effect", "edit_schedule", "cron", "max_bytes", "max_cost_usd"} <= flat
+    assert {"k", "rigor", "edit_schedule", "cron", "max_bytes", "max_cost_usd"} <= flat
 
 
 def test_path_lists_the_files(cli, project):

@@ -12,7 +12,7 @@ def test_the_replay_s_messages_are_kept_in_rollouts_jsonl(
 ) -> None:
     r = cli(
         "train", str(planted), "--skill", str(skill), "--out", str(tmp_path / "run"),
-        "--backend", "simulated", "--epochs", "1", "--steps", "1", "--json",
+        "--backend", "simulated", "--epochs", "1", "--steps-per-epoch", "1", "--json",
     )  # fmt: skip
     assert r.code == 0, r.err
     items = {json.loads(line)["id"]: json.loads(line) for line in planted.read_text().splitlines()}

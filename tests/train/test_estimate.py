@@ -20,8 +20,8 @@ UNDER = 0.8  # ... and at least this share of them
 @pytest.mark.parametrize(
     "config",
     [
-        TrainConfig(epochs=1, steps=2, batch_size=8, seed=1),
-        TrainConfig(epochs=2, steps=2, batch_size=6, seed=2, edit_budget=2),
+        TrainConfig(epochs=1, steps_per_epoch=2, batch_size=8, seed=1),
+        TrainConfig(epochs=2, steps_per_epoch=2, batch_size=6, seed=2, edit_budget=2),
     ],
     ids=["one-epoch", "two-epochs"],
 )
@@ -41,7 +41,7 @@ def test_the_estimate_is_within_its_stated_factor_of_the_calls_a_run_makes(
 
 def test_a_longer_run_is_estimated_to_cost_more(planted: Path, skill: Path) -> None:
     def calls(**change: object) -> int:
-        config = TrainConfig(epochs=1, steps=2, seed=1).model_copy(update=change)
+        config = TrainConfig(epochs=1, steps_per_epoch=2, seed=1).model_copy(update=change)
         data = load_task_set(planted, split_ratio=config.split_ratio, seed=config.seed)
         return estimate_train(
             config, data, skill.read_text(), UNLIMITED, target_model="m", optimizer_model="m"

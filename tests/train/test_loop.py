@@ -19,7 +19,7 @@ from skillopt_sleep.train.data import load_task_set
 
 from .conftest import UNLIMITED
 
-SMALL = TrainConfig(epochs=1, steps=2, batch_size=8, seed=1)
+SMALL = TrainConfig(epochs=1, steps_per_epoch=2, batch_size=8, seed=1)
 
 
 class Counting(TaskRecordEnv):
@@ -82,7 +82,7 @@ def test_planted_rules_are_learned_and_the_test_gain_excludes_zero(
     assert json.loads((run / "prompts.json").read_text())["reflect_failure"]["source"] == "package"
     state = json.loads((run / "state.json").read_text())
     assert (
-        state["unit"] == 3 and state["schedule"] == [3, 3] and state["alpha_spent"] <= SMALL.alpha
+        state["unit"] == 3 and state["schedule"] == [3, 3] and state["alpha_spent"] <= SMALL.run_alpha
     )
 
 
@@ -93,7 +93,7 @@ def test_where_no_rule_helps_the_evidence_gate_accepts_nothing_and_the_mean_gate
     evidence = mean = 0
     for seed in (1, 2, 3):
         for gate in ("evidence", "mean"):
-            cfg = TrainConfig(epochs=2, steps=3, seed=seed, gate=gate)
+            cfg = TrainConfig(epochs=2, steps_per_epoch=3, seed=seed, gate=gate)
             r = train(
                 null_set,
                 skill,
@@ -260,7 +260,7 @@ def test_a_question_answer_set_trains_through_the_qa_environment(
         )
 
     cfg = TrainConfig(
-        epochs=1, steps=1, seed=3, env="qa", slow_update=False, meta_skill=False, test_k=4
+        epochs=1, steps_per_epoch=1, seed=3, env="qa", slow_update=False, meta_skill=False, test_k=4
     )
     r = train(
         data,

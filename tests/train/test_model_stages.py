@@ -20,7 +20,7 @@ from .conftest import UNLIMITED
 
 LONG = "Keep every summary under 300 characters."
 SHORT = "Keep summaries under 300 characters."
-ONE_STEP = {"epochs": 1, "steps": 1, "batch_size": 8, "minibatch": 1, "seed": 4}
+ONE_STEP = {"epochs": 1, "steps_per_epoch": 1, "batch_size": 8, "minibatch": 1, "seed": 4}
 ONE_STEP |= {"slow_update": False, "meta_skill": False, "test_k": 1, "val_k": 1}
 
 

@@ -20,7 +20,7 @@ SKILL = "---\nname: s\ndescription: d\n---\n\n# Skill\n\nBe helpful.\nAnswer in 
 
 
 def test_a_run_never_spends_more_than_its_error_rate_however_many_gates() -> None:
-    c = TrainConfig(alpha=0.05)
+    c = TrainConfig(run_alpha=0.05)
     assert spent(c, 40) < spent(c, 10_000) <= 0.05
     levels = [gate_levels(c, g) for g in range(1, 41)]
     assert all(
@@ -34,7 +34,9 @@ def test_a_run_never_spends_more_than_its_error_rate_however_many_gates() -> Non
     [("constant", [4, 4, 4, 4, 4]), ("linear", [4, 3, 3, 2, 1]), ("cosine", [4, 4, 3, 1, 1])],
 )
 def test_the_edit_budget_decays_over_the_runs_steps(schedule: str, budgets: list[int]) -> None:
-    c = TrainConfig(epochs=1, steps=5, edit_budget=4, edit_budget_min=1, schedule=schedule)  # type: ignore[arg-type]
+    c = TrainConfig(
+        epochs=1, steps_per_epoch=5, edit_budget=4, edit_budget_min=1, schedule=schedule
+    )  # type: ignore[arg-type]
     assert [step_budget(c, s) for s in range(5)] == budgets
 
 

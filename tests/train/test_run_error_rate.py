@@ -126,7 +126,12 @@ def _tail(k: int, n: int, p: float) -> float:
 @pytest.mark.slow
 def test_runs_where_no_edit_helps_accept_an_edit_at_most_alpha_of_the_time() -> None:
     config = TrainConfig(
-        alpha=ALPHA, epochs=1, steps=GATES, edit_budget=2, efficacy_rollouts=8, harm_rollouts=8
+        run_alpha=ALPHA,
+        epochs=1,
+        steps_per_epoch=GATES,
+        edit_budget=2,
+        efficacy_rollouts=8,
+        harm_rollouts=8,
     )
 
     async def all_runs() -> list[int]:

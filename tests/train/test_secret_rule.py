@@ -54,7 +54,9 @@ def test_a_trained_rule_carrying_a_secret_is_refused_and_the_run_dir_says_why(
     ]
     data = tmp_path / "qa.jsonl"
     data.write_text("".join(json.dumps(i) + "\n" for i in items))
-    cfg = TrainConfig(epochs=1, steps=1, seed=3, env="qa", slow_update=False, meta_skill=False)
+    cfg = TrainConfig(
+        epochs=1, steps_per_epoch=1, seed=3, env="qa", slow_update=False, meta_skill=False
+    )
     r = train(
         data,
         skill,

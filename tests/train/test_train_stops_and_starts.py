@@ -19,7 +19,7 @@ def _train(planted: Path, skill: Path, out: Path, *more: str) -> list[str]:
         str(out),
         "--epochs",
         "1",
-        "--steps",
+        "--steps-per-epoch",
         "1",
         "--seed",
         "2",

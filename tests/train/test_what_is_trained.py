@@ -54,7 +54,7 @@ def test_a_qa_skill_given_as_text_is_the_whole_system_prompt_and_is_learned(
         tmp_path / "run",
         skill_text=QA_SKILL,  # no frontmatter, rules mode
         target=backend,
-        config=TrainConfig(env="qa", epochs=1, steps=3, seed=1),
+        config=TrainConfig(env="qa", epochs=1, steps_per_epoch=3, seed=1),
         budget=UNLIMITED,
     )
     assert backend.systems and all(s.startswith(QA_SKILL) for s in backend.systems)
@@ -74,7 +74,7 @@ def test_frame_agent_keeps_the_nights_framing(tmp_path: Path) -> None:
         tmp_path / "run",
         skill_text=QA_SKILL,
         target=backend,
-        config=TrainConfig(env="qa", epochs=1, steps=1, seed=1, frame="agent"),
+        config=TrainConfig(env="qa", epochs=1, steps_per_epoch=1, seed=1, frame="agent"),
         budget=UNLIMITED,
     )
     assert all(s.startswith("You are a coding agent") for s in backend.systems)
@@ -88,7 +88,7 @@ def _notes(tmp_path: Path, metric: str) -> tuple[dict[str, bool], float, float]:
         tmp_path / f"run-{metric}",
         skill_text=NOTE_SKILL,
         target=PartialCreditBackend(),
-        config=TrainConfig(epochs=2, steps=3, seed=1, gate_metric=metric),  # type: ignore[arg-type]
+        config=TrainConfig(epochs=2, steps_per_epoch=3, seed=1, gate_metric=metric),  # type: ignore[arg-type]
         budget=UNLIMITED,
     )
     s = r.summary
@@ -156,7 +156,7 @@ def test_failure_only_shows_no_success_and_the_run_directory_keeps_each_skill_an
         skill_text=QA_SKILL,
         target=SimulatedBackend(),
         config=TrainConfig.model_validate(
-            {"env": "qa", "num_epochs": 1, "steps": 2, "seed": 1, "failure_only": True}
+            {"env": "qa", "num_epochs": 1, "steps_per_epoch": 2, "seed": 1, "failure_only": True}
         ),
         budget=UNLIMITED,
     )
