@@ -15,6 +15,8 @@ shared machine it varies less than elapsed time. Unix only (ru_maxrss).
     python -m bench.harvest                 # ~2,000 Claude + 1,000 Codex files, ~300 MB
     python -m bench.harvest --scale 0.1     # a tenth of that
     python -m bench.harvest --json          # one JSON object
+
+Then every registered agent alone on its recorded sessions (:mod:`bench.harvest_agents`).
 """
 
 from __future__ import annotations
@@ -254,6 +256,9 @@ def main() -> int:
     parser.add_argument("--codex-files", type=int, help="Codex files (default 1000 x scale)")
     parser.add_argument("--mean-kb", type=int, default=100, help="mean file size in KB")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument(
+        "--agent-copies", type=int, default=50, help="copies of each agent's recorded sessions"
+    )
     args = parser.parse_args()
     claude_n = args.claude_files if args.claude_files is not None else round(2000 * args.scale)
     codex_n = args.codex_files if args.codex_files is not None else round(1000 * args.scale)
@@ -300,6 +305,10 @@ def main() -> int:
         append = run_cli(env, *harvest)
         append_out = json.loads(append["out"])
         hook = log_latency(home, env)
+    from bench.harvest_agents import bench_agent, line
+    from skillopt_sleep.harvest import agents
+
+    per_agent = [bench_agent(name, args.agent_copies) for name in agents.names()]
 
     result = {
         "claude_files": claude_n,
@@ -326,6 +335,7 @@ def main() -> int:
         "append_tasks_updated": append_out["totals"]["tasks_updated"],
         **hook,
         "log_latency_vs_startup_x": hook["log_latency_s"] / hook["cli_startup_s"],
+        "agents": per_agent,
         "targets": {
             "second_speedup_x >= 50": cold["run_s"] / warm["run_s"] >= 50,
             "peak_memory_mb < 150": cold["maxrss_kb"] / 1024 < 150,
@@ -359,6 +369,9 @@ def main() -> int:
         f"(target < 0.5; bare CLI start-up {hook['cli_startup_s']:.3f} s = "
         f"{result['log_latency_vs_startup_x']:.2f}x), stored after {hook['log_to_stored_s']:.2f} s"
     )
+    print(f"each agent alone, {args.agent_copies} copies of its recorded sessions:")
+    for row in per_agent:
+        print("  " + line(row))
     return 0
 
 

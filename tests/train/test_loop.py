@@ -82,7 +82,9 @@ def test_planted_rules_are_learned_and_the_test_gain_excludes_zero(
     assert json.loads((run / "prompts.json").read_text())["reflect_failure"]["source"] == "package"
     state = json.loads((run / "state.json").read_text())
     assert (
-        state["unit"] == 3 and state["schedule"] == [3, 3] and state["alpha_spent"] <= SMALL.run_alpha
+        state["unit"] == 3
+        and state["schedule"] == [3, 3]
+        and state["alpha_spent"] <= SMALL.run_alpha
     )
 
 
