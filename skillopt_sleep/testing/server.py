@@ -13,7 +13,7 @@ import random
 import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 if TYPE_CHECKING:  # typing_extensions is not installed alongside every Python 3.10
     from typing_extensions import Self
@@ -51,6 +51,15 @@ RENDER = {
     "responses": responses_wire.render,
     "gemini": gemini_wire.render,
 }
+
+
+class Closable(Protocol):
+    """What :meth:`ModelServer.own` closes: an SDK client, an HTTP client."""
+
+    def close(self) -> None: ...
+
+
+C = TypeVar("C", bound=Closable)
 
 
 def default_responder(call: ModelCall) -> Reply:
@@ -123,6 +132,7 @@ class ModelServer:
         self.stopping = threading.Event()
         self._httpd: Server | None = None
         self._thread: threading.Thread | None = None
+        self._owned: list[Closable] = []
 
     # -- lifecycle -------------------------------------------------------------------------
 
@@ -149,6 +159,14 @@ class ModelServer:
         if self._thread is not None:
             self._thread.join(timeout=5)
         self._httpd = self._thread = None
+        while self._owned:
+            self._owned.pop().close()
+
+    def own(self, client: C) -> C:
+        """``client`` (an SDK client talking to this server), closed when the server stops: its
+        pooled connections would otherwise stay open until the garbage collector meets them."""
+        self._owned.append(client)
+        return client
 
     def __enter__(self) -> Self:
         return self.start()

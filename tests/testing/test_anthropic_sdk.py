@@ -12,7 +12,7 @@ MESSAGES = [{"role": "user", "content": "Say hello"}]
 
 
 def client(srv: ModelServer) -> anthropic.Anthropic:
-    return anthropic.Anthropic(base_url=srv.url, api_key="x", max_retries=0, timeout=10)
+    return srv.own(anthropic.Anthropic(base_url=srv.url, api_key="x", max_retries=0, timeout=10))
 
 
 def test_create_returns_scripted_text_and_usage(srv: ModelServer) -> None:

@@ -14,11 +14,13 @@ MESSAGES = [{"role": "user", "content": "hi"}]
 
 
 def claude(srv: ModelServer, timeout: float = 10) -> anthropic.Anthropic:
-    return anthropic.Anthropic(base_url=srv.url, api_key="x", max_retries=0, timeout=timeout)
+    return srv.own(
+        anthropic.Anthropic(base_url=srv.url, api_key="x", max_retries=0, timeout=timeout)
+    )
 
 
 def gpt(srv: ModelServer, timeout: float = 10) -> openai.OpenAI:
-    return openai.OpenAI(base_url=srv.v1, api_key="x", max_retries=0, timeout=timeout)
+    return srv.own(openai.OpenAI(base_url=srv.v1, api_key="x", max_retries=0, timeout=timeout))
 
 
 def ask_claude(srv: ModelServer, timeout: float = 10, stream: bool = False):

@@ -12,7 +12,7 @@ MESSAGES = [{"role": "system", "content": "Be brief."}, {"role": "user", "conten
 
 
 def client(srv: ModelServer) -> openai.OpenAI:
-    return openai.OpenAI(base_url=srv.v1, api_key="x", max_retries=0, timeout=10)
+    return srv.own(openai.OpenAI(base_url=srv.v1, api_key="x", max_retries=0, timeout=10))
 
 
 def test_chat_create_returns_text_and_usage(srv: ModelServer) -> None:

@@ -35,7 +35,7 @@ def test_connectivity_probe_and_models(srv: ModelServer) -> None:
         "claude-test",
         "gpt-test",
     ]
-    models = anthropic.Anthropic(base_url=srv.url, api_key="x").models.list()
+    models = srv.own(anthropic.Anthropic(base_url=srv.url, api_key="x")).models.list()
     assert [m.id for m in models.data] == ["claude-test", "gpt-test"]
     assert srv.model_requests() == [] and [r.method for r in srv.requests] == [
         "HEAD",
@@ -201,9 +201,11 @@ def test_standalone_server_prints_its_url_and_answers(subprocess_env: dict[str, 
         assert proc.stdout is not None
         url = proc.stdout.readline().strip()
         assert url.startswith("http://127.0.0.1:")
-        client = openai.OpenAI(base_url=url + "/v1", api_key="x", max_retries=0, timeout=10)
-        r = client.chat.completions.create(model="m", messages=[{"role": "user", "content": "a"}])
+        with openai.OpenAI(base_url=url + "/v1", api_key="x", max_retries=0, timeout=10) as client:
+            r = client.chat.completions.create(
+                model="m", messages=[{"role": "user", "content": "a"}]
+            )
         assert r.choices[0].message.content == "from the standalone server"
     finally:
         proc.kill()
-        proc.wait(timeout=10)
+        proc.communicate(timeout=10)  # reaps it and closes its pipe
