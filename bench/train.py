@@ -22,7 +22,8 @@ All on the simulated backend (``skillopt_sleep/sample/train_sets.py`` has the ta
 (e) ``train --estimate`` against each run's calls: the estimate / actual ratio per run.
 (f) *partial credit* (``bench/worlds/partial_credit.py``): release notes that pass only with both
     planted rules, so one rule alone shows in the soft score and in no pass. Per gate metric
-    (hard, mixed at 0.5, soft) and seed: the planted rules the best skill holds, test pass rates.
+    (hard, mixed at 0.5, soft; mixed also with the older soft test, passes drawn from the scores:
+    ``mixed-drawn``) and seed: the planted rules the best skill holds, test pass rates.
 (g) *QA without a preamble*: the shipped QA set trained from a one-line skill given as text, no
     frontmatter, through ``--env qa``: every target request's system prompt is checked to be the
     skill itself (no coding-agent preamble), and the test pass rates before and after.
@@ -64,7 +65,7 @@ from skillopt_sleep.sample.train_sets import (
 )
 from skillopt_sleep.settings import BudgetSettings
 from skillopt_sleep.testing import kill_train
-from skillopt_sleep.train.config import GateMetric
+from skillopt_sleep.train.config import GateMetric, SoftTest
 from skillopt_sleep.train.data import load_task_set
 from skillopt_sleep.train.estimate import estimate_train
 
@@ -144,22 +145,34 @@ def null(root: Path, seeds: int, gate: str, alpha: float) -> dict[str, Any]:
     }
 
 
-METRICS: tuple[tuple[GateMetric, float], ...] = (("hard", 0.5), ("mixed", 0.5), ("soft", 0.5))
+# (label, metric, mixed weight, soft test): "mixed-drawn" is the soft test before the scores'
+# permutation test, a pass drawn with probability equal to each score, kept to compare with
+METRICS: tuple[tuple[str, GateMetric, float, SoftTest], ...] = (
+    ("hard", "hard", 0.5, "permutation"),
+    ("mixed-drawn", "mixed", 0.5, "drawn"),
+    ("mixed", "mixed", 0.5, "permutation"),
+    ("soft", "soft", 0.5, "permutation"),
+)
 
 
 def partial_credit(root: Path, seeds: int) -> dict[str, Any]:
     data = write_jsonl(root / "notes.jsonl", notes.items(20))
     out: dict[str, Any] = {}
-    for metric, weight in METRICS:
+    for label, metric, weight, test in METRICS:
         runs: list[dict[str, Any]] = []
         for seed in range(1, seeds + 1):
             cfg = TrainConfig(
-                epochs=2, steps_per_epoch=3, seed=seed, gate_metric=metric, gate_mixed_weight=weight
+                epochs=2,
+                steps_per_epoch=3,
+                seed=seed,
+                gate_metric=metric,
+                gate_mixed_weight=weight,
+                soft_test=test,
             )
             r = train(
                 data,
                 None,
-                root / f"notes-{metric}-{seed}",
+                root / f"notes-{label}-{seed}",
                 skill_text=notes.SKILL,
                 target=notes.PartialCreditBackend(),
                 config=cfg,
@@ -175,10 +188,11 @@ def partial_credit(root: Path, seeds: int) -> dict[str, Any]:
                     "test_soft": [r.summary.baseline.test_soft, r.summary.best.test_soft],
                 }
             )
-        out[metric] = {
+        out[label] = {
             "runs": runs,
             "rules_learned": f"{sum(x['rules_learned'] for x in runs)}/{sum(x['rules_planted'] for x in runs)}",
             "mixed_weight": weight if metric == "mixed" else None,
+            "soft_test": test if metric != "hard" else None,
         }
     return out
 

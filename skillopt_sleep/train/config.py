@@ -22,6 +22,7 @@ Schedule = Literal["constant", "linear", "cosine"]
 Mode = Literal["rules", "document"]
 GateKind = Literal["evidence", "mean"]
 GateMetric = Literal["hard", "soft", "mixed"]
+SoftTest = Literal["permutation", "drawn"]
 Frame = Literal["env", "none", "agent"]
 Extra = JsonValue  # free-form, as the seeds' extras: what the environment and templates read
 
@@ -75,6 +76,9 @@ class TrainConfig(TrainSettings):
     gate: GateKind = "evidence"
     gate_metric: GateMetric = "hard"
     gate_mixed_weight: float = Field(default=0.5, ge=0, le=1)
+    # a soft or mixed metric's efficacy test: on the scores themselves, or (kept to compare
+    # with) on passes drawn with probability equal to each score (see :mod:`.metric`)
+    soft_test: SoftTest = "permutation"
     failure_only: bool = False
     frame: Frame = "env"
     extras: dict[str, Extra] = Field(default_factory=dict)

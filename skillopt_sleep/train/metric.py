@@ -1,8 +1,12 @@
 """The gate's metric over rollouts: the pass, the partial credit, or a weighted mix of both.
 
-Validation and the choice of the best skill take the mean of the metric. The evidence gate's
-tests are exact tests on passes (:mod:`skillopt_sleep.evidence.exact`); for a soft or a
-mixed metric each rollout's score ``m`` in [0, 1] becomes a pass drawn with probability ``m``
+Validation and the choice of the best skill take the mean of the metric. For a soft or a mixed
+metric the gate sees each rollout with its ``score`` set to its metric ``m`` in [0, 1]; its
+efficacy test is then the stratified permutation test on those scores
+(:mod:`skillopt_sleep.evidence.permutation`, ``soft_test = "permutation"``, the default). The
+harm check, the evidence carried across steps, and the efficacy test under
+``soft_test = "drawn"`` (kept to compare with) are exact tests on passes
+(:mod:`skillopt_sleep.evidence.exact`): there each rollout passes with probability ``m``
 (:class:`MetricDrawer`), from a uniform of its own: fixed by the run's seed, the stream, the
 files under test, the item and the sample, so a resumed run draws the same, and drawn apart for
 the two sides of a comparison.
@@ -44,12 +48,13 @@ def uniform(*where: object) -> float:
 
 
 def as_pass(config: TrainConfig, rollout: Rollout, where: str) -> Rollout:
-    """``rollout`` with its pass drawn from its metric (as it is under the ``hard`` metric)."""
+    """``rollout`` with its pass drawn from its metric and its score the metric (as it is under the
+    ``hard`` metric)."""
     score = score_of(config, rollout)
     if config.gate_metric == "hard" or score is None:
         return rollout
     passed = uniform(config.seed, where, rollout.task_id, rollout.sample) < score
-    return dataclasses.replace(rollout, passed=passed)
+    return dataclasses.replace(rollout, passed=passed, score=score)
 
 
 class MetricDrawer:

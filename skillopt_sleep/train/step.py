@@ -18,6 +18,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 
 from ..envs.called import CalledBackend
+from ..evidence.score_gate import ScoreGate
 from ..models import Edit, TaskRecord
 from ..optimize import aggregate
 from ..optimize.aggregate import Proposed
@@ -169,7 +170,10 @@ async def evidence_step(
         ledger=ledger,
         max_tested=budget,
     )
-    rounds = Rounds(tonight, proposer=proposer, guard=guard, drawer=drawer)
+    # a soft or mixed metric is tested on its scores (their permutation test), not on coin passes
+    scored = config.gate_metric != "hard" and config.soft_test == "permutation"
+    judge = ScoreGate() if scored else None
+    rounds = Rounds(tonight, proposer=proposer, guard=guard, drawer=drawer, gate=judge)
     trials = rounds.open(tasks)
     passed = await rounds.step(trials, cases, [], 1) or []
     done = await rounds.close(trials, passed)
