@@ -62,6 +62,13 @@ def sandbox_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.M
     return root
 
 
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Set aside what exists once the tests are collected (modules, the SDKs, hypothesis): the
+    collection after each test then walks only what the tests made, about a tenth of the time."""
+    gc.collect()
+    gc.freeze()
+
+
 @pytest.fixture(autouse=True)
 def no_leaks() -> Iterator[None]:
     """After each test, collect its garbage, so an unclosed socket, transport or file, or a
