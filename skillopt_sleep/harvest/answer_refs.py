@@ -1,19 +1,38 @@
-"""Whether a later turn corrects what the previous answer *said*: it quotes a piece of it.
+"""Whether a later turn corrects what the previous answer *said*: it quotes a piece of it, or it
+states a rule about the answer's text that the answer breaks.
 
 "Put every variable name in backticks, like `API_URL`" after an answer that wrote API_URL bare,
 "Seulement dans `config/`, pas dans `node_modules/`" after a listing that went into
 node_modules/: a turn no rule places, that quotes something the previous answer says, is about
-that answer, not a new request. The twin of :mod:`.action_refs` for words. Pure: no IO.
+that answer, not a new request. "Put it under the `## Next release` heading" after an answer
+under ``### v0.8.0``, "add `max_workers` to `CONFIG.md` as well" after an attempt that changed
+only ``src/config.py``: a turn that states a rule (a heading, a prefix, a required or forbidden
+text, a link shape, a file that must also change) which the previous attempt breaks is a
+correction of it, however it is worded. The twin of :mod:`.action_refs` for words. Pure: no IO.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
+from ..checks.judge import rule_check
+from ..models import Check
+from .action_refs import ActionLike
+from .text_checks import files_to_change, heading_checks, stated_checks
 from .turns import TurnVerdict
 
 _QUOTED = re.compile(
     r"`([^`\n]{3,80})`|(?<!\w)['\"\u201c\u2018]([^'\"\u201d\u2019\n]{3,80})['\"\u201d\u2019]"
+)
+# Words by which a turn speaks of the answer before it or of every answer of its kind ("begin
+# *it* with", "start *every* summary with", "*toujours*", "*jede* Mail"): a sure request that
+# carries one and states a rule the previous answer breaks is a correction of that answer.
+_STANDING = re.compile(
+    r"\b(?:it|them|this|that|these|those|every|each|all|always|any|whenever|as\s+well|too|also"
+    r"|es|sie|jede[rsnm]?|alle|immer|auch|chaque|tou(?:te)?s?|toujours|aussi|cada|todos?|todas?"
+    r"|siempre|tambi[eé]n)\b",
+    re.IGNORECASE,
 )
 
 
@@ -27,12 +46,40 @@ def quoted_in(text: str, answer: str) -> str | None:
     return None
 
 
-def refine_by_answer(verdict: TurnVerdict, text: str, answer: str) -> TurnVerdict:
-    """``verdict``, made a correction when the rules were unsure of the turn and it quotes the
-    previous answer; a verdict the rules are sure of stays as it is."""
-    if verdict.sure or not answer:
+def broken_rule(text: str, answer: str, actions: Sequence[ActionLike] = ()) -> str | None:
+    """A rule ``text`` states that the previous attempt breaks (its answer ``answer``, its
+    ``actions``), as people read it; None when it states none or the attempt keeps them all."""
+    if answer:
+        for kind, value in [*heading_checks(text), *stated_checks(text)]:
+            try:
+                check = Check(kind=kind, value=value)  # type: ignore[arg-type]
+            except ValueError:
+                continue
+            if not rule_check(check, answer)[0]:
+                return check.describe()
+    changed = [a.path.replace("\\", "/") for a in actions if a.kind in ("write", "edit")]
+    if changed:  # "document it in X too" only speaks of an attempt that changed files
+        for path, _ in files_to_change(text):
+            if not any(p == path or p.endswith("/" + path) for p in changed):
+                return f"changes {path}"
+    return None
+
+
+def refine_by_answer(
+    verdict: TurnVerdict, text: str, answer: str, actions: Sequence[ActionLike] = ()
+) -> TurnVerdict:
+    """``verdict``, made a correction when the turn quotes the previous answer (and the rules
+    were unsure of it) or states a rule the previous attempt breaks (and the rules were unsure
+    of it, or read it as a request that speaks of the answer or of every answer of its kind).
+    A correction, praise or follow-up the rules are sure of stays as it is."""
+    if verdict.sure and verdict.kind != "new_request":
         return verdict
-    literal = quoted_in(text, answer)
-    if literal is None:
+    literal = None if verdict.sure or not answer else quoted_in(text, answer)
+    if literal is not None:
+        return TurnVerdict("correction", f"quotes the previous answer ({literal!r})")
+    if verdict.sure and not _STANDING.search(text):
         return verdict
-    return TurnVerdict("correction", f"quotes the previous answer ({literal!r})")
+    rule = broken_rule(text, answer, actions)
+    if rule is None:
+        return verdict
+    return TurnVerdict("correction", f"states a rule the previous attempt breaks ({rule})")

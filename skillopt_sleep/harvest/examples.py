@@ -148,6 +148,51 @@ def _tool_command(tool: str, clause: str, corrected: Sequence[Action]) -> str:
     return " ".join([tool, "-e", what.group(1) if what else "...", *dict.fromkeys(paths)])
 
 
+_FLAG = re.compile(r"^(--?[A-Za-z][\w.-]*)(?:(?:=|\s+)([^\s-][^\s]*))?$")
+
+
+# An unquoted flag with its value, the value closing the clause ("pass --context staging, ...").
+_BARE_FLAG = re.compile(
+    r"(?<![\w-])(--[A-Za-z][\w.-]*(?:=\S+|\s+[^\s,;.!?-][^\s,;!?]*(?=[,;.!?]|$))?)"
+)
+
+
+def _unredirected(words: list[str]) -> list[str]:
+    """A command's words up to its first redirection (``2>&1`` is no part of the example)."""
+    for i, word in enumerate(words):
+        nxt = words[i + 1] if i + 1 < len(words) else ""
+        if word[:1] in "<>" or (word.isdigit() and nxt[:1] in "<>"):
+            return words[:i]
+    return words
+
+
+def _flagged(span: str, corrected: Sequence[Action]) -> str | None:
+    """The corrected command with the flag ``span`` names, set as the user sets it: "pass
+    `--context staging`" after ``--context prod`` asks for the flag with another value, so
+    the flag itself is what the user wants run. None when ``span`` is no flag or nothing ran."""
+    match = _FLAG.match(span)
+    if match is None:
+        return None
+    flag, value = match.groups()
+    segments = [
+        _unredirected(list(s))
+        for a in corrected
+        if a.kind == "command"
+        for s in _segments(_words(a.command))
+        if _program(s)[0]
+    ]
+    for words in segments:
+        for i, word in enumerate(words):
+            if word != flag and not word.startswith(flag + "="):
+                continue
+            valued = word == flag and i + 1 < len(words) and not words[i + 1].startswith("-")
+            rest = i + 2 if valued else i + 1
+            if value is None or " ".join(words[i:rest]) in (f"{flag} {value}", f"{flag}={value}"):
+                return None  # the flag as the attempt passed it: what the user objects to
+            return " ".join([*words[:i], flag, value, *words[rest:]])
+    return " ".join([*segments[0], span]) if segments else None
+
+
 def user_example(feedback: str, corrected: Sequence[Action]) -> UserExample | None:
     """The example ``feedback`` gives of what to do instead; None when it names none."""
     programs = _programs(corrected)
@@ -166,11 +211,16 @@ def user_example(feedback: str, corrected: Sequence[Action]) -> UserExample | No
                 actions.append(Action(kind=_path_kind(clause, corrected), path=path))  # type: ignore[arg-type]
             elif _is_command(span, programs):
                 commands.append(span)
+            elif (flagged := _flagged(span, corrected)) is not None:
+                commands.append(flagged)
             texts.append(span)
         bare = _QUOTED.sub(" ", clause)
         for match in _BARE_PATH.finditer(bare):
             path = match.group(1).strip("/").removeprefix("./")
             actions.append(Action(kind=_path_kind(clause, corrected), path=path))  # type: ignore[arg-type]
+        for match in _BARE_FLAG.finditer(bare):
+            if (flagged := _flagged(match.group(1), corrected)) is not None:
+                commands.append(flagged)
         for word in re.findall(r"[\w.-]+", bare.lower()):
             if word not in programs and any(word in fam and programs & fam for fam in FAMILIES):
                 commands.append(_tool_command(word, clause, corrected))

@@ -92,7 +92,7 @@ def _with_action_refs(turns: Sequence[Turn], verdicts: list[TurnVerdict]) -> lis
     previous, said = turns[0].actions, _said(turns[0])
     for turn, verdict in zip(turns[1:], verdicts, strict=True):
         verdict = refine(verdict, turn.prompt, previous) if previous else verdict
-        out.append(refine_by_answer(verdict, turn.prompt, said))
+        out.append(refine_by_answer(verdict, turn.prompt, said, previous))
         previous = turn.actions or previous
         said = _said(turn) or said
     return out

@@ -38,9 +38,12 @@ _DOCUMENT = re.compile(
     r"\s+(?:[\w`'-]+\s+){0,4}?(?:in|to|into|under|im|in der|ins|dans|en)\s+" + _PATH,
     _I,
 )
+# Links said to be relative, in either order and with words between ("keep links inside the
+# docs relative", "los enlaces internos van en forma relativa"), within one clause.
+_LINK_WORD = r"(?:links?|urls?|paths?|pfade?|liens?|chemins?|enlaces?|rutas?|v[ií]nculos?)"
+_RELATIVE_WORD = r"(?:relative|relativ\w*|relatifs?|relatives?)"
 _RELATIVE = re.compile(
-    r"\brelative\s+(?:paths?|links?|urls?)|\brelativ\w*\s+(?:pfade?|links?)"
-    r"|\b(?:liens?|chemins?)\s+relatifs?|\b(?:enlaces?|rutas?)\s+relativ[ao]s?",
+    rf"\b{_RELATIVE_WORD}\s+{_LINK_WORD}\b|\b{_LINK_WORD}\b[^.;!?]{{0,60}}?\b{_RELATIVE_WORD}\b",
     _I,
 )
 LINKS_RELATIVE = r"(?si)\A(?!.*(?:\]\(\s*|href=[\"']?)https?://)"
@@ -97,13 +100,41 @@ def _checks(pairs: Sequence[tuple[str, str | None, str]]) -> list[Check]:
     return out
 
 
+# "... has to appear in `docs/x.md` too", "doit aussi figurer dans `docs/x.md`", "muss auch in
+# `CONFIG.md` stehen": a file named after a word of addition, in the same sentence.
+_ALSO = r"\b(?:also|too|as\s+well|aussi|[ée]galement|auch|ebenfalls|tambi[ée]n|adem[aá]s)\b"
+_FILE = r"`?((?:\.?[\w-]+/)*[\w-]+\.[A-Za-z]{1,5})`?"
+_IN_PATH = r"\b(?:in|into|to|under|im|in\s+der|ins|dans|en)\s+" + _FILE
+_AGAINST = re.compile(
+    r"\b(?:not?|never|don't|skip|leave|ignore|exclude|nicht|nie|ohne|lass|pas|jamais|sans|nunca"
+    r"|sin)\b",
+    _I,
+)
+_ALSO_FILE = re.compile(rf"{_ALSO}[^.;!?]{{0,60}}?{_IN_PATH}|{_IN_PATH}[^.;!?]{{0,40}}?{_ALSO}", _I)
+
+
+def files_to_change(text: str) -> list[tuple[str, list[str]]]:
+    """The files a correction says a change must also reach, each with the names in backticks
+    said before it (what the file must then carry)."""
+    out: list[tuple[str, list[str]]] = []
+    for pattern in (_DOCUMENT, _ALSO_FILE):
+        for match in pattern.finditer(text):
+            group = next(g for g in range(1, (match.re.groups or 0) + 1) if match.group(g))
+            path = match.group(group).strip("/")
+            said = text[text.rfind(".", 0, match.start()) + 1 : match.end()]
+            if pattern is _ALSO_FILE and _AGAINST.search(said):
+                continue  # "skip `x.md` too" leaves the file out
+            named = re.findall(r"`([^`/\n]{2,60})`", text[: match.start(group)])
+            if path and all(p != path for p, _ in out):
+                out.append((path, [n for n in named if n.strip("`") != path]))
+    return out
+
+
 def file_checks(text: str, actions: Sequence[Action]) -> list[Check]:
     """Checks of the files an attempt leaves: the file a change must also be documented in, the
     paths to leave alone or unread, and no absolute link in a markdown file it wrote."""
     pairs: list[tuple[str, str | None, str]] = []
-    for match in _DOCUMENT.finditer(text):
-        path = match.group(1).strip("/")
-        named = re.findall(r"`([^`/\n]{2,60})`", text[: match.start(1)])
+    for path, named in files_to_change(text):
         pairs += [("file_contains", path, re.escape(n)) for n in named]
         pairs.append(("changed", None, path))
     for path in scope_paths(text):
@@ -127,9 +158,23 @@ def scope_text_checks(text: str) -> list[Check]:
 # -- rules the correction states in its own words ---------------------------------------------
 
 _LIT = rf"{_Q}(?P<q>[^`'\"\n\u201d\u2019]{{1,80}}){_ENDQ}"
-_EXAMPLE = r"(?:[^`'\".;:!?]{0,60}?\b(?:e\.g\.|eg|like|such as|z\.\s?b\.|wie|comme|par exemple|como|p\.\s?ej\.)\s+)?"
+_EXAMPLE_WORD = (
+    r"(?:e\.g\.|eg|like|such as|as in|for (?:example|instance)|z\.\s?b\.|zum beispiel|wie|etwa"
+    r"|comme|par exemple|p\.\s?ex\.|como|por ejemplo|p\.\s?ej\.)"
+)
+_EXAMPLE = rf"(?:[^`'\".;:!?]{{0,60}}?\b{_EXAMPLE_WORD},?\s+)?"
+_FRONT = (
+    r"(?:at|in)\s+(?:the\s+)?(?:front|start|beginning)|(?:am|zu)\s+(?:anfang|beginn)|vorne?"
+    r"|au\s+d[ée]but|en\s+t[êe]te|devant|al\s+(?:principio|comienzo|inicio)|delante"
+)
 _STARTS = (
-    re.compile(rf"\b(?:start|begin)s?\s+with\s+{_EXAMPLE}{_LIT}", _I),
+    re.compile(
+        rf"\b(?:start|begin|open|lead|prefix)(?:s|ed)?\s+(?:[\w'-]+\s+){{0,4}}?(?:with|by)\s+"
+        rf"{_EXAMPLE}{_LIT}",
+        _I,
+    ),
+    re.compile(rf"\b(?:{_FRONT})\b{_EXAMPLE}{_LIT}", _I),
+    re.compile(rf"{_LIT}\s+(?:{_FRONT})\b", _I),
     re.compile(rf"\b(?:commencer|commence|d[ée]buter|d[ée]bute)\s+par\s+{_EXAMPLE}{_LIT}", _I),
     re.compile(
         rf"\b(?:empezar|empieza|empiece|comenzar|comienza|comience)\s+(?:con|por)\s+{_EXAMPLE}{_LIT}",
@@ -165,6 +210,28 @@ _ISO_DATE = re.compile(
 ISO_DATE = r"\b\d{4}-\d{2}-\d{2}\b"
 
 
+_ENDS = (
+    re.compile(
+        rf"\b(?:end|finish|close)(?:s|ed)?\s+(?:[\w'-]+\s+){{0,4}}?with\s+{_EXAMPLE}{_LIT}", _I
+    ),
+    re.compile(
+        rf"{_LIT}\s+(?:(?:ans|am)\s+ende|[àa]\s+la\s+fin|al\s+final|at\s+the\s+(?:end|bottom))\b",
+        _I,
+    ),
+)
+# A quoted literal after a negation, in a few words: "no `JIRA-` ids", "aucun identifiant
+# `JIRA-`", "ohne `TODO`", "sin `console.log`". Paths are left to the scope readers.
+_NO_LITERAL = re.compile(
+    rf"(?<![\w-])(?:no|not\s+an?y?|never|without|aucune?|sans|jamais|kein\w*|ohne|nie|niemals"
+    rf"|ning[uú]n\w*|sin|nunca)\s+(?:[\w'-]+\s+){{0,3}}?{_LIT}",
+    _I,
+)
+
+
+def _is_path(literal: str) -> bool:
+    return "/" in literal or re.fullmatch(r"\.?[\w-]+\.[a-z]{1,5}", literal) is not None
+
+
 def stated_checks(text: str) -> list[tuple[str, str | None]]:
     """Rules a correction states of the answer in its own words: what it starts with (``doit
     commencer par `fix:```, ``mit `Fehler:` beginnen``), what it must carry (a name in backticks
@@ -175,6 +242,13 @@ def stated_checks(text: str) -> list[tuple[str, str | None]]:
     if _BACKTICKS.search(text):
         found += [("contains", f"`{m.group('q').strip()}`") for m in _EXAMPLE_LIT.finditer(text)]
     found += [("contains", m.group("q").strip()) for m in _SIGN.finditer(text)]
+    for pattern in _ENDS:
+        found += [("contains", m.group("q").strip()) for m in pattern.finditer(text)]
+    found += [
+        ("not_contains", m.group("q").strip())
+        for m in _NO_LITERAL.finditer(text)
+        if not _is_path(m.group("q").strip())
+    ]
     if _JSON_ONLY.search(text):
         found.append(("json_valid", None))
     if _ISO_DATE.search(text):
