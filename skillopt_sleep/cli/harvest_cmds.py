@@ -10,6 +10,7 @@ import argparse
 import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -168,7 +169,7 @@ def _spawn_drainer(ctx: Ctx) -> None:
         else {"start_new_session": True}
     )
     with open(ctx.paths.log_dir / "hook.log", "ab") as log:
-        subprocess.Popen(  # our own interpreter and module, no shell
+        drainer = subprocess.Popen(  # our own interpreter and module, no shell
             [python, "-m", "skillopt_sleep", "log", "--drain", "--quiet"],
             stdin=subprocess.DEVNULL,
             stdout=log,
@@ -178,6 +179,9 @@ def _spawn_drainer(ctx: Ctx) -> None:
             close_fds=True,
             **detach,
         )
+    # Reaped by a daemon thread once it ends, so a process that lives on (the CLI called in-process)
+    # keeps no zombie and drops no running child; a hook process exits at once and never waits.
+    threading.Thread(target=drainer.wait, name="drainer-reaper", daemon=True).start()
 
 
 def _hook_failure(ctx: Ctx, exc: BaseException) -> None:
