@@ -15,6 +15,14 @@ with a failing check, 3 and 3 with a correct check, 2 and 2 with a contradicting
 (``never_ran apply`` beside ``--namespace payments`` on ``kubectl apply``; ``never_ran grep`` and
 ``never_ran src/`` from "We never grep inside node_modules ...; stick to src/.").
 
+After the miner change af4aac6, made on the other labelled sets (``python -m bench.corrections
+--baseline c8c4633 --after af4aac6``): 14 of 18 attached, 14 with a failing check, 9 correct, 1
+contradicting (``never_ran grep`` and ``never_ran src/`` remain). Its author wrote this set
+before that change, so three shapes of it were in view: a prefix "at the front, like `[X]`", a
+text that ends with "`X` ans Ende", a quoted text after a negation ("aucun identifiant `JIRA-`").
+Without those three the same run gives 11 attached, 10 with a failing check, 6 correct, 1
+contradicting: the blind estimate.
+
 Regenerate the stored fixtures (needs both binaries on PATH):
     python -m tests.harvest.check_conversations_third tests/fixtures/conversations_checks_third
 """

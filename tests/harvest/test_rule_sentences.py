@@ -102,3 +102,16 @@ def test_a_new_request_that_names_a_heading_or_a_file_stays_a_request(
 
     tasks = _synthetic(cli, sandbox_home, request_, "Done.", then)
     assert sorted(t.intent for t in tasks) == sorted([request_, then])
+
+
+def test_an_unquoted_flag_with_its_value_is_never_forbidden(tmp_path):
+    from .test_user_example import _checks as _action_checks
+
+    checks = _action_checks(
+        tmp_path,
+        "Deploy the chart.",
+        "kubectl apply -f k8s/ --context prod",
+        "Always pass --context staging, never prod.",
+        "kubectl apply -f k8s/ --context staging",
+    )
+    assert "never runs --context" not in checks
