@@ -9,9 +9,9 @@ from __future__ import annotations
 import hashlib
 import re
 from datetime import datetime, timezone
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, StringConstraints, field_validator, model_validator
 
 from .counting import Counts, Usage
 from .proposal_models import (
@@ -53,18 +53,11 @@ ACTION_CHECK_KINDS = (
     "file_not_contains",
     "passes_after",
 )
-Source = Literal[
-    "claude-code",
-    "codex",
-    "copilot",
-    "opencode",
-    "pi",
-    "gemini",
-    "qwen",
-    "manual",
-    "sample",
-    "import",
-]
+# Where a task came from: a coding agent's registered name (``harvest.agents``: claude-code, codex,
+# copilot, opencode, pi, gemini, qwen, or one registered from outside the package) or a way in by hand
+# (manual, sample, import). Open, so that a new agent is one module: the name's shape is checked here,
+# the agent itself where its sessions are read.
+Source = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9-]{0,31}$")]
 Outcome = Literal["success", "failure", "mixed", "unknown"]
 CheckKind = Literal[
     "contains",

@@ -30,7 +30,7 @@ class ToyParser(LineParser):
     """``{"type": "hello", "session", "cwd"}``, ``{"type": "ask", "text", "at"}``,
     ``{"type": "say", "text"}``: a session, a prompt, the agent's answer."""
 
-    source = "import"  # a task's source is a closed set (models.Source); the toy borrows one
+    source = "toy"
 
     def record(self, kind: str, obj: dict[str, Any], offset: int) -> None:
         if kind == "hello":
@@ -96,6 +96,8 @@ def test_a_sixth_agent_is_one_module(cli, toy, tmp_path):
     assert out["sources"]["toy"]["tasks_new"] == 1
     listed = cli("tasks", "list", "--all-projects").out
     assert "rename the README title to Beta App" in listed
+    (task,) = cli("tasks", "list", "--all-projects", "--json").json()
+    assert task["source"] == "toy"
 
     again = cli("harvest", "--all-projects", "--source", "toy", "--json", env=env).json()
     assert list(again["sources"]) == ["toy"]
