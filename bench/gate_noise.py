@@ -50,11 +50,13 @@ from collections.abc import Callable, Sequence
 from datetime import datetime, timezone
 from typing import NamedTuple, TypedDict
 
+from bench.gates import ClassicGate
 from bench.holdout_gate import GatePolicy, GateTest, decide
 from bench.night_args import add_night_option, described, parsed_night
 from skillopt_sleep.evidence import Candidate, EvidencePolicy, Trials
-from skillopt_sleep.evidence.together import settle
+from skillopt_sleep.evidence.gate import EvidenceGate
 from skillopt_sleep.models import Check, Edit, TaskRecord
+from skillopt_sleep.optimize.seams import Gate as EditGate
 from skillopt_sleep.rollouts.replay import Rollout
 from skillopt_sleep.settings import NightSettings
 
@@ -158,14 +160,19 @@ def holdout_gate(policy: GatePolicy, k: int, night: NightSettings | None = None)
 
 
 def edit_gate(
-    policy: GatePolicy, k: int, night: NightSettings | None = None, allocation: str = "lean"
+    policy: GatePolicy,
+    k: int,
+    night: NightSettings | None = None,
+    gate: EditGate | None = None,
 ) -> Gate:
     """The edit-by-edit gate with the policy of ``night`` (default: the defaults): the edit tested
     where it acts (the cited task and the unseen tasks of its kind) and, if it passes, for harm on
-    all the others; fresh rollouts drawn as the gate asks, spent the ``allocation``'s way
-    (``policy`` and ``k`` belong to the holdout gate)."""
-    evidence = EvidencePolicy.from_settings(night).model_copy(update={"allocation": allocation})
-    name = "edit" if allocation == "lean" else f"edit-{allocation}"
+    all the others; fresh rollouts drawn as ``gate`` asks (default: the product's evidence gate;
+    :class:`gates.ClassicGate` spends them the classic way). ``policy`` and ``k`` belong to the
+    holdout gate."""
+    evidence = EvidencePolicy.from_settings(night)
+    gate = gate or EvidenceGate()
+    name = "edit" if gate.allocation.name == "lean" else f"edit-{gate.allocation.name}"
     edit = Edit(target="memory", content="the rule")
 
     def task(i: int, kind: int) -> TaskRecord:
@@ -193,7 +200,7 @@ def edit_gate(
             }
 
         base: dict[str, str] = {}
-        trials = Trials(draw, base, tasks, evidence, "bench", rng)
+        trials = Trials(draw, base, tasks, evidence, "bench", rng, allocation=gate.allocation)
         cand = Candidate(
             edit.model_copy(update={"cites": [tasks[0].id]}), {"CLAUDE.md": "the rule"}, 1
         )
@@ -201,14 +208,13 @@ def edit_gate(
         trials.place(cand, tasks[:1])
 
         async def judge() -> str:
-            ev = (await trials.efficacy([cand]))[cand.key]
+            ev = (await gate.judge(trials, [cand]))[cand.key]
+            if ev.verdict == "accepted":
+                ev = await gate.confirm(trials, cand, ev)
             if ev.verdict != "accepted":
                 return ev.verdict
-            if trials.allocation.pooled_harm:
-                return (await settle(trials, [cand], {cand.key: ev}, lambda cs: cand.files))[
-                    cand.key
-                ].verdict
-            return (await trials.judge_harm(cand, ev)).verdict
+            settled = await gate.settle(trials, [cand], {cand.key: ev}, lambda cs: cand.files)
+            return settled[cand.key].verdict
 
         verdict = asyncio.run(judge())
         SPENT[name] = SPENT.get(name, 0) + trials.spend.total
@@ -226,7 +232,7 @@ GATES: dict[str, Callable[[GatePolicy, int, NightSettings | None], Gate]] = {
     "holdout": holdout_gate,
     "edit": edit_gate,
     # as the gate spent its rollouts before, with the default settings: the baseline
-    "edit-classic": lambda policy, k, night: edit_gate(policy, k, None, "classic"),
+    "edit-classic": lambda policy, k, night: edit_gate(policy, k, None, ClassicGate.of(None)),
 }
 
 

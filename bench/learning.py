@@ -21,7 +21,7 @@ edits and history carry over exactly as for a user.
 Modes: ``holdout`` (the whole-holdout gate, kept here as the baseline: :mod:`holdout_night`),
 ``mean-better`` (the same gate loosened to the predecessor's rule: accept when the holdout mean rose
 at all, from the first night on), ``edit`` (the product's edit-by-edit gate), ``edit-classic`` (the
-same gate spending its rollouts as it used to, ``night.allocation = "classic"``: the baseline of its
+same gate spending its rollouts as it used to, :class:`gates.ClassicGate`: the baseline of its
 calls a night) and ``oracle`` (a perfect judge that adopts exactly the good proposals).
 
 Counted from what the world's optimizer proposed each night and from the project's files after
@@ -75,7 +75,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.gate_floor import POWER, floors
-from bench.gates import OracleGate
+from bench.gates import ClassicGate, OracleGate
 from bench.holdout_gate import GatePolicy
 from bench.holdout_night import holdout_night
 from bench.night_args import add_night_option, described, parsed_night
@@ -109,12 +109,14 @@ REGIMES = ("preference", "sparse")
 
 @dataclass(frozen=True)
 class Mode:
-    """How one mode runs a night: night settings on top of the defaults, and an optional oracle or
-    holdout-gate policy (the baseline, :mod:`holdout_night`)."""
+    """How one mode runs a night: night settings on top of the defaults, and an optional gate of
+    the benchmarks' (:mod:`gates`: the oracle, the classic allocation) or holdout-gate policy (the
+    baseline, :mod:`holdout_night`)."""
 
     name: str
     night: dict[str, Any]
     oracle: bool = False
+    classic: bool = False
     holdout: GatePolicy | None = None
 
 
@@ -128,7 +130,7 @@ def modes(
         alone = {"recall": 0}
         return [
             Mode("edit", {**alone, **(edit or {})}),
-            Mode("edit-classic", {**alone, "allocation": "classic"}),
+            Mode("edit-classic", alone, classic=True),
             Mode("oracle", alone, oracle=True),
         ], {}
     # the holdout gate as it shipped (its test at 0.05), and loosened to the predecessor's rule
@@ -137,7 +139,7 @@ def modes(
         Mode("holdout", {}, holdout=GatePolicy()),
         Mode("mean-better", {}, holdout=loose),
         Mode("edit", dict(edit or {})),
-        Mode("edit-classic", {"allocation": "classic"}),
+        Mode("edit-classic", {}, classic=True),
         Mode("oracle", {}, oracle=True),
     ], {}
 
@@ -201,6 +203,8 @@ def run_seed(
             return world.classify(edit.content) == "good"
 
         extra["gate"] = OracleGate(good)
+    if mode.classic:
+        extra["gate"] = ClassicGate.of(settings.night)
     files = load_workspace(project, settings.files).texts
     record = RunRecord(seed, mode.name, world.quality(files), 0.0)
     try:

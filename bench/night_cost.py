@@ -15,7 +15,7 @@ $2, cached input $0.025; batches half price). The project's skill and memory are
 tokens, as real ones are. Printed: each run's cost and its ratio to ``today``, and whether the
 three runs made the same decision with the same edits (the goal: the cheapest at most 35% of
 today's cost, same decisions). Beside each, the same runs with the gate's classic allocation
-(``night.allocation = "classic"``): its calls and price, against the default's. Also printed: the
+(:class:`gates.ClassicGate`): its calls and price, against the default's. Also printed: the
 night at the full uncached price. OpenAI caches
 a shared prefix by itself, so its ``today`` already reads the skill and memory at the cached
 price; there the batch API is what is left to save.
@@ -38,13 +38,13 @@ from typing import Any, Literal, TypedDict, get_args
 import anthropic
 import openai
 
+from bench.gates import ClassicGate
 from bench.night_latency import bench_tasks
 from skillopt_sleep import run_night
 from skillopt_sleep.backends.anthropic_api import AnthropicBackend
 from skillopt_sleep.backends.batching import BatchingBackend, batching
 from skillopt_sleep.backends.openai_api import OpenAIBackend
 from skillopt_sleep.backends.simulated import WORLD
-from skillopt_sleep.evidence.allocation import Name as AllocationName
 from skillopt_sleep.models import NightSummary, TaskRecord
 from skillopt_sleep.night.demo import SKILL_PATH, write_sample_project
 from skillopt_sleep.settings import BudgetSettings, NightSettings, Settings
@@ -145,20 +145,23 @@ def one_night(
     tasks: list[TaskRecord],
     k: int,
     seed: int,
-    allocation: AllocationName = "lean",
+    classic: bool = False,
 ) -> tuple[Spend, NightSummary]:
     # One call at a time: the K identical requests of a task (neither API takes a seed) then reach
     # the simulated model in the same order in every run, so each sample keeps its draw and the
     # paired tests see the same rollouts. A batch keeps that order by itself.
     settings = Settings(
-        night=NightSettings(k=k, concurrency=1, allocation=allocation),
+        night=NightSettings(k=k, concurrency=1),
         budget=BudgetSettings(max_calls=None, max_tokens=None, max_cost_usd=None),
     )
     with ModelServer(responder=simulated_night_responder(count_samples=True)) as srv:
         backend = backend_for(provider, srv, cache=mode != "today")
         if mode == "cache+batch":
             backend = batching(backend, Store.memory(), poll_s=0.02)
-        summary = run_night(tasks, project, target=backend, settings=settings, seed=seed).summary
+        gate = ClassicGate.of(settings.night) if classic else None
+        summary = run_night(
+            tasks, project, target=backend, settings=settings, seed=seed, gate=gate
+        ).summary
         batches = len(backend.log.submitted) if isinstance(backend, BatchingBackend) else 0
         return {
             **_spend(summary),
@@ -235,7 +238,9 @@ def provider_runs(
     # the gate's classic allocation, every way of sending calls: the price of the same nights before
     classic: list[ClassicRun] = []
     for mode in MODES:
-        nights = [one_night(provider, mode, project, tasks, k, seed, "classic") for seed in seeds]
+        nights = [
+            one_night(provider, mode, project, tasks, k, seed, classic=True) for seed in seeds
+        ]
         classic.append(
             {
                 "mode": mode,

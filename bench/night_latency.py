@@ -8,7 +8,7 @@ project of ``--tasks`` tasks (the bundled sample tasks, extended) with K rollout
   and their ratio (the target is at least 8x);
 * the calls of a second night with unchanged skill and tasks: the cache answers its train replay,
   and every test of an edit draws fresh rollouts, as a decision must;
-* the same night with the gate's classic allocation (``night.allocation = "classic"``): its calls
+* the same night with the gate's classic allocation (:class:`gates.ClassicGate`): its calls
   and wall time beside the default's.
 
     python -m bench.night_latency            # the full measurement (about three minutes)
@@ -26,11 +26,12 @@ import time
 from pathlib import Path
 from typing import TypedDict
 
+from bench.gates import ClassicGate
 from skillopt_sleep import run_night
 from skillopt_sleep.backends.registry import create_backend
-from skillopt_sleep.evidence.allocation import Name as AllocationName
 from skillopt_sleep.models import TaskRecord
 from skillopt_sleep.night.demo import sample_tasks, write_sample_project
+from skillopt_sleep.optimize.seams import Gate
 from skillopt_sleep.settings import (
     BudgetSettings,
     NightSettings,
@@ -59,12 +60,10 @@ def bench_tasks(project: Path, n: int) -> list[TaskRecord]:
     ]  # fresh ids from the new sessions
 
 
-def settings_for(
-    url: str, k: int, concurrency: int, allocation: AllocationName = "lean"
-) -> Settings:
+def settings_for(url: str, k: int, concurrency: int) -> Settings:
     role = RoleSettings(backend="openai", model="bench-model", base_url=url)
     return Settings(
-        night=NightSettings(k=k, concurrency=concurrency, allocation=allocation),
+        night=NightSettings(k=k, concurrency=concurrency),
         roles=RolesSettings(target=role, optimizer=role, judge=role),
         budget=BudgetSettings(max_calls=None, max_tokens=None, max_cost_usd=None),
     )
@@ -76,12 +75,15 @@ def timed_night(
     tasks: list[TaskRecord],
     settings: Settings,
     store: Store | None,
+    gate: Gate | None = None,
 ) -> tuple[float, int, str]:
     """(wall seconds, model calls the server saw, decision) of one night."""
     backend = create_backend(settings.roles.target, {})
     srv.clear()
     start = time.perf_counter()
-    summary = run_night(tasks, project, target=backend, settings=settings, store=store).summary
+    summary = run_night(
+        tasks, project, target=backend, settings=settings, store=store, gate=gate
+    ).summary
     wall = time.perf_counter() - start
     return wall, len(srv.model_requests()), summary.decision
 
@@ -124,7 +126,7 @@ def measure(n_tasks: int, k: int, delay: float, concurrency: int | None) -> Late
             again = timed_night(srv, project, tasks, settings_for(srv.v1, k, default), store)
             serial = timed_night(srv, project, tasks, settings_for(srv.v1, k, 1), None)
             classic = timed_night(
-                srv, project, tasks, settings_for(srv.v1, k, default, "classic"), None
+                srv, project, tasks, settings_for(srv.v1, k, default), None, ClassicGate.of(None)
             )
         store.close()
     ratio = serial[0] / fast[0]

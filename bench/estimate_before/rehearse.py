@@ -21,7 +21,7 @@ import statistics
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from skillopt_sleep.evidence.allocation import PARTS, allocation_for
+from skillopt_sleep.evidence.allocation import LEAN, PARTS
 from skillopt_sleep.evidence.policy import EvidencePolicy
 from skillopt_sleep.evidence.pool import Draw, Want
 from skillopt_sleep.evidence.spend import Spend
@@ -176,7 +176,7 @@ def bound(tasks: int, policy: EvidencePolicy, budget: int, proposals: int) -> in
     edits a round: every efficacy test to its last look on its largest set of tasks (both sides,
     nothing shared), ``budget`` edits checked for harm together and alone to the last look, and
     checked against each other."""
-    alloc = allocation_for(policy)
+    alloc = LEAN
     n = min(tasks, policy.max_efficacy_tasks)
     largest = max(
         sum(

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..models import EditEvidence
+from .allocation import LEAN, Allocation
 from .together import Joint, settle
 from .trials import Candidate, Trials
 
@@ -21,6 +22,7 @@ class EvidenceGate:
     """Efficacy edit by edit (Holm over a round), then harm and conflicts on the accepted set."""
 
     evidential: bool = True
+    allocation: Allocation = LEAN
 
     async def judge(self, trials: Trials, cands: Sequence[Candidate]) -> dict[str, EditEvidence]:
         """Each edit's efficacy where it acts, at the round's level (``cands[0].round``)."""
@@ -28,9 +30,7 @@ class EvidenceGate:
 
     async def confirm(self, trials: Trials, cand: Candidate, ev: EditEvidence) -> EditEvidence:
         """Nothing alone: harm is checked on the accepted edits together, in :meth:`settle`."""
-        if trials.allocation.pooled_harm:
-            return ev
-        return await trials.judge_harm(cand, ev)
+        return ev
 
     async def settle(
         self,
@@ -40,15 +40,4 @@ class EvidenceGate:
         joint: Joint,
     ) -> dict[str, EditEvidence]:
         """Harm of the accepted edits together, then conflicts between them (:func:`.together.settle`)."""
-        if trials.allocation.pooled_harm:
-            return await settle(trials, accepted, verdicts, joint)
-        out = dict(verdicts)
-        if len(accepted) > 1:
-            for key in await trials.conflicts(accepted, joint(accepted)):
-                out[key] = out[key].model_copy(
-                    update={
-                        "verdict": "conflict",
-                        "reason": "conflicts with another edit accepted tonight",
-                    }
-                )
-        return out
+        return await settle(trials, accepted, verdicts, joint)

@@ -19,7 +19,6 @@ class EvidencePolicy(NightGateSettings):
 
     steps: int = 2  # rounds of a night: alpha is split over them
     max_efficacy_tasks: int = 12  # cited and unseen tasks an efficacy test replays, at most
-    allocation: str = "lean"  # how the tests spend their rollouts (see :mod:`.allocation`)
 
     @classmethod
     def from_settings(cls, night: NightSettings | None = None) -> EvidencePolicy:

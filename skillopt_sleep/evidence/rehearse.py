@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from ..models import Edit, EditEvidence, TaskRecord
 from ..rollouts.replay import Rollout
-from .allocation import PARTS, allocation_for
+from .allocation import LEAN, PARTS
 from .policy import EvidencePolicy
 from .pool import Draw, Want
 from .spend import Spend
@@ -126,15 +126,8 @@ async def _rehearse(
             : max(0, budget - len(accepted))
         ]
         verdicts |= {c.key: got[c.key] for c in passed}
-        if not trials.allocation.pooled_harm:
-            passed = [
-                c for c in passed if (await trials.judge_harm(c, got[c.key])).verdict == "accepted"
-            ]
         accepted += passed
-    if trials.allocation.pooled_harm:
-        await settle(trials, accepted, verdicts, _joint)
-    elif len(accepted) > 1:
-        await trials.conflicts(accepted, _joint(accepted))
+    await settle(trials, accepted, verdicts, _joint)
     return trials.spend
 
 
@@ -173,7 +166,7 @@ def bound(tasks: int, policy: EvidencePolicy, budget: int, proposals: int) -> in
     edits a round: every efficacy test to its last look on its largest set of tasks (both sides,
     nothing shared), ``budget`` edits checked for harm together and alone to the last look, and
     checked against each other."""
-    alloc = allocation_for(policy)
+    alloc = LEAN
     n = min(tasks, policy.max_efficacy_tasks)
     largest = max(
         sum(

@@ -5,7 +5,7 @@ it in noise. So, for every edit that passed the guards:
 
 1. **Efficacy** where it should act: the tasks it cites (plus shown cases its words plainly
    address), and unseen tasks of the same kind (never shown to the optimizer). Fresh rollouts
-   before and after, at ``efficacy_looks`` looks; a comparison that is decided stops early. The
+   before and after, in the looks the gate's allocation sets; a decided comparison stops early. The
    p-value is the stratified exact test, Bonferroni-adjusted over the looks, and the edits of a
    round share the round's ``alpha`` by Holm's step-down. Where unseen tasks of the kind exist,
    they must show a gain of their own (``unseen_alpha``), so that a rule that only memorises its
@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from ..counting import Counts
 from ..models import Edit, EditEvidence, TaskRecord
 from ..rollouts.replay import Rollout
-from .allocation import allocation_for
+from .allocation import LEAN, Allocation
 from .exact import Stratum, holm, holm_levels, log_e_value, stratified_p
 from .examples import example_of
 from .harm_sample import KindPlan, stratified_sample
@@ -100,9 +100,10 @@ class Trials:
         nonce: str,
         rng: random.Random,
         ledger: Mapping[str, float] | None = None,
+        allocation: Allocation = LEAN,
     ) -> None:
         self.tasks, self.policy, self.nonce, self.rng = list(tasks), policy, nonce, rng
-        self.allocation = allocation_for(policy)
+        self.allocation = allocation  # how the tests spend their rollouts (the gate's)
         self.spend = Spend()
         self.draw = self.spend.counting(draw)
         self.ledger = dict(ledger or {})  # edit key -> log e-value carried from earlier nights
@@ -164,21 +165,19 @@ class Trials:
         }
 
     def _decided(self, cands: Sequence[Candidate], alpha: float) -> set[str]:
-        """Keys of the edits whose efficacy is decided a pass at this look. Classic: p at most
-        ``alpha`` over the round's edits. Lean: what Holm passes on the p-values so far (it stays
-        passed: a p-value only falls with more looks, and Holm passes a superset when p-values
-        fall), once the unseen tasks, whose test is their own, show the gain too."""
+        """Keys of the edits whose efficacy is decided a pass at this look (the allocation says
+        when: :meth:`.allocation.Allocation.passes_early`)."""
         adjusted = {c.key: self._adjusted(c) for c in cands}
-        if self.allocation.name == "classic":
-            return {k for k, p in adjusted.items() if p <= alpha / max(1, len(cands))}
-        return {
-            c.key
-            for c in cands
-            if c.key in holm(adjusted, alpha)
-            and (
-                not c.unseen or stratified_p(self._strata(c, c.unseen)) <= self.policy.unseen_alpha
-            )
-        }
+        by_key = {c.key: c for c in cands}
+        return self.allocation.passes_early(
+            adjusted,
+            alpha,
+            lambda key: (
+                not by_key[key].unseen
+                or stratified_p(self._strata(by_key[key], by_key[key].unseen))
+                <= self.policy.unseen_alpha
+            ),
+        )
 
     async def _look(self, cands: Sequence[Candidate], look: int) -> None:
         p = self.policy

@@ -142,6 +142,7 @@ class Rounds:
             tn.stream,
             tn.rng,
             dict(tn.ledger),
+            allocation=self.gate.allocation,
         )
 
     async def step(

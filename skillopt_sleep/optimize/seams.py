@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from ..evidence import Candidate, Trials
+from ..evidence.allocation import Allocation
 from ..evidence.together import Joint
 from ..models import Edit, EditEvidence, TaskRecord
 from ..rollouts.replay import Rollout
@@ -64,11 +65,15 @@ class Gate(Protocol):
     room for alone (a gate that checks harm together returns ``ev`` as it is); ``settle`` gives the
     final verdict of every accepted edit with all of them applied together (``joint`` makes their
     files). ``evidential`` is False for a gate whose verdicts are not evidence (a benchmark's
-    oracle): then nothing is carried to later nights and no accepted edit waits for a retest. An
-    outage is no evidence: a rollout that errored is excluded, never scored 0."""
+    oracle): then nothing is carried to later nights and no accepted edit waits for a retest.
+    ``allocation`` is how the tests of ``trials`` spend their rollouts. An outage is no evidence:
+    a rollout that errored is excluded, never scored 0."""
 
     @property
     def evidential(self) -> bool: ...
+
+    @property
+    def allocation(self) -> Allocation: ...
 
     async def judge(
         self, trials: Trials, cands: Sequence[Candidate]

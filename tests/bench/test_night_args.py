@@ -14,7 +14,7 @@ def test_night_settings_reach_the_learning_benchmarks_edit_mode_alone():
     ran, _ = learning.modes({"harm_odds": 8.0})
     by_name = {m.name: m.night for m in ran}
     assert by_name["edit"] == {"harm_odds": 8.0}
-    assert by_name["edit-classic"] == {"allocation": "classic"}
+    assert by_name["edit-classic"] == {}
 
 
 def test_night_settings_reach_the_sparse_cases_edit_gate_alone():

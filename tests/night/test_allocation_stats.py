@@ -9,8 +9,9 @@ import random
 from collections import Counter
 from datetime import datetime, timezone
 
+from bench.gates import classic_allocation
 from skillopt_sleep.evidence import Candidate, EvidencePolicy, Trials
-from skillopt_sleep.evidence.allocation import CLASSIC, LEAN, allocation_for
+from skillopt_sleep.evidence.allocation import LEAN
 from skillopt_sleep.evidence.exact import Stratum, p_odds_at_most, stratified_p
 from skillopt_sleep.evidence.harm_sample import KIND_SHARE, kind_size
 from skillopt_sleep.evidence.together import _loses, settle
@@ -263,16 +264,12 @@ def test_the_conflict_check_flags_at_most_its_level_under_the_null():
 
 def test_both_allocations_plan_the_same_full_course_of_a_test():
     policy = EvidencePolicy.from_settings()
-    assert (
-        allocation_for(policy) is LEAN
-        and allocation_for(_policy(allocation="classic")).name == CLASSIC.name
-    )
     for addressed, unseen in (
         (["a"], []),
         (["a"], ["b", "c"]),
         (["a", "b"], [str(i) for i in range(10)]),
     ):
-        for alloc in (LEAN, allocation_for(_policy(allocation="classic"))):
+        for alloc in (LEAN, classic_allocation()):
             plan = alloc.efficacy_schedule(policy, addressed, unseen)
             assert all(list(c) == sorted(c) for c in plan.values())  # cumulative, never shrinking
             full = sum(c[-1] for c in plan.values())
@@ -289,12 +286,7 @@ def test_the_forecast_runs_the_gates_own_code_and_its_bound_holds():
     rng = random.Random(2)
     tasks = [_task(i, rng.randrange(5)) for i in range(30)]
     rates = {t.id: rng.choice((0.25, 0.9)) for t in tasks}
-    lean, classic = EvidencePolicy.from_settings(), _policy(allocation="classic")
+    policy = EvidencePolicy.from_settings()
     outlook = Outlook(proposals=3.0, helpful=0.5, proposals_max=3)
-    got = {
-        p.allocation: forecast(tasks, tasks[:20], rates, p, 3, outlook, seed=1)
-        for p in (lean, classic)
-    }
-    assert 0 < got["lean"].expected < got["classic"].expected  # the same rehearsal, spent two ways
-    for p in (lean, classic):
-        assert got[p.allocation].bound == bound(len(tasks), p, 3, 3) >= got[p.allocation].expected
+    got = forecast(tasks, tasks[:20], rates, policy, 3, outlook, seed=1)
+    assert 0 < got.expected <= got.bound == bound(len(tasks), policy, 3, 3)

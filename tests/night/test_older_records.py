@@ -109,3 +109,17 @@ def test_a_config_that_still_sets_the_holdout_gate_gets_one_line_naming_the_fix(
     [line, *_] = r.err.splitlines()
     assert f"setting night.gate from user ({config}) is retired" in line
     assert f"remove it (fix it in {config})" in r.err
+
+
+def test_a_config_that_still_sets_the_allocation_is_refused_in_one_line_naming_the_fix(
+    cli, sandbox_home, tmp_path
+):
+    config = sandbox_home / "sleep-home" / "config" / "config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text('[night]\nk = 2\nallocation = "classic"\n')
+    r = cli("run", "--project", str(tmp_path), cwd=tmp_path)
+    [line, *_] = r.err.splitlines()
+    assert r.code == 3, r.err
+    assert f"setting night.allocation from user ({config}) is retired" in line
+    assert "the gate spends its rollouts one way, lean" in line
+    assert f"remove it (fix it in {config})" in r.err

@@ -8,11 +8,12 @@ import random
 from collections.abc import Sequence
 from datetime import datetime, timezone
 
+from bench.gates import ClassicGate
 from skillopt_sleep.models import Check, Edit, TaskRecord
 from skillopt_sleep.night.edit_guard import EditGuard
 from skillopt_sleep.optimize.reflect import Case
 from skillopt_sleep.optimize.rounds import Rounds, RoundsResult, Tonight
-from skillopt_sleep.optimize.seams import Want
+from skillopt_sleep.optimize.seams import Gate, Want
 from skillopt_sleep.optimize.select import Selection
 from skillopt_sleep.rollouts.replay import Rollout
 from skillopt_sleep.rules.guards import EditOutcome, GuardLimits
@@ -107,11 +108,12 @@ def _run(
     settings: NightSettings | None = None,
     refused: list[Edit] | None = None,
     seed: int = 7,
+    gate: Gate | None = None,
 ) -> RoundsResult:
     settings = settings or NightSettings(steps=2)
     guard = EditGuard(FILES, GuardLimits(), refused if refused is not None else [])
     tonight = Tonight(FILES, settings, night_index=3, stream="n3-test", rng=random.Random(seed))
-    rounds = Rounds(tonight, proposer=proposer, guard=guard, drawer=drawer)
+    rounds = Rounds(tonight, proposer=proposer, guard=guard, drawer=drawer, gate=gate)
     return asyncio.run(rounds.run(SELECTION, _train_replay(FILES)))
 
 
@@ -134,9 +136,9 @@ def test_a_rule_that_changes_nothing_is_not_adopted_and_no_file_changes():
 
 
 def test_a_rule_that_helps_its_kind_and_breaks_the_others_is_refused_as_harmful_and_told_to_the_next_round():
-    # checked edit by edit (the classic allocation), harm is known before the next round
+    # checked edit by edit (the benchmarks' classic gate), harm is known before the next round
     proposer = ScriptedProposer([GREEDY], [PYTEST])
-    out = _run(proposer, TableDrawer(), settings=NightSettings(steps=2, allocation="classic"))
+    out = _run(proposer, TableDrawer(), gate=ClassicGate.of(None))
     verdicts = {e.edit.content: e.verdict for e in out.evidence}
     assert verdicts == {GREEDY: "harmful", PYTEST: "accepted"}
     assert proposer.seen[1] == (2, [], [GREEDY])  # round 2 is told what round 1 refused for good

@@ -1,0 +1,40 @@
+"""The gates the benchmarks pass in through the night's one ``gate`` (the product's evidence gate,
+the classic allocation of :mod:`bench.gates`) decide and spend exactly as they did when the
+allocation was a night setting: the sparse case's rates and rollouts, pinned from before."""
+
+from __future__ import annotations
+
+from bench import gate_noise
+from bench.holdout_gate import GatePolicy
+
+# measure_sparse(40, 12, 4, 0, GatePolicy()) when [night] allocation still chose the classic way
+BEFORE = {
+    "edit": {
+        "false_accept_rate": 0.0,
+        "harmful_accept_rate": 0.0,
+        "meets_targets": True,
+        "power": 0.975,
+        "rollouts_per_night": 75.925,
+        "rollouts_vs_edit_classic": 0.602,
+    },
+    "edit-classic": {
+        "false_accept_rate": 0.025,
+        "harmful_accept_rate": 0.0,
+        "meets_targets": True,
+        "power": 0.925,
+        "rollouts_per_night": 126.1,
+        "rollouts_vs_edit_classic": 1.0,
+    },
+    "holdout": {
+        "false_accept_rate": 0.025,
+        "harmful_accept_rate": 0.0,
+        "meets_targets": False,
+        "power": 0.15,
+        "rollouts_per_night": 96,
+        "rollouts_vs_edit_classic": 0.761,
+    },
+}
+
+
+def test_the_gates_passed_in_decide_and_spend_as_the_allocation_settings_did():
+    assert gate_noise.measure_sparse(40, 12, 4, 0, GatePolicy())["gates"] == BEFORE
