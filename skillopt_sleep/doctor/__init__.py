@@ -13,7 +13,7 @@ from ..paths import Paths
 from ..settings import Settings
 
 # Modules with ``checks(inp: DoctorInput) -> list[Finding]``.
-CHECK_MODULES = ("store", "backends", "plugins", "schedule")
+CHECK_MODULES = ("store", "backends", "plugins", "agent_plugins", "schedule")
 
 
 @dataclass(frozen=True)

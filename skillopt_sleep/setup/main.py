@@ -10,6 +10,7 @@ from typing import TextIO
 
 from .. import __version__
 from ..errors import SleepError
+from .agent_plugins import install_agent_plugins
 from .child_env import child_env, neutral_dir
 from .claude import install_claude
 from .codex import install_codex
@@ -95,6 +96,7 @@ def run(
                 hint="run sh install/install.sh from a skillopt-sleep checkout",
             )
         (install_claude if binary == "claude" else install_codex)(ctx, source)
+    install_agent_plugins(ctx, source, opts.agents)
     tty = sys.stdin.isatty() if interactive is None else interactive
     install_schedule(ctx, engine, want_schedule(ctx, opts.schedule, yes=opts.yes, interactive=tty))
     _close(ctx, checked, path_note)

@@ -8,12 +8,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import UsageError
+from .agent_plugins import parse_agents
 
 DESCRIPTION = (
     "Install skillopt-sleep from a checkout: the engine (pipx, else uv, else a private "
-    "virtual environment), the Claude Code plugin and the Codex skill for the agents "
-    "found here, and, if asked, the nightly schedule. Every change goes into a "
-    "manifest, so --uninstall removes exactly those."
+    "virtual environment), the Claude Code plugin, the Codex skill and the Copilot CLI, "
+    "OpenCode, Gemini CLI, Qwen Code and Pi plugins for the agents found here, and, if "
+    "asked, the nightly schedule. Every change goes into a manifest, so --uninstall "
+    "removes exactly those."
 )
 
 
@@ -30,6 +32,7 @@ class Options:
     codex: str = "auto"
     package: str | None = None
     source: Path | None = None
+    agents: tuple[str, ...] | None = None  # the newer agents; None: each one found here
 
 
 def add_options(p: argparse.ArgumentParser) -> None:
@@ -77,6 +80,7 @@ def add_options(p: argparse.ArgumentParser) -> None:
             const="no",
             help=f"do not install for {agent}",
         )
+    _add_agents(p)
     p.add_argument(
         "--package",
         metavar="SPEC",
@@ -87,6 +91,15 @@ def add_options(p: argparse.ArgumentParser) -> None:
         metavar="DIR",
         type=Path,
         help="the skillopt-sleep checkout (default: the one this runs from)",
+    )
+
+
+def _add_agents(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--agents",
+        metavar="NAMES",
+        help="install the plugin of these agents only (comma-separated: copilot, opencode, "
+        "gemini, qwen, pi; or none); default: each one found here",
     )
 
 
@@ -101,6 +114,7 @@ def options_from(ns: argparse.Namespace) -> Options:
         codex=ns.codex,
         package=ns.package,
         source=ns.source,
+        agents=None if ns.agents is None else parse_agents(ns.agents),
     )
 
 

@@ -9,6 +9,7 @@ import shutil
 import sys
 from pathlib import Path
 
+from .agent_plugins import undo_agent
 from .claude import CLAUDE_ENV, claude_paths, remove_leftovers
 from .codex import remove_codex
 from .command_path import remove_block
@@ -98,7 +99,9 @@ def _undo(ctx: Ctx, e: Entry) -> bool:
         if kind == "claude-marketplace":  # our copy, orphaned by the removal
             _rm_tree(ctx, ctx.layout.claude_dir / "plugins" / "cache" / value)
         return done.ok
-    elif kind in ("claude-copy",):
+    elif kind.startswith("agent-"):
+        return undo_agent(ctx, e)
+    elif kind in ("claude-copy", "plugin-copy"):
         _rm_tree(ctx, Path(value))
     elif kind == "package":
         return _uninstall_engine(ctx, value, extra)

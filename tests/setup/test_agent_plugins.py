@@ -1,0 +1,125 @@
+"""`setup` installs the plugin of each newer agent found (Copilot CLI, OpenCode, Gemini CLI,
+Qwen Code, Pi), and `--uninstall` gives the home back byte for byte, on a scripted machine."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from skillopt_sleep.setup.commands import Done
+from skillopt_sleep.setup.context import SetupFailed
+
+NONE_ELSE = {"claude": "no", "codex": "no", "schedule": "no"}
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _bytes(root: Path) -> dict[str, bytes | None]:
+    """Every path under ``root`` with its content (None: a directory)."""
+    return {
+        str(p.relative_to(root)): None if p.is_dir() else p.read_bytes() for p in root.rglob("*")
+    }
+
+
+def _on_path(machine, name: str) -> None:
+    exe = Path(machine.env["PATH"]) / name
+    exe.write_text("#!/bin/sh\n")
+    exe.chmod(0o755)
+
+
+def _fake_copilot(machine):
+    """`copilot plugin install DIR`: what copilot 1.0.102 writes (a copy, its config list)."""
+    home = machine.home / ".copilot"
+
+    def install(argv):
+        cache = home / "installed-plugins" / "_direct" / Path(argv[3]).name
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copytree(argv[3], cache)
+        config = home / "config.json"
+        entry = {"name": "skillopt-sleep", "cache_path": str(cache), "enabled": True}
+        old = json.loads(config.read_text().split("\n", 1)[1]) if config.exists() else {}
+        old.setdefault("installedPlugins", []).append(entry)
+        config.write_text("// managed\n" + json.dumps(old, indent=2))
+        (home / "logs").mkdir(exist_ok=True)
+        (home / "logs" / "process-1.log").write_text("installed\n")
+        return Done(0, 'Plugin "skillopt-sleep" installed successfully.\n')
+
+    machine.on(lambda a: list(a[:3]) == ["copilot", "plugin", "install"], install)
+    _on_path(machine, "copilot")
+    return home
+
+
+def test_qwen_and_opencode_found_here_get_their_plugin_and_uninstall_restores_home(machine):
+    (machine.home / ".qwen").mkdir()
+    (machine.home / ".qwen" / "settings.json").write_text('{"mine": 1}\n')
+    (machine.home / ".config" / "opencode").mkdir(parents=True)
+    before = _bytes(machine.home)
+
+    out = machine.install(**NONE_ELSE)
+    copy = machine.layout.own_dir / "plugins" / "qwen"
+    meta = machine.home / ".qwen" / "extensions" / "skillopt-sleep" / ".qwen-extension-install.json"
+    assert json.loads(meta.read_text()) == {
+        "source": str(copy),
+        "type": "link",
+        "originSource": "QwenCode",
+    }
+    # The launcher is a file in the installation's own copy: the checkout may move.
+    launcher = copy / "bin" / "skillopt-sleep"
+    assert launcher.is_file() and not launcher.is_symlink()
+    js = machine.home / ".config" / "opencode" / "plugins" / "skillopt-sleep.js"
+    assert js.read_bytes() == (REPO / "plugins/opencode/plugins/skillopt-sleep.js").read_bytes()
+    assert "copilot cli: not found; skipped\n" in out and "pi: not found; skipped\n" in out
+    assert not machine.commands.calls or all("qwen" not in c for c in machine.commands.calls)
+
+    machine.install(uninstall=True)
+    assert _bytes(machine.home) == before
+
+
+def test_copilot_is_installed_through_its_cli_and_its_changed_config_is_put_back(machine):
+    home = _fake_copilot(machine)
+    home.mkdir()
+    mine = '// managed\n{\n  "installedPlugins": [{"name": "other"}]\n}'
+    (home / "config.json").write_text(mine)
+    before = _bytes(machine.home)
+
+    machine.install(**NONE_ELSE, agents=("copilot",))
+    [call] = machine.calls("plugin install")
+    assert call == ("copilot", "plugin", "install", str(machine.layout.own_dir / "plugins/copilot"))
+    assert '"skillopt-sleep"' in (home / "config.json").read_text()
+
+    machine.install(uninstall=True)
+    assert _bytes(machine.home) == before
+    assert not machine.calls("uninstall")  # reverted offline, the CLI not needed
+
+
+def test_a_config_the_user_changed_since_is_left_to_copilots_own_uninstall(machine):
+    home = _fake_copilot(machine)
+    machine.install(**NONE_ELSE, agents=("copilot",))
+    config = home / "config.json"
+    config.write_text(config.read_text() + "\n")  # copilot rewrote it since
+    out = machine.install(uninstall=True)
+    assert "copilot: its files changed since the install; asking copilot to remove it\n" in out
+    assert machine.calls("uninstall") == [("copilot", "plugin", "uninstall", "skillopt-sleep")]
+    assert config.exists()  # changed since: not ours to delete
+
+
+def test_agents_none_installs_no_newer_agent(machine):
+    (machine.home / ".qwen").mkdir()
+    machine.install(**NONE_ELSE, agents=())
+    assert not (machine.home / ".qwen" / "extensions").exists()
+
+
+def test_an_unknown_agent_is_one_line_naming_the_choices(cli, tmp_path):
+    r = cli("setup", "--agents", "copilot,cursor", env={"HOME": str(tmp_path)})
+    assert r.code == 2 and r.out == ""
+    assert r.err == (
+        "skillopt-sleep: error: --agents: unknown agent cursor (name some of copilot, "
+        "opencode, gemini, qwen, pi, comma-separated, or none)\n"
+    )
+
+
+def test_an_agent_asked_for_whose_cli_is_missing_fails_with_the_fix(machine):
+    with pytest.raises(SetupFailed, match="--agents gemini: the gemini CLI is not on PATH"):
+        machine.install(**NONE_ELSE, agents=("gemini",))
