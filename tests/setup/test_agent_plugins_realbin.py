@@ -14,11 +14,20 @@ from pathlib import Path
 
 import pytest
 
+from skillopt_sleep.doctor import DoctorInput
+from skillopt_sleep.doctor.agent_plugins import checks as doctor_checks
 from skillopt_sleep.models import TaskRecord
 from skillopt_sleep.setup.commands import Done, SubprocessCommands
 from skillopt_sleep.store import Store
-from skillopt_sleep.testing import copilot_agent, gemini_agent, pi_agent, qwen_agent
+from skillopt_sleep.testing import (
+    copilot_agent,
+    gemini_agent,
+    opencode_agent,
+    pi_agent,
+    qwen_agent,
+)
 from skillopt_sleep.testing.agents import run_agent
+from skillopt_sleep.testing.replies import Text
 from skillopt_sleep.testing.server import ModelServer
 
 from .conftest import Machine
@@ -101,6 +110,20 @@ def _round_trip(machine: Machine, agent: str) -> None:
     assert [k for k in before if before[k] != after[k]] == []
     out = machine.install(**NONE_ELSE, agents=(agent,))
     assert "done: skillopt-sleep" in out
+    [check] = [c for c in doctor_checks(_doctor_input(machine)) if c.name == f"plugin: {agent}"]
+    assert check.status == "ok", check
+
+
+def _doctor_input(machine: Machine) -> DoctorInput:
+    """What `doctor` reads for these checks: the environment and its PATH (no store, no config)."""
+    env = machine.env
+    return DoctorInput(
+        env=env,
+        paths=None,  # type: ignore[arg-type]
+        settings=None,  # type: ignore[arg-type]
+        project=machine.home,
+        which=lambda name: shutil.which(name, path=env["PATH"]),
+    )
 
 
 def _logged(sleep_home: Path, ready, timeout: float = 90) -> list[TaskRecord]:
@@ -192,3 +215,22 @@ def test_qwen_stop_hook_reaches_log_after_setup(tmp_path):
         assert done.code == 0, done.err
     [task] = _logged(sleep, lambda ts: len(ts) >= 1)
     assert (task.source, task.intent) == ("qwen", request)
+
+
+def test_opencode_session_idle_reaches_log_after_setup(tmp_path):
+    _need(lambda: shutil.which("opencode", path=str(TOOLS)), "opencode")
+    home, sleep = tmp_path / "home", Path(os.environ["SKILLOPT_SLEEP_HOME"])
+    project = opencode_agent.make_project(tmp_path / "project")
+    replies = [opencode_agent.bash("ls"), Text("Done.")]
+    with ModelServer(responder=opencode_agent.scripted(replies)) as srv:
+        env = opencode_agent.opencode_env(home, srv.url)  # opencode.json: a user who set it up
+        machine = _machine(home, env)
+        # The plugin runs `skillopt-sleep` from PATH: ~/.local/bin, as a new login shell has it.
+        machine.env["PATH"] = f"{home / '.local' / 'bin'}:{machine.env['PATH']}"
+        _round_trip(machine, "opencode")
+        argv = [str(TOOLS / "opencode"), "run", "run the tests please"]
+        run_env = {**env, "PATH": machine.env["PATH"], "PWD": str(project)}
+        done = run_agent(argv, run_env, project, 180)
+        assert done.code == 0, done.err
+    [task] = _logged(sleep, lambda ts: len(ts) >= 1)
+    assert (task.source, task.intent) == ("opencode", "run the tests please")
