@@ -51,11 +51,18 @@ def file_sum(path: Path) -> str:
 
 
 def recorded(ctx: Ctx, agent: str, home: Path, install: Callable[[], None]) -> None:
-    """Run ``install`` and record what it did under ``home`` (and its missing ancestors)."""
+    """Run ``install`` and record what it did under ``home`` (and its missing ancestors), also
+    when it fails."""
     gone = missing_dirs(home)
     top = gone[0] if gone else home
     before = snapshot(top)
-    install()
+    try:
+        install()
+    finally:  # a command that failed half-way may have written something: record it too
+        _record(ctx, agent, top, before)
+
+
+def _record(ctx: Ctx, agent: str, top: Path, before: Snapshot) -> None:
     after = paths_under(top)
     for p in sorted(after - before.keys()):
         ctx.manifest.add("agent-path", p, f"{agent}/{file_sum(p)}")

@@ -123,3 +123,31 @@ def test_an_unknown_agent_is_one_line_naming_the_choices(cli, tmp_path):
 def test_an_agent_asked_for_whose_cli_is_missing_fails_with_the_fix(machine):
     with pytest.raises(SetupFailed, match="--agents gemini: the gemini CLI is not on PATH"):
         machine.install(**NONE_ELSE, agents=("gemini",))
+
+
+def test_a_failed_agent_install_keeps_what_it_wrote_in_the_manifest(machine, tree):
+    before = tree(machine.home)
+    home = machine.home / ".copilot"
+
+    def half(argv):  # it wrote its config, then failed
+        home.mkdir()
+        (home / "config.json").write_text("{}")
+        return Done(1, stderr="Error: plugin.json is invalid\n")
+
+    machine.on(lambda a: list(a[:3]) == ["copilot", "plugin", "install"], half)
+    _on_path(machine, "copilot")
+    with pytest.raises(SetupFailed, match=r"copilot plugin install failed: Error: plugin\.json is"):
+        machine.install(**NONE_ELSE, agents=("copilot",))
+    machine.install(uninstall=True)
+    assert tree(machine.home) == before
+
+
+def test_a_dry_run_names_each_step_and_changes_nothing(machine, tree):
+    (machine.home / ".qwen").mkdir()
+    before = tree(machine.home)
+    out = machine.install(**NONE_ELSE, dry_run=True, agents=("qwen", "copilot"))
+    own = machine.layout.own_dir / "plugins"
+    assert f"would run: copilot plugin install {own / 'copilot'}\n" in out
+    meta = machine.home / ".qwen/extensions/skillopt-sleep/.qwen-extension-install.json"
+    assert f"would write: {meta}\n" in out
+    assert tree(machine.home) == before
