@@ -194,3 +194,15 @@ def test_the_agents_setting_names_them_and_an_unknown_one_is_refused(cli, tmp_pa
             "(choose from claude-code, codex, copilot, opencode, pi, gemini, qwen)"
         )
     ]
+
+
+def test_adopting_one_edit_alone_keeps_the_placement(cli, tmp_path):
+    project = project_used_by(tmp_path, "claude-code", "copilot")
+    summary = night(cli, project)
+    number = next(i for i, e in enumerate(summary["edits"], 1) if e["target"] == "memory")
+    rule = summary["edits"][number - 1]["content"]
+    r = cli("adopt", str(number), cwd=project)
+    assert r.code == 0, r.err
+    assert managed_rules((project / "AGENTS.md").read_text()) == [rule]
+    assert "skillopt-sleep" not in (project / "CLAUDE.md").read_text()
+    assert reads(project, ("claude-code", "copilot"), rule) == {"claude-code": 1, "copilot": 1}
