@@ -21,7 +21,7 @@ from .manifest import Entry
 from .tree import missing_dirs, paths_under
 
 _SMALL = 1 << 20  # files up to this size are backed up; an agent's settings are far smaller
-_DEPTH = 2  # ... when they lie this close to the agent's home (its settings, not its sessions)
+_DEPTH = 2  # ... when they lie this close to the agent's home (its settings, never its sessions)
 
 Snapshot = dict[Path, "bytes | tuple[int, int] | None"]
 
@@ -35,7 +35,7 @@ def snapshot(top: Path) -> Snapshot:
             out[p] = None
             continue
         st = p.lstat()
-        shallow = len(p.relative_to(top).parts) <= _DEPTH + 1
+        shallow = len(p.relative_to(top).parts) <= _DEPTH
         small = st.st_size <= _SMALL and not p.is_symlink()
         out[p] = p.read_bytes() if shallow and small else (st.st_size, st.st_mtime_ns)
     return out
@@ -81,7 +81,7 @@ def _changed(path: Path, old: bytes | tuple[int, int]) -> bool:
 
 def _back_up(ctx: Ctx, agent: str, path: Path, old: bytes | tuple[int, int]) -> None:
     if not isinstance(old, bytes):
-        ctx.say(f"{agent}: {path} changed and is too large to back up; uninstall asks {agent}")
+        ctx.say(f"{agent}: {path} changed and was not backed up; uninstall asks {agent}")
         ctx.manifest.add("agent-backup", path, f"{agent}/{file_sum(path)}/")
         return
     store = ctx.layout.own_dir / "backups" / agent
