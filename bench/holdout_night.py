@@ -2,16 +2,16 @@
 
 It runs the product's night up to the candidate (replay, one reflection, the guards), then replays
 the whole holdout before and after every edit together and lets :func:`holdout_gate.decide` accept
-or refuse the lot. Pass ``holdout_night(policy)`` as ``make_night`` to ``run_project_night``.
+or refuse the lot. Pass ``holdout_night(policy)`` as ``stages`` to ``run_project_night``: it is
+composed of the night's public pieces, nothing of the night is overridden.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from dataclasses import dataclass
 
 from bench.holdout_gate import GatePolicy, GateResult, decide
-from skillopt_sleep.night.pipeline import Night, NightResult
+from skillopt_sleep.night.pipeline import Night, NightResult, Stages
 from skillopt_sleep.optimize.reflect import pick_cases
 from skillopt_sleep.optimize.select import Selection
 from skillopt_sleep.rollouts.replay import Rollout
@@ -22,70 +22,66 @@ def _scores(rollouts: dict[str, list[Rollout]]) -> dict[str, list[float | None]]
     return {tid: [r.score for r in rs] for tid, rs in rollouts.items()}
 
 
-class HoldoutNight(Night):
-    """The night with the whole-holdout gate in place of the edit-by-edit rounds."""
+@dataclass(frozen=True)
+class HoldoutStages:
+    """The night's stages with the whole-holdout gate in place of the edit-by-edit rounds."""
 
-    policy = GatePolicy()
+    policy: GatePolicy
 
-    async def _stages(self, sel: Selection, result: NightResult) -> None:
+    async def __call__(self, night: Night, sel: Selection, result: NightResult) -> None:
         need = self.policy.min_tasks
         if len(sel.holdout) < need:
-            return self._finish(
+            return night.finish(
                 "no_evidence", f"not enough evidence: {len(sel.holdout)} holdout tasks, need {need}"
             )
-        train = await self._replay("replay train", sel.train, self.ws.texts)
-        if self._too_many_errors(train):
-            return self._finish("no_evidence", "too many replays failed: no evidence tonight")
-        cases = pick_cases(sel.train, train, self.s.night.reflect_tasks)
-        edits = await self.proposer.propose(cases, (), (), 1) if cases else []
+        texts = night.ws.texts
+        train = await night.replay("replay train", sel.train, texts)
+        if night.too_many_errors(train):
+            return night.finish("no_evidence", "too many replays failed: no evidence tonight")
+        cases = pick_cases(sel.train, train, night.s.night.reflect_tasks)
+        edits = await night.proposer.propose(cases, (), (), 1) if cases else []
         if edits is None:
-            return self._finish(
+            return night.finish(
                 "no_evidence", "the optimizer did not answer usably: no evidence tonight"
             )
-        outcome = self.guard.guard(edits, budget=edit_budget(self.s.night, self.night_index))
+        outcome = night.guard.guard(edits, budget=edit_budget(night.s.night, night.night_index))
         if not outcome.applied:
             why = "no edit passed the guards" if edits else "the optimizer proposed no edit"
-            return self._finish("no_evidence", f"no candidate tonight: {why}")
+            return night.finish("no_evidence", f"no candidate tonight: {why}")
         result.candidate = outcome.files
-        before = await self._replay("holdout before", sel.holdout, self.ws.texts)
-        after = await self._replay(
+        before = await night.replay("holdout before", sel.holdout, texts)
+        after = await night.replay(
             "holdout after", sel.holdout, outcome.files, stop_on_budget=False
         )
-        return self._record_gate(
-            decide(_scores(before), _scores(after), self.policy, self.seeds.gate), outcome
+        gate = decide(_scores(before), _scores(after), self.policy, night.seeds.gate)
+        return _record_gate(night, gate, outcome)
+
+
+def _record_gate(night: Night, gate: GateResult, outcome: EditOutcome) -> None:
+    s = night.summary
+    s.errored_rollouts = gate.errored
+    budget_hit = night.replayer.budget_hit
+    if budget_hit is not None and gate.decision == "no_evidence":
+        night.finish(
+            "budget_exhausted", f"{budget_hit.one_line()}; the gate had too little evidence"
         )
-
-    def _record_gate(self, gate: GateResult, outcome: EditOutcome) -> None:
-        s = self.summary
-        s.errored_rollouts = gate.errored
-        budget_hit = self.replayer.budget_hit
-        if budget_hit is not None and gate.decision == "no_evidence":
-            self._finish(
-                "budget_exhausted", f"{budget_hit.one_line()}; the gate had too little evidence"
-            )
-        else:
-            self._finish(gate.decision, gate.reason)
-        if budget_hit is not None:
-            s.skipped.append(
-                f"{self.replayer.stats.skipped} rollouts skipped: {budget_hit.one_line()}"
-            )
-        if s.decision == "accept":
-            s.edits = outcome.applied
-        else:
-            why = f"the gate did not accept the candidate: {s.reason}"
-            s.edits = [
-                e.model_copy(update={"status": "rejected", "reason": why}) for e in outcome.applied
-            ]
-            if s.decision == "reject":
-                s.rejected_edits += s.edits
+    else:
+        night.finish(gate.decision, gate.reason)
+    if budget_hit is not None:
+        s.skipped.append(
+            f"{night.replayer.stats.skipped} rollouts skipped: {budget_hit.one_line()}"
+        )
+    if s.decision == "accept":
+        s.edits = outcome.applied
+    else:
+        why = f"the gate did not accept the candidate: {s.reason}"
+        s.edits = [
+            e.model_copy(update={"status": "rejected", "reason": why}) for e in outcome.applied
+        ]
+        if s.decision == "reject":
+            s.rejected_edits += s.edits
 
 
-def holdout_night(policy: GatePolicy) -> Callable[..., Night]:
-    """A ``make_night`` for ``run_project_night``: nights judged by the holdout gate under ``policy``."""
-
-    def make(*args: Any, **kwargs: Any) -> Night:
-        night = HoldoutNight(*args, **kwargs)
-        night.policy = policy
-        return night
-
-    return make
+def holdout_night(policy: GatePolicy) -> Stages:
+    """The ``stages`` for ``run_project_night``: nights judged by the holdout gate under ``policy``."""
+    return HoldoutStages(policy)

@@ -196,7 +196,7 @@ def run_seed(
     settings = Settings(night=NightSettings(auto_adopt=True, **mode.night))
     extra: dict[str, Any] = {}
     if mode.holdout is not None:
-        extra["make_night"] = holdout_night(mode.holdout)
+        extra["stages"] = holdout_night(mode.holdout)
     if mode.oracle:
 
         def good(edit: Edit) -> bool:

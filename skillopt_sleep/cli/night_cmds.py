@@ -24,7 +24,7 @@ from ..settings import Settings
 from ..store import Store
 from .common import add_backend_flags, add_project_flag, at_least_one, backend_flags
 from .context import Ctx
-from .progress import night_progress, observed_night, published_night, shown_and_published
+from .progress import night_progress, published_night, shown_and_published
 from .render import night_text
 from .self_command import self_command
 from .terminal import printable
@@ -153,7 +153,7 @@ def _night(
             clock=ctx.clock,
             dry_run=args.dry_run,
             progress=shown_and_published(shown, beat),
-            make_night=observed_night(beat),
+            watch=beat.watch,
             agents=agent_replays(
                 settings.night.replay,
                 ctx.env,

@@ -9,9 +9,8 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
-from ..night.pipeline import Night
 from .context import Ctx
 from .heartbeat import Heartbeat, heartbeat_file
 
@@ -111,15 +110,3 @@ def shown_and_published(shown: Update | None, beat: Heartbeat) -> Update:
             shown(phase, advance, total)
 
     return update
-
-
-def observed_night(beat: Heartbeat) -> Callable[..., Night]:
-    """The night factory, handing the night's budget to the heartbeat so it can say what was
-    spent so far."""
-
-    def make(*args: Any, **kwargs: Any) -> Night:
-        night = Night(*args, **kwargs)
-        beat.watch(night.budget)
-        return night
-
-    return make

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -26,7 +26,7 @@ from ..clock import Clock
 from ..counting import Usage
 from ..errors import BackendOutage, BudgetExhausted, MalformedOutput
 from ..harvest.expanded import user_texts
-from ..models import Edit, EditEvidence, NightSummary, TaskRecord, WaitingEdit
+from ..models import Edit, NightSummary, TaskRecord, WaitingEdit
 from ..optimize.proposer import OptimizerProposer
 from ..optimize.reflect import RETRY_NOTE
 from ..optimize.rounds import CONCLUSIVE, Rounds, RoundsResult, Tonight
@@ -45,9 +45,13 @@ from ..rules.workspace import Workspace
 from ..settings import Settings
 from ..store import Store, atomic_write_text
 from .edit_guard import EditGuard
+from .tally import tally_line
 
 Progress = Callable[[str, int, int], None]  # (phase, advance, total of phase)
 JudgeArg = Backend | RubricJudge | None
+Watch = Callable[
+    [Budget], None
+]  # an observer handed the night's budget as it starts (the heartbeat)
 
 
 @dataclass
@@ -61,6 +65,12 @@ class NightResult:
     ledger: dict[str, float | None] = field(
         default_factory=dict
     )  # evidence carried to later nights
+
+
+Stages = Callable[["Night", Selection, NightResult], Awaitable[None]]
+"""What a night does between selecting its tasks and accounting for them: the product's is
+:meth:`Night.edit_by_edit`; a benchmark composes its own from the night's public pieces
+(:meth:`Night.replay`, :meth:`Night.finish`, ``proposer``, ``guard``, ``replayer``, ``summary``)."""
 
 
 def night_id_for(project: Path, clock: Clock) -> str:
@@ -103,7 +113,9 @@ def _rubric_from_backend(backend: Backend, calls: Calls) -> RubricJudge:
 
 
 class Night:
-    """The stages of one night, run in order by :meth:`run`."""
+    """The stages of one night, run in order by :meth:`run`: ``stages`` (None: the product's
+    :meth:`edit_by_edit`) between selecting the tasks and accounting for them; ``watch`` is handed
+    the night's budget as it starts, to follow what it spends."""
 
     def __init__(
         self,
@@ -126,6 +138,8 @@ class Night:
         ignored: Sequence[str] = (),
         agents: AgentReplays | None = None,
         waiting: Sequence[WaitingEdit] = (),
+        stages: Stages | None = None,
+        watch: Watch | None = None,
     ) -> None:
         self.s, self.ws, self.store, self.clock, self.seeds = (
             settings,
@@ -142,6 +156,8 @@ class Night:
         self.waiting = list(waiting)  # unconfirmed edits of earlier nights, retested first
         self.known: dict[str, TaskRecord] = {}
         self.gate = gate  # None: the product's evidence gate
+        self.stages: Stages = stages or Night.edit_by_edit
+        self.watch = watch
         self.budget = Budget(settings.budget)
         self.calls = Calls(
             self.budget, RetryPolicy(max_retries=settings.roles.target.max_retries), seeds.retry
@@ -195,6 +211,8 @@ class Night:
     async def run(
         self, tasks: Sequence[TaskRecord], last_night: datetime | None = None
     ) -> NightResult:
+        if self.watch is not None:
+            self.watch(self.budget)
         sel = select_tasks(tasks, self.s.night, self.rng, last_night)
         cited = {i for w in self.waiting for i in w.cited}  # retested on them, selected or not
         self.known = {t.id: s for t in tasks if t.id in cited and (s := scorable(t)) is not None}
@@ -207,29 +225,29 @@ class Night:
         self.summary.skipped += sel.skipped
         result = NightResult(self.summary, self.ws)
         try:
-            await self._stages(sel, result)
+            await self.stages(self, sel, result)
         except BudgetExhausted as exc:
-            self._finish("budget_exhausted", f"{exc.one_line()}; the rest of the night was skipped")
+            self.finish("budget_exhausted", f"{exc.one_line()}; the rest of the night was skipped")
         except BackendOutage as exc:
-            self._finish("outage", exc.one_line())
+            self.finish("outage", exc.one_line())
         self._account()
         self._write_artifacts(result)
         result.rollouts = self.rollouts
         return result
 
-    async def _stages(self, sel: Selection, result: NightResult) -> None:
+    async def edit_by_edit(self, sel: Selection, result: NightResult) -> None:
         """Edit by edit: every proposed edit tested alone where it acts, harm checked elsewhere."""
         if not sel.train:
-            return self._finish("no_evidence", "not enough evidence: no task to learn from tonight")
-        train = await self._replay("replay train", sel.train, self.ws.texts)
+            return self.finish("no_evidence", "not enough evidence: no task to learn from tonight")
+        train = await self.replay("replay train", sel.train, self.ws.texts)
         served = sum(r.cached for rs in train.values() for r in rs)
         if served:
             self.summary.notes.append(
                 f"train replay: {sum(map(len, train.values())) - served} rollouts drawn, {served} "
                 "served from the cache (earlier replays, and tests under these files)"
             )
-        if self._too_many_errors(train):
-            return self._finish("no_evidence", "too many replays failed: no evidence tonight")
+        if self.too_many_errors(train):
+            return self.finish("no_evidence", "too many replays failed: no evidence tonight")
         tonight = Tonight(
             self.ws.texts,
             self.s.night,
@@ -277,9 +295,9 @@ class Night:
             )
         if rounds.adopted:
             result.candidate, s.edits = rounds.files, rounds.adopted
-            return self._finish("accept", _tally(rounds.evidence, len(rounds.adopted)))
+            return self.finish("accept", tally_line(rounds.evidence, len(rounds.adopted)))
         if budget_hit is not None:
-            return self._finish(
+            return self.finish(
                 "budget_exhausted", f"{budget_hit.one_line()}; no edit was proven tonight"
             )
         if not rounds.evidence:
@@ -288,11 +306,11 @@ class Night:
                 if s.rejected_edits
                 else "the optimizer proposed no edit"
             )
-            return self._finish("no_evidence", f"no candidate tonight: {why}")
+            return self.finish("no_evidence", f"no candidate tonight: {why}")
         decision = "reject" if refused else "no_evidence"
-        return self._finish(decision, _tally(rounds.evidence, 0))
+        return self.finish(decision, tally_line(rounds.evidence, 0))
 
-    async def _replay(
+    async def replay(
         self,
         phase: str,
         tasks: Sequence[TaskRecord],
@@ -310,7 +328,8 @@ class Night:
             raise self.replayer.budget_hit
         return rollouts
 
-    def _too_many_errors(self, rollouts: dict[str, list[Rollout]]) -> bool:
+    def too_many_errors(self, rollouts: dict[str, list[Rollout]]) -> bool:
+        """More of ``rollouts`` errored than the night allows: no evidence, not a score of 0."""
         every = [r for rs in rollouts.values() for r in rs]
         bad = sum(1 for r in every if r.score is None)
         return not every or bad / len(every) > self.s.night.max_error_rate
@@ -332,7 +351,8 @@ class Night:
             memory=self.ws.placement.rules_in,
         )
 
-    def _finish(self, decision: str, reason: str) -> None:
+    def finish(self, decision: str, reason: str) -> None:
+        """End the night's stages with ``decision`` and the one line that says why."""
         self.summary.decision = decision  # type: ignore[assignment]
         self.summary.reason = reason
         self.summary.finished_at = self.clock.now()
@@ -375,23 +395,3 @@ class Night:
         for name, text in (result.candidate or {}).items():
             atomic_write_text(self.artifacts / "candidate" / name, text)
         self._save("summary.json", self.summary.model_dump(mode="json"))
-
-
-def _tally(evidence: Sequence[EditEvidence], adopted: int) -> str:
-    """One line: how many edits were proven (to be staged: adoption is the user's), and why the
-    others were not."""
-    counts: dict[str, int] = {}
-    for e in evidence:
-        if e.verdict != "accepted":
-            counts[e.verdict] = counts.get(e.verdict, 0) + 1
-    words = {"over_budget": "over the edit budget"}
-    others = ", ".join(
-        f"{n} {words.get(v, v.replace('_', ' '))}" for v, n in sorted(counts.items())
-    )
-    head = f"{adopted} of {len(evidence)} edits proven"
-    unconfirmed = sum(e.verdict == "accepted" and bool(e.unconfirmed) for e in evidence)
-    if unconfirmed:
-        head += (
-            f" ({unconfirmed} unconfirmed: held back from auto-adopt, retested when evidence comes)"
-        )
-    return head + (f"; {others}" if others else "")

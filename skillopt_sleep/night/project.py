@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import shutil
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from datetime import datetime
@@ -35,7 +35,7 @@ from ..rules.workspace import load_workspace, project_sources
 from ..settings import Settings
 from ..store import Store
 from .estimate import Estimate, estimate_night
-from .pipeline import Night, NightResult, Progress, new_night_id
+from .pipeline import Night, NightResult, Progress, Stages, Watch, new_night_id
 from .removals import propose_removals
 from .retest import retest
 from .root import Backends, NightPlan, batched_backends, build_backends, build_night
@@ -71,12 +71,14 @@ def run_project_night(
     tasks: list[TaskRecord] | None = None,
     gate: Gate | None = None,
     agents: AgentReplays | None = None,
-    make_night: Callable[..., Night] = Night,
+    stages: Stages | None = None,
+    watch: Watch | None = None,
 ) -> NightResult:
     """Run tonight for ``project``; stage a proposal if the gate accepts (unless ``dry_run``).
 
     ``gate`` decides which edits pass (None: the product's evidence gate; benchmarks pass the gates
-    they compare with); ``make_night`` builds the night (the heartbeat watches its budget). An
+    they compare with); ``stages`` replaces the night's stages (a benchmark's baseline); ``watch``
+    is handed the night's budget as it starts (the heartbeat follows what it spends). An
     adoption cut short is repaired first, so the night reads whole files, never half of one.
     """
     recover(store, paths, clock)
@@ -101,7 +103,8 @@ def run_project_night(
         ledger=store.edit_evidence(str(project)),
         waiting=tuple(w for w in load_waiting(store, str(project)) if w.edit.key() not in refused),
         gate=gate,
-        make_night=make_night,
+        stages=stages,
+        watch=watch,
         agents=agents,
     )
     with _whole_or_nothing(store, night_id, directory, backends):

@@ -12,7 +12,7 @@ The library entry point::
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,7 +29,7 @@ from ..rollouts.agent_dispatch import AgentReplays
 from ..rules.workspace import load_workspace, project_sources
 from ..settings import RoleSettings, Settings
 from ..store import Store
-from .pipeline import Night, NightResult, Progress, night_id_for
+from .pipeline import Night, NightResult, Progress, Stages, Watch, night_id_for
 
 
 @dataclass(frozen=True)
@@ -73,7 +73,8 @@ class NightPlan:
     """Everything a night is built from: one settings object, the backends, and its place in the
     project's history (``night_index`` nights before it, ``tried`` edits refused for good,
     ``ledger`` evidence carried by edit key). ``rubric`` replaces the judge backend for rubric
-    checks; ``gate`` decides which edits pass (None: the product's evidence gate)."""
+    checks; ``gate`` decides which edits pass (None: the product's evidence gate); ``stages`` replaces
+    the night's stages (a benchmark's baseline); ``watch`` follows what the night spends."""
 
     settings: Settings
     project: Path
@@ -88,7 +89,8 @@ class NightPlan:
     ledger: Mapping[str, float] = field(default_factory=dict)
     rubric: RubricJudge | None = None
     gate: Gate | None = None
-    make_night: Callable[..., Night] = Night
+    stages: Stages | None = None  # None: the product's edit-by-edit stages
+    watch: Watch | None = None  # handed the night's budget as it starts (the heartbeat)
     ignored: Sequence[str] = ()  # adopted rules the agent does not follow: cases for the optimizer
     agents: AgentReplays | None = None  # replays tasks with action checks through the real agent
     waiting: Sequence[WaitingEdit] = ()  # unconfirmed edits of earlier nights, retested first
@@ -99,7 +101,7 @@ def build_night(plan: NightPlan) -> Night:
     s, backends = plan.settings, plan.backends
     if s.night.batch:
         backends = batched_backends(backends, plan.store, s.night.batch_poll_s)
-    return plan.make_night(
+    return Night(
         s,
         load_workspace(plan.project, s.files, project_sources(plan.store, plan.project)),
         target=backends.target,
@@ -118,6 +120,8 @@ def build_night(plan: NightPlan) -> Night:
         ignored=plan.ignored,
         agents=plan.agents,
         waiting=plan.waiting,
+        stages=plan.stages,
+        watch=plan.watch,
     )
 
 

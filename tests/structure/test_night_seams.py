@@ -1,0 +1,39 @@
+"""A night is extended only through its public seams (``gate``, ``stages``, ``watch``): nothing
+outside :mod:`skillopt_sleep.night.pipeline` subclasses ``Night`` or calls its private methods, so a
+benchmark's baseline and the CLI's heartbeat keep working when the night's insides change."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+PIPELINE = REPO / "skillopt_sleep" / "night" / "pipeline.py"
+
+
+def _sources() -> Iterator[Path]:
+    for top in ("skillopt_sleep", "bench"):
+        for path in sorted((REPO / top).rglob("*.py")):
+            if path != PIPELINE:
+                yield path
+
+
+def _offences(path: Path) -> Iterator[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    where = path.relative_to(REPO)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef):
+            bases = [ast.unparse(b) for b in node.bases]
+            if any(b == "Night" or b.endswith(".Night") for b in bases):
+                yield f"{where}:{node.lineno}: {node.name} subclasses Night"
+        if isinstance(node, ast.Name | ast.Attribute | ast.arg | ast.keyword):
+            name = getattr(node, "id", None) or getattr(node, "attr", None)
+            name = name or getattr(node, "arg", None)
+            if name == "make_night":
+                yield f"{where}:{node.lineno}: make_night (pass stages= or watch=)"
+
+
+def test_no_night_is_subclassed_and_no_night_factory_is_passed():
+    found = [line for path in _sources() for line in _offences(path)]
+    assert found == [], "\n".join(found)
