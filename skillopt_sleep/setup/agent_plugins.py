@@ -11,13 +11,14 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..errors import UsageError
-from ..plugin_places import BY_NAME, PLACES
+from ..plugin_places import BY_NAME, NAME, PLACES, opencode_home
 from . import copilot, gemini, pi
 from .agent_diff import revert, untouched
 from .context import Ctx, SetupFailed
 from .manifest import Entry
 from .opencode import install_opencode
 from .qwen import install_qwen
+from .tree import tree_sum
 
 Installer = Callable[[Ctx, Path], None]
 
@@ -52,8 +53,12 @@ def install_agent_plugins(ctx: Ctx, source: Path | None, wanted: tuple[str, ...]
                 ctx.say(f"{place.label.lower()}: not found; skipped")
             continue
         if ctx.manifest.has("agent-plugin", place.name):
-            ctx.say(f"{place.label.lower()}: plugin already installed")
-            continue
+            if source is None or _current(ctx, source, place.name):
+                ctx.say(f"{place.label.lower()}: plugin already installed")
+                continue
+            ctx.say(f"{place.label.lower()}: the plugin changed in this checkout; reinstalling it")
+            if not ctx.dry:
+                _remove(ctx, place.name)
         if place.installed(ctx.env) is not None:
             ctx.say(f"{place.label.lower()}: skillopt-sleep is installed (not by this script); ok")
             continue
@@ -69,6 +74,33 @@ def install_agent_plugins(ctx: Ctx, source: Path | None, wanted: tuple[str, ...]
                 hint=f"install {place.label} first, or leave {place.name} out of --agents",
             )
         INSTALLERS[place.name](ctx, source)
+
+
+def _current(ctx: Ctx, source: Path, agent: str) -> bool:
+    """Our installed copy of ``agent``'s plugin is the one in ``source``."""
+    if agent == "opencode":
+        js = Path("plugins", "opencode", "plugins", f"{NAME}.js")
+        installed = opencode_home(ctx.env) / "plugins" / f"{NAME}.js"
+        return installed.is_file() and installed.read_bytes() == (source / js).read_bytes()
+    copy = ctx.layout.own_dir / "plugins" / agent
+    return copy.is_dir() and tree_sum(copy) == tree_sum(source / "plugins" / agent)
+
+
+def _remove(ctx: Ctx, agent: str) -> None:
+    """Undo what the last install of ``agent``'s plugin recorded, and forget it."""
+    mine = [
+        e
+        for e in ctx.manifest.entries()
+        if (e.kind == "agent-plugin" and e.value == agent)
+        or (e.kind in ("agent-path", "agent-backup") and e.extra.startswith(f"{agent}/"))
+    ]
+    for e in mine[::-1]:
+        if not undo_agent(ctx, e):
+            raise SetupFailed(
+                f"{agent}: its plugin could not be removed for the update",
+                hint="run the installer with --uninstall, then install again",
+            )
+    ctx.manifest.rewrite([e for e in ctx.manifest.entries() if e not in mine])
 
 
 def undo_agent(ctx: Ctx, e: Entry) -> bool:

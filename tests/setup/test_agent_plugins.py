@@ -151,3 +151,38 @@ def test_a_dry_run_names_each_step_and_changes_nothing(machine, tree):
     meta = machine.home / ".qwen/extensions/skillopt-sleep/.qwen-extension-install.json"
     assert f"would write: {meta}\n" in out
     assert tree(machine.home) == before
+
+
+def _checkout(tmp_path: Path) -> Path:
+    """A copy of this checkout's installable parts, to change a plugin in."""
+    src = tmp_path / "checkout"
+    (src / "skillopt_sleep").mkdir(parents=True)
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(REPO / name, src)
+    shutil.copy(REPO / "skillopt_sleep" / "__init__.py", src / "skillopt_sleep")
+    shutil.copytree(REPO / "plugins", src / "plugins")  # links followed
+    return src
+
+
+def test_a_changed_plugin_is_reinstalled_and_uninstall_still_restores_home(machine, tmp_path):
+    src = _checkout(tmp_path)
+    (machine.home / ".qwen").mkdir()
+    (machine.home / ".config" / "opencode").mkdir(parents=True)
+    before = _bytes(machine.home)
+    machine.install(**NONE_ELSE, source=src)
+    again = machine.install(**NONE_ELSE, source=src)
+    assert "qwen code: plugin already installed\n" in again
+
+    (src / "plugins/qwen/qwen-extension.json").write_text('{"name": "skillopt-sleep", "v": 2}')
+    js = src / "plugins/opencode/plugins/skillopt-sleep.js"
+    js.write_text(js.read_text() + "// v2\n")
+    out = machine.install(**NONE_ELSE, source=src)
+    assert "qwen code: the plugin changed in this checkout; reinstalling it\n" in out
+    assert "opencode: the plugin changed in this checkout; reinstalling it\n" in out
+    copy = machine.layout.own_dir / "plugins" / "qwen" / "qwen-extension.json"
+    assert copy.read_text() == '{"name": "skillopt-sleep", "v": 2}'
+    installed = machine.home / ".config/opencode/plugins/skillopt-sleep.js"
+    assert installed.read_text().endswith("// v2\n")
+
+    machine.install(uninstall=True)
+    assert _bytes(machine.home) == before
