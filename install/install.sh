@@ -1,12 +1,14 @@
 #!/bin/sh
 # Install skillopt-sleep from this checkout: the engine (built into a wheel, installed with pipx,
-# else uv, else into a private virtual environment), the Claude Code plugin and the Codex skill
-# for the agents found here (copies the installation owns), and, if asked, the nightly schedule.
+# else uv, else into a private virtual environment), the Claude Code plugin, the Codex skill and
+# the Copilot CLI, OpenCode, Gemini CLI, Qwen Code and Pi plugins for the agents found here
+# (copies the installation owns), and, if asked, the nightly schedule.
 # Every change is written to a manifest, so `--uninstall` removes exactly those.
 #
 #   sh install/install.sh [--dry-run] [--uninstall] [--schedule | --no-schedule] [--yes]
 #                         [--with pipx|uv|venv|pip] [--claude | --no-claude]
-#                         [--codex | --no-codex] [--package SPEC]
+#                         [--codex | --no-codex] [--agents copilot,opencode,gemini,qwen,pi|none]
+#                         [--package SPEC]
 #
 # This script only finds a Python 3.10 or newer and hands over to `skillopt-sleep setup`
 # (skillopt_sleep/setup/), which does every step; it runs from the checkout's sources with the
@@ -21,7 +23,7 @@ die() { printf '%s: error: %s\n' "$PROG" "$*" >&2; exit 1; }
 
 for arg in "$@"; do
     case $arg in
-        -h | --help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h | --help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     esac
 done
 

@@ -237,6 +237,7 @@ def test_help_shows_the_options(kit, home, clean_bin):
     assert r.returncode == 0
     assert r.stdout.startswith("Install skillopt-sleep from this checkout")
     assert r.stdout.rstrip().endswith("[--package SPEC]")
+    assert "[--agents copilot,opencode,gemini,qwen,pi|none]" in r.stdout
     assert kit.listing(home) == []
 
 
