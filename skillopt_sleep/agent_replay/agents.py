@@ -21,6 +21,9 @@ Codex::
         no metrics export, which in a sandbox without network would hold every exit ~5 s;
         its turn limit is enforced on its ``--json`` events by the inner proxy)
 
+GitHub Copilot CLI: see :mod:`.copilot`.
+
+Each is a :class:`~.spec.ReplayAgent` in :data:`REPLAY`, keyed by the registry's agent name.
 Both run with a temporary ``HOME`` (and ``CLAUDE_CONFIG_DIR`` / ``CODEX_HOME`` in it) that holds
 only the login they need, copied from the user's: Claude's ``.credentials.json`` when no
 ``ANTHROPIC_API_KEY`` is set; Codex's ``auth.json`` and its ``config.toml`` without ``notify``,
@@ -29,16 +32,21 @@ hooks or MCP servers. The copy is removed with the rest after the rollout.
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Literal
 
+from ..errors import UsageError
+from ..harvest import agents as registry
 from ..markers import REPLAY_ENV
+from .copilot import copilot_replay
+from .events import claude_output, codex_output
+from .spec import Launch, ReplayAgent
 
-Agent = Literal["claude-code", "codex"]
-AGENTS: tuple[Agent, ...] = ("claude-code", "codex")
+Agent = str  # a registered agent's name that :data:`REPLAY` holds
+SETTINGS = "claude-replay-settings.json"  # in the temporary home, given to ``--settings``
 CLAUDE_TOOLS = "Bash,Read,Write,Edit,MultiEdit,Glob,Grep,LS,NotebookEdit,TodoWrite"
 # Passed through from the user's environment; nothing else is (the sandbox clears the rest).
 _KEEP = (
@@ -152,25 +160,33 @@ def _codex_config(text: str) -> str:
     return "\n".join(out) + "\n"
 
 
-def agent_home(agent: Agent, home: Path, env: Mapping[str, str]) -> dict[str, str]:
-    """Fill the temporary ``home`` with the login the agent needs; return the agent's env."""
-    user_home = Path(env.get("HOME") or "/nonexistent")
+def base_env(home: Path, env: Mapping[str, str]) -> dict[str, str]:
+    """What every agent gets: the kept variables, the quiet ones, ``HOME`` the temporary one."""
     out = {k: env[k] for k in _KEEP if env.get(k)}
     out.update(_QUIET)
     out["HOME"] = str(home)
-    if agent == "claude-code":
-        config = home / ".claude"
-        config.mkdir(parents=True, exist_ok=True)
-        source = (
-            Path(env["CLAUDE_CONFIG_DIR"])
-            if env.get("CLAUDE_CONFIG_DIR")
-            else user_home / ".claude"
-        )
-        creds = source / ".credentials.json"
-        if not env.get("ANTHROPIC_API_KEY") and creds.is_file():
-            shutil.copy2(creds, config / ".credentials.json")
-        out["CLAUDE_CONFIG_DIR"] = str(config)
-        return out
+    return out
+
+
+def _claude_home(home: Path, env: Mapping[str, str]) -> dict[str, str]:
+    user_home = Path(env.get("HOME") or "/nonexistent")
+    out = base_env(home, env)
+    config = home / ".claude"
+    config.mkdir(parents=True, exist_ok=True)
+    source = (
+        Path(env["CLAUDE_CONFIG_DIR"]) if env.get("CLAUDE_CONFIG_DIR") else user_home / ".claude"
+    )
+    creds = source / ".credentials.json"
+    if not env.get("ANTHROPIC_API_KEY") and creds.is_file():
+        shutil.copy2(creds, config / ".credentials.json")
+    out["CLAUDE_CONFIG_DIR"] = str(config)
+    (home / SETTINGS).write_text(json.dumps(claude_settings()), encoding="utf-8")
+    return out
+
+
+def _codex_home(home: Path, env: Mapping[str, str]) -> dict[str, str]:
+    user_home = Path(env.get("HOME") or "/nonexistent")
+    out = base_env(home, env)
     codex = home / ".codex"
     codex.mkdir(parents=True, exist_ok=True)
     source = Path(env["CODEX_HOME"]) if env.get("CODEX_HOME") else user_home / ".codex"
@@ -186,10 +202,11 @@ def agent_home(agent: Agent, home: Path, env: Mapping[str, str]) -> dict[str, st
     return out
 
 
-def api_url(agent: Agent, env: Mapping[str, str], home: Path) -> str:
-    """The model API the agent will call (the only address the sandbox lets it reach)."""
-    if agent == "claude-code":
-        return env.get("ANTHROPIC_BASE_URL") or "https://api.anthropic.com"
+def _claude_url(env: Mapping[str, str], home: Path) -> str:
+    return env.get("ANTHROPIC_BASE_URL") or "https://api.anthropic.com"
+
+
+def _codex_url(env: Mapping[str, str], home: Path) -> str:
     config = home / ".codex" / "config.toml"
     text = config.read_text(encoding="utf-8") if config.is_file() else ""
     provider = re.search(r'^\s*model_provider\s*=\s*"([^"]+)"', text, re.MULTILINE)
@@ -205,24 +222,25 @@ def api_url(agent: Agent, env: Mapping[str, str], home: Path) -> str:
     return env.get("OPENAI_BASE_URL") or "https://api.openai.com"
 
 
-def login_problem(agent: Agent, env: Mapping[str, str]) -> str:
-    """ "" when the agent has a login or key a replay can use, else a one-line reason (offline:
-    the key in the environment, or the login file the temporary home is given)."""
+def _claude_login(env: Mapping[str, str]) -> str:
+    """ "" when claude has a key or a login file a replay can use, else a one-line reason."""
+    if env.get("ANTHROPIC_API_KEY") or env.get("ANTHROPIC_AUTH_TOKEN"):
+        return ""
     user_home = Path(env.get("HOME") or "/nonexistent")
-    if agent == "claude-code":
-        if env.get("ANTHROPIC_API_KEY") or env.get("ANTHROPIC_AUTH_TOKEN"):
-            return ""
-        config = (
-            Path(env["CLAUDE_CONFIG_DIR"])
-            if env.get("CLAUDE_CONFIG_DIR")
-            else user_home / ".claude"
-        )
-        if (config / ".credentials.json").is_file():
-            return ""
-        return (
-            f"claude is not logged in (no ANTHROPIC_API_KEY, no {config / '.credentials.json'}):"
-            " run `claude` and log in, or set ANTHROPIC_API_KEY"
-        )
+    config = (
+        Path(env["CLAUDE_CONFIG_DIR"]) if env.get("CLAUDE_CONFIG_DIR") else user_home / ".claude"
+    )
+    if (config / ".credentials.json").is_file():
+        return ""
+    return (
+        f"claude is not logged in (no ANTHROPIC_API_KEY, no {config / '.credentials.json'}):"
+        " run `claude` and log in, or set ANTHROPIC_API_KEY"
+    )
+
+
+def _codex_login(env: Mapping[str, str]) -> str:
+    """ "" when codex has a key or a login file a replay can use, else a one-line reason."""
+    user_home = Path(env.get("HOME") or "/nonexistent")
     codex = Path(env["CODEX_HOME"]) if env.get("CODEX_HOME") else user_home / ".codex"
     if env.get("OPENAI_API_KEY") or (codex / "auth.json").is_file():
         return ""
@@ -235,3 +253,67 @@ def login_problem(agent: Agent, env: Mapping[str, str]) -> str:
         f"codex is not logged in (no OPENAI_API_KEY, no {codex / 'auth.json'}):"
         " run `codex login`, or set OPENAI_API_KEY"
     )
+
+
+def _claude_argv(run: Launch) -> list[str]:
+    return claude_argv(
+        run.binary,
+        run.prompt,
+        max_turns=run.max_turns,
+        model=run.model,
+        settings=run.home / SETTINGS,
+    )
+
+
+def _claude_note(env: Mapping[str, str]) -> str:
+    if shutil.which("socat", path=env.get("PATH")) is not None:
+        return ""
+    return (
+        "Claude Code's own sandbox needs socat (apt-get install socat), which is missing: "
+        "its commands in agent replays are confined by bubblewrap alone"
+    )
+
+
+REPLAY: dict[str, ReplayAgent] = {
+    agent.name: agent
+    for agent in (
+        ReplayAgent(
+            name=registry.get("claude-code").name,
+            binary="claude",
+            argv=_claude_argv,
+            home=_claude_home,
+            api_url=_claude_url,
+            login=_claude_login,
+            parse=lambda stdout, copy, home: claude_output(stdout, copy),
+            note=_claude_note,
+        ),
+        ReplayAgent(
+            name=registry.get("codex").name,
+            binary="codex",
+            argv=lambda run: codex_argv(run.binary, run.prompt, copy=run.copy, model=run.model),
+            home=_codex_home,
+            api_url=_codex_url,
+            login=_codex_login,
+            parse=lambda stdout, copy, home: codex_output(stdout, copy),
+            count_tools=True,  # codex exec has no turn limit: the inner proxy counts its calls
+        ),
+        copilot_replay(base_env),
+    )
+}
+AGENTS: tuple[Agent, ...] = tuple(REPLAY)
+
+
+def replay_agent(name: str) -> ReplayAgent:
+    """The replay part of agent ``name``; an unknown name is an error listing the replayable."""
+    try:
+        return REPLAY[name]
+    except KeyError:
+        raise UsageError(
+            f"agent {name!r} cannot be replayed", hint=f"choose one of: {', '.join(AGENTS)}"
+        ) from None
+
+
+def login_problem(agent: Agent, env: Mapping[str, str]) -> str:
+    """ "" when the agent has a login or key a replay can use, else a one-line reason (offline:
+    the key in the environment, or the login file the temporary home is given)."""
+    return replay_agent(agent).login(env)

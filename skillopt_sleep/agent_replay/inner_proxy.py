@@ -4,9 +4,9 @@ nowhere else. Then run the agent and exit with its status.
 
     python inner_proxy.py SOCKET PORT [MAX_TOOL_CALLS] -- AGENT ARGV...
 
-With ``MAX_TOOL_CALLS`` (for ``codex exec --json``, which has no turn limit of its own) the
-agent's JSON events pass through, counted: at the first tool call over the limit the agent and its
-children are killed and a ``{"type": "turn_limit"}`` event ends the output.
+With ``MAX_TOOL_CALLS`` (for ``codex exec --json`` and ``copilot --output-format json``, which
+have no turn limit of their own) the agent's JSON events pass through, counted: at the first tool
+call over the limit the agent and its children are killed and a ``{"type": "turn_limit"}`` event ends the output.
 
 Standard library only: it runs with nothing of the package importable.
 """
@@ -62,7 +62,11 @@ def _is_tool_call(line: bytes) -> bool:
         event = json.loads(line)
     except ValueError:
         return False
-    item = event.get("item") if isinstance(event, dict) else None
+    if not isinstance(event, dict):
+        return False
+    if event.get("type") == "tool.execution_start":  # copilot
+        return True
+    item = event.get("item")
     return (
         event.get("type") == "item.started"
         and isinstance(item, dict)

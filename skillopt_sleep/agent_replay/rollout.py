@@ -8,7 +8,6 @@ and a sandbox are there (or says in one line why not).
 from __future__ import annotations
 
 import asyncio
-import json
 import shutil
 import sys
 import tempfile
@@ -20,24 +19,15 @@ from ..backends.runner import Runner, SubprocessRunner
 from ..checks.action_judge import Effects
 from ..errors import BackendUnavailable, MalformedOutput, TransientError, TurnLimit
 from ..models import TaskRecord
-from .agents import (
-    TRUST_FILES,
-    Agent,
-    agent_home,
-    api_url,
-    claude_argv,
-    claude_settings,
-    codex_argv,
-    login_problem,
-)
+from .agents import TRUST_FILES, Agent, replay_agent
 from .checkout import build_copy
-from .events import AgentOutput, claude_output, codex_output
+from .events import AgentOutput
 from .forward import endpoint, tunnel
 from .sandbox import Sandbox, probe
+from .spec import Launch
 from .workspace import CopyTooLarge, place_files
 
 INNER_PROXY = Path(__file__).with_name("inner_proxy.py")
-SETTINGS = "claude-replay-settings.json"  # in the temporary home, given to ``--settings``
 Score = Callable[[str, Effects], Awaitable[object]]
 
 
@@ -82,22 +72,18 @@ def prepare(
     runner: Runner | None = None,
 ) -> AgentSetup | str:
     """An :class:`AgentSetup`, or a one-line reason why this agent cannot be replayed here."""
-    name = "claude" if agent == "claude-code" else "codex"
+    spec = replay_agent(agent)
+    name = spec.binary
     binary = shutil.which(name, path=env.get("PATH"))
     if binary is None:
         return f"{name} is not installed, so tasks with action checks are replayed as text"
     sandbox = probe(env, [binary, str(Path(binary).resolve()), sys.executable, str(INNER_PROXY)])
     if isinstance(sandbox, str):
         return f"agent replay refused: {sandbox}"
-    login = login_problem(agent, env)
+    login = spec.login(env)
     if login:
         return login
-    note = ""
-    if agent == "claude-code" and shutil.which("socat", path=env.get("PATH")) is None:
-        note = (
-            "Claude Code's own sandbox needs socat (apt-get install socat), which is missing: "
-            "its commands in agent replays are confined by bubblewrap alone"
-        )
+    note = spec.note(env)
     runner = runner or SubprocessRunner()
     return AgentSetup(agent, binary, env, sandbox, limits, model, runner, note)
 
@@ -154,9 +140,7 @@ def _rig(task: TaskRecord, files: Mapping[str, str], setup: AgentSetup, root: Pa
     try:
         made = build_copy(project, copy, task.commit)
         place_files(copy, files)
-        env = {**agent_home(setup.agent, home, setup.env), "TMPDIR": str(tmp)}
-        if setup.agent == "claude-code":
-            (home / SETTINGS).write_text(json.dumps(claude_settings()), encoding="utf-8")
+        env = {**replay_agent(setup.agent).home(home, setup.env), "TMPDIR": str(tmp)}
     except (CopyTooLarge, OSError) as exc:
         raise MalformedOutput(f"cannot prepare the copy of {project} for the agent: {exc}") from exc
     return _Rig(root, copy, home, sockets, env, made)
@@ -164,27 +148,22 @@ def _rig(task: TaskRecord, files: Mapping[str, str], setup: AgentSetup, root: Pa
 
 def _inner(setup: AgentSetup, task: TaskRecord, rig: _Rig, port: int) -> list[str]:
     """The command the sandbox runs: the inner proxy, then the agent."""
-    prompt = _prompt(task)
-    if setup.agent == "claude-code":
-        agent = claude_argv(
-            setup.binary,
-            prompt,
-            max_turns=setup.limits.max_turns,
-            model=setup.model,
-            settings=rig.home / SETTINGS,
-        )
-        limit: list[str] = []
-    else:  # codex exec has no turn limit: the inner proxy counts its tool calls
-        agent = codex_argv(setup.binary, prompt, copy=rig.copy, model=setup.model)
-        limit = [str(setup.limits.max_turns)]
+    spec = replay_agent(setup.agent)
+    run = Launch(
+        setup.binary, _prompt(task), rig.copy, rig.home, setup.limits.max_turns, setup.model
+    )
+    agent = spec.argv(run)
+    # an agent with no turn limit of its own: the inner proxy counts its tool calls
+    limit = [str(setup.limits.max_turns)] if spec.count_tools else []
     proxy = [sys.executable, "-S", str(INNER_PROXY), str(rig.sockets / "api"), str(port)]
     return [*proxy, *limit, "--", *agent]
 
 
 async def _run_agent(setup: AgentSetup, task: TaskRecord, rig: _Rig) -> AgentOutput:
     """Run the agent in the sandbox, its only way out the tunnel to the model API."""
+    spec = replay_agent(setup.agent)
     try:
-        api = endpoint(api_url(setup.agent, setup.env, rig.home))
+        api = endpoint(spec.api_url(setup.env, rig.home))
     except ValueError as exc:
         raise BackendUnavailable(
             str(exc), hint="set the agent's base URL to http(s)://host[:port]"
@@ -192,6 +171,7 @@ async def _run_agent(setup: AgentSetup, task: TaskRecord, rig: _Rig) -> AgentOut
     hosts = None if api.loopback else _hosts(rig.root, api.host)
     writable = [rig.copy, rig.home, rig.sockets, Path(rig.env["TMPDIR"])]
     trusted = [Path(rig.env[k]) for k in TRUST_FILES if Path(rig.env.get(k) or "/-").is_file()]
+    trusted += spec.readable(setup.env)
     argv = setup.sandbox.wrap(
         _inner(setup, task, rig, api.port),
         writable=writable,
@@ -208,8 +188,7 @@ async def _run_agent(setup: AgentSetup, task: TaskRecord, rig: _Rig) -> AgentOut
             raise TransientError(
                 f"the {setup.agent} rollout ran longer than {setup.limits.timeout_s:g}s"
             ) from exc
-    parse = claude_output if setup.agent == "claude-code" else codex_output
-    output = parse(done.stdout, str(rig.copy))
+    output = spec.parse(done.stdout, str(rig.copy), rig.home)
     if output.turn_limit:
         raise TurnLimit(output.error)
     if output.error:
