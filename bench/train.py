@@ -48,8 +48,9 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
+from bench.train_gates import DRAWN, GATES
 from bench.worlds import paraphrases
 from bench.worlds import partial_credit as notes
 from skillopt_sleep import TrainConfig, train
@@ -65,19 +66,20 @@ from skillopt_sleep.sample.train_sets import (
 )
 from skillopt_sleep.settings import BudgetSettings
 from skillopt_sleep.testing import kill_train
-from skillopt_sleep.train.config import GateMetric, SoftTest
+from skillopt_sleep.train.config import GateMetric
 from skillopt_sleep.train.data import load_task_set
 from skillopt_sleep.train.estimate import estimate_train
+from skillopt_sleep.train.step_gate import StepGate
 
 UNLIMITED = BudgetSettings(max_calls=None, max_tokens=None, max_cost_usd=None)
-GATES = ("evidence", "mean")
+SoftTest = Literal["permutation", "drawn"]  # drawn: the bench gate DRAWN
 
 
 def planted(root: Path, seeds: int, gate: str) -> dict[str, Any]:
     data = write_jsonl(root / "planted.jsonl", with_splits(planted_items(12), (3, 2, 5), 0))
     runs: list[dict[str, Any]] = []
     for seed in range(1, seeds + 1):
-        cfg = TrainConfig(epochs=2, steps_per_epoch=3, seed=seed, gate=gate)  # type: ignore[arg-type]
+        cfg = TrainConfig(epochs=2, steps_per_epoch=3, seed=seed)
         r = train(
             data,
             root / "SKILL.md",
@@ -85,6 +87,7 @@ def planted(root: Path, seeds: int, gate: str) -> dict[str, Any]:
             target=SimulatedBackend(),
             config=cfg,
             budget=UNLIMITED,
+            gate=GATES[gate],
         )
         s, g = r.summary, r.summary.gain_hard
         rules = planted_rules_in(r.best_skill)
@@ -101,7 +104,7 @@ def planted(root: Path, seeds: int, gate: str) -> dict[str, Any]:
                 "rules_planted": len(rules),
                 "accepted": len(s.accepted_edits),
                 "calls": s.usage.calls,
-                "estimated_calls": _estimate(data, cfg),
+                "estimated_calls": _estimate(data, cfg, GATES[gate]),
             }
         )
     return {
@@ -117,7 +120,7 @@ def null(root: Path, seeds: int, gate: str, alpha: float) -> dict[str, Any]:
     data = write_jsonl(root / "null.jsonl", with_splits(null_items(30), (1, 1, 1), 0))
     accepted, runs_with, gains, tested, calls = 0, 0, [], 0, []
     for seed in range(1, seeds + 1):
-        cfg = TrainConfig(epochs=2, steps_per_epoch=3, seed=seed, gate=gate, run_alpha=alpha)  # type: ignore[arg-type]
+        cfg = TrainConfig(epochs=2, steps_per_epoch=3, seed=seed, run_alpha=alpha)
         r = train(
             data,
             root / "SKILL.md",
@@ -125,12 +128,15 @@ def null(root: Path, seeds: int, gate: str, alpha: float) -> dict[str, Any]:
             target=null_backend(),
             config=cfg,
             budget=UNLIMITED,
+            gate=GATES[gate],
         )
         n = len(r.summary.accepted_edits)
         accepted += n
         runs_with += n > 0
         tested += sum(h.tested for h in r.history)
-        calls.append({"calls": r.summary.usage.calls, "estimated_calls": _estimate(data, cfg)})
+        calls.append(
+            {"calls": r.summary.usage.calls, "estimated_calls": _estimate(data, cfg, GATES[gate])}
+        )
         gains.append(r.summary.gain_hard.mean if r.summary.gain_hard else 0.0)
     return {
         "runs": seeds,
@@ -167,7 +173,6 @@ def partial_credit(root: Path, seeds: int) -> dict[str, Any]:
                 seed=seed,
                 gate_metric=metric,
                 gate_mixed_weight=weight,
-                soft_test=test,
             )
             r = train(
                 data,
@@ -177,6 +182,7 @@ def partial_credit(root: Path, seeds: int) -> dict[str, Any]:
                 target=notes.PartialCreditBackend(),
                 config=cfg,
                 budget=UNLIMITED,
+                gate=DRAWN if test == "drawn" else None,
             )
             held = notes.parts_in(r.best_skill)
             runs.append(
@@ -269,11 +275,11 @@ def kill_resume(root: Path) -> dict[str, Any]:
     }
 
 
-def _estimate(data: Path, cfg: TrainConfig) -> int:
+def _estimate(data: Path, cfg: TrainConfig, gate: StepGate | None) -> int:
     tasks = load_task_set(data, split_ratio=cfg.split_ratio, seed=cfg.seed)
     skill = (data.parent / "SKILL.md").read_text()
     return estimate_train(
-        cfg, tasks, skill, UNLIMITED, target_model="sim", optimizer_model="sim"
+        cfg, tasks, skill, UNLIMITED, target_model="sim", optimizer_model="sim", gate=gate
     ).calls
 
 

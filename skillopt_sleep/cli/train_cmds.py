@@ -32,7 +32,6 @@ FLAGS = (
     "edit_budget",
     "schedule",
     "mode",
-    "gate",
     "run_alpha",
     "env",
     "seed",
@@ -102,11 +101,7 @@ def register(
 
 def _gate_and_prompt_flags(p: argparse.ArgumentParser) -> None:
     """The gate's flags and what the target and the analysts are shown."""
-    p.add_argument(
-        "--gate",
-        choices=("evidence", "mean"),
-        help="the evidence gate, or 'validation mean went up'",
-    )
+    p.add_argument("--gate", dest="old_gate", help=argparse.SUPPRESS)  # refused unless evidence
     p.add_argument(
         "--rigor",
         choices=("light", "standard", "strict"),
@@ -152,6 +147,11 @@ def _config(args: argparse.Namespace, settings: Settings, ctx: Ctx) -> TrainConf
         raise UsageError(
             "--alpha is named --run-alpha now (the error rate of the whole run)",
             hint=f"skillopt-sleep train ... --run-alpha {args.old_alpha:g}",
+        )
+    if args.old_gate not in (None, "evidence"):
+        raise UsageError(
+            f"--gate {args.old_gate} is no longer a choice: a run has one gate, the evidence gate",
+            hint="remove --gate (the older gates are compared in the benchmarks: bench/train.py)",
         )
     if args.old_steps is not None:
         ctx.err.write("skillopt-sleep: warning: --steps is named --steps-per-epoch now\n")

@@ -39,6 +39,7 @@ from .loop import Trainer
 from .optimizer import Optimizer
 from .prompts import Prompts, load_prompts
 from .rundir import RunDir, RunState
+from .step_gate import StepGate
 
 
 def read_skill(path: Path, mode: str = "rules") -> str:
@@ -185,6 +186,7 @@ def train(
     progress: Callable[[str], None] | None = None,
     agents: AgentReplays | None = None,
     skill_text: str | None = None,
+    gate: StepGate | None = None,
 ) -> TrainResult:
     """Train the skill at ``skill`` over ``data`` (a task-set path or a :class:`TaskSet`), recording
     the run in ``out``; a run already in ``out`` is resumed after its last finished step. No
@@ -195,7 +197,7 @@ def train(
     checks. ``env`` replaces ``config.env``. ``budget`` bounds the calls, tokens and money of the run;
     ``retry`` says how often a failed call is tried again. ``agents`` replays the items it
     chooses with the real agent (the ``agent`` environment: ``config.env = "agent"`` needs it).
-    """
+    ``gate``: None, the evidence gate; a benchmark passes the gate it compares with."""
     config = config or TrainConfig()
     env = _given_env(config, env)
     tasks = task_set(data, config, env)
@@ -207,17 +209,9 @@ def train(
     calls = Calls(budget_, retry or RetryPolicy(), random.Random(config.seed))
     replayer = _replayer(config, target, judge, calls, env, clock, agents)  # a bad env: no run dir
     run.start(config, prompts.record(), _identity(tasks, text))
-    trainer = Trainer(
-        config,
-        tasks,
-        text,
-        replayer=replayer,
-        optimizer=_optimizer(optimizer or target, calls, config),
-        budget=budget_,
-        prompts=prompts,
-        run=run,
-        progress=progress,
-    )
+    opt = _optimizer(optimizer or target, calls, config)
+    trainer = Trainer(config, tasks, text, replayer=replayer, optimizer=opt, budget=budget_,
+                      prompts=prompts, run=run, progress=progress, gate=gate)  # fmt: skip
     st, summary = _train(trainer, run, made)
     return TrainResult(
         summary=summary,

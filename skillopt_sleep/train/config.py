@@ -20,11 +20,28 @@ from ..settings.training import RENAMED, TrainSettings
 
 Schedule = Literal["constant", "linear", "cosine"]
 Mode = Literal["rules", "document"]
-GateKind = Literal["evidence", "mean"]
 GateMetric = Literal["hard", "soft", "mixed"]
-SoftTest = Literal["permutation", "drawn"]
+# the one gate and soft test a run has; the older ones are benchmark gates now (bench/train_gates.py)
+LEGACY = {
+    "gate": ("evidence", "mean"),
+    "soft_test": ("permutation", "drawn"),
+}
 Frame = Literal["env", "none", "agent"]
 Extra = JsonValue  # free-form, as the seeds' extras: what the environment and templates read
+
+
+def without_legacy(data: dict[str, Any]) -> dict[str, Any]:
+    """``data`` without the product's old one-choice keys; an older choice refused, naming the fix."""
+    for key, (ours, old) in LEGACY.items():
+        if key not in data:
+            continue
+        if data[key] != ours:
+            raise ValueError(
+                f"{key} = {data[key]!r} is no longer a choice: a run has one gate, the evidence "
+                f"gate; remove {key} (the {old!r} comparison lives in the benchmarks)"
+            )
+        data = {k: v for k, v in data.items() if k != key}
+    return data
 
 
 def _seed(name: str, seed_name: str) -> AliasChoices:
@@ -41,8 +58,10 @@ class TrainConfig(TrainSettings):
     that does not help is accepted, at any step. It is spent across the gates of the run (see
     :mod:`.spending`). The old name ``steps`` still reads as ``steps_per_epoch``, with a warning;
     ``alpha`` is refused, naming ``run_alpha``.
-    ``gate="mean"`` is the older rule (accept a step's edits when the validation mean went up),
-    kept to compare with.
+    A run has one gate, the evidence gate; ``gate = "mean"`` and ``soft_test = "drawn"`` are
+    refused, naming the fix (the benchmarks pass them as gates of their own, through ``gate=``),
+    and ``gate = "evidence"`` or ``soft_test = "permutation"`` (a run directory from before) are
+    read as the default they are.
 
     ``gate_metric`` is what validation, the choice of the best skill and the gate score: the
     pass (``hard``), the partial credit (``soft``) or ``(1 - w) * hard + w * soft`` (``mixed``,
@@ -73,12 +92,8 @@ class TrainConfig(TrainSettings):
         default="constant", validation_alias=_seed("schedule", "lr_scheduler")
     )
     mode: Mode = "rules"
-    gate: GateKind = "evidence"
     gate_metric: GateMetric = "hard"
     gate_mixed_weight: float = Field(default=0.5, ge=0, le=1)
-    # a soft or mixed metric's efficacy test: on the scores themselves, or (kept to compare
-    # with) on passes drawn with probability equal to each score (see :mod:`.metric`)
-    soft_test: SoftTest = "permutation"
     failure_only: bool = False
     frame: Frame = "env"
     extras: dict[str, Extra] = Field(default_factory=dict)
@@ -112,7 +127,10 @@ class TrainConfig(TrainSettings):
     def _renamed(cls, data: Any) -> Any:
         """``steps`` read as ``steps_per_epoch`` (same meaning, with a warning); ``alpha`` refused:
         a run's error rate is ``run_alpha``, and a night's ``alpha`` means something else."""
-        if not isinstance(data, dict) or not ("alpha" in data or "steps" in data):
+        if not isinstance(data, dict):
+            return data
+        data = without_legacy(data)
+        if not ("alpha" in data or "steps" in data):
             return data
         if "alpha" in data:
             new, why = RENAMED["alpha"]
@@ -209,7 +227,7 @@ class TrainSummary(BaseModel):
     n_train: int
     n_val: int
     n_test: int
-    gate: GateKind
+    gate: str  # the gate's name: "evidence", or a benchmark's
     alpha: float
     alpha_spent: float
     usage: Usage = Field(default_factory=Usage)

@@ -28,6 +28,7 @@ from .data import TaskSet
 from .loop import Unit, derive, units
 from .spending import gate_levels, step_budget
 from .step import round_settings
+from .step_gate import StepGate
 
 OUTPUT_SHARE = 0.35  # an answer's tokens, as a share of max_tokens
 CHANGED = 0.5  # the chance a gate changes the skill (a new skill is scored on validation)
@@ -62,12 +63,19 @@ def reflections(items: int, k: int, minibatch: int) -> int:
 
 
 def _gate(
-    c: TrainConfig, data: TaskSet, shown: Sequence[TaskRecord], gate: int, budget: int
+    c: TrainConfig,
+    data: TaskSet,
+    shown: Sequence[TaskRecord],
+    gate: int,
+    budget: int,
+    step_gate: StepGate | None,
 ) -> float:
-    """The gate's expected fresh rollouts (the evidence gate), or the mean gate's fresh validation."""
+    """The gate's expected fresh rollouts: the evidence gate's forecast, or what a benchmark's
+    gate says it draws."""
     val = len(data.val) * c.val_k
-    if c.gate == "mean":
-        return val * (1 + CHANGED) if shown else 0.0
+    own = step_gate.fresh_rollouts(c, val, bool(shown)) if step_gate is not None else None
+    if own is not None:
+        return own
     tasks = list({t.id: t for t in (*shown, *data.val)}.values())
     policy = EvidencePolicy.from_settings(round_settings(c, gate_levels(c, gate), budget))
     outlook = Outlook(proposals=budget, helpful=HELPFUL, proposals_max=budget, cases=len(shown))
@@ -77,13 +85,15 @@ def _gate(
     return expected + val * CHANGED
 
 
-def _unit(c: TrainConfig, data: TaskSet, index: int, unit: Unit, gate: int) -> tuple[float, int]:
+def _unit(
+    c: TrainConfig, data: TaskSet, index: int, unit: Unit, gate: int, step_gate: StepGate | None
+) -> tuple[float, int]:
     """(target calls, optimizer calls) of one unit, expected."""
     pool = sorted(data.train, key=lambda t: t.id)
     budget = step_budget(c, unit.step)
     if unit.kind == "step":
         batch = stratified(pool, c.batch_size, random.Random(derive(c.seed, index, "batch")))
-        target = len(batch) * c.k + _gate(c, data, batch, gate, budget)
+        target = len(batch) * c.k + _gate(c, data, batch, gate, budget, step_gate)
         return target, reflections(len(batch), c.k, c.minibatch)
     target, optimizer = 0.0, int(c.meta_skill)
     if c.slow_update:
@@ -91,7 +101,7 @@ def _unit(c: TrainConfig, data: TaskSet, index: int, unit: Unit, gate: int) -> t
             pool, min(c.slow_sample, len(pool))
         )
         shown = sample[: max(1, round(len(sample) * SHOWN_SLOW))]
-        target = 2 * len(sample) * c.k + _gate(c, data, shown, gate, budget)
+        target = 2 * len(sample) * c.k + _gate(c, data, shown, gate, budget, step_gate)
         optimizer += reflections(len(shown), c.k, c.minibatch)
     return target, optimizer
 
@@ -105,17 +115,19 @@ def estimate_train(
     target_model: str,
     optimizer_model: str,
     agent_tokens: tuple[int, str] | None = None,
+    gate: StepGate | None = None,
 ) -> TrainEstimate:
     """The run's expected calls, tokens and cost. ``agent_tokens``: under ``--env agent``, the
     tokens an agent rollout spends and where that figure comes from; every replay is priced at it
-    (an agent reads the project and runs tools: far more than a text reply)."""
+    (an agent reads the project and runs tools: far more than a text reply). ``gate``: the gate
+    the run is given (None: the evidence gate)."""
     c = config
     target, optimizer = float(len(data.val) * c.val_k), 0
-    gate = 0
+    number = 0
     for index, unit in enumerate(units(c)):
         if unit.kind == "step" or c.slow_update:
-            gate += 1
-        t, o = _unit(c, data, index, unit, gate)
+            number += 1
+        t, o = _unit(c, data, index, unit, number, gate)
         target, optimizer = target + t, optimizer + o
     target += 2 * len(data.test) * c.test_k
     items = [*data.train, *data.val, *data.test]

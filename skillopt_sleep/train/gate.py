@@ -1,22 +1,19 @@
-"""What a step's gate decided, and the older gate kept for comparison: the validation mean.
+"""What a step's gate decided, and the candidates it is given.
 
 The product's gate is the night's edit-by-edit evidence gate, run as one round of the night's
-rounds (:mod:`.step`): each edit tested alone where it acts, harm checked elsewhere, the accepted
-edits checked together, at the gate's share of the run's ``alpha`` (:mod:`.spending`).
-
-``mean`` is the older rule, kept for comparison: apply the step's edits together and keep them
-when the validation mean went up, by any amount.
+rounds (:mod:`.step`, :mod:`.step_gate`): each edit tested alone where it acts, harm checked
+elsewhere, the accepted edits checked together, at the gate's share of the run's ``alpha``
+(:mod:`.spending`). The older gates kept to compare with live in the benchmarks.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..evidence import Candidate
-from ..models import Edit, EditEvidence, EditVerdict
+from ..models import Edit, EditEvidence
 from ..optimize.seams import Guard
-from .update import SKILL
 
 
 @dataclass
@@ -43,32 +40,3 @@ def candidates(guard: Guard, edits: Sequence[Edit], room: int, gate: int) -> lis
         if outcome.applied:
             cands.append(Candidate(outcome.applied[0], outcome.files, gate))
     return cands
-
-
-Score = Callable[[str], Awaitable[float | None]]
-
-
-async def mean_gate(
-    skill: str,
-    cands: list[Candidate],
-    *,
-    guard: Guard,
-    val_score: Score,
-    fresh_score: Score,
-    budget: int,
-) -> GateOutcome:
-    """The step's edits together, kept when the validation mean went up (no test, no error control):
-    the current skill's validation score against the candidate's, replayed fresh for this step."""
-    out = GateOutcome(skill, tested=len(cands))
-    if not cands:
-        return out
-    joint = guard.combine([c.edit for c in cands], budget=budget)
-    before, after = await val_score(skill), await fresh_score(joint.files[SKILL])
-    up = before is not None and after is not None and after > before
-    verdict: EditVerdict = "accepted" if up else "no_effect"
-    reason = f"validation mean {before} -> {after}"
-    out.evidence = [EditEvidence(edit=e, verdict=verdict, reason=reason) for e in joint.applied]
-    if up:
-        out.skill, out.applied = joint.files[SKILL], joint.applied
-    out.reason = reason
-    return out

@@ -33,14 +33,15 @@ from .analysts import Context, sort_cases
 from .batches import stratified
 from .config import StepRecord, TrainConfig, TrainSummary
 from .data import TaskSet
-from .gate import GateOutcome, candidates, mean_gate
+from .gate import GateOutcome
 from .merging import Stages
 from .metric import MetricDrawer, mean_metric
 from .optimizer import Optimizer
 from .prompts import Prompts
 from .rundir import RunDir, RunState
 from .spending import gate_levels, spent, step_budget
-from .step import AnalystProposer, SkillGuard, carry, evidence_step, step_artifacts
+from .step import AnalystProposer, SkillGuard, carry, step_artifacts
+from .step_gate import EvidenceStepGate, StepGate, StepInput
 
 Progress = Callable[[str], None]
 MAX_SKILL_BYTES = 64 * 1024
@@ -89,7 +90,9 @@ class Trainer:
         prompts: Prompts,
         run: RunDir,
         progress: Progress | None = None,
+        gate: StepGate | None = None,
     ) -> None:
+        self.gate: StepGate = gate or EvidenceStepGate()
         self.c, self.data, self.initial, self.replayer = config, data, skill, replayer
         self.opt, self.budget, self.prompts, self.run = optimizer, budget, prompts, run
         self.progress = progress or (lambda line: None)
@@ -247,32 +250,24 @@ class Trainer:
         levels = gate_levels(c, st.gates)
         refused: list[Edit] = []
         guard = SkillGuard(c.mode, st.current, self.limits, refused)
-        if c.gate == "evidence":
-            shown = [case.task for case in proposer.cases]
-            outcome = await evidence_step(
+        shown = [case.task for case in proposer.cases]
+        outcome = await self.gate.decide(
+            StepInput(
                 c,
-                proposer=proposer,
-                cases=proposer.cases,
-                guard=guard,
-                drawer=MetricDrawer(self.replayer, c),
-                tasks=list({t.id: t for t in (*shown, *self.data.val)}.values()),
-                levels=levels,
-                gate=st.gates,
-                budget=budget,
-                nonce=f"{c.seed}:{index}:gate",
-                rng=random.Random(derive(c.seed, index, "gate")),
-                ledger=st.ledger,
-            )
-        else:
-            edits = await proposer.propose(proposer.cases, [], [], 1) or []
-            outcome = await mean_gate(
-                st.current,
-                candidates(guard, edits, budget, st.gates),
-                guard=guard,
+                proposer,
+                guard,
+                MetricDrawer(self.replayer, c),
+                list({t.id: t for t in (*shown, *self.data.val)}.values()),
+                levels,
+                st.gates,
+                budget,
+                f"{c.seed}:{index}:gate",
+                random.Random(derive(c.seed, index, "gate")),
+                st.ledger,
                 val_score=lambda s: self.val_score(st, s),
                 fresh_score=lambda s: self.val_score(st, s, fresh=f"{index}"),
-                budget=budget,
             )
+        )
         st.alpha_spent = spent(c, st.gates)
         await self._record(st, index, unit, outcome, budget, levels.alpha, proposer)
         gate = {"gate": st.gates, "alpha": levels.alpha, "evidence_alpha": levels.evidence_alpha}
@@ -289,7 +284,7 @@ class Trainer:
         proposer: AnalystProposer,
     ) -> None:
         carry(st.ledger, outcome.ledger)
-        if self.c.gate == "evidence":  # the older rule remembers nothing: it may try an edit again
+        if self.gate.remembers:  # a gate that remembers nothing may try an edit again
             st.tried += [
                 e.edit.model_copy(update={"status": "rejected", "reason": e.reason})
                 for e in outcome.evidence
@@ -374,7 +369,7 @@ class Trainer:
             n_train=len(self.data.train),
             n_val=len(self.data.val),
             n_test=len(self.data.test),
-            gate=self.c.gate,
+            gate=self.gate.name,
             alpha=self.c.run_alpha,
             alpha_spent=round(st.alpha_spent, 6),
             usage=sum(self.budget.by_role.values(), Usage()),

@@ -3,9 +3,8 @@
 Validation and the choice of the best skill take the mean of the metric. For a soft or a mixed
 metric the gate sees each rollout with its ``score`` set to its metric ``m`` in [0, 1]; its
 efficacy test is then the stratified permutation test on those scores
-(:mod:`skillopt_sleep.evidence.permutation`, ``soft_test = "permutation"``, the default). The
-harm check, the evidence carried across steps, and the efficacy test under
-``soft_test = "drawn"`` (kept to compare with) are exact tests on passes
+(:mod:`skillopt_sleep.evidence.permutation`). The harm check, the evidence carried across steps,
+and the efficacy test of the benchmarks' ``DRAWN`` gate (kept to compare with) are exact tests on passes
 (:mod:`skillopt_sleep.evidence.exact`): there each rollout passes with probability ``m``
 (:class:`MetricDrawer`), from a uniform of its own: fixed by the run's seed, the stream, the
 files under test, the item and the sample, so a resumed run draws the same, and drawn apart for

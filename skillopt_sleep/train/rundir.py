@@ -36,7 +36,7 @@ from ..models import Edit, EditEvidence, Usage
 from ..settings.gate import GateSettings
 from ..settings.training import RENAMED
 from ..store import atomic_write_text
-from .config import StepRecord, TrainConfig, TrainSummary
+from .config import StepRecord, TrainConfig, TrainSummary, without_legacy
 
 FREE = frozenset({"concurrency"})  # settings a resumed run may change: they change no draw
 
@@ -73,7 +73,12 @@ class RunState(BaseModel):
 def _as_named_now(had: dict[str, object]) -> dict[str, object]:
     """A run's recorded configuration under today's names: a run recorded before the ``[train]``
     section renamed ``alpha`` and ``steps``, and before it held every gate setting (the night's
-    defaults, then as now), resumes with the same command."""
+    defaults, then as now), resumes with the same command; one naming the only gate there is now
+    reads as the default, one naming an older gate is refused, naming the fix."""
+    try:
+        had = without_legacy(had)
+    except ValueError as exc:
+        raise UsageError(str(exc), hint="or give another --out for a new run") from None
     had = {RENAMED[k][0] if k in RENAMED else k: v for k, v in had.items()}
     gate = TrainConfig().model_dump(mode="json", include=set(GateSettings.model_fields))
     return {**gate, **had}

@@ -18,14 +18,13 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 
 from ..envs.called import CalledBackend
-from ..evidence.score_gate import ScoreGate
 from ..models import Edit, TaskRecord
 from ..optimize import aggregate
 from ..optimize.aggregate import Proposed
 from ..optimize.proposer import redacted
 from ..optimize.reflect import Case
 from ..optimize.rounds import Rounds, Tonight
-from ..optimize.seams import Drawer, Proposer
+from ..optimize.seams import Drawer, Gate, Proposer
 from ..redact import redact
 from ..rules.guards import EditOutcome, GuardLimits
 from ..settings import NightSettings
@@ -158,10 +157,12 @@ async def evidence_step(
     nonce: str,
     rng: random.Random,
     ledger: dict[str, float],
+    judge: Gate | None = None,
 ) -> GateOutcome:
     """The step as one round of the night's rounds: ``proposer``'s edits for ``cases``, tested over
     ``tasks`` (the shown and validation items) with the evidence carried in ``ledger``, at the
-    ``levels`` of the run's gate number ``gate``."""
+    ``levels`` of the run's gate number ``gate``; ``judge`` decides (None: the rounds' own on
+    passes; a soft or mixed metric passes :class:`~skillopt_sleep.evidence.score_gate.ScoreGate`)."""
     tonight = Tonight(
         {SKILL: guard.skill},
         round_settings(config, levels, budget),
@@ -170,9 +171,6 @@ async def evidence_step(
         ledger=ledger,
         max_tested=budget,
     )
-    # a soft or mixed metric is tested on its scores (their permutation test), not on coin passes
-    scored = config.gate_metric != "hard" and config.soft_test == "permutation"
-    judge = ScoreGate() if scored else None
     rounds = Rounds(tonight, proposer=proposer, guard=guard, drawer=drawer, gate=judge)
     trials = rounds.open(tasks)
     passed = await rounds.step(trials, cases, [], 1) or []

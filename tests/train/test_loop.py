@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from bench.train_gates import GATES
 from skillopt_sleep import TrainConfig, train
 from skillopt_sleep.backends.simulated import SimulatedBackend
 from skillopt_sleep.envs import EnvResult, TaskRecordEnv
@@ -95,7 +96,7 @@ def test_where_no_rule_helps_the_evidence_gate_accepts_nothing_and_the_mean_gate
     evidence = mean = 0
     for seed in (1, 2, 3):
         for gate in ("evidence", "mean"):
-            cfg = TrainConfig(epochs=2, steps_per_epoch=3, seed=seed, gate=gate)
+            cfg = TrainConfig(epochs=2, steps_per_epoch=3, seed=seed)
             r = train(
                 null_set,
                 skill,
@@ -103,6 +104,7 @@ def test_where_no_rule_helps_the_evidence_gate_accepts_nothing_and_the_mean_gate
                 target=null_backend(),
                 config=cfg,
                 budget=UNLIMITED,
+                gate=GATES[gate],
             )
             n = len(r.summary.accepted_edits)
             evidence, mean = (evidence + n, mean) if gate == "evidence" else (evidence, mean + n)
