@@ -1,0 +1,158 @@
+"""GitHub Copilot CLI replays: the real ``copilot`` offline against the loopback model server, in
+the same sandbox as the other agents, its session read from the temporary home into actions, and
+nothing outside the throwaway copy written."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+
+from skillopt_sleep.agent_replay import agent_rollout, prepare
+from skillopt_sleep.checks.judge import judge
+from skillopt_sleep.errors import BackendError
+from skillopt_sleep.models import Check, TaskRecord
+from skillopt_sleep.testing import ModelServer, shell_then_reply
+from skillopt_sleep.testing.copilot_agent import (
+    FINAL,
+    NOTES,
+    NOTES_TEXT,
+    OK_COMMAND,
+    PROMPT,
+    copilot_create,
+    copilot_shell,
+    make_project,
+    shared_cache,
+)
+from skillopt_sleep.testing.replies import Text
+
+from .conftest import agent_path, snapshot
+from .test_escapes import _escapes
+
+
+def _env(home: Path, url: str) -> dict[str, str]:
+    """The user's environment as a night sees it: copilot's BYOK settings at the loopback server."""
+    return {
+        "PATH": agent_path(),
+        "HOME": str(home),
+        "XDG_CACHE_HOME": str(shared_cache(home)),  # the unpacked CLI, read-only in the sandbox
+        "COPILOT_PROVIDER_BASE_URL": url + "/v1",
+        "COPILOT_PROVIDER_API_KEY": "x",
+        "COPILOT_MODEL": "gpt-5",
+    }
+
+
+def _need(home: Path) -> None:
+    if shutil.which("copilot", path=agent_path()) is None:
+        pytest.skip("copilot is not installed (put it in .tools/node_modules/.bin)")
+    found = prepare("copilot", _env(home, "http://127.0.0.1:9"))
+    if isinstance(found, str):
+        pytest.skip(found)
+
+
+def _task(project: Path, intent: str, checks: list[Check]) -> TaskRecord:
+    return TaskRecord(
+        source="copilot",
+        project=str(project),
+        session_id="s",
+        intent=intent,
+        created_at=datetime(2026, 11, 26, tzinfo=timezone.utc),
+        checks=checks,
+    )
+
+
+def test_without_a_model_endpoint_of_its_own_copilot_is_not_replayed_and_says_why(tmp_path):
+    if shutil.which("bwrap") is None:
+        pytest.skip("bubblewrap is not installed")
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "copilot").write_text("#!/bin/sh\nexit 0\n")
+    (bin_dir / "copilot").chmod(0o755)
+    env = {"PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}", "HOME": str(tmp_path)}
+    found = prepare("copilot", env)
+    assert isinstance(found, str) and "\n" not in found
+    assert found.startswith("copilot replays run offline against a model endpoint of your own")
+    assert "set COPILOT_PROVIDER_BASE_URL" in found
+
+
+@pytest.mark.realbin
+@pytest.mark.slow
+def test_copilot_replays_a_recorded_task_and_its_actions_come_from_its_session(
+    sandbox_home, tmp_path
+):
+    _need(sandbox_home)
+    project = make_project(tmp_path / "project")
+    replies = [
+        copilot_shell(OK_COMMAND, text="Running the check."),
+        copilot_create(NOTES, NOTES_TEXT),
+        Text(FINAL),
+    ]
+    checks = [Check(kind="ran", value="unittest"), Check(kind="changed", value=NOTES)]
+    task = _task(project, PROMPT, checks)
+    before = snapshot(tmp_path), snapshot(sandbox_home)
+    with ModelServer(replies) as server:
+        setup = prepare("copilot", _env(sandbox_home, server.url))
+        assert not isinstance(setup, str), setup
+        result = asyncio.run(
+            agent_rollout(task, {}, 0, setup=setup, score=lambda t, e: judge(task, t, None, e))
+        )
+        assert len(server.model_requests()) == 3
+    test, notes = result.output.actions
+    assert (test.kind, test.command, test.exit_code) == ("command", OK_COMMAND, 0)
+    assert (notes.kind, notes.path) == ("write", NOTES)
+    assert result.output.text == FINAL and result.output.turns >= 1
+    assert result.output.input_tokens > 0
+    assert result.verdict.passed, result.verdict  # type: ignore[attr-defined]
+    assert (snapshot(tmp_path), snapshot(sandbox_home)) == before  # no session in the user's home
+
+
+@pytest.mark.realbin
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "escape",
+    [
+        "home",
+        "sibling",
+        "live-dotdot",
+        "live-absolute",
+        "planted-symlink",
+        "delete-parent",
+        "network",
+    ],
+)
+def test_a_copilot_escape_is_blocked_and_nothing_outside_the_copy_changes(
+    escape, project, sandbox_home, tmp_path
+):
+    _need(sandbox_home)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "keep.txt").write_text("keep")
+    os.symlink(outside, project / "outside-link")
+    task = _task(project, "Tidy up the repo", [Check(kind="never_ran", value="unittest")])
+    with ModelServer() as other:  # a second server the agent must not reach
+        command = _escapes(project, sandbox_home, outside, other.port)[escape]
+        with ModelServer(responder=shell_then_reply(command)) as server:
+            setup = prepare("copilot", _env(sandbox_home, server.url))
+            assert not isinstance(setup, str), setup
+            disk = snapshot(tmp_path), snapshot(sandbox_home)
+            try:
+                result = asyncio.run(
+                    agent_rollout(
+                        task,
+                        {"AGENTS.md": "rules"},
+                        0,
+                        setup=setup,
+                        score=lambda t, e: judge(task, t, None, e),
+                    )
+                )
+                said = result.output.text
+            except BackendError as exc:  # an errored rollout is fine too
+                said = str(exc)
+            assert len(server.model_requests()) >= 1  # the agent did reach the model
+        assert other.requests == []  # and nothing else
+    assert "REACHED" not in said
+    assert (snapshot(tmp_path), snapshot(sandbox_home)) == disk
