@@ -16,9 +16,9 @@ Rigor = Literal["light", "standard", "strict"]
 
 # What each preset sets; ``standard`` is the fields' own defaults. A model takes the names it has
 # (``alpha`` and ``evidence_alpha`` a night's, ``run_alpha`` a training run's).
-# light: about half the fresh rollouts of a night, a false accept at 0.05 instead of 0.03 and harm
-# smaller than a sixfold cut of the odds of a pass let through; strict: about twice the rollouts, a
-# false accept at 0.01, and a 2.5-fold cut of the odds ruled out before an edit is kept.
+# light: half the efficacy rollouts and a false accept at 0.05 instead of 0.03, harm checked as in
+# standard (a lighter harm check let harmful rules through: bench/gate_noise.py); strict: about twice
+# the rollouts, a false accept at 0.01, and a 2.5-fold cut of the odds ruled out before an edit is kept.
 PRESETS: dict[Rigor, dict[str, float | int]] = {
     "light": {
         "alpha": 0.05,
@@ -26,11 +26,6 @@ PRESETS: dict[Rigor, dict[str, float | int]] = {
         "run_alpha": 0.1,
         "efficacy_rollouts": 12,
         "unseen_rollouts": 4,
-        "harm_rollouts": 24,
-        "harm_looks": 3,
-        "harm_odds": 6.0,
-        "harm_max_tasks": 32,
-        "harm_kind_power": 0.95,
     },
     "standard": {},
     "strict": {
@@ -61,9 +56,9 @@ class GateSettings(BaseModel):
 
     rigor: Rigor = Field(
         default="standard",
-        description="light: about half the gate's rollouts, less power, a false accept at 0.05; "
-        "standard; strict: about twice the rollouts, a false accept at 0.01 and smaller harm "
-        "ruled out (the README's Gate settings list each level)",
+        description="light: half the efficacy rollouts, less power, a false accept at 0.05, harm "
+        "checked as in standard; standard; strict: about twice the rollouts, a false accept at "
+        "0.01 and smaller harm ruled out (the README's Gate settings list each level)",
     )
     efficacy_rollouts: int = Field(
         default=24,
