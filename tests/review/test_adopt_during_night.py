@@ -275,5 +275,5 @@ def test_adopt_waits_for_a_night_staging_the_same_project(world, subprocess_env)
         outcome = adopt(store, paths, store.night(night_id), clock)
         waited = time.monotonic() - started
     finally:
-        holder.wait(timeout=30)
+        holder.communicate(timeout=30)  # waits, and closes its pipe
     assert outcome.state == "adopted" and waited >= 1.0

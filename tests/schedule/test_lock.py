@@ -38,20 +38,31 @@ HOLDER = textwrap.dedent(
 )
 
 
-def _start_holder(
-    tmp_path: Path, lock: Path, subprocess_env, read_line, *extra: str
-) -> subprocess.Popen:
+@pytest.fixture
+def start_holder(tmp_path: Path, subprocess_env, read_line):
+    """Starts a process that takes the lock and says "held"; each is ended and its pipes closed
+    after the test, whatever the test did with it."""
+    started: list[subprocess.Popen] = []
     script = tmp_path / "holder.py"
     script.write_text(HOLDER)
-    proc = subprocess.Popen(
-        [sys.executable, str(script), str(lock), *extra],
-        env=subprocess_env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    assert read_line(proc.stdout).strip() == "held"
-    return proc
+
+    def start(lock: Path, *extra: str) -> subprocess.Popen:
+        proc = subprocess.Popen(
+            [sys.executable, str(script), str(lock), *extra],
+            env=subprocess_env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        started.append(proc)
+        assert read_line(proc.stdout).strip() == "held"
+        return proc
+
+    yield start
+    for proc in started:
+        if proc.poll() is None:
+            proc.kill()
+        proc.communicate(timeout=10)  # waits, and closes its pipes
 
 
 def test_lock_is_held_for_the_block_and_says_who_holds_it(tmp_path):
@@ -69,25 +80,19 @@ def test_lock_is_held_for_the_block_and_says_who_holds_it(tmp_path):
         pass
 
 
-def test_a_second_night_is_refused_while_a_live_process_holds_the_lock(
-    tmp_path, subprocess_env, read_line
-):
+def test_a_second_night_is_refused_while_a_live_process_holds_the_lock(tmp_path, start_holder):
     lock = tmp_path / "night.lock"
-    proc = _start_holder(tmp_path, lock, subprocess_env, read_line, "solo")
-    try:
-        with pytest.raises(LockedError) as info, night_lock(lock):
-            pass
-        assert info.value.exit_code == 9
-        assert info.value.one_line().startswith(f"another night is running (pid {proc.pid} since ")
-        assert "released when that process ends" in info.value.one_line()
-    finally:
-        proc.kill()
-        proc.wait(timeout=10)
+    proc = start_holder(lock, "solo")
+    with pytest.raises(LockedError) as info, night_lock(lock):
+        pass
+    assert info.value.exit_code == 9
+    assert info.value.one_line().startswith(f"another night is running (pid {proc.pid} since ")
+    assert "released when that process ends" in info.value.one_line()
 
 
-def test_a_stale_lock_from_a_killed_process_is_recovered(tmp_path, subprocess_env, read_line):
+def test_a_stale_lock_from_a_killed_process_is_recovered(tmp_path, start_holder):
     lock = tmp_path / "night.lock"
-    proc = _start_holder(tmp_path, lock, subprocess_env, read_line, "solo")
+    proc = start_holder(lock, "solo")
     os.kill(proc.pid, signal.SIGKILL)  # dies without cleaning up
     proc.wait(timeout=10)
     assert json.loads(lock.read_text())["pid"] == proc.pid  # its note is still there
@@ -97,13 +102,13 @@ def test_a_stale_lock_from_a_killed_process_is_recovered(tmp_path, subprocess_en
 
 
 def test_a_holder_may_share_the_lock_with_its_child_only_when_it_says_so(
-    tmp_path, subprocess_env, read_line
+    tmp_path, start_holder, read_line
 ):
     lock = tmp_path / "night.lock"
-    shared = _start_holder(tmp_path, lock, subprocess_env, read_line, "share", "child")
+    shared = start_holder(lock, "share", "child")
     assert read_line(shared.stdout).strip() == f"child got it from {shared.pid}"
     shared.wait(timeout=30)
-    solo = _start_holder(tmp_path, lock, subprocess_env, read_line, "solo", "child")
+    solo = start_holder(lock, "solo", "child")
     line = read_line(solo.stdout).strip()
     solo.wait(timeout=30)
     assert line.startswith(

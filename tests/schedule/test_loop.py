@@ -219,8 +219,7 @@ def test_schedule_run_stops_cleanly_on_a_signal(sig, project, subprocess_env, cl
     finally:
         if proc.poll() is None:
             proc.kill()
-            proc.wait(timeout=10)
-    rest = proc.stderr.read()
+        _, rest = proc.communicate(timeout=10)  # waits, and closes its pipes
     assert code == 0, rest
     assert f"skillopt-sleep loop: stopped ({sig.name})" in rest
     assert cli("schedule", "status", "--json").json()["method"] is None
