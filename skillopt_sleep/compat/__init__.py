@@ -15,6 +15,7 @@ Underneath is :func:`skillopt_sleep.train` (the evidence gate, the run directory
 
 from ..envs.seed_client import BackendClient, BaseLLMClient
 from .envs import EnvAdapter, SimpleQAEnv, SkillEnv, chat_optimizer, chat_target
+from .gate import evaluate_gate, select_gate_score
 from .scheduler import (
     ConstantScheduler,
     CosineScheduler,
@@ -52,4 +53,6 @@ __all__ = [
     "build_scheduler",
     "chat_optimizer",
     "chat_target",
+    "evaluate_gate",
+    "select_gate_score",
 ]

@@ -162,6 +162,19 @@ class SkillOptConfig:
             ) from None
 
 
+def snapshots(out: Path, initial: str) -> None:
+    """skillrl's ``skills/skill_vXXXX.md``: the initial skill as step 0, then the skill after
+    each step, from the run directory's finished steps (``units/NNNN-eE-sS/skill.md``)."""
+    folder = out / "skills"
+    folder.mkdir(exist_ok=True)
+    (folder / "skill_v0000.md").write_text(initial, encoding="utf-8")
+    for unit in sorted((out / "units").glob("*-e*-s*")):
+        step = unit.name.rsplit("-s", 1)[1]
+        if step.isdigit() and (unit / "skill.md").is_file():
+            text = (unit / "skill.md").read_text(encoding="utf-8")
+            (folder / f"skill_v{int(step):04d}.md").write_text(text, encoding="utf-8")
+
+
 class SkillOptTrainer:
     """skillrl's trainer: ``SkillOptTrainer(config=, env=, optimizer_client=, target_client=,
     initial_skill=).train()``."""
@@ -212,6 +225,8 @@ class SkillOptTrainer:
                 prompts_dir=self._prompts(Path(tmp)),
                 progress=print if cfg.verbose else None,
             )
+        if cfg.save_every_step:
+            snapshots(out, self.initial_skill)
         (out / "best_skill.md").write_text(result.best_skill, encoding="utf-8")
         (out / "current_skill.md").write_text(result.current_skill, encoding="utf-8")
         summary = self.summary(result)

@@ -1,0 +1,77 @@
+"""A seed user's run directory and gate names: what skillrl's trainer writes and exports, through
+``skillopt_sleep.compat`` with only the import line changed, offline."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from skillopt_sleep.backends.simulated import SimulatedBackend
+from skillopt_sleep.compat import (
+    BackendClient,
+    GateResult,
+    SimpleQAEnv,
+    SkillOptConfig,
+    SkillOptTrainer,
+    evaluate_gate,
+    select_gate_score,
+)
+from skillopt_sleep.errors import ConfigError
+
+INITIAL = "You are a concise QA assistant. Answer in one short phrase."
+TRAIN = [
+    {"id": "1", "question": "Capital of France?", "answers": ["Paris"]},
+    {"id": "2", "question": "Largest ocean on Earth?", "answers": ["Pacific Ocean", "Pacific"]},
+]
+VAL = [{"id": "v1", "question": "Capital of Japan?", "answers": ["Tokyo"]}]
+TEST = [{"id": "t1", "question": "Capital of Italy?", "answers": ["Rome"]}]
+
+
+def run(tmp_path: Path, **given: object) -> tuple[Path, dict[str, object]]:
+    out = tmp_path / "qa_demo"
+    cfg = SkillOptConfig(
+        num_epochs=2, batch_size=8, minibatch_size=4, out_root=str(out), verbose=False, **given
+    )  # type: ignore[arg-type]
+    env = SimpleQAEnv(train_items=TRAIN, val_items=VAL, test_items=TEST)
+    trainer = SkillOptTrainer(
+        config=cfg,
+        env=env,
+        optimizer_client=BackendClient(SimulatedBackend(), role="optimizer"),
+        target_client=BackendClient(SimulatedBackend()),
+        initial_skill=INITIAL,
+    )
+    return out, trainer.train()
+
+
+def test_save_every_step_writes_skillrl_skill_snapshots(tmp_path: Path) -> None:
+    out, _ = run(tmp_path)
+    snaps = sorted(p.name for p in (out / "skills").iterdir())
+    assert snaps == ["skill_v0000.md", "skill_v0001.md", "skill_v0002.md"]  # 2 epochs x 1 step
+    assert (out / "skills" / "skill_v0000.md").read_text() == INITIAL
+    (step2,) = (out / "units").glob("*-e2-s2")  # the skill after the run's second step
+    assert (out / "skills" / "skill_v0002.md").read_text() == (step2 / "skill.md").read_text()
+
+
+def test_save_every_step_off_writes_no_snapshot(tmp_path: Path) -> None:
+    out, _ = run(tmp_path, save_every_step=False)
+    assert (out / "best_skill.md").is_file()
+    assert not (out / "skills").exists()
+
+
+def test_select_gate_score_is_the_runs_gate_metric() -> None:
+    assert select_gate_score(1.0, 0.4) == 1.0
+    assert select_gate_score(1.0, 0.4, "soft") == 0.4
+    assert select_gate_score(1.0, 0.5, "mixed", 0.25) == pytest.approx(0.875)
+    assert select_gate_score(0.0, 1.0, "mixed", 7.0) == 1.0  # the weight clamped, as the seeds do
+    with pytest.raises(ConfigError, match="unknown gate metric 'f1'"):
+        select_gate_score(1.0, 1.0, "f1")
+
+
+def test_evaluate_gate_decides_as_the_seeds_do() -> None:
+    new_best = evaluate_gate("cand", 0.9, "cur", 0.5, "best", 0.8, 3, 7)
+    assert new_best == GateResult("accept_new_best", "cand", 0.9, "cand", 0.9, 7)
+    accept = evaluate_gate("cand", 0.0, "cur", 0.5, "best", 0.8, 3, 7, cand_soft=0.6, metric="soft")
+    assert accept == GateResult("accept", "cand", 0.6, "best", 0.8, 3)
+    tie = evaluate_gate("cand", 0.5, "cur", 0.5, "best", 0.8, 3, 7)
+    assert tie == GateResult("reject", "cur", 0.5, "best", 0.8, 3)
