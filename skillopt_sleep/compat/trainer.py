@@ -208,7 +208,9 @@ class SkillOptTrainer:
 
         cfg = self.cfg
         configure(self.seeded, cfg.extras)  # the seeds' extras reach the environment first
-        tasks = TaskSet(*self.seeded.splits(cfg.seed))
+        train_items, val_items, test_items = self.seeded.splits(cfg.seed)
+        # eval_test=False: no test report, as in the seeds (the test items are never replayed)
+        tasks = TaskSet(train_items, val_items, test_items if cfg.eval_test else [])
         config = self.train_config(len(tasks.train))
         out = Path(cfg.out_root)
         with tempfile.TemporaryDirectory(prefix="skillopt-compat-") as tmp:

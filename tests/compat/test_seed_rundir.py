@@ -59,6 +59,15 @@ def test_save_every_step_off_writes_no_snapshot(tmp_path: Path) -> None:
     assert not (out / "skills").exists()
 
 
+def test_eval_test_off_skips_the_test_report(tmp_path: Path) -> None:
+    out, summary = run(tmp_path, eval_test=False)
+    assert (summary["test_hard"], summary["baseline_test_hard"]) == (None, None)
+    assert (out / "test_baseline.jsonl").read_text() == ""  # no test item was replayed
+    on, summary_on = run(tmp_path / "on")
+    assert summary_on["test_hard"] is not None
+    assert "Capital of Italy?" in (on / "test_baseline.jsonl").read_text()
+
+
 def test_select_gate_score_is_the_runs_gate_metric() -> None:
     assert select_gate_score(1.0, 0.4) == 1.0
     assert select_gate_score(1.0, 0.4, "soft") == 0.4
