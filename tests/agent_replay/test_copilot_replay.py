@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from skillopt_sleep.agent_replay import agent_rollout, prepare
+from skillopt_sleep.agent_replay import AgentLimits, agent_rollout, prepare
 from skillopt_sleep.checks.judge import judge
-from skillopt_sleep.errors import BackendError
+from skillopt_sleep.errors import BackendError, TurnLimit
 from skillopt_sleep.models import Check, TaskRecord
 from skillopt_sleep.testing import ModelServer, shell_then_reply
 from skillopt_sleep.testing.copilot_agent import (
@@ -29,6 +29,7 @@ from skillopt_sleep.testing.copilot_agent import (
     shared_cache,
 )
 from skillopt_sleep.testing.replies import Text
+from skillopt_sleep.testing.scripts import shell_call
 
 from .conftest import agent_path, snapshot
 from .test_escapes import _escapes
@@ -41,7 +42,9 @@ def _env(home: Path, url: str) -> dict[str, str]:
         "HOME": str(home),
         "XDG_CACHE_HOME": str(shared_cache(home)),  # the unpacked CLI, read-only in the sandbox
         "COPILOT_PROVIDER_BASE_URL": url + "/v1",
-        "COPILOT_PROVIDER_API_KEY": "x",
+        # copilot masks a secret's value everywhere in its output: a key of "x" would mask
+        # every x (tool.e******ecution_start), so the key is one no event contains
+        "COPILOT_PROVIDER_API_KEY": "loopback-test-key",
         "COPILOT_MODEL": "gpt-5",
     }
 
@@ -156,3 +159,19 @@ def test_a_copilot_escape_is_blocked_and_nothing_outside_the_copy_changes(
         assert other.requests == []  # and nothing else
     assert "REACHED" not in said
     assert (snapshot(tmp_path), snapshot(sandbox_home)) == disk
+
+
+@pytest.mark.realbin
+@pytest.mark.slow
+def test_copilot_is_stopped_past_its_turn_limit_as_an_errored_rollout(project, sandbox_home):
+    _need(sandbox_home)
+    task = _task(project, "Tidy up the repo", [Check(kind="never_ran", value="unittest")])
+    with ModelServer(responder=lambda call: shell_call(call, "echo again")) as server:
+        env = _env(sandbox_home, server.url)
+        setup = prepare("copilot", env, limits=AgentLimits(timeout_s=120, max_turns=3))
+        assert not isinstance(setup, str), setup
+        with pytest.raises(TurnLimit, match="copilot stopped at the turn limit"):
+            asyncio.run(
+                agent_rollout(task, {}, 0, setup=setup, score=lambda t, e: judge(task, t, None, e))
+            )
+        assert len(server.model_requests()) <= 5  # stopped, not left to run to the timeout
