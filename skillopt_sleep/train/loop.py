@@ -39,6 +39,7 @@ from .metric import MetricDrawer, mean_metric
 from .optimizer import Optimizer
 from .prompts import Prompts
 from .rundir import RunDir, RunState
+from .seed_artifacts import seed_artifacts
 from .spending import gate_levels, spent, step_budget
 from .step import AnalystProposer, SkillGuard, carry, step_artifacts
 from .step_gate import EvidenceStepGate, StepGate, StepInput
@@ -271,7 +272,8 @@ class Trainer:
         st.alpha_spent = spent(c, st.gates)
         await self._record(st, index, unit, outcome, budget, levels.alpha, proposer)
         gate = {"gate": st.gates, "alpha": levels.alpha, "evidence_alpha": levels.evidence_alpha}
-        return step_artifacts(proposer, refused, outcome, {**gate, "budget": budget})
+        seeds = seed_artifacts(proposer, guard, refused, outcome, budget)
+        return {**step_artifacts(proposer, refused, outcome, {**gate, "budget": budget}), **seeds}
 
     async def _record(
         self,

@@ -11,7 +11,9 @@ Layout::
     initial.md current.md best.md meta_skill.md
     units/0003-e1-s3/    one finished unit: rollouts.jsonl, proposed.json, merged.json,
                          ranked.json, applied.json, evidence.json, reflections.json, and
-                         skill.md (the skill after the unit)
+                         skill.md (the skill after the unit); in the seeds' shapes too,
+                         candidate_skill.md (the skill with the edits put before the gate)
+                         and edit_apply_report.json (each edit: applied, or skipped and why)
     test_baseline.jsonl  the test split's rollouts under the initial skill, and under the best
     test_best.jsonl      one (none when the best is the initial skill)
     summary.json         the result, with the test report

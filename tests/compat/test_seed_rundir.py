@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -51,6 +52,34 @@ def test_save_every_step_writes_skillrl_skill_snapshots(tmp_path: Path) -> None:
     assert (out / "skills" / "skill_v0000.md").read_text() == INITIAL
     (step2,) = (out / "units").glob("*-e2-s2")  # the skill after the run's second step
     assert (out / "skills" / "skill_v0002.md").read_text() == (step2 / "skill.md").read_text()
+
+
+def test_each_step_records_its_candidate_and_the_seeds_apply_report(tmp_path: Path) -> None:
+    out, _ = run(tmp_path)
+    steps = sorted((out / "units").iterdir())  # steps and slow updates alike, as in SkillOpt
+    assert len(steps) == 4
+    keys = {"index", "op", "target", "content_preview", "status"}
+    statuses = set()
+    for step in steps:
+        candidate = (step / "candidate_skill.md").read_text()
+        assert candidate.startswith(INITIAL)
+        report = json.loads((step / "edit_apply_report.json").read_text())
+        assert [e["index"] for e in report] == list(range(1, len(report) + 1))
+        for entry in report:
+            assert keys <= set(entry)
+            statuses.add(entry["status"])
+            if entry["status"] == "applied":
+                assert entry["content_preview"] in (step / "skill.md").read_text()
+            if entry["status"] != "applied":
+                assert entry["error"]
+            if entry["status"] in ("applied", "skipped_gate"):
+                assert entry["content_preview"] in candidate  # it was before the gate
+    assert statuses and statuses <= {
+        "applied",
+        "skipped_refused",
+        "skipped_gate",
+        "skipped_untested",
+    }
 
 
 def test_save_every_step_off_writes_no_snapshot(tmp_path: Path) -> None:

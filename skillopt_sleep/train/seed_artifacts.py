@@ -1,0 +1,64 @@
+"""A step's records in the seeds' shapes, beside ours: ``candidate_skill.md`` and
+``edit_apply_report.json``, so a skillrl or SkillOpt user's tools read a unit's directory as they
+read a seed's step directory.
+
+``candidate_skill.md`` is the skill with every edit the step put before the gate applied (the
+seeds' candidate: the ranked patch, applied before the validation gate). The gate then keeps only
+the edits it proves, so the skill after the step (``skill.md``) may hold fewer. The report has one
+entry per ranked edit, in the seeds' keys (``index``, ``op``, ``target``, ``content_preview``,
+``status``, ``error``): ``applied``, ``skipped_refused`` (the guard refused it alone: a secret, a
+harmful or overlong rule), ``skipped_gate`` (tested and not proven) or ``skipped_untested`` (over
+the step's edit budget).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..models import Edit
+from ..optimize.proposer import redacted
+from .gate import GateOutcome
+from .step import AnalystProposer, SkillGuard
+from .update import SKILL
+
+PREVIEW = 200  # the seeds cut a target and a content preview at 200 characters
+
+
+def seed_artifacts(
+    proposer: AnalystProposer,
+    guard: SkillGuard,
+    refused: Sequence[Edit],
+    outcome: GateOutcome,
+    budget: int,
+) -> dict[str, object]:
+    """The step's candidate skill and the seeds' per-edit apply report (texts redacted)."""
+    ranked = [p.edit for p in proposer.ranked]
+    candidate = guard.combine(ranked[:budget], budget=budget).files.get(SKILL, guard.skill)
+    return {
+        "candidate_skill.md": candidate,
+        "edit_apply_report.json": [
+            _entry(i, edit, refused, outcome) for i, edit in enumerate(ranked, 1)
+        ],
+    }
+
+
+def _entry(
+    index: int, edit: Edit, refused: Sequence[Edit], outcome: GateOutcome
+) -> dict[str, object]:
+    key = edit.key()
+    shown = redacted(edit)
+    entry: dict[str, object] = {
+        "index": index,
+        "op": shown.op,
+        "target": (shown.old or "")[:PREVIEW],
+        "content_preview": shown.content[:PREVIEW],
+    }
+    refusal = next((e for e in refused if e.key() == key), None)
+    judged = next((e for e in outcome.evidence if e.edit.key() == key), None)
+    if any(e.key() == key for e in outcome.applied):
+        return {**entry, "status": "applied"}
+    if refusal is not None:
+        return {**entry, "status": "skipped_refused", "error": refusal.reason}
+    if judged is not None:
+        return {**entry, "status": "skipped_gate", "error": f"{judged.verdict}: {judged.reason}"}
+    return {**entry, "status": "skipped_untested", "error": "over the step's edit budget"}
