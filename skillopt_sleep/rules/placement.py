@@ -33,9 +33,9 @@ from .managed_block import (
     replace_rule,
 )
 from .readers import (
-    CLAUDE_RULES,
     GEMINI_DEFAULT,
     READERS,
+    Reader,
     import_line,
     imports_of,
     loads,
@@ -54,13 +54,14 @@ class Placement:
     ``rules_in`` None is the plain layout (every memory file the project has); otherwise a memory
     edit is written into ``rules_in`` only, each ``imports`` pair ``(file, target)`` is a
     managed ``@target`` line in ``file``, and the learned rules of ``cleared`` move to
-    ``rules_in``."""
+    ``rules_in``. ``unreached`` agents read no file a rule or an import can reach them in."""
 
     agents: tuple[str, ...] = ()
     rules_in: tuple[str, ...] | None = None
     imports: tuple[tuple[str, str], ...] = ()
     cleared: tuple[str, ...] = ()
     gemini_files: tuple[str, ...] = GEMINI_DEFAULT
+    unreached: tuple[str, ...] = ()  # agents in use that no file of the placement reaches
 
     def names(self) -> list[str]:
         """Every file this placement writes or reads rules from, ``rules_in`` first."""
@@ -82,21 +83,39 @@ def place(
     if not set(in_use) - {"claude-code"}:
         return Placement(in_use, gemini_files=gemini_files)
     same = set(linked)
+    rows = {agent: reader(agent, gemini_files) for agent in in_use}
     imports: list[tuple[str, str]] = []
-    if "claude-code" in in_use and "CLAUDE.md" not in same:
-        imports.append((CLAUDE_RULES, HOME))
-    if "gemini" in in_use and HOME not in gemini_files and gemini_files[0] not in same:
-        imports.append((gemini_files[0], HOME))
+    unreached: list[str] = []
+    for agent, row in rows.items():
+        if HOME in (*row.files, *row.fallback) or same & set(row.files):
+            continue
+        into = _import_into(agent, rows)
+        if into is None:
+            unreached.append(agent)
+        else:
+            imports.append((into, HOME))
     have = set(existing)
-    read = {
-        name
-        for agent in in_use
-        for name in (*reader(agent, gemini_files).files, *reader(agent, gemini_files).fallback)
-    }
-    cleared = tuple(
-        n for n in sorted(read & have) if n != HOME and n not in same and n != CLAUDE_RULES
-    )
-    return Placement(in_use, (HOME,), tuple(imports), cleared, gemini_files)
+    read = {name for row in rows.values() for name in (*row.files, *row.fallback)}
+    ours = {name for row in rows.values() for name in row.ours}
+    cleared = tuple(n for n in sorted(read & have) if n != HOME and n not in same | ours)
+    return Placement(in_use, (HOME,), tuple(imports), cleared, gemini_files, tuple(unreached))
+
+
+def _import_into(agent: str, rows: Mapping[str, Reader]) -> str | None:
+    """The file of ``agent``'s that can hold ``@AGENTS.md``: one whose imports it follows and
+    no other agent in use both reads and follows (it would be given the rules twice); a file of
+    ours first. None when there is no such file."""
+    row = rows[agent]
+    for name in (*row.ours, *(n for n in row.files if n not in row.ours)):
+        if name == HOME or not row.follows_in(name):
+            continue
+        if not any(
+            name in (*other.files, *other.fallback) and other.follows_in(name)
+            for a, other in rows.items()
+            if a != agent
+        ):
+            return name
+    return None
 
 
 def with_import(text: str, line: str) -> str:

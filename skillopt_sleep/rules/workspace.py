@@ -115,7 +115,8 @@ def gemini_files(project: Path, home: Path | None = None) -> tuple[str, ...]:
 
 
 def _placement(project: Path, memory: list[str], agents: Iterable[str]) -> Placement:
-    names = {"CLAUDE.md", "AGENTS.md", "GEMINI.md", "QWEN.md", *memory}
+    read = (n for a in agents if a in READERS for n in (*READERS[a].files, *READERS[a].fallback))
+    names = {"CLAUDE.md", "AGENTS.md", "GEMINI.md", "QWEN.md", *memory, *read}
     found = gemini_files(project) if "gemini" in agents else GEMINI_DEFAULT
     existing = [n for n in (*names, *found) if (project / n).exists()]
     linked = [n for n in existing if n != "AGENTS.md" and _same_file(project, n, "AGENTS.md")]
@@ -127,6 +128,15 @@ def _same_file(project: Path, a: str, b: str) -> bool:
         return (project / a).samefile(project / b)
     except OSError:
         return False
+
+
+def _unreached(agent: str) -> str:
+    row = READERS[agent]
+    files = ", ".join((*row.files, *row.fallback)) or "no instruction file"
+    return (
+        f"{row.title} reads only {files} and follows no @path import there: tonight's rules "
+        "do not reach it; register it with the files whose imports it follows"
+    )
 
 
 def load_workspace(project: Path, files: FilesSettings, agents: Iterable[str] = ()) -> Workspace:
@@ -143,7 +153,7 @@ def load_workspace(project: Path, files: FilesSettings, agents: Iterable[str] = 
         paths[name] = project / name
     texts: dict[str, str] = {}
     existed: dict[str, bool] = {}
-    skipped: list[str] = []
+    skipped = [_unreached(a) for a in placement.unreached]
     for name, path in list(paths.items()):
         try:
             texts[name] = path.read_bytes().decode("utf-8")

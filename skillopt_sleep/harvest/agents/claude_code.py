@@ -25,6 +25,8 @@ AGENT = register(
         root_env=("CLAUDE_CONFIG_DIR",),
         instructions=("CLAUDE.md",),
         skills=(".claude/skills",),
+        rule_dirs=(".claude/rules",),
+        follows=("*",),
         git_commit=True,
     )
 )

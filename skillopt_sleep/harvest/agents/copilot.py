@@ -25,7 +25,7 @@ def files(root: Path, projects: frozenset[str] | None, problems: list[Problem]) 
 AGENT = register(
     Agent(
         name=SOURCE,
-        label="GitHub Copilot CLI",
+        label="Copilot CLI",
         root=default_root,
         files=files,
         parser=CopilotParser,
@@ -38,6 +38,7 @@ AGENT = register(
             "GEMINI.md",
         ),
         skills=(".github/skills", ".agents/skills", ".claude/skills"),
+        follows=("CLAUDE.md",),  # not GEMINI.md's
         hook=session_end_payload,
     )
 )

@@ -27,5 +27,6 @@ AGENT = register(
         # AGENTS.md only when settings.json's context.fileName lists it
         instructions=("GEMINI.md",),
         skills=(".gemini/skills", ".agents/skills"),
+        follows=("*",),
     )
 )

@@ -39,7 +39,8 @@ AGENT = register(
         files=files,
         parser=OpenCodeParser,
         root_env=("OPENCODE_DB", "XDG_DATA_HOME"),
-        instructions=("AGENTS.md", "CLAUDE.md"),  # CLAUDE.md only where there is no AGENTS.md
+        instructions=("AGENTS.md", "CLAUDE.md"),
+        fallback=("CLAUDE.md",),  # only where there is no AGENTS.md
         skills=(".opencode/skills", ".claude/skills"),
         sessions=sessions,
     )

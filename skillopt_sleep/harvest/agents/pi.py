@@ -26,6 +26,7 @@ AGENT = register(
         files=files,
         parser=PiParser,
         root_env=(SESSIONS_ENV, AGENT_DIR_ENV),
-        instructions=("AGENTS.md", "CLAUDE.md"),  # CLAUDE.md only where there is no AGENTS.md
+        instructions=("AGENTS.md", "CLAUDE.md"),
+        fallback=("CLAUDE.md",),  # only where there is no AGENTS.md
     )
 )

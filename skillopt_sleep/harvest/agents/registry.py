@@ -50,7 +50,12 @@ class Agent:
 
     ``name`` is the task ``source`` its records carry, the key of its cursors and the value of
     ``harvest --source`` and ``log --agent``. ``instructions`` and ``skills`` are the memory
-    files and skill folders the agent reads, most important first (the rule writers use them).
+    files and skill folders the agent reads, most important first (the rule writers use them);
+    of ``instructions``, ``fallback`` names those it reads only where none of the others exists.
+    ``rule_dirs`` are folders whose every ``*.md`` it reads too (a rule placement may add a file
+    of its own there); ``follows`` names the instruction files whose ``@path`` lines it follows
+    (``"*"``: all of them). The rule placement reads these facts, for agents registered from
+    outside the package too.
     ``hook`` is None for an agent whose hook payload has Claude Code's fields
     (``session_id``, ``transcript_path``). ``git_commit``: its tasks are given the commit they
     started from (the transcript names the branch). ``sessions`` replaces ``parser`` for an
@@ -66,6 +71,9 @@ class Agent:
     root_env: tuple[str, ...] = ()
     instructions: tuple[str, ...] = ()
     skills: tuple[str, ...] = ()
+    fallback: tuple[str, ...] = ()
+    rule_dirs: tuple[str, ...] = ()
+    follows: tuple[str, ...] = ()
     hook: HookReader | None = None
     git_commit: bool = False
     sessions: SessionReader | None = None
