@@ -39,7 +39,7 @@ from .metric import MetricDrawer, mean_metric
 from .optimizer import Optimizer
 from .prompts import Prompts
 from .rundir import RunDir, RunState
-from .seed_artifacts import seed_artifacts
+from .seed_artifacts import seed_artifacts, selection_eval
 from .spending import gate_levels, spent, step_budget
 from .step import AnalystProposer, SkillGuard, carry, step_artifacts
 from .step_gate import EvidenceStepGate, StepGate, StepInput
@@ -103,6 +103,7 @@ class Trainer:
         )
         self.draw = replayer.draw
         self.stopped_by: Literal["", "budget", "outage"] = ""
+        self.val_drawn: dict[str, dict[str, list[Rollout]]] = {}  # skill sha -> its val rollouts
 
     def fresh_state(self) -> RunState:
         schedule = [step_budget(self.c, u.step) for u in units(self.c) if u.kind == "step"]
@@ -247,6 +248,7 @@ class Trainer:
         c = self.c
         budget = st.schedule[unit.step]
         proposer.budget = budget
+        self.val_drawn = {}  # only this step's validation rollouts make its selection_eval/
         st.gates += 1
         levels = gate_levels(c, st.gates)
         refused: list[Edit] = []
@@ -273,6 +275,7 @@ class Trainer:
         await self._record(st, index, unit, outcome, budget, levels.alpha, proposer)
         gate = {"gate": st.gates, "alpha": levels.alpha, "evidence_alpha": levels.evidence_alpha}
         seeds = seed_artifacts(proposer, guard, refused, outcome, budget)
+        seeds.update(selection_eval(self.val_drawn.pop(sha256_text(st.current)[:16], {})))
         return {**step_artifacts(proposer, refused, outcome, {**gate, "budget": budget}), **seeds}
 
     async def _record(
@@ -324,9 +327,10 @@ class Trainer:
             )
             return mean_metric(self.c, list(scores.values()))
         if sha not in st.val_cache:
-            scores = await report.score(
-                self.draw, self.data.val, skill, self.c.val_k, f"{self.c.seed}:val:{sha}"
-            )
+            wants = [(t, 0, self.c.val_k) for t in self.data.val]
+            drawn = await self.draw(wants, {"SKILL.md": skill}, f"{self.c.seed}:val:{sha}")
+            self.val_drawn[sha] = drawn  # the step's selection_eval/, when it is the step's skill
+            scores = report.per_item(drawn)
             st.val_cache[sha] = mean_metric(self.c, list(scores.values()))
         return st.val_cache[sha]
 

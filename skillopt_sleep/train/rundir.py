@@ -13,7 +13,9 @@ Layout::
                          ranked.json, applied.json, evidence.json, reflections.json, and
                          skill.md (the skill after the unit); in the seeds' shapes too,
                          candidate_skill.md (the skill with the edits put before the gate)
-                         and edit_apply_report.json (each edit: applied, or skipped and why)
+                         and edit_apply_report.json (each edit: applied, or skipped and why),
+                         and selection_eval/ (results.json, summary.json: the validation
+                         rollouts of a skill not scored before, for the best-skill choice)
     test_baseline.jsonl  the test split's rollouts under the initial skill, and under the best
     test_best.jsonl      one (none when the best is the initial skill)
     summary.json         the result, with the test report

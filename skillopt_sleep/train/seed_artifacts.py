@@ -8,7 +8,7 @@ the edits it proves, so the skill after the step (``skill.md``) may hold fewer. 
 entry per ranked edit, in the seeds' keys (``index``, ``op``, ``target``, ``content_preview``,
 ``status``, ``error``): ``applied``, ``skipped_refused`` (the guard refused it alone: a secret, a
 harmful or overlong rule), ``skipped_gate`` (tested and not proven) or ``skipped_untested`` (over
-the step's edit budget).
+the step's edit budget). ``selection_eval/`` holds the validation rollouts of the best-skill choice.
 """
 
 from __future__ import annotations
@@ -17,6 +17,8 @@ from collections.abc import Sequence
 
 from ..models import Edit
 from ..optimize.proposer import redacted
+from ..rollouts.replay import Rollout
+from . import report
 from .gate import GateOutcome
 from .step import AnalystProposer, SkillGuard
 from .update import SKILL
@@ -40,6 +42,18 @@ def seed_artifacts(
             _entry(i, edit, refused, outcome) for i, edit in enumerate(ranked, 1)
         ],
     }
+
+
+def selection_eval(drawn: dict[str, list[Rollout]]) -> dict[str, object]:
+    """The seeds' ``selection_eval/``: the validation rollouts that scored the skill after the
+    step for the best-skill choice (``results.json``) and their means (``summary.json``). None
+    when the skill was scored before (the seeds' cache hit: the same skill is not replayed)."""
+    if not drawn:
+        return {}
+    mean = report.mean_score(report.per_item(drawn))
+    results = [r.as_json(conversation=True) for rs in drawn.values() for r in rs]
+    summary = {"hard": mean.test_hard, "soft": mean.test_soft, "n": len(results)}
+    return {"selection_eval/results.json": results, "selection_eval/summary.json": summary}
 
 
 def _entry(

@@ -20,6 +20,7 @@ from skillopt_sleep.compat import (
 )
 from skillopt_sleep.errors import ConfigError
 
+HERE = Path(__file__).parent
 INITIAL = "You are a concise QA assistant. Answer in one short phrase."
 TRAIN = [
     {"id": "1", "question": "Capital of France?", "answers": ["Paris"]},
@@ -113,3 +114,28 @@ def test_evaluate_gate_decides_as_the_seeds_do() -> None:
     assert accept == GateResult("accept", "cand", 0.6, "best", 0.8, 3)
     tie = evaluate_gate("cand", 0.5, "cur", 0.5, "best", 0.8, 3, 7)
     assert tie == GateResult("reject", "cur", 0.5, "best", 0.8, 3)
+
+
+def test_a_step_that_makes_a_new_skill_records_its_selection_eval(
+    cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.syspath_prepend(str(HERE))
+    skill = tmp_path / "SKILL.md"
+    skill.write_text("You are a concise question-answering assistant.\n")
+    r = cli(
+        "train", "--env", "qa_adapter:QAAdapter", "--skill", str(skill), "--mode", "document",
+        "--out", str(tmp_path / "run"), "--backend", "simulated", "--epochs", "2", "--steps-per-epoch", "2",
+        "--seed", "1", "--json",
+    )  # fmt: skip
+    assert r.code == 0, r.err
+    seen, evaluated = {skill.read_text()}, 0
+    for unit in sorted((tmp_path / "run" / "units").iterdir()):
+        text, sel = (unit / "skill.md").read_text(), unit / "selection_eval"
+        assert sel.is_dir() == (text not in seen)  # a skill scored before is not replayed again
+        if sel.is_dir():
+            evaluated += 1
+            results = json.loads((sel / "results.json").read_text())
+            summary = json.loads((sel / "summary.json").read_text())
+            assert summary["n"] == len(results) > 0 and 0 <= summary["hard"] <= 1
+        seen.add(text)
+    assert evaluated >= 1  # the adapter's run learns: some step makes a new skill
