@@ -242,7 +242,7 @@ def group_record(group: TaskGroup, chunk: SessionChunk, fallback_time: datetime)
     if task.errors:
         tags.append("tool-error")
     return TaskRecord(
-        source=chunk.source,  # type: ignore[arg-type]
+        source=chunk.source,
         project=project,
         session_id=chunk.state.session_id,
         turn=task.index,
