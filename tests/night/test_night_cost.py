@@ -173,7 +173,9 @@ def test_a_night_killed_while_its_batch_runs_is_resumed_by_the_rerun_without_pay
             time.sleep(0.05)
         proc.send_signal(signal.SIGKILL)
     finally:
-        proc.wait(timeout=30)
+        if proc.poll() is None:
+            proc.kill()
+        proc.communicate(timeout=30)  # waits, and closes its pipes
     first = set(server.batches.batches)
     assert len(first) == 1  # the night's first batch, submitted, recorded, then the process died
     server.hold_batches = False
