@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Install everything the test suite needs (the package and dev tools into a virtual environment,
-# the real claude and codex CLIs from npm into ./.tools) and run it. Inside an active virtual
+# the real agent CLIs from npm into ./.tools) and run it. Inside an active virtual
 # environment that one is used; outside one, ./.venv is made (a system Python may refuse pip
 # installs, PEP 668). Tests that need a binary that could not be installed skip with the reason.
 #
@@ -12,6 +12,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 CLAUDE_CODE_VERSION=2.1.197
 CODEX_VERSION=0.169.0
+# The other agents whose sessions, hooks and replays are tested for real (Qwen Code 0.15.10 is the
+# newest that runs on Node 20).
+AGENT_CLIS="@github/copilot@1.0.102 opencode-ai@1.18.33 @google/gemini-cli@0.61.0 @qwen-code/qwen-code@0.15.10 @mariozechner/pi-coding-agent@0.73.1"
 export PYTHONDONTWRITEBYTECODE=1  # no __pycache__ in the checkout
 
 if [ -n "${VIRTUAL_ENV:-}" ] && [ -x "$VIRTUAL_ENV/bin/python" ]; then
@@ -33,11 +36,15 @@ installed() {  # the version of an npm package in ./.tools, or nothing
     ".tools/node_modules/$1/package.json" 2>/dev/null || true
 }
 if command -v npm >/dev/null 2>&1; then
-  if [ "$(installed @anthropic-ai/claude-code)" != "$CLAUDE_CODE_VERSION" ] \
-    || [ "$(installed @openai/codex)" != "$CODEX_VERSION" ]; then
+  stale=""
+  for spec in "@anthropic-ai/claude-code@$CLAUDE_CODE_VERSION" "@openai/codex@$CODEX_VERSION" $AGENT_CLIS; do
+    [ "$(installed "${spec%@*}")" = "${spec##*@}" ] || stale=1
+  done
+  if [ -n "$stale" ]; then
+    # shellcheck disable=SC2086  # one word per package
     npm install --silent --no-audit --no-fund --prefer-offline --prefix .tools \
-      "@anthropic-ai/claude-code@$CLAUDE_CODE_VERSION" "@openai/codex@$CODEX_VERSION" \
-      || echo "warning: npm could not install claude/codex; their tests will skip" >&2
+      "@anthropic-ai/claude-code@$CLAUDE_CODE_VERSION" "@openai/codex@$CODEX_VERSION" $AGENT_CLIS \
+      || echo "warning: npm could not install the agent CLIs; their tests will skip" >&2
   fi
   export PATH="$PWD/.tools/node_modules/.bin:$PATH"
 else
