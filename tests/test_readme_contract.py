@@ -35,7 +35,7 @@ SKIPS: tuple[tuple[str, str], ...] = (
     ),
     (r"^bash tests/run\.sh", "runs the test suite, which this test is part of"),
     (
-        r"^python3 bench/(?!turns\.py)",
+        r"^python3 (?:bench/|-m bench\.)(?!turns\b)",
         "a benchmark takes minutes of CPU; bench/ scripts are run on their own",
     ),
     (r"--backend anthropic\b", "needs the network and an Anthropic API key"),
