@@ -35,6 +35,16 @@ _LEAKY = (
 )
 
 
+def pinned_cli(name: str) -> str | None:
+    """Path of an agent CLI: on PATH, else the checkout's pinned ``.tools`` (what ``tests/run.sh``
+    installs), or None."""
+    found = shutil.which(name)
+    if found:
+        return found
+    pinned = Path(__file__).resolve().parents[2] / ".tools" / "node_modules" / ".bin" / name
+    return str(pinned) if pinned.is_file() else None
+
+
 def which_claude() -> str | None:
     """Path of the ``claude`` binary on PATH, or ``None``."""
     return shutil.which("claude")

@@ -13,12 +13,11 @@ when the pinned CLI is there), and a run costs seconds instead of an unpack.
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from .agents import AgentRun, run_agent
+from .agents import AgentRun, pinned_cli, run_agent
 from .replies import Reply, Text, ToolCall
 from .server import ModelServer
 
@@ -64,11 +63,7 @@ _TEST = (
 
 def which_copilot() -> str | None:
     """Path of the ``copilot`` binary (on PATH, else the checkout's pinned ``.tools``), or None."""
-    found = shutil.which("copilot")
-    if found:
-        return found
-    pinned = _TOOLS / "node_modules" / ".bin" / "copilot"
-    return str(pinned) if pinned.is_file() else None
+    return pinned_cli("copilot")
 
 
 def shared_cache(home: Path) -> Path:

@@ -13,13 +13,12 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from .agents import AgentRun, run_agent
+from .agents import AgentRun, pinned_cli, run_agent
 from .replies import ModelCall, Reply, Responder, Text, ToolCall
 from .server import ModelServer, default_responder
 
@@ -39,7 +38,6 @@ _LEAKY = (
     "XDG_STATE_HOME",
     "XDG_CACHE_HOME",
 )
-_TOOLS_DIR = Path(__file__).resolve().parents[2] / ".tools" / "node_modules" / ".bin"
 # Offline, quiet and with the API-key auth: a base URL alone switches gemini to a gateway auth.
 SETTINGS: dict[str, Any] = {
     "security": {"auth": {"selectedType": "gemini-api-key"}},
@@ -62,11 +60,7 @@ TEST_CALC = (
 
 def which_gemini() -> str | None:
     """Path of the ``gemini`` binary (on PATH, else the project's pinned ``.tools``), or ``None``."""
-    found = shutil.which("gemini")
-    if found:
-        return found
-    pinned = _TOOLS_DIR / "gemini"
-    return str(pinned) if pinned.is_file() else None
+    return pinned_cli("gemini")
 
 
 def write_settings(home: Path, extra: Mapping[str, Any] | None = None) -> Path:

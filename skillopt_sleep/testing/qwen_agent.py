@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from .agents import AgentRun, run_agent
+from .agents import AgentRun, pinned_cli, run_agent
 from .replies import ModelCall, Reply, Responder, Text, ToolCall
 from .server import ModelServer, default_responder
 
@@ -40,7 +39,6 @@ _SETTINGS = {
     "privacy": {"usageStatisticsEnabled": False},
     "general": {"enableAutoUpdate": False},
 }
-_TOOLS_DIR = Path(__file__).resolve().parents[2] / ".tools" / "node_modules" / ".bin"
 
 OK_COMMAND = "python3 -m unittest"  # the project's tests, by another runner than pytest
 FAILING_COMMAND = "ls does-not-exist"
@@ -58,11 +56,7 @@ _SIDE_REQUESTS = ("Managed memory directory",)
 
 def which_qwen() -> str | None:
     """Path of the ``qwen`` binary (on PATH, else the project's pinned ``.tools``), or ``None``."""
-    found = shutil.which("qwen")
-    if found:
-        return found
-    pinned = _TOOLS_DIR / "qwen"
-    return str(pinned) if pinned.is_file() else None
+    return pinned_cli("qwen")
 
 
 def qwen_env(home: Path, url: str, *, base: Mapping[str, str] | None = None) -> dict[str, str]:
