@@ -12,7 +12,8 @@ Everything copilot writes (config, logs, its session index and the session's
 from there after the run, with harvest's own :class:`~..harvest.copilot.CopilotParser`, into
 actions. It has no turn limit of its own: the inner proxy counts its ``tool.execution_start``
 events. Its unpacked package (``$XDG_CACHE_HOME/copilot/pkg``, ~235 MB) is read from the user's
-cache, read-only, so a rollout does not unpack it again.
+cache, read-only, so a rollout does not unpack it again; where the user's cache holds none yet,
+the rollout's own cache in the temporary home takes it (copilot unpacks itself there, ~2 s).
 """
 
 from __future__ import annotations
@@ -146,7 +147,7 @@ def copilot_replay(base_env: Callable[[Path, Mapping[str, str]], dict[str, str]]
                 "XDG_CONFIG_HOME": str(temp / ".config"),
                 "XDG_DATA_HOME": str(temp / ".local" / "share"),
                 "XDG_STATE_HOME": str(temp / ".local" / "state"),
-                "XDG_CACHE_HOME": str(_cache(env)),
+                "XDG_CACHE_HOME": str(_cache(env) if _package(env) else temp / ".cache"),
             }
         )
         return out

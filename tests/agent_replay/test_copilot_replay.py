@@ -115,6 +115,30 @@ def test_copilot_replays_a_recorded_task_and_its_actions_come_from_its_session(
 
 @pytest.mark.realbin
 @pytest.mark.slow
+def test_a_user_cache_copilot_never_unpacked_into_still_replays_and_stays_absent(
+    sandbox_home, tmp_path
+):
+    _need(sandbox_home)
+    project = make_project(tmp_path / "project")
+    # outside the home and /tmp, where the sandbox shows the machine read-only
+    absent = Path(__file__).resolve().parent / "absent-copilot-cache"
+    assert not absent.exists()
+    task = _task(project, PROMPT, [Check(kind="ran", value="unittest")])
+    replies = [copilot_shell(OK_COMMAND, text="Running the check."), Text(FINAL)]
+    with ModelServer(replies) as server:
+        env = {**_env(sandbox_home, server.url), "XDG_CACHE_HOME": str(absent)}
+        setup = prepare("copilot", env)
+        assert not isinstance(setup, str), setup
+        result = asyncio.run(
+            agent_rollout(task, {}, 0, setup=setup, score=lambda t, e: judge(task, t, None, e))
+        )
+    assert result.output.text == FINAL
+    assert result.verdict.passed, result.verdict  # type: ignore[attr-defined]
+    assert not absent.exists()  # it unpacked itself in the rollout's own home
+
+
+@pytest.mark.realbin
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "escape",
     [
