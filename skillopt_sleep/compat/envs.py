@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..envs.seed_client import BackendClient, BaseLLMClient
-from ..envs.seed_envs import OPTIMIZER, TARGET
+from ..envs.seed_envs import OPTIMIZER, TARGET, client_of
 from .types import BatchSpec, RolloutResult
 
 
@@ -181,7 +181,7 @@ class EnvAdapter(ABC):
 
 
 def _client(var: Any, name: str) -> BackendClient:
-    client: BackendClient | None = var.get()
+    client = client_of(var)
     if client is None:
         raise RuntimeError(
             f"{name} is the run's model inside an environment's "

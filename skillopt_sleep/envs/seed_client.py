@@ -47,8 +47,11 @@ class BackendClient(BaseLLMClient):
     """A seed client whose calls are ``backend.complete`` in the role ``role``.
 
     ``loop`` is the loop the backend's calls must run on (the run's); None: each call runs its own.
-    ``seed`` names the sample (the n-th call of one rollout gets ``seed + n``). ``retries`` of the
-    seeds is ignored: the run's retry policy applies to every call.
+    ``seed`` names the sample (the n-th call of one rollout gets ``seed + n``); ``per_prompt``
+    counts the calls per user prompt instead (the n-th call with that prompt gets ``seed + n``):
+    a batch rolled out by the environment's own threads, in whatever order they call, draws the
+    same sample for an item every time. ``retries`` of the seeds is ignored: the run's retry
+    policy applies to every call.
     """
 
     def __init__(
@@ -59,8 +62,11 @@ class BackendClient(BaseLLMClient):
         loop: asyncio.AbstractEventLoop | None = None,
         seed: int | None = None,
         max_tokens: int | None = None,
+        per_prompt: bool = False,
     ) -> None:
         self.backend, self.role, self.loop = backend, role, loop
+        self.per_prompt = per_prompt
+        self._asked: dict[str, int] = {}
         self.model = backend.model
         self.seed, self.max_tokens = seed, max_tokens
         self.fatal: BackendError | None = None
@@ -80,6 +86,9 @@ class BackendClient(BaseLLMClient):
     ) -> tuple[str, dict[str, int]]:
         with self._lock:
             n, self.calls = self.calls, self.calls + 1
+            if self.per_prompt:
+                n = self._asked.get(user, 0)
+                self._asked[user] = n + 1
         cap = self.max_tokens or max_completion_tokens
         request = Request(
             self.role,

@@ -31,6 +31,7 @@ from ..errors import BackendError, ConfigError
 from ..models import Edit, TaskRecord
 from .base import EnvResult, files_of
 from .extras import configure
+from .seed_batches import Batch, Batcher
 from .seed_client import BackendClient
 from .seed_items import as_row, edits_of, env_result, intent_of, item_of, record_of
 from .task_record import item_failed
@@ -43,6 +44,14 @@ TARGET: contextvars.ContextVar[BackendClient | None] = contextvars.ContextVar(
 OPTIMIZER: contextvars.ContextVar[BackendClient | None] = contextvars.ContextVar(
     "optimizer", default=None
 )
+# The client of the adapter code running now, for the threads it starts itself (a new thread
+# starts with an empty context): an adapter's batches run one at a time, its reflect once a step.
+_SHARED: dict[str, BackendClient] = {}
+
+
+def client_of(var: contextvars.ContextVar[BackendClient | None]) -> BackendClient | None:
+    """The run's model client in this thread: its context's, else the running adapter code's."""
+    return var.get() or _SHARED.get(var.name)
 
 
 class Case(Protocol):
@@ -133,9 +142,12 @@ class SeedEnv:
         client: BackendClient,
         var: contextvars.ContextVar[BackendClient | None],
         fn: Callable[[], Any],
+        *,
+        shared: bool = False,
     ) -> Any:
-        """``fn()`` in a worker thread, ``client`` the seed code's model there; the client's
-        systemic failure raised even when ``fn`` caught it."""
+        """``fn()`` in a worker thread, ``client`` the seed code's model there (``shared``: in
+        the threads it starts too); the client's systemic failure raised even when ``fn``
+        caught it."""
         if self._pool is None:
             self._pool = ThreadPoolExecutor(max_workers=256, thread_name_prefix=f"env-{self.name}")
 
@@ -144,12 +156,17 @@ class SeedEnv:
             return fn()
 
         ctx = contextvars.copy_context()
+        if shared:
+            _SHARED[var.name] = client
         try:
             done = await asyncio.get_running_loop().run_in_executor(self._pool, ctx.run, run)
         except Exception:
             if client.fatal is not None:
                 raise client.fatal from None
             raise
+        finally:
+            if shared and _SHARED.get(var.name) is client:
+                del _SHARED[var.name]
         if client.fatal is not None:
             raise client.fatal
         return done
@@ -165,13 +182,8 @@ class SeedEnv:
     ) -> EnvResult:
         seed_item = self.item(item)
         skill = files_of(instructions).get("SKILL.md", str(instructions))
-        client = BackendClient(
-            backend, loop=asyncio.get_running_loop(), seed=seed, max_tokens=max_tokens
-        )
         try:
-            row = await self.in_thread(
-                client, TARGET, lambda: self.run_one(seed_item, skill, client)
-            )
+            row = await self.row(item.id, seed_item, skill, backend, seed, max_tokens)
         except BackendError as exc:
             if not item_failed(exc):
                 raise
@@ -180,10 +192,21 @@ class SeedEnv:
             return EnvResult.errored(
                 f"{self.name} failed on item {item.id}: {type(exc).__name__}: {exc}"
             )
+        if row is None:
+            return EnvResult.errored(f"{self.name}.rollout returned no result for item {item.id}")
         self._rows[item.id].append(row)
         return env_result(row, intent_of(seed_item))
 
-    def run_one(self, item: dict[str, Any], skill: str, client: BackendClient) -> dict[str, Any]:
+    async def row(
+        self,
+        record_id: str,
+        item: dict[str, Any],
+        skill: str,
+        backend: Backend,
+        seed: int,
+        max_tokens: int,
+    ) -> dict[str, Any] | None:
+        """The environment's scored row of one rollout of ``item`` (None: it gave none)."""
         raise NotImplementedError
 
 
@@ -193,18 +216,36 @@ class SkillEnvEnv(SeedEnv):
     def _split_items(self, split: str, seed: int) -> Sequence[Any]:
         return list(self.env.get_items(split) or [])
 
-    def run_one(self, item: dict[str, Any], skill: str, client: BackendClient) -> dict[str, Any]:
-        return as_row(self.env.rollout_one(item=item, skill=skill, target_client=client))
+    async def row(
+        self,
+        record_id: str,
+        item: dict[str, Any],
+        skill: str,
+        backend: Backend,
+        seed: int,
+        max_tokens: int,
+    ) -> dict[str, Any] | None:
+        client = BackendClient(
+            backend, loop=asyncio.get_running_loop(), seed=seed, max_tokens=max_tokens
+        )
+
+        def one() -> dict[str, Any]:
+            return as_row(self.env.rollout_one(item=item, skill=skill, target_client=client))
+
+        return dict(await self.in_thread(client, TARGET, one))
 
 
 class AdapterEnv(SeedEnv):
-    """A SkillOpt ``EnvAdapter``: its batch ``rollout`` over a one-item environment manager per
-    rollout (its model calls through the compat module's ``chat_target``), and its own
-    ``reflect``, where its class has one, as an analyst."""
+    """A SkillOpt ``EnvAdapter``: its batch ``rollout`` once per batch of the rollouts the run
+    starts together (:mod:`.seed_batches`; its model calls through the compat module's
+    ``chat_target``), and its own ``reflect``, where its class has one, as an analyst."""
+
+    rolls_out_batches = True  # the replayer holds its limit on the model calls, not the rollouts
 
     def __init__(self, env: Any, project: str) -> None:
         super().__init__(env, project)
         self._set_up = False
+        self.batches = Batcher(self._roll_out, as_row)
 
     def _setup(self, seed: int) -> None:
         setup = getattr(self.env, "setup", None)
@@ -232,14 +273,37 @@ class AdapterEnv(SeedEnv):
             )
         return made
 
-    def run_one(self, item: dict[str, Any], skill: str, client: BackendClient) -> dict[str, Any]:
-        with tempfile.TemporaryDirectory(prefix="skillopt-env-") as out_dir:
-            given = self.env.rollout([item], skill, out_dir)
-        rows = [as_row(r) for r in given or []]
-        mine = [r for r in rows if str(r.get("id")) == str(item.get("id"))] or rows
-        if not mine:
-            raise ValueError("rollout returned no result")
-        return mine[0]
+    async def row(
+        self,
+        record_id: str,
+        item: dict[str, Any],
+        skill: str,
+        backend: Backend,
+        seed: int,
+        max_tokens: int,
+    ) -> dict[str, Any] | None:
+        return await self.batches.submit(
+            record_id, item, skill, backend, seed=seed, max_tokens=max_tokens
+        )
+
+    async def _roll_out(self, batch: Batch) -> Sequence[Any]:
+        """One call of the adapter's ``rollout`` over the batch's items; what its own threads
+        ask ``chat_target`` goes to the batch's client, each item's sample seeded by its prompt."""
+        client = BackendClient(
+            batch.backend,
+            loop=asyncio.get_running_loop(),
+            seed=batch.seed,
+            max_tokens=batch.max_tokens,
+            per_prompt=True,
+        )
+        items = list(batch.items)
+
+        def run() -> Any:
+            with tempfile.TemporaryDirectory(prefix="skillopt-env-") as out_dir:
+                return self.env.rollout(items, batch.skill, out_dir)
+
+        given = await self.in_thread(client, TARGET, run, shared=True)
+        return list(given or [])
 
     @property
     def reflects(self) -> bool:
@@ -274,7 +338,7 @@ class AdapterEnv(SeedEnv):
                 )
 
         try:
-            patches = await self.in_thread(client, OPTIMIZER, run)
+            patches = await self.in_thread(client, OPTIMIZER, run, shared=True)
         except BackendError as exc:
             if not item_failed(exc):
                 raise

@@ -9,6 +9,7 @@ excluded from scoring and counted, never a 0. A budget stop leaves the rest *ski
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import functools
 import hashlib
@@ -326,7 +327,10 @@ class Replayer:
             self.stats.cached += 1
             self._progress(1)
             return Rollout.from_cache(task.id, sample, hit)
-        async with self._sem:
+        # An environment that rolls out a batch in one call (a SkillOpt adapter) holds no slot
+        # per rollout (its batch would be cut to the limit): the limit holds its model calls.
+        batched = getattr(env, "rolls_out_batches", False)
+        async with contextlib.nullcontext() if batched else self._sem:
             if self._fatal is not None:
                 return None
             try:
@@ -355,6 +359,11 @@ class Replayer:
         if self.store is not None:
             self.store.cache_put(key, rollout.task_id, rollout.cached_form(), self.clock.now())
 
+    async def _held(self, backend: Backend, request: Request) -> Completion:
+        """A model call of a batching environment's rollout, under the concurrency limit."""
+        async with self._sem:
+            return await self.calls(backend, request)
+
     async def _run(
         self, env: Environment, task: TaskRecord, system: str, sample: int, nonce: str | None
     ) -> Rollout:
@@ -362,7 +371,11 @@ class Replayer:
         result = await env.rollout(
             task,
             system,
-            CalledBackend(self.target, self.calls, self.calls.budget),
+            CalledBackend(
+                self.target,
+                self._held if getattr(env, "rolls_out_batches", False) else self.calls,
+                self.calls.budget,
+            ),
             seed=sample_seed(stream, sample),
             max_tokens=self.max_tokens,
         )
