@@ -16,6 +16,7 @@ from typing import Any
 
 from ..envs.seed_client import BackendClient, BaseLLMClient
 from ..envs.seed_envs import OPTIMIZER, TARGET, client_of
+from .adapter_helpers import AdapterHelpers
 from .types import BatchSpec, RolloutResult
 
 
@@ -134,9 +135,10 @@ class SimpleQAEnv(SkillEnv):
         )
 
 
-class EnvAdapter(ABC):
+class EnvAdapter(AdapterHelpers, ABC):
     """SkillOpt's environment adapter: environment managers for a training batch and an
-    evaluation split, a batch rollout, the task types, and (optionally) its own ``reflect``."""
+    evaluation split, a batch rollout, the task types, (optionally) its own ``reflect``, and the
+    helpers SkillOpt gives every adapter (:mod:`.adapter_helpers`)."""
 
     def setup(self, cfg: dict[str, Any]) -> None:
         self._cfg = dict(cfg)
