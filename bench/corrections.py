@@ -6,7 +6,7 @@ how many yield the right check and how many a check that contradicts the correct
     python -m bench.corrections                  # this tree against the baseline revision
     python -m bench.corrections --baseline 4b6d96e --after HEAD --json
 
-Six sets of recorded sessions, each harvested through the CLI into a fresh store by the code of
+Seven sets of recorded sessions, each harvested through the CLI into a fresh store by the code of
 ``--baseline`` (a git revision, extracted to a temporary directory) and by this tree (or the
 revision ``--after``), in the same run:
 - tests/harvest/conversations.py, the miner's tuning set, 20 checkable corrections;
@@ -25,7 +25,10 @@ revision ``--after``), in the same run:
 - tests/harvest/check_conversations_third.py, written and recorded before the miner was changed
   for it and never tuned on: 18 labelled corrections (9 about text, 9 about actions), worded
   unlike the other sets (reasons first, "we never", questions, corrections split over two
-  messages, flags with a value).
+  messages, flags with a value);
+- tests/harvest/check_conversations_fourth.py, written and recorded before the miner was changed
+  for the scope shape ("never X inside Y", "only in Y") and kept untouched while it was changed:
+  18 labelled corrections (9 about text, 9 about actions).
 
 Columns: attached (on their request), became tasks, with a mined rule check, with a mined action
 check, with a check that fails on the corrected attempt (goal: at least 8 of 20), and on labelled
@@ -111,6 +114,12 @@ SETS = {
         "CHECK_THIRD_SESSIONS",
         "tests/fixtures/conversations_checks_third",
         "CHECK_THIRD_LABELS",
+    ),
+    "checks4": (
+        "tests.harvest.check_conversations_fourth",
+        "CHECK_FOURTH_SESSIONS",
+        "tests/fixtures/conversations_checks_fourth",
+        "CHECK_FOURTH_LABELS",
     ),
 }
 _TEXT_KINDS = frozenset({"contains", "not_contains", "starts_with", "equals", "heading"})

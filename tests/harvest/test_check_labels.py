@@ -17,7 +17,12 @@ import pytest
 
 from skillopt_sleep.models import Action, Check
 
-from . import check_conversations, check_conversations_third, check_conversations_unseen
+from . import (
+    check_conversations,
+    check_conversations_fourth,
+    check_conversations_third,
+    check_conversations_unseen,
+)
 
 BENCH = Path(__file__).resolve().parents[2] / "bench" / "corrections.py"
 _REGEX_KINDS = frozenset({"ran", "never_ran", "regex", "file_contains", "file_not_contains"})
@@ -38,6 +43,12 @@ SETS = {
         check_conversations_third.CHECK_THIRD_SESSIONS,
         check_conversations_third.CHECK_THIRD_LABELS,
         check_conversations_third.CHECKS_THIRD,
+        16,
+    ),
+    "checks4": (
+        check_conversations_fourth.CHECK_FOURTH_SESSIONS,
+        check_conversations_fourth.CHECK_FOURTH_LABELS,
+        check_conversations_fourth.CHECKS_FOURTH,
         16,
     ),
 }
