@@ -21,7 +21,7 @@ Codex::
         no metrics export, which in a sandbox without network would hold every exit ~5 s;
         its turn limit is enforced on its ``--json`` events by the inner proxy)
 
-GitHub Copilot CLI: see :mod:`.copilot`.
+GitHub Copilot CLI: see :mod:`.copilot`. OpenCode: see :mod:`.opencode`.
 
 Each is a :class:`~.spec.ReplayAgent` in :data:`REPLAY`, keyed by the registry's agent name.
 Both run with a temporary ``HOME`` (and ``CLAUDE_CONFIG_DIR`` / ``CODEX_HOME`` in it) that holds
@@ -43,6 +43,7 @@ from ..harvest import agents as registry
 from ..markers import REPLAY_ENV
 from .copilot import copilot_replay
 from .events import claude_output, codex_output
+from .opencode import opencode_replay
 from .spec import Launch, ReplayAgent
 
 Agent = str  # a registered agent's name that :data:`REPLAY` holds
@@ -298,6 +299,7 @@ REPLAY: dict[str, ReplayAgent] = {
             count_tools=True,  # codex exec has no turn limit: the inner proxy counts its calls
         ),
         copilot_replay(base_env),
+        opencode_replay(base_env),
     )
 }
 AGENTS: tuple[Agent, ...] = tuple(REPLAY)

@@ -4,9 +4,10 @@ nowhere else. Then run the agent and exit with its status.
 
     python inner_proxy.py SOCKET PORT [MAX_TOOL_CALLS] -- AGENT ARGV...
 
-With ``MAX_TOOL_CALLS`` (for ``codex exec --json`` and ``copilot --output-format json``, which
-have no turn limit of their own) the agent's JSON events pass through, counted: at the first tool
-call over the limit the agent and its children are killed and a ``{"type": "turn_limit"}`` event ends the output.
+With ``MAX_TOOL_CALLS`` (for ``codex exec --json``, ``copilot --output-format json`` and
+``opencode run --format json``, which have no turn limit of their own that stops them) the
+agent's JSON events pass through, counted: at the first tool call over the limit the agent and
+its children are killed and a ``{"type": "turn_limit"}`` event ends the output.
 
 Standard library only: it runs with nothing of the package importable.
 """
@@ -64,7 +65,7 @@ def _is_tool_call(line: bytes) -> bool:
         return False
     if not isinstance(event, dict):
         return False
-    if event.get("type") == "tool.execution_start":  # copilot
+    if event.get("type") in ("tool.execution_start", "tool_use"):  # copilot, opencode
         return True
     item = event.get("item")
     return (
