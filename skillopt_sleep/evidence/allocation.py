@@ -18,6 +18,8 @@ each look draws and where harm is checked.
   look (six times the first) is adopted. A check where nothing varies (each
   task passed, or failed, on both sides) stops at its first look. Conflicts
   between accepted edits are looked for in two looks, the second only while the pass rate fell.
+  On a reserve of train tasks set aside by id before the replay (never shown to the optimizer),
+  the night's own replay is the "before" side of these tests (:mod:`.reserve`).
 
 Every look's level is fixed in advance (weighted Bonferroni), so the tests stay exact whenever
 they stop.
@@ -45,6 +47,7 @@ class Allocation:
     efficacy_steps: tuple[int, ...]  # cumulative multiples of a task's unit, look by look
     efficacy_weights: tuple[float, ...]  # the share of the test's level each look spends
     pooled_harm: bool  # harm checked on the accepted edits together, singly only when it shows
+    same_night_before: bool = True  # tonight's replay as the before side on a reserve: .reserve
 
     def efficacy_schedule(
         self, policy: EvidencePolicy, addressed: Sequence[str], unseen: Sequence[str]

@@ -17,6 +17,9 @@ before any outcome is seen (:class:`KindPlan`):
   each divided by its share, so a harmless edit is still refused at most ``harm_alpha`` of the time;
 - the sample is then filled at random, one rollout a task, up to ``need`` rollouts.
 
+Where tonight's replay is the "before" side of some tasks (the reserve, :mod:`.reserve`), each
+random choice takes those first: which tasks they are was fixed by their ids, before any outcome.
+
 So a rule that breaks one whole kind is refused with probability at least ``harm_kind_power``
 whatever the other kinds do: the first look is always taken, and that kind's test alone
 catches it there.
@@ -27,7 +30,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 
@@ -109,24 +112,40 @@ def by_kind(tasks: Sequence[TaskRecord]) -> list[list[TaskRecord]]:
     return [*keyed.values(), *loose]
 
 
+def prefer(
+    tasks: Sequence[TaskRecord], m: int, free: Collection[str], rng: random.Random
+) -> list[TaskRecord]:
+    """``m`` of ``tasks`` at random, those in ``free`` (whose before side costs nothing) first;
+    with no ``free`` task, the same draw as ``rng.sample(tasks, m)``."""
+    own = [t for t in tasks if t.id in free]
+    if len(own) >= m:
+        return rng.sample(own, m)
+    return own + rng.sample([t for t in tasks if t.id not in free], m - len(own))
+
+
 def stratified_sample(
-    others: Sequence[TaskRecord], need: int, alpha: float, power: float, rng: random.Random
+    others: Sequence[TaskRecord],
+    need: int,
+    alpha: float,
+    power: float,
+    rng: random.Random,
+    free: Collection[str] = frozenset(),
 ) -> tuple[list[TaskRecord], KindPlan]:
     """The sample of ``others`` a harm check replays, sorted by id, and its :class:`KindPlan`:
     every kind on :func:`kind_size` of its tasks at its level (``alpha``'s kinds' share over the
-    kinds), filled at random, one rollout a task, up to ``need`` rollouts."""
+    kinds), filled at random, one rollout a task, up to ``need`` rollouts; the tasks in ``free``
+    taken first in each choice."""
     groups = by_kind(sorted(others, key=lambda t: t.id))
     level = alpha * KIND_SHARE / len(groups)
     first: dict[str, int] = {}
     kinds: list[list[str]] = []
     for group in groups:
         m, rollouts = kind_size(level, len(group), power)
-        chosen = group if len(group) <= m else rng.sample(group, m)
+        chosen = group if len(group) <= m else prefer(group, m, free, rng)
         first |= dict.fromkeys((t.id for t in chosen), rollouts)
         kinds.append([t.id for t in group])
     rest = [t for t in sorted(others, key=lambda t: t.id) if t.id not in first]
-    first |= dict.fromkeys(
-        (t.id for t in rng.sample(rest, max(0, min(len(rest), need - sum(first.values()))))), 1
-    )
+    fill = max(0, min(len(rest), need - sum(first.values())))
+    first |= dict.fromkeys((t.id for t in prefer(rest, fill, free, rng)), 1)
     plan = KindPlan(first, tuple(tuple(i for i in ids if i in first) for ids in kinds))
     return sorted((t for t in others if t.id in first), key=lambda t: t.id), plan

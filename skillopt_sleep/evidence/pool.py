@@ -21,6 +21,21 @@ class Pool:
         self.draw, self.files, self.nonce = draw, files, nonce
         self.rollouts: dict[str, list[Rollout]] = {}
         self._drawn: dict[str, int] = {}
+        self.reused: dict[str, int] = {}  # task id -> first samples taken from tonight's replay
+        self.used: dict[str, int] = {}  # ... how many of them a test has read
+
+    def reuse(self, replay: Mapping[str, Sequence[Rollout]]) -> None:
+        """Take each task's ``replay`` rollouts (tonight's, under these files) as its first samples,
+        so the tests draw only the samples past them (:mod:`.reserve` says on which tasks this is
+        valid). A task whose replay was served from the cache in part, or skipped a sample, or
+        already has samples here, keeps drawing its own."""
+        for task_id, rollouts in replay.items():
+            ordered = sorted(rollouts, key=lambda r: r.sample)
+            whole = [r.sample for r in ordered] == list(range(len(ordered)))
+            if not ordered or not whole or any(r.cached for r in ordered) or task_id in self._drawn:
+                continue
+            self.rollouts[task_id], self._drawn[task_id] = ordered, len(ordered)
+            self.reused[task_id] = len(ordered)
 
     async def ensure(self, wants: Mapping[str, tuple[TaskRecord, int]]) -> None:
         """Make sure each task has at least ``n`` samples drawn (``wants``: id -> (task, n))."""
@@ -37,6 +52,9 @@ class Pool:
             self._drawn[task.id] = first + count
 
     def take(self, task_id: str, start: int, stop: int) -> list[Rollout]:
+        read = min(stop, self.reused.get(task_id, 0))
+        if start < read:  # the test reads samples of tonight's replay
+            self.used[task_id] = max(self.used.get(task_id, 0), read)
         return [r for r in self.rollouts.get(task_id, []) if start <= r.sample < stop]
 
 

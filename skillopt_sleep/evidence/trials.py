@@ -268,7 +268,7 @@ class Trials:
         p, need = self.policy, self.allocation.harm_steps(self.policy, 1)[0]
         if len(others) > need:
             sample, plan = stratified_sample(
-                others, need, p.harm_alpha, p.harm_kind_power, self.rng
+                others, need, p.harm_alpha, p.harm_kind_power, self.rng, self.baseline.reused
             )
             self.plans[frozenset(plan.first)] = plan
             self.spend.sampled.append((len(sample), len(others)))

@@ -25,6 +25,7 @@ from ..checks.judge import (
 from ..clock import Clock
 from ..counting import Usage
 from ..errors import BackendOutage, BudgetExhausted, MalformedOutput
+from ..evidence.reserve import reuse_notes
 from ..harvest.expanded import user_texts
 from ..models import Edit, NightSummary, TaskRecord, WaitingEdit
 from ..optimize.proposer import OptimizerProposer
@@ -281,7 +282,8 @@ class Night:
             w if w.since else w.model_copy(update={"since": s.night_id}) for w in rounds.waiting
         ]
         s.retested, s.harm_sampled = rounds.retested, rounds.harm_sampled
-        s.notes += [*rounds.retested, *map(waiting_line, s.waiting)]
+        s.before_reused = rounds.before_reused
+        s.notes += [*rounds.retested, *map(waiting_line, s.waiting), *reuse_notes(rounds)]
         refused = [
             e.edit.model_copy(update={"status": "rejected", "reason": e.reason})
             for e in rounds.evidence

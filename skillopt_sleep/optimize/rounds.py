@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 from ..evidence import Candidate, EvidencePolicy, Trials
 from ..evidence.gate import EvidenceGate
+from ..evidence.reserve import set_aside
 from ..models import Edit, EditEvidence, TaskRecord, WaitingEdit
 from ..rollouts.replay import Rollout
 from ..rules.guards import edit_budget
@@ -67,6 +68,8 @@ class RoundsResult:
     waiting: list[WaitingEdit] = field(default_factory=list)  # unconfirmed edits after tonight
     retested: list[str] = field(default_factory=list)  # what the retests of waiting edits decided
     harm_sampled: int = 0  # harm checks run on a sample of the other tasks
+    before_reused: int = 0  # tasks whose before side was tonight's replay (.evidence.reserve)
+    reused_rollouts: int = 0  # ... the replay's rollouts read that way, not drawn again
 
 
 class Rounds:
@@ -96,12 +99,13 @@ class Rounds:
         """Reflect on ``sel.train``'s replays (``train``), test each edit on tonight's tasks, adopt."""
         limit = self.tonight.settings.reflect_tasks
         trials = self.open([*sel.train, *sel.holdout])
+        shown_from = set_aside(trials, sel.train, train, limit * self.policy.steps)
         self._place_waiting(trials)
         accepted: list[Candidate] = []
         for step in range(1, self.policy.steps + 1) if self.budget > 0 else ():
             covered = frozenset(t.id for c in accepted for t in c.efficacy_tasks)
-            cases = pick_cases(sel.train, train, limit, skip=covered | frozenset(trials.shown))
-            cases = cases or pick_cases(sel.train, train, limit, skip=covered)
+            cases = pick_cases(shown_from, train, limit, skip=covered | frozenset(trials.shown))
+            cases = cases or pick_cases(shown_from, train, limit, skip=covered)
             if not cases:
                 break
             passed = await self.step(trials, cases, accepted, step)
@@ -171,6 +175,8 @@ class Rounds:
         self.out.parts, self.out.saved_parts = dict(trials.spend.drawn), dict(trials.spend.saved)
         self.out.saved = sum(trials.spend.saved.values())
         self.out.harm_sampled = len(trials.spend.sampled)
+        self.out.before_reused = len(trials.baseline.used)
+        self.out.reused_rollouts = sum(trials.baseline.used.values())
         return self.out
 
     def _refused_tonight(self) -> list[Edit]:
