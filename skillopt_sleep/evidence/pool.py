@@ -12,6 +12,8 @@ from .exact import Stratum
 
 Want = tuple[TaskRecord, int, int]  # (task, first sample, count)
 Draw = Callable[[list[Want], dict[str, str], str], Awaitable[dict[str, list[Rollout]]]]
+"""How the gate asks for fresh rollouts, the one definition every loop and drawer imports: samples
+``first`` to ``first + count - 1`` of each ``Want``'s task, under the files, in the stream ``nonce``."""
 
 
 class Pool:

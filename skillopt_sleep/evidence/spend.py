@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .allocation import PARTS
+from .pool import Draw, Want
 
 if TYPE_CHECKING:
-    from ..models import TaskRecord
     from ..rollouts.replay import Rollout
-
-Want = tuple["TaskRecord", int, int]  # (task, first sample, count)
-Draw = Callable[[list[Want], dict[str, str], str], Awaitable[dict[str, list["Rollout"]]]]
 
 
 @dataclass

@@ -25,13 +25,14 @@ from ..checks.judge import (
 from ..clock import Clock
 from ..counting import Usage
 from ..errors import BackendOutage, BudgetExhausted, MalformedOutput
+from ..evidence.pool import Want
 from ..evidence.reserve import reuse_notes
 from ..harvest.expanded import user_texts
 from ..models import Edit, NightSummary, TaskRecord, WaitingEdit
 from ..optimize.proposer import OptimizerProposer
 from ..optimize.reflect import RETRY_NOTE
 from ..optimize.rounds import CONCLUSIVE, Rounds, RoundsResult, Tonight
-from ..optimize.seams import Gate, Want
+from ..optimize.seams import Gate
 from ..optimize.seeds import NightSeeds
 from ..optimize.select import Selection, scorable, select_tasks
 from ..optimize.waiting import waiting_line

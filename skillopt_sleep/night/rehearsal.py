@@ -26,10 +26,10 @@ from dataclasses import dataclass, field
 
 from ..evidence.allocation import PARTS
 from ..evidence.kinds import kind_of
+from ..evidence.pool import Want
 from ..models import Edit, EditEvidence, TaskRecord
 from ..optimize.reflect import Case
 from ..optimize.rounds import Rounds, Tonight
-from ..optimize.seams import Want
 from ..optimize.select import Selection
 from ..rollouts.replay import Rollout
 from ..rules.guards import EditOutcome

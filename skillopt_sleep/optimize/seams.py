@@ -15,13 +15,12 @@ from typing import Protocol
 
 from ..evidence import Candidate, Trials
 from ..evidence.allocation import Allocation
+from ..evidence.pool import Want
 from ..evidence.together import Joint
-from ..models import Edit, EditEvidence, TaskRecord
+from ..models import Edit, EditEvidence
 from ..rollouts.replay import Rollout
 from ..rules.guards import EditOutcome
 from .reflect import Case
-
-Want = tuple[TaskRecord, int, int]  # (task, first sample, count)
 
 
 class Proposer(Protocol):

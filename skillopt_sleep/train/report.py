@@ -10,16 +10,14 @@ test (:mod:`.paired`), both over items.
 from __future__ import annotations
 
 import random
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 
+from ..evidence.pool import Draw
 from ..models import TaskRecord
 from ..rollouts.replay import Rollout
 from .config import Gain, Score
 from .paired import bootstrap_ci, sign_flip_p
 
-Draw = Callable[
-    [list[tuple[TaskRecord, int, int]], dict[str, str], str], Awaitable[dict[str, list[Rollout]]]
-]
 RESAMPLES = 4096
 Scores = dict[str, tuple[float, float]]  # item id -> mean (hard, soft)
 
