@@ -16,6 +16,9 @@ Layout::
                          and edit_apply_report.json (each edit: applied, or skipped and why),
                          and selection_eval/ (results.json, summary.json: the validation
                          rollouts of a skill not scored before, for the best-skill choice)
+    baseline_selection_eval/  the validation rollouts of the initial skill (results.json,
+                         summary.json), as skillrl writes them
+    final_selection_eval/     those of the skill the run ended with, when it is not the best
     test_baseline.jsonl  the test split's rollouts under the initial skill, and under the best
     test_best.jsonl      one (none when the best is the initial skill)
     summary.json         the result, with the test report
@@ -173,6 +176,14 @@ class RunDir:
 
     def write_initial(self, skill: str) -> None:
         self._write("initial.md", skill)
+
+    def write_files(self, files: dict[str, object]) -> None:
+        """Files of the run's own (a JSON value is written as JSON), each replaced whole."""
+        for name, payload in files.items():
+            text = (
+                payload if isinstance(payload, str) else json.dumps(payload, indent=2, default=str)
+            )
+            self._write(name, text)
 
     def write_test(self, which: str, lines: str) -> None:
         """The test split's rollouts under the initial (``baseline``) or the best skill."""

@@ -8,12 +8,16 @@ the edits it proves, so the skill after the step (``skill.md``) may hold fewer. 
 entry per ranked edit, in the seeds' keys (``index``, ``op``, ``target``, ``content_preview``,
 ``status``, ``error``): ``applied``, ``skipped_refused`` (the guard refused it alone: a secret, a
 harmful or overlong rule), ``skipped_gate`` (tested and not proven) or ``skipped_untested`` (over
-the step's edit budget). ``selection_eval/`` holds the validation rollouts of the best-skill choice.
+the step's edit budget). ``selection_eval/`` holds the validation rollouts of the best-skill choice;
+the run's ``baseline_selection_eval/`` the initial skill's, and ``final_selection_eval/`` those of
+the skill the run ended with, when it is not the best.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
+from pathlib import Path
 
 from ..models import Edit
 from ..optimize.proposer import redacted
@@ -44,16 +48,45 @@ def seed_artifacts(
     }
 
 
-def selection_eval(drawn: dict[str, list[Rollout]]) -> dict[str, object]:
+def selection_eval(
+    drawn: dict[str, list[Rollout]], folder: str = "selection_eval"
+) -> dict[str, object]:
     """The seeds' ``selection_eval/``: the validation rollouts that scored the skill after the
     step for the best-skill choice (``results.json``) and their means (``summary.json``). None
-    when the skill was scored before (the seeds' cache hit: the same skill is not replayed)."""
+    when the skill was scored before (the seeds' cache hit: the same skill is not replayed).
+    ``folder`` names the run's ``baseline_selection_eval/`` (the initial skill's) alike."""
     if not drawn:
         return {}
     mean = report.mean_score(report.per_item(drawn))
     results = [r.as_json(conversation=True) for rs in drawn.values() for r in rs]
     summary = {"hard": mean.test_hard, "soft": mean.test_soft, "n": len(results)}
-    return {"selection_eval/results.json": results, "selection_eval/summary.json": summary}
+    return {f"{folder}/results.json": results, f"{folder}/summary.json": summary}
+
+
+def final_selection_eval(run: Path, current: str, best: str) -> dict[str, object]:
+    """SkillOpt's ``final_selection_eval/``: the validation rollouts of the skill the run ended
+    with, when it is not the best one (the best's are its step's). They are the rollouts that
+    scored it when it was first made (its unit's ``selection_eval/``, or the initial skill's
+    ``baseline_selection_eval/``): read again, not drawn again, so they cost nothing."""
+    if current == best:
+        return {}
+    found = run / "baseline_selection_eval"
+    for unit in sorted((run / "units").glob("*-e*"), reverse=True):
+        if (unit / "selection_eval").is_dir() and _text(unit / "skill.md") == current:
+            found = unit / "selection_eval"
+            break
+    else:
+        if _text(run / "initial.md") != current:
+            return {}
+    return {
+        f"final_selection_eval/{name}": json.loads(_text(found / name) or "null")
+        for name in ("results.json", "summary.json")
+        if (found / name).is_file()
+    }
+
+
+def _text(path: Path) -> str | None:
+    return path.read_text(encoding="utf-8") if path.is_file() else None
 
 
 def _entry(

@@ -4,21 +4,29 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
+from skillopt_sleep import TrainConfig, train
 from skillopt_sleep.backends.simulated import SimulatedBackend
 from skillopt_sleep.compat import (
     BackendClient,
     GateResult,
+    RolloutResult,
     SimpleQAEnv,
+    SkillEnv,
     SkillOptConfig,
     SkillOptTrainer,
     evaluate_gate,
     select_gate_score,
 )
+from skillopt_sleep.envs.seed_envs import wrap
 from skillopt_sleep.errors import ConfigError
+from skillopt_sleep.models import Edit
+from skillopt_sleep.train.gate import GateOutcome
+from skillopt_sleep.train.step_gate import StepInput
 
 HERE = Path(__file__).parent
 INITIAL = "You are a concise QA assistant. Answer in one short phrase."
@@ -139,3 +147,60 @@ def test_a_step_that_makes_a_new_skill_records_its_selection_eval(
             assert summary["n"] == len(results) > 0 and 0 <= summary["hard"] <= 1
         seen.add(text)
     assert evaluated >= 1  # the adapter's run learns: some step makes a new skill
+
+
+class MarkedEnv(SkillEnv):
+    """An item passes when the skill holds GOOD and not BAD (no model call is needed)."""
+
+    name = "marked"
+
+    def get_items(self, split: str) -> list[dict[str, object]]:
+        return [{"id": f"{split}{i}", "question": f"q{i}"} for i in range(2)]
+
+    def rollout_one(self, *, item, skill, target_client):  # type: ignore[no-untyped-def]
+        hard = int("GOOD" in skill and "BAD" not in skill)
+        return RolloutResult(id=str(item["id"]), hard=hard, soft=float(hard))
+
+
+@dataclass
+class AddsLines:
+    """A gate that applies one scripted line a step, proven or not."""
+
+    lines: list[str]
+    name: str = "scripted"
+    remembers: bool = False
+
+    async def decide(self, step: StepInput) -> GateOutcome:
+        line = self.lines.pop(0)
+        edit = Edit(target="skill", op="add", content=line)
+        return GateOutcome(step.guard.skill.rstrip("\n") + "\n" + line + "\n", [edit], tested=1)
+
+    def fresh_rollouts(self, config: object, val: int, shown: bool) -> float | None:
+        return None
+
+
+def test_the_run_records_its_baseline_and_final_selection_evals(tmp_path: Path) -> None:
+    config = TrainConfig(
+        epochs=1, steps_per_epoch=2, k=1, mode="document", slow_update=False, meta_skill=False
+    )
+    out = tmp_path / "run"
+    result = train(
+        None, None, out, target=SimulatedBackend(), config=config, env=wrap(MarkedEnv()),
+        skill_text="Answer.", gate=AddsLines(["GOOD", "BAD"]),
+    )  # fmt: skip
+    assert result.best_skill == "Answer.\nGOOD\n" and result.current_skill.endswith("BAD\n")
+    base = out / "baseline_selection_eval"
+    assert json.loads((base / "summary.json").read_text()) == {"hard": 0.0, "soft": 0.0, "n": 4}
+    assert len(json.loads((base / "results.json").read_text())) == 4  # 2 items x val_k 2
+    final = out / "final_selection_eval"  # the run ended on a skill worse than its best
+    (last,) = (out / "units").glob("*-e1-s2")
+    for name in ("results.json", "summary.json"):
+        assert (final / name).read_text() == (last / "selection_eval" / name).read_text()
+    assert json.loads((final / "summary.json").read_text())["hard"] == 0.0
+
+
+def test_a_run_that_ends_on_its_best_skill_has_no_final_selection_eval(tmp_path: Path) -> None:
+    out, _ = run(tmp_path)
+    assert (out / "baseline_selection_eval" / "results.json").is_file()
+    assert (out / "best.md").read_text() == (out / "current.md").read_text()
+    assert not (out / "final_selection_eval").exists()
