@@ -26,6 +26,7 @@ from typing import Any
 from ..harvest.actions import to_models
 from ..harvest.copilot import EVENTS, SOURCE, CopilotParser
 from ..harvest.jsonl import as_dict
+from .environment import base_env
 from .events import AgentOutput
 from .spec import Launch, ReplayAgent
 
@@ -163,3 +164,6 @@ def copilot_replay(base_env: Callable[[Path, Mapping[str, str]], dict[str, str]]
         count_tools=True,
         readable=_package,
     )
+
+
+REPLAY = copilot_replay(base_env)

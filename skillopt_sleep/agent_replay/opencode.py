@@ -34,6 +34,7 @@ from ..harvest.actions import to_models
 from ..harvest.jsonl import as_dict
 from ..harvest.opencode import SOURCE
 from ..harvest.opencode_store import changed_sessions, connect, read_session
+from .environment import base_env
 from .events import AgentOutput
 from .spec import Launch, ReplayAgent
 
@@ -274,3 +275,6 @@ def opencode_replay(base_env: Callable[[Path, Mapping[str, str]], dict[str, str]
         parse=opencode_output,
         count_tools=True,
     )
+
+
+REPLAY = opencode_replay(base_env)

@@ -19,8 +19,9 @@ from ..backends.runner import Runner, SubprocessRunner
 from ..checks.action_judge import Effects
 from ..errors import BackendUnavailable, MalformedOutput, TransientError, TurnLimit
 from ..models import TaskRecord
-from .agents import TRUST_FILES, Agent, replay_agent
+from .agents import Agent, replay_agent
 from .checkout import build_copy
+from .environment import TRUST_FILES
 from .events import AgentOutput
 from .forward import endpoint, tunnel
 from .sandbox import Sandbox, probe

@@ -28,5 +28,6 @@ AGENT = register(
         rule_dirs=(".claude/rules",),
         follows=("*",),
         git_commit=True,
+        replay="skillopt_sleep.agent_replay.claude_code",
     )
 )

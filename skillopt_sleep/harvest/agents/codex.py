@@ -48,5 +48,6 @@ AGENT = register(
         root_env=("CODEX_HOME",),
         instructions=("AGENTS.md",),
         skills=(".agents/skills",),
+        replay="skillopt_sleep.agent_replay.codex",
     )
 )

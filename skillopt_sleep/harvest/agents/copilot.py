@@ -40,5 +40,6 @@ AGENT = register(
         skills=(".github/skills", ".agents/skills", ".claude/skills"),
         follows=("CLAUDE.md",),  # not GEMINI.md's
         hook=session_end_payload,
+        replay="skillopt_sleep.agent_replay.copilot",
     )
 )

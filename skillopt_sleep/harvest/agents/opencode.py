@@ -43,5 +43,6 @@ AGENT = register(
         fallback=("CLAUDE.md",),  # only where there is no AGENTS.md
         skills=(".opencode/skills", ".claude/skills"),
         sessions=sessions,
+        replay="skillopt_sleep.agent_replay.opencode",
     )
 )

@@ -77,6 +77,7 @@ class Agent:
     hook: HookReader | None = None
     git_commit: bool = False
     sessions: SessionReader | None = None
+    replay: str = ""
 
 
 _REGISTRY: dict[str, Agent] = {}
