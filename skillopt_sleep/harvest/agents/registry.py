@@ -60,6 +60,9 @@ class Agent:
     (``session_id``, ``transcript_path``). ``git_commit``: its tasks are given the commit they
     started from (the transcript names the branch). ``sessions`` replaces ``parser`` for an
     agent whose ``files`` are session databases (see :data:`SessionReader`).
+    ``replay`` names the module (``package.module``) whose ``REPLAY`` runs the agent headless
+    for agent replay ("": it has none). A name, not an import: agent replay is a floor above
+    harvest, and imports the module only when a night replays the agent.
     """
 
     name: str
