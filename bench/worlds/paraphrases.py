@@ -32,11 +32,11 @@ from skillopt_sleep.backends.simulated import SimulatedBackend
 from skillopt_sleep.models import Edit
 from skillopt_sleep.optimize import aggregate
 from skillopt_sleep.optimize.aggregate import Proposed
+from skillopt_sleep.optimize.optimizer import Optimizer
+from skillopt_sleep.optimize.prompts import load_prompts
 from skillopt_sleep.rollouts.replay import Calls
 from skillopt_sleep.settings import BudgetSettings
 from skillopt_sleep.train.merging import Stages, model_merge
-from skillopt_sleep.train.optimizer import Optimizer
-from skillopt_sleep.train.prompts import load_prompts
 
 FAMILIES: dict[str, list[str]] = {
     "summary-300": [

@@ -18,7 +18,7 @@ import random
 from pathlib import Path
 from typing import Any
 
-from ..train.prompts import shipped
+from ..optimize.prompts import shipped
 
 GENERIC = {"analyst_error": "reflect_failure", "analyst_success": "reflect_success"}
 # the prompt names each SkillOpt ``skill_update_mode`` looks for first

@@ -17,14 +17,14 @@ from dataclasses import dataclass
 from functools import partial
 
 from ..models import Edit, TaskRecord
-from ..optimize.aggregate import Proposed
-from ..optimize.reflect import Case, parse_edits, reflection_prompt
 from ..rollouts.replay import Rollout
 from ..rules.guards import managed_rules
 from ..rules.managed_block import frontmatter
 from . import conversation
+from .aggregate import Proposed
 from .optimizer import Optimizer
 from .prompts import Prompts
+from .reflect import Case, parse_edits, reflection_prompt
 
 
 @dataclass(frozen=True)

@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..backends.base import Message
-from ..optimize.reflect import Case
 from ..redact import redact
 from ..rollouts.replay import Rollout
+from .reflect import Case
 
 TURN_CHARS = 800
 TURNS = 12  # the first two and the last ten of a longer exchange

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from ..backends.base import Backend, Message, Request
-from ..optimize.proposer import ask_optimizer
 from ..rollouts.replay import Calls
+from .proposer import ask_optimizer
 
 T = TypeVar("T")
 

@@ -28,6 +28,8 @@ from ..envs.registry import load_env
 from ..envs.task_record import TaskRecordEnv
 from ..errors import ConfigError, InputError
 from ..night.pipeline import _rubric_from_backend
+from ..optimize.optimizer import Optimizer
+from ..optimize.prompts import Prompts, load_prompts
 from ..rollouts.agent_dispatch import AgentReplays
 from ..rollouts.replay import Calls, Replayer
 from ..settings import BudgetSettings
@@ -36,8 +38,6 @@ from .config import TrainConfig, TrainResult, TrainSummary
 from .data import TaskSet, load_task_set
 from .framing import system_for
 from .loop import Trainer
-from .optimizer import Optimizer
-from .prompts import Prompts, load_prompts
 from .rundir import RunDir, RunState
 from .step_gate import StepGate
 

@@ -26,11 +26,11 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from ..checks.judge import extract_json
 from ..errors import MalformedOutput
 from ..optimize.aggregate import Proposed, merge_level, priority
+from ..optimize.analysts import seed_of
+from ..optimize.optimizer import Optimizer
+from ..optimize.prompts import Prompts
 from ..rules.clauses import atomic_edits
 from ..rules.managed_block import normal_rule
-from .analysts import seed_of
-from .optimizer import Optimizer
-from .prompts import Prompts
 
 SUCCESS_SIDE = frozenset({"success", "improved"})  # what works; every other analyst: failures
 

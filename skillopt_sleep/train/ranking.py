@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from ..checks.judge import extract_json
 from ..errors import MalformedOutput
 from ..optimize.aggregate import Proposed
-from .analysts import seed_of
+from ..optimize.analysts import seed_of
 from .merging import Stages, describe
 
 

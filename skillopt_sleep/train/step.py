@@ -21,6 +21,9 @@ from ..envs.called import CalledBackend
 from ..models import Edit, TaskRecord
 from ..optimize import aggregate
 from ..optimize.aggregate import Proposed
+from ..optimize.analysts import Context, reflect, seed_of
+from ..optimize.optimizer import Optimizer
+from ..optimize.prompts import Prompts
 from ..optimize.proposer import redacted
 from ..optimize.reflect import Case
 from ..optimize.rounds import Rounds, Tonight
@@ -29,12 +32,9 @@ from ..redact import redact
 from ..rules.guards import EditOutcome, GuardLimits
 from ..settings import NightSettings
 from ..settings.gate import GateSettings
-from .analysts import Context, reflect, seed_of
 from .config import Mode, TrainConfig
 from .gate import GateOutcome
 from .merging import Stages, model_merge
-from .optimizer import Optimizer
-from .prompts import Prompts
 from .ranking import model_rank
 from .spending import GateLevels
 from .update import SKILL, apply_mode

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from skillopt_sleep.compat import EnvAdapter
-from skillopt_sleep.train.prompts import shipped
+from skillopt_sleep.optimize.prompts import shipped
 
 ADAPTER = """
 from skillopt_sleep.compat import EnvAdapter

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from skillopt_sleep.train.prompts import shipped
+from skillopt_sleep.optimize.prompts import shipped
 
 HERE = Path(__file__).parent
 ANALYSTS = ("reflect_contrast", "reflect_failure", "reflect_success")

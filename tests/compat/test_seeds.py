@@ -14,8 +14,8 @@ import pytest
 
 from skillopt_sleep.backends.base import Message, Request, Role
 from skillopt_sleep.backends.simulated import SimulatedBackend
+from skillopt_sleep.optimize.prompts import load_prompts
 from skillopt_sleep.testing import ModelCall, ModelServer, Reply, Text
-from skillopt_sleep.train.prompts import load_prompts
 
 HERE = Path(__file__).parent
 REPO = HERE.parents[1]

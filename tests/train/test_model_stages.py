@@ -175,7 +175,7 @@ def test_the_seeds_merge_batch_size_and_merge_and_ranking_overrides_reach_the_ru
     tmp_path: Path,
 ) -> None:
     from skillopt_sleep.compat import SimpleQAEnv, SkillOptConfig, SkillOptTrainer
-    from skillopt_sleep.train.prompts import load_prompts
+    from skillopt_sleep.optimize.prompts import load_prompts
 
     items = [{"id": "1", "question": "Capital of France?", "answers": ["Paris"]}]
     trainer = SkillOptTrainer(

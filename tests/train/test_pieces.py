@@ -10,9 +10,9 @@ import pytest
 from skillopt_sleep.errors import InputError
 from skillopt_sleep.models import Edit
 from skillopt_sleep.optimize.aggregate import Proposed, merge, rank
+from skillopt_sleep.optimize.prompts import NAMES, load_prompts
 from skillopt_sleep.rules.guards import GuardLimits
 from skillopt_sleep.train import TrainConfig
-from skillopt_sleep.train.prompts import NAMES, load_prompts
 from skillopt_sleep.train.spending import gate_levels, spent, step_budget
 from skillopt_sleep.train.update import apply_mode
 

@@ -15,11 +15,11 @@ from skillopt_sleep.backends.base import Message, Request, Role
 from skillopt_sleep.backends.simulated import SimulatedBackend
 from skillopt_sleep.counting import Usage
 from skillopt_sleep.models import NightSummary
+from skillopt_sleep.optimize.prompts import load_prompts
 from skillopt_sleep.paths import resolve_paths
 from skillopt_sleep.rollouts.replay import REPLAY_SYSTEM
 from skillopt_sleep.store import Store
 from skillopt_sleep.testing import ModelCall, ModelServer, Reply, Text
-from skillopt_sleep.train.prompts import load_prompts
 
 
 def simulated_training(sim: SimulatedBackend | None = None):  # type: ignore[no-untyped-def]
