@@ -39,7 +39,7 @@ from .gate import GateOutcome
 from .merging import Stages
 from .metric import MetricDrawer, mean_metric
 from .rundir import RunDir, RunState
-from .seed_artifacts import seed_artifacts, selection_eval
+from .seed_artifacts import final_selection_eval, seed_artifacts, selection_eval
 from .spending import gate_levels, spent, step_budget
 from .step import AnalystProposer, SkillGuard, carry, step_artifacts
 from .step_gate import EvidenceStepGate, StepGate, StepInput
@@ -124,6 +124,8 @@ class Trainer:
         try:
             if st.initial_val is None:
                 st.initial_val = st.best_val = await self.val_score(st, self.initial)
+                drawn = self.val_drawn.pop(sha256_text(self.initial)[:16], {})
+                self.run.write_files(selection_eval(drawn, "baseline_selection_eval"))
             for index in range(st.unit, len(plan)):
                 await self._unit(st, index, plan[index])
         except (BudgetExhausted, BackendOutage) as exc:
@@ -138,6 +140,7 @@ class Trainer:
             kept.stopped, kept.usage_by_role = st.stopped, dict(self.budget.by_role)
             self.run.save(kept)
             return kept, self._summary(kept, None, None)
+        self.run.write_files(final_selection_eval(self.run.path, st.current, st.best))
         summary = await self._test_report(st)
         if (
             summary.stopped
