@@ -20,6 +20,7 @@ from ..models import Edit, EditOp, EditTarget, TaskRecord
 from ..redact import redact
 from ..rollouts.replay import Rollout
 from ..rules.clauses import atomic_edits
+from .seed_reply import as_our_reply
 
 OPTIMIZER_SYSTEM = (
     "You improve a coding agent's instructions. You see tasks the agent did several times, good "
@@ -139,8 +140,9 @@ def parse_edits(text: str, cases: Sequence[Case] = ()) -> list[Edit]:
     each to be guarded and tested on its own. ``text`` is the reply as the optimizer sent it: a rule
     is kept as written, so that the guards refuse one that carries a secret (redacted, it would be
     written with a placeholder); its rationale and the rule it replaces are redacted here."""
-    try:
-        reply = _Reply.model_validate_json(extract_json(text).strip())
+    raw = extract_json(text).strip()
+    try:  # the seeds' reply (a patch over the minibatch) is read as ours: see .seed_reply
+        reply = _Reply.model_validate_json(as_our_reply(raw, len(cases)) or raw)
     except ValidationError as exc:
         err = exc.errors()[0]
         raise MalformedOutput(f"optimizer reply is not the expected JSON: {err['msg']}") from exc
