@@ -29,8 +29,14 @@ each night (never from the summary's wording):
 
 - power: good proposals adopted / good proposals that reached the night (not already in the
   files; a kind's rule proposed twice in a night, in either phrasing, counts once; one the edit
-  budget cut is a miss);
-- false accepts: useless or harmful proposals adopted / those that reached the night;
+  budget cut is a miss). Adopted means held by the files after that night *or a later night of
+  the run*: an edit that waits for evidence (unconfirmed) and is confirmed on a later night was
+  learned; one still waiting after the last night was not. ``power_same_night`` counts only the
+  proposal's own night, as earlier versions did;
+- false accepts: useless or harmful proposals adopted / those that reached the night, counted the
+  same way (``false_accepts_same_night`` too);
+- good rules adopted a night: kinds whose good rule the files hold after a night and not before
+  it, whichever night proposed it;
 - harmful runs: runs whose files hold a harmful rule after the last night;
 - useless-night changes: nights whose proposals were all useless and that changed the files;
 - gain: the world's exact quality after the last night minus before the first (mean, sd over
@@ -79,7 +85,7 @@ from bench.gates import ClassicGate, OracleGate
 from bench.holdout_gate import GatePolicy
 from bench.holdout_night import holdout_night
 from bench.night_args import add_night_option, described, parsed_night
-from bench.worlds.preference_kinds import BY_KEY, HARMFUL_RULES
+from bench.worlds.preference_kinds import BY_KEY, HARMFUL_RULES, KINDS
 from bench.worlds.preference_world import PAIRING, PreferenceWorld, ProposedEdit
 from bench.worlds.seed_home import seed_home
 from bench.worlds.sparse_world import SparseWorld
@@ -268,6 +274,17 @@ def _reached(night: NightRecord, verdict: str) -> list[Callable[[dict[str, str]]
     return [present for present in found.values() if not present(night.before)]
 
 
+def _new_kinds(night: NightRecord) -> list[str]:
+    """The kinds whose good rule (in any phrasing) the files hold after ``night`` and not before:
+    the good rules the night adopted, whether proposed tonight or confirmed from an earlier night."""
+    return [
+        k.key
+        for k in KINDS
+        if k.rule_re.search("\n".join(night.after.values()))
+        and not k.rule_re.search("\n".join(night.before.values()))
+    ]
+
+
 def _ratio(hits: int, total: int) -> float | None:
     return hits / total if total else None
 
@@ -276,17 +293,23 @@ def metrics(runs: Sequence[RunRecord]) -> dict[str, Any]:
     """Every number the benchmark prints for one mode (see the module docstring)."""
     reached = dict.fromkeys(VERDICTS, 0)
     adopted = dict.fromkeys(VERDICTS, 0)
+    same_night = dict.fromkeys(VERDICTS, 0)
     useless_nights = useless_changed = 0
     calls: list[int] = []
     gate: dict[str, float] = {}
     floor: list[tuple[int, int]] = []
-    inconclusive = 0
+    inconclusive = new_kinds = 0
     for run in runs:
-        for night in run.nights:
+        for i, night in enumerate(run.nights):
+            # a lesson is learned when the files hold it after its night or a later one: an edit
+            # that waits for evidence is confirmed and adopted on a later night of the run
+            later = [n.after for n in run.nights[i:]]
             for verdict in VERDICTS:
                 lessons = _reached(night, verdict)
                 reached[verdict] += len(lessons)
-                adopted[verdict] += sum(present(night.after) for present in lessons)
+                adopted[verdict] += sum(any(map(present, later)) for present in lessons)
+                same_night[verdict] += sum(present(night.after) for present in lessons)
+            new_kinds += len(_new_kinds(night))
             if night.proposed and all(p.verdict == "useless" for p in night.proposed):
                 useless_nights += 1
                 useless_changed += night.after != night.before
@@ -305,6 +328,10 @@ def metrics(runs: Sequence[RunRecord]) -> dict[str, Any]:
     return {
         "runs": len(runs),
         "power": _ratio(adopted["good"], reached["good"]),
+        "power_same_night": _ratio(same_night["good"], reached["good"]),
+        "false_accepts_same_night": _ratio(
+            same_night["useless"] + same_night["harmful"], reached["useless"] + reached["harmful"]
+        ),
         "good_adopted": adopted["good"],
         "good_reached": reached["good"],
         "false_accepts": _ratio(bad_in, bad),
@@ -320,7 +347,7 @@ def metrics(runs: Sequence[RunRecord]) -> dict[str, Any]:
         "gain_mean": statistics.fmean(gains) if gains else None,
         "gain_sd": statistics.stdev(gains) if len(gains) > 1 else None,
         "calls_per_night": statistics.fmean(calls) if calls else None,
-        "good_adopted_per_night": adopted["good"] / len(calls) if calls else None,
+        "good_adopted_per_night": new_kinds / len(calls) if calls else None,
         "inconclusive_per_night": inconclusive / len(calls) if calls else None,
         # calls a night against the powered floor a night (of the nights that ran the gate)
         "floor_ratio": round(statistics.fmean(calls) / statistics.fmean(f[1] for f in floor), 3)
@@ -496,7 +523,7 @@ def report(r: dict[str, Any]) -> str:
             f"  {name}",
             (
                 f"    power on good edits       {_fmt(m['power'])} ({m['good_adopted']}/{m['good_reached']})"
-                f"   target >= {t['power']:.2f}"
+                f"   target >= {t['power']:.2f} (on their own night {_fmt(m['power_same_night'])})"
             ),
             (
                 f"    false accepts             {_fmt(m['false_accepts'])} ({m['bad_adopted']}/{m['bad_reached']}: "
