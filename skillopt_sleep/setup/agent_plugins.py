@@ -1,13 +1,22 @@
-"""The table of the newer agents' plugin installers, and `--agents`.
+"""The newer agents' plugins: one row per agent, and `--agents`.
 
-One row per agent of :mod:`skillopt_sleep.plugin_places`: how its plugin is installed, and the
-agent's own command that removes it when uninstall cannot simply revert the recorded files.
-The agent registry (``harvest/agents``) can take these rows over once it carries an installer.
+One :class:`Plugin` per agent of :mod:`skillopt_sleep.plugin_places` (where its home and our
+installed hook are): how its plugin is installed, how to tell the installed copy is this
+checkout's, and the agent's own command that removes it when uninstall cannot simply revert the
+recorded files. Another agent is one row here and one in ``plugin_places``.
+
+Why not rows of the agent registry (``harvest/agents``), as agent replay reads it: setup runs
+from a checkout with a bare Python before the engine's dependencies exist (``install.sh`` runs
+``python -m skillopt_sleep.setup``), and the registry's parsers import them. So the rows stay
+here, standard library only, and a test holds them to the registry: every row names a
+registered agent under the registry's label, and every registered agent with a plugin of its
+own has a row.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import UsageError
@@ -22,26 +31,39 @@ from .tree import tree_sum
 
 Installer = Callable[[Ctx, Path], None]
 
-INSTALLERS: dict[str, Installer] = {
-    "copilot": copilot.install_copilot,
-    "opencode": install_opencode,
-    "gemini": gemini.install_gemini,
-    "qwen": install_qwen,
-    "pi": pi.install_pi,
+
+def _same_tree(ctx: Ctx, source: Path, agent: str) -> bool:
+    """Our copy of the plugin (under the own dir) is the checkout's."""
+    copy = ctx.layout.own_dir / "plugins" / agent
+    return copy.is_dir() and tree_sum(copy) == tree_sum(source / "plugins" / agent)
+
+
+def _same_opencode_file(ctx: Ctx, source: Path, agent: str) -> bool:
+    """OpenCode loads one JavaScript file from its config directory: that file is the checkout's."""
+    js = Path("plugins", "opencode", "plugins", f"{NAME}.js")
+    installed = opencode_home(ctx.env) / "plugins" / f"{NAME}.js"
+    return installed.is_file() and installed.read_bytes() == (source / js).read_bytes()
+
+
+@dataclass(frozen=True)
+class Plugin:
+    """One agent's plugin. ``uninstall(ctx)``: the agent's own command that removes it, for a
+    plugin installed through the agent's CLI (None: reverting our recorded files is the whole
+    job); such a plugin needs that CLI on PATH to be installed. ``current(ctx, source, name)``:
+    the installed copy is the one in the checkout ``source``."""
+
+    install: Installer
+    uninstall: Callable[[Ctx], tuple[str, ...]] | None = None
+    current: Callable[[Ctx, Path, str], bool] = _same_tree
+
+
+PLUGINS: dict[str, Plugin] = {
+    "copilot": Plugin(copilot.install_copilot, lambda ctx: copilot.UNINSTALL),
+    "opencode": Plugin(install_opencode, current=_same_opencode_file),
+    "gemini": Plugin(gemini.install_gemini, lambda ctx: gemini.UNINSTALL),
+    "qwen": Plugin(install_qwen),
+    "pi": Plugin(pi.install_pi, pi.uninstall_argv),
 }
-
-
-def _fallback(ctx: Ctx, agent: str) -> tuple[str, ...] | None:
-    """The agent's own uninstall command (None where removing our files is the whole job)."""
-    return {
-        "copilot": copilot.UNINSTALL,
-        "gemini": gemini.UNINSTALL,
-        "pi": pi.uninstall_argv(ctx),
-    }.get(agent)
-
-
-def _fallback_names() -> tuple[str, ...]:
-    return ("copilot", "gemini", "pi")  # installed through their own CLI
 
 
 def install_agent_plugins(ctx: Ctx, source: Path | None, wanted: tuple[str, ...] | None) -> None:
@@ -53,7 +75,7 @@ def install_agent_plugins(ctx: Ctx, source: Path | None, wanted: tuple[str, ...]
                 ctx.say(f"{place.label.lower()}: not found; skipped")
             continue
         if ctx.manifest.has("agent-plugin", place.name):
-            if source is None or _current(ctx, source, place.name):
+            if source is None or PLUGINS[place.name].current(ctx, source, place.name):
                 ctx.say(f"{place.label.lower()}: plugin already installed")
                 continue
             ctx.say(f"{place.label.lower()}: the plugin changed in this checkout; reinstalling it")
@@ -67,23 +89,14 @@ def install_agent_plugins(ctx: Ctx, source: Path | None, wanted: tuple[str, ...]
                 f"the {place.label} plugin files come with a checkout",
                 hint="run sh install/install.sh from a skillopt-sleep checkout",
             )
-        if place.name in _fallback_names() and not ctx.dry and ctx.which(place.binary) is None:
+        plugin = PLUGINS[place.name]
+        if plugin.uninstall is not None and not ctx.dry and ctx.which(place.binary) is None:
             raise SetupFailed(
                 f"--agents {place.name}: the {place.binary} CLI is not on PATH, and its plugin "
                 "is installed through it",
                 hint=f"install {place.label} first, or leave {place.name} out of --agents",
             )
-        INSTALLERS[place.name](ctx, source)
-
-
-def _current(ctx: Ctx, source: Path, agent: str) -> bool:
-    """Our installed copy of ``agent``'s plugin is the one in ``source``."""
-    if agent == "opencode":
-        js = Path("plugins", "opencode", "plugins", f"{NAME}.js")
-        installed = opencode_home(ctx.env) / "plugins" / f"{NAME}.js"
-        return installed.is_file() and installed.read_bytes() == (source / js).read_bytes()
-    copy = ctx.layout.own_dir / "plugins" / agent
-    return copy.is_dir() and tree_sum(copy) == tree_sum(source / "plugins" / agent)
+        plugin.install(ctx, source)
 
 
 def _remove(ctx: Ctx, agent: str) -> None:
@@ -106,9 +119,10 @@ def _remove(ctx: Ctx, agent: str) -> None:
 def undo_agent(ctx: Ctx, e: Entry) -> bool:
     """Undo one line this table's installers wrote; False when it failed."""
     if e.kind == "agent-plugin":
-        argv = _fallback(ctx, e.value)
-        if untouched(ctx, e.value) or argv is None:
+        uninstall = PLUGINS[e.value].uninstall if e.value in PLUGINS else None
+        if untouched(ctx, e.value) or uninstall is None:
             return True
+        argv = uninstall(ctx)
         ctx.say(f"{e.value}: its files changed since the install; asking {e.value} to remove it")
         return ctx.run(list(argv), timeout=300).ok
     if e.kind in ("agent-path", "agent-backup"):
