@@ -114,6 +114,11 @@ def mined_action_checks(
 
 
 _WORD = re.compile(r"^\(\?<!\[\\w-\]\)(.+)\(\?!\[\\w-\]\)$")
+# A word beside a path in one command (:func:`.scope.scoped_phrase`): "grep ... node_modules".
+_SCOPED = re.compile(
+    r"^\(\?<!\[\\w-\]\)([^()]+)\(\?!\[\\w-\]\)\[\^\|;&\\n\]\*"
+    r"\(\?<!\[\\w-\]\)([^()]+)\(\?!\[\\w-\]\)$"
+)
 _PLAIN = {
     "ran": "runs {}",
     "never_ran": "never runs {}",
@@ -128,6 +133,10 @@ def plain_action(check: Check) -> str:
     """An action check as people read it (``never runs unittest``, ``leaves dist alone``)."""
     value = str(check.value)
     word = _WORD.match(value)
+    scoped = _SCOPED.match(value)
+    if scoped and check.kind == "never_ran":
+        first, second = (re.sub(r"\\(.)", r"\1", g) for g in scoped.groups())
+        return f"never runs {first} ... {second}"
     if word and check.kind in ("ran", "never_ran"):
         value = re.sub(r"\\(.)", r"\1", word.group(1).replace(r"\s+", " "))
     elif check.kind in ("ran", "never_ran"):

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import pairwise
 
-from ..checks.action_judge import Effects, action_check
+from ..checks.action_judge import Effects, action_check, glob_match
 from ..checks.judge import rule_check
 from ..models import Action, Check
 from .action_refs import FAMILIES
+from .scope import Scope, confine, limited, scope
 from .shell_effects import _operands, _program, _segments, _words, shell_effects
 
 # Words that turn the rest of their clause against something: what follows is not the example.
@@ -61,6 +62,7 @@ class UserExample:
     actions: tuple[Action, ...]
     texts: tuple[str, ...]
     written: tuple[str, ...] = ()  # the texts as the user wrote them: `API_URL` keeps its backticks
+    where: Scope = field(default_factory=Scope)  # the paths it keeps the work in, and out of
 
     @property
     def label(self) -> str:
@@ -216,7 +218,7 @@ def user_example(feedback: str, corrected: Sequence[Action]) -> UserExample | No
             texts.append(span)
         bare = _QUOTED.sub(" ", clause)
         for match in _BARE_PATH.finditer(bare):
-            path = match.group(1).strip("/").removeprefix("./")
+            path = re.sub(r"/\.+$", "", match.group(1)).strip("/").removeprefix("./")
             actions.append(Action(kind=_path_kind(clause, corrected), path=path))  # type: ignore[arg-type]
         for match in _BARE_FLAG.finditer(bare):
             if (flagged := _flagged(match.group(1), corrected)) is not None:
@@ -224,11 +226,17 @@ def user_example(feedback: str, corrected: Sequence[Action]) -> UserExample | No
         for word in re.findall(r"[\w.-]+", bare.lower()):
             if word not in programs and any(word in fam and programs & fam for fam in FAMILIES):
                 commands.append(_tool_command(word, clause, corrected))
+    where = scope(_clauses(feedback), corrected)
+    if not commands and where:  # a scope alone: the corrected commands, kept to it
+        found = (confine(a.command, where) for a in corrected if a.kind == "command")
+        commands += [c for c in found if c]
     if not (commands or actions or texts):
         return None
     for command in dict.fromkeys(commands):
         actions = [*_command_actions(command), *actions]
-    return UserExample(tuple(dict.fromkeys(commands)), tuple(actions), tuple(texts), tuple(written))
+    return UserExample(
+        tuple(dict.fromkeys(commands)), tuple(actions), tuple(texts), tuple(written), where
+    )
 
 
 # -- holding a check against the example ---------------------------------------------------------
@@ -245,10 +253,9 @@ def _narrowed(check: Check, example: UserExample, corrected: Sequence[Action]) -
     """``never_ran word`` narrowed to the fewest words around it of the corrected command that
     the user's example does not run, those before it first (``make build``: the program that ran
     it, not a redirection after it); None when no such words exist."""
-    word = _WORD.match(str(check.value))
-    if not word:
+    name = _word_of(check)
+    if name is None:
         return None
-    name = re.sub(r"\\(.)", r"\1", word.group(1)).lower()
     for action in corrected:
         for segment in _segments(_words(action.command)) if action.kind == "command" else []:
             lowered = [w.lower() for w in segment]
@@ -261,6 +268,38 @@ def _narrowed(check: Check, example: UserExample, corrected: Sequence[Action]) -
                     if len(words) > n and _passes(narrow, example):
                         return narrow
     return None
+
+
+def _word_of(check: Check) -> str | None:
+    """The one word a ``never_ran`` check forbids, as the command spells it (lower-cased)."""
+    word = _WORD.match(str(check.value))
+    return re.sub(r"\\(.)", r"\1", word.group(1)).lower() if word else None
+
+
+def _where_asked(check: Check, example: UserExample) -> bool:
+    """Whether ``check`` forbids a path the user asked the work to stay in ("stick to src/"
+    after ``grep ... node_modules/ src/`` never makes ``src/`` a command never to run)."""
+    name = _word_of(check) if check.kind == "never_ran" else None
+    return name is not None and any(glob_match(i, name.strip("/")) for i in example.where.inside)
+
+
+def _scoped(check: Check, example: UserExample, corrected: Sequence[Action]) -> Check | None:
+    """``check`` limited to the scope the user put out of bounds ("never grep inside
+    node_modules": never runs grep on node_modules; never deletes data/raw, not all of data);
+    None when the scope cannot limit it."""
+    outside = example.where.outside
+    name = _word_of(check) if check.kind == "never_ran" else None
+    narrow: Check | None = None
+    if name is not None and outside:
+        value = limited(name, corrected, example.where)
+        narrow = check.model_copy(update={"value": value}) if value else None
+    elif check.kind in ("untouched", "never_read"):
+        inner = [p for p in outside if p != check.value and glob_match(str(check.value), p)]
+        narrow = check.model_copy(update={"value": inner[0]}) if inner else None
+    if narrow is None or _passes(narrow, example) is False:
+        return None
+    failed = action_check(narrow, Effects(actions=tuple(corrected)))
+    return narrow if failed is not None and not failed[0] else None
 
 
 def _passes(check: Check, example: UserExample) -> bool | None:
@@ -296,7 +335,11 @@ def hold(
     for check in checks:
         verdict = _passes(check, example)
         if verdict is False:
-            narrowed = _narrowed(check, example, corrected) if check.kind == "never_ran" else None
+            if _where_asked(check, example):
+                continue
+            narrowed = _scoped(check, example, corrected)
+            if narrowed is None and check.kind == "never_ran":
+                narrowed = _narrowed(check, example, corrected)
             if narrowed is None:
                 continue
             check = narrowed
