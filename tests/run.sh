@@ -7,7 +7,9 @@
 # Arguments go to pytest: `bash tests/run.sh -m "not slow and not realbin" -n 2` is the quick
 # inner loop (no test that takes more than a few seconds, none that starts the real claude/codex).
 # The agent CLIs are pinned to the versions the tests were written against, installed only when
-# ./.tools holds another version, from npm's cache when it has them.
+# ./.tools holds another version, from npm's cache (~/.npm) when it has them (--prefer-offline):
+# a machine downloads each pinned version once; a fresh CI machine once per run, unless it keeps
+# ~/.npm or .tools between runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 CLAUDE_CODE_VERSION=2.1.197
