@@ -67,6 +67,7 @@ class Candidate:
     p_looks: list[float] = field(default_factory=list)
     looks: int = 0
     stopped: bool = False
+    carried: str = ""  # where an earlier night showed its efficacy: see :meth:`Trials.efficacy`
 
     @property
     def efficacy_tasks(self) -> list[TaskRecord]:
@@ -136,7 +137,9 @@ class Trials:
     # -- efficacy ---------------------------------------------------------------------------------
 
     async def efficacy(self, cands: Sequence[Candidate], step: int = 1) -> dict[str, EditEvidence]:
-        """Test a round's edits where they act; Holm over the round. Returns evidence by edit key."""
+        """Test a round's edits where they act; Holm over the round. Returns evidence by edit key.
+        An edit an earlier night showed helps (``carried``: an unconfirmed edit retested) stays out
+        of the family, its level spent on its own night: it must show only what it lacked there."""
         p = self.policy
         alpha = p.round_alpha(step)
         looks = len(self.allocation.efficacy_steps)
@@ -158,26 +161,24 @@ class Trials:
                     c.drawn_at(t.id, looks) - c.drawn_at(t.id, c.looks),
                 )
         adjusted = {c.key: self._adjusted(c) for c in cands}
-        passed, levels = holm(adjusted, alpha), holm_levels(adjusted, alpha)
+        family = {c.key: adjusted[c.key] for c in cands if not c.carried}
+        passed = holm(family, alpha) | {c.key for c in cands if c.carried}
+        lv = holm_levels(family, alpha)
         return {
-            c.key: self._efficacy_evidence(c, adjusted[c.key], levels[c.key], c.key in passed)
+            c.key: self._efficacy_evidence(c, adjusted[c.key], lv.get(c.key, 1.0), c.key in passed)
             for c in cands
         }
 
     def _decided(self, cands: Sequence[Candidate], alpha: float) -> set[str]:
         """Keys of the edits whose efficacy is decided a pass at this look (the allocation says
         when: :meth:`.allocation.Allocation.passes_early`)."""
-        adjusted = {c.key: self._adjusted(c) for c in cands}
-        by_key = {c.key: c for c in cands}
-        return self.allocation.passes_early(
-            adjusted,
-            alpha,
-            lambda key: (
-                not by_key[key].unseen
-                or stratified_p(self._strata(by_key[key], by_key[key].unseen))
-                <= self.policy.unseen_alpha
-            ),
-        )
+        adjusted = {c.key: self._adjusted(c) for c in cands if not c.carried}
+        shows = {c.key: self._unseen_shows(c) for c in cands}
+        carried = {c.key for c in cands if c.carried and shows[c.key]}
+        return carried | self.allocation.passes_early(adjusted, alpha, shows.__getitem__)
+
+    def _unseen_shows(self, c: Candidate) -> bool:
+        return not c.unseen or stratified_p(self._strata(c, c.unseen)) <= self.policy.unseen_alpha
 
     async def _look(self, cands: Sequence[Candidate], look: int) -> None:
         p = self.policy
@@ -255,7 +256,7 @@ class Trials:
             errored=errored,
             example=example_of(c.addressed, self.baseline.rollouts, c.after),
         )
-        seen = Seen(strata, errored, p_adj, p_unseen, alpha_edit, passed, log_total)
+        seen = Seen(strata, errored, p_adj, p_unseen, alpha_edit, passed, log_total, c.carried)
         return efficacy_verdict(ev, seen, self.policy)
 
     # -- harm -------------------------------------------------------------------------------------

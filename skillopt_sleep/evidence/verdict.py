@@ -23,6 +23,7 @@ class Seen:
     alpha_edit: float
     passed: bool  # Holm passed it tonight
     log_total: float  # log e-value over every night, tonight included
+    carried: str = ""  # where an earlier night showed its efficacy (an unconfirmed edit retested)
 
 
 def efficacy_verdict(ev: EditEvidence, seen: Seen, policy: EvidencePolicy) -> EditEvidence:
@@ -33,6 +34,8 @@ def efficacy_verdict(ev: EditEvidence, seen: Seen, policy: EvidencePolicy) -> Ed
         why = f"{seen.errored} of {rollouts} rollouts errored: no evidence"
         return _set(ev, why, "no_evidence")
     unseen_ok = seen.p_unseen is None or seen.p_unseen <= policy.unseen_alpha
+    if seen.carried:
+        return _retested(ev, seen, policy, unseen_ok)
     carried = policy.accumulated_enough(seen.log_total)
     if seen.passed or carried:
         return _helps(ev, seen, policy, unseen_ok)
@@ -52,6 +55,21 @@ def _helps(ev: EditEvidence, seen: Seen, policy: EvidencePolicy, unseen_ok: bool
         else f"evidence over nights e = {exp(seen.log_total):.3g}"
     )
     return _set(ev, f"helps where it acts ({how})", "accepted")
+
+
+def _retested(
+    ev: EditEvidence, seen: Seen, policy: EvidencePolicy, unseen_ok: bool
+) -> EditEvidence:
+    """An edit an earlier night showed helps, retested for what that night could not check: it
+    keeps its verdict unless tonight it conclusively loses where it acts, or its unseen tasks do
+    not gain."""
+    p_less = stratified_p(seen.strata, "less")
+    if p_less <= policy.harm_conclusive:
+        return _set(ev, f"fewer passes where it should help (p = {p_less:.3g})", "worse")
+    if not unseen_ok:
+        return _helps(ev, seen, policy, unseen_ok)
+    unseen = "" if seen.p_unseen is None else f"; unseen tasks p = {seen.p_unseen:.3g}"
+    return _set(ev, f"helps where it acts ({seen.carried}{unseen})", "accepted")
 
 
 def _not_shown(ev: EditEvidence, seen: Seen, policy: EvidencePolicy) -> EditEvidence:

@@ -164,7 +164,7 @@ class Rounds:
         cands = self._guarded(edits, step)
         for cand in cands:
             trials.place(cand, [c.task for c in cases])
-        cands = [*self._take_first(), *cands]  # the waiting edits first, in round 1's family
+        cands = [*self._take_first(), *cands]  # the waiting edits first, outside the family
         if not cands:
             return []
         return await self._judge(trials, cands, self.budget - len(accepted))

@@ -6,8 +6,10 @@ tasks must not lose. A night with one task, or no unseen task of the edit's kind
 task, cannot run them, and saying nothing would make "1 cited + 0 unseen; 0 others" look like a
 proof. Such an edit is staged *unconfirmed*: never auto-adopted, marked wherever it is shown, and
 kept waiting (with the tasks the optimizer had seen when it wrote it) until a night has the
-missing evidence. That night tests it first, in its first round's family of tests, so the night's
-level is not spent twice, and it comes out confirmed, refused, or inconclusive like any edit.
+missing evidence. That night tests it first, outside its rounds' families: its efficacy was shown
+on its own night, at that night's level, so it spends none of tonight's new edits' level and only
+has to show what it lacked (a gain on unseen tasks of its kind, no harm on the other tasks). It
+comes out confirmed, refused, or still waiting; a retest that does not confirm it ends its wait.
 """
 
 from __future__ import annotations
@@ -125,6 +127,7 @@ def retest_candidate(
         why = outcome.rejected[0].reason if outcome.rejected else "it is in the files already"
         return NotTonight(f"it no longer applies: {why}", keeps_waiting=False)
     cand = Candidate(outcome.applied[0], outcome.files, 1, addressed, unseen)
+    cand.carried = f"shown on night {w.since or '-'}"
     cand.schedule = trials.allocation.efficacy_schedule(
         trials.policy, [t.id for t in addressed], [t.id for t in unseen]
     )

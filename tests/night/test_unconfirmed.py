@@ -155,12 +155,12 @@ def test_a_retest_that_does_not_confirm_it_says_how_to_drop_it_from_its_night(cl
     project = log([("type-hints", 0, "train")])
     first = _run(cli, project, "--json")["night_id"]
     log([("type-hints", 2, "holdout"), ("brevity", 0, "holdout")])  # the missing evidence
-    # a level no night of this size can reach: the retest cannot confirm it
-    strict = {"SKILLOPT_SLEEP_NIGHT__ALPHA": "1e-9", "SKILLOPT_SLEEP_NIGHT__EVIDENCE_ALPHA": "1e-9"}
+    # a level no unseen task of this night can reach: the retest cannot confirm it
+    strict = {"SKILLOPT_SLEEP_NIGHT__UNSEEN_ALPHA": "1e-9"}
     second = _run(cli, project, "--json", env=strict)
     [retest] = second["retested"]
     assert retest.startswith(f"retested first, unconfirmed since night {first}: {RULE!r}: ")
-    assert "inconclusive (not enough evidence yet" in retest
+    assert "inconclusive (helps the cited tasks but not unseen tasks of their kind" in retest
     assert second["waiting"] == []  # tested: its evidence goes on as any inconclusive edit's
     drop = f"`skillopt-sleep reject {first} 1`"
     assert (
@@ -170,3 +170,29 @@ def test_a_retest_that_does_not_confirm_it_says_how_to_drop_it_from_its_night(cl
     r = cli("reject", "--project", str(project), first, "1")
     assert r.code == 0, r.err
     assert "skillopt-sleep:begin" not in (project / "CLAUDE.md").read_text()
+
+
+def test_a_retest_needs_only_what_its_night_lacked_and_takes_no_level_from_new_edits(cli, log):
+    """Its effect was shown on its own night, at that night's level: the retest spends none of
+    tonight's, so a night whose level no new edit can reach still confirms it on its unseen task."""
+    project = log([("type-hints", 0, "train")])
+    first = _run(cli, project, "--json")["night_id"]
+    log([("type-hints", 2, "holdout"), ("brevity", 0, "holdout")])  # the missing evidence
+    none_pass = {
+        "SKILLOPT_SLEEP_NIGHT__ALPHA": "1e-9",
+        "SKILLOPT_SLEEP_NIGHT__EVIDENCE_ALPHA": "1e-9",
+    }
+    second = _run(cli, project, "--json", env=none_pass)
+    [ev] = [e for e in second["evidence"] if e["edit"]["content"] == RULE]
+    assert ev["verdict"] == "accepted" and ev["unconfirmed"] == [] and ev["unseen"]
+    assert ev["reason"].startswith(
+        f"helps where it acts (shown on night {first}; unseen tasks p = "
+    )
+    assert second["retested"] == [
+        f"retested first, unconfirmed since night {first}: {RULE!r}: confirmed ({ev['reason']})"
+    ]
+    # no new edit of tonight's reaches a level of 1e-9
+    assert all(
+        e["verdict"] != "accepted" for e in second["evidence"] if e["edit"]["content"] != RULE
+    )
+    assert RULE in (project / "CLAUDE.md").read_text()  # confirmed: auto_adopt takes it
