@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bench.holdout_gate import GatePolicy, GateResult, decide
-from skillopt_sleep.night.pipeline import Night, NightResult, Stages
+from skillopt_sleep.night.pipeline import Night, Stages
+from skillopt_sleep.night.recorder import NightResult
 from skillopt_sleep.optimize.reflect import pick_cases
 from skillopt_sleep.optimize.select import Selection
 from skillopt_sleep.rollouts.replay import Rollout
@@ -31,23 +32,27 @@ class HoldoutStages:
     async def __call__(self, night: Night, sel: Selection, result: NightResult) -> None:
         need = self.policy.min_tasks
         if len(sel.holdout) < need:
-            return night.finish(
+            return night.record.finish(
                 "no_evidence", f"not enough evidence: {len(sel.holdout)} holdout tasks, need {need}"
             )
         texts = night.ws.texts
         train = await night.replay("replay train", sel.train, texts)
         if night.too_many_errors(train):
-            return night.finish("no_evidence", "too many replays failed: no evidence tonight")
+            return night.record.finish(
+                "no_evidence", "too many replays failed: no evidence tonight"
+            )
         cases = pick_cases(sel.train, train, night.s.night.reflect_tasks)
         edits = await night.proposer.propose(cases, (), (), 1) if cases else []
         if edits is None:
-            return night.finish(
+            return night.record.finish(
                 "no_evidence", "the optimizer did not answer usably: no evidence tonight"
             )
-        outcome = night.guard.guard(edits, budget=edit_budget(night.s.night, night.night_index))
+        outcome = night.guard.guard(
+            edits, budget=edit_budget(night.s.night, night.plan.night_index)
+        )
         if not outcome.applied:
             why = "no edit passed the guards" if edits else "the optimizer proposed no edit"
-            return night.finish("no_evidence", f"no candidate tonight: {why}")
+            return night.record.finish("no_evidence", f"no candidate tonight: {why}")
         result.candidate = outcome.files
         before = await night.replay("holdout before", sel.holdout, texts)
         after = await night.replay(
@@ -62,11 +67,11 @@ def _record_gate(night: Night, gate: GateResult, outcome: EditOutcome) -> None:
     s.errored_rollouts = gate.errored
     budget_hit = night.replayer.budget_hit
     if budget_hit is not None and gate.decision == "no_evidence":
-        night.finish(
+        night.record.finish(
             "budget_exhausted", f"{budget_hit.one_line()}; the gate had too little evidence"
         )
     else:
-        night.finish(gate.decision, gate.reason)
+        night.record.finish(gate.decision, gate.reason)
     if budget_hit is not None:
         s.skipped.append(
             f"{night.replayer.stats.skipped} rollouts skipped: {budget_hit.one_line()}"

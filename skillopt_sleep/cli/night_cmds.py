@@ -15,8 +15,8 @@ from ..models import NightSummary, TaskRecord
 from ..night.demo import next_steps, prepare_demo
 from ..night.estimate import Estimate
 from ..night.estimate_ways import ways_text
-from ..night.pipeline import NightResult
 from ..night.project import build_backends, estimate_project_night, run_project_night
+from ..night.recorder import NightResult
 from ..night.root import Backends
 from ..paths import resolve_paths
 from ..rollouts.agent_dispatch import agent_replays

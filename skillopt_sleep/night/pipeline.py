@@ -6,7 +6,6 @@ A night is built in one place, :mod:`.root`, whichever way it starts.
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -23,19 +22,16 @@ from ..checks.judge import (
     rubric_prompt,
 )
 from ..clock import Clock
-from ..counting import Usage
 from ..errors import BackendOutage, BudgetExhausted, MalformedOutput
 from ..evidence.pool import Want
-from ..evidence.reserve import reuse_notes
 from ..harvest.expanded import user_texts
 from ..models import Edit, NightSummary, TaskRecord, WaitingEdit
 from ..optimize.proposer import OptimizerProposer
 from ..optimize.reflect import RETRY_NOTE
-from ..optimize.rounds import CONCLUSIVE, Rounds, RoundsResult, Tonight
+from ..optimize.rounds import Rounds, Tonight
 from ..optimize.seams import Gate
 from ..optimize.seeds import NightSeeds
 from ..optimize.select import Selection, scorable, select_tasks
-from ..optimize.waiting import waiting_line
 from ..paths import Paths
 from ..rollouts.agent_dispatch import AgentReplays
 from ..rollouts.replay import Calls, Replayer, Rollout
@@ -45,9 +41,9 @@ from ..rules.lint import urls_in
 from ..rules.refused import RefusedEdits
 from ..rules.workspace import Workspace
 from ..settings import Settings
-from ..store import Store, atomic_write_text
+from ..store import Store
 from .edit_guard import EditGuard
-from .tally import tally_line
+from .recorder import NightResult, Recorder
 
 Progress = Callable[[str, int, int], None]  # (phase, advance, total of phase)
 JudgeArg = Backend | RubricJudge | None
@@ -56,23 +52,48 @@ Watch = Callable[
 ]  # an observer handed the night's budget as it starts (the heartbeat)
 
 
-@dataclass
-class NightResult:
-    """What a night produced: its summary, and the candidate texts if it made one."""
-
-    summary: NightSummary
-    workspace: Workspace
-    candidate: dict[str, str] | None = None
-    rollouts: dict[str, dict[str, list[Rollout]]] = field(default_factory=dict)
-    ledger: dict[str, float | None] = field(
-        default_factory=dict
-    )  # evidence carried to later nights
-
-
 Stages = Callable[["Night", Selection, NightResult], Awaitable[None]]
 """What a night does between selecting its tasks and accounting for them: the product's is
 :meth:`Night.edit_by_edit`; a benchmark composes its own from the night's public pieces
-(:meth:`Night.replay`, :meth:`Night.finish`, ``proposer``, ``guard``, ``replayer``, ``summary``)."""
+(:meth:`Night.replay`, ``record`` (its ``finish``), ``proposer``, ``guard``, ``replayer``,
+``summary``, ``plan``)."""
+
+
+@dataclass(frozen=True)
+class Backends:
+    """The backend of each role (one backend may serve several)."""
+
+    target: Backend
+    optimizer: Backend
+    judge: Backend
+
+
+@dataclass(frozen=True)
+class NightPlan:
+    """Everything a night is built from: one settings object, the backends, and its place in the
+    project's history (``night_index`` nights before it, ``tried`` edits refused for good,
+    ``ledger`` evidence carried by edit key). ``rubric`` replaces the judge backend for rubric
+    checks; ``gate`` decides which edits pass (None: the product's evidence gate); ``stages`` replaces
+    the night's stages (a benchmark's baseline); ``watch`` follows what the night spends."""
+
+    settings: Settings
+    project: Path
+    backends: Backends
+    clock: Clock
+    store: Store | None = None
+    night_id: str | None = None  # None: from the project and the clock
+    artifacts: Path | None = None
+    progress: Progress | None = None
+    night_index: int = 0
+    tried: Sequence[Edit] = ()
+    ledger: Mapping[str, float] = field(default_factory=dict)
+    rubric: RubricJudge | None = None
+    gate: Gate | None = None
+    stages: Stages | None = None  # None: the product's edit-by-edit stages
+    watch: Watch | None = None  # handed the night's budget as it starts (the heartbeat)
+    ignored: Sequence[str] = ()  # adopted rules the agent does not follow: cases for the optimizer
+    agents: AgentReplays | None = None  # replays tasks with action checks through the real agent
+    waiting: Sequence[WaitingEdit] = ()  # unconfirmed edits of earlier nights, retested first
 
 
 def night_id_for(project: Path, clock: Clock) -> str:
@@ -115,67 +136,42 @@ def _rubric_from_backend(backend: Backend, calls: Calls) -> RubricJudge:
 
 
 class Night:
-    """The stages of one night, run in order by :meth:`run`: ``stages`` (None: the product's
-    :meth:`edit_by_edit`) between selecting the tasks and accounting for them; ``watch`` is handed
-    the night's budget as it starts, to follow what it spends."""
+    """The stages of one night, run in order by :meth:`run`: the plan's ``stages`` (None: the
+    product's :meth:`edit_by_edit`) between selecting the tasks and accounting for them; its
+    ``watch`` is handed the night's budget as it starts, to follow what it spends. ``workspace``
+    is the files the night read as it was built; the stages report to ``record``."""
 
-    def __init__(
-        self,
-        settings: Settings,
-        workspace: Workspace,
-        *,
-        target: Backend,
-        optimizer: Backend,
-        judge: JudgeArg,
-        store: Store | None,
-        clock: Clock,
-        seeds: NightSeeds,
-        night_id: str,
-        artifacts: Path | None,
-        progress: Progress | None,
-        night_index: int = 0,
-        tried: Sequence[Edit] = (),
-        ledger: Mapping[str, float] | None = None,
-        gate: Gate | None = None,
-        ignored: Sequence[str] = (),
-        agents: AgentReplays | None = None,
-        waiting: Sequence[WaitingEdit] = (),
-        stages: Stages | None = None,
-        watch: Watch | None = None,
-    ) -> None:
-        self.s, self.ws, self.store, self.clock, self.seeds = (
-            settings,
-            workspace,
-            store,
-            clock,
-            seeds,
+    def __init__(self, plan: NightPlan, workspace: Workspace) -> None:
+        settings, self.plan = plan.settings, plan
+        self.s, self.ws, self.store, self.clock = settings, workspace, plan.store, plan.clock
+        self.seeds = NightSeeds.of(settings.night.seed, plan.night_index)
+        night_id = plan.night_id or night_id_for(plan.project, plan.clock)
+        self.rng, self.trials_rng, self.stream = (
+            self.seeds.select,
+            self.seeds.trials,
+            self.seeds.stream,
         )
-        self.rng, self.trials_rng, self.stream = seeds.select, seeds.trials, seeds.stream
-        self.optimizer, self.artifacts, self.night_index = optimizer, artifacts, night_index
-        self.tried = list(tried)
-        self.ignored = list(ignored)  # adopted rules the agent does not follow: optimizer cases
-        self.ledger = dict(ledger or {})
-        self.waiting = list(waiting)  # unconfirmed edits of earlier nights, retested first
         self.known: dict[str, TaskRecord] = {}
-        self.gate = gate  # None: the product's evidence gate
-        self.stages: Stages = stages or Night.edit_by_edit
-        self.watch = watch
+        self.stages: Stages = plan.stages or Night.edit_by_edit
         self.budget = Budget(settings.budget)
         self.calls = Calls(
-            self.budget, RetryPolicy(max_retries=settings.roles.target.max_retries), seeds.retry
+            self.budget,
+            RetryPolicy(max_retries=settings.roles.target.max_retries),
+            self.seeds.retry,
         )
-        self._progress = progress or (lambda phase, n, total: None)
+        self._progress = plan.progress or (lambda phase, n, total: None)
         self._phase = ("", 0)
-        self.replayer = self._replayer(target, judge, agents)
+        target = plan.backends.target
+        self.replayer = self._replayer(target, plan.rubric or plan.backends.judge, plan.agents)
         self.summary = NightSummary(
             night_id=night_id,
             project=str(workspace.project),
-            started_at=clock.now(),
+            started_at=plan.clock.now(),
             decision="no_evidence",
             skipped=list(workspace.skipped),
             target=f"{target.name}:{target.model}",
         )
-        self.rollouts: dict[str, dict[str, list[Rollout]]] = {}
+        self.record = Recorder(NightResult(self.summary, workspace), plan.artifacts, plan.clock)
         self.proposer = self._proposer()
         self.guard = EditGuard(workspace.texts, self._guard_limits([]), self.summary.rejected_edits)
 
@@ -198,25 +194,25 @@ class Night:
     def _proposer(self) -> OptimizerProposer:
         """The optimizer asked for edits, its notes in the summary's, its reflections saved."""
         return OptimizerProposer(
-            self.optimizer,
+            self.plan.backends.optimizer,
             self.calls,
             files=self.ws.texts,
-            tried=self.tried,
+            tried=self.plan.tried,
             max_tokens=self.s.roles.optimizer.max_tokens,
-            night_index=self.night_index,
+            night_index=self.plan.night_index,
             notes=self.summary.skipped,
-            save=self._save,
+            save=self.record.save,
             progress=self._progress,
-            ignored=self.ignored,
+            ignored=self.plan.ignored,
         )
 
     async def run(
         self, tasks: Sequence[TaskRecord], last_night: datetime | None = None
     ) -> NightResult:
-        if self.watch is not None:
-            self.watch(self.budget)
+        if self.plan.watch is not None:
+            self.plan.watch(self.budget)
         sel = select_tasks(tasks, self.s.night, self.rng, last_night)
-        cited = {i for w in self.waiting for i in w.cited}  # retested on them, selected or not
+        cited = {i for w in self.plan.waiting for i in w.cited}  # retested on them, selected or not
         self.known = {t.id: s for t in tasks if t.id in cited and (s := scorable(t)) is not None}
         self.guard = EditGuard(
             self.ws.texts,
@@ -225,22 +221,24 @@ class Night:
         )
         self.summary.n_train, self.summary.n_holdout = len(sel.train), len(sel.holdout)
         self.summary.skipped += sel.skipped
-        result = NightResult(self.summary, self.ws)
+        result = self.record.result
         try:
             await self.stages(self, sel, result)
         except BudgetExhausted as exc:
-            self.finish("budget_exhausted", f"{exc.one_line()}; the rest of the night was skipped")
+            self.record.finish(
+                "budget_exhausted", f"{exc.one_line()}; the rest of the night was skipped"
+            )
         except BackendOutage as exc:
-            self.finish("outage", exc.one_line())
-        self._account()
-        self._write_artifacts(result)
-        result.rollouts = self.rollouts
+            self.record.finish("outage", exc.one_line())
+        self.record.account(self.budget, self.replayer)
+        self.record.write()
         return result
 
     async def edit_by_edit(self, sel: Selection, result: NightResult) -> None:
         """Edit by edit: every proposed edit tested alone where it acts, harm checked elsewhere."""
         if not sel.train:
-            return self.finish("no_evidence", "not enough evidence: no task to learn from tonight")
+            self.record.finish("no_evidence", "not enough evidence: no task to learn from tonight")
+            return
         train = await self.replay("replay train", sel.train, self.ws.texts)
         served = sum(r.cached for rs in train.values() for r in rs)
         if served:
@@ -249,21 +247,23 @@ class Night:
                 "served from the cache (earlier replays, and tests under these files)"
             )
         if self.too_many_errors(train):
-            return self.finish("no_evidence", "too many replays failed: no evidence tonight")
+            self.record.finish("no_evidence", "too many replays failed: no evidence tonight")
+            return
         tonight = Tonight(
             self.ws.texts,
             self.s.night,
-            self.night_index,
+            self.plan.night_index,
             self.stream,
             self.trials_rng,
-            self.ledger,
-            waiting=self.waiting,
+            dict(self.plan.ledger),
+            waiting=list(self.plan.waiting),
             known=self.known,
         )
         rounds = Rounds(
-            tonight, proposer=self.proposer, guard=self.guard, drawer=self, gate=self.gate
+            tonight, proposer=self.proposer, guard=self.guard, drawer=self, gate=self.plan.gate
         )
-        return self._record_rounds(await rounds.run(sel, train), result)
+        done = await rounds.run(sel, train)
+        self.record.rounds(done, self.replayer.budget_hit, self.replayer.stats.skipped)
 
     async def draw(
         self, wants: list[Want], files: dict[str, str], nonce: str
@@ -273,45 +273,6 @@ class Night:
         replay under them draws only what the tests did not."""
         self.set_phase("test edits", sum(count for _, _, count in wants))
         return await self.replayer.draw(wants, files, nonce, keep=files != self.ws.texts)
-
-    def _record_rounds(self, rounds: RoundsResult, result: NightResult) -> None:
-        s = self.summary
-        s.evidence, result.ledger, s.saved_rollouts = rounds.evidence, rounds.ledger, rounds.saved
-        s.gate_rollouts, s.gate_saved = rounds.parts, rounds.saved_parts
-        s.errored_rollouts = sum(e.errored for e in rounds.evidence)
-        s.waiting = [
-            w if w.since else w.model_copy(update={"since": s.night_id}) for w in rounds.waiting
-        ]
-        s.retested, s.harm_sampled = rounds.retested, rounds.harm_sampled
-        s.before_reused = rounds.before_reused
-        s.notes += [*rounds.retested, *map(waiting_line, s.waiting), *reuse_notes(rounds)]
-        refused = [
-            e.edit.model_copy(update={"status": "rejected", "reason": e.reason})
-            for e in rounds.evidence
-            if e.verdict in CONCLUSIVE
-        ]
-        s.rejected_edits += refused
-        budget_hit = self.replayer.budget_hit
-        if budget_hit is not None:
-            s.skipped.append(
-                f"{self.replayer.stats.skipped} rollouts skipped: {budget_hit.one_line()}"
-            )
-        if rounds.adopted:
-            result.candidate, s.edits = rounds.files, rounds.adopted
-            return self.finish("accept", tally_line(rounds.evidence, len(rounds.adopted)))
-        if budget_hit is not None:
-            return self.finish(
-                "budget_exhausted", f"{budget_hit.one_line()}; no edit was proven tonight"
-            )
-        if not rounds.evidence:
-            why = (
-                "no edit passed the guards"
-                if s.rejected_edits
-                else "the optimizer proposed no edit"
-            )
-            return self.finish("no_evidence", f"no candidate tonight: {why}")
-        decision = "reject" if refused else "no_evidence"
-        return self.finish(decision, tally_line(rounds.evidence, 0))
 
     async def replay(
         self,
@@ -326,7 +287,7 @@ class Night:
         self._phase = (phase, len(tasks) * self.s.night.k)
         self._progress(phase, 0, self._phase[1])  # the step is shown before its first result
         rollouts = await self.replayer.replay(tasks, files)
-        self.rollouts[phase] = rollouts
+        self.record.replayed(phase, rollouts)
         if self.replayer.budget_hit is not None and stop_on_budget:
             raise self.replayer.budget_hit
         return rollouts
@@ -349,52 +310,7 @@ class Night:
             max_bytes=self.s.files.max_bytes,
             known_urls=frozenset(urls_in("\n".join(seen))),
             languages=users_languages(seen),
-            refused=RefusedEdits(self.tried, {t.id: t for t in tasks}),
+            refused=RefusedEdits(list(self.plan.tried), {t.id: t for t in tasks}),
             max_rules=self.s.files.max_rules,
             memory=self.ws.placement.rules_in,
         )
-
-    def finish(self, decision: str, reason: str) -> None:
-        """End the night's stages with ``decision`` and the one line that says why."""
-        self.summary.decision = decision  # type: ignore[assignment]
-        self.summary.reason = reason
-        self.summary.finished_at = self.clock.now()
-
-    def _account(self) -> None:
-        s, total = self.summary, self.budget.total
-        s.usage_by_role = {role: Usage(**u.model_dump()) for role, u in self.budget.by_role.items()}
-        s.calls, s.tokens, s.cost_usd = total.calls, total.tokens, round(total.cost_usd, 6)
-        s.errored_rollouts = max(s.errored_rollouts, self.replayer.stats.errored)
-        if self.replayer.agents is not None:  # why some tasks were replayed as text
-            s.skipped += [n for n in self.replayer.agents.notes if n not in s.skipped]
-        if self.budget.unpriced_models:
-            s.skipped.append(
-                "cost unknown for models "
-                + ", ".join(sorted(self.budget.unpriced_models))
-                + ": add [budget.prices] to the config"
-            )
-        s.finished_at = s.finished_at or self.clock.now()
-
-    def _save(self, name: str, payload: object) -> None:
-        if self.artifacts is not None:
-            atomic_write_text(
-                self.artifacts / name, json.dumps(payload, indent=2, sort_keys=True, default=str)
-            )
-
-    def _write_artifacts(self, result: NightResult) -> None:
-        if self.artifacts is None:
-            return
-        lines = [
-            json.dumps({"phase": phase, **r.as_json()}, sort_keys=True)
-            for phase, by_task in self.rollouts.items()
-            for rs in by_task.values()
-            for r in rs
-        ]
-        atomic_write_text(
-            self.artifacts / "rollouts.jsonl", "\n".join(lines) + ("\n" if lines else "")
-        )
-        if self.summary.evidence:
-            self._save("evidence.json", [e.model_dump(mode="json") for e in self.summary.evidence])
-        for name, text in (result.candidate or {}).items():
-            atomic_write_text(self.artifacts / "candidate" / name, text)
-        self._save("summary.json", self.summary.model_dump(mode="json"))

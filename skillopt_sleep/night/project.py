@@ -22,7 +22,7 @@ from ..models import NightSummary, TaskRecord
 from ..optimize.seams import Gate
 from ..optimize.seeds import NightSeeds
 from ..optimize.select import select_tasks
-from ..optimize.waiting import load_waiting, save_waiting, still_staged_notes
+from ..optimize.waiting import load_waiting, still_staged_notes
 from ..paths import Paths
 from ..review import ledger
 from ..review.adopt import locks_dir, recover
@@ -35,10 +35,11 @@ from ..rules.workspace import load_workspace, project_sources
 from ..settings import Settings
 from ..store import Store
 from .estimate import Estimate, estimate_night
-from .pipeline import Night, NightResult, Progress, Stages, Watch, new_night_id
+from .pipeline import Backends, Night, NightPlan, Progress, Stages, Watch, new_night_id
+from .recorder import NightResult, remember
 from .removals import propose_removals
 from .retest import retest
-from .root import Backends, NightPlan, batched_backends, build_backends, build_night
+from .root import batched_backends, build_backends, build_night
 from .stage import stage
 
 
@@ -152,10 +153,7 @@ def _run(
     if dry_run:
         store.save_night(summary, "dry-run")
         return result
-    if summary.rejected_edits:
-        store.add_rejected_edits(str(project), night_id, summary.rejected_edits)
-    store.update_edit_evidence(str(project), night_id, result.ledger)
-    save_waiting(store, str(project), summary.waiting)
+    remember(store, result)
     if summary.decision == "accept" and result.candidate is not None:
         with project_lock(locks_dir(paths), project):  # ordered with adopt and rollback
             stage(directory, summary, result.workspace, result.candidate, store)

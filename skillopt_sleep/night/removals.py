@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from ..models import Edit
 from ..review.rule_views import RuleView
 from ..rules.managed_block import BlockError, replace_rule
-from .pipeline import NightResult
+from .recorder import NightResult
 
 REASON = "contradicted: since it was adopted you corrected the other way"
 

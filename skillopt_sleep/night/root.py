@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -22,23 +22,14 @@ from ..backends.batching import batching
 from ..backends.registry import create_backend
 from ..checks.judge import RubricJudge
 from ..clock import Clock, SystemClock
-from ..models import Edit, TaskRecord, WaitingEdit
+from ..models import Edit, TaskRecord
 from ..optimize.seams import Gate
-from ..optimize.seeds import NightSeeds
 from ..rollouts.agent_dispatch import AgentReplays
 from ..rules.workspace import load_workspace, project_sources
 from ..settings import RoleSettings, Settings
 from ..store import Store
-from .pipeline import Night, NightResult, Progress, Stages, Watch, night_id_for
-
-
-@dataclass(frozen=True)
-class Backends:
-    """The backend of each role (one backend may serve several)."""
-
-    target: Backend
-    optimizer: Backend
-    judge: Backend
+from .pipeline import Backends, Night, NightPlan, Progress
+from .recorder import NightResult
 
 
 def build_backends(settings: Settings, env: Mapping[str, str]) -> Backends:
@@ -68,60 +59,16 @@ def batched_backends(backends: Backends, store: Store | None, poll_s: float) -> 
     return Backends(wrap(backends.target), wrap(backends.optimizer), wrap(backends.judge))
 
 
-@dataclass(frozen=True)
-class NightPlan:
-    """Everything a night is built from: one settings object, the backends, and its place in the
-    project's history (``night_index`` nights before it, ``tried`` edits refused for good,
-    ``ledger`` evidence carried by edit key). ``rubric`` replaces the judge backend for rubric
-    checks; ``gate`` decides which edits pass (None: the product's evidence gate); ``stages`` replaces
-    the night's stages (a benchmark's baseline); ``watch`` follows what the night spends."""
-
-    settings: Settings
-    project: Path
-    backends: Backends
-    clock: Clock
-    store: Store | None = None
-    night_id: str | None = None  # None: from the project and the clock
-    artifacts: Path | None = None
-    progress: Progress | None = None
-    night_index: int = 0
-    tried: Sequence[Edit] = ()
-    ledger: Mapping[str, float] = field(default_factory=dict)
-    rubric: RubricJudge | None = None
-    gate: Gate | None = None
-    stages: Stages | None = None  # None: the product's edit-by-edit stages
-    watch: Watch | None = None  # handed the night's budget as it starts (the heartbeat)
-    ignored: Sequence[str] = ()  # adopted rules the agent does not follow: cases for the optimizer
-    agents: AgentReplays | None = None  # replays tasks with action checks through the real agent
-    waiting: Sequence[WaitingEdit] = ()  # unconfirmed edits of earlier nights, retested first
-
-
 def build_night(plan: NightPlan) -> Night:
-    """The night ``plan`` describes, ready to :meth:`~.pipeline.Night.run`."""
-    s, backends = plan.settings, plan.backends
+    """The night ``plan`` describes, ready to :meth:`~.pipeline.Night.run`: its backends batched
+    where the settings ask, and the project's files read."""
+    s = plan.settings
     if s.night.batch:
-        backends = batched_backends(backends, plan.store, s.night.batch_poll_s)
+        plan = replace(
+            plan, backends=batched_backends(plan.backends, plan.store, s.night.batch_poll_s)
+        )
     return Night(
-        s,
-        load_workspace(plan.project, s.files, project_sources(plan.store, plan.project)),
-        target=backends.target,
-        optimizer=backends.optimizer,
-        judge=plan.rubric or backends.judge,
-        store=plan.store,
-        clock=plan.clock,
-        seeds=NightSeeds.of(s.night.seed, plan.night_index),
-        night_id=plan.night_id or night_id_for(plan.project, plan.clock),
-        artifacts=plan.artifacts,
-        progress=plan.progress,
-        night_index=plan.night_index,
-        tried=plan.tried,
-        ledger=plan.ledger,
-        gate=plan.gate,
-        ignored=plan.ignored,
-        agents=plan.agents,
-        waiting=plan.waiting,
-        stages=plan.stages,
-        watch=plan.watch,
+        plan, load_workspace(plan.project, s.files, project_sources(plan.store, plan.project))
     )
 
 
@@ -177,3 +124,13 @@ def run_night(
         agents=agents,
     )
     return asyncio.run(build_night(plan).run(tasks, last_night))
+
+
+__all__ = [
+    "Backends",
+    "NightPlan",
+    "batched_backends",
+    "build_backends",
+    "build_night",
+    "run_night",
+]
