@@ -305,6 +305,29 @@ class AdapterEnv(SeedEnv):
         given = await self.in_thread(client, TARGET, run, shared=True)
         return list(given or [])
 
+    def analyst_prompts(self) -> dict[str, tuple[str, str]]:
+        """The adapter's own analyst prompts, by the run's names, each with where it came from:
+        ``get_error_minibatch_prompt()`` for the failure and contrast analysts,
+        ``get_success_minibatch_prompt()`` for the success analyst (SkillOpt's, in its reply
+        format or ours). A run keeps those that are not its shipped ones."""
+        out: dict[str, tuple[str, str]] = {}
+        asks = {
+            "get_error_minibatch_prompt": ("reflect_failure", "reflect_contrast"),
+            "get_success_minibatch_prompt": ("reflect_success",),
+        }
+        for method, names in asks.items():
+            get = getattr(self.env, method, None)
+            try:
+                text = get() if callable(get) else None
+            except Exception as exc:
+                raise ConfigError(
+                    f"{self.name}.{method}() failed: {type(exc).__name__}: {exc}",
+                    hint="return the analyst's prompt text, or None for the shipped one",
+                ) from exc
+            if isinstance(text, str) and text.strip():
+                out.update(dict.fromkeys(names, (text, f"environment: {self.name}.{method}()")))
+        return out
+
     @property
     def reflects(self) -> bool:
         """Whether the adapter's class defines its own ``reflect`` (the base's is not one)."""

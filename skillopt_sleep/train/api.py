@@ -124,10 +124,18 @@ def _given_env(config: TrainConfig, env: Environment | None) -> Environment | No
     return env
 
 
-def _prompts(folder: str | Path | None, config: TrainConfig) -> Prompts:
-    """The optimizer's prompts (``folder``'s in place of the shipped ones), the run's extras
-    written into their templates."""
-    return load_prompts(Path(folder) if folder is not None else None).with_extras(config.extras)
+def _prompts(folder: str | Path | None, config: TrainConfig, env: object = None) -> Prompts:
+    """The optimizer's prompts (``folder``'s in place of the shipped ones; else a SkillOpt
+    adapter's own analyst prompts, where it has some), the run's extras written into their
+    templates."""
+    prompts = load_prompts(Path(folder) if folder is not None else None)
+    own = getattr(env, "analyst_prompts", None)
+    texts, sources = dict(prompts.texts), dict(prompts.sources)
+    shipped = set(load_prompts().texts.values())  # an adapter's default is one of these
+    for name, (text, source) in (own() if callable(own) else {}).items():
+        if sources.get(name) == "package" and text not in shipped:
+            texts[name], sources[name] = text, source
+    return Prompts(texts, sources).with_extras(config.extras)
 
 
 def _identity(tasks: TaskSet, skill: str) -> dict[str, object]:
@@ -202,7 +210,7 @@ def train(
     env = _given_env(config, env)
     tasks = task_set(data, config, env)
     text = initial_skill(skill, skill_text, env, config.mode)
-    prompts = _prompts(prompts_dir, config)
+    prompts = _prompts(prompts_dir, config, env)
     run = RunDir(Path(out))
     made = not run.path.exists()
     budget_ = _budget(budget, run)

@@ -7,6 +7,11 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from skillopt_sleep import TrainConfig, train
+from skillopt_sleep.backends.base import Request
+from skillopt_sleep.backends.scripted import ScriptedBackend
 from skillopt_sleep.backends.simulated import SimulatedBackend
 from skillopt_sleep.compat import (
     BackendClient,
@@ -16,6 +21,9 @@ from skillopt_sleep.compat import (
     SkillOptConfig,
     SkillOptTrainer,
 )
+from skillopt_sleep.envs.registry import load_env
+
+HERE = Path(__file__).parent
 
 # An analyst prompt written for the seeds' reply format (a patch over the whole minibatch).
 SEED_PROMPT = """You are a failure-analysis agent. Read every failed trajectory of the minibatch and
@@ -110,3 +118,33 @@ def test_an_analyst_prompt_in_the_seeds_reply_format_gives_proposals(tmp_path: P
     assert failure[0]["edit"]["rationale"] == "every failed answer lacked the opening word"
     assert len(failure[0]["edit"]["cites"]) == 6  # the patch is the minibatch's: it cites its cases
     assert RULE in (out / "best_skill.md").read_text()  # and the gate proved it
+
+
+def test_an_adapters_own_analyst_prompt_is_the_runs_and_its_reply_gives_proposals(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.syspath_prepend(str(HERE))
+    own = (HERE / "seed_prompted" / "prompts" / "analyst_error.md").read_text()
+    reply = {
+        "batch_size": 6,
+        "patch": {"reasoning": "no READY", "edits": [REPLY["patch"]["edits"][0]]},
+    }
+
+    def optimizer(request: Request) -> str:
+        return json.dumps(reply) if request.system.startswith(own) else '{"edits": []}'
+
+    out = tmp_path / "run"
+    config = TrainConfig(
+        epochs=1, steps_per_epoch=1, batch_size=6, mode="document", merge="lexical",
+        slow_update=False, meta_skill=False,
+    )  # fmt: skip
+    result = train(
+        None, None, out, target=SimulatedBackend(), optimizer=ScriptedBackend(responder=optimizer),
+        config=config, env=load_env("seed_prompted.adapter:PromptedAdapter"), skill_text="Be brief.",
+    )  # fmt: skip
+    sources = json.loads((out / "prompts.json").read_text())
+    assert sources["reflect_failure"]["source"] == (
+        "environment: PromptedAdapter.get_error_minibatch_prompt()"
+    )
+    assert sources["reflect_success"]["source"] == "package"  # it ships no success prompt
+    assert RULE in result.best_skill
