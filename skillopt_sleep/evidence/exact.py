@@ -137,15 +137,6 @@ def holm(p_values: Mapping[str, float], alpha: float) -> set[str]:
     return rejected
 
 
-def pass_rates(strata: Sequence[Stratum]) -> tuple[float | None, float | None]:
-    """Pooled pass rate before and after (None for a side with no scored rollout)."""
-    bn = sum(s.before_n for s in strata)
-    an = sum(s.after_n for s in strata)
-    b = sum(s.before_pass for s in strata) / bn if bn else None
-    a = sum(s.after_pass for s in strata) / an if an else None
-    return b, a
-
-
 def rules_out_gain(strata: Sequence[Stratum], min_effect: float, z: float = 1.645) -> bool:
     """Whether the data rule out a gain of ``min_effect`` or more (one-sided, 95% by default).
 

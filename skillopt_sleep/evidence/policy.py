@@ -41,23 +41,6 @@ class EvidencePolicy(NightGateSettings):
         early = 0.25 / (self.efficacy_looks - 1)
         return [early] * (self.efficacy_looks - 1) + [0.75]
 
-    def per_look(self, total: int, tasks: int) -> int:
-        """Rollouts per task and side at each look, so the looks together reach ``total`` per side."""
-        return max(1, math.ceil(total / (self.efficacy_looks * max(1, tasks))))
-
     def accumulated_enough(self, log_e: float) -> bool:
         """Whether evidence carried over nights reaches the e-value threshold ``1/evidence_alpha``."""
         return log_e >= -math.log(self.evidence_alpha)
-
-    def planned_rollouts(self, tasks: int, proposals: int, adopted: int) -> int:
-        """Tonight's fresh rollouts over ``tasks`` tasks, for ``proposals`` edits a round and
-        ``adopted`` accepted, when every comparison runs its full course except harm, which takes
-        a second look half the time (a third when the pass rate keeps falling is rare): efficacy
-        after-rollouts for every edit and their share of the baseline, harm for each adopted edit
-        (after, and the baseline once), and the joint check (one look)."""
-        efficacy = self.efficacy_rollouts + self.unseen_rollouts
-        look = max(self.harm_rollouts, tasks)
-        harm = look * min(self.harm_looks, 1.5)
-        tested = self.steps * proposals
-        joint = adopted * efficacy + look if adopted > 1 else 0
-        return int(tested * efficacy * 1.5 + adopted * harm + harm + joint)

@@ -81,13 +81,6 @@ class Candidate:
         """After-rollouts of ``task_id`` drawn by the end of look ``look`` (0: none)."""
         return self.schedule[task_id][look - 1] if look else 0
 
-    def unneeded(self, looks: int | None = None) -> int:
-        """After-rollouts the looks not taken would have drawn (an early stop's saving)."""
-        return sum(
-            counts[-1 if looks is None else looks - 1] - self.drawn_at(t, self.looks)
-            for t, counts in self.schedule.items()
-        )
-
 
 class Trials:
     """Tonight's tests of edits against the night's files (``base``), over tonight's ``tasks``."""

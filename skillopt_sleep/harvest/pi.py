@@ -47,7 +47,6 @@ from .scan import Problem, _walk
 from .session import ParseState, SessionChunk, Turn, parse_time
 
 SOURCE = "pi"
-DEFAULT_ROOT = "~/.pi/agent/sessions"
 AGENT_DIR_ENV = "PI_CODING_AGENT_DIR"
 SESSIONS_ENV = "PI_CODING_AGENT_SESSION_DIR"
 CONTROL_SKILL = "skillopt-sleep"  # /skill:skillopt-sleep talks to this tool: never a task

@@ -41,9 +41,6 @@ class Workspace:
     placement: Placement = field(default_factory=Placement)
     live: dict[str, str] = field(default_factory=dict)
 
-    def memory_names(self) -> list[str]:
-        return [n for n in self.texts if n != "SKILL.md"]
-
     def live_text(self, name: str) -> str:
         """The file's text on disk (``texts`` holds it laid out by the placement)."""
         return self.live.get(name, self.texts.get(name, ""))

@@ -23,7 +23,6 @@ from croniter import CroniterBadDateError, croniter
 
 from ..errors import UsageError
 
-DEFAULT_CRON = "17 3 * * *"  # an off-the-hour minute at night: not when everyone else's jobs run
 CRON_HINT = "five fields: minute hour day-of-month month day-of-week, e.g. '17 3 * * *'"
 # A clock change never moves wall time by more than this; walking back this far before the start
 # finds a skipped slot that lands after it.
