@@ -18,6 +18,7 @@ from ..checks.action_judge import Effects, action_check, glob_match
 from ..checks.judge import rule_check
 from ..models import Action, Check
 from .action_refs import FAMILIES
+from .quoted import ran_as_is, unredirected
 from .scope import Scope, confine, limited, scope
 from .shell_effects import _operands, _program, _segments, _words, shell_effects
 
@@ -63,6 +64,7 @@ class UserExample:
     texts: tuple[str, ...]
     written: tuple[str, ...] = ()  # the texts as the user wrote them: `API_URL` keeps its backticks
     where: Scope = field(default_factory=Scope)  # the paths it keeps the work in, and out of
+    objected: tuple[str, ...] = ()  # commands the correction quotes as the attempt ran them
 
     @property
     def label(self) -> str:
@@ -159,15 +161,6 @@ _BARE_FLAG = re.compile(
 )
 
 
-def _unredirected(words: list[str]) -> list[str]:
-    """A command's words up to its first redirection (``2>&1`` is no part of the example)."""
-    for i, word in enumerate(words):
-        nxt = words[i + 1] if i + 1 < len(words) else ""
-        if word[:1] in "<>" or (word.isdigit() and nxt[:1] in "<>"):
-            return words[:i]
-    return words
-
-
 def _flagged(span: str, corrected: Sequence[Action]) -> str | None:
     """The corrected command with the flag ``span`` names, set as the user sets it: "pass
     `--context staging`" after ``--context prod`` asks for the flag with another value, so
@@ -177,7 +170,7 @@ def _flagged(span: str, corrected: Sequence[Action]) -> str | None:
         return None
     flag, value = match.groups()
     segments = [
-        _unredirected(list(s))
+        unredirected(list(s))
         for a in corrected
         if a.kind == "command"
         for s in _segments(_words(a.command))
@@ -202,6 +195,7 @@ def user_example(feedback: str, corrected: Sequence[Action]) -> UserExample | No
     actions: list[Action] = []
     texts: list[str] = []
     written: list[str] = []
+    objected: list[str] = []
     for clause, negative in _clauses(feedback):
         if negative:
             continue
@@ -211,6 +205,9 @@ def user_example(feedback: str, corrected: Sequence[Action]) -> UserExample | No
             if _is_path(span):
                 path = span.strip("/").removeprefix("./")
                 actions.append(Action(kind=_path_kind(clause, corrected), path=path))  # type: ignore[arg-type]
+            elif _is_command(span, programs) and ran_as_is(span, corrected):
+                objected.append(span)  # the very command corrected: what the user objects to
+                continue
             elif _is_command(span, programs):
                 commands.append(span)
             elif (flagged := _flagged(span, corrected)) is not None:
@@ -230,12 +227,17 @@ def user_example(feedback: str, corrected: Sequence[Action]) -> UserExample | No
     if not commands and where:  # a scope alone: the corrected commands, kept to it
         found = (confine(a.command, where) for a in corrected if a.kind == "command")
         commands += [c for c in found if c]
-    if not (commands or actions or texts):
+    if not (commands or actions or texts or objected):
         return None
     for command in dict.fromkeys(commands):
         actions = [*_command_actions(command), *actions]
     return UserExample(
-        tuple(dict.fromkeys(commands)), tuple(actions), tuple(texts), tuple(written), where
+        tuple(dict.fromkeys(commands)),
+        tuple(actions),
+        tuple(texts),
+        tuple(written),
+        where,
+        tuple(objected),
     )
 
 
@@ -274,6 +276,17 @@ def _word_of(check: Check) -> str | None:
     """The one word a ``never_ran`` check forbids, as the command spells it (lower-cased)."""
     word = _WORD.match(str(check.value))
     return re.sub(r"\\(.)", r"\1", word.group(1)).lower() if word else None
+
+
+def _to_objected(check: Check, example: UserExample) -> Check:
+    """``never_ran word`` made the command the user quoted as the one they object to, when that
+    command holds the word ("`git add -A` adds the logs too": never runs git add -A, not git)."""
+    name = _word_of(check) if check.kind == "never_ran" else None
+    for command in example.objected:
+        words = _words(command)
+        if name is not None and name in (w.lower() for w in words):
+            return check.model_copy(update={"value": phrase(words)})
+    return check
 
 
 def _where_asked(check: Check, example: UserExample) -> bool:
@@ -333,6 +346,7 @@ def hold(
     kept: list[Check] = []
     label = example.label
     for check in checks:
+        check = _to_objected(check, example)
         verdict = _passes(check, example)
         if verdict is False:
             if _where_asked(check, example):
@@ -343,7 +357,7 @@ def hold(
             if narrowed is None:
                 continue
             check = narrowed
-        if verdict is not None:
+        if verdict is not None and label:
             check = check.model_copy(update={"held_against": label})
         if all((c.kind, c.value) != (check.kind, check.value) for c in kept):
             kept.append(check)

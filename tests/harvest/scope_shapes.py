@@ -1,7 +1,9 @@
 """Small sessions recorded with the real ``claude`` and ``codex`` for the scope shape: a
 correction that keeps the work out of one path ("never search under .venv") and in another
 ("look in app/ only"), said after a command that worked on both. Its own example is the
-corrected command kept to that scope; no check mined from it may fail there.
+corrected command kept to that scope; no check mined from it may fail there. And a correction
+that quotes back, word for word, the command it corrects: that command is what the user
+objects to, never their example.
 
 Regenerate the stored fixtures (needs both binaries on PATH):
     python -m tests.harvest.scope_shapes tests/fixtures/scope_shapes
@@ -54,6 +56,13 @@ SCOPE_SESSIONS: tuple[Scenario, ...] = (
         "How big is each log folder?",
         "du -sh logs/ archive/ 2>&1 | tail -3",
         "Only logs/ matters, skip archive/.",
+    ),
+    _scoped(
+        "codex",
+        "moss",
+        "Free some space on the build box.",
+        "docker system prune -af 2>&1 | tail -1",
+        "Why `docker system prune -af`? It wiped the build cache too, that costs us an hour.",
     ),
 )
 

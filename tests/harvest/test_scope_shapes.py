@@ -60,3 +60,10 @@ def test_never_grep_inside_a_folder_limits_the_check_to_that_folder(cli, sandbox
     assert "never runs grep ... node_modules" in checks
     out = cli("tasks", "show", task.id[:12]).out
     assert "(held against the user's example: `grep -rn SESSION_TIMEOUT src/ | head -5`" in out
+
+
+def test_a_command_quoted_back_as_it_ran_is_the_one_never_to_run(cli, sandbox_home):
+    task = _harvested(cli, sandbox_home, SCOPES)["Free some space on the build box."]
+    assert _checks(task) == ["never runs docker system prune -af"]
+    out = cli("tasks", "show", task.id[:12]).out
+    assert "  - never runs docker system prune -af\n" in out
