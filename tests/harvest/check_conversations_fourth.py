@@ -9,6 +9,13 @@ correction split over two messages.
 Labelled like ``check_conversations.py``: where it lands, the right checks, the user's own
 example as a synthetic attempt (a check failing on it contradicts the correction).
 
+Measured before any miner change made with it (``python -m bench.corrections --baseline f4b38d2``
+at f4b38d2): 16 of 18 attached, 3 with a rule check, 6 with an action check, 9 with a failing
+check, 8 correct, 2 contradicting (``never_ran lib/`` from "only `lib/` counts";
+``never_ran git commit`` from "`git add -A` mete también los logs de depuración"). After the
+scope change 32fb774, made on the third set while this set stayed untouched: 1 contradicting
+(the ``git commit`` one). After 7664851, made with that one in view: 0 contradicting, 9 correct.
+
 Regenerate the stored fixtures (needs both binaries on PATH):
     python -m tests.harvest.check_conversations_fourth tests/fixtures/conversations_checks_fourth
 """
