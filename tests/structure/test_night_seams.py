@@ -37,3 +37,40 @@ def _offences(path: Path) -> Iterator[str]:
 def test_no_night_is_subclassed_and_no_night_factory_is_passed():
     found = [line for path in _sources() for line in _offences(path)]
     assert found == [], "\n".join(found)
+
+
+SEAM_TYPES = ("Want", "Draw", "Drawer", "Proposer", "Guard", "Gate")
+
+
+def _definitions(name: str) -> list[str]:
+    found = []
+    for path in sorted((REPO / "skillopt_sleep").rglob("*.py")):
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            targets = (
+                [t for t in node.targets if isinstance(t, ast.Name)]
+                if isinstance(node, ast.Assign)
+                else [node.target]
+                if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)
+                else []
+            )
+            named = [t.id for t in targets if isinstance(t, ast.Name)]
+            if isinstance(node, ast.ClassDef):
+                named.append(node.name)
+            if name in named:
+                found.append(f"{path.relative_to(REPO)}:{node.lineno}")
+    return found
+
+
+def test_the_rounds_seam_types_are_defined_once():
+    twice = {name: where for name in SEAM_TYPES if len(where := _definitions(name)) != 1}
+    assert twice == {}, twice
+
+
+def test_a_night_is_built_from_its_plan_whose_fields_are_declared_once():
+    """``Night`` takes the plan (and the files it read), so a plan field is never copied into a
+    parameter list of its own."""
+    import inspect
+
+    from skillopt_sleep.night.pipeline import Night
+
+    assert list(inspect.signature(Night.__init__).parameters) == ["self", "plan", "workspace"]
