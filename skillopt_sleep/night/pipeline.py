@@ -112,7 +112,10 @@ def new_night_id(store: Store, paths: Paths, project: Path, clock: Clock, prefix
     )
 
 
-def _rubric_from_backend(backend: Backend, calls: Calls) -> RubricJudge:
+def rubric_from_backend(backend: Backend, calls: Calls) -> RubricJudge:
+    """Rubric checks scored by ``backend``'s replies, through ``calls`` (the night's or a training
+    run's budget and retries); a malformed reply is asked once more, with the retry note."""
+
     async def ask(prompt: str) -> RubricReply:
         request = Request(
             "judge",
@@ -177,7 +180,7 @@ class Night:
 
     def _replayer(self, target: Backend, judge: JudgeArg, agents: AgentReplays | None) -> Replayer:
         """Tonight's replays of ``target``, scored by ``judge``, with progress shown by phase."""
-        rubric = _rubric_from_backend(judge, self.calls) if isinstance(judge, Backend) else judge
+        rubric = rubric_from_backend(judge, self.calls) if isinstance(judge, Backend) else judge
         return Replayer(
             target,
             self.calls,

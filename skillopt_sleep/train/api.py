@@ -27,7 +27,7 @@ from ..envs.extras import configure
 from ..envs.registry import load_env
 from ..envs.task_record import TaskRecordEnv
 from ..errors import ConfigError, InputError
-from ..night.pipeline import _rubric_from_backend
+from ..night.pipeline import rubric_from_backend
 from ..optimize.optimizer import Optimizer
 from ..optimize.prompts import Prompts, load_prompts
 from ..rollouts.agent_dispatch import AgentReplays
@@ -160,7 +160,7 @@ def _replayer(
     """The run's replayer: the target through the run's calls, scored by ``judge`` (or the target);
     the items ``agents`` chooses replayed by the real agent."""
     judge = judge if judge is not None else target
-    rubric = _rubric_from_backend(judge, calls) if isinstance(judge, Backend) else judge
+    rubric = rubric_from_backend(judge, calls) if isinstance(judge, Backend) else judge
     env = env if env is not None else _env(config.env, rubric, agents)
     return Replayer(
         target,
