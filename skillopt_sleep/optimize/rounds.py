@@ -27,7 +27,15 @@ from .aggregate import similar
 from .reflect import Case, pick_cases
 from .seams import Drawer, Gate, Guard, Proposer
 from .select import Selection
-from .waiting import NotTonight, missing, retest_candidate, retest_note, still_missing, waiting_of
+from .waiting import (
+    NotTonight,
+    missing,
+    over_budget,
+    retest_candidate,
+    retest_note,
+    still_missing,
+    waiting_of,
+)
 
 CONCLUSIVE = ("harmful", "worse", "no_effect")
 
@@ -254,6 +262,12 @@ class Rounds:
         """Mark each accepted edit with the checks tonight could not run; those wait for them."""
         for i, ev in enumerate(self.out.evidence):
             w = self.retests.get(ev.edit.key())
+            if ev.verdict == "over_budget" and self.gate.evidential:
+                # shown to help, cut before its harm check: it waits, and is retested first
+                self.out.waiting.append(w or over_budget(ev, trials))
+                if w is not None:
+                    self.out.retested.append(retest_note(w, ev))
+                continue
             gaps = missing(ev) if w is None else still_missing(w, missing(ev))
             if ev.verdict == "accepted" and self.gate.evidential and gaps:
                 ev = self.out.evidence[i] = ev.model_copy(update={"unconfirmed": gaps})

@@ -10,6 +10,8 @@ missing evidence. That night tests it first, outside its rounds' families: its e
 on its own night, at that night's level, so it spends none of tonight's new edits' level and only
 has to show what it lacked (a gain on unseen tasks of its kind, no harm on the other tasks). It
 comes out confirmed, refused, or still waiting; a retest that does not confirm it ends its wait.
+An edit shown to help and cut by its night's edit budget before its harm check waits the same way
+(``budget``: it needs a harm check, and is not staged meanwhile), and so does a retest the budget cut.
 """
 
 from __future__ import annotations
@@ -57,7 +59,7 @@ def needs_words(missing: Sequence[str], kind: str, unseen: int = 0, others: int 
     ``1 more task about tests``; "" once it has everything."""
     parts = []
     more_unseen = MIN_UNSEEN - unseen if "unseen" in missing else 0
-    more_others = MIN_OTHERS - others if "harm" in missing else 0
+    more_others = MIN_OTHERS - others if {"harm", "budget"} & set(missing) else 0
     if more_unseen > 0:
         parts.append(f"{more_unseen} more task{'s' if more_unseen > 1 else ''} {kind}")
     if more_others > 0:
@@ -83,8 +85,18 @@ def waiting_of(ev: EditEvidence, trials: Trials) -> WaitingEdit:
 
 def still_missing(w: WaitingEdit, gaps: Sequence[Unconfirmed]) -> list[Unconfirmed]:
     """What a retested edit still lacks: a check it passed on an earlier night stays passed (each
-    on fresh rollouts, the edit unchanged), so only what it lacked then and tonight too."""
-    return [g for g in gaps if g in w.missing]
+    on fresh rollouts, the edit unchanged), so only what it lacked then and tonight too (one the
+    budget cut lacked its harm check)."""
+    lacked = {*w.missing, *(["harm"] if "budget" in w.missing else [])}
+    return [g for g in gaps if g in lacked]
+
+
+def over_budget(ev: EditEvidence, trials: Trials) -> WaitingEdit:
+    """The record an edit tonight's budget cut waits with: it helps where it acts, at tonight's
+    level, and lacks its harm check (and the unseen check when tonight had no unseen task)."""
+    gaps: list[Unconfirmed] = ["budget"] if ev.unseen else ["budget", "unseen"]
+    w = waiting_of(ev.model_copy(update={"unconfirmed": gaps}), trials)
+    return w.model_copy(update={"needs": still_needs(w, trials.tasks)})
 
 
 @dataclass(frozen=True)
@@ -117,7 +129,7 @@ def retest_candidate(
             ("unseen", bool(unseen)),
             ("harm", any(t.id not in acting for t in trials.tasks)),
         )
-        if m in w.missing and not ok
+        if (m in w.missing or (m == "harm" and "budget" in w.missing)) and not ok
     ]
     if lacks:
         words = {"unseen": f"unseen task {w.kind}", "harm": "task of another kind"}
@@ -136,7 +148,8 @@ def retest_candidate(
 
 def retest_note(w: WaitingEdit, ev: EditEvidence) -> str:
     """One line: what the retest of a waiting edit decided."""
-    head = f"retested first, unconfirmed since night {w.since or '-'}: {w.edit.content[:80]!r}"
+    held = "over the edit budget" if "budget" in w.missing else "unconfirmed"
+    head = f"retested first, {held} since night {w.since or '-'}: {w.edit.content[:80]!r}"
     if ev.verdict == "accepted" and not ev.unconfirmed:
         return f"{head}: confirmed ({ev.reason})"
     if ev.verdict == "accepted":

@@ -196,3 +196,33 @@ def test_a_retest_needs_only_what_its_night_lacked_and_takes_no_level_from_new_e
         e["verdict"] != "accepted" for e in second["evidence"] if e["edit"]["content"] != RULE
     )
     assert RULE in (project / "CLAUDE.md").read_text()  # confirmed: auto_adopt takes it
+
+
+def test_an_edit_the_budget_cut_waits_and_the_next_night_retests_it_first(cli, log):
+    """Shown to help, cut by the edit budget before its harm check: it is not staged, not lost."""
+    budget = {"SKILLOPT_SLEEP_NIGHT__EDIT_BUDGET": "1"}
+    kinds = ("type-hints", "brevity", "logging")
+    project = log([(k, n, where) for k in kinds for n, where in ((0, "train"), (1, "holdout"))])
+    first = _run(cli, project, "--json", env=budget)
+    cut = [e for e in first["evidence"] if e["verdict"] == "over_budget"]
+    assert cut and {w["edit"]["content"] for w in first["waiting"]} == {
+        e["edit"]["content"] for e in cut
+    }
+    assert all(w["missing"] == ["budget"] for w in first["waiting"])
+    assert "over its night's edit budget, not checked for harm" in "\n".join(first["notes"])
+    staged = (project / "CLAUDE.md").read_text()
+    assert not any(e["edit"]["content"] in staged for e in cut)  # not adopted meanwhile
+
+    log([(k, 2, "holdout") for k in kinds])
+    second = _run(cli, project, "--json", env=budget)
+    [confirmed] = [e for e in second["evidence"] if e["verdict"] == "accepted"]
+    assert confirmed["edit"]["content"] in {e["edit"]["content"] for e in cut}
+    assert confirmed["reason"].startswith(
+        f"helps where it acts (shown on night {first['night_id']}"
+    )
+    assert any(
+        r.startswith(f"retested first, over the edit budget since night {first['night_id']}: ")
+        and r.endswith(f"confirmed ({confirmed['reason']})")
+        for r in second["retested"]
+    )
+    assert confirmed["edit"]["content"] in (project / "CLAUDE.md").read_text()
