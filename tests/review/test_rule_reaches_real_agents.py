@@ -18,10 +18,11 @@ from typing import Any
 
 import pytest
 
-from skillopt_sleep.testing import ModelServer, Text
+from skillopt_sleep.testing import ModelServer, Responder, Text
 from skillopt_sleep.testing.agents import AgentRun, run_claude, run_codex, which_claude, which_codex
 from skillopt_sleep.testing.copilot_agent import run_copilot, which_copilot
 from skillopt_sleep.testing.gemini_agent import run_gemini, which_gemini
+from skillopt_sleep.testing.gemini_agent import scripted as gemini_scripted
 from skillopt_sleep.testing.opencode_agent import run_opencode, which_opencode
 from skillopt_sleep.testing.pi_agent import run_pi, which_pi
 from skillopt_sleep.testing.qwen_agent import run_qwen, which_qwen
@@ -56,6 +57,10 @@ AGENTS: dict[str, tuple[Callable[[], str | None], Runner]] = {
     "pi": (which_pi, lambda **kw: run_pi("hello", **kw)),
     "qwen": (which_qwen, lambda **kw: run_qwen("hello", **kw)),
 }
+# What the model answers: "ok" to every call, but Gemini CLI's model router asks a JSON question
+# first, which a plain text answer fails: the CLI retries it five times with backoff (about 100 s)
+# before it falls back to its default model. Its scripted responder answers the router in JSON.
+RESPONDERS: dict[str, Callable[[], Responder]] = {"gemini": lambda: gemini_scripted([Text("ok")])}
 
 
 @pytest.mark.parametrize("agent", list(AGENTS))
@@ -72,7 +77,8 @@ def test_the_adopted_rule_reaches_the_model_once(agent, cli, tmp_path, monkeypat
     assert rules
     subprocess.run(["git", "init", "-q"], cwd=project, check=True)
 
-    with ModelServer(responder=lambda call: Text("ok")) as server:
+    responder = RESPONDERS.get(agent, lambda: lambda call: Text("ok"))()
+    with ModelServer(responder=responder) as server:
         done = run(home=tmp_path / "agent-home", url=server.url, cwd=project, timeout=240)
         assert done.code == 0, done.err[-2000:]
         bodies = [r.body for r in server.model_requests()]
