@@ -17,8 +17,8 @@ def test_night_settings_reach_the_learning_benchmarks_edit_mode_alone():
     assert by_name["edit-classic"] == {}
 
 
-def test_night_settings_reach_the_sparse_cases_edit_gate_alone():
-    default = gate_noise.measure_sparse(40, 12, 4, 0, GatePolicy())["gates"]
+def test_night_settings_reach_the_sparse_cases_edit_gate_alone(sparse_default):
+    default = sparse_default["gates"]  # measure_sparse(40, 12, 4, 0, GatePolicy())
     cheap = gate_noise.measure_sparse(40, 12, 4, 0, GatePolicy(), NightSettings(harm_odds=1000))[
         "gates"
     ]
