@@ -32,12 +32,14 @@ EditVerdict = Literal[
 ProposalState = Literal["staged", "adopted", "rejected", "rolled_back", "superseded"]
 # What an accepted edit was not checked on, on a night too small to check it: no unseen task of
 # its kind (the memorisation check), or no other task (the harm check); or an edit shown to help
-# that its night's edit budget cut before its harm check (it waits, not staged).
-Unconfirmed = Literal["unseen", "harm", "budget"]
+# that its night's edit budget cut before its harm check, or one inconclusive on strong evidence
+# (both wait, not staged).
+Unconfirmed = Literal["unseen", "harm", "budget", "evidence"]
 UNCONFIRMED_WORDS: dict[str, str] = {
     "unseen": "checked only on the tasks it came from",
     "harm": "no other task to check harm on",
     "budget": "over its night's edit budget, not checked for harm",
+    "evidence": "not enough evidence yet, its evidence carried over",
 }
 
 

@@ -68,6 +68,7 @@ class Candidate:
     looks: int = 0
     stopped: bool = False
     carried: str = ""  # where an earlier night showed its efficacy: see :meth:`Trials.efficacy`
+    by_evidence: bool = False  # judged by its e-value over nights alone, out of the family
 
     @property
     def efficacy_tasks(self) -> list[TaskRecord]:
@@ -132,7 +133,8 @@ class Trials:
     async def efficacy(self, cands: Sequence[Candidate], step: int = 1) -> dict[str, EditEvidence]:
         """Test a round's edits where they act; Holm over the round. Returns evidence by edit key.
         An edit an earlier night showed helps (``carried``: an unconfirmed edit retested) stays out
-        of the family, its level spent on its own night: it must show only what it lacked there."""
+        of the family, its level spent on its own night: it must show only what it lacked there; so
+        does one ``by_evidence``, which passes only once its e-value over nights is high enough."""
         p = self.policy
         alpha = p.round_alpha(step)
         looks = len(self.allocation.efficacy_steps)
@@ -154,18 +156,18 @@ class Trials:
                     c.drawn_at(t.id, looks) - c.drawn_at(t.id, c.looks),
                 )
         adjusted = {c.key: self._adjusted(c) for c in cands}
-        family = {c.key: adjusted[c.key] for c in cands if not c.carried}
+        family = {c.key: adjusted[c.key] for c in cands if not (c.carried or c.by_evidence)}
         passed = holm(family, alpha) | {c.key for c in cands if c.carried}
-        lv = holm_levels(family, alpha)
+        lv = {c.key: 1.0 if c.carried else 0.0 for c in cands} | holm_levels(family, alpha)
         return {
-            c.key: self._efficacy_evidence(c, adjusted[c.key], lv.get(c.key, 1.0), c.key in passed)
+            c.key: self._efficacy_evidence(c, adjusted[c.key], lv[c.key], c.key in passed)
             for c in cands
         }
 
     def _decided(self, cands: Sequence[Candidate], alpha: float) -> set[str]:
         """Keys of the edits whose efficacy is decided a pass at this look (the allocation says
         when: :meth:`.allocation.Allocation.passes_early`)."""
-        adjusted = {c.key: self._adjusted(c) for c in cands if not c.carried}
+        adjusted = {c.key: self._adjusted(c) for c in cands if not (c.carried or c.by_evidence)}
         shows = {c.key: self._unseen_shows(c) for c in cands}
         carried = {c.key for c in cands if c.carried and shows[c.key]}
         return carried | self.allocation.passes_early(adjusted, alpha, shows.__getitem__)

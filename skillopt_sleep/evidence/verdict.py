@@ -79,6 +79,10 @@ def _not_shown(ev: EditEvidence, seen: Seen, policy: EvidencePolicy) -> EditEvid
     if rules_out_gain(seen.strata, policy.min_effect):
         why = f"no effect: a gain of {policy.min_effect:g} or more is ruled out"
         return _set(ev, why, "no_effect")
+    if not seen.alpha_edit:  # judged by its evidence over nights alone
+        return _set(
+            ev, f"not enough evidence yet (evidence over nights e = {exp(seen.log_total):.3g})"
+        )
     if seen.p_adj <= seen.alpha_edit:  # Holm stops at the first edit that fails its level
         return _set(
             ev,

@@ -29,6 +29,8 @@ from .seams import Drawer, Gate, Guard, Proposer
 from .select import Selection
 from .waiting import (
     NotTonight,
+    carries,
+    held_back,
     missing,
     over_budget,
     retest_candidate,
@@ -265,6 +267,12 @@ class Rounds:
             if ev.verdict == "over_budget" and self.gate.evidential:
                 # shown to help, cut before its harm check: it waits, and is retested first
                 self.out.waiting.append(w or over_budget(ev, trials))
+                if w is not None:
+                    self.out.retested.append(retest_note(w, ev))
+                continue
+            if ev.verdict == "inconclusive" and self.gate.evidential and carries(ev, w):
+                # short of evidence that keeps growing: it waits, and is retested first
+                self.out.waiting.append(w or held_back(ev, trials, ["evidence"]))
                 if w is not None:
                     self.out.retested.append(retest_note(w, ev))
                 continue

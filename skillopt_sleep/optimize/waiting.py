@@ -12,6 +12,11 @@ has to show what it lacked (a gain on unseen tasks of its kind, no harm on the o
 comes out confirmed, refused, or still waiting; a retest that does not confirm it ends its wait.
 An edit shown to help and cut by its night's edit budget before its harm check waits the same way
 (``budget``: it needs a harm check, and is not staged meanwhile), and so does a retest the budget cut.
+An edit left inconclusive whose evidence over nights already reached :data:`CARRY_E` waits too
+(``evidence``): the next night with an unseen task of its kind retests it first, out of the family,
+and it passes only once its e-value over nights reaches ``1/evidence_alpha`` (a test martingale:
+its chance of ever doing so with no effect stays below ``evidence_alpha``, and only fresh rollouts
+of each night enter it).
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ from .seams import Guard
 
 MIN_UNSEEN = 1  # unseen tasks of its kind the memorisation check needs (it draws its own rollouts)
 MIN_OTHERS = 1  # other tasks the harm check needs
+CARRY_E = 10.0  # evidence over nights from which an inconclusive edit waits to be retested first
 
 
 def missing(ev: EditEvidence) -> list[Unconfirmed]:
@@ -58,7 +64,7 @@ def needs_words(missing: Sequence[str], kind: str, unseen: int = 0, others: int 
     """What a waiting edit still needs, given ``unseen`` and ``others`` tasks logged for it:
     ``1 more task about tests``; "" once it has everything."""
     parts = []
-    more_unseen = MIN_UNSEEN - unseen if "unseen" in missing else 0
+    more_unseen = MIN_UNSEEN - unseen if {"unseen", "evidence"} & set(missing) else 0
     more_others = MIN_OTHERS - others if {"harm", "budget"} & set(missing) else 0
     if more_unseen > 0:
         parts.append(f"{more_unseen} more task{'s' if more_unseen > 1 else ''} {kind}")
@@ -87,16 +93,41 @@ def still_missing(w: WaitingEdit, gaps: Sequence[Unconfirmed]) -> list[Unconfirm
     """What a retested edit still lacks: a check it passed on an earlier night stays passed (each
     on fresh rollouts, the edit unchanged), so only what it lacked then and tonight too (one the
     budget cut lacked its harm check)."""
-    lacked = {*w.missing, *(["harm"] if "budget" in w.missing else [])}
-    return [g for g in gaps if g in lacked]
+    return [g for g in gaps if g in _needs(w)]
+
+
+def _needs(w: WaitingEdit) -> set[str]:
+    """The checks a retest of ``w`` must run: what it lacked; a harm check for one the budget cut
+    or left inconclusive, and an unseen task for one left inconclusive."""
+    needs: set[str] = set(w.missing)
+    if {"budget", "evidence"} & needs:
+        needs.add("harm")
+    if "evidence" in needs:
+        needs.add("unseen")
+    return needs
+
+
+def carries(ev: EditEvidence, w: WaitingEdit | None) -> bool:
+    """Whether inconclusive ``ev`` waits for a retest: short of evidence, not of a gain on unseen
+    tasks, with its evidence over nights at :data:`CARRY_E` or more."""
+    return (
+        (w is None or "evidence" in w.missing)
+        and ev.reason.startswith("not enough evidence")
+        and (ev.e_total or 0.0) >= CARRY_E
+    )
+
+
+def held_back(ev: EditEvidence, trials: Trials, gaps: list[Unconfirmed]) -> WaitingEdit:
+    """The record an edit tonight did not stage waits with (``gaps``: why), counted on tonight's tasks."""
+    w = waiting_of(ev.model_copy(update={"unconfirmed": gaps}), trials)
+    return w.model_copy(update={"needs": still_needs(w, trials.tasks)})
 
 
 def over_budget(ev: EditEvidence, trials: Trials) -> WaitingEdit:
     """The record an edit tonight's budget cut waits with: it helps where it acts, at tonight's
     level, and lacks its harm check (and the unseen check when tonight had no unseen task)."""
     gaps: list[Unconfirmed] = ["budget"] if ev.unseen else ["budget", "unseen"]
-    w = waiting_of(ev.model_copy(update={"unconfirmed": gaps}), trials)
-    return w.model_copy(update={"needs": still_needs(w, trials.tasks)})
+    return held_back(ev, trials, gaps)
 
 
 @dataclass(frozen=True)
@@ -129,7 +160,7 @@ def retest_candidate(
             ("unseen", bool(unseen)),
             ("harm", any(t.id not in acting for t in trials.tasks)),
         )
-        if (m in w.missing or (m == "harm" and "budget" in w.missing)) and not ok
+        if m in _needs(w) and not ok
     ]
     if lacks:
         words = {"unseen": f"unseen task {w.kind}", "harm": "task of another kind"}
@@ -139,7 +170,8 @@ def retest_candidate(
         why = outcome.rejected[0].reason if outcome.rejected else "it is in the files already"
         return NotTonight(f"it no longer applies: {why}", keeps_waiting=False)
     cand = Candidate(outcome.applied[0], outcome.files, 1, addressed, unseen)
-    cand.carried = f"shown on night {w.since or '-'}"
+    cand.by_evidence = "evidence" in w.missing
+    cand.carried = "" if cand.by_evidence else f"shown on night {w.since or '-'}"
     cand.schedule = trials.allocation.efficacy_schedule(
         trials.policy, [t.id for t in addressed], [t.id for t in unseen]
     )
@@ -148,7 +180,9 @@ def retest_candidate(
 
 def retest_note(w: WaitingEdit, ev: EditEvidence) -> str:
     """One line: what the retest of a waiting edit decided."""
-    held = "over the edit budget" if "budget" in w.missing else "unconfirmed"
+    held = {"budget": "over the edit budget", "evidence": "inconclusive"}.get(
+        w.missing[0] if w.missing else "", "unconfirmed"
+    )
     head = f"retested first, {held} since night {w.since or '-'}: {w.edit.content[:80]!r}"
     if ev.verdict == "accepted" and not ev.unconfirmed:
         return f"{head}: confirmed ({ev.reason})"

@@ -226,3 +226,34 @@ def test_an_edit_the_budget_cut_waits_and_the_next_night_retests_it_first(cli, l
         for r in second["retested"]
     )
     assert confirmed["edit"]["content"] in (project / "CLAUDE.md").read_text()
+
+
+def test_an_inconclusive_edit_on_strong_evidence_waits_and_passes_on_its_evidence_over_nights(
+    cli, log
+):
+    """Its e-value carries over and the next night retests it first, out of the family: it passes
+    once the product reaches 1/evidence_alpha, on a night whose level no new edit can reach."""
+    project = log(
+        [("type-hints", 0, "train"), ("type-hints", 1, "holdout"), ("brevity", 0, "holdout")]
+    )
+    none_pass = {"SKILLOPT_SLEEP_NIGHT__ALPHA": "1e-9"}
+    first = _run(
+        cli, project, "--json", env=none_pass | {"SKILLOPT_SLEEP_NIGHT__EVIDENCE_ALPHA": "1e-9"}
+    )
+    [ev] = [e for e in first["evidence"] if e["edit"]["content"] == RULE]
+    assert ev["verdict"] == "inconclusive" and ev["e_total"] >= 10
+    [waits] = first["waiting"]
+    assert waits["edit"]["content"] == RULE and waits["missing"] == ["evidence"]
+    assert "not enough evidence yet, its evidence carried over" in "\n".join(first["notes"])
+    assert RULE not in (project / "CLAUDE.md").read_text()
+
+    log([("type-hints", 2, "holdout")])
+    second = _run(cli, project, "--json", env=none_pass)
+    [ev] = [e for e in second["evidence"] if e["edit"]["content"] == RULE]
+    assert ev["verdict"] == "accepted" and ev["e_total"] >= 200
+    assert ev["reason"].startswith("helps where it acts (evidence over nights e = ")
+    since = first["night_id"]
+    assert second["retested"] == [
+        f"retested first, inconclusive since night {since}: {RULE!r}: confirmed ({ev['reason']})"
+    ]
+    assert RULE in (project / "CLAUDE.md").read_text()
