@@ -1,69 +1,34 @@
-"""The optimizer's one ask path, and the night's proposer built on it.
+"""The night's analyst: one optimizer call a round, over all of the round's cases.
 
-:func:`ask_optimizer` makes one request, asks once more on an unusable reply, and never crashes on
-a reply: a reply that cannot be parsed twice, or a call that failed after its retries, is *no
-answer* (noted); only systemic failures (auth, bad request, outage, budget) raise. The reply is
-parsed as it came, before any redaction, so that the guards see a secret in a proposed rule and
-refuse it; what is kept (the prompt and reply for the record) is redacted. The night's proposer
-and the training loop's analysts both ask through it.
+It is an analyst of the family training's are (:mod:`.analysts`): its system prompt is a prompt
+file, ``reflect_contrast`` (training's contrastive analyst asks with the same file, so a better
+prompt improves both loops), loaded and overridden by :func:`.prompts.load_prompts`; the cases are
+rendered by :func:`.reflect.reflection_prompt` and the reply read by :func:`.reflect.parse_edits`,
+asked through :class:`.optimizer.Optimizer` (one retry on an unusable reply, never a crash).
 """
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Generic, TypeVar
 
-from ..backends.base import Backend, Message, Request
-from ..errors import BackendError, MalformedOutput
+from ..backends.base import Backend
 from ..models import Edit
 from ..redact import redact
 from ..rollouts.replay import Calls
 from ..rules.guards import managed_rules
-from .reflect import OPTIMIZER_SYSTEM, RETRY_NOTE, Case, parse_edits, reflection_prompt
+from .optimizer import Optimizer
+from .prompts import Prompts, load_prompts
+from .reflect import Case, parse_edits, reflection_prompt
 
-T = TypeVar("T")
+NIGHT_ANALYST = "reflect_contrast"
 Save = Callable[[str, object], None]  # (artifact name, JSON payload)
 Shown = Callable[[str, int, int], None]  # progress: (phase, advance, total)
 
 
-@dataclass(frozen=True)
-class Asked(Generic[T]):
-    """A usable answer: the parsed reply, and the prompt and reply that gave it (both redacted)."""
-
-    value: T
-    prompt: str
-    reply: str
-
-
-async def ask_optimizer(
-    optimizer: Backend,
-    calls: Calls,
-    request: Request,
-    parse: Callable[[str], T],
-    notes: list[str],
-    label: str = "",
-) -> Asked[T] | None:
-    """``parse`` of the optimizer's reply to ``request`` (its one user message asked once more,
-    with a note, when the first reply is unusable); None, with a line in ``notes``, when no usable
-    reply came. ``label`` starts each note."""
-    prompt = request.messages[0].content
-    for attempt in (prompt, prompt + RETRY_NOTE):
-        asked = dataclasses.replace(request, messages=(Message("user", attempt),))
-        try:
-            reply = await calls(optimizer, asked, raw_reply=True)  # the guards see any secret
-            value = parse(reply.text)
-        except MalformedOutput as exc:
-            notes.append(f"{label}optimizer reply unusable: {exc.one_line()}")
-            continue
-        except BackendError as exc:
-            if not exc.retryable:
-                raise
-            notes.append(f"{label}optimizer failed: {exc.one_line()}")
-            return None
-        return Asked(value, redact(attempt), redact(reply.text))
-    return None
+def night_system(prompts: Prompts) -> str:
+    """The night's system prompt: its analyst's prompt file without the file's closing newline
+    (the night's requests never carried one)."""
+    return prompts[NIGHT_ANALYST].removesuffix("\n")
 
 
 class OptimizerProposer:
@@ -72,7 +37,7 @@ class OptimizerProposer:
     ``files`` are tonight's texts (their managed rules are shown as current rules), ``tried`` the
     edits refused conclusively on earlier nights, ``ignored`` the adopted rules the agent does not
     follow (shown to the optimizer as cases). Notes about unusable replies go to ``notes``.
-    """
+    ``prompts`` are the analysts' prompt files (the shipped ones by default)."""
 
     def __init__(
         self,
@@ -87,11 +52,12 @@ class OptimizerProposer:
         save: Save,
         progress: Shown,
         ignored: Sequence[str] = (),
+        prompts: Prompts | None = None,
     ) -> None:
-        self.optimizer, self.calls, self.files, self.tried = optimizer, calls, files, list(tried)
-        self.ignored = list(ignored)
-        self.max_tokens, self.night_index, self.notes = max_tokens, night_index, notes
-        self.save, self.progress = save, progress
+        self.client = Optimizer(optimizer, calls, max_tokens=max_tokens, skipped=notes)
+        self.files, self.tried, self.ignored = files, list(tried), list(ignored)
+        self.system = night_system(prompts or load_prompts())
+        self.night_index, self.save, self.progress = night_index, save, progress
 
     async def propose(
         self, cases: Sequence[Case], accepted: Sequence[str], refused: Sequence[Edit], step: int
@@ -108,16 +74,13 @@ class OptimizerProposer:
             cases, [*rules, *accepted], [*self.tried, *refused], self.ignored
         )
         self.progress(f"reflect step {step}", 0, 1)  # one long optimizer call: shown while it runs
-        request = Request(
-            "optimizer",
-            OPTIMIZER_SYSTEM,
-            (Message("user", prompt),),
-            max_tokens=self.max_tokens,
+        asked = await self.client.asked(
+            self.system,
+            prompt,
+            lambda text: parse_edits(text, cases),
             seed=self.night_index * 100 + step - 1,
             tag="reflect",
-        )
-        asked = await ask_optimizer(
-            self.optimizer, self.calls, request, lambda text: parse_edits(text, cases), self.notes
+            label="",
         )
         if asked is None:
             return None

@@ -22,16 +22,6 @@ from ..rollouts.replay import Rollout
 from ..rules.clauses import atomic_edits
 from .seed_reply import as_our_reply
 
-OPTIMIZER_SYSTEM = (
-    "You improve a coding agent's instructions. You see tasks the agent did several times, good "
-    "and bad attempts, the user's own corrections and why attempts were judged bad. Propose a few "
-    "short, general rules that would make the good behaviour reliable. Each rule is one line, says "
-    "what to do, and is not specific to one task. Target 'skill' for how to work, 'memory' for facts "
-    "and conventions of the project. For every rule, cite the numbers of the cases it addresses. "
-    "Reply with JSON only: "
-    '{"edits": [{"target": "skill"|"memory", "op": "add", "content": "<rule>", "rationale": "<why>", '
-    '"cases": [<case number>, ...]}]}'
-)
 MAX_EXCERPT = 1200
 
 

@@ -24,14 +24,14 @@ from collections.abc import Iterator, Mapping
 from ..backends.base import Message, Request, Role
 from ..backends.simulated import SimulatedBackend
 from ..checks.judge import RUBRIC_SYSTEM
-from ..optimize.reflect import OPTIMIZER_SYSTEM
+from ..optimize.prompts import shipped
 from ..rollouts.replay import REPLAY_SYSTEM
 from .replies import ModelCall, Reply, Responder, Text
 
 
 def role_of(system: str) -> Role:
     """Which role a call serves, from the system prompt the pipeline gave it."""
-    if system.startswith(OPTIMIZER_SYSTEM[:60]):
+    if system.startswith(shipped("reflect_contrast")[:60]):
         return "optimizer"
     if system.startswith(RUBRIC_SYSTEM[:60]):
         return "judge"

@@ -16,6 +16,7 @@ from skillopt_sleep.backends.budget import Budget
 from skillopt_sleep.backends.retry import RetryPolicy
 from skillopt_sleep.backends.scripted import ScriptedBackend
 from skillopt_sleep.models import Check, Edit, TaskRecord
+from skillopt_sleep.optimize.prompts import Prompts, load_prompts
 from skillopt_sleep.optimize.proposer import OptimizerProposer
 from skillopt_sleep.optimize.reflect import Case
 from skillopt_sleep.rollouts.replay import Calls, Rollout
@@ -58,7 +59,9 @@ def _cases() -> list[Case]:
     ]
 
 
-def _night_asks(*replies: str) -> tuple[list[Request], list[str], dict[str, object]]:
+def _night_asks(
+    *replies: str, prompts: Prompts | None = None
+) -> tuple[list[Request], list[str], dict[str, object]]:
     optimizer = ScriptedBackend(list(replies))
     saved: dict[str, object] = {}
     notes: list[str] = []
@@ -73,6 +76,7 @@ def _night_asks(*replies: str) -> tuple[list[Request], list[str], dict[str, obje
         save=saved.__setitem__,
         progress=lambda phase, advance, total: None,
         ignored=["- Never push to main (corrected 3 times since adopted)"],
+        prompts=prompts,
     )
     refused = [Edit(target="memory", content="Use tabs.")]
     asyncio.run(proposer.propose(_cases(), ["Run `pytest -q` for tests."], refused, step=2))
@@ -93,3 +97,14 @@ def test_the_nights_reflection_prompt_is_the_recorded_text(golden) -> None:
     golden("night/reflection-prompt.txt", _shown(asked[0]))
     golden("night/reflection-prompt-retry.txt", _shown(asked[1]))
     assert list(saved) == ["reflection-2.json"]
+
+
+def test_the_nights_analyst_asks_with_the_prompt_file_training_shares(tmp_path) -> None:
+    """The night's system prompt is training's contrastive analyst's file: the shipped one by
+    default, a ``reflect_contrast.txt`` of a prompts directory in its place."""
+    reply = json.dumps({"edits": []})
+    asked, _, _ = _night_asks(reply)
+    assert asked[0].system + "\n" == load_prompts()["reflect_contrast"]
+    (tmp_path / "reflect_contrast.txt").write_text("Propose rules for Beta, as JSON.\n")
+    asked, _, _ = _night_asks(reply, prompts=load_prompts(tmp_path))
+    assert asked[0].system == "Propose rules for Beta, as JSON."
