@@ -12,7 +12,9 @@ from typing import Any, TextIO
 from pydantic import BaseModel
 
 from ..clock import Clock, SystemClock
+from ..errors import StoreError
 from ..paths import HOME_ENV, Paths, resolve_paths
+from ..review.backup import read_journal, recover
 from ..settings import LoadedSettings, load_settings, settings_layers
 from ..store import Store
 from .terminal import printable
@@ -99,3 +101,16 @@ def to_json(payload: Any) -> str:
     if isinstance(payload, BaseModel):
         payload = payload.model_dump(mode="json")
     return json.dumps(payload, indent=2, sort_keys=True, default=default)
+
+
+def repair_interrupted(ctx: Ctx) -> str | None:
+    """Finish or undo an adoption a crash interrupted, before a command looks at the nights: what
+    was repaired, or None. Only a journal left by an interrupted adoption needs a write: without
+    one nothing is opened for writing, and where the store may not be written (a read-only
+    sandbox) the repair waits for the next command that can write."""
+    if read_journal(ctx.read_paths) is None:
+        return None
+    try:
+        return recover(ctx.store, ctx.paths, ctx.clock)
+    except StoreError:
+        return None

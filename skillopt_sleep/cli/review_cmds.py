@@ -29,9 +29,8 @@ from ..review.report import describe_edit
 from ..review.rule_views import flagged_lines, project_views
 from ..store import NightRow
 from .common import add_project_flag
-from .context import Ctx
+from .context import Ctx, repair_interrupted
 from .render import evidence_lines
-from .repair import repair_interrupted
 from .reword import reworded_text
 from .rules_cmd import remove_cmd
 from .terminal import printable

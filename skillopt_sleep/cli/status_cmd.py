@@ -16,9 +16,8 @@ from ..schedule.attendance import last_night_line, slots, warnings
 from ..schedule.state import load_installation, load_runs
 from ..store import NightRow, Notice, Store
 from .common import add_project_flag
-from .context import Ctx
+from .context import Ctx, repair_interrupted
 from .heartbeat import heartbeat_file
-from .repair import repair_interrupted
 from .running_night import Watch, current, night_lines, night_payload
 
 LAUNCHER_NOTICES = "launcher-notices.txt"  # written by plugins/*/skillopt-sleep (the launcher)
