@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import shlex
 import shutil
+import sys
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +29,6 @@ from .common import add_backend_flags, add_project_flag, at_least_one, backend_f
 from .context import Ctx
 from .progress import night_progress, published_night, shown_and_published
 from .render import night_text
-from .self_command import self_command
 from .terminal import printable
 
 
@@ -237,3 +239,17 @@ def _demo(root: Path, args: argparse.Namespace, ctx: Ctx) -> int:
         ]
     ctx.emit(s, "\n".join(text))
     return night_exit(s, ctx)
+
+
+def self_command(
+    env: Mapping[str, str], argv0: str | None = None, executable: str | None = None
+) -> str:
+    """How to spell this program in a command line we print, so that it runs as printed: the bare
+    name when the shell finds it on PATH, else the path it was started by."""
+    name = "skillopt-sleep"
+    if shutil.which(name, path=env.get("PATH", "")):
+        return name
+    started = Path(argv0 if argv0 is not None else sys.argv[0])
+    if started.name == name and started.is_file():
+        return shlex.quote(str(started.absolute()))
+    return f"{shlex.quote(executable or sys.executable)} -m skillopt_sleep"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from skillopt_sleep.cli.self_command import self_command
+from skillopt_sleep.cli.night_cmds import self_command
 
 
 def test_the_bare_name_when_path_finds_it(tmp_path):
