@@ -21,8 +21,7 @@ from ..review.edit_choice import (
     pending,
 )
 from ..review.night_page import refresh_page
-from ..review.proposals import find_night, load_staged, reject
-from ..review.reach import reach_lines, reach_payload
+from ..review.proposals import find_night, load_staged, reach_lines, reach_payload, reject
 from ..review.rebase import drift_lines
 from ..review.recompose import Subset, recompose
 from ..review.report import describe_edit

@@ -4,6 +4,10 @@ A staged night lives in ``<nights_dir>/<night_id>/`` (``proposal.json``, ``candi
 ``diffs/<name>.diff``, ``report.md``, ``report.html``) and in the store with state ``staged``.
 States: ``staged`` -> ``adopted`` -> ``rolled_back``; ``staged`` -> ``rejected``; a newer staged
 night of the same project makes an older pending one ``superseded``.
+
+A night also records, per changed file, the agents in use that load it (directly or through a
+managed ``@path`` import they follow; see :mod:`..rules.placement`): :func:`reach_lines` shows
+it, so the user sees before adopting that a rule reaches every agent, and each once.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from ..errors import ProposalError
-from ..models import Edit, Proposal
+from ..models import Edit, Proposal, ProposalFile
 from ..store import NightRow, Store
 from .edit_choice import load_decisions, pending, save_decisions
 
@@ -179,3 +183,22 @@ def reject(store: Store, row: NightRow, numbers: Sequence[int] | None = None) ->
     if set(staged) <= set(chosen):
         store.set_night_state(row.id, "rejected")
     return edits
+
+
+def reach_lines(files: Sequence[ProposalFile]) -> list[str]:
+    """One line per changed file that some agent in use reads: ``AGENTS.md: Codex, Copilot CLI``
+    (an import file says what it imports); [] when the night knew no agents."""
+    lines = []
+    for f in files:
+        if not f.reaches:
+            continue
+        through = f" (imports {', '.join(f.imports)})" if f.imports else ""
+        lines.append(f"  {f.name}: {', '.join(f.reaches)}{through}")
+    if not lines:
+        return []
+    return ["reaches (each agent reads a learned rule once):", *lines]
+
+
+def reach_payload(files: Sequence[ProposalFile]) -> dict[str, list[str]]:
+    """``{file: [agents]}`` for ``--json``."""
+    return {f.name: list(f.reaches) for f in files if f.reaches}
