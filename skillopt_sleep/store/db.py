@@ -19,10 +19,10 @@ from pydantic import ValidationError
 from ..errors import StoreError
 from ..models import Edit, NightSummary, TaskRecord
 from ..paths import not_writable
-from . import night_ids, sightings
+from . import night_ids
 from . import preferences as prefs
 from .connect import connect_memory, connect_writable, read_failure, write_failure
-from .merge import fold_sightings
+from .merge import fold_sightings, sightings_of
 from .readonly import connect_readonly
 from .rows import Cursor, NightRow, Notice
 from .schema import SCHEMA
@@ -374,7 +374,7 @@ class Store:
     def request_sightings(self, project: str, since: datetime | None = None) -> list[TaskRecord]:
         """Each harvested sighting of a request of ``project`` (see :mod:`.sightings`), oldest first."""
         try:
-            raws = sightings.listed(self._conn, project, since)
+            raws = sightings_of(self._conn, project, since)
         except sqlite3.OperationalError:
             return []  # an older store opened read-only: it has no sightings yet
         except sqlite3.DatabaseError as exc:

@@ -1,13 +1,18 @@
 """Folding harvested sightings into tasks: a request seen again is one more occurrence of its task,
-never a second task (see :meth:`~.db.Store.merge_tasks`)."""
+never a second task (see :meth:`~.db.Store.merge_tasks`).
+
+Every sighting is also kept apart from the task it was folded into: to tell whether a rule helped,
+what happened at each sighting matters (when the request was made, whether the user corrected it
+that time). So each is kept slim (request, tags, the user's later turns; no excerpt of the
+agent's attempt), under the id of the task it went into."""
 
 from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable, Iterable
+from datetime import datetime
 
 from ..models import TaskRecord
-from . import sightings
 
 _UPSERT = (
     "INSERT OR REPLACE INTO tasks(id, project, source, created_at, updated_at, record)"
@@ -56,5 +61,24 @@ def fold_sightings(
             "INSERT OR IGNORE INTO task_keys(key, task_id) VALUES (?, ?)",
             [(sighting, result.id), (request, result.id)],
         )
-        sightings.note(conn, rec, result.id)
+        note_sighting(conn, rec, result.id)
     return new, updated
+
+
+def note_sighting(conn: sqlite3.Connection, record: TaskRecord, task_id: str) -> None:
+    """Keep (or update, when read again with more turns) one sighting, inside the caller's transaction."""
+    slim = record.model_copy(update={"id": task_id, "attempt": "", "context": "", "checks": []})
+    conn.execute(
+        "INSERT OR REPLACE INTO request_sightings(sighting, task_id, project, seen_at, record)"
+        " VALUES (?, ?, ?, ?, ?)",
+        (record.id, task_id, record.project, record.created_at.isoformat(), slim.model_dump_json()),
+    )
+
+
+def sightings_of(conn: sqlite3.Connection, project: str, since: datetime | None) -> list[str]:
+    """The sightings of ``project`` (their JSON records, under their task's id), oldest first."""
+    sql, args = "SELECT record FROM request_sightings WHERE project = ?", [project]
+    if since is not None:
+        sql += " AND seen_at >= ?"
+        args.append(since.isoformat())
+    return [r[0] for r in conn.execute(sql + " ORDER BY seen_at, sighting", args).fetchall()]
