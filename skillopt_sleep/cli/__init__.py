@@ -1,6 +1,13 @@
 """The command line: argparse, one module per command group, errors mapped to exit codes here.
 
 This package is the only place that reads ``os.environ``; it hands a snapshot to everything else.
+
+SIGTERM (and SIGHUP) end a command the way Ctrl-C does. Python's default for SIGTERM is to die on
+the spot: no ``finally`` runs, so the agent CLIs a night started (each in its own process group)
+would keep running, and their private homes would stay on disk. Here SIGTERM is turned into the
+interrupt Ctrl-C sends: a running night's event loop cancels its replays, the runner kills each
+child's process group, and every temporary directory is removed on the way out. The exit code
+then says which signal it was.
 """
 
 from __future__ import annotations
@@ -10,10 +17,12 @@ import difflib
 import importlib
 import io
 import os
+import signal
 import sys
 import traceback
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from types import FrameType
 from typing import TextIO
 
 from .. import __version__
@@ -21,7 +30,6 @@ from ..clock import Clock, SystemClock
 from ..errors import INTERNAL_ERROR_EXIT, SleepError, StoreNotWritable, UsageError
 from ..paths import in_sandbox
 from .help_text import finish as finish_help
-from .signals import end_on_signals, interrupted_exit_code, interrupted_message
 from .terminal import printable
 
 # Each module has ``register(subparsers, common)`` adding its commands with ``func=handler``;
@@ -220,3 +228,34 @@ def entry() -> None:
 
         arm_watchdog(sys.argv[2:])
     sys.exit(main())
+
+
+_received: list[int] = []
+
+
+def _as_interrupt(signum: int, frame: FrameType | None) -> None:
+    _received.append(signum)
+    if signal.getsignal(signal.SIGINT) in (signal.SIG_IGN, signal.SIG_DFL, None):
+        raise KeyboardInterrupt  # no Ctrl-C handler to defer to (a job started with it ignored)
+    signal.raise_signal(
+        signal.SIGINT
+    )  # asyncio's own handler, while a night runs, cancels it cleanly
+
+
+def end_on_signals() -> None:
+    """Install the handlers (the console entry point does; an in-process caller keeps its own)."""
+    for name in ("SIGTERM", "SIGHUP"):
+        sig = getattr(signal, name, None)
+        if sig is not None:
+            signal.signal(sig, _as_interrupt)
+
+
+def interrupted_exit_code() -> int:
+    """128 + the signal that ended the command (SIGINT when none was recorded)."""
+    return 128 + (_received[-1] if _received else int(signal.SIGINT))
+
+
+def interrupted_message() -> str:
+    if _received and _received[-1] != signal.SIGINT:
+        return f"terminated by {signal.Signals(_received[-1]).name}; nothing was left running"
+    return "interrupted"
