@@ -30,9 +30,10 @@ each night (never from the summary's wording):
 - power: good proposals adopted / good proposals that reached the night (not already in the
   files; a kind's rule proposed twice in a night, in either phrasing, counts once; one the edit
   budget cut is a miss). Adopted means held by the files after that night *or a later night of
-  the run*: an edit that waits for evidence (unconfirmed) and is confirmed on a later night was
-  learned; one still waiting after the last night was not. ``power_same_night`` counts only the
-  proposal's own night, as earlier versions did;
+  the run* that did not propose it again: an edit that waits for evidence (unconfirmed) and is
+  confirmed on a later night was learned; one still waiting after the last night was not; one
+  proposed again is counted once, on the night that proposed it last before it was adopted.
+  ``power_same_night`` counts only the proposal's own night, as earlier versions did;
 - false accepts: useless or harmful proposals adopted / those that reached the night, counted the
   same way (``false_accepts_same_night`` too);
 - good rules adopted a night: kinds whose good rule the files hold after a night and not before
@@ -259,10 +260,10 @@ def _present(files: dict[str, str], pattern: re.Pattern[str]) -> bool:
     return pattern.search("\n".join(files.values())) is not None
 
 
-def _reached(night: NightRecord, verdict: str) -> list[Callable[[dict[str, str]], bool]]:
-    """Tonight's distinct lessons of ``verdict`` that the files did not already hold, each as a
-    test of whether a set of files holds it. A good rule's lesson is its kind (any phrasing of
-    it); any other rule's is its text."""
+def _reached(night: NightRecord, verdict: str) -> dict[str, Callable[[dict[str, str]], bool]]:
+    """Tonight's distinct lessons of ``verdict`` that the files did not already hold, by key, each
+    as a test of whether a set of files holds it. A good rule's lesson is its kind (any phrasing
+    of it); any other rule's is its text."""
     found: dict[str, Callable[[dict[str, str]], bool]] = {}
     for p in night.proposed:
         if p.verdict != verdict:
@@ -271,7 +272,21 @@ def _reached(night: NightRecord, verdict: str) -> list[Callable[[dict[str, str]]
             found.setdefault(p.kind, partial(_present, pattern=BY_KEY[p.kind].rule_re))
         else:
             found.setdefault(" ".join(p.content.split()).lower(), partial(holds, rule=p.content))
-    return [present for present in found.values() if not present(night.before)]
+    return {key: present for key, present in found.items() if not present(night.before)}
+
+
+def _learned(
+    nights: Sequence[NightRecord], i: int, verdict: str, key: str, present: Callable[..., bool]
+) -> bool:
+    """Whether night ``i``'s lesson ``key`` was adopted: the files hold it after its night, or
+    after a later night before any later night proposes it again (an edit that waited for evidence
+    and was confirmed). A lesson proposed again is the later proposal's to count, never twice."""
+    for j in range(i, len(nights)):
+        if j > i and key in _reached(nights[j], verdict):
+            return False
+        if present(nights[j].after):
+            return True
+    return False
 
 
 def _new_kinds(night: NightRecord) -> list[str]:
@@ -301,14 +316,14 @@ def metrics(runs: Sequence[RunRecord]) -> dict[str, Any]:
     inconclusive = new_kinds = 0
     for run in runs:
         for i, night in enumerate(run.nights):
-            # a lesson is learned when the files hold it after its night or a later one: an edit
-            # that waits for evidence is confirmed and adopted on a later night of the run
-            later = [n.after for n in run.nights[i:]]
             for verdict in VERDICTS:
                 lessons = _reached(night, verdict)
                 reached[verdict] += len(lessons)
-                adopted[verdict] += sum(any(map(present, later)) for present in lessons)
-                same_night[verdict] += sum(present(night.after) for present in lessons)
+                adopted[verdict] += sum(
+                    _learned(run.nights, i, verdict, key, present)
+                    for key, present in lessons.items()
+                )
+                same_night[verdict] += sum(present(night.after) for present in lessons.values())
             new_kinds += len(_new_kinds(night))
             if night.proposed and all(p.verdict == "useless" for p in night.proposed):
                 useless_nights += 1

@@ -408,3 +408,37 @@ def test_bench_trace_shows_each_proposal_its_truth_and_fate():
     assert "good     adopted      cases [2] (cited right) " + good in lines[2]
     assert "useless  not adopted  cases [1] (cited WRONG) " + useless in lines[3]
     assert lines[4].strip() == "the night said: rejected: no effect"
+
+
+def test_bench_counts_a_lesson_confirmed_on_a_later_night_once():
+    bench = load_bench()
+    world = PreferenceWorld(0)
+    good = KINDS[0].rule
+
+    def proposed(*rules: str):
+        return [
+            bench.ProposedEdit(
+                r, "memory", world.classify(r), world.kind_of_rule(r).key, (1,), True, 0
+            )
+            for r in rules
+        ]
+
+    empty, held = files_with(), files_with(good)
+
+    def run(nights):
+        return bench.RunRecord(0, "holdout", world.quality(empty), world.quality(held), nights)
+
+    # waited on night 1, confirmed on night 2 with nothing proposed: learned, once
+    waited = [
+        bench.NightRecord(proposed(good), empty, empty, 10, "reject"),
+        bench.NightRecord([], empty, held, 10, "accept"),
+    ]
+    m = bench.metrics([run(waited)])
+    assert (m["good_adopted"], m["good_reached"], m["power_same_night"]) == (1, 1, 0.0)
+    # proposed again on night 2 and adopted there: two proposals, one lesson learned
+    again = [
+        bench.NightRecord(proposed(good), empty, empty, 10, "reject"),
+        bench.NightRecord(proposed(good), empty, held, 10, "accept"),
+    ]
+    m = bench.metrics([run(again)])
+    assert (m["good_adopted"], m["good_reached"]) == (1, 2)
