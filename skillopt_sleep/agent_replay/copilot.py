@@ -18,16 +18,14 @@ the rollout's own cache in the temporary home takes it (copilot unpacks itself t
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
 
 from ..harvest.actions import to_models
 from ..harvest.copilot import EVENTS, SOURCE, CopilotParser
 from ..harvest.jsonl import as_dict
 from .environment import base_env
-from .events import AgentOutput
+from .events import AgentOutput, json_objects, stopped_by_proxy
 from .spec import Launch, ReplayAgent
 
 NAME = SOURCE
@@ -74,22 +72,10 @@ def _login(env: Mapping[str, str]) -> str:
     )
 
 
-def _lines(raw: bytes) -> list[dict[str, Any]]:
-    out = []
-    for line in raw.splitlines():
-        try:
-            obj = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(obj, dict):
-            out.append(obj)
-    return out
-
-
 def copilot_output(stdout: str, copy: str, home: Path) -> AgentOutput:
     """The session copilot wrote in the temporary ``home``: its actions (harvest's parser), its
     last reply, its tokens and turns; a ``turn_limit`` event of the inner proxy on ``stdout``."""
-    limited = any(o.get("type") == "turn_limit" for o in _lines(stdout.encode()))
+    limited = stopped_by_proxy(stdout)
     logs = sorted((home / ".copilot" / "session-state").glob(f"*/{EVENTS}"))
     raw = b"".join(p.read_bytes() for p in logs[-1:])
     parser, offset = CopilotParser(), 0
@@ -99,7 +85,7 @@ def copilot_output(stdout: str, copy: str, home: Path) -> AgentOutput:
     actions = [a for turn in parser.finish().turns for a in to_models(turn, copy)]
     texts, errors = [], []
     tokens_in = tokens_out = turns = 0
-    for obj in _lines(raw):
+    for obj in json_objects(raw.decode("utf-8", "replace")):
         data, kind = as_dict(obj.get("data")), obj.get("type")
         if obj.get("agentId"):
             continue  # a sub-agent's work

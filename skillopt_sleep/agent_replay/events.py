@@ -28,9 +28,11 @@ class AgentOutput:
     turn_limit: bool = False  # the run was stopped at its turn limit
 
 
-def _lines(stdout: str) -> list[dict[str, Any]]:
+def json_objects(stdout: str) -> list[dict[str, Any]]:
+    """The JSON objects of an agent's line-per-event output, skipping any other line. Lines end
+    at a newline only: a JSON string may hold a raw U+2028, which ``str.splitlines`` would cut."""
     out = []
-    for line in stdout.splitlines():
+    for line in stdout.split("\n"):
         try:
             obj = json.loads(line)
         except ValueError:
@@ -38,6 +40,12 @@ def _lines(stdout: str) -> list[dict[str, Any]]:
         if isinstance(obj, dict):
             out.append(obj)
     return out
+
+
+def stopped_by_proxy(stdout: str) -> bool:
+    """Whether the inner proxy's ``turn_limit`` event ends ``stdout`` (the agent counted no
+    turns of its own)."""
+    return any(o.get("type") == "turn_limit" for o in json_objects(stdout))
 
 
 def _claude_tool(turn: Turn, block: dict[str, Any], pending: dict[str, acts.RawAction]) -> None:
@@ -62,7 +70,7 @@ def claude_output(stdout: str, copy: str) -> AgentOutput:
     turn = Turn(0, 0, "")
     pending: dict[str, acts.RawAction] = {}
     result: dict[str, Any] = {}
-    for obj in _lines(stdout):
+    for obj in json_objects(stdout):
         content = (
             (obj.get("message") or {}).get("content")
             if isinstance(obj.get("message"), dict)
@@ -143,7 +151,7 @@ def codex_output(stdout: str, copy: str) -> AgentOutput:
     texts: list[str] = []
     tokens_in = tokens_out = turns = 0
     error, limited = "", False
-    for obj in _lines(stdout):
+    for obj in json_objects(stdout):
         kind = obj.get("type")
         if kind == "item.completed" and isinstance(obj.get("item"), dict):
             _codex_item(turn, obj["item"], texts)

@@ -35,7 +35,7 @@ from ..harvest.jsonl import as_dict
 from ..harvest.opencode import SOURCE
 from ..harvest.opencode_store import changed_sessions, connect, read_session
 from .environment import base_env
-from .events import AgentOutput
+from .events import AgentOutput, stopped_by_proxy
 from .spec import Launch, ReplayAgent
 
 NAME = SOURCE
@@ -217,10 +217,7 @@ def opencode_output(stdout: str, copy: str, home: Path) -> AgentOutput:
     """The session OpenCode stored in the temporary ``home``: its actions (harvest's reader and
     parser), its last reply, tokens and turns; a ``turn_limit`` event of the inner proxy on
     ``stdout``."""
-    limited = any(
-        isinstance(event := _load(line), dict) and event.get("type") == "turn_limit"
-        for line in stdout.splitlines()
-    )
+    limited = stopped_by_proxy(stdout)
     db = home / ".local" / "share" / "opencode" / "opencode.db"
     problems: list[tuple[str, str]] = []
     marks = changed_sessions(db, {}, problems) if db.is_file() else []
