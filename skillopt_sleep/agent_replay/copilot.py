@@ -24,7 +24,7 @@ from pathlib import Path
 from ..harvest.actions import to_models
 from ..harvest.copilot import EVENTS, SOURCE, CopilotParser
 from ..harvest.jsonl import as_dict
-from .environment import base_env
+from .environment import base_env, xdg_home
 from .events import AgentOutput, json_objects, stopped_by_proxy
 from .spec import Launch, ReplayAgent
 
@@ -131,10 +131,9 @@ def copilot_replay(base_env: Callable[[Path, Mapping[str, str]], dict[str, str]]
             {
                 "COPILOT_OFFLINE": "true",
                 "COPILOT_AUTO_UPDATE": "false",
-                "XDG_CONFIG_HOME": str(temp / ".config"),
-                "XDG_DATA_HOME": str(temp / ".local" / "share"),
-                "XDG_STATE_HOME": str(temp / ".local" / "state"),
-                "XDG_CACHE_HOME": str(_cache(env) if _package(env) else temp / ".cache"),
+                **xdg_home(temp),
+                # the user's unpacked package, read-only, where it has one
+                **({"XDG_CACHE_HOME": str(_cache(env))} if _package(env) else {}),
             }
         )
         return out

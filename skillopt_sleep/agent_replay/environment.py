@@ -44,3 +44,14 @@ def base_env(home: Path, env: Mapping[str, str]) -> dict[str, str]:
     out.update(_QUIET)
     out["HOME"] = str(home)
     return out
+
+
+def xdg_home(home: Path) -> dict[str, str]:
+    """The XDG base directories inside the temporary ``home``, for an agent that keeps its
+    config, sessions and cache where XDG says rather than under ``~/.NAME``."""
+    return {
+        "XDG_CONFIG_HOME": str(home / ".config"),
+        "XDG_DATA_HOME": str(home / ".local" / "share"),
+        "XDG_STATE_HOME": str(home / ".local" / "state"),
+        "XDG_CACHE_HOME": str(home / ".cache"),
+    }

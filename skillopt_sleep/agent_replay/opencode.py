@@ -34,7 +34,7 @@ from ..harvest.actions import to_models
 from ..harvest.jsonl import as_dict
 from ..harvest.opencode import SOURCE
 from ..harvest.opencode_store import changed_sessions, connect, read_session
-from .environment import base_env
+from .environment import base_env, xdg_home
 from .events import AgentOutput, stopped_by_proxy
 from .spec import Launch, ReplayAgent
 
@@ -252,14 +252,7 @@ def opencode_replay(base_env: Callable[[Path, Mapping[str, str]], dict[str, str]
         out = base_env(temp, env)
         out.update({k: env[k] for k in _ENV_REF.findall(json.dumps(block)) if env.get(k)})
         out.update(_QUIET)
-        out.update(
-            {
-                "XDG_CONFIG_HOME": str(temp / ".config"),
-                "XDG_DATA_HOME": str(temp / ".local" / "share"),
-                "XDG_STATE_HOME": str(temp / ".local" / "state"),
-                "XDG_CACHE_HOME": str(temp / ".cache"),
-            }
-        )
+        out.update(xdg_home(temp))
         return out
 
     return ReplayAgent(

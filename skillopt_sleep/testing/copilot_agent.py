@@ -17,6 +17,7 @@ import subprocess
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from ..agent_replay.environment import xdg_home
 from .agents import AgentRun, pinned_cli, run_agent
 from .replies import Reply, Text, ToolCall
 from .server import ModelServer
@@ -85,9 +86,7 @@ def copilot_env(
     env.update(
         {
             "HOME": str(home),
-            "XDG_CONFIG_HOME": str(home / ".config"),
-            "XDG_DATA_HOME": str(home / ".local" / "share"),
-            "XDG_STATE_HOME": str(home / ".local" / "state"),
+            **xdg_home(home),
             "XDG_CACHE_HOME": str(cache or shared_cache(home)),
             "COPILOT_OFFLINE": "true",
             "COPILOT_AUTO_UPDATE": "false",

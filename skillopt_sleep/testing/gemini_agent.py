@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from ..agent_replay.environment import xdg_home
 from .agents import AgentRun, pinned_cli, run_agent
 from .replies import ModelCall, Reply, Responder, Text, ToolCall
 from .server import ModelServer, default_responder
@@ -84,10 +85,7 @@ def gemini_env(home: Path, url: str, *, base: Mapping[str, str] | None = None) -
     env.update(
         {
             "HOME": str(home),
-            "XDG_CONFIG_HOME": str(home / ".config"),
-            "XDG_DATA_HOME": str(home / ".local" / "share"),
-            "XDG_STATE_HOME": str(home / ".local" / "state"),
-            "XDG_CACHE_HOME": str(home / ".cache"),
+            **xdg_home(home),
             "TMPDIR": str(tmp),
             "GEMINI_API_KEY": "dummy",
             "GOOGLE_GEMINI_BASE_URL": url.rstrip("/"),

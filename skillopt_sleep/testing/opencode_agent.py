@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from ..agent_replay.environment import xdg_home
 from .agents import AgentRun, run_agent
 from .replies import ModelCall, Reply, Responder, Text, ToolCall
 
@@ -96,10 +97,7 @@ def opencode_env(home: Path, url: str, *, base: Mapping[str, str] | None = None)
         {
             "HOME": str(home),
             "TMPDIR": str(tmp),
-            "XDG_CONFIG_HOME": str(home / ".config"),
-            "XDG_DATA_HOME": str(home / ".local" / "share"),
-            "XDG_STATE_HOME": str(home / ".local" / "state"),
-            "XDG_CACHE_HOME": str(home / ".cache"),
+            **xdg_home(home),
         }
     )
     return env

@@ -14,6 +14,7 @@ import shutil
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from ..agent_replay.environment import xdg_home
 from ..harvest.pi import session_dir_name
 from .agents import AgentRun, run_agent
 from .replies import Text, ToolCall
@@ -61,10 +62,7 @@ def pi_home(home: Path, url: str, *, base: Mapping[str, str] | None = None) -> d
             "HOME": str(home),
             "PI_OFFLINE": "1",
             "PI_TELEMETRY": "0",
-            "XDG_CONFIG_HOME": str(home / ".config"),
-            "XDG_DATA_HOME": str(home / ".local" / "share"),
-            "XDG_STATE_HOME": str(home / ".local" / "state"),
-            "XDG_CACHE_HOME": str(home / ".cache"),
+            **xdg_home(home),
         }
     )
     return env

@@ -16,6 +16,7 @@ import subprocess
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from ..agent_replay.environment import xdg_home
 from .agents import AgentRun, pinned_cli, run_agent
 from .replies import ModelCall, Reply, Responder, Text, ToolCall
 from .server import ModelServer, default_responder
@@ -77,10 +78,7 @@ def qwen_env(home: Path, url: str, *, base: Mapping[str, str] | None = None) -> 
     env.update(
         {
             "HOME": str(home),
-            "XDG_CONFIG_HOME": str(home / ".config"),
-            "XDG_DATA_HOME": str(home / ".local" / "share"),
-            "XDG_STATE_HOME": str(home / ".local" / "state"),
-            "XDG_CACHE_HOME": str(home / ".cache"),
+            **xdg_home(home),
             "TMPDIR": str(tmp),
             "OPENAI_BASE_URL": url.rstrip("/").removesuffix("/v1") + "/v1",
             "OPENAI_API_KEY": "dummy",
