@@ -95,6 +95,7 @@ from skillopt_sleep.errors import LockedError
 from skillopt_sleep.lock import night_lock
 from skillopt_sleep.models import Edit
 from skillopt_sleep.night.project import Backends, run_project_night
+from skillopt_sleep.proposal_models import NightSummary
 from skillopt_sleep.rules.workspace import load_workspace
 from skillopt_sleep.settings import NightSettings, Settings
 
@@ -199,7 +200,6 @@ def run_seed(
     world = (SparseWorld if regime == "sparse" else PreferenceWorld)(seed, pairing=pairing)
     # one path per seed, whatever the mode: the nights' ids, and so the gate's draws, are the same in
     # every mode (common random numbers), so modes differ by what they do, not by luck
-    project, paths, store = seed_home(workdir, seed)
     settings = Settings(night=NightSettings(auto_adopt=True, **mode.night))
     extra: dict[str, Any] = {}
     if mode.holdout is not None:
@@ -212,8 +212,29 @@ def run_seed(
         extra["gate"] = OracleGate(good)
     if mode.classic:
         extra["gate"] = ClassicGate.of(settings.night)
+    return run_nights(
+        world, seed, mode.name, settings, extra, nights=nights, tasks=tasks, workdir=workdir
+    )
+
+
+def run_nights(
+    world: PreferenceWorld | SparseWorld,
+    seed: int,
+    label: str,
+    settings: Settings,
+    extra: dict[str, Any],
+    *,
+    nights: int,
+    tasks: int,
+    workdir: Path,
+    told: Callable[[NightSummary], None] | None = None,
+) -> RunRecord:
+    """``nights`` nights of ``world``'s user in a fresh project and home (one path per seed),
+    each run with ``extra`` (a gate, stages) and shown to ``told``; what the files held after
+    each."""
+    project, paths, store = seed_home(workdir, seed)
     files = load_workspace(project, settings.files).texts
-    record = RunRecord(seed, mode.name, world.quality(files), 0.0)
+    record = RunRecord(seed, label, world.quality(files), 0.0)
     try:
         for night in range(nights):
             clock = FixedClock(world.night_time(night))
@@ -230,6 +251,8 @@ def run_seed(
             )
             after = load_workspace(project, settings.files).texts
             s = result.summary
+            if told is not None:
+                told(s)
             why = {
                 e.content: f"{e.status}: {e.reason}".rstrip(": ")
                 for e in [*s.edits, *s.rejected_edits]

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
 import statistics
 import sys
 from collections.abc import Sequence
@@ -32,15 +31,11 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from bench.learning import NightRecord, RunRecord, _scratch, metrics
-from bench.worlds.seed_home import seed_home
+from bench.learning import RunRecord, _scratch, metrics, run_nights
 from bench.worlds.sparse_world import SparseWorld
-from skillopt_sleep.clock import FixedClock
 from skillopt_sleep.evidence.allocation import LEAN
 from skillopt_sleep.evidence.gate import EvidenceGate
 from skillopt_sleep.lock import night_lock
-from skillopt_sleep.night.project import Backends, run_project_night
-from skillopt_sleep.rules.workspace import load_workspace
 from skillopt_sleep.settings import NightSettings, Settings
 
 RATIO_TARGET = 4.0  # calls of a 200-task night against a 10-task night, at most
@@ -55,36 +50,18 @@ def run_seed(
 ) -> tuple[RunRecord, list[tuple[int, int]]]:
     """``nights`` nights of one user at ``tasks`` tasks a night under ``gate``; the record and,
     a night, (before sides reused, harm checks sampled)."""
-    world = SparseWorld(seed)
-    project, paths, store = seed_home(workdir, seed)
-    settings = Settings(night=NightSettings(auto_adopt=True, recall=0))
-    files = load_workspace(project, settings.files).texts
-    record, said = RunRecord(seed, gate, world.quality(files), 0.0), []
-    try:
-        for night in range(nights):
-            clock = FixedClock(world.night_time(night))
-            store.upsert_tasks(world.tasks(night, tasks, project=str(project)), clock.now())
-            mark = len(world.proposals)
-            s = run_project_night(
-                project=project,
-                settings=settings,
-                store=store,
-                paths=paths,
-                backends=Backends(world, world, world),
-                clock=clock,
-                gate=GATES[gate],
-            ).summary
-            after = load_workspace(project, settings.files).texts
-            record.nights.append(
-                NightRecord(world.proposals[mark:], files, after, s.calls, s.decision)
-            )
-            record.quality.append(world.quality(after))
-            said.append((s.before_reused, s.harm_sampled))
-            files = after
-    finally:
-        store.close()
-        shutil.rmtree(project.parent, ignore_errors=True)
-    record.quality_after = world.quality(files)
+    said: list[tuple[int, int]] = []
+    record = run_nights(
+        SparseWorld(seed),
+        seed,
+        gate,
+        Settings(night=NightSettings(auto_adopt=True, recall=0)),
+        {"gate": GATES[gate]},
+        nights=nights,
+        tasks=tasks,
+        workdir=workdir,
+        told=lambda s: said.append((s.before_reused, s.harm_sampled)),
+    )
     return record, said
 
 
