@@ -7,11 +7,11 @@ import plistlib
 from datetime import datetime
 from pathlib import Path
 
-from .calendars import launchd_intervals
 from .files import remove_managed, write_planned
 from .jobspec import JobSpec
 from .plan import MANAGED_BY, Host, Method, Plan, PlannedFile
 from .runner import checked
+from .timing import launchd_intervals
 
 
 def label(name: str) -> str:

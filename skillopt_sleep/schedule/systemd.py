@@ -6,11 +6,11 @@ from __future__ import annotations
 from datetime import datetime
 from pathlib import Path
 
-from .calendars import systemd_on_calendar
 from .files import remove_managed, write_planned
 from .jobspec import JobSpec
 from .plan import MANAGED_BY, Host, Method, Plan, PlannedFile
 from .runner import checked
+from .timing import systemd_on_calendar
 
 LINGER_WARNING = (
     "user services stop when you log out, so a night would only run while you are logged in: "
