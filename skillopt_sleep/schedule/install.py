@@ -1,9 +1,9 @@
-"""``schedule`` and ``unschedule``: plan, install and remove the nightly job, and keep the record
-of exactly what was installed."""
+"""``schedule`` and ``unschedule``: choose the OS scheduler, plan, install and remove the nightly
+job, and keep the record of exactly what was installed."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
 from pathlib import Path
@@ -11,12 +11,62 @@ from pathlib import Path
 from ..errors import ScheduleError
 from ..paths import Paths
 from ..store import Store
+from .crontab import CrontabInstaller
 from .envfile import merge_env_file, remove_env_keys
 from .jobspec import JobSpec, build_job
-from .methods import choose, installer
-from .plan import METHODS, Host, Installer, Plan
+from .launchd import LaunchdInstaller
+from .plan import METHODS, Host, Installer, Method, Plan
+from .schtasks import SchtasksInstaller
 from .state import INSTALLED_KEY, Installation, load_installation, save
+from .systemd import SystemdInstaller
 from .timing import next_runs, zone_name
+
+# Best first: systemd and launchd catch up a night the machine slept through; cron does not.
+PREFERENCE: tuple[Method, ...] = ("launchd", "schtasks", "systemd", "crontab")
+LOOP_HINT = "run `skillopt-sleep schedule run` under tmux, a container entrypoint or a supervisor"
+
+
+def installer(method: Method, host: Host) -> Installer:
+    classes: dict[str, Callable[[Host], Installer]] = {
+        "crontab": CrontabInstaller,
+        "systemd": SystemdInstaller,
+        "launchd": LaunchdInstaller,
+        "schtasks": SchtasksInstaller,
+    }
+    return classes[method](host)
+
+
+def choose(host: Host, wanted: str, *, only_render: bool = False) -> Installer:
+    """The installer for ``wanted`` (a method name or ``auto``); a ScheduleError when unusable.
+
+    ``only_render``: a named method is returned even where it cannot run, to show its files."""
+    if wanted == "loop":
+        raise ScheduleError(
+            "the built-in loop is not installed into an OS scheduler", hint=LOOP_HINT
+        )
+    if wanted != "auto":
+        if wanted not in METHODS:
+            raise ScheduleError(
+                f"unknown scheduling method {wanted!r}", hint=f"choose one of: {', '.join(METHODS)}"
+            )
+        chosen = installer(wanted, host)
+        reason = None if only_render else chosen.unavailable()
+        if reason:
+            raise ScheduleError(
+                f"cannot schedule with {wanted}: {reason}",
+                hint="choose another --method, or " + LOOP_HINT,
+            )
+        return chosen
+    reasons = []
+    for method in PREFERENCE:
+        candidate = installer(method, host)
+        reason = candidate.unavailable()
+        if reason is None:
+            return candidate
+        reasons.append(f"{method}: {reason}")
+    raise ScheduleError(
+        "no OS scheduler is usable here (" + "; ".join(reasons) + ")", hint=LOOP_HINT
+    )
 
 
 @dataclass(frozen=True)

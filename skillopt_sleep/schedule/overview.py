@@ -9,7 +9,7 @@ from datetime import datetime, tzinfo
 from ..errors import ScheduleError
 from ..pids import pid_alive
 from ..store import Notice, Store
-from .methods import installer
+from .install import installer
 from .plan import Host
 from .state import (
     NOTICE_KIND,
