@@ -13,9 +13,8 @@ from datetime import datetime
 from pathlib import Path
 
 from ..errors import ScheduleError
-from .files import remove_managed, write_planned
 from .jobspec import JobSpec
-from .plan import MANAGED_BY, Host, Method, Plan, PlannedFile
+from .plan import MANAGED_BY, Host, Method, Plan, PlannedFile, remove_managed, write_planned
 from .runner import checked
 from .timing import expand
 

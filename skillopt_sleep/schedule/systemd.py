@@ -6,9 +6,8 @@ from __future__ import annotations
 from datetime import datetime
 from pathlib import Path
 
-from .files import remove_managed, write_planned
 from .jobspec import JobSpec
-from .plan import MANAGED_BY, Host, Method, Plan, PlannedFile
+from .plan import MANAGED_BY, Host, Method, Plan, PlannedFile, remove_managed, write_planned
 from .runner import checked
 from .timing import systemd_on_calendar
 
