@@ -9,8 +9,7 @@ from pathlib import Path
 
 from ..errors import StoreError
 from ..paths import not_writable
-from .migrate import migrate
-from .schema import SCHEMA
+from .schema import SCHEMA, migrate
 
 __all__ = [
     "SCHEMA",

@@ -8,8 +8,7 @@ from pathlib import Path
 
 from ..errors import StoreError
 from .connect import corrupt, is_corrupt
-from .migrate import VERSION, migrate
-from .schema import SCHEMA
+from .schema import SCHEMA, VERSION, migrate
 
 
 def connect_readonly(path: Path) -> sqlite3.Connection:

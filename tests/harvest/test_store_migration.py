@@ -9,8 +9,8 @@ from datetime import datetime, timezone
 from skillopt_sleep.models import TaskRecord, TurnNote
 from skillopt_sleep.store import Store
 from skillopt_sleep.store.db import SCHEMA
-from skillopt_sleep.store.migrate import VERSION
 from skillopt_sleep.store.preferences import PreferenceSighting
+from skillopt_sleep.store.schema import VERSION
 
 OLD_RECORD = {
     "schema_version": 1,
