@@ -169,7 +169,7 @@ def read_findings(db: Path, project: str, now: datetime, timeout_s: float) -> Fi
 
 
 def _connect_readonly(db: Path, timeout_s: float) -> sqlite3.Connection:
-    """As :func:`..store.readonly.connect_readonly` (which imports the store's models): ``mode=ro``,
+    """As :func:`..store.connect.connect_readonly` (which imports the store's models): ``mode=ro``,
     then ``immutable=1`` where the WAL index files cannot be made (a read-only directory)."""
     if not db.is_file():
         raise FileNotFoundError(db)

@@ -21,9 +21,8 @@ from ..models import Edit, NightSummary, TaskRecord
 from ..paths import not_writable
 from . import night_ids
 from . import preferences as prefs
-from .connect import connect_memory, connect_writable, read_failure, write_failure
+from .connect import connect_memory, connect_readonly, connect_writable, read_failure, write_failure
 from .merge import fold_sightings, sightings_of
-from .readonly import connect_readonly
 from .rows import Cursor, NightRow, Notice
 from .schema import SCHEMA
 
