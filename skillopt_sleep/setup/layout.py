@@ -2,7 +2,9 @@
 
 The same places as the engine's own data directories where they meet (the data dir holds the
 private environment, the wheels and the Claude Code marketplace copy), and the places pipx, uv,
-Claude Code and Codex use by default.
+Claude Code and Codex use by default. The engine's own directories (what ``paths.resolve_paths``
+gives through platformdirs) are derived here without platformdirs (:func:`engine_dirs`): the
+installer runs before the engine's dependencies exist.
 """
 
 from __future__ import annotations
@@ -92,3 +94,38 @@ def layout_for(env: Mapping[str, str], *, windows: bool | None = None) -> Layout
 def _xdg(env: Mapping[str, str], var: str, default: Path) -> Path:
     value = env.get(var, "")
     return Path(value) if value and PurePath(value).is_absolute() else default
+
+
+def engine_dirs(layout: Layout, env: Mapping[str, str], platform: str) -> dict[str, Path]:
+    """``config``, ``data``, ``state`` and ``log`` directories of the engine for this user."""
+    home = layout.home
+    if env.get("SKILLOPT_SLEEP_HOME"):
+        root = Path(env["SKILLOPT_SLEEP_HOME"])
+        return {
+            k: root / d
+            for k, d in (
+                ("config", "config"),
+                ("data", "data"),
+                ("state", "state"),
+                ("log", "logs"),
+            )
+        }
+    if layout.windows:
+        local = Path(env.get("LOCALAPPDATA") or home / "AppData" / "Local") / NAME / NAME
+        roaming = Path(env.get("APPDATA") or home / "AppData" / "Roaming") / NAME / NAME
+        return {"config": roaming, "data": roaming, "state": local, "log": local / "Logs"}
+    if platform == "darwin":
+        support = home / "Library" / "Application Support" / NAME
+        return {
+            "config": support,
+            "data": support,
+            "state": support,
+            "log": home / "Library" / "Logs" / NAME,
+        }
+    state = Path(env.get("XDG_STATE_HOME") or home / ".local" / "state") / NAME
+    return {
+        "config": Path(env.get("XDG_CONFIG_HOME") or home / ".config") / NAME,
+        "data": Path(env.get("XDG_DATA_HOME") or home / ".local" / "share") / NAME,
+        "state": state,
+        "log": state / "log",
+    }

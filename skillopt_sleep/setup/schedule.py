@@ -8,9 +8,8 @@ import sys
 from pathlib import Path
 
 from .context import Ctx
-from .layout import NAME
+from .layout import NAME, engine_dirs
 from .tree import missing_dirs, remove_deepest_first
-from .userdirs import engine_dirs
 
 
 def want_schedule(ctx: Ctx, choice: str, *, yes: bool, interactive: bool) -> bool:
@@ -38,7 +37,9 @@ def install_schedule(ctx: Ctx, engine: Path | None, wanted: bool) -> str:
     if engine is None:
         ctx.say(f"schedule: skipped: no engine command found; run '{NAME} schedule' yourself")
         return "skipped"
-    fresh = [d for p in engine_dirs(ctx, sys.platform).values() for d in missing_dirs(p)]
+    fresh = [
+        d for p in engine_dirs(ctx.layout, ctx.env, sys.platform).values() for d in missing_dirs(p)
+    ]
     done = ctx.run([engine, "schedule"], timeout=120)
     if not done.ok:
         # What the failed command created is ours to take away again (empty directories).

@@ -14,11 +14,10 @@ from .claude import CLAUDE_ENV, claude_paths, remove_leftovers
 from .codex import remove_codex
 from .command_path import remove_block
 from .context import Ctx, SetupFailed
-from .layout import NAME
+from .layout import NAME, engine_dirs
 from .manifest import Entry
 from .tools import tool_holds_others
 from .tree import remove_deepest_first
-from .userdirs import engine_dirs
 
 ENGINE_UNINSTALL = {"pipx": ["pipx", "uninstall", NAME], "uv": ["uv", "tool", "uninstall", NAME]}
 
@@ -42,7 +41,7 @@ def uninstall(ctx: Ctx) -> None:
     _remove_tool_dirs(ctx, [e for e in entries if e.kind == "tool-path"])
     ctx.manifest.remove()
     remove_deepest_first({Path(e.value) for e in entries if e.kind == "dir"})  # rmdir: if empty
-    data = engine_dirs(ctx, sys.platform)["data"]
+    data = engine_dirs(ctx.layout, ctx.env, sys.platform)["data"]
     kept = (
         f"your task log and nights stay in {data} (delete that directory to forget them)"
         if data.is_dir()
