@@ -76,7 +76,7 @@ def check_route(ctx: Ctx, req: EngineRequest) -> None:
 
 def _spec(package: str | None) -> str | None:
     """``--package`` as the tools get it: a file given relative to where the user stands made
-    absolute, since the tools run elsewhere (see child_env)."""
+    absolute, since the tools run elsewhere (see commands.child_env)."""
     if package and Path(package).exists():
         return str(Path(package).resolve())
     return package

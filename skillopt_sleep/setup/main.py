@@ -11,11 +11,10 @@ from typing import TextIO
 from .. import __version__
 from ..errors import SleepError
 from .agent_plugins import install_agent_plugins
-from .child_env import child_env, neutral_dir
 from .claude import install_claude
 from .codex import install_codex
 from .command_path import ensure_on_path, link_command
-from .commands import Commands, SubprocessCommands
+from .commands import Commands, SubprocessCommands, child_env, neutral_dir
 from .context import Ctx, SetupFailed
 from .engine import EngineRequest, check_route, install_engine
 from .layout import NAME, Layout, layout_for
