@@ -6,6 +6,11 @@ checksum), every small file that changed is backed up and is an ``agent-backup``
 ``agent-plugin`` line closes the step. Uninstall puts back exactly what was there, offline,
 when nothing we recorded changed since; otherwise the agent's own uninstall command removes our
 plugin first, and only what is still as we left it is reverted.
+
+What the agent is pointed at is the installation's own copy of its plugin folder
+(``<data>/plugins/<agent>``, :func:`stage_plugin`), not the checkout, so a plugin keeps working
+when the checkout moves or is deleted; the launcher link inside it is replaced by the launcher
+itself (a checkout without symlinks, Git on Windows, holds only the link's text).
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ import shutil
 from collections.abc import Callable
 from pathlib import Path
 
+from .claude import LAUNCHER
 from .context import Ctx
 from .manifest import Entry
 from .tree import missing_dirs, paths_under
@@ -24,6 +30,26 @@ _SMALL = 1 << 20  # files up to this size are backed up; an agent's settings are
 _DEPTH = 2  # ... when they lie this close to the agent's home (its settings, never its sessions)
 
 Snapshot = dict[Path, "bytes | tuple[int, int] | None"]
+
+
+def stage_plugin(ctx: Ctx, source: Path, agent: str) -> Path:
+    """Copy ``plugins/<agent>`` of the checkout into the installation; returns the copy."""
+    src = source / "plugins" / agent
+    dest = ctx.layout.own_dir / "plugins" / agent
+    if ctx.dry:
+        ctx.say(f"would copy: {src} -> {dest}")
+        return dest
+    ctx.make_dirs(dest.parent)
+    ctx.say(f"+ copy {src} -> {dest}")
+    shutil.rmtree(dest, ignore_errors=True)
+    shutil.copytree(src, dest, symlinks=True)
+    launcher = dest / "bin" / "skillopt-sleep"
+    if launcher.is_symlink() or launcher.exists():
+        launcher.unlink()
+        shutil.copy2(source / LAUNCHER, launcher)
+    if not ctx.manifest.has("plugin-copy", str(dest)):
+        ctx.manifest.add("plugin-copy", dest)
+    return dest
 
 
 def snapshot(top: Path) -> Snapshot:

@@ -12,9 +12,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..plugin_places import NAME, copilot_home
-from .agent_diff import recorded_run
+from .agent_diff import recorded_run, stage_plugin
 from .context import Ctx
-from .plugin_copy import stage_plugin
 
 # Installing a local folder needs no account or network: no telemetry, no update check.
 QUIET = {"COPILOT_OFFLINE": "true", "COPILOT_AUTO_UPDATE": "false", "NO_COLOR": "1"}

@@ -11,9 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..plugin_places import NAME, gemini_home
-from .agent_diff import recorded_run
+from .agent_diff import recorded_run, stage_plugin
 from .context import Ctx
-from .plugin_copy import stage_plugin
 
 QUIET = {"NO_UPDATE_NOTIFIER": "1", "NO_COLOR": "1"}
 UNINSTALL = ("gemini", "extensions", "uninstall", NAME)

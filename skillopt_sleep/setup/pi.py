@@ -11,9 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..plugin_places import pi_home
-from .agent_diff import recorded_run
+from .agent_diff import recorded_run, stage_plugin
 from .context import Ctx
-from .plugin_copy import stage_plugin
 
 
 def uninstall_argv(ctx: Ctx) -> tuple[str, ...]:

@@ -11,9 +11,8 @@ import json
 from pathlib import Path
 
 from ..plugin_places import NAME, qwen_home
-from .agent_diff import recorded
+from .agent_diff import recorded, stage_plugin
 from .context import Ctx
-from .plugin_copy import stage_plugin
 
 
 def install_qwen(ctx: Ctx, source: Path) -> None:
