@@ -11,6 +11,10 @@ project, whose own ``night_lock`` then sees its parent holds it and goes ahead.
 
     with night_lock(paths.lock_file, clock=ctx.clock):
         ...  # one night
+
+What records a pid instead of holding an OS lock (a running night's heartbeat, the schedule's
+built-in loop, a backend's private home left behind) asks :func:`pid_alive` whether its owner
+still runs.
 """
 
 from __future__ import annotations
@@ -33,6 +37,19 @@ from .errors import LockedError
 from .paths import refused
 
 _WINDOWS_LOCK_OFFSET = 1 << 20  # lock a byte past the text, so readers can still read who holds it
+
+
+def pid_alive(pid: int) -> bool:
+    """True while process ``pid`` exists (also when it belongs to another user)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    except OSError:
+        return False
+    return True
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from typing import Any
 
 import tomli_w
 
-from ..pids import pid_alive
+from ..lock import pid_alive
 from ..settings import RoleSettings
 from ..store.files import atomic_write_bytes
 

@@ -27,7 +27,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from ..counting import Usage
 from ..errors import StoreError
-from ..pids import pid_alive
+from ..lock import pid_alive
 from ..store.files import atomic_write_text
 
 HEARTBEAT_FILE = "night-progress.json"

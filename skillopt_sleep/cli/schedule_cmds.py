@@ -12,8 +12,8 @@ from typing import Any
 
 from ..backends.registry import detect_backend
 from ..errors import ScheduleError, SleepError
+from ..lock import pid_alive
 from ..paths import Paths
-from ..pids import pid_alive
 from ..schedule.install import Prepared, Request, apply, prepare, remove
 from ..schedule.jobspec import (
     instance_name,

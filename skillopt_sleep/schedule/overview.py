@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, tzinfo
 
 from ..errors import ScheduleError
-from ..pids import pid_alive
+from ..lock import pid_alive
 from ..store import Notice, Store
 from .install import installer
 from .plan import Host
