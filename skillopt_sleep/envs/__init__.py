@@ -2,8 +2,7 @@
 conversation (see :class:`.base.Environment`, whose docstring is the contract)."""
 
 from .agent import AgentEnv
-from .base import Environment, EnvResult, Instructions
-from .called import CalledBackend
+from .base import CalledBackend, Environment, EnvResult, Instructions
 from .qa import QAEnv
 from .registry import load_env
 from .task_record import TaskRecordEnv

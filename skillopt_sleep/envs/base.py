@@ -5,16 +5,19 @@ instructions under test and a backend into one scored attempt. Shipped: :mod:`.t
 (a chat scored by the item's checks, what a night replays), :mod:`.qa` (a question scored by
 exact match and token F1) and :mod:`.agent` (the real agent acting in a sandboxed copy of the
 project, scored on what it did). A user's own is named ``module:Class``
-(:func:`..registry.load_env`).
+(:func:`..registry.load_env`). The backend an environment is handed is a
+:class:`CalledBackend`: the run's backend seen through its call policy (budget, retries,
+breaker, redaction).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-from ..backends.base import Backend, Message
+from ..backends.base import Backend, Completion, Health, Message, Request
+from ..backends.budget import Budget
 from ..models import TaskRecord
 
 
@@ -109,3 +112,22 @@ class Environment(Protocol):
         seed: int,
         max_tokens: int = 1024,
     ) -> EnvResult: ...
+
+
+Call = Callable[[Backend, Request], Awaitable[Completion]]
+
+
+class CalledBackend:
+    """``backend`` whose every ``complete`` goes through ``call`` (what environments are handed);
+    ``budget`` is the run's, for an environment that spends outside a model call (an agent run)."""
+
+    def __init__(self, backend: Backend, call: Call, budget: Budget | None = None) -> None:
+        self.backend, self.call, self.budget = backend, call, budget
+        self.name: str = backend.name
+        self.model: str = backend.model
+
+    async def complete(self, request: Request) -> Completion:
+        return await self.call(self.backend, request)
+
+    async def check(self) -> Health:
+        return await self.backend.check()

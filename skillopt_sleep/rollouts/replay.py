@@ -25,8 +25,7 @@ from ..backends.budget import Budget
 from ..backends.retry import RetryPolicy, call_with_retry
 from ..checks.judge import RubricJudge
 from ..clock import Clock
-from ..envs.base import Environment, EnvResult, Instructions
-from ..envs.called import CalledBackend
+from ..envs.base import CalledBackend, Environment, EnvResult, Instructions
 from ..envs.task_record import TaskRecordEnv
 from ..errors import BackendError, BudgetExhausted, MalformedOutput
 from ..models import Action, TaskRecord

@@ -17,7 +17,7 @@ import random
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 
-from ..envs.called import CalledBackend
+from ..envs.base import CalledBackend
 from ..models import Edit, TaskRecord
 from ..optimize import aggregate
 from ..optimize.aggregate import Proposed

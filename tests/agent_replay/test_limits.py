@@ -126,7 +126,7 @@ def _replays(runner: FakeRunner) -> AgentReplays:
 
 async def _night(replays: AgentReplays, task: TaskRecord, n: int) -> list[str]:
     """``n`` rollouts of ``task`` through its agent environment: "ok" or the errored reason."""
-    from skillopt_sleep.envs.called import CalledBackend
+    from skillopt_sleep.envs.base import CalledBackend
     from skillopt_sleep.testing.acting_world import ActingWorld
 
     env = replays.env_for(task, None)

@@ -20,7 +20,7 @@ from skillopt_sleep.backends.retry import RetryPolicy
 from skillopt_sleep.clock import FixedClock
 from skillopt_sleep.envs import Environment, load_env
 from skillopt_sleep.envs.agent import AgentEnv
-from skillopt_sleep.envs.called import CalledBackend
+from skillopt_sleep.envs.base import CalledBackend
 from skillopt_sleep.errors import ConfigError
 from skillopt_sleep.optimize.reflect import Case, reflection_prompt
 from skillopt_sleep.rollouts.agent_dispatch import AgentReplays
