@@ -14,8 +14,7 @@ from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 
-from ..backends.base import ROLES
-from ..backends.preflight import check_logins, close_all
+from ..backends.base import ROLES, check_logins, close_all
 from ..clock import Clock
 from ..lock import project_lock
 from ..models import NightSummary, TaskRecord

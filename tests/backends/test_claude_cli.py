@@ -240,7 +240,7 @@ def _fake_bin(name: str) -> Path:
 
 
 def test_login_is_checked_before_any_replay_and_names_the_fix():
-    from skillopt_sleep.backends.preflight import check_logins
+    from skillopt_sleep.backends.base import check_logins
     from skillopt_sleep.errors import AuthError
 
     runner = FakeRunner()

@@ -298,7 +298,7 @@ def test_a_private_home_left_by_a_killed_night_is_removed_by_the_next(tmp_path):
 
 
 def test_login_is_checked_before_any_replay_and_names_the_fix(sandbox_home):
-    from skillopt_sleep.backends.preflight import check_logins
+    from skillopt_sleep.backends.base import check_logins
 
     (sandbox_home / ".codex").mkdir()  # installed, never logged in, no provider of its own
     runner = FakeRunner()
@@ -315,7 +315,7 @@ def test_login_is_checked_before_any_replay_and_names_the_fix(sandbox_home):
 
 
 def test_a_configured_provider_with_its_key_needs_no_codex_login(user_home):
-    from skillopt_sleep.backends.preflight import check_logins
+    from skillopt_sleep.backends.base import check_logins
 
     runner = FakeRunner()
     runner.enqueue(RunResult(1, "", "Not logged in\n"))
