@@ -6,7 +6,7 @@ how many yield the right check and how many a check that contradicts the correct
     python -m bench.corrections                  # this tree against the baseline revision
     python -m bench.corrections --baseline 4b6d96e --after HEAD --json
 
-Seven sets of recorded sessions, each harvested through the CLI into a fresh store by the code of
+Eight sets of recorded sessions, each harvested through the CLI into a fresh store by the code of
 ``--baseline`` (a git revision, extracted to a temporary directory) and by this tree (or the
 revision ``--after``), in the same run:
 - tests/harvest/conversations.py, the miner's tuning set, 20 checkable corrections;
@@ -28,7 +28,11 @@ revision ``--after``), in the same run:
   messages, flags with a value);
 - tests/harvest/check_conversations_fourth.py, written and recorded before the miner was changed
   for the scope shape ("never X inside Y", "only in Y") and kept untouched while it was changed:
-  18 labelled corrections (9 about text, 9 about actions).
+  18 labelled corrections (9 about text, 9 about actions);
+- tests/harvest/check_conversations_fifth.py, written and recorded before the miner change that
+  follows a2a942b (checks held against the user's own example, plain-word text corrections,
+  slash-command and listing corrections), and kept untouched while it was made: 21 labelled
+  corrections (10 about text, 11 about actions), the held-out measure of that change.
 
 Columns: attached (on their request), became tasks, with a mined rule check, with a mined action
 check, with a check that fails on the corrected attempt (goal: at least 8 of 20), and on labelled
@@ -75,6 +79,13 @@ contradicting, 9 -> 10 correct; every other set unchanged. Then 7664851 (a comma
 quotes back as the attempt ran it is what the user objects to), made with the fourth set's last
 contradiction in view (``never_ran git commit`` from "`git add -A` mete también los logs"), so no
 longer an untouched figure: fourth set 1 -> 0 contradicting, 8 -> 9 correct; the others unchanged.
+
+Measured on the fifth set before the change it measures (``python -m bench.corrections
+--baseline a2a942b --after a2a942b --json``): 16 of 21 attached, 5 became tasks (the line limit,
+the character limit split over two messages, the French and Spanish command corrections, the
+action after a slash command), 3 with a rule check, 6 with an action check, 8 with a failing
+check, 8 correct (3 of 10 about text, 5 of 11 about actions), 1 contradicting (``never_ran
+license`` from "Never rewrite anything inside `fixtures/` ... LICENSE alone was right.").
 """
 
 from __future__ import annotations
@@ -130,6 +141,12 @@ SETS = {
         "CHECK_FOURTH_SESSIONS",
         "tests/fixtures/conversations_checks_fourth",
         "CHECK_FOURTH_LABELS",
+    ),
+    "checks5": (
+        "tests.harvest.check_conversations_fifth",
+        "CHECK_FIFTH_SESSIONS",
+        "tests/fixtures/conversations_checks_fifth",
+        "CHECK_FIFTH_LABELS",
     ),
 }
 _TEXT_KINDS = frozenset({"contains", "not_contains", "starts_with", "equals", "heading"})

@@ -19,6 +19,7 @@ from skillopt_sleep.models import Action, Check
 
 from . import (
     check_conversations,
+    check_conversations_fifth,
     check_conversations_fourth,
     check_conversations_third,
     check_conversations_unseen,
@@ -50,6 +51,12 @@ SETS = {
         check_conversations_fourth.CHECK_FOURTH_LABELS,
         check_conversations_fourth.CHECKS_FOURTH,
         16,
+    ),
+    "checks5": (
+        check_conversations_fifth.CHECK_FIFTH_SESSIONS,
+        check_conversations_fifth.CHECK_FIFTH_LABELS,
+        check_conversations_fifth.CHECKS_FIFTH,
+        20,
     ),
 }
 
