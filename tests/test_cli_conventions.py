@@ -14,8 +14,7 @@ from pathlib import Path
 import pytest
 
 from skillopt_sleep import __version__
-from skillopt_sleep.cli import build_parser, main
-from skillopt_sleep.cli.help_text import commands
+from skillopt_sleep.cli import build_parser, commands, main
 from skillopt_sleep.cli.progress import plain_progress
 
 REPO = Path(__file__).resolve().parent.parent

@@ -20,8 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from skillopt_sleep.cli import build_parser
-from skillopt_sleep.cli.help_text import commands
+from skillopt_sleep.cli import build_parser, commands
 from skillopt_sleep.harvest.lock import file_lock
 
 REPO = Path(__file__).resolve().parent.parent
