@@ -16,7 +16,7 @@ from .codex import install_codex
 from .command_path import ensure_on_path, link_command
 from .commands import Commands, SubprocessCommands, child_env, neutral_dir
 from .context import Ctx, SetupFailed
-from .engine import EngineRequest, check_route, install_engine
+from .engine import EngineRequest, check_route, checkout_version, install_engine
 from .layout import NAME, Layout, layout_for
 from .manifest import Manifest
 from .options import Options, parse
@@ -24,7 +24,6 @@ from .schedule import install_schedule, want_schedule
 from .tree import missing_dirs
 from .uninstall import uninstall
 from .verify import Verified, verify
-from .wheel import checkout_version
 
 
 def main(
