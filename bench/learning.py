@@ -30,10 +30,16 @@ each night (never from the summary's wording):
 - power: good proposals adopted / good proposals that reached the night (not already in the
   files; a kind's rule proposed twice in a night, in either phrasing, counts once; one the edit
   budget cut is a miss). Adopted means held by the files after that night *or a later night of
-  the run* that did not propose it again: an edit that waits for evidence (unconfirmed) and is
-  confirmed on a later night was learned; one still waiting after the last night was not; one
-  proposed again is counted once, on the night that proposed it last before it was adopted.
+  the run* that did not propose it anew: an edit that waits for evidence (unconfirmed, over the
+  edit budget, or inconclusive with its evidence carried) and is confirmed on a later night was
+  learned; one still waiting after the last night was not. A lesson the optimizer proposes again
+  while its edit still waits is that same lesson (the night retests the waiting edit first and
+  merges the proposal into it: the user sees one rule, learned a night later), counted once; one
+  proposed anew after the product dropped it is counted once more, the earlier proposal a miss.
   ``power_same_night`` counts only the proposal's own night, as earlier versions did;
+  ``power_every_proposal`` counts every night's proposal on its own, a re-proposal of a waiting
+  edit included (the count the learning benchmark reported as power before); ``good_last_night``
+  the lessons of the last night, which no later night can confirm (a miss if they wait);
 - false accepts: useless or harmful proposals adopted / those that reached the night, counted the
   same way (``false_accepts_same_night`` too);
 - good rules adopted a night: kinds whose good rule the files hold after a night and not before
@@ -165,6 +171,7 @@ class NightRecord:
     gate: dict[str, int] = field(default_factory=dict)  # the gate's fresh rollouts, by part
     floor: tuple[int, int] | None = None  # (perfect, powered) calls: :mod:`gate_floor`
     inconclusive: int = 0  # edits the night left inconclusive
+    waiting: tuple[str, ...] = ()  # edits the product keeps waiting for evidence after the night
 
 
 @dataclass
@@ -268,6 +275,7 @@ def run_nights(
                     s.gate_rollouts,
                     floors(s, settings.night) if any(s.gate_rollouts.values()) else None,
                     sum(e.verdict == "inconclusive" for e in s.evidence),
+                    tuple(w.edit.content for w in s.waiting),
                 )
             )
             record.quality.append(world.quality(after))
@@ -283,10 +291,14 @@ def _present(files: dict[str, str], pattern: re.Pattern[str]) -> bool:
     return pattern.search("\n".join(files.values())) is not None
 
 
-def _reached(night: NightRecord, verdict: str) -> dict[str, Callable[[dict[str, str]], bool]]:
+def _reached(
+    night: NightRecord, verdict: str, waited: Sequence[str] = ()
+) -> dict[str, Callable[[dict[str, str]], bool]]:
     """Tonight's distinct lessons of ``verdict`` that the files did not already hold, by key, each
     as a test of whether a set of files holds it. A good rule's lesson is its kind (any phrasing
-    of it); any other rule's is its text."""
+    of it); any other rule's is its text. A lesson among ``waited`` (the edits the product kept
+    waiting for evidence from an earlier night) is not new tonight: the night retests the waiting
+    edit first and merges the proposal into it, so it is the earlier night's lesson still."""
     found: dict[str, Callable[[dict[str, str]], bool]] = {}
     for p in night.proposed:
         if p.verdict != verdict:
@@ -295,17 +307,28 @@ def _reached(night: NightRecord, verdict: str) -> dict[str, Callable[[dict[str, 
             found.setdefault(p.kind, partial(_present, pattern=BY_KEY[p.kind].rule_re))
         else:
             found.setdefault(" ".join(p.content.split()).lower(), partial(holds, rule=p.content))
-    return {key: present for key, present in found.items() if not present(night.before)}
+    waiting = {"memory": "\n".join(waited)}
+    return {
+        key: present
+        for key, present in found.items()
+        if not present(night.before) and not present(waiting)
+    }
 
 
 def _learned(
-    nights: Sequence[NightRecord], i: int, verdict: str, key: str, present: Callable[..., bool]
+    nights: Sequence[NightRecord],
+    i: int,
+    verdict: str,
+    key: str,
+    present: Callable[..., bool],
+    kept: bool = True,
 ) -> bool:
     """Whether night ``i``'s lesson ``key`` was adopted: the files hold it after its night, or
-    after a later night before any later night proposes it again (an edit that waited for evidence
-    and was confirmed). A lesson proposed again is the later proposal's to count, never twice."""
+    after a later night before any later night proposes it anew (an edit that waited for evidence
+    and was confirmed). A lesson proposed anew, after the product dropped it, is the later
+    proposal's to count, never twice; one proposed again while it waits is still this one."""
     for j in range(i, len(nights)):
-        if j > i and key in _reached(nights[j], verdict):
+        if j > i and key in _reached(nights[j], verdict, nights[j - 1].waiting if kept else ()):
             return False
         if present(nights[j].after):
             return True
@@ -331,6 +354,8 @@ def metrics(runs: Sequence[RunRecord]) -> dict[str, Any]:
     """Every number the benchmark prints for one mode (see the module docstring)."""
     reached = dict.fromkeys(VERDICTS, 0)
     adopted = dict.fromkeys(VERDICTS, 0)
+    every = [0, 0]  # good proposals adopted, reached: each night's proposal counted on its own
+    last = [0, 0]  # good lessons of the last night, adopted and reached: no later night to wait for
     same_night = dict.fromkeys(VERDICTS, 0)
     useless_nights = useless_changed = 0
     calls: list[int] = []
@@ -339,14 +364,24 @@ def metrics(runs: Sequence[RunRecord]) -> dict[str, Any]:
     inconclusive = new_kinds = 0
     for run in runs:
         for i, night in enumerate(run.nights):
+            waited = run.nights[i - 1].waiting if i else ()
             for verdict in VERDICTS:
-                lessons = _reached(night, verdict)
+                lessons = _reached(night, verdict, waited)
                 reached[verdict] += len(lessons)
-                adopted[verdict] += sum(
+                hits = sum(
                     _learned(run.nights, i, verdict, key, present)
                     for key, present in lessons.items()
                 )
+                adopted[verdict] += hits
                 same_night[verdict] += sum(present(night.after) for present in lessons.values())
+                if verdict == "good" and i == len(run.nights) - 1:
+                    last[0], last[1] = last[0] + hits, last[1] + len(lessons)
+            proposals = _reached(night, "good")
+            every[1] += len(proposals)
+            every[0] += sum(
+                _learned(run.nights, i, "good", key, present, kept=False)
+                for key, present in proposals.items()
+            )
             new_kinds += len(_new_kinds(night))
             if night.proposed and all(p.verdict == "useless" for p in night.proposed):
                 useless_nights += 1
@@ -367,6 +402,10 @@ def metrics(runs: Sequence[RunRecord]) -> dict[str, Any]:
         "runs": len(runs),
         "power": _ratio(adopted["good"], reached["good"]),
         "power_same_night": _ratio(same_night["good"], reached["good"]),
+        # each night's good proposal on its own, a re-proposal of an edit still waiting included:
+        # the count earlier versions reported as power
+        "power_every_proposal": _ratio(*every),
+        "good_last_night": {"adopted": last[0], "reached": last[1]},
         "false_accepts_same_night": _ratio(
             same_night["useless"] + same_night["harmful"], reached["useless"] + reached["harmful"]
         ),
@@ -562,6 +601,11 @@ def report(r: dict[str, Any]) -> str:
             (
                 f"    power on good edits       {_fmt(m['power'])} ({m['good_adopted']}/{m['good_reached']})"
                 f"   target >= {t['power']:.2f} (on their own night {_fmt(m['power_same_night'])})"
+            ),
+            (
+                f"      every proposal alone    {_fmt(m['power_every_proposal'])}; the last "
+                f"night's lessons adopted {m['good_last_night']['adopted']}/"
+                f"{m['good_last_night']['reached']} (no later night to confirm them)"
             ),
             (
                 f"    false accepts             {_fmt(m['false_accepts'])} ({m['bad_adopted']}/{m['bad_reached']}: "

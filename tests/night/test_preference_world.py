@@ -442,3 +442,19 @@ def test_bench_counts_a_lesson_confirmed_on_a_later_night_once():
     ]
     m = bench.metrics([run(again)])
     assert (m["good_adopted"], m["good_reached"]) == (1, 2)
+    # proposed again on night 2 while night 1's edit still waited for evidence: the night merges
+    # the proposal into the waiting edit and adopts that one; the user sees one lesson, learned
+    kept = [
+        bench.NightRecord(proposed(good), empty, empty, 10, "reject", waiting=(good,)),
+        bench.NightRecord(proposed(KINDS[0].rules[1]), empty, held, 10, "accept"),
+    ]
+    m = bench.metrics([run(kept)])
+    assert (m["good_adopted"], m["good_reached"]) == (1, 1)
+    assert m["power_every_proposal"] == 0.5  # each night's proposal on its own, as before
+    assert m["good_last_night"] == {"adopted": 0, "reached": 0}
+    # still waiting after the last night: a miss, and said to be the last night's
+    m = bench.metrics(
+        [run([bench.NightRecord(proposed(good), empty, empty, 10, "", waiting=(good,))])]
+    )
+    assert (m["good_adopted"], m["good_reached"]) == (0, 1)
+    assert m["good_last_night"] == {"adopted": 0, "reached": 1}
