@@ -4,7 +4,7 @@ Both charge half price and answer within 24 hours (usually minutes). A request's
 back as the same :class:`Completion` a synchronous call gives (``batched`` set), or as the
 ``BackendError`` its status maps to: a request that expired or was cancelled before it ran is a
 ``TransientError``, so the retry layer sends it again, in a new batch. The providers' classes live
-with their backends (:mod:`.anthropic_batches`, :mod:`.openai_batches`); :mod:`.batching` knows only this.
+with their backends (:mod:`.anthropic_api`, :mod:`.openai_batches`); :mod:`.batching` knows only this.
 """
 
 from __future__ import annotations
