@@ -4,19 +4,18 @@ Both charge half price and answer within 24 hours (usually minutes). A request's
 back as the same :class:`Completion` a synchronous call gives (``batched`` set), or as the
 ``BackendError`` its status maps to: a request that expired or was cancelled before it ran is a
 ``TransientError``, so the retry layer sends it again, in a new batch. The providers' classes live
-with their backends (:mod:`.anthropic_api`, :mod:`.openai_batches`); :mod:`.batching` knows only this.
+with their backends (:mod:`.anthropic_api`, :mod:`.openai_api`); :mod:`.batching` knows only this.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, Protocol, TypeVar
+from collections.abc import Sequence
+from typing import Protocol
 
 from ..errors import BackendError, TransientError
 from .base import Completion, Request
 
 Outcome = Completion | BackendError
-T = TypeVar("T")
 
 
 class BatchApi(Protocol):
@@ -36,23 +35,6 @@ class BatchApi(Protocol):
     async def poll(self, batch_id: str) -> dict[str, Outcome] | None: ...
 
     async def cancel(self, batch_id: str) -> None: ...
-
-
-class SdkCalls(Protocol):
-    """What a provider's batch endpoints need of its SDK backend: send through the SDK client with
-    errors translated, and map a status or a garbled body to our errors."""
-
-    @property
-    def name(self) -> str: ...
-
-    @property
-    def base_url(self) -> str: ...
-
-    async def call(self, send: Callable[[Any], Awaitable[T]]) -> T: ...
-
-    def status_error(self, status: int, message: str) -> BackendError: ...
-
-    def malformed(self, why: str) -> TransientError: ...
 
 
 def not_run(why: str) -> TransientError:

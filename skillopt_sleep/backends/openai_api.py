@@ -12,25 +12,32 @@ Prompt caching is automatic at OpenAI for the longest prompt prefix seen before;
 prompt (instructions, skill, memory) comes first so every rollout and task of a phase shares it,
 and the public API also gets a ``prompt_cache_key`` naming that prefix, which keeps the calls on
 the servers that hold it.
+
+Batches: the OpenAI Batch API (a JSONL input file, a batch, output and error files) behind the
+:class:`~.batch_api.BatchApi` seam (:class:`OpenAIBatches`), at half price.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import json
+from collections.abc import Mapping, Sequence
 from types import ModuleType
 from typing import Any, ClassVar
 
 import openai
+from openai.types.chat import ChatCompletion
+from pydantic import ValidationError
 
-from ..errors import AuthError
+from ..errors import AuthError, BackendError, BackendUnavailable, BadRequestError
 from ..settings import RoleSettings
 from .base import Completion, Request
-from .openai_batches import OpenAIBatches
+from .batch_api import Outcome, not_run
 from .sdk_backend import SdkBackend, prefix_key
 
 DEFAULT_MODEL = "gpt-5-mini"
 DEFAULT_KEY_ENV = "OPENAI_API_KEY"
 PUBLIC_URL = "https://api.openai.com/v1"
+CHAT_ENDPOINT = "/v1/chat/completions"
 NO_KEY = "not-needed"  # what a keyless local server is sent; the SDK insists on some key
 
 
@@ -121,3 +128,93 @@ class OpenAIBackend(SdkBackend):
             request, lambda: self.call(lambda client: client.chat.completions.create(**kwargs))
         )
         return self.parse(reply)
+
+
+class OpenAIBatches:
+    """The OpenAI Batch API: a JSONL input file, a batch, output and error files."""
+
+    provider = "openai"
+
+    def __init__(self, backend: OpenAIBackend) -> None:
+        self.backend = backend
+
+    async def submit(self, items: Sequence[tuple[str, Request]]) -> str:
+        b = self.backend
+        lines = [
+            json.dumps(
+                {"custom_id": cid, "method": "POST", "url": CHAT_ENDPOINT, "body": b.params(r)}
+            )
+            for cid, r in items
+        ]
+        data = ("\n".join(lines) + "\n").encode()
+        try:
+            upload = await b.call(
+                lambda c: c.files.create(
+                    file=("batch.jsonl", data, "application/jsonl"), purpose="batch"
+                )
+            )
+            batch = await b.call(
+                lambda c: c.batches.create(
+                    input_file_id=upload.id, endpoint=CHAT_ENDPOINT, completion_window="24h"
+                )
+            )
+        except BackendError as exc:
+            if exc.retryable or not b.compatible:
+                raise
+            raise BackendUnavailable(
+                f"{b.base_url} did not take a batch: {exc.message}",
+                hint="this server may have no batch API: set [night] batch = false",
+            ) from exc
+        return str(batch.id)
+
+    async def poll(self, batch_id: str) -> dict[str, Outcome] | None:
+        b = self.backend
+        batch = await b.call(lambda c: c.batches.retrieve(batch_id))
+        if batch.status in ("validating", "in_progress", "finalizing", "cancelling"):
+            return None
+        if batch.status == "failed":
+            errors = getattr(getattr(batch, "errors", None), "data", None) or []
+            why = (
+                "; ".join(str(getattr(e, "message", e)) for e in errors)
+                or "the batch failed validation"
+            )
+            raise BadRequestError(f"{b.name} refused the batch {batch_id}: {why}")
+        out: dict[str, Outcome] = {}
+        for file_id in (batch.output_file_id, batch.error_file_id):
+            if file_id:
+                content = await self._download(file_id)
+                for line in content.text.splitlines():
+                    if line.strip():
+                        entry = json.loads(line)
+                        out[str(entry.get("custom_id"))] = self._outcome(entry)
+        return out
+
+    async def _download(self, file_id: str) -> Any:
+        return await self.backend.call(lambda c: c.files.content(file_id))
+
+    def _outcome(self, entry: dict[str, Any]) -> Outcome:
+        b = self.backend
+        response = entry.get("response") or {}
+        status = int(response.get("status_code") or 0)
+        if status == 200:
+            try:
+                return b.parse(ChatCompletion.model_validate(response.get("body")), batched=True)
+            except ValidationError as exc:
+                return b.malformed(str(exc))
+        if status:
+            body = response.get("body") or {}
+            message = (
+                str((body.get("error") or {}).get("message", "")) if isinstance(body, dict) else ""
+            )
+            return b.status_error(status, message)
+        code = str((entry.get("error") or {}).get("code", ""))
+        return not_run(
+            "expired"
+            if "expired" in code
+            else "was cancelled"
+            if "cancel" in code
+            else f"gave no answer ({code or 'unknown'})"
+        )
+
+    async def cancel(self, batch_id: str) -> None:
+        await self.backend.call(lambda c: c.batches.cancel(batch_id))
