@@ -28,8 +28,16 @@ from ..schedule.timing import describe, local_timezone, zone_name
 from ..settings import Settings
 from .common import add_backend_flags
 from .context import Ctx
-from .schedule_run_cmds import schedule_loop, schedule_run_job, schedule_status
-from .schedule_shared import cron_for, host_for, projects_and_settings, run_flags, when
+from .schedule_run_cmds import (
+    cron_for,
+    host_for,
+    projects_and_settings,
+    run_flags,
+    schedule_loop,
+    schedule_run_job,
+    schedule_status,
+    when,
+)
 
 
 def register(

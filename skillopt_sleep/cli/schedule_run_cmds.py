@@ -1,29 +1,77 @@
 """Commands: schedule status, schedule run (the built-in loop) and schedule run-job (what the
-installed job runs)."""
+installed job runs); and what they share with ``schedule`` and ``unschedule``: the projects and
+their settings, the cron expression, the flags a job carries, the host the OS scheduler runs on."""
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
 import os
+import sys
 import threading
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 
 from ..errors import UsageError
+from ..paths import Paths
 from ..schedule.envfile import read_env_file, too_open
 from ..schedule.job import JobDeps, JobResult, run_job
 from ..schedule.jobspec import resolve_python
 from ..schedule.loop import StoppableClock, run_loop, stop_on_signals
 from ..schedule.nightrun import subprocess_night
 from ..schedule.overview import overview
+from ..schedule.plan import Host
+from ..schedule.runner import SubprocessRunner
 from ..schedule.state import LOOP_KEY, LoopRecord, load_installation, load_last_run, save
-from ..schedule.timing import describe, local_timezone, zone_name
+from ..schedule.timing import cron_from_time, describe, local_timezone, validate_cron, zone_name
 from ..settings import Settings, load_settings, settings_layers
 from .common import backend_flags
 from .context import Ctx
-from .schedule_shared import cron_for, host_for, projects_and_settings, run_flags, when
+
+# -- shared with schedule and unschedule ---------------------------------------------------
+
+
+def projects_and_settings(args: argparse.Namespace, ctx: Ctx) -> tuple[list[Path], list[Settings]]:
+    base = ctx.settings(None, backend_flags(args)).settings
+    given = args.project or base.schedule.projects or [str(ctx.cwd)]
+    projects = list(dict.fromkeys(ctx.project(p) for p in given))
+    for project in projects:
+        if not project.is_dir():
+            raise UsageError(
+                f"no such project directory: {project}", hint="pass an existing --project DIR"
+            )
+    return projects, [ctx.settings(p, backend_flags(args)).settings for p in projects]
+
+
+def cron_for(args: argparse.Namespace, settings: Settings) -> str:
+    if getattr(args, "time", None):
+        return cron_from_time(args.time)
+    return validate_cron(getattr(args, "at", None) or settings.schedule.cron)
+
+
+def run_flags(args: argparse.Namespace, backend: str | None = None) -> list[str]:
+    flags: list[str] = []
+    for flag, value in (
+        ("--backend", backend or args.backend),
+        ("--model", args.model),
+        ("--base-url", args.base_url),
+    ):
+        if value:
+            flags += [flag, value]
+    return flags
+
+
+def host_for(ctx: Ctx, paths: Paths | None = None) -> Host:
+    home = Path(ctx.env.get("HOME") or ctx.env.get("USERPROFILE") or Path.home())
+    uid = os.getuid() if hasattr(os, "getuid") else 0
+    state_dir = (paths or ctx.paths).state_dir
+    return Host(SubprocessRunner(ctx.env), ctx.env, home, state_dir, sys.platform, uid)
+
+
+def when(t: datetime) -> str:
+    return t.strftime("%a %Y-%m-%d %H:%M %Z").strip()
+
 
 # -- schedule status -----------------------------------------------------------------------
 
