@@ -15,6 +15,13 @@ Read from a night's summary, two floors a night:
   with chance ``POWER`` at the world's own pass rates (``BASE_RATE`` before, ``RULE_RATE``
   after). A sequential test can beat a fixed size on average, so this floor is a guide, not a
   bound.
+- ``guarded`` (:func:`guarded_floor`): the ``powered`` floor with the harm check powered too.
+  One rollout a side on each other task proves nothing about harm: the gate adopts an edit only
+  once a cut of the odds of a pass elsewhere by ``harm_odds`` is ruled out at ``harm_beta`` (or,
+  failing that, after its full course), the guarantee it keeps. Here the harm check is the
+  smallest fixed test that rules that cut out with chance ``POWER`` when the edit changes nothing
+  at the world's ``BASE_RATE`` (:func:`harm_powered_size`), or one rollout a side a task when
+  that is more.
 
 Both count the night's calls outside the gate (the train replay and the optimizer) as they were.
 """
@@ -25,7 +32,7 @@ import math
 from functools import cache
 
 from bench.worlds.preference_kinds import BASE_RATE, RULE_RATE
-from skillopt_sleep.evidence.exact import Stratum, stratified_p
+from skillopt_sleep.evidence.exact import Stratum, p_odds_at_most, stratified_p
 from skillopt_sleep.proposal_models import NightSummary
 from skillopt_sleep.settings import NightSettings
 
@@ -59,6 +66,35 @@ def powered_size(alpha: float, before: float = BASE_RATE, after: float = RULE_RA
         if power >= POWER:
             return n
     raise ValueError(f"no test of under 200 rollouts a side reaches {alpha}")
+
+
+@cache
+def harm_powered_size(odds: float, beta: float, rate: float = BASE_RATE) -> int:
+    """Rollouts a side of the smallest one-look exact test that rules out a cut of the odds of a
+    pass by ``odds`` at ``beta`` with chance ``POWER`` when nothing changes (``rate`` both sides)."""
+    for n in range(1, 400):
+        pmf = [math.comb(n, k) * rate**k * (1 - rate) ** (n - k) for k in range(n + 1)]
+        power = sum(
+            pmf[b] * pmf[a]
+            for b in range(n + 1)
+            for a in range(n + 1)
+            if p_odds_at_most([Stratum(b, n, a, n)], 1 / odds) <= beta
+        )
+        if power >= POWER:
+            return n
+    raise ValueError(f"no test of under 400 rollouts a side rules out a {odds}-fold cut")
+
+
+def guarded_floor(summary: NightSummary, night: NightSettings) -> int:
+    """The ``guarded`` calls of ``summary``'s night: the powered floor with its harm check powered
+    (see the module docstring)."""
+    _, powered = floors(summary, night)
+    adopted = [e for e in summary.evidence if e.verdict == "accepted"]
+    acting = {t for e in adopted for t in (*e.cited, *e.unseen)}
+    harm = {t for e in adopted for t in e.harm_tasks} - acting
+    if not harm:
+        return powered
+    return powered + 2 * max(0, harm_powered_size(night.harm_odds, night.harm_beta) - len(harm))
 
 
 def floors(summary: NightSummary, night: NightSettings) -> tuple[int, int]:

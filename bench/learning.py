@@ -87,7 +87,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from bench.gate_floor import POWER, floors
+from bench.gate_floor import POWER, floors, guarded_floor
 from bench.gates import ClassicGate, OracleGate
 from bench.holdout_gate import GatePolicy
 from bench.holdout_night import holdout_night
@@ -172,6 +172,7 @@ class NightRecord:
     floor: tuple[int, int] | None = None  # (perfect, powered) calls: :mod:`gate_floor`
     inconclusive: int = 0  # edits the night left inconclusive
     waiting: tuple[str, ...] = ()  # edits the product keeps waiting for evidence after the night
+    guarded: int | None = None  # the powered floor with its harm check powered: :mod:`gate_floor`
 
 
 @dataclass
@@ -276,6 +277,7 @@ def run_nights(
                     floors(s, settings.night) if any(s.gate_rollouts.values()) else None,
                     sum(e.verdict == "inconclusive" for e in s.evidence),
                     tuple(w.edit.content for w in s.waiting),
+                    guarded_floor(s, settings.night) if any(s.gate_rollouts.values()) else None,
                 )
             )
             record.quality.append(world.quality(after))
@@ -361,6 +363,7 @@ def metrics(runs: Sequence[RunRecord]) -> dict[str, Any]:
     calls: list[int] = []
     gate: dict[str, float] = {}
     floor: list[tuple[int, int]] = []
+    guarded: list[int] = []
     inconclusive = new_kinds = 0
     for run in runs:
         for i, night in enumerate(run.nights):
@@ -391,6 +394,8 @@ def metrics(runs: Sequence[RunRecord]) -> dict[str, Any]:
                 gate[part] = gate.get(part, 0) + n
             if night.floor is not None:
                 floor.append(night.floor)
+            if night.guarded is not None:
+                guarded.append(night.guarded)
             inconclusive += night.inconclusive
     gains = [r.quality_after - r.quality_before for r in runs]
     harmful = sum(
@@ -430,6 +435,10 @@ def metrics(runs: Sequence[RunRecord]) -> dict[str, Any]:
         "floor_ratio": round(statistics.fmean(calls) / statistics.fmean(f[1] for f in floor), 3)
         if floor
         else None,
+        # ... and against the floor whose harm check is powered too (the harm guarantee kept)
+        "floor_ratio_guarded": round(statistics.fmean(calls) / statistics.fmean(guarded), 3)
+        if guarded
+        else None,
         # the gate's fresh rollouts a night, by part; the rest of the calls are the train replay
         # and the optimizer
         "gate_per_night": {part: round(n / len(calls), 1) for part, n in gate.items()}
@@ -439,6 +448,7 @@ def metrics(runs: Sequence[RunRecord]) -> dict[str, Any]:
         "floor_per_night": {
             "perfect": round(statistics.fmean(f[0] for f in floor), 1),
             "powered": round(statistics.fmean(f[1] for f in floor), 1),
+            **({"guarded": round(statistics.fmean(guarded), 1)} if guarded else {}),
         }
         if floor
         else {},
@@ -640,6 +650,11 @@ def report(r: dict[str, Any]) -> str:
                 f"outcomes), {f['powered']:.1f} (fixed tests at power {POWER}); calls / powered "
                 f"floor {m['floor_ratio']:.2f} (target <= {FLOOR_TARGET})"
             )
+            if m["floor_ratio_guarded"] is not None:
+                lines.append(
+                    f"      with the harm check powered too {f['guarded']:.1f} calls a night; calls "
+                    f"/ that floor {m['floor_ratio_guarded']:.2f}"
+                )
     lines += [f"  {name}: {note}" for name, note in r["skipped"].items()]
     if "calls_vs_classic" in r:
         c = r["calls_vs_classic"]

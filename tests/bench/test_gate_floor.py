@@ -6,8 +6,8 @@ import math
 import random
 from datetime import datetime, timezone
 
-from bench.gate_floor import floors, perfect_size, powered_size
-from skillopt_sleep.evidence.exact import Stratum, stratified_p
+from bench.gate_floor import floors, harm_powered_size, perfect_size, powered_size
+from skillopt_sleep.evidence.exact import Stratum, p_odds_at_most, stratified_p
 from skillopt_sleep.models import Edit, EditEvidence
 from skillopt_sleep.proposal_models import NightSummary
 from skillopt_sleep.settings import NightSettings
@@ -75,3 +75,21 @@ def test_a_nights_floor_counts_its_calls_outside_the_gate_and_the_smallest_adopt
     assert powered == outside + harm + 2 * (powered_size(0.01) + powered_size(night.unseen_alpha))
     assert perfect < powered < summary.calls
     assert math.comb(2 * perfect_size(0.01), perfect_size(0.01)) >= 100
+
+
+def test_a_powered_harm_check_rules_out_the_cut_four_times_in_five_and_one_rollout_less_does_not():
+    n = harm_powered_size(4.0, 0.05)
+    rng = random.Random(3)
+
+    def power(n: int, runs: int = 3000) -> float:
+        hits = 0
+        for _ in range(runs):
+            b = sum(rng.random() < 0.25 for _ in range(n))
+            a = sum(rng.random() < 0.25 for _ in range(n))
+            hits += p_odds_at_most([Stratum(b, n, a, n)], 0.25) <= 0.05
+        return hits / runs
+
+    assert power(n) >= 0.78  # 0.8, less the simulation's noise
+    assert power(n - 1) < 0.82
+    # one rollout a side on each of a few other tasks proves no harm is ruled out
+    assert n > 8
