@@ -15,7 +15,6 @@ Underneath is :func:`skillopt_sleep.train` (the evidence gate, the run directory
 
 from ..envs.seed_client import BackendClient, BaseLLMClient
 from .envs import EnvAdapter, SimpleQAEnv, SkillEnv, chat_optimizer, chat_target
-from .gate import evaluate_gate, select_gate_score
 from .scheduler import (
     ConstantScheduler,
     CosineScheduler,
@@ -24,7 +23,18 @@ from .scheduler import (
     build_scheduler,
 )
 from .trainer import OpenAIChatClient, SkillOptConfig, SkillOptTrainer
-from .types import BatchSpec, Edit, EditOp, GateAction, GateResult, Patch, RawPatch, RolloutResult
+from .types import (
+    BatchSpec,
+    Edit,
+    EditOp,
+    GateAction,
+    GateResult,
+    Patch,
+    RawPatch,
+    RolloutResult,
+    evaluate_gate,
+    select_gate_score,
+)
 
 __version__ = "1.0.0"  # the skillrl API this module follows
 

@@ -1,15 +1,26 @@
 """The seeds' data types under their names: ``Edit``, ``Patch``, ``RawPatch``, ``RolloutResult``,
-``GateResult``, ``GateAction``, ``BatchSpec``.
+``GateResult``, ``GateAction``, ``BatchSpec``; and SkillOpt's gate functions that make a
+``GateResult``: ``select_gate_score`` and ``evaluate_gate``.
 
 Plain dataclasses with ``from_dict`` / ``to_dict``, so a skillrl or SkillOpt environment that
 builds them, and the JSON it writes, work unchanged. Inside a run they are read by
 :mod:`skillopt_sleep.envs.seed_items` (an edit becomes one of ours, guarded and gated).
+
+``select_gate_score`` is our gate metric (:meth:`~skillopt_sleep.train.config.TrainConfig.metric`):
+the pass (``hard``), the partial credit (``soft``) or their mix, so a seed user's script scores
+exactly what ``train`` scores. ``evaluate_gate`` is the seeds' decision on those scores, which
+``train`` keeps for the best-skill choice only: inside ``train`` an edit is accepted by the
+evidence gate (fresh rollouts, an exact test), and an accepted skill becomes the best when its
+validation score beats the best one's, as here.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal
+
+from ..errors import ConfigError
+from ..train.config import TrainConfig
 
 EditOp = Literal["append", "insert_after", "replace", "delete"]
 SourceType = Literal["failure", "success"]
@@ -174,3 +185,40 @@ class BatchSpec:
     batch_size: int
     payload: object | None = None
     metadata: dict[str, Any] = field(default_factory=dict)
+
+
+def select_gate_score(
+    hard: float, soft: float, metric: str = "hard", mixed_weight: float = 0.5
+) -> float:
+    """One comparison score from a batch's mean ``hard`` and ``soft`` scores (both in [0, 1])."""
+    if metric not in ("hard", "soft", "mixed"):
+        raise ConfigError(f"unknown gate metric {metric!r}", hint="use 'hard', 'soft' or 'mixed'")
+    weight = max(0.0, min(1.0, float(mixed_weight)))  # the seeds clamp the weight
+    config = TrainConfig.model_validate({"gate_metric": metric, "gate_mixed_weight": weight})
+    return float(config.metric(float(hard), float(soft)))
+
+
+def evaluate_gate(
+    candidate_skill: str,
+    cand_hard: float,
+    current_skill: str,
+    current_score: float,
+    best_skill: str,
+    best_score: float,
+    best_step: int,
+    global_step: int,
+    *,
+    cand_soft: float = 0.0,
+    metric: str = "hard",
+    mixed_weight: float = 0.5,
+) -> GateResult:
+    """The seeds' decision: the candidate replaces the current skill when its score is higher,
+    and the best one too when it beats that."""
+    score = select_gate_score(cand_hard, cand_soft, metric, mixed_weight)
+    if score <= current_score:
+        return GateResult("reject", current_skill, current_score, best_skill, best_score, best_step)
+    if score > best_score:
+        return GateResult(
+            "accept_new_best", candidate_skill, score, candidate_skill, score, global_step
+        )
+    return GateResult("accept", candidate_skill, score, best_skill, best_score, best_step)
