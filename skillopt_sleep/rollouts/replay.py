@@ -20,9 +20,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..backends.base import Backend, Completion, Message, Request
-from ..backends.breaker import CircuitBreaker
 from ..backends.budget import Budget
-from ..backends.retry import RetryPolicy, call_with_retry
+from ..backends.retry import CircuitBreaker, RetryPolicy, call_with_retry
 from ..checks.judge import RubricJudge
 from ..clock import Clock
 from ..envs.base import CalledBackend, Environment, EnvResult, Instructions

@@ -17,10 +17,9 @@ import pytest
 
 from skillopt_sleep.backends.base import Message, Request
 from skillopt_sleep.backends.batching import BatchingBackend, BatchJournal
-from skillopt_sleep.backends.breaker import CircuitBreaker
 from skillopt_sleep.backends.budget import Budget
 from skillopt_sleep.backends.openai_api import OpenAIBackend
-from skillopt_sleep.backends.retry import RetryPolicy, call_with_retry
+from skillopt_sleep.backends.retry import CircuitBreaker, RetryPolicy, call_with_retry
 from skillopt_sleep.errors import BackendUnavailable, BadRequestError, BudgetExhausted
 from skillopt_sleep.settings import BudgetSettings, RoleSettings
 from skillopt_sleep.store import Store
