@@ -20,7 +20,7 @@ from ..review.edit_choice import (
     parse_numbers,
     pending,
 )
-from ..review.night_page import refresh_page
+from ..review.pages import refresh_page
 from ..review.proposals import find_night, load_staged, reach_lines, reach_payload, reject
 from ..review.rebase import drift_lines
 from ..review.recompose import Subset, recompose

@@ -8,8 +8,8 @@ import hashlib
 from pathlib import Path
 
 from ..errors import StoreError
-from ..review.history import render_history
 from ..review.ledger import find_rule
+from ..review.pages import render_history
 from ..review.rule_removal import Removal, remove_rule
 from ..review.rule_views import project_views
 from ..rules.managed_block import block_lines

@@ -49,7 +49,7 @@ from .backup import (
 )
 from .edit_choice import load_decisions, numbered, save_decisions
 from .fileops import FileOps
-from .night_page import refresh_page
+from .pages import refresh_page
 from .proposals import Staged, load_staged
 from .rebase import drift, sha
 from .recompose import Subset
