@@ -13,7 +13,7 @@ from ..errors import SleepError
 from .agent_plugins import install_agent_plugins
 from .claude import install_claude
 from .codex import install_codex
-from .command_path import ensure_on_path, link_command
+from .command_path import Verified, ensure_on_path, link_command, verify
 from .commands import Commands, SubprocessCommands, child_env, neutral_dir
 from .context import Ctx, SetupFailed
 from .engine import EngineRequest, check_route, checkout_version, install_engine
@@ -23,7 +23,6 @@ from .options import Options, parse
 from .schedule import install_schedule, want_schedule
 from .tree import missing_dirs
 from .uninstall import uninstall
-from .verify import Verified, verify
 
 
 def main(
