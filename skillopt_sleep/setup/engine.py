@@ -3,7 +3,11 @@
 `pip --user`; upgraded in place when the installation owns it; left alone when the user does.
 
 The wheel is built from a copy of the checkout's sources (so a build never writes into the
-checkout) and kept, so `pipx upgrade` / `uv tool upgrade` work after the clone is gone."""
+checkout) and kept, so `pipx upgrade` / `uv tool upgrade` work after the clone is gone.
+
+The bookkeeping pipx, uv and `pip --user` need is kept here too: the directories those tools
+create on first use, and the distributions a user-site install adds, so uninstall takes exactly
+those away."""
 
 from __future__ import annotations
 
@@ -16,9 +20,12 @@ from pathlib import Path
 
 from .context import Ctx, SetupFailed
 from .layout import NAME
-from .tools import absent_tool_paths, record_tool_paths, user_dists
+from .tree import missing_dirs
 
 TOOLS = ("pipx", "uv", "venv", "pip")
+# "rm": the tool's own directory, removed whole once the tool holds no other package;
+# "rmdir": a shared one, removed only when empty.
+ToolPath = tuple[Path, str]
 
 
 @dataclass(frozen=True)
@@ -267,3 +274,59 @@ def _builder(ctx: Ctx, python: str, tmp: Path) -> str:
         f"{python} has neither pip nor venv (install python3-venv or pipx); making a venv",
     )
     return str(ctx.layout.venv_bin(env) / ctx.layout.exe("python"))
+
+
+def tool_paths(ctx: Ctx, tool: str) -> list[ToolPath]:
+    env, home = ctx.env, ctx.layout.home
+    data = Path(env.get("XDG_DATA_HOME") or home / ".local" / "share")
+    state = Path(env.get("XDG_STATE_HOME") or home / ".local" / "state")
+    cache = Path(env.get("XDG_CACHE_HOME") or home / ".cache")
+    paths: list[ToolPath] = []
+    if tool == "pipx":
+        paths += [
+            (Path(env.get("PIPX_HOME") or data / "pipx"), "rm"),
+            (state / "pipx", "rm"),
+            (cache / "pipx", "rm"),
+            (data / "man" / "man1", "rmdir"),
+            (data / "man", "rmdir"),
+        ]
+    elif tool == "uv":
+        paths += [
+            (Path(env.get("UV_TOOL_DIR") or data / "uv" / "tools"), "rm"),
+            (data / "uv", "rm"),
+            (cache / "uv", "rm"),
+        ]
+    return [*paths, (ctx.layout.user_bin, "rmdir")]
+
+
+def absent_tool_paths(ctx: Ctx, tool: str) -> list[ToolPath]:
+    """The tool's directories (and missing parents) that do not exist yet. Taken before any call
+    of the tool: even `pipx list` creates directories."""
+    out: list[ToolPath] = []
+    for path, how in tool_paths(ctx, tool):
+        out += [(d, how if d == path else "rmdir") for d in missing_dirs(path)]
+    return out
+
+
+def record_tool_paths(ctx: Ctx, tool: str, absent: list[ToolPath]) -> None:
+    for d, how in absent:
+        if not ctx.manifest.has("tool-path", str(d)):
+            ctx.manifest.add("tool-path", d, f"{tool}/{how}")
+
+
+def user_dists(ctx: Ctx, python: str) -> set[str]:
+    """The distributions in ``python``'s user site."""
+    done = ctx.ask([python, "-m", "pip", "list", "--user", "--format=freeze"])
+    return {line.split("==", 1)[0] for line in done.stdout.splitlines() if "==" in line}
+
+
+def tool_holds_others(ctx: Ctx, tool: str) -> bool:
+    """Does pipx or uv still hold a package other than ours (then its directories stay)?"""
+    argv = ["pipx", "list", "--short"] if tool == "pipx" else ["uv", "tool", "list"]
+    if not ctx.which(argv[0]):
+        return False
+    out = ctx.ask(argv).stdout
+    names = [
+        ln.split()[0] for ln in out.splitlines() if ln.strip() and not ln.startswith(("-", "No "))
+    ]
+    return any(n != NAME for n in names)
