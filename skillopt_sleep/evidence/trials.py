@@ -96,8 +96,11 @@ class Trials:
         rng: random.Random,
         ledger: Mapping[str, float] | None = None,
         allocation: Allocation = LEAN,
+        older: Sequence[TaskRecord] = (),
     ) -> None:
         self.tasks, self.policy, self.nonce, self.rng = list(tasks), policy, nonce, rng
+        # logged tasks tonight did not select: unseen tasks of an edit's kind when tonight has none
+        self.older = list(older)
         self.allocation = allocation  # how the tests spend their rollouts (the gate's)
         self.spend = Spend()
         self.draw = self.spend.counting(draw)
@@ -120,6 +123,9 @@ class Trials:
         if not addressed:  # cites nothing usable: it answers the cases it was shown with
             addressed = list(shown_now)
         unseen = kin(addressed, [t for t in self.tasks if t.id not in self.shown])
+        # none tonight: the log's older tasks of the kind, which no reflection tonight was shown,
+        # check the same thing (the rule is not a memory of its own task) tonight, not a night later
+        unseen = unseen or kin(addressed, self.older)
         room = max(0, self.policy.max_efficacy_tasks - len(addressed))
         if len(unseen) > room:
             unseen = self.rng.sample(sorted(unseen, key=lambda t: t.id), room)

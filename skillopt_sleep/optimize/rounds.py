@@ -108,7 +108,7 @@ class Rounds:
     async def run(self, sel: Selection, train: dict[str, list[Rollout]]) -> RoundsResult:
         """Reflect on ``sel.train``'s replays (``train``), test each edit on tonight's tasks, adopt."""
         limit = self.tonight.settings.reflect_tasks
-        trials = self.open([*sel.train, *sel.holdout])
+        trials = self.open([*sel.train, *sel.holdout], sel.older)
         shown_from = set_aside(trials, sel.train, train, limit * self.policy.steps)
         self._place_waiting(trials)
         accepted: list[Candidate] = []
@@ -145,8 +145,9 @@ class Rounds:
         first, self.first = self.first, []
         return first
 
-    def open(self, tasks: Sequence[TaskRecord]) -> Trials:
-        """The tests of tonight's edits, over ``tasks`` (every task an edit may be tested on)."""
+    def open(self, tasks: Sequence[TaskRecord], older: Sequence[TaskRecord] = ()) -> Trials:
+        """The tests of tonight's edits, over ``tasks`` (every task an edit may be tested on), with
+        the log's ``older`` tasks as unseen tasks of an edit's kind when tonight has none."""
         tn = self.tonight
         return Trials(
             self.drawer.draw,
@@ -157,6 +158,7 @@ class Rounds:
             tn.rng,
             dict(tn.ledger),
             allocation=self.gate.allocation,
+            older=older,
         )
 
     async def step(

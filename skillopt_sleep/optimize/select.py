@@ -8,7 +8,7 @@ from __future__ import annotations
 import hashlib
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from ..models import Check, TaskRecord
@@ -21,11 +21,19 @@ def side(task_id: str, holdout_fraction: float) -> str:
     return "holdout" if u < holdout_fraction else "train"
 
 
+OLDER = 200  # older logged tasks a night keeps at hand for the unseen checks, the newest first
+
+
 @dataclass(frozen=True)
 class Selection:
+    """Tonight's tasks, split; what could not be scored; and ``older``: scorable tasks of the log
+    the night did not select (the newest :data:`OLDER`), which no reflection tonight is shown, so
+    an edit whose kind has no unseen task tonight is checked on them instead of waiting a night."""
+
     train: list[TaskRecord]
     holdout: list[TaskRecord]
     skipped: list[str]
+    older: list[TaskRecord] = field(default_factory=list)
 
 
 def scorable(task: TaskRecord) -> TaskRecord | None:
@@ -62,4 +70,7 @@ def select_tasks(
             ready.append(scored)
     train = [t for t in ready if side(t.id, settings.holdout_fraction) == "train"]
     holdout = [t for t in ready if side(t.id, settings.holdout_fraction) == "holdout"]
-    return Selection(train, holdout, skipped)
+    taken = {t.id for t in chosen}
+    rest = sorted((t for t in tasks if t.id not in taken), key=lambda t: (t.created_at, t.id))
+    older = [s for t in reversed(rest) if (s := scorable(t)) is not None][:OLDER]
+    return Selection(train, holdout, skipped, older)
