@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from ..counting import Counts
 from .exact import Stratum, holm, p_odds_at_most
 from .policy import EvidencePolicy
+from .pool import fell, gained
 
 PARTS = ("baseline", "efficacy", "unseen", "harm", "joint")  # where a night's fresh rollouts go
 
@@ -48,6 +49,7 @@ class Allocation:
     efficacy_weights: tuple[float, ...]  # the share of the test's level each look spends
     pooled_harm: bool  # harm checked on the accepted edits together, singly only when it shows
     same_night_before: bool = True  # tonight's replay as the before side on a reserve: .reserve
+    first_ties_go_on: bool = False  # a tie at the first look takes the next look: :meth:`futile`
 
     def efficacy_schedule(
         self, policy: EvidencePolicy, addressed: Sequence[str], unseen: Sequence[str]
@@ -70,6 +72,15 @@ class Allocation:
                 for c, s in zip(plan[t], self.efficacy_steps, strict=True)
             ]
         return {t: tuple(counts) for t, counts in plan.items()}
+
+    def futile(self, counts: Counts, look: int) -> bool:
+        """Whether an efficacy comparison not yet passed stops early for want of a gain: the pass
+        rate after is not above the rate before. With ``first_ties_go_on``, the first look stops
+        only when it is below: its few rollouts (four a side on a one-task edit) tie often by
+        chance, and a good rule that tied there was refused with no real evidence either way."""
+        if look == 1 and self.first_ties_go_on:
+            return fell(counts)
+        return not gained(counts)
 
     def harm_steps(self, policy: EvidencePolicy, tasks: int) -> list[int]:
         """Cumulative rollouts per side over ``tasks`` tasks at each look of a harm check: looks that
@@ -109,4 +120,6 @@ class Allocation:
 
 
 HARM_MULTIPLES = (1, 2, 3, 4, 6)  # the lean harm check's looks, in units of a first look
-LEAN = Allocation("lean", (1, 2, 4, 6), (0.05, 0.2, 0.3, 0.45), pooled_harm=True)
+LEAN = Allocation(
+    "lean", (1, 2, 4, 6), (0.05, 0.2, 0.3, 0.45), pooled_harm=True, first_ties_go_on=True
+)

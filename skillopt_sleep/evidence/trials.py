@@ -39,7 +39,6 @@ from .policy import EvidencePolicy
 from .pool import Draw, Pool, Want
 from .pool import counts as _counts
 from .pool import exp as _exp
-from .pool import gained as _gained
 from .pool import rate as _rate
 from .pool import total as _total
 from .spend import Spend
@@ -151,8 +150,8 @@ class Trials:
             await self._look(active, look)
             decided = self._decided(cands, alpha)
             for c in active:
-                gained = _gained(_total(self._strata(c, c.efficacy_tasks)))
-                if c.key in decided or (look < looks and not gained):
+                futile = self.allocation.futile(_total(self._strata(c, c.efficacy_tasks)), look)
+                if c.key in decided or (look < looks and futile):
                     c.stopped = True  # decided: a clear pass, or no sign of a gain
         for c in cands:
             unseen = {t.id for t in c.unseen}

@@ -290,3 +290,41 @@ def test_the_forecast_runs_the_gates_own_code_and_its_bound_holds():
     outlook = Outlook(proposals=3.0, helpful=0.5, proposals_max=3)
     got = forecast(tasks, tasks[:20], rates, policy, 3, outlook, seed=1)
     assert 0 < got.expected <= got.bound == bound(len(tasks), policy, 3, 3)
+
+
+def _scripted(before_passes, after_passes):  # type: ignore[no-untyped-def]
+    """A draw whose sample ``s`` of a task passes when ``before_passes(s)`` (the night's files) or
+    ``after_passes(s)`` (the edited files) says so."""
+
+    async def draw(wants, files, nonce):  # type: ignore[no-untyped-def]
+        passes = before_passes if files is BASE else after_passes
+        return {
+            t.id: [Rollout(t.id, s, "", float(passes(s)), passes(s)) for s in range(a, a + n)]
+            for t, a, n in wants
+        }
+
+    return draw
+
+
+def _one_task_verdict(before_passes, after_passes) -> EditEvidence:  # type: ignore[no-untyped-def]
+    tasks = [_task(0, 0), _task(1, 1)]
+    trials = Trials(
+        _scripted(before_passes, after_passes), BASE, tasks, _policy(), "t", random.Random(1)
+    )
+    cand = Candidate(Edit(target="memory", content="the rule", cites=[tasks[0].id]), EDIT, 1)
+    trials.shown = {tasks[0].id}
+    trials.place(cand, tasks[:1])
+    return asyncio.run(trials.efficacy([cand]))[cand.key]
+
+
+def test_a_one_task_rule_whose_first_four_rollouts_tie_takes_the_next_looks_and_passes():
+    # 3 of the first 4 pass on both sides (a tie, by chance); then 1 in 4 before and every one after
+    ev = _one_task_verdict(
+        lambda s: s % 4 != 0 if s < 4 else s % 4 == 0, lambda s: s != 0 or s >= 4
+    )
+    assert ev.looks > 1 and ev.verdict == "accepted"
+
+
+def test_a_one_task_rule_whose_first_look_loses_still_stops_there():
+    ev = _one_task_verdict(lambda s: s < 4 or s % 4 == 0, lambda s: s in (0, 1) or s >= 4)
+    assert ev.looks == 1 and ev.verdict != "accepted"
