@@ -3,14 +3,10 @@ one comparison before and after an edit (:class:`Counts`). Re-exported by :mod:`
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
+from .strict import Strict
 
 
-class _Counted(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class Usage(_Counted):
+class Usage(Strict):
     """Calls, tokens and money spent, for one role or a whole night.
 
     ``input_tokens`` counts every prompt token; ``cache_write_tokens`` and ``cache_read_tokens``
@@ -43,7 +39,7 @@ class Usage(_Counted):
         )
 
 
-class Counts(_Counted):
+class Counts(Strict):
     """Pass counts of one comparison: ``before_pass`` of ``before_n`` rollouts, and after."""
 
     before_pass: int = 0
