@@ -1,4 +1,10 @@
-"""The installer's steps in order, and its entry point for the install scripts."""
+"""The installer's steps in order, and its entry point for the install scripts.
+
+The last step is the nightly schedule, installed through the engine's own `schedule` command. A
+schedule that cannot be installed (no backend yet, no scheduler) is skipped with the reason, never
+a failed install: the rest works, and `skillopt-sleep schedule` can be run once the reason is
+fixed.
+"""
 
 from __future__ import annotations
 
@@ -17,11 +23,10 @@ from .command_path import Verified, ensure_on_path, link_command, verify
 from .commands import Commands, SubprocessCommands, child_env, neutral_dir
 from .context import Ctx, SetupFailed
 from .engine import EngineRequest, check_route, checkout_version, install_engine
-from .layout import NAME, Layout, layout_for
+from .layout import NAME, Layout, engine_dirs, layout_for
 from .manifest import Manifest
 from .options import Options, parse
-from .schedule import install_schedule, want_schedule
-from .tree import missing_dirs
+from .tree import missing_dirs, remove_deepest_first
 from .uninstall import uninstall
 
 
@@ -163,3 +168,42 @@ def _close(ctx: Ctx, checked: Verified | None, path_note: str) -> None:
         ctx.say("dry run: nothing was changed")
     else:
         ctx.say(f"done: {NAME} {checked.version}. Check it with: {checked.typed} doctor")
+
+
+def want_schedule(ctx: Ctx, choice: str, *, yes: bool, interactive: bool) -> bool:
+    """``choice`` is yes, no or ask; asking happens only on a terminal, never under a dry run."""
+    if choice != "ask":
+        return choice == "yes"
+    if yes or ctx.dry or not interactive:
+        return False
+    ctx.out.write("Schedule the nightly run now? [y/N] ")
+    ctx.out.flush()
+    return sys.stdin.readline().strip().lower().startswith("y")
+
+
+def install_schedule(ctx: Ctx, engine: Path | None, wanted: bool) -> str:
+    """Returns how it went, for the closing line: installed, kept, skipped or not asked."""
+    if ctx.manifest.has("schedule", "yes"):
+        ctx.say(f"schedule: already installed (see: {NAME} schedule status)")
+        return "kept"
+    if not wanted:
+        ctx.say(f"schedule: not installed; run '{NAME} schedule' when you want the nightly run")
+        return "not asked"
+    if ctx.dry:
+        ctx.say(f"would run: {engine or NAME} schedule")
+        return "would install"
+    if engine is None:
+        ctx.say(f"schedule: skipped: no engine command found; run '{NAME} schedule' yourself")
+        return "skipped"
+    fresh = [
+        d for p in engine_dirs(ctx.layout, ctx.env, sys.platform).values() for d in missing_dirs(p)
+    ]
+    done = ctx.run([engine, "schedule"], timeout=120)
+    if not done.ok:
+        # What the failed command created is ours to take away again (empty directories).
+        remove_deepest_first({d for d in fresh if d.is_dir()})  # rmdir: only when empty
+        ctx.say(f"schedule: skipped: {done.last_line()}")
+        ctx.say(f"  the rest is installed; run '{NAME} schedule' once that is fixed")
+        return "skipped"
+    ctx.manifest.add("schedule", "yes", engine)
+    return "installed"
