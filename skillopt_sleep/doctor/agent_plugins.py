@@ -1,5 +1,9 @@
-"""Doctor checks for the newer agents' plugins (Copilot CLI, OpenCode, Gemini CLI, Qwen Code, Pi):
-for each agent on this machine, is its session-end hook installed, and would it run the engine?
+"""Doctor checks for the registered agents' plugins beyond Claude Code and Codex (Copilot CLI,
+OpenCode, Gemini CLI, Qwen Code, Pi, and any agent registered later): for each agent on this
+machine, is its session-end hook installed, and would it run the engine?
+
+The list comes from the agent registry, so an agent registered without a plugin place is named
+too (its sessions are still harvested at night), never silently left out of the report.
 
 A hook that is installed but cannot start the engine loses every session silently (the
 launcher never fails the agent), so that is a failure, not a warning.
@@ -11,8 +15,12 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
-from ..plugin_places import NAME, PLACES, Installed, PluginPlace
+from ..harvest import agents
+from ..harvest.agents import Agent
+from ..plugin_places import BY_NAME, NAME, Installed, PluginPlace
 from . import DoctorInput, Finding
+
+OWN_CHECKS = ("claude-code", "codex")  # plugins.py checks their plugin and skill
 
 SETUP = "sh install/install.sh --agents {name} from a skillopt-sleep checkout"
 
@@ -20,20 +28,28 @@ SETUP = "sh install/install.sh --agents {name} from a skillopt-sleep checkout"
 def checks(inp: DoctorInput) -> list[Finding]:
     if not (inp.env.get("HOME") or inp.env.get("USERPROFILE")):
         return []  # plugins.py already says it cannot look for agents
-    return [_finding(inp, place) for place in PLACES]
+    return [_finding(inp, a) for a in agents.agents() if a.name not in OWN_CHECKS]
 
 
-def _finding(inp: DoctorInput, place: PluginPlace) -> Finding:
-    title = f"plugin: {place.name}"
+def _finding(inp: DoctorInput, agent: Agent) -> Finding:
+    title = f"plugin: {agent.name}"
+    place = BY_NAME.get(agent.name)
+    if place is None:
+        detail = f"{agent.label} has no skillopt-sleep hook; its sessions are harvested at night"
+        return Finding(title, "skip", detail)
+    return _place_finding(inp, title, agent.label, place)
+
+
+def _place_finding(inp: DoctorInput, title: str, label: str, place: PluginPlace) -> Finding:
     if not place.present(inp.env, inp.which):
-        return Finding(title, "skip", f"{place.label} not found")
+        return Finding(title, "skip", f"{label} not found")
     found = place.installed(inp.env)
     fix = "run " + SETUP.format(name=place.name)
     if found is None:
         return Finding(
             title,
             "warn",
-            f"{place.label} is here but its skillopt-sleep hook is not installed",
+            f"{label} is here but its skillopt-sleep hook is not installed",
             fix,
             {"agent": place.name, "installed": "no"},
         )
