@@ -28,7 +28,6 @@ from skillopt_sleep.testing.qwen_agent import (
     link_extension,
     qwen_env,
     qwen_sessions,
-    record_conversation,
     scripted_session,
     which_qwen,
 )
@@ -165,36 +164,21 @@ def _dumps(tasks: list[TaskRecord]) -> str:
 
 @pytest.mark.realbin
 @pytest.mark.slow
-def test_a_fresh_qwen_session_and_its_correction_are_harvested(tmp_path):
-    if which_qwen() is None:
-        pytest.skip("qwen is not installed (npm i -g @qwen-code/qwen-code@0.15.10)")
-    home, work = tmp_path / "agent-home", calc_project(tmp_path / "work")
-    record_conversation(home, work, [REQUEST, FIX])
-    [path] = qwen_sessions(home)
-    [task] = _tasks(path)
-    assert (task.intent, task.feedback, task.outcome) == (REQUEST, FIX, "failure")
-    assert task.project == str(work) and task.source == "qwen"
-    assert [(a.command, a.exit_code) for a in task.actions if a.kind == "command"] == [
-        (OK_COMMAND, 0),
-        (FAILING_COMMAND, 2),
-    ]
-    assert "runs pytest" in [plain(c) for c in task.checks]
-
-
-@pytest.mark.realbin
-@pytest.mark.slow
-def test_the_qwen_extension_hands_each_answered_session_to_skillopt_sleep_log(tmp_path):
+def test_a_fresh_qwen_session_goes_to_log_and_its_correction_is_harvested(tmp_path):
     """``qwen extensions link plugins/qwen``: after a headless ``qwen -p`` answer its Stop hook
     runs the plugin's launcher, ``log --agent qwen`` (a recorder stands in for the engine),
-    with qwen's hook JSON naming the session file, which harvests into the task."""
+    with qwen's hook JSON naming the session file, which harvests into the task; the correction
+    typed next (``--continue``) lands on that request with its checks. One recording serves
+    both claims: each qwen run costs half a minute."""
     if which_qwen() is None:
         pytest.skip("qwen is not installed (npm i -g @qwen-code/qwen-code@0.15.10)")
     recorder = tmp_path / "engine"
     recorder.write_text('#!/bin/sh\n{ echo "$@"; cat; } > "$0.call"\n', encoding="utf-8")
     recorder.chmod(0o755)
     home, work = tmp_path / "agent-home", calc_project(tmp_path / "work")
+    base = {**os.environ, "SKILLOPT_SLEEP_PYTHON": str(recorder)}
     with ModelServer(responder=scripted_session(work)) as srv:
-        env = qwen_env(home, srv.url, base={**os.environ, "SKILLOPT_SLEEP_PYTHON": str(recorder)})
+        env = qwen_env(home, srv.url, base=base)
         linked = link_extension(REPO / "plugins" / "qwen", env, work)
         assert linked.code == 0 and "linked successfully" in linked.out, linked.err
         done = run_agent(
@@ -209,6 +193,20 @@ def test_the_qwen_extension_hands_each_answered_session_to_skillopt_sleep_log(tm
     assert sent["session_id"] == session.stem and sent["cwd"] == str(work)
     [task] = _tasks(Path(sent["transcript_path"]))
     assert (task.intent, task.session_id) == (REQUEST, sent["session_id"])
+
+    with ModelServer(responder=scripted_session(work)) as srv:
+        argv2 = [which_qwen(), "-p", FIX, "--yolo", "--auth-type", "openai", "--continue"]
+        done = run_agent(argv2, qwen_env(home, srv.url, base=base), work, 180)
+    assert done.code == 0, done.err
+    assert qwen_sessions(home) == [session]
+    [task] = _tasks(session)
+    assert (task.intent, task.feedback, task.outcome) == (REQUEST, FIX, "failure")
+    assert task.project == str(work) and task.source == "qwen"
+    assert [(a.command, a.exit_code) for a in task.actions if a.kind == "command"] == [
+        (OK_COMMAND, 0),
+        (FAILING_COMMAND, 2),
+    ]
+    assert "runs pytest" in [plain(c) for c in task.checks]
 
 
 def test_text_the_user_did_not_type_is_never_a_prompt(tmp_path):
