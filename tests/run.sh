@@ -31,8 +31,6 @@ else
   fi
   py="$PWD/.venv/bin/python"
 fi
-"$py" -m pip install -q --disable-pip-version-check -e ".[dev]"
-
 installed() {  # the version of an npm package in ./.tools, or nothing
   "$py" -c 'import json, sys; print(json.load(open(sys.argv[1]))["version"])' \
     ".tools/node_modules/$1/package.json" 2>/dev/null || true
@@ -43,13 +41,18 @@ if command -v npm >/dev/null 2>&1; then
     [ "$(installed "${spec%@*}")" = "${spec##*@}" ] || stale=1
   done
   if [ -n "$stale" ]; then
+    # In the background while pip installs the package: npm mostly waits on the network and
+    # pip mostly on its own downloads and build, so on a fresh machine the two overlap.
     # shellcheck disable=SC2086  # one word per package
-    npm install --silent --no-audit --no-fund --prefer-offline --prefix .tools \
-      "@anthropic-ai/claude-code@$CLAUDE_CODE_VERSION" "@openai/codex@$CODEX_VERSION" $AGENT_CLIS \
-      || echo "warning: npm could not install the agent CLIs; their tests will skip" >&2
+    { npm install --silent --no-audit --no-fund --prefer-offline --prefix .tools \
+        "@anthropic-ai/claude-code@$CLAUDE_CODE_VERSION" "@openai/codex@$CODEX_VERSION" $AGENT_CLIS \
+        || echo "warning: npm could not install the agent CLIs; their tests will skip" >&2; } &
+    npm_job=$!
   fi
   export PATH="$PWD/.tools/node_modules/.bin:$PATH"
 else
   echo "warning: npm not found; tests of the real claude/codex CLIs will skip" >&2
 fi
+"$py" -m pip install -q --disable-pip-version-check -e ".[dev]"
+[ -z "${npm_job:-}" ] || wait "$npm_job"
 exec "$py" -m pytest -q "$@"

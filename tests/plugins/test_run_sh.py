@@ -64,7 +64,19 @@ def test_inside_a_venv_it_uses_that_one(kit, tmp_path, empty_python, wheelhouse)
         **kit.offline_pip(wheelhouse),
     )
     env["PATH"] = f"{env['PATH'].split(':')[0]}:{venv / 'bin'}"
+    _failing_npm(tmp_path / "bin", tmp_path / "npm-argv")
     r = _run_sh(checkout, env)
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
     assert " passed" in r.stdout and (venv / "bin" / "pytest").exists()
     assert not (checkout / ".venv").exists()
+    # npm ran (beside pip, in the background) for the pinned CLIs; its failure is one warning
+    argv = (tmp_path / "npm-argv").read_text().split()
+    assert argv[:2] == ["install", "--silent"] and "@openai/codex@0.169.0" in argv
+    assert "warning: npm could not install the agent CLIs; their tests will skip" in r.stderr
+
+
+def _failing_npm(bin_dir: Path, record: Path) -> None:
+    """An ``npm`` that records its arguments and fails, as one without a network would."""
+    npm = bin_dir / "npm"
+    npm.write_text(f'#!{bin_dir / "bash"}\necho "$@" > {record}\nexit 1\n')
+    npm.chmod(0o755)
