@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from ..checks.judge import rule_check
 from ..models import Check
 from .action_refs import ActionLike
+from .plain_rules import plain_rules
 from .text_checks import files_to_change, heading_checks, stated_checks
 from .turns import TurnVerdict
 
@@ -50,7 +51,7 @@ def broken_rule(text: str, answer: str, actions: Sequence[ActionLike] = ()) -> s
     """A rule ``text`` states that the previous attempt breaks (its answer ``answer``, its
     ``actions``), as people read it; None when it states none or the attempt keeps them all."""
     if answer:
-        for kind, value in [*heading_checks(text), *stated_checks(text)]:
+        for kind, value in [*heading_checks(text), *stated_checks(text), *plain_rules(text)]:
             try:
                 check = Check(kind=kind, value=value)  # type: ignore[arg-type]
             except ValueError:

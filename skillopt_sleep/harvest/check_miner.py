@@ -15,6 +15,7 @@ from pydantic import ValidationError
 from ..action_models import ACTION_KINDS
 from ..models import Check
 from .action_checks import plain_action
+from .plain_rules import plain_rules
 from .text_checks import ISO_DATE, LINKS_RELATIVE, VERSION_HEADING, heading_checks, stated_checks
 
 _I = re.IGNORECASE
@@ -303,6 +304,7 @@ def candidate_checks(feedback: str) -> list[Check]:
         *_address(feedback),
         *heading_checks(feedback),
         *stated_checks(feedback),
+        *plain_rules(feedback),
     ]
     checks: list[Check] = []
     for kind, value in found:

@@ -27,7 +27,7 @@ _NEGATIVE = re.compile(
     r"(?<![\w-])(?:not|no|never|don't|dont|do not|without|skip|avoid|stop|leave out|leave|exclude"
     r"|ignore|ignoriere?|ignorer|ignora|omit"
     r"|except|nicht|nie|niemals|kein\w*|ohne|au(?:ß|ss)er|lass|pas|jamais|sans|sauf|nunca|sin"
-    r"|excepto)(?![\w-])",
+    r"|excepto|nothing|nada|rien|nichts|keinerlei|aucune?|ninguna?)(?![\w-])",
     re.IGNORECASE,
 )
 _SPLIT = re.compile(
