@@ -145,6 +145,8 @@ class WaitingEdit(_Strict):
     seen: list[str] = Field(default_factory=list)
     kind: str = "of its kind"  # its tasks in words: "about tests"
     needs: str = ""
+    nights: int = 0  # nights run since it started waiting (its own night not counted)
+    tries: int = 0  # of those, nights that retested it and did not confirm it
 
 
 # Edit verdicts as the tally counts them: refused (conclusively, or in conflict with a better edit)

@@ -20,7 +20,7 @@ from ..errors import BudgetExhausted
 from ..evidence.reserve import reuse_notes
 from ..models import EditEvidence, NightSummary
 from ..optimize.rounds import CONCLUSIVE, RoundsResult
-from ..optimize.waiting import save_waiting, waiting_line
+from ..optimize.waiting import aged, save_waiting, waiting_line
 from ..rollouts.replay import Replayer, Rollout
 from ..rules.workspace import Workspace
 from ..store import Store, atomic_write_text
@@ -92,12 +92,11 @@ class Recorder:
         s.evidence, result.ledger, s.saved_rollouts = rounds.evidence, rounds.ledger, rounds.saved
         s.gate_rollouts, s.gate_saved = rounds.parts, rounds.saved_parts
         s.errored_rollouts = sum(e.errored for e in rounds.evidence)
-        s.waiting = [
-            w if w.since else w.model_copy(update={"since": s.night_id}) for w in rounds.waiting
-        ]
-        s.retested, s.harm_sampled = rounds.retested, rounds.harm_sampled
+        waiting, stopped = aged(rounds.waiting, [e.edit.key() for e in rounds.evidence])
+        s.waiting = [w if w.since else w.model_copy(update={"since": s.night_id}) for w in waiting]
+        s.retested, s.harm_sampled = [*rounds.retested, *stopped], rounds.harm_sampled
         s.before_reused = rounds.before_reused
-        s.notes += [*rounds.retested, *map(waiting_line, s.waiting), *reuse_notes(rounds)]
+        s.notes += [*s.retested, *map(waiting_line, s.waiting), *reuse_notes(rounds)]
         refused = [
             e.edit.model_copy(update={"status": "rejected", "reason": e.reason})
             for e in rounds.evidence

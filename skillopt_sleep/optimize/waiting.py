@@ -39,6 +39,11 @@ from ..models import (
 from ..store import Store
 from .seams import Guard
 
+# A wait ends: after MAX_TRIES nights that retested it without confirming it (an inconclusive edit
+# whose evidence keeps not growing enough), or MAX_NIGHTS nights in all (a kind the log no longer
+# sees). It is dropped, not refused: proposed again, it starts afresh.
+MAX_TRIES = 3
+MAX_NIGHTS = 7
 MIN_UNSEEN = 1  # unseen tasks of its kind the memorisation check needs (it draws its own rollouts)
 MIN_OTHERS = 1  # other tasks the harm check needs
 CARRY_E = 10.0  # evidence over nights from which an inconclusive edit waits to be retested first
@@ -189,6 +194,38 @@ def retest_note(w: WaitingEdit, ev: EditEvidence) -> str:
     if ev.verdict == "accepted":
         return f"{head}: helps, still {unconfirmed_words(ev.unconfirmed)}"
     return f"{head}: {ev.verdict.replace('_', ' ')} ({ev.reason})"
+
+
+def aged(
+    waiting: Sequence[WaitingEdit], tested: Iterable[str]
+) -> tuple[list[WaitingEdit], list[str]]:
+    """``waiting`` one night older (``tested``: the keys of the edits tonight retested), and one
+    line for each that stops waiting tonight: past :data:`MAX_TRIES` or :data:`MAX_NIGHTS`.
+    Only edits of earlier nights age (tonight's have no ``since`` yet)."""
+    tried, kept, lines = set(tested), [], []
+    for w in waiting:
+        if w.since:
+            w = w.model_copy(
+                update={"nights": w.nights + 1, "tries": w.tries + (w.edit.key() in tried)}
+            )
+        if w.tries >= MAX_TRIES or w.nights >= MAX_NIGHTS:
+            lines.append(stops_line(w))
+        else:
+            kept.append(w)
+    return kept, lines
+
+
+def stops_line(w: WaitingEdit) -> str:
+    """One line: why ``w`` no longer waits."""
+    why = (
+        f"retested on {w.tries} nights without confirming it"
+        if w.tries >= MAX_TRIES
+        else f"waited {w.nights} nights without the evidence to confirm it"
+    )
+    return (
+        f"no longer waits, since night {w.since}: {w.edit.content[:80]!r}: {why}; "
+        "proposed again, it starts afresh"
+    )
 
 
 # -- kept between nights, in the store's meta table (one JSON list a project) ----------------------
