@@ -114,6 +114,88 @@ CONTRAST = frozenset(
     ]
 )
 _TOKEN = re.compile(r"[\w./@+~-]+(?:'[a-z]+)?|\?")
+# A turn that opens by forbidding the kind of thing the attempt just did ("Don't run the linter
+# inside X", "Never open the prod config", "No borres nada") corrects it, even when it names
+# none of the attempt's words: the verb names the action.
+_PROHIBITION = re.compile(
+    r"^\W*(?:please\s+)?(?:don'?t|do\s+not|never|stop|nie|niemals|ne|n'|jamais|no|nunca)\s+"
+    r"(?P<verb>[\w'-]+)",
+    re.IGNORECASE,
+)
+_ACTION_VERBS: dict[str, frozenset[str]] = {
+    "command": frozenset(
+        [
+            "run",
+            "running",
+            "execute",
+            "call",
+            "invoke",
+            "lint",
+            "test",
+            "build",
+            "install",
+            "restart",
+            "start",
+            "launch",
+            "deploy",
+            "lance",
+            "lancez",
+            "lancer",
+            "exécute",
+            "exécutez",
+            "ejecutes",
+            "ejecute",
+            "corras",
+            "lances",
+            "uses",
+            "instales",
+        ]
+    ),
+    "read": frozenset(
+        ["read", "open", "cat", "print", "dump", "lis", "ouvre", "leas", "abras", "muestres"]
+    ),
+    "write": frozenset(
+        [
+            "edit",
+            "touch",
+            "change",
+            "modify",
+            "write",
+            "delete",
+            "remove",
+            "rm",
+            "overwrite",
+            "commit",
+            "push",
+            "modifie",
+            "supprime",
+            "écris",
+            "toques",
+            "edites",
+            "borres",
+            "cambies",
+        ]
+    ),
+}
+_KIND_OF = {
+    "command": "command",
+    "read": "read",
+    "write": "write",
+    "edit": "write",
+    "delete": "write",
+}
+
+
+def prohibited(text: str, actions: Sequence[ActionLike]) -> str | None:
+    """The verb ``text`` opens by forbidding, when the attempt did an action of its kind."""
+    match = _PROHIBITION.match(unicodedata.normalize("NFKC", text).replace("\u2019", "'"))
+    if match is None:
+        return None
+    verb = match.group("verb").lower()
+    done = {_KIND_OF.get(a.kind, "") for a in actions}
+    return verb if any(verb in _ACTION_VERBS[k] for k in done if k in _ACTION_VERBS) else None
+
+
 _SHORT_REMARK = 8  # words: a remark this short names what it is about, not a new task
 
 
@@ -233,6 +315,9 @@ def refine(verdict: TurnVerdict, text: str, actions: Sequence[ActionLike]) -> Tu
     previous attempt. A correction or praise the rules are sure of stays as it is."""
     if verdict.sure and verdict.kind in ("correction", "praise"):
         return verdict
+    verb = None if verdict.sure else prohibited(text, actions)
+    if verb is not None:
+        return TurnVerdict("correction", f"forbids what the attempt did ({verb!r})")
     ref = reference(text, actions)
     if ref is None:
         return verdict

@@ -20,13 +20,13 @@ from typing import Any
 from ..models import Action, Check, TaskRecord, TurnNote
 from ..redact import redact
 from .action_checks import mined_action_checks, validated_actions
-from .action_refs import refine
+from .action_refs import reference, refine
 from .actions import to_models
 from .answer_refs import refine_by_answer
 from .check_miner import candidate_checks
 from .examples import hold, user_example
 from .feedback import FeedbackKind, combine_outcomes, outcome_of, validated
-from .session import PROMPT_CHARS, SessionChunk, Turn, cut
+from .session import PROMPT_CHARS, RawAction, SessionChunk, Turn, cut
 from .text_checks import file_checks, scope_text_checks
 from .turns import RuleClassifier, TurnClassifier, TurnVerdict
 
@@ -92,10 +92,26 @@ def _with_action_refs(turns: Sequence[Turn], verdicts: list[TurnVerdict]) -> lis
     previous, said = turns[0].actions, _said(turns[0])
     for turn, verdict in zip(turns[1:], verdicts, strict=True):
         verdict = refine(verdict, turn.prompt, previous) if previous else verdict
-        out.append(refine_by_answer(verdict, turn.prompt, said, previous))
+        verdict = refine_by_answer(verdict, turn.prompt, said, previous)
+        out.append(_continued(out[-1] if out else None, verdict, turn.prompt, previous))
         previous = turn.actions or previous
         said = _said(turn) or said
     return out
+
+
+def _continued(
+    before: TurnVerdict | None, verdict: TurnVerdict, text: str, previous: Sequence[RawAction]
+) -> TurnVerdict:
+    """A correction split over two messages ("No, not like that." then "We restart it with
+    `docker compose restart web`."): a turn the rules are unsure of, right after a sure
+    correction, that names the attempt's actions or quotes what to do, is its second half."""
+    if before is None or before.kind != "correction" or not before.sure or verdict.sure:
+        return verdict
+    if verdict.kind != "new_request":
+        return verdict
+    if reference(text, previous) is None and "`" not in text:
+        return verdict
+    return TurnVerdict("correction", "continues the correction before it")
 
 
 def _said(turn: Turn) -> str:
