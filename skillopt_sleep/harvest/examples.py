@@ -30,6 +30,13 @@ _NEGATIVE = re.compile(
     r"|excepto|nothing|nada|rien|nichts|keinerlei|aucune?|ninguna?)(?![\w-])",
     re.IGNORECASE,
 )
+# A clause that quotes a command back to approve it ("yes, `make test` is right, but ..."): the
+# command is the user's example, whatever the attempt did around it.
+_APPROVED = re.compile(
+    r"(?<![\w-])(?:yes|right|correct|fine|good|ok|okay|ja|richtig|korrekt|gut|oui|bon|bien"
+    r"|correcte?|s[ií]|correcto|bueno|vale)(?![\w-])",
+    re.IGNORECASE,
+)
 _SPLIT = re.compile(
     r"[;!?]\s+|\.\s+|\n+|,\s*(?=(?:not|never|nicht|but|aber|mais|pero|only|nur)\b)"
     r"|\s+(?=(?:instead of|rather than|statt|anstatt|au lieu de|en vez de)\b)",
@@ -205,7 +212,11 @@ def user_example(feedback: str, corrected: Sequence[Action]) -> UserExample | No
             if _is_path(span):
                 path = span.strip("/").removeprefix("./")
                 actions.append(Action(kind=_path_kind(clause, corrected), path=path))  # type: ignore[arg-type]
-            elif _is_command(span, programs) and ran_as_is(span, corrected):
+            elif (
+                _is_command(span, programs)
+                and ran_as_is(span, corrected)
+                and not _APPROVED.search(clause)
+            ):
                 objected.append(span)  # the very command corrected: what the user objects to
                 continue
             elif _is_command(span, programs):

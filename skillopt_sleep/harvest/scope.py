@@ -53,10 +53,57 @@ def _operands(corrected: Sequence[Action]) -> set[str]:
     out = {_norm(a.path) for a in corrected if a.path}
     for action in corrected:
         for segment in _segments(_words(action.command)) if action.kind == "command" else []:
-            for arg in _program(_redirections(segment)[0])[1]:
-                if not arg.startswith("-") and ("/" in arg or "." in arg):
+            name, args = _program(_redirections(segment)[0])
+            for i, arg in enumerate(args):
+                if arg.startswith("-"):
+                    continue
+                if "/" in arg or "." in arg or _bare_folder(name, args, i):
                     out.add(_norm(arg))
     return out
+
+
+# Programs whose every plain argument is a path ("find node_modules src", "ls vendor"), and the
+# searches whose arguments after the pattern are ("grep -rn TODO node_modules src").
+_PATH_ARGS = frozenset(
+    [
+        "find",
+        "ls",
+        "du",
+        "tree",
+        "rm",
+        "cp",
+        "mv",
+        "cat",
+        "head",
+        "tail",
+        "wc",
+        "ruff",
+        "flake8",
+        "pylint",
+        "black",
+        "isort",
+        "mypy",
+        "pyright",
+        "pytest",
+        "eslint",
+        "prettier",
+        "tsc",
+        "chmod",
+        "chown",
+        "touch",
+    ]
+)
+_SEARCHES = frozenset({"grep", "rg", "ag", "ack", "egrep", "fgrep"})
+
+
+def _bare_folder(name: str, args: Sequence[str], i: int) -> bool:
+    """Whether ``args[i]``, a word with no slash or dot, is a path the command worked on."""
+    if not re.fullmatch(r"[\w-]{2,}", args[i]) or args[i - 1 : i] in (["-name"], ["-type"]):
+        return False
+    if name in _PATH_ARGS:
+        return not any(a.startswith("-") for a in args[:i]) or name != "find"
+    plain = [j for j, a in enumerate(args) if not a.startswith("-")]
+    return name in _SEARCHES and len(plain) > 1 and i != plain[0]
 
 
 def _paths(clause: str, operands: set[str]) -> list[str]:
@@ -109,7 +156,7 @@ def _confined_segment(segment: list[str], where: Scope) -> list[str] | None:
     head = rest[: len(rest) - len(args)]
     kept: list[str] = []
     dropped = in_scope = 0
-    for arg in args:
+    for i, arg in enumerate(args):
         path = _norm(arg)
         if arg.startswith("-"):
             kept.append(arg)
@@ -124,7 +171,10 @@ def _confined_segment(segment: list[str], where: Scope) -> list[str] | None:
             kept += under
             in_scope += 1
         else:
-            in_scope += bool(where.inside) and _within(path, where.inside)
+            if where.inside:
+                in_scope += _within(path, where.inside)
+            else:  # only paths put out of bounds: every other path it worked on is in scope
+                in_scope += "/" in arg or "." in arg or _bare_folder(name, args, i)
             kept.append(arg)
     return None if dropped and not in_scope else [*head, *kept]
 
