@@ -149,6 +149,11 @@ _ACTION_VERBS: dict[str, frozenset[str]] = {
             "lances",
             "uses",
             "instales",
+            "check",
+            "type-check",
+            "format",
+            "search",
+            "scan",
         ]
     ),
     "read": frozenset(

@@ -24,9 +24,10 @@ from .action_refs import reference, refine
 from .actions import to_models
 from .answer_refs import refine_by_answer
 from .check_miner import candidate_checks
-from .examples import hold, user_example
+from .examples import UserExample, hold, phrase, user_example
 from .feedback import FeedbackKind, combine_outcomes, outcome_of, validated
 from .session import PROMPT_CHARS, RawAction, SessionChunk, Turn, cut
+from .shell_effects import _words
 from .text_checks import file_checks, scope_text_checks
 from .turns import RuleClassifier, TurnClassifier, TurnVerdict
 
@@ -112,6 +113,15 @@ def _continued(
     if reference(text, previous) is None and "`" not in text:
         return verdict
     return TurnVerdict("correction", "continues the correction before it")
+
+
+def _confined_runs(example: UserExample) -> list[Check]:
+    """A scope said with "only" and nothing else checkable: the corrected command kept to it is
+    what the user wanted run ("Lint `app/` only" after ``ruff check .``: runs ruff check app)."""
+    return [
+        Check(kind="ran", value=phrase(_words(c.split("|")[0])), case_sensitive=False)
+        for c in example.commands[:1]
+    ]
 
 
 def _said(turn: Turn) -> str:
@@ -200,7 +210,10 @@ def mine_checks(
             ]
             if not any(c.kind in ("untouched", "never_read") for c in mined):
                 mined += validated(scope_text_checks(said), previous, accepted)
-            held = hold(mined, user_example(said, acted), acted)
+            example = user_example(said, acted)
+            if example is not None and example.where.only and not mined:
+                mined = validated_actions(_confined_runs(example), acted, retry_acts)
+            held = hold(mined, example, acted)
             new = [c for c in held if all((c.kind, c.value) != (f.kind, f.value) for f in found)]
             found.extend(new)
             if not new:

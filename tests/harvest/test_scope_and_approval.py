@@ -70,3 +70,18 @@ def test_a_command_quoted_back_approvingly_is_never_forbidden(tmp_path: Path) ->
         if check.kind == "never_ran":
             assert action_check(check, recorded(_ran("make test")))[0] is True, check
     assert any(c.kind == "never_ran" for c in task.checks)
+
+
+def test_a_scope_said_with_only_asks_for_the_command_kept_to_it(tmp_path: Path) -> None:
+    [task] = _session(
+        tmp_path,
+        [
+            ("Type-check the code", "mypy ."),
+            ("Never type-check the generated `stubs/` folder. Check `pkg/` only.", "mypy pkg/"),
+        ],
+    )
+    ran = [c for c in task.checks if c.kind == "ran"]
+    assert ran, task.checks
+    for check in ran:
+        assert action_check(check, recorded(_ran("mypy pkg")))[0] is True
+        assert action_check(check, recorded(_ran("mypy .")))[0] is False
