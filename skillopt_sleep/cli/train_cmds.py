@@ -13,6 +13,7 @@ from ..envs.registry import load_env
 from ..errors import BackendError, BudgetExhausted, ConfigError, UsageError
 from ..night.project import batched_backends, build_backends
 from ..night.root import Backends
+from ..optimize.prompts import user_prompts
 from ..rollouts.agent_dispatch import AgentReplays, agent_replays, rollout_tokens
 from ..settings import Settings
 from ..train import TrainConfig
@@ -83,7 +84,11 @@ def register(
     p.add_argument(
         "--split-ratio", metavar="T:V:T", help="split a file without split fields (default 2:1:7)"
     )
-    p.add_argument("--prompts", metavar="DIR", help="override optimizer prompts by name (NAME.txt)")
+    p.add_argument(
+        "--prompts",
+        metavar="DIR",
+        help="override optimizer prompts by name (NAME.txt); default: [night] prompts",
+    )
     p.add_argument("--optimizer-model", metavar="M", help="model of the optimizer role")
     p.add_argument(
         "--estimate",
@@ -230,7 +235,9 @@ def train_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
         judge=backends.judge,
         config=config,
         env=env,
-        prompts_dir=ctx.cwd / args.prompts if args.prompts else None,
+        prompts_dir=ctx.cwd / args.prompts
+        if args.prompts
+        else user_prompts(settings.night.prompts),
         budget=settings.budget,
         retry=RetryPolicy(max_retries=settings.roles.target.max_retries),
         clock=ctx.clock,

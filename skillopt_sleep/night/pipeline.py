@@ -26,6 +26,7 @@ from ..errors import BackendOutage, BudgetExhausted, MalformedOutput
 from ..evidence.pool import Want
 from ..harvest.expanded import user_texts
 from ..models import Edit, NightSummary, TaskRecord, WaitingEdit
+from ..optimize.prompts import load_prompts, user_prompts
 from ..optimize.proposer import OptimizerProposer
 from ..optimize.reflect import RETRY_NOTE
 from ..optimize.rounds import Rounds, Tonight
@@ -207,6 +208,7 @@ class Night:
             save=self.record.save,
             progress=self._progress,
             ignored=self.plan.ignored,
+            prompts=load_prompts(user_prompts(self.s.night.prompts)),
         )
 
     async def run(

@@ -83,6 +83,11 @@ def shipped(name: str) -> str:
     return (resources.files(__package__) / "prompts" / f"{name}.txt").read_text(encoding="utf-8")
 
 
+def user_prompts(setting: str | None) -> Path | None:
+    """The directory ``[night] prompts`` names (``~`` is the user's home), or None: the shipped ones."""
+    return Path(setting).expanduser() if setting else None
+
+
 def load_prompts(override: Path | None = None) -> Prompts:
     """The shipped prompts, with those of ``override`` (a directory of ``NAME.txt``) in their place."""
     texts = {n: shipped(n) for n in NAMES}
@@ -91,7 +96,8 @@ def load_prompts(override: Path | None = None) -> Prompts:
         return Prompts(texts, sources)
     if not Path(override).is_dir():
         raise InputError(
-            f"no such prompts directory: {override}", hint="give a directory of NAME.txt files"
+            f"no such prompts directory: {override}",
+            hint="make it, or set [night] prompts (or --prompts) to a directory of NAME.txt files",
         )
     for path in sorted(Path(override).iterdir()):
         if path.suffix != ".txt":

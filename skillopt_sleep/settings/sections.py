@@ -91,6 +91,11 @@ class NightSettings(NightGateSettings):
         default=10, ge=1, le=1000, description="nights over which the edit budget decays"
     )
     steps: int = Field(default=2, ge=1, le=10, description="rounds of reflect -> test a night")
+    prompts: str | None = Field(
+        default=None,
+        description="a directory of your own prompt files (NAME.txt, e.g. reflect_contrast.txt) "
+        "that replace the shipped ones, for the night's reflection and train's analysts alike",
+    )
     holdout_fraction: float = Field(
         default=0.35,
         gt=0,

@@ -38,6 +38,7 @@ EXAMPLES: dict[str, Any] = {
     "skill": ".claude/skills/project-conventions/SKILL.md",
     "claude_config_dir": "~/.claude",
     "codex_home": "~/.codex",
+    "prompts": "~/my-prompts",
     "prices": {"claude-sonnet-4-6": {"input": 3.0, "output": 15.0}},
 }
 

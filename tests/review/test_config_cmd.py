@@ -93,7 +93,8 @@ def test_starter_config_is_defaults_and_every_line_uncomments_to_a_valid_setting
     uncommented = re.sub(r"(?m)^# (\w+ = )", r"\1", text)
     data = tomllib.loads(uncommented)
     settings = load_settings([Layer("user", "x", data)]).settings
-    assert settings.night == Settings().night
+    assert settings.night.model_copy(update={"prompts": None}) == Settings().night
+    assert settings.night.prompts == "~/my-prompts"
     assert settings.roles.judge.model == "claude-sonnet-4-6"
     assert settings.budget.prices["claude-sonnet-4-6"].output == 15.0
     flat = {k for section in data.values() for k in section}
