@@ -86,6 +86,11 @@ the character limit split over two messages, the French and Spanish command corr
 action after a slash command), 3 with a rule check, 6 with an action check, 8 with a failing
 check, 8 correct (3 of 10 about text, 5 of 11 about actions), 1 contradicting (``never_ran
 license`` from "Never rewrite anything inside `fixtures/` ... LICENSE alone was right.").
+After the miner changes 2cf848a, a062b05 and ad3da84, made while this set stayed untouched
+(``python -m bench.corrections --baseline a2a942b --after 93e17f8 --json``): 16 of 21 attached,
+5 became tasks, 3 with a rule check, 6 with an action check, 8 with a failing check, 8 correct, 0
+contradicting (the ``never_ran`` is narrowed to ``LICENSE ... fixtures``). The fourth set, used
+while making them, went 9 -> 16 with a failing check and 9 -> 16 correct in the same run.
 """
 
 from __future__ import annotations
