@@ -5,48 +5,28 @@ command never to run, and a check on a tool is limited to the path the user put 
 
 from __future__ import annotations
 
-import shutil
-from pathlib import Path
-
-from skillopt_sleep.harvest.check_miner import plain
-from skillopt_sleep.models import TaskRecord
-from skillopt_sleep.store import Store
-
 from .check_conversations_third import CHECKS_THIRD
+from .recorded_harvest import harvested, mined
 from .scope_shapes import SCOPE_SESSIONS, SCOPES
 
 
-def _harvested(cli, sandbox_home: Path, fixtures: Path) -> dict[str, TaskRecord]:
-    home = sandbox_home / "agents"
-    shutil.copytree(fixtures, home)
-    env = {"HOME": str(home), "CODEX_HOME": str(home / ".codex")}
-    r = cli("harvest", "--all-projects", "--since", "2020-01-01", "--json", env=env)
-    assert r.code == 0, r.err
-    tasks = Store.open(sandbox_home / "sleep-home" / "data" / "skillopt-sleep.db").list_tasks()
-    return {t.intent: t for t in tasks}
-
-
-def _checks(task: TaskRecord) -> list[str]:
-    return [plain(c) for c in task.checks if c.kind != "rubric"]
-
-
 def test_scope_corrections_land_on_their_request(cli, sandbox_home):
-    tasks = _harvested(cli, sandbox_home, SCOPES)
+    tasks = harvested(cli, sandbox_home, SCOPES)
     assert sorted(tasks) == sorted(s.steps[0].prompt for s in SCOPE_SESSIONS)
 
 
 def test_a_path_the_user_keeps_the_work_in_is_no_command_never_to_run(cli, sandbox_home):
-    tasks = _harvested(cli, sandbox_home, SCOPES)
-    key = _checks(tasks["Where do we read the API key?"])
+    tasks = harvested(cli, sandbox_home, SCOPES)
+    key = mined(tasks["Where do we read the API key?"])
     assert "never runs app/" not in key and "never reads .venv" in key
-    logs = _checks(tasks["How big is each log folder?"])
+    logs = mined(tasks["How big is each log folder?"])
     assert "never runs logs/" not in logs and "never runs archive/" in logs
-    out = _checks(tasks["Clear out the generated files."])
+    out = mined(tasks["Clear out the generated files."])
     assert "never runs out/coverage" not in out and "leaves out/docs alone" in out
 
 
 def test_tasks_show_holds_a_scope_correction_against_the_command_kept_to_it(cli, sandbox_home):
-    task = _harvested(cli, sandbox_home, SCOPES)["How big is each log folder?"]
+    task = harvested(cli, sandbox_home, SCOPES)["How big is each log folder?"]
     out = cli("tasks", "show", task.id[:12]).out
     assert (
         "  - never runs archive/ (held against the user's example: `du -sh logs/ | tail -3`" in out
@@ -54,8 +34,8 @@ def test_tasks_show_holds_a_scope_correction_against_the_command_kept_to_it(cli,
 
 
 def test_never_grep_inside_a_folder_limits_the_check_to_that_folder(cli, sandbox_home):
-    task = _harvested(cli, sandbox_home, CHECKS_THIRD)["Find where the session timeout is set."]
-    checks = _checks(task)
+    task = harvested(cli, sandbox_home, CHECKS_THIRD)["Find where the session timeout is set."]
+    checks = mined(task)
     assert "never runs grep" not in checks and "never runs src/" not in checks
     assert "never runs grep ... node_modules" in checks
     out = cli("tasks", "show", task.id[:12]).out
@@ -63,7 +43,7 @@ def test_never_grep_inside_a_folder_limits_the_check_to_that_folder(cli, sandbox
 
 
 def test_a_command_quoted_back_as_it_ran_is_the_one_never_to_run(cli, sandbox_home):
-    task = _harvested(cli, sandbox_home, SCOPES)["Free some space on the build box."]
-    assert _checks(task) == ["never runs docker system prune -af"]
+    task = harvested(cli, sandbox_home, SCOPES)["Free some space on the build box."]
+    assert mined(task) == ["never runs docker system prune -af"]
     out = cli("tasks", "show", task.id[:12]).out
     assert "  - never runs docker system prune -af\n" in out
