@@ -55,15 +55,23 @@ def test_run_estimate_says_the_calls_if_an_edit_is_proven_beside_its_own_and_the
     assert {"calls", "calls_mean", "calls_bound", "calls_if_proven", "calls_if_not"} <= set(est)
     assert 0 < est["p_proven"] < 1  # the sample's night may go either way
     assert est["calls_if_not"] < est["calls_if_proven"] <= est["calls_bound"]
-    assert est["calls"] <= est["calls_mean"]  # the cheap way is the nearer number to a night
     r = cli(*flags)
     assert r.code == 0, r.err
     first = r.out.splitlines()[0]
-    assert first.startswith(f"estimate for {project}: about {est['calls']} calls; ")
-    shown = re.search(r"about (\d+) if an edit is proven \((\d+)% likely\)", first)
+    # the single number is the way nearer a night; the other way is named beside it, with its odds
+    if abs(est["calls"] - est["calls_if_proven"]) < abs(est["calls"] - est["calls_if_not"]):
+        assert first.startswith(
+            f"estimate for {project}: about {est['calls']} calls (an edit proven); "
+        )
+        shown = re.search(r"about (\d+) if none is \((\d+)% likely\)", first)
+        other, odds = est["calls_if_not"], 1 - est["p_proven"]
+    else:
+        assert first.startswith(f"estimate for {project}: about {est['calls']} calls; ")
+        shown = re.search(r"about (\d+) if an edit is proven \((\d+)% likely\)", first)
+        other, odds = est["calls_if_proven"], est["p_proven"]
     assert shown, first
-    assert int(shown[1]) == est["calls_if_proven"]
-    assert int(shown[2]) == round(100 * est["p_proven"])
+    assert int(shown[1]) == other
+    assert int(shown[2]) == round(100 * odds)
     assert f"; never more than {est['calls_bound']} " in first
 
 
