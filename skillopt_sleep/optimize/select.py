@@ -10,6 +10,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from itertools import islice
 
 from ..models import Check, TaskRecord
 from ..settings import NightSettings
@@ -72,5 +73,6 @@ def select_tasks(
     holdout = [t for t in ready if side(t.id, settings.holdout_fraction) == "holdout"]
     taken = {t.id for t in chosen}
     rest = sorted((t for t in tasks if t.id not in taken), key=lambda t: (t.created_at, t.id))
-    older = [s for t in reversed(rest) if (s := scorable(t)) is not None][:OLDER]
+    # the newest first, and no further than needed: a long log is not copied whole each night
+    older = list(islice((s for t in reversed(rest) if (s := scorable(t)) is not None), OLDER))
     return Selection(train, holdout, skipped, older)
