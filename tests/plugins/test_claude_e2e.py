@@ -101,8 +101,13 @@ def test_slash_skillopt_sleep_status_runs_the_cli_and_shows_its_output(kit, sess
     final = records[-1]
     assert final["type"] == "result" and final["permission_denials"] == []
     assert final["result"] == f"Here is the status:\n{expected}"
-    # Side effect of that run: the CLI opened its store under SKILLOPT_SLEEP_HOME.
-    assert resolve_paths(str(sleep_home)).db.is_file()
+    # Side effect of that session: its SessionEnd hook logged it into the store under
+    # SKILLOPT_SLEEP_HOME (`status` itself creates no store), in the background.
+    db = resolve_paths(str(sleep_home)).db
+    deadline = time.monotonic() + 60
+    while not db.is_file() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert db.is_file()
 
 
 def test_bare_slash_skillopt_sleep_defaults_to_status(kit, session):

@@ -37,7 +37,7 @@ def _plugin_list(env: dict[str, str], cwd: Path) -> list[dict]:
     return json.loads(r.stdout)
 
 
-def _hook_log_says(sleep_home: Path, text: str, seconds: float = 20) -> bool:
+def _hook_log_says(sleep_home: Path, text: str, seconds: float = 60) -> bool:
     log = resolve_paths(str(sleep_home)).log_dir / "hook.log"
     deadline = time.monotonic() + seconds  # the logger drains in the background
     while time.monotonic() < deadline:
