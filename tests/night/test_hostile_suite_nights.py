@@ -20,14 +20,13 @@ from pathlib import Path
 
 import pytest
 
-from skillopt_sleep.clock import SystemClock
-from skillopt_sleep.night.demo import SKILL_PATH, sample_tasks, write_sample_project
-from skillopt_sleep.paths import resolve_paths
+from skillopt_sleep.night.demo import SKILL_PATH, sample_tasks
 from skillopt_sleep.rules.text import fold
-from skillopt_sleep.store import Store
 from skillopt_sleep.testing import ModelServer
 from skillopt_sleep.testing.night_model import role_of, simulated_night_responder
 from skillopt_sleep.testing.replies import ModelCall, Reply, Text
+
+from .sample_log import log_tasks, sample_root
 
 DATA = Path(__file__).parent / "data"
 SUITE = json.loads((DATA / "hostile_rules.json").read_text(encoding="utf-8"))
@@ -78,16 +77,12 @@ class SuiteOptimizer:
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     """The sample project, its tasks in the store; one request names the user's repository."""
-    root = tmp_path / "project"
-    root.mkdir()
-    write_sample_project(root)
+    root = sample_root(tmp_path)
     tasks = sample_tasks(root)
     tasks[0] = tasks[0].model_copy(
         update={"intent": tasks[0].intent + " (repo: https://github.com/acme/app)"}
     )
-    store = Store.open(resolve_paths(os.environ["SKILLOPT_SLEEP_HOME"]).db)
-    store.upsert_tasks(tasks, SystemClock().now())
-    store.close()
+    log_tasks(tasks)
     return root
 
 

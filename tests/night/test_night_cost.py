@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import os
 import signal
 import subprocess
 import sys
@@ -16,12 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from skillopt_sleep.clock import SystemClock
-from skillopt_sleep.night.demo import SKILL_PATH, sample_tasks, write_sample_project
-from skillopt_sleep.paths import resolve_paths
-from skillopt_sleep.store import Store
+from skillopt_sleep.night.demo import SKILL_PATH, sample_tasks
 from skillopt_sleep.testing import ModelServer
 from skillopt_sleep.testing.night_model import simulated_night_responder
+
+from .sample_log import log_tasks, sample_root
 
 LONG_NOTES = "\n".join(
     f"- Module {i} keeps its public names stable and documents new settings." for i in range(90)
@@ -32,13 +30,9 @@ BENCH = Path(__file__).resolve().parents[2] / "bench" / "night_cost.py"
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     """The sample project with a skill long enough to be cached, its tasks in the store."""
-    root = tmp_path / "project"
-    root.mkdir()
-    write_sample_project(root)
+    root = sample_root(tmp_path)
     (root / SKILL_PATH).write_text((root / SKILL_PATH).read_text() + "\n## Notes\n" + LONG_NOTES)
-    store = Store.open(resolve_paths(os.environ["SKILLOPT_SLEEP_HOME"]).db)
-    store.upsert_tasks(sample_tasks(root), SystemClock().now())
-    store.close()
+    log_tasks(sample_tasks(root))
     return root
 
 

@@ -10,7 +10,6 @@ however slow the machine is.
 from __future__ import annotations
 
 import itertools
-import os
 import re
 import signal
 import subprocess
@@ -22,12 +21,11 @@ from pathlib import Path
 
 import pytest
 
-from skillopt_sleep.clock import SystemClock
-from skillopt_sleep.night.demo import sample_tasks, write_sample_project
-from skillopt_sleep.paths import resolve_paths
-from skillopt_sleep.store import Store
+from skillopt_sleep.night.demo import sample_tasks
 from skillopt_sleep.testing import ModelCall, ModelServer, Reply
 from skillopt_sleep.testing.night_model import simulated_night_responder
+
+from .sample_log import log_tasks, sample_root
 
 FREE_CALLS = 5  # answered at once; the others wait for the gate
 
@@ -51,12 +49,8 @@ class Gate:
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    root = tmp_path / "project"
-    root.mkdir()
-    write_sample_project(root)
-    store = Store.open(resolve_paths(os.environ["SKILLOPT_SLEEP_HOME"]).db)
-    store.upsert_tasks(sample_tasks(root), SystemClock().now())
-    store.close()
+    root = sample_root(tmp_path)
+    log_tasks(sample_tasks(root))
     return root
 
 

@@ -4,30 +4,24 @@ and for ``train``; a bad directory is refused in one line with the bad-input exi
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
-from skillopt_sleep.clock import SystemClock
-from skillopt_sleep.night.demo import sample_tasks, write_sample_project
+from skillopt_sleep.night.demo import sample_tasks
 from skillopt_sleep.optimize.prompts import shipped
-from skillopt_sleep.paths import resolve_paths
-from skillopt_sleep.store import Store
 from skillopt_sleep.testing import ModelServer
 from skillopt_sleep.testing.night_model import simulated_night_responder
+
+from .sample_log import log_tasks, sample_root
 
 MARK = "Prefer one short imperative rule per correction (house prompt)."
 
 
 @pytest.fixture
 def project(tmp_path: Path, sandbox_home: Path) -> Path:
-    root = tmp_path / "project"
-    root.mkdir()
-    write_sample_project(root)
-    store = Store.open(resolve_paths(os.environ["SKILLOPT_SLEEP_HOME"]).db)
-    store.upsert_tasks(sample_tasks(root), SystemClock().now())
-    store.close()
+    root = sample_root(tmp_path)
+    log_tasks(sample_tasks(root))
     return root
 
 
