@@ -51,12 +51,19 @@ def test_a_real_claude_night_learns_the_directory_rule_text_replay_cannot_see(ca
     bench = _bench()
     if shutil.which("claude", path=f"{bench.TOOLS}") is None or shutil.which("bwrap") is None:
         pytest.skip("claude (in .tools) and bubblewrap are needed")
-    # Two nights: one real night is not deterministic (the agent's calls interleave), and
-    # alone it missed the vendor rule about one run in three; evidence carries to the second.
-    assert bench.main(["--real", "--agents", "claude-code", "--nights", "2", "--json"]) == 0
-    out = json.loads(capsys.readouterr().out)["claude-code"]
+    # Up to two nights: one real night is not deterministic (the agent's calls interleave), and
+    # alone it missed the vendor rule about one run in three; a second night (another seed) runs
+    # only when the first missed it, and every night run is held to the same claims.
     vendor = "never edit files under vendor/"
-    assert out["agent"]["power_by_rule"][vendor] > 0.0  # what the agent did, seen
-    assert out["text"]["power_by_rule"][vendor] == 0.0  # a text reply touches no file
-    assert out["agent"]["false_accepts"] == 0.0
-    assert out["nights"]["agent"][0]["agent_rollouts"] > 0
+    seen = []
+    for seed in ("0", "1"):
+        argv = ["--real", "--agents", "claude-code", "--nights", "1", "--seed", seed, "--json"]
+        assert bench.main(argv) == 0
+        out = json.loads(capsys.readouterr().out)["claude-code"]
+        assert out["text"]["power_by_rule"][vendor] == 0.0  # a text reply touches no file
+        assert out["agent"]["false_accepts"] == 0.0
+        assert out["nights"]["agent"][0]["agent_rollouts"] > 0
+        seen.append(out["agent"]["power_by_rule"][vendor])
+        if seen[-1] > 0.0:
+            break
+    assert max(seen) > 0.0, seen  # what the agent did, seen
