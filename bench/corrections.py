@@ -6,7 +6,7 @@ how many yield the right check and how many a check that contradicts the correct
     python -m bench.corrections                  # this tree against the baseline revision
     python -m bench.corrections --baseline 4b6d96e --after HEAD --json
 
-Eight sets of recorded sessions, each harvested through the CLI into a fresh store by the code of
+Nine sets of recorded sessions, each harvested through the CLI into a fresh store by the code of
 ``--baseline`` (a git revision, extracted to a temporary directory) and by this tree (or the
 revision ``--after``), in the same run:
 - tests/harvest/conversations.py, the miner's tuning set, 20 checkable corrections;
@@ -32,7 +32,11 @@ revision ``--after``), in the same run:
 - tests/harvest/check_conversations_fifth.py, written and recorded before the miner change that
   follows a2a942b (checks held against the user's own example, plain-word text corrections,
   slash-command and listing corrections), and kept untouched while it was made: 21 labelled
-  corrections (10 about text, 11 about actions), the held-out measure of that change.
+  corrections (10 about text, 11 about actions), the held-out measure of that change;
+- tests/harvest/check_conversations_sixth.py, written and recorded before the miner change of
+  e1658f0 (checks that agree with the user's own example, text corrections in plain words,
+  slash-command and listing corrections), and kept untouched while it was made: 31 labelled
+  corrections (16 about text, 15 about actions, in eight languages), the held-out measure of it.
 
 Columns: attached (on their request), became tasks, with a mined rule check, with a mined action
 check, with a check that fails on the corrected attempt (goal: at least 8 of 20), and on labelled
@@ -91,6 +95,18 @@ After the miner changes 2cf848a, a062b05 and ad3da84, made while this set stayed
 5 became tasks, 3 with a rule check, 6 with an action check, 8 with a failing check, 8 correct, 0
 contradicting (the ``never_ran`` is narrowed to ``LICENSE ... fixtures``). The fourth set, used
 while making them, went 9 -> 16 with a failing check and 9 -> 16 correct in the same run.
+
+Measured on the sixth set before the change it measures (``python -m bench.corrections
+--baseline e1658f0 --after e1658f0 --json``): 21 of 31 attached, 10 became tasks (7 of the 16
+about text: the relative link and the push length in Portuguese, the word limit in Italian, the
+closing line in Spanish, no emoji in French, the vendor's casing, the closing line after a slash
+command; 3 of the 15 about actions: "only in `tmp/logs/`" in Japanese, "nothing in `generated/`"
+in Italian, the log to tail in Portuguese), 3 with a rule check, 10 with an action check, 11 with
+a failing check, 11 correct (1 of 16 about text, 10 of 15 about actions), 2 contradicting
+(``starts_with 'Oops'`` from "... none of them starts with 'Oops'."; ``untouched
+'package-lock.json'`` beside the user's own ``npm install --package-lock-only``, which rewrites
+it). The praise "Obrigado, assim já abre no preview." became a task there (it follows the
+relative-link correction, itself a task); the praise after the two uncorrected requests did not.
 """
 
 from __future__ import annotations
@@ -152,6 +168,12 @@ SETS = {
         "CHECK_FIFTH_SESSIONS",
         "tests/fixtures/conversations_checks_fifth",
         "CHECK_FIFTH_LABELS",
+    ),
+    "checks6": (
+        "tests.harvest.check_conversations_sixth",
+        "CHECK_SIXTH_SESSIONS",
+        "tests/fixtures/conversations_checks_sixth",
+        "CHECK_SIXTH_LABELS",
     ),
 }
 _TEXT_KINDS = frozenset({"contains", "not_contains", "starts_with", "equals", "heading"})

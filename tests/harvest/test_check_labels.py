@@ -21,6 +21,7 @@ from . import (
     check_conversations,
     check_conversations_fifth,
     check_conversations_fourth,
+    check_conversations_sixth,
     check_conversations_third,
     check_conversations_unseen,
 )
@@ -57,6 +58,12 @@ SETS = {
         check_conversations_fifth.CHECK_FIFTH_LABELS,
         check_conversations_fifth.CHECKS_FIFTH,
         20,
+    ),
+    "checks6": (
+        check_conversations_sixth.CHECK_SIXTH_SESSIONS,
+        check_conversations_sixth.CHECK_SIXTH_LABELS,
+        check_conversations_sixth.CHECKS_SIXTH,
+        30,
     ),
 }
 
