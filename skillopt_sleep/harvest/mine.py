@@ -24,8 +24,9 @@ from .action_refs import reference, refine
 from .actions import to_models
 from .answer_refs import refine_by_answer
 from .check_miner import candidate_checks
-from .examples import UserExample, hold, phrase, user_example
+from .examples import UserExample, consistent, hold, phrase, user_example
 from .feedback import FeedbackKind, combine_outcomes, outcome_of, validated
+from .held_text import held_text_checks
 from .session import PROMPT_CHARS, RawAction, SessionChunk, Turn, cut
 from .shell_effects import _words
 from .text_checks import file_checks, scope_text_checks
@@ -124,6 +125,13 @@ def _confined_runs(example: UserExample) -> list[Check]:
     ]
 
 
+def _merged(checks: list[Check], texts: list[Check]) -> list[Check]:
+    """The checks of both routes, each once, the text checks held against the user's example
+    answer after the others."""
+    seen = {(c.kind, str(c.value)) for c in checks}
+    return [*checks, *(c for c in texts if (c.kind, str(c.value)) not in seen)]
+
+
 def _said(turn: Turn) -> str:
     """What the agent said and saw in a turn (its words and the tools' output)."""
     return "\n".join(s.text for s in turn.steps if s.kind in ("text", "output"))
@@ -213,7 +221,8 @@ def mine_checks(
             example = user_example(said, acted)
             if example is not None and example.where.only and not mined:
                 mined = validated_actions(_confined_runs(example), acted, retry_acts)
-            held = hold(mined, example, acted)
+            texts = held_text_checks(said, previous, acted)
+            held = consistent(_merged(hold(mined, example, acted), texts))
             new = [c for c in held if all((c.kind, c.value) != (f.kind, f.value) for f in found)]
             found.extend(new)
             if not new:

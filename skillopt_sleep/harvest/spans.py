@@ -1,0 +1,149 @@
+"""The spans a correction says, whatever its language: what it quotes (backticks, quotes, corner
+brackets) and the tokens that carry meaning unquoted (URLs, domains, paths, references such as
+``!412`` or ``#88``, names with an inner capital such as ``DataHub``, emoji). Each span comes with
+whether its clause is said against something, and whether it is said approvingly.
+
+A few meanings a correction carries without any span are read from a small multilingual
+vocabulary: emoji, links, a limit in lines or characters and where a line goes (first, last).
+What these words yield is only ever a candidate: :mod:`.held_text` keeps a check when it fails
+on the corrected attempt and passes on the user's example. Pure: no IO.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .examples import _APPROVED, _clauses
+
+_I = re.IGNORECASE
+_QUOTED = re.compile(
+    r"`([^`\n]{1,160})`|(?<!\w)['\"\u201c\u2018\u00ab]([^'\"\u201d\u2019\u00bb\n]{1,160})"
+    r"['\"\u201d\u2019\u00bb](?!\w)|\u300c([^\u300d\n]{1,160})\u300d"
+)
+_URL = r"https?://[^\s<>()\"'`]+"
+_DOMAIN = r"(?<![\w./@-])(?:[a-z0-9-]+\.)+(?:com|org|net|io|dev|app|co|de|fr|es)\b"
+_REFERENCE = r"(?<![\w!#])[!#]\d{1,7}\b|\b[A-Z][A-Z0-9]{1,9}-\d{1,7}\b"
+_INNER_CAPITAL = r"\b[A-Z][a-z]+[A-Z][A-Za-z]*\b"
+_SALIENT = re.compile(rf"{_URL}|{_DOMAIN}|{_REFERENCE}|{_INNER_CAPITAL}")
+EMOJI = re.compile("[\U0001f300-\U0001faff\u2600-\u27bf\u2b50\u2b55\U0001f000-\U0001f2ff]\ufe0f?")
+
+# The few meanings read from words (English, German, French, Spanish, Japanese).
+EMOJI_WORDS = re.compile(
+    r"emojis?|emoticons?|\u00e9mojis?|smileys?|\u7d75\u6587\u5b57|\u9854\u6587\u5b57|\u30a8\u30e2\u30b8",
+    _I,
+)
+RELATIVE_WORDS = re.compile(
+    r"\brelati(?:ve|v\w*|fs?|vas?|vos?)\b|\u76f8\u5bfe|hardcod\w*|full\s+(?:url|link)"
+    r"|absolute\s+(?:url|link)",
+    _I,
+)
+_LAST = (
+    r"last|final|closing|bottom|end|letzte\w*|schluss|ende|derni[eè]re?|fin|[uú]ltim[ao]|final"
+    r"|\u6700\u5f8c|\u672b\u5c3e|\u6700\u7d42"
+)
+_FIRST = (
+    r"first|opening|top|start\w*|begin\w*|erste\w*|anfang\w*|beginn\w*|premi[eè]re?|d[ée]but"
+    r"|commenc\w*|primer[ao]?|inicio|empie?z\w*|comienz\w*|\u6700\u521d|\u5148\u982d|\u5192\u982d"
+)
+LAST_WORDS = re.compile(rf"(?<!\w)(?:{_LAST})(?!\w)", _I)
+FIRST_WORDS = re.compile(rf"(?<!\w)(?:{_FIRST})(?!\w)", _I)
+_NUMBER_WORDS = {
+    **dict.fromkeys(("one", "eins", "un", "une", "uno", "una"), 1),
+    **dict.fromkeys(("two", "zwei", "deux", "dos"), 2),
+    **dict.fromkeys(("three", "drei", "trois", "tres"), 3),
+    **dict.fromkeys(("four", "vier", "quatre", "cuatro"), 4),
+    **dict.fromkeys(("five", "fünf", "funf", "cinq", "cinco"), 5),
+    **dict.fromkeys(("six", "sechs", "seis"), 6),
+    **dict.fromkeys(("seven", "sieben", "sept", "siete"), 7),
+    **dict.fromkeys(("eight", "acht", "huit", "ocho"), 8),
+    **dict.fromkeys(("nine", "neun", "neuf", "nueve"), 9),
+    **dict.fromkeys(("ten", "zehn", "dix", "diez"), 10),
+    **dict.fromkeys(("twenty", "zwanzig", "vingt", "veinte"), 20),
+    **dict.fromkeys(("thirty", "dreißig", "trente", "treinta"), 30),
+    **dict.fromkeys(("forty", "vierzig", "quarante", "cuarenta"), 40),
+    **dict.fromkeys(("fifty", "fünfzig", "cinquante", "cincuenta"), 50),
+    **dict.fromkeys(("sixty", "sechzig", "soixante", "sesenta"), 60),
+    **dict.fromkeys(("seventy", "siebzig", "soixante-dix", "setenta"), 70),
+    **dict.fromkeys(("eighty", "achtzig", "quatre-vingts", "ochenta"), 80),
+    **dict.fromkeys(("hundred", "hundert", "cent", "cien"), 100),
+}
+_UNIT = (
+    r"(?P<unit>characters?|chars?|zeichen|caract[eè]res?|caracteres?|\u6587\u5b57"
+    r"|lines?|zeilen?|lignes?|l[ií]neas?|\u884c)"
+)
+_COUNT = rf"(?P<n>\d{{1,5}}|{'|'.join(sorted(_NUMBER_WORDS, key=len, reverse=True))})"
+_AMOUNT = re.compile(rf"(?<!\w){_COUNT}\s*{_UNIT}", _I)
+# Words that make a number a ceiling, near it: "at most", "the cap", "no more than", "以内".
+_CEILING = re.compile(
+    r"\b(?:at\s+most|max(?:imum|imal)?|cap|caps|limit|no\s+more\s+than|not\s+more\s+than|under"
+    r"|fewer\s+than|less\s+than|fit|fits|only|just|h[oö]chstens|grenze|nicht\s+mehr\s+als"
+    r"|au\s+plus|pas\s+plus\s+de|limite|moins\s+de|como\s+m[aá]ximo|no\s+m[aá]s\s+de|m[aá]ximo"
+    r"|menos\s+de|tope)\b|\u4ee5\u5185|\u307e\u3067|\u4ee5\u4e0b",
+    _I,
+)
+
+
+_SHOWN = re.compile(
+    r"(?:\blike|e\.g\.|such\s+as|for\s+(?:example|instance)|z\.\s?b\.|\bwie|\bcomme|\bcomo"
+    r"|par\s+exemple|por\s+ejemplo)[\s,:]*$",
+    _I,
+)
+
+
+_ONLY = re.compile(
+    r"\b(?:only|nur|seulement|uniquement|solo|s[oó]lo|solamente)\b|\u3060\u3051|\u306e\u307f", _I
+)
+
+
+@dataclass(frozen=True)
+class Span:
+    """One thing a correction names, with how its clause says it."""
+
+    text: str
+    against: bool  # its clause is said against something ("not 'MR 412'")
+    approved: bool  # its clause approves it ("`make test` is right")
+    quoted: bool
+    shown: bool = False  # introduced as an instance of what is wanted ("like `API_URL`")
+    kept: bool = False  # named as what the work keeps to ("only our `src/`")
+
+
+def _trimmed(token: str) -> str:
+    return token.rstrip(".,;:!?)]'\"")
+
+
+def spans(correction: str) -> list[Span]:
+    """Every span ``correction`` names, in order, each once."""
+    out: list[Span] = []
+    for clause, against in _clauses(correction):
+        approved = bool(_APPROVED.search(_QUOTED.sub(" ", clause))) and not against
+        for match in _QUOTED.finditer(clause):
+            text = next(g for g in match.groups() if g is not None).strip()
+            shown = bool(_SHOWN.search(clause[: match.start()]))
+            kept = bool(_ONLY.search(clause)) and not against
+            out.append(Span(text, against, approved, quoted=True, shown=shown, kept=kept))
+        rest = _QUOTED.sub(" ", clause)
+        for match in _SALIENT.finditer(rest):
+            out.append(Span(_trimmed(match.group(0)), against, approved, quoted=False))
+    unique: dict[str, Span] = {}
+    for span in out:
+        if span.text:
+            unique.setdefault(span.text, span)
+    return list(unique.values())
+
+
+def limits(correction: str) -> list[tuple[str, int]]:
+    """The ceilings a correction states, as ("lines" | "chars", n): a number with a unit and a
+    word of ceiling in the same clause."""
+    found: list[tuple[str, int]] = []
+    for clause, _ in _clauses(correction):
+        if not _CEILING.search(clause):
+            continue
+        for match in _AMOUNT.finditer(clause):
+            raw = match.group("n").lower()
+            n = int(raw) if raw.isdigit() else _NUMBER_WORDS.get(raw, 0)
+            unit = match.group("unit").lower()
+            lines = unit.startswith(("line", "zeile", "ligne", "lín", "lin", "\u884c"))
+            if n > 0:
+                found.append(("lines" if lines else "chars", n))
+    return found
