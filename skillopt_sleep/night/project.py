@@ -1,4 +1,5 @@
-"""A project's night from the store: the tasks, the backends, history, staging and records.
+"""A project's night from the store: the tasks, the backends, history, and the night's ending
+handed to its recorder (the rows, the proposal staged under the project's lock, auto-adopt).
 
 This is what ``run``, ``dry-run``, ``demo`` and the scheduled job all call; the night itself is built
 in :mod:`.root`, as the library's ``run_night`` builds it.
@@ -35,11 +36,10 @@ from ..settings import Settings
 from ..store import Store
 from .estimate import Estimate, estimate_night
 from .pipeline import Backends, Night, NightPlan, Progress, Stages, Watch, new_night_id
-from .recorder import NightResult, remember
+from .recorder import NightResult
 from .removals import propose_removals
 from .retest import retest
 from .root import batched_backends, build_backends, build_night
-from .stage import stage
 
 
 def _history(store: Store, project: str) -> tuple[datetime | None, int]:
@@ -144,23 +144,20 @@ def _run(
         night = build_night(plan)
     pending = [v.rule for v in views if v.rule.retest_model and v.standing != "removed by hand"]
     result = asyncio.run(_retests_then_night(night, store, pending, tasks, last_night))
-    result = propose_removals(result, [v for v in views if v.outcome.verdict == "contradicted"])
-    summary, night_id = result.summary, result.summary.night_id
+    record = night.record
+    record.revise(
+        propose_removals(result, [v for v in views if v.outcome.verdict == "contradicted"])
+    )
+    summary, night_id = record.summary, record.summary.night_id
     summary.notes += still_staged_notes(store, plan.waiting, summary)
-    directory = paths.night_dir(night_id)
-    summary.dry_run = dry_run
-    if dry_run:
-        store.save_night(summary, "dry-run")
-        return result
-    remember(store, result)
-    if summary.decision == "accept" and result.candidate is not None:
-        with project_lock(locks_dir(paths), project):  # ordered with adopt and rollback
-            stage(directory, summary, result.workspace, result.candidate, store)
-            if settings.night.auto_adopt:  # never an unconfirmed edit
-                auto_adopt_confirmed(store, paths, night_id, plan.clock, settings.files)
-        return result
-    store.save_night(summary, "none")
-    return result
+    record.keep(store, dry_run=dry_run)
+    if dry_run or not record.proposes:
+        return record.result
+    with project_lock(locks_dir(paths), project):  # ordered with adopt and rollback
+        record.stage(store, paths.night_dir(night_id))
+        if settings.night.auto_adopt:  # never an unconfirmed edit
+            auto_adopt_confirmed(store, paths, night_id, plan.clock, settings.files)
+    return record.result
 
 
 RETEST_TASKS = 8  # tasks of its kind a re-test replays (with and without the rule, K each)

@@ -1,9 +1,11 @@
 """What a night leaves behind, kept in one place: the stages report their decision, the rounds'
 results and the rollouts to a :class:`Recorder`, which accounts for what the night spent and
-writes the night's artifacts and the rows later nights read.
+writes the night's artifacts, its proposal and its rows (its own, and those later nights read).
 
 A stage never writes the summary's counts or a file of its own, so a stage a benchmark composes
-is accounted for and leaves the same artifacts as the product's.
+is accounted for and leaves the same artifacts as the product's. A project's night hands the
+Recorder the night's ending (:meth:`Recorder.keep`, :meth:`Recorder.stage`); ``train stage``
+stages a run's best skill through a Recorder too, so a proposal is written one way.
 """
 
 from __future__ import annotations
@@ -18,12 +20,14 @@ from ..clock import Clock
 from ..counting import Usage
 from ..errors import BudgetExhausted
 from ..evidence.reserve import reuse_notes
-from ..models import EditEvidence, NightSummary
+from ..models import EditEvidence, NightSummary, Proposal
 from ..optimize.rounds import CONCLUSIVE, RoundsResult
 from ..optimize.waiting import aged, save_waiting, waiting_line
+from ..review.rule_views import project_views
 from ..rollouts.replay import Replayer, Rollout
 from ..rules.workspace import Workspace
 from ..store import Store, atomic_write_text
+from .stage import write_proposal
 
 
 @dataclass
@@ -157,12 +161,45 @@ class Recorder:
             atomic_write_text(self.artifacts / "candidate" / name, text)
         self.save("summary.json", self.summary.model_dump(mode="json"))
 
+    def revise(self, result: NightResult) -> None:
+        """Keep ``result`` in place of the night's own: its stages done, a project's night may
+        add to what it proposes (the removal of a contradicted rule)."""
+        self.result, self.summary = result, result.summary
 
-def remember(store: Store, result: NightResult) -> None:
-    """The rows later nights read: the edits refused for good, the evidence carried by edit key,
-    the edits that wait for a retest."""
-    s = result.summary
-    if s.rejected_edits:
-        store.add_rejected_edits(s.project, s.night_id, s.rejected_edits)
-    store.update_edit_evidence(s.project, s.night_id, result.ledger)
-    save_waiting(store, s.project, s.waiting)
+    @property
+    def proposes(self) -> bool:
+        """The night proved a candidate: :meth:`stage` writes it for the morning."""
+        return self.summary.decision == "accept" and self.result.candidate is not None
+
+    def keep(self, store: Store, *, dry_run: bool) -> None:
+        """The night's rows: a dry run's row alone (it changes nothing later nights read); else
+        the edits refused for good, the evidence carried by edit key and the edits that wait for
+        a retest, and the night's own row unless it :attr:`proposes` (:meth:`stage` writes it)."""
+        s, result = self.summary, self.result
+        s.dry_run = dry_run
+        if dry_run:
+            store.save_night(s, "dry-run")
+            return
+        if s.rejected_edits:
+            store.add_rejected_edits(s.project, s.night_id, s.rejected_edits)
+        store.update_edit_evidence(s.project, s.night_id, result.ledger)
+        save_waiting(store, s.project, s.waiting)
+        if not self.proposes:
+            store.save_night(s, "none")
+
+    def stage(self, store: Store, directory: Path) -> Proposal:
+        """The night's candidate staged in ``directory`` (nothing live changes), the project's
+        older pending proposals marked superseded, and the night recorded as staged."""
+        s = self.summary
+        proposal = write_proposal(
+            directory,
+            s,
+            self.result.workspace,
+            self.result.candidate or {},
+            project_views(store, s.project),
+        )
+        for row in store.nights(project=s.project):
+            if row.state == "staged" and row.id != s.night_id:
+                store.set_night_state(row.id, "superseded")
+        store.save_night(s, "staged")
+        return proposal

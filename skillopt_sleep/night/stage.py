@@ -1,5 +1,9 @@
 """Staging: write a night's proposal to its own directory. Nothing live changes.
 
+The files only: the night's :class:`~.recorder.Recorder` stages through :func:`write_proposal` and
+writes the rows (the staged night, the proposals it supersedes), for a night and for
+``train stage`` alike.
+
 Layout of ``<nights_dir>/<night_id>/``: ``proposal.json``, ``candidate/<name>``,
 ``base/<name>``, ``diffs/<name>.diff``, ``report.md``, ``report.html`` (and ``artifacts/`` from
 the pipeline).
@@ -19,10 +23,10 @@ from ..redact import redact
 from ..review.diff import label, unified_diff
 from ..review.report import render_markdown
 from ..review.report_html import render_html
-from ..review.rule_views import RuleView, project_views
+from ..review.rule_views import RuleView
 from ..rules.placement import import_targets, reaches
 from ..rules.workspace import Workspace
-from ..store import Store, atomic_write_text, sha256_text
+from ..store import atomic_write_text, sha256_text
 
 
 def candidate_diffs(workspace: Workspace, candidate: dict[str, str]) -> dict[str, str]:
@@ -46,14 +50,16 @@ def write_report(
     atomic_write_text(directory / "report.html", render_html(summary, diffs, rules))
 
 
-def stage(
+def write_proposal(
     directory: Path,
     summary: NightSummary,
     workspace: Workspace,
     candidate: dict[str, str],
-    store: Store,
+    rules: Sequence[RuleView] = (),
 ) -> Proposal:
-    """Write the proposal into ``directory``, mark older pending proposals superseded, record it."""
+    """Write the proposal of ``candidate`` into ``directory``: the candidate files, their diffs and
+    bases, the reports (``rules``: the project's adopted rules, shown in the HTML report) and
+    ``proposal.json``."""
     diffs = candidate_diffs(workspace, candidate)
     memory = {n: candidate.get(n, t) for n, t in workspace.texts.items() if n != "SKILL.md"}
     reached = reaches(workspace.placement, memory)
@@ -81,7 +87,7 @@ def stage(
             )
         )
     summary.proposal_dir = str(directory)
-    write_report(directory, summary, diffs, project_views(store, summary.project))
+    write_report(directory, summary, diffs, rules)
     proposal = Proposal(
         night_id=summary.night_id,
         project=summary.project,
@@ -91,8 +97,4 @@ def stage(
         memory=list(rules_in) if (rules_in := workspace.placement.rules_in) else None,
     )
     atomic_write_text(directory / "proposal.json", proposal.model_dump_json(indent=2))
-    for row in store.nights(project=summary.project):
-        if row.state == "staged" and row.id != summary.night_id:
-            store.set_night_state(row.id, "superseded")
-    store.save_night(summary, "staged")
     return proposal

@@ -3,6 +3,7 @@
 The proposal is a night's in every way that matters to ``review``, ``adopt`` and ``rollback``:
 the candidate ``SKILL.md``, its diff against the project's live skill, ``report.md``, and the
 live file's hash, so adopting refuses a file changed since. Its summary carries the test report.
+It is staged through a night's :class:`~..night.recorder.Recorder`, as a night stages its own.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from ..clock import Clock
 from ..errors import UsageError
 from ..models import NightSummary, Proposal
 from ..night.pipeline import new_night_id
-from ..night.stage import stage
+from ..night.recorder import NightResult, Recorder
 from ..paths import Paths
 from ..rules.workspace import load_workspace
 from ..settings import Settings
@@ -68,7 +69,8 @@ def stage_run(
         tokens=summary.usage.tokens,
         cost_usd=round(summary.usage.cost_usd, 6),
     )
-    return stage(paths.night_dir(night_id), night, workspace, {"SKILL.md": state.best}, store)
+    record = Recorder(NightResult(night, workspace, {"SKILL.md": state.best}), None, clock)
+    return record.stage(store, paths.night_dir(night_id))
 
 
 def _num(value: float | None) -> str:

@@ -74,3 +74,31 @@ def test_a_night_is_built_from_its_plan_whose_fields_are_declared_once():
     from skillopt_sleep.night.pipeline import Night
 
     assert list(inspect.signature(Night.__init__).parameters) == ["self", "plan", "workspace"]
+
+
+NIGHT_WRITES = (
+    "save_night",
+    "set_night_state",
+    "add_rejected_edits",
+    "update_edit_evidence",
+    "save_waiting",
+    "write_proposal",
+)
+RECORDER = REPO / "skillopt_sleep" / "night" / "recorder.py"
+
+
+def test_a_nights_rows_and_proposal_are_written_from_its_recorder_alone():
+    """A night (and ``train stage``) writes its rows and its proposal through ``Recorder``, so a
+    night started any way leaves the same record; the morning's verbs (``review/``) change a
+    night's state afterwards, and the store defines the writes."""
+    found = []
+    for path in sorted((REPO / "skillopt_sleep").rglob("*.py")):
+        rel = path.relative_to(REPO).as_posix()
+        if path == RECORDER or rel.startswith(("skillopt_sleep/review/", "skillopt_sleep/store/")):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call):
+                name = getattr(node.func, "attr", None) or getattr(node.func, "id", None)
+                if name in NIGHT_WRITES:
+                    found.append(f"{rel}:{node.lineno}: {name}")
+    assert found == [], "\n".join(found)
