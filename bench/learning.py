@@ -52,7 +52,9 @@ each night (never from the summary's wording):
   baseline, efficacy, unseen tasks, harm, the joint check); the rest is the train replay and the
   optimizer;
 - the floor: the fewest calls a night could have made with the adoptions the gate made, under its
-  guarantees, however it spent its rollouts (:mod:`gate_floor`), beside the calls it made.
+  guarantees, however it spent its rollouts (:mod:`gate_floor`), beside the calls it made; a night
+  the gate had nothing to test on is its own floor (its calls are the replay and the optimizer's),
+  so the calls and the floor are averaged over the same nights.
 
 ``--pairing`` (0.5) is the chance that one replay sample under two different system texts keeps
 its random draw: below 1, a rule that changes nothing still moves some answers, as a changed
@@ -392,11 +394,11 @@ def metrics(runs: Sequence[RunRecord]) -> dict[str, Any]:
             calls.append(night.calls)
             for part, n in night.gate.items():
                 gate[part] = gate.get(part, 0) + n
-            if night.floor is not None:
-                floor.append(night.floor)
-            if night.guarded is not None:
-                guarded.append(night.guarded)
+            floor.append(night.floor or (night.calls, night.calls))
+            guarded.append(night.calls if night.guarded is None else night.guarded)
             inconclusive += night.inconclusive
+    if not any(n.floor for r in runs for n in r.nights):
+        floor, guarded = [], []  # a mode with no gate (the oracle) has no floor
     gains = [r.quality_after - r.quality_before for r in runs]
     harmful = sum(
         any(holds(r.nights[-1].after, h) for h in HARMFUL_RULES) for r in runs if r.nights
