@@ -7,7 +7,10 @@ evidence, and capped by the night's edit budget. Only *conclusive* refusals (har
 effect ruled out with enough rollouts) are remembered as "already tried"; an inconclusive edit
 keeps its evidence for a later night. An accepted edit its night could not check on unseen or
 other tasks is marked unconfirmed and waits; the next night with that evidence retests it first
-(:mod:`.waiting`).
+(:mod:`.waiting`). A waiting edit tonight cannot retest does not swallow a new phrasing of it: the
+new one is tested on tonight's tasks (never on those the waiting one was written from), and shown to
+help it takes the waiting one's place, so one rule reaches the files; one tonight could test no
+better than the waiting one is merged into it, as before.
 """
 
 from __future__ import annotations
@@ -33,9 +36,11 @@ from .waiting import (
     held_back,
     missing,
     over_budget,
+    rephrasing_tested,
     retest_candidate,
     retest_note,
     still_missing,
+    superseded_line,
     waiting_of,
 )
 
@@ -104,6 +109,7 @@ class Rounds:
         self.budget = edit_budget(tonight.settings, tonight.night_index)
         self.first: list[Candidate] = []  # waiting edits tonight has the evidence for
         self.retests: dict[str, WaitingEdit] = {}
+        self.rephrases: dict[str, list[WaitingEdit]] = {}  # new edit -> waiting edits it rewords
 
     async def run(self, sel: Selection, train: dict[str, list[Rollout]]) -> RoundsResult:
         """Reflect on ``sel.train``'s replays (``train``), test each edit on tonight's tasks, adopt."""
@@ -176,6 +182,7 @@ class Rounds:
         cands = self._guarded(edits, step)
         for cand in cands:
             trials.place(cand, [c.task for c in cases])
+        cands = [c for c in cands if self._tested(c, trials)]
         cands = [*self._take_first(), *cands]  # the waiting edits first, outside the family
         if not cands:
             return []
@@ -200,19 +207,30 @@ class Rounds:
         for edit in edits:
             if self.tonight.max_tested is not None and len(cands) >= self.tonight.max_tested:
                 break
-            known = [
-                *(c.edit for c in self.candidates.values()),
-                *(w.edit for w in self.out.waiting),
-            ]
+            known = [c.edit for c in self.candidates.values()]
             if edit.key() in self.candidates or any(similar(edit, e) for e in known):
-                continue  # merged with an edit of tonight's (the training loop's aggregation), or
-                # one that waits for evidence tonight does not have
+                continue  # merged with an edit of tonight's (the training loop's aggregation), a
+                # waiting edit tonight retests among them
             outcome = self.guard.guard([edit], budget=1)
             if outcome.applied:
                 cand = Candidate(outcome.applied[0], outcome.files, step)
                 self.candidates[cand.key] = cand
                 cands.append(cand)
+                # a waiting edit tonight cannot retest (the rest of out.waiting during the rounds)
+                # does not swallow a new phrasing of it that tonight can test (see step)
+                rewords = [w for w in self.out.waiting if similar(cand.edit, w.edit)]
+                if rewords:
+                    self.rephrases[cand.key] = rewords
         return cands
+
+    def _tested(self, cand: Candidate, trials: Trials) -> bool:
+        """Whether ``cand`` is tested tonight: not when it rewords waiting edits and tonight
+        would show no more than they lack (:func:`.waiting.rephrasing_tested`)."""
+        rewords = self.rephrases.get(cand.key)
+        if not rewords or rephrasing_tested(cand, rewords, trials):
+            return True
+        del self.candidates[cand.key], self.rephrases[cand.key]
+        return False
 
     async def _judge(self, trials: Trials, cands: list[Candidate], room: int) -> list[Candidate]:
         """Efficacy for every edit of a round; harm, strongest first, for as many as the budget has room."""
@@ -272,7 +290,13 @@ class Rounds:
                 if w is not None:
                     self.out.retested.append(retest_note(w, ev))
                 continue
-            if ev.verdict == "inconclusive" and self.gate.evidential and carries(ev, w):
+            rewords = bool(self.rephrases.get(ev.edit.key()))
+            if (
+                ev.verdict == "inconclusive"
+                and self.gate.evidential
+                and carries(ev, w)
+                and not rewords
+            ):
                 # short of evidence that keeps growing: it waits, and is retested first
                 self.out.waiting.append(w or held_back(ev, trials, ["evidence"]))
                 if w is not None:
@@ -287,6 +311,21 @@ class Rounds:
                 )
             if w is not None:
                 self.out.retested.append(retest_note(w, ev))
+        self._supersede()
+
+    def _supersede(self) -> None:
+        """A waiting edit whose new phrasing tonight showed to help (accepted, or waiting itself
+        for the harm check the budget cut) stops waiting: one rule, never both, reaches the files.
+        An inconclusive new phrasing leaves it waiting, and does not wait beside it."""
+        verdicts = {e.edit.key(): e for e in self.out.evidence}
+        for key, rewords in self.rephrases.items():
+            ev = verdicts.get(key)
+            if ev is None or ev.verdict not in ("accepted", "over_budget"):
+                continue
+            for w in rewords:
+                if any(x is w for x in self.out.waiting):
+                    self.out.waiting = [x for x in self.out.waiting if x is not w]
+                    self.out.retested.append(superseded_line(w, ev))
 
     def _joint(self, cands: Sequence[Candidate]) -> dict[str, str]:
         return self.guard.combine([c.edit for c in cands], budget=len(cands)).files

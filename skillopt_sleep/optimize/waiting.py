@@ -196,6 +196,38 @@ def retest_note(w: WaitingEdit, ev: EditEvidence) -> str:
     return f"{head}: {ev.verdict.replace('_', ' ')} ({ev.reason})"
 
 
+def rephrasing_tested(cand: Candidate, rewords: Sequence[WaitingEdit], trials: Trials) -> bool:
+    """Whether tonight tests ``cand``, a new phrasing of waiting edits (``rewords``) tonight cannot
+    retest: only where it would show what they lack (a gain on unseen tasks of its kind, no harm on
+    the other tasks); else it is merged into them, and their wait goes on. Its unseen tasks leave
+    out those they were written from: the optimizer was shown their text, and a rule drawn from a
+    task is no proof that it is more than a memory of it."""
+    seen = {i for w in rewords for i in w.seen}
+    if any(t.id in seen for t in cand.unseen):
+        cand.unseen = [t for t in cand.unseen if t.id not in seen]
+        cand.schedule = trials.allocation.efficacy_schedule(
+            trials.policy, [t.id for t in cand.addressed], [t.id for t in cand.unseen]
+        )
+    acting = {t.id for t in [*cand.addressed, *cand.unseen]}
+    has = {"unseen": bool(cand.unseen), "harm": any(t.id not in acting for t in trials.tasks)}
+    return all(has.get(m, True) for w in rewords for m in _needs(w))
+
+
+def superseded_line(w: WaitingEdit, ev: EditEvidence) -> str:
+    """One line: ``w`` stops waiting, as tonight's new phrasing of it (``ev``) takes its place."""
+    new = ev.edit.content
+    how = "proposed again" if ev.edit.key() == w.edit.key() else f"proposed again as {new[:80]!r}"
+    fate = (
+        "accepted in its place"
+        if ev.verdict == "accepted"
+        else "shown to help; it waits in its place"
+    )
+    return (
+        f"no longer waits, since night {w.since}: {w.edit.content[:80]!r}: {how}, tested on "
+        f"tonight's tasks and {fate}"
+    )
+
+
 def aged(
     waiting: Sequence[WaitingEdit], tested: Iterable[str]
 ) -> tuple[list[WaitingEdit], list[str]]:
