@@ -131,9 +131,10 @@ class Kit:
     copy_checkout = staticmethod(copy_checkout)
     sh = staticmethod(sh)
     offline_pip = staticmethod(lambda wheelhouse: offline_pip(wheelhouse))
+    venv = staticmethod(lambda *args, **kw: venv(*args, **kw))
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def kit() -> type[Kit]:
     return Kit
 
@@ -181,7 +182,9 @@ def wheelhouse(tmp_path_factory: pytest.TempPathFactory, empty_python: Path) -> 
 
 
 def _download_wheels(python: Path, root: Path) -> str:
-    """Download the wheels into ``root/wheels``; why it could not, or ""."""
+    """Download the wheels into ``root/wheels`` and keep the pip that did it, made the
+    wheelhouse's newest (``--python`` needs pip 22.3; an older ensurepip may bring less), for
+    :func:`venv`; why it could not, or ""."""
     scratch = root / "venv"
     made = subprocess.run(
         [str(python), "-m", "venv", str(scratch)],
@@ -210,10 +213,52 @@ def _download_wheels(python: Path, root: Path) -> str:
         timeout=600,
         env={**os.environ, "PIP_NO_CACHE_DIR": "1"},
     )
-    shutil.rmtree(scratch)
     if got.returncode != 0:
         return f"cannot download the wheels (no package index?): {got.stderr[-300:]}"
+    newest = subprocess.run(
+        [str(scratch / "bin" / "python"), "-m", "pip", "install", "-q", "--upgrade", "pip"],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, **offline_pip(root / "wheels")},
+    )
+    if newest.returncode != 0:
+        return f"cannot upgrade pip from the wheelhouse: {newest.stderr[-300:]}"
     return ""
+
+
+def venv(python: Path, dest: Path, wheelhouse: Path, *packages: str) -> Path:
+    """A virtual environment of ``python`` holding ``packages`` from the wheelhouse, and its bin
+    dir. Made without a pip of its own (``--without-pip``): ensurepip writes and byte-compiles a
+    thousand files into every environment, the longest step of making one; the wheelhouse's pip
+    installs into it from outside (``--python``). For the tools a test needs (pipx, uv, build,
+    a dev environment), not for the environments a route under test makes itself."""
+    subprocess.run([str(python), "-m", "venv", "--without-pip", str(dest)], check=True, timeout=300)
+    if packages:
+        pip = wheelhouse.parent / "venv" / "bin" / "python"
+        subprocess.run(
+            [
+                str(pip),
+                "-m",
+                "pip",
+                "--python",
+                str(dest / "bin" / "python"),
+                "install",
+                "-q",
+                *packages,
+            ],
+            check=True,
+            cwd=dest,
+            timeout=300,
+            env={
+                "PATH": "/usr/bin:/bin",
+                "HOME": str(dest),
+                "PIP_NO_CACHE_DIR": "1",
+                **offline_pip(wheelhouse),
+            },
+        )
+    return dest / "bin"
 
 
 def _project_dependencies() -> list[str]:

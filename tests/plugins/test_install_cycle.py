@@ -143,33 +143,16 @@ def test_pip_route_on_a_pep668_python_says_what_works(kit, home, tmp_path, empty
     assert kit.listing(home) == []  # refused before anything was changed
 
 
-def _tool_venv(tmp_path: Path, python: Path, wheelhouse: Path, tool: str) -> Path:
-    venv = tmp_path / f"{tool}-tool"
-    subprocess.run([str(python), "-m", "venv", str(venv)], check=True, timeout=300)
-    subprocess.run(
-        [
-            str(venv / "bin" / "python"),
-            "-m",
-            "pip",
-            "install",
-            "-q",
-            "--no-index",
-            "--find-links",
-            str(wheelhouse),
-            tool,
-        ],
-        check=True,
-        timeout=300,
-        env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "PIP_CONFIG_FILE": "/dev/null"},
-    )
-    return venv / "bin" / tool
+def _tool(kit, tmp_path: Path, python: Path, wheelhouse: Path, tool: str) -> Path:
+    """``tool`` in an environment of its own, as a user has it on PATH."""
+    return kit.venv(python, tmp_path / f"{tool}-tool", wheelhouse, tool) / tool
 
 
 @pytest.fixture(scope="session")
-def pipx_exe(tmp_path_factory, empty_python, wheelhouse) -> Path:
+def pipx_exe(kit, tmp_path_factory, empty_python, wheelhouse) -> Path:
     """pipx in an environment of its own, shared by the tests that run it: what it installs goes
     under each test's HOME, never into that environment."""
-    return _tool_venv(tmp_path_factory.mktemp("pipx-tool"), empty_python, wheelhouse, "pipx")
+    return _tool(kit, tmp_path_factory.mktemp("pipx-tool"), empty_python, wheelhouse, "pipx")
 
 
 @pytest.mark.parametrize("tool", ["pipx", "uv"])
@@ -179,7 +162,7 @@ def test_pipx_and_uv_routes_upgrade_and_uninstall_exactly(
     exe = (
         request.getfixturevalue("pipx_exe")
         if tool == "pipx"
-        else _tool_venv(tmp_path, empty_python, wheelhouse, tool)
+        else _tool(kit, tmp_path, empty_python, wheelhouse, tool)
     )
     env = kit.base_env(home, _bin_with(tmp_path, empty_python, exe), **kit.offline_pip(wheelhouse))
     before = kit.listing(home)
@@ -277,19 +260,12 @@ def test_the_readme_first_command_works_on_a_pep668_python(
 def test_python_m_build_then_pipx_install_the_wheel(
     kit, home, tmp_path, checkout, empty_python, wheelhouse, pipx_exe
 ):
-    builder = tmp_path / "build-env"
-    subprocess.run([str(empty_python), "-m", "venv", str(builder)], check=True, timeout=300)
-    offline = kit.offline_pip(wheelhouse)
-    env = kit.base_env(home, _bin_with(tmp_path, empty_python), **offline)
-    subprocess.run(
-        [str(builder / "bin" / "python"), "-m", "pip", "install", "-q", "build"],
-        check=True,
-        env=env,
-        timeout=300,
-    )
+    # `build` beside a pip of its own, which it uses to fill its isolated build environments.
+    builder = kit.venv(empty_python, tmp_path / "build-env", wheelhouse, "build", "pip")
+    env = kit.base_env(home, _bin_with(tmp_path, empty_python), **kit.offline_pip(wheelhouse))
     built = _run(
         [
-            str(builder / "bin" / "python"),
+            str(builder / "python"),
             "-m",
             "build",
             "--outdir",

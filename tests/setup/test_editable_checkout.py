@@ -30,14 +30,10 @@ def _run(
     )
 
 
-def _editable_install(checkout: Path, python: Path, env: dict[str, str], tmp_path: Path) -> None:
-    """What `bash tests/run.sh` does first: `pip install -e .` into a virtual environment."""
-    venv = tmp_path / "dev-venv"
-    made = _run([str(python), "-m", "venv", str(venv)], env, tmp_path)
-    assert made.returncode == 0, made.stderr
-    pip = [str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "--no-deps", "-e", "."]
-    done = _run(pip, env, checkout, timeout=600)
-    assert done.returncode == 0, done.stdout + done.stderr
+def _editable_install(kit, checkout: Path, python: Path, wheelhouse: Path, tmp_path: Path) -> None:
+    """What `bash tests/run.sh` does first: `pip install -e .` into a virtual environment (here
+    by the wheelhouse's pip, from outside it: the metadata it leaves in the checkout is the same)."""
+    kit.venv(python, tmp_path / "dev-venv", wheelhouse, "--no-deps", "-e", str(checkout))
     assert (checkout / "skillopt_sleep.egg-info").is_dir()
 
 
@@ -49,7 +45,7 @@ def test_install_sh_after_an_editable_install_installs_a_command_that_runs(
     bin_dir.mkdir()
     (bin_dir / "python3").symlink_to(empty_python)
     env = kit.base_env(home, bin_dir, SHELL="/bin/bash", **kit.offline_pip(wheelhouse))
-    _editable_install(checkout, empty_python, env, tmp_path)
+    _editable_install(kit, checkout, empty_python, wheelhouse, tmp_path)
     before = kit.listing(home)
 
     r = kit.sh(
