@@ -48,42 +48,6 @@ def _install_sh(checkout: Path) -> Path:
     return checkout / "install" / "install.sh"
 
 
-def test_private_environment_on_a_pep668_python(
-    kit, home, tmp_path, checkout, empty_python, wheelhouse
-):
-    """The default route; the README's first command runs it. Debian marks its Python
-    EXTERNALLY-MANAGED, where `pip install` stops: the installer must not."""
-    env = kit.base_env(home, _bin_with(tmp_path, empty_python), **kit.offline_pip(wheelhouse))
-    (home / ".codex").mkdir()  # Codex was used here
-    before = kit.listing(home)
-
-    first = kit.sh(_install_sh(checkout), env=env, cwd=tmp_path)
-    assert first.returncode == 0, first.stdout + first.stderr
-    assert "externally-managed" not in first.stdout + first.stderr
-    engine = home / ".local" / "share" / "skillopt-sleep" / "engine" / "bin" / "python"
-    assert (
-        _run([str(home / ".local" / "bin" / "skillopt-sleep"), "--version"], env, tmp_path).stdout
-        == f"skillopt-sleep {__version__}\n"
-    )
-    installed = kit.listing(home)
-
-    second = kit.sh(_install_sh(checkout), env=env, cwd=tmp_path)
-    assert f"engine: skillopt-sleep {__version__} already installed with venv" in second.stdout
-    assert kit.listing(home) == installed
-
-    # The clone goes away: the installed skill's launcher still runs the engine it installed.
-    shutil.rmtree(checkout / "skillopt_sleep")
-    skill_launcher = home / ".agents" / "skills" / "skillopt-sleep" / "scripts" / "skillopt-sleep"
-    seen = _run(["/bin/sh", str(skill_launcher), "--version"], env, tmp_path)
-    assert seen.stdout == f"skillopt-sleep {__version__}\n", seen.stderr
-    doctor = _run([str(engine), "-m", "skillopt_sleep", "--version"], env, tmp_path)
-    assert doctor.stdout == f"skillopt-sleep {__version__}\n"
-
-    gone = kit.sh(_install_sh(checkout), "--uninstall", env=env, cwd=tmp_path)
-    assert gone.returncode == 0, gone.stdout + gone.stderr
-    assert kit.listing(home) == before
-
-
 def test_inside_an_active_venv(kit, home, tmp_path, checkout, empty_python, wheelhouse):
     venv = tmp_path / "users-venv"
     subprocess.run([str(empty_python), "-m", "venv", str(venv)], check=True, timeout=300)
@@ -204,13 +168,18 @@ def _find(home: Path) -> list[str]:
 def test_the_readme_first_command_works_on_a_pep668_python(
     kit, home, tmp_path, checkout, empty_python, wheelhouse
 ):
-    """The README's first command, then the command in a new login shell, then uninstall: `find
-    $HOME` is what it was before."""
+    """The README's first command on a Python that Debian marks EXTERNALLY-MANAGED, where `pip
+    install` stops (the installer must not), in a home where Codex was used: the default route,
+    then the demo's closing line, a new login shell, a second install that changes nothing, the
+    clone gone, and uninstall: `find $HOME` is what it was before. (One install cycle proves both
+    what the README promises and the private environment's route: they were two, the same install
+    twice.)"""
     command = _readme_first_command(checkout / "README.md")
     assert "demo" in command
     env = kit.base_env(
         home, _bin_with(tmp_path, empty_python), SHELL="/bin/bash", **kit.offline_pip(wheelhouse)
     )
+    (home / ".codex").mkdir()  # Codex was used here
     before = _find(home)
     r = subprocess.run(
         ["sh", "-c", command],
@@ -223,16 +192,45 @@ def test_the_readme_first_command_works_on_a_pep668_python(
         timeout=600,
     )
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
+    assert "externally-managed" not in r.stdout + r.stderr
     assert "holdout" in r.stdout and "Nothing live changed." in r.stdout
     assert f"added to PATH in {home}/.profile: open a new terminal" in r.stdout
-    # The demo's closing line runs as printed, in this same shell (whose PATH is unchanged).
-    adopt = r.stdout.rstrip().splitlines()[-1].strip()
+    assert (
+        _run([str(home / ".local" / "bin" / "skillopt-sleep"), "--version"], env, tmp_path).stdout
+        == f"skillopt-sleep {__version__}\n"
+    )
+    _the_demo_closing_line_runs(r.stdout, env, tmp_path)
+    _a_login_shell_finds_the_command(home)
+
+    installed = kit.listing(home)
+    second = kit.sh(_install_sh(checkout), env=env, cwd=tmp_path)
+    assert f"engine: skillopt-sleep {__version__} already installed with venv" in second.stdout
+    assert kit.listing(home) == installed
+
+    # The clone goes away: the installed skill's launcher still runs the engine it installed.
+    shutil.rmtree(checkout / "skillopt_sleep")
+    skill_launcher = home / ".agents" / "skills" / "skillopt-sleep" / "scripts" / "skillopt-sleep"
+    seen = _run(["/bin/sh", str(skill_launcher), "--version"], env, tmp_path)
+    assert seen.stdout == f"skillopt-sleep {__version__}\n", seen.stderr
+    engine = home / ".local" / "share" / "skillopt-sleep" / "engine" / "bin" / "python"
+    doctor = _run([str(engine), "-m", "skillopt_sleep", "--version"], env, tmp_path)
+    assert doctor.stdout == f"skillopt-sleep {__version__}\n"
+
+    gone = kit.sh(_install_sh(checkout), "--uninstall", env=env, cwd=tmp_path)
+    assert gone.returncode == 0, gone.stdout + gone.stderr
+    assert "uninstalled; " in gone.stdout
+    assert _find(home) == before
+
+
+def _the_demo_closing_line_runs(demo_out: str, env: dict[str, str], cwd: Path) -> None:
+    """The demo's closing line runs as printed, in this same shell (whose PATH is unchanged)."""
+    adopt = demo_out.rstrip().splitlines()[-1].strip()
     assert " adopt --project " in adopt  # the demo's own project: adopt acts on no other
     adopted = subprocess.run(
         ["sh", "-c", adopt],
         check=False,
         env=env,
-        cwd=tmp_path,
+        cwd=cwd,
         stdin=subprocess.DEVNULL,
         capture_output=True,
         text=True,
@@ -241,6 +239,8 @@ def test_the_readme_first_command_works_on_a_pep668_python(
     assert adopted.returncode == 0, adopted.stderr
     assert adopted.stdout.startswith("adopted night ")
 
+
+def _a_login_shell_finds_the_command(home: Path) -> None:
     login = subprocess.run(
         ["env", "-i", f"HOME={home}", "bash", "-lc", "skillopt-sleep --help"],
         check=False,
@@ -250,11 +250,6 @@ def test_the_readme_first_command_works_on_a_pep668_python(
     )
     assert login.returncode == 0, login.stderr
     assert login.stdout.startswith("usage: skillopt-sleep")
-
-    gone = kit.sh(_install_sh(checkout), "--uninstall", env=env, cwd=tmp_path)
-    assert gone.returncode == 0, gone.stdout + gone.stderr
-    assert "uninstalled; " in gone.stdout
-    assert _find(home) == before
 
 
 def test_python_m_build_then_pipx_install_the_wheel(
