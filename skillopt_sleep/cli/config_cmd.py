@@ -54,6 +54,7 @@ def show_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
         project=project,
         env=ctx.env,
         flags=backend_flags(args),
+        cwd=ctx.cwd,
     )
     loaded, problem = load_what_loads(layers)
     for role in ("target", "optimizer", "judge"):

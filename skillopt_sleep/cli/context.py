@@ -64,6 +64,7 @@ class Ctx:
             project=project,
             env=self.env,
             flags=flags or {},
+            cwd=self.cwd,
         )
         return load_settings(layers)
 

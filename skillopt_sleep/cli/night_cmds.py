@@ -199,14 +199,16 @@ def demo_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
 
 
 def _demo(root: Path, args: argparse.Namespace, ctx: Ctx) -> int:
+    flags = _flags(args)
+    if not args.backend:
+        flags.update({f"roles.{r}.backend": "simulated" for r in ("target", "optimizer", "judge")})
+    # A bad setting is refused before the sample project is written (a new project has no
+    # settings file of its own, so none is read for it).
+    settings = ctx.settings(None, flags).settings
     demo = prepare_demo(root, ctx.clock)
     paths = resolve_paths(str(demo.home)).ensure()
     store = Store.open(paths.db)
     store.upsert_tasks(demo.tasks, ctx.clock.now())
-    flags = _flags(args)
-    if not args.backend:
-        flags.update({f"roles.{r}.backend": "simulated" for r in ("target", "optimizer", "judge")})
-    settings = ctx.settings(demo.project, flags).settings
     ctx.say(f"demo project: {demo.project} ({len(demo.tasks)} sample tasks)")
     with night_progress(ctx) as progress:
         result = run_project_night(

@@ -148,7 +148,11 @@ def _deps(args: argparse.Namespace, ctx: Ctx, stop: threading.Event | None) -> J
 
     def settings_for(project: Path) -> Settings:
         layers = settings_layers(
-            config_file=ctx.paths.config_file, project=project, env=ctx.env, flags=flags
+            config_file=ctx.paths.config_file,
+            project=project,
+            env=ctx.env,
+            flags=flags,
+            cwd=ctx.cwd,
         )
         return load_settings(layers).settings
 

@@ -12,7 +12,6 @@ prompts show) are left as they are.
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 import json
 import re
@@ -23,20 +22,10 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputError
+from ..settings.prompts import PROMPT_NAMES, prompt_files
 
 PLACEHOLDER = re.compile(r"\{extras\.([A-Za-z_][A-Za-z0-9_]*)\}")
-NAMES = (
-    "reflect_contrast",
-    "reflect_failure",
-    "reflect_success",
-    "slow_update",
-    "meta_skill",
-    "document_mode",
-    "merge_failure",
-    "merge_success",
-    "merge_final",
-    "ranking",
-)
+NAMES = PROMPT_NAMES
 
 
 @dataclass(frozen=True)
@@ -94,26 +83,6 @@ def load_prompts(override: Path | None = None) -> Prompts:
     sources = dict.fromkeys(NAMES, "package")
     if override is None:
         return Prompts(texts, sources)
-    if not Path(override).is_dir():
-        raise InputError(
-            f"no such prompts directory: {override}",
-            hint="make it, or set [night] prompts (or --prompts) to a directory of NAME.txt files",
-        )
-    for path in sorted(Path(override).iterdir()):
-        if path.suffix != ".txt":
-            continue
-        if path.stem not in NAMES:
-            close = difflib.get_close_matches(path.stem, NAMES, n=1)
-            hint = f"did you mean {close[0]}.txt? " if close else ""
-            raise InputError(
-                f"{path.name} in {override} names no prompt",
-                hint=f"{hint}prompts: {', '.join(NAMES)}",
-            )
-        text = path.read_text(encoding="utf-8")
-        if not text.strip():
-            raise InputError(
-                f"{path} is empty",
-                hint="write the prompt, or remove the file to use the shipped one",
-            )
-        texts[path.stem], sources[path.stem] = text, str(path.resolve())
+    for name, (path, text) in prompt_files(Path(override)).items():
+        texts[name], sources[name] = text, str(path.resolve())
     return Prompts(texts, sources)

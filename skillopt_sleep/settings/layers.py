@@ -1,5 +1,11 @@
 """Where settings come from and how they merge: the TOML files, the environment and the flags,
-layered lowest first, validated once, each value traced to its origin for ``config show``."""
+layered lowest first, validated once, each value traced to its origin for ``config show``.
+
+A setting that names a path is read where it was written: a relative one from the folder of the
+config file that set it (from the working directory for the environment and the flags), so it
+does not move with the directory a command runs in; what it names is checked as the settings
+load (``[night] prompts``: a directory of prompt files), before a command writes anything.
+"""
 
 from __future__ import annotations
 
@@ -7,14 +13,15 @@ import difflib
 import json
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
-from ..errors import ConfigError, UsageError
+from ..errors import ConfigError, InputError, UsageError
 from .gate import PRESETS, GateSettings
+from .prompts import prompt_files
 from .sections import ENV_PREFIX, PROJECT_FILE, LayerName, Settings
 from .training import RENAMED as TRAIN_RENAMED
 
@@ -26,11 +33,13 @@ else:  # pragma: no cover - 3.10
 
 @dataclass(frozen=True)
 class Layer:
-    """One source of settings: its name, where it came from, and its nested values."""
+    """One source of settings: its name, where it came from, its nested values, and the folder a
+    relative path among them is read from (None: the process's working directory)."""
 
     name: LayerName
     origin: str
     values: Mapping[str, Any]
+    base: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -53,11 +62,12 @@ def read_toml(path: Path, name: LayerName) -> Layer | None:
         data = tomllib.loads(raw.decode("utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path} is not valid TOML: {exc}", hint=f"fix or remove {path}") from exc
-    return Layer(name, str(path), data)
+    return Layer(name, str(path), data, path.parent)
 
 
-def env_layer(env: Mapping[str, str]) -> Layer:
-    """``SKILLOPT_SLEEP_NIGHT__K=2`` -> ``{"night": {"k": "2"}}``; JSON values are decoded."""
+def env_layer(env: Mapping[str, str], base: Path | None = None) -> Layer:
+    """``SKILLOPT_SLEEP_NIGHT__K=2`` -> ``{"night": {"k": "2"}}``; JSON values are decoded.
+    ``base``: the working directory, which a relative path is read from."""
     values: dict[str, Any] = {}
     for key, raw in env.items():
         if not key.startswith(ENV_PREFIX) or "__" not in key:
@@ -70,16 +80,17 @@ def env_layer(env: Mapping[str, str]) -> Layer:
             except json.JSONDecodeError:
                 value = raw
         _set_dotted(values, path, value)
-    return Layer("env", "environment", values)
+    return Layer("env", "environment", values, base)
 
 
-def flag_layer(flags: Mapping[str, Any]) -> Layer:
-    """Flags as dotted keys (``{"night.k": 2}``); None values are flags not given."""
+def flag_layer(flags: Mapping[str, Any], base: Path | None = None) -> Layer:
+    """Flags as dotted keys (``{"night.k": 2}``); None values are flags not given. ``base``: the
+    working directory, which a relative path is read from."""
     values: dict[str, Any] = {}
     for dotted, value in flags.items():
         if value is not None:
             _set_dotted(values, dotted.split("."), value)
-    return Layer("flag", "command line", values)
+    return Layer("flag", "command line", values, base)
 
 
 def _set_dotted(target: dict[str, Any], path: list[str], value: Any) -> None:
@@ -109,6 +120,7 @@ RETIRED["night.allocation"] = (
 RENAMED = {f"train.{old}": (f"train.{new}", why) for old, (new, why) in TRAIN_RENAMED.items()}
 
 _DICT_KEYS = {"budget.prices", "files.max_bytes"}  # settings whose value is itself a table
+_PATH_KEYS = ("night.prompts",)  # settings that name a path, read from where they were written
 
 
 def _flatten(values: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
@@ -145,12 +157,43 @@ def load_settings(layers: list[Layer]) -> LoadedSettings:
             sources[dotted] = (
                 layer.name if layer.name in ("env", "flag") else f"{layer.name} ({layer.origin})"
             )
-        merged = _deep_merge(merged, layer.values)
+        merged = _deep_merge(merged, _anchored(layer))
     try:
         settings = Settings.model_validate(merged)
     except ValidationError as exc:
         raise _config_error(exc, sources) from exc
+    _check_prompts(settings, sources)
     return LoadedSettings(settings, _preset_sources(settings, sources))
+
+
+def _anchored(layer: Layer) -> Mapping[str, Any]:
+    """``layer``'s values, each path setting made absolute: ``~`` is the home, and a relative
+    path is read from the layer's folder."""
+    values = layer.values
+    for dotted in _PATH_KEYS:
+        section, key = dotted.split(".")
+        raw = _flatten(values).get(dotted)
+        if not isinstance(raw, str) or not raw:
+            continue
+        path = Path(raw).expanduser()
+        if not path.is_absolute() and layer.base is not None:
+            path = layer.base / path
+        values = _deep_merge(dict(values), {section: {key: str(path)}})
+    return values
+
+
+def _check_prompts(settings: Settings, sources: Mapping[str, str]) -> None:
+    """``[night] prompts`` names a directory of prompt files, each one a prompt's, none empty."""
+    if not settings.night.prompts:
+        return
+    try:
+        prompt_files(Path(settings.night.prompts))
+    except InputError as exc:
+        origin = _origin_of("night.prompts", sources)
+        raise ConfigError(
+            f"[night] prompts from {_origin_text(origin)}: {exc.message}",
+            hint=f"{exc.hint}; {_where_to_fix('night.prompts', origin)}",
+        ) from exc
 
 
 def _preset_sources(settings: Settings, sources: dict[str, str]) -> dict[str, str]:
@@ -175,11 +218,11 @@ def load_what_loads(layers: list[Layer]) -> tuple[LoadedSettings, ConfigError | 
         values: dict[str, Any] = {}
         for dotted, value in _flatten(layer.values).items():
             try:
-                load_settings([Layer(layer.name, layer.origin, _nested(dotted, value))])
+                load_settings([replace(layer, values=_nested(dotted, value))])
             except (ConfigError, UsageError):
                 continue
             values = _deep_merge(values, _nested(dotted, value))
-        kept.append(Layer(layer.name, layer.origin, values))
+        kept.append(replace(layer, values=values))
     return load_settings(kept), problem
 
 
@@ -268,11 +311,17 @@ def _where_to_fix(dotted: str, origin: str) -> str:
 
 
 def settings_layers(
-    *, config_file: Path, project: Path | None, env: Mapping[str, str], flags: Mapping[str, Any]
+    *,
+    config_file: Path,
+    project: Path | None,
+    env: Mapping[str, str],
+    flags: Mapping[str, Any],
+    cwd: Path | None = None,
 ) -> list[Layer]:
-    """The standard layer stack for a project."""
+    """The standard layer stack for a project; ``cwd``, the command's working directory, is where
+    a relative path from the environment or a flag is read from."""
     layers = [read_toml(config_file, "user")]
     if project is not None:
         layers.append(read_toml(project / PROJECT_FILE, "project"))
-    layers += [env_layer(env), flag_layer(flags)]
+    layers += [env_layer(env, cwd), flag_layer(flags, cwd)]
     return [layer for layer in layers if layer is not None]

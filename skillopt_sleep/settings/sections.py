@@ -94,7 +94,8 @@ class NightSettings(NightGateSettings):
     prompts: str | None = Field(
         default=None,
         description="a directory of your own prompt files (NAME.txt, e.g. reflect_contrast.txt) "
-        "that replace the shipped ones, for the night's reflection and train's analysts alike",
+        "that replace the shipped ones, for the night's reflection and train's analysts alike; "
+        "a relative path is read from this file's folder",
     )
     holdout_fraction: float = Field(
         default=0.35,

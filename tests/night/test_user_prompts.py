@@ -1,15 +1,19 @@
 """A user's own prompt files: ``[night] prompts`` names a directory whose ``NAME.txt`` replace the
 shipped prompts, for the night's reflection (seen here in the request the model server receives)
-and for ``train``; a bad directory is refused in one line with the bad-input exit code."""
+and for ``train``; a relative path is read from the folder of the config file that sets it (from the
+working directory when the environment sets it); a bad directory is refused in one line with the
+bad-setting exit code when the settings load, before a command writes anything."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
 from skillopt_sleep.night.demo import sample_tasks
 from skillopt_sleep.optimize.prompts import shipped
+from skillopt_sleep.paths import resolve_paths
 from skillopt_sleep.testing import ModelServer
 from skillopt_sleep.testing.night_model import simulated_night_responder
 
@@ -25,7 +29,10 @@ def project(tmp_path: Path, sandbox_home: Path) -> Path:
     return root
 
 
-def night(cli, project: Path, srv: ModelServer, prompts: str, *extra: str):
+def night(cli, project: Path, srv: ModelServer, prompts: str | None, *extra: str, **kw):
+    env = {"ANTHROPIC_API_KEY": "sk-ant-test"}
+    if prompts is not None:
+        env["SKILLOPT_SLEEP_NIGHT__PROMPTS"] = prompts
     return cli(
         "dry-run",
         "--project",
@@ -37,8 +44,23 @@ def night(cli, project: Path, srv: ModelServer, prompts: str, *extra: str):
         "--base-url",
         srv.url,
         *extra,
-        env={"ANTHROPIC_API_KEY": "sk-ant-test", "SKILLOPT_SLEEP_NIGHT__PROMPTS": prompts},
+        env=env,
+        **kw,
     )
+
+
+def house_prompts(directory: Path) -> Path:
+    """A prompts directory whose contrastive prompt carries MARK."""
+    directory.mkdir(parents=True)
+    (directory / "reflect_contrast.txt").write_text(
+        shipped("reflect_contrast") + "\n" + MARK + "\n"
+    )
+    return directory
+
+
+def asked_with_mark(systems: list[str]) -> bool:
+    asked = [s for s in systems if s.startswith(shipped("reflect_contrast")[:60])]
+    return bool(asked) and all(MARK in s for s in asked)
 
 
 def test_the_nights_reflection_asks_with_the_users_prompt_file(cli, project, sandbox_home):
@@ -65,10 +87,13 @@ def test_a_missing_prompts_directory_is_refused_in_one_line(cli, project, sandbo
     with ModelServer(responder=simulated_night_responder()) as srv:
         r = night(cli, project, srv, "~/no-such-prompts")
         assert not srv.model_calls()
-    assert r.code == 4
-    line = r.err.strip()
-    assert "\n" not in line
-    assert "no such prompts directory" in line and "[night] prompts" in line
+    assert r.code == 3
+    missing = sandbox_home / "no-such-prompts"
+    assert r.err == (
+        "skillopt-sleep: error: [night] prompts from the environment: no such prompts directory: "
+        f"{missing} (make it, or set [night] prompts (or --prompts) to a directory of NAME.txt "
+        "files; fix or unset SKILLOPT_SLEEP_NIGHT__PROMPTS)\n"
+    )
 
 
 def test_a_misspelt_prompt_file_is_refused_naming_the_right_one(cli, project, sandbox_home):
@@ -77,7 +102,7 @@ def test_a_misspelt_prompt_file_is_refused_naming_the_right_one(cli, project, sa
     (mine / "reflect_contrats.txt").write_text("Look closer.\n")
     with ModelServer(responder=simulated_night_responder()) as srv:
         r = night(cli, project, srv, str(mine))
-    assert r.code == 4
+    assert r.code == 3
     assert "\n" not in r.err.strip()
     assert "names no prompt" in r.err and "did you mean reflect_contrast.txt" in r.err
 
@@ -88,5 +113,50 @@ def test_an_empty_prompt_file_is_refused(cli, project, sandbox_home):
     (mine / "reflect_contrast.txt").write_text("  \n")
     with ModelServer(responder=simulated_night_responder()) as srv:
         r = night(cli, project, srv, str(mine))
-    assert r.code == 4
+    assert r.code == 3
     assert "\n" not in r.err.strip() and "is empty" in r.err
+
+
+def test_a_bad_prompts_setting_stops_the_demo_before_it_writes_anything(cli, tmp_path):
+    where = tmp_path / "demo"
+    r = cli(
+        "demo",
+        "--dir",
+        str(where),
+        env={"SKILLOPT_SLEEP_NIGHT__PROMPTS": str(tmp_path / "absent")},
+    )
+    assert r.code == 3 and r.out == ""
+    assert r.err.count("\n") == 1 and "no such prompts directory" in r.err
+    assert not where.exists()
+
+
+@pytest.mark.parametrize("layer", ["user", "project"])
+def test_a_relative_path_in_a_config_file_is_read_from_the_files_folder(
+    cli, project, tmp_path, layer
+):
+    if layer == "user":
+        config = resolve_paths(os.environ["SKILLOPT_SLEEP_HOME"]).config_file
+    else:
+        config = project / ".skillopt-sleep.toml"
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text('[night]\nprompts = "house-prompts"\n')
+    house_prompts(config.parent / "house-prompts")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    with ModelServer(responder=simulated_night_responder()) as srv:
+        r = night(cli, project, srv, None, "--json", cwd=elsewhere)
+        systems = [c.system for c in srv.model_calls()]
+    assert r.code == 0, r.err
+    assert asked_with_mark(systems)
+
+
+def test_a_relative_path_from_the_environment_is_read_from_the_working_directory(
+    cli, project, tmp_path
+):
+    work = tmp_path / "work"
+    house_prompts(work / "house-prompts")
+    with ModelServer(responder=simulated_night_responder()) as srv:
+        r = night(cli, project, srv, "house-prompts", "--json", cwd=work)
+        systems = [c.system for c in srv.model_calls()]
+    assert r.code == 0, r.err
+    assert asked_with_mark(systems)

@@ -87,14 +87,15 @@ def test_init_writes_a_commented_starter_once(cli, sandbox_home, project):
     assert path.read_text() == mine
 
 
-def test_starter_config_is_defaults_and_every_line_uncomments_to_a_valid_setting():
+def test_starter_config_is_defaults_and_every_line_uncomments_to_a_valid_setting(sandbox_home):
+    (sandbox_home / "my-prompts").mkdir()  # the example's prompts directory, which is checked
     text = starter_config()
     assert load_settings([Layer("user", "x", tomllib.loads(text))]).settings == Settings()
     uncommented = re.sub(r"(?m)^# (\w+ = )", r"\1", text)
     data = tomllib.loads(uncommented)
     settings = load_settings([Layer("user", "x", data)]).settings
     assert settings.night.model_copy(update={"prompts": None}) == Settings().night
-    assert settings.night.prompts == "~/my-prompts"
+    assert settings.night.prompts == str(sandbox_home / "my-prompts")
     assert settings.roles.judge.model == "claude-sonnet-4-6"
     assert settings.budget.prices["claude-sonnet-4-6"].output == 15.0
     flat = {k for section in data.values() for k in section}

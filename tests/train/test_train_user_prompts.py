@@ -46,5 +46,6 @@ def test_a_missing_prompts_directory_stops_train_in_one_line(
 ) -> None:
     env = {"SKILLOPT_SLEEP_NIGHT__PROMPTS": str(tmp_path / "absent")}
     r = _train(cli, planted, skill, tmp_path / "run", env=env)
-    assert r.code == 4
+    assert r.code == 3
     assert "\n" not in r.err.strip() and "no such prompts directory" in r.err
+    assert not (tmp_path / "run").exists()
