@@ -16,6 +16,7 @@ import re
 import shutil
 import sys
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -422,16 +423,42 @@ def _send(scenario: Scenario, step: Step, home: Path, url: str, cwd: Path, threa
     return thread
 
 
-def record(home: Path, work_root: Path, scenarios: tuple[Scenario, ...] = SESSIONS) -> None:
-    """Run every scenario with the real binaries; transcripts land under ``home``."""
-    for scenario in scenarios:
-        cwd = work_root / scenario.project
-        cwd.mkdir(parents=True, exist_ok=True)
-        replies = [r for step in scenario.steps for r in step.replies]
-        with ModelServer(replies) as srv:
-            thread = ""
-            for step in scenario.steps:
-                thread = _send(scenario, step, home, srv.url, cwd, thread)
+def _record_one(home: Path, work_root: Path, scenario: Scenario) -> None:
+    cwd = work_root / scenario.project
+    cwd.mkdir(parents=True, exist_ok=True)
+    replies = [r for step in scenario.steps for r in step.replies]
+    with ModelServer(replies) as srv:
+        thread = ""
+        for step in scenario.steps:
+            thread = _send(scenario, step, home, srv.url, cwd, thread)
+
+
+def _by_id(scenario: Scenario) -> bool:
+    """A claude session whose later turns name its own id: no turn of it depends on which
+    session is the latest, so it may be recorded while others are."""
+    return scenario.agent == "claude" and all(s.how in ("new", "resume") for s in scenario.steps)
+
+
+def record(
+    home: Path, work_root: Path, scenarios: tuple[Scenario, ...] = SESSIONS, workers: int = 1
+) -> None:
+    """Run every scenario with the real binaries; transcripts land under ``home``.
+
+    In order, one at a time, by default. With ``workers`` > 1 (for sessions whose commands touch
+    nothing another could): the first scenario runs alone (it makes the home's config); then the
+    claude sessions resumed by id run ``workers`` at a time, each against its own server (most
+    of a run is the binary starting, which overlaps); then the others one by one, in order, after
+    them, so a ``--continue`` or ``--last`` finds the session it means."""
+    if workers <= 1 or not scenarios:
+        for scenario in scenarios:
+            _record_one(home, work_root, scenario)
+        return
+    first, rest = scenarios[0], scenarios[1:]
+    _record_one(home, work_root, first)
+    with ThreadPoolExecutor(workers) as pool:
+        list(pool.map(lambda s: _record_one(home, work_root, s), [s for s in rest if _by_id(s)]))
+    for scenario in (s for s in rest if not _by_id(s)):
+        _record_one(home, work_root, scenario)
 
 
 def _sanitised(path: str) -> str:

@@ -26,6 +26,8 @@ MODULES = ("parser", "cache", "router", "auth")
 DOCS = ("design", "release", "api", "roadmap")
 PYTEST = "No, always use `pytest -q`."
 HEADING = "Please use the heading '## Summary' like I asked."
+# The sessions are resumed by id and their commands only echo: three are recorded at a time.
+WORKERS = 3
 
 
 def _tests_session(module: str, corrected: bool) -> Scenario:
@@ -96,6 +98,7 @@ def test_a_followed_rule_is_working_and_an_ignored_one_is_ignored(cli, home, tmp
         agent_home,
         work_root,
         tuple(_tests_session(m, True) for m in MODULES) + tuple(_summary_session(d) for d in DOCS),
+        workers=WORKERS,
     )
     _harvest(cli, agent_home, project)
     tasks = Store.open(home.paths.db).list_tasks(project=str(project))
@@ -126,6 +129,7 @@ def test_a_followed_rule_is_working_and_an_ignored_one_is_ignored(cli, home, tmp
         agent_home,
         work_root,
         tuple(_tests_session(m, False) for m in MODULES) + tuple(_summary_session(d) for d in DOCS),
+        workers=WORKERS,
     )
     _harvest(cli, agent_home, project)
     after = {r["text"]: r for r in cli("rules", "--json", cwd=project).json()["rules"]}
