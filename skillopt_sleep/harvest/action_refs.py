@@ -202,6 +202,26 @@ def prohibited(text: str, actions: Sequence[ActionLike]) -> str | None:
 
 
 _SHORT_REMARK = 8  # words: a remark this short names what it is about, not a new task
+_CODE = re.compile(r"`([^`\n]{3,120})`")
+_COMMAND_LIKE = re.compile(r"(?:\./)?[a-z0-9][\w.+/-]*(?:\s+\S+)+")
+
+
+def named_command(text: str, actions: Sequence[ActionLike]) -> str | None:
+    """A command ``text`` quotes, in any language, that the attempt (which ran commands) did
+    not run as it is: the one to run instead ("C'est `make e2e DB=local`", "así que `redis-cli
+    -n 2 FLUSHDB`"). None when the attempt ran none or the turn quotes none."""
+    ran = [
+        segment for a in actions if a.kind == "command" for segment in _segments(_words(a.command))
+    ]
+    if not ran:
+        return None
+    for match in _CODE.finditer(text):
+        span = match.group(1).strip()
+        if _COMMAND_LIKE.fullmatch(span) and not any(
+            seg[: len(_words(span))] == _words(span) for seg in ran
+        ):
+            return span
+    return None
 
 
 class ActionLike(Protocol):
@@ -323,6 +343,9 @@ def refine(verdict: TurnVerdict, text: str, actions: Sequence[ActionLike]) -> Tu
     verb = None if verdict.sure else prohibited(text, actions)
     if verb is not None:
         return TurnVerdict("correction", f"forbids what the attempt did ({verb!r})")
+    command = None if verdict.sure else named_command(text, actions)
+    if command is not None:
+        return TurnVerdict("correction", f"names a command the attempt did not run ({command!r})")
     ref = reference(text, actions)
     if ref is None:
         return verdict

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from ..checks.judge import rule_check
 from ..models import Check
 from .action_refs import ActionLike
+from .held_text import held_text_checks
 from .plain_rules import plain_rules
 from .text_checks import files_to_change, heading_checks, stated_checks
 from .turns import TurnVerdict
@@ -47,9 +48,13 @@ def quoted_in(text: str, answer: str) -> str | None:
     return None
 
 
-def broken_rule(text: str, answer: str, actions: Sequence[ActionLike] = ()) -> str | None:
+def broken_rule(
+    text: str, answer: str, actions: Sequence[ActionLike] = (), *, held: bool = True
+) -> str | None:
     """A rule ``text`` states that the previous attempt breaks (its answer ``answer``, its
-    ``actions``), as people read it; None when it states none or the attempt keeps them all."""
+    ``actions``), as people read it; None when it states none or the attempt keeps them all.
+    ``held``: also a text check held against the user's example (for turns the rules cannot
+    place: a request the rules are sure of keeps its own spans)."""
     if answer:
         for kind, value in [*heading_checks(text), *stated_checks(text), *plain_rules(text)]:
             try:
@@ -58,6 +63,9 @@ def broken_rule(text: str, answer: str, actions: Sequence[ActionLike] = ()) -> s
                 continue
             if not rule_check(check, answer)[0]:
                 return check.describe()
+        kept = held_text_checks(text, answer, actions) if held else []
+        if kept:
+            return kept[0].describe()
     changed = [a.path.replace("\\", "/") for a in actions if a.kind in ("write", "edit")]
     if changed:  # "document it in X too" only speaks of an attempt that changed files
         for path, _ in files_to_change(text):
@@ -80,7 +88,7 @@ def refine_by_answer(
         return TurnVerdict("correction", f"quotes the previous answer ({literal!r})")
     if verdict.sure and not _STANDING.search(text):
         return verdict
-    rule = broken_rule(text, answer, actions)
+    rule = broken_rule(text, answer, actions, held=not verdict.sure)
     if rule is None:
         return verdict
     return TurnVerdict("correction", f"states a rule the previous attempt breaks ({rule})")

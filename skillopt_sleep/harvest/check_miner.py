@@ -316,7 +316,22 @@ def candidate_checks(feedback: str) -> list[Check]:
             continue
         if all((c.kind, c.value) != (check.kind, check.value) for c in checks):
             checks.append(check)
-    return checks
+    return [_any_case(c, checks) for c in checks]
+
+
+def _any_case(check: Check, checks: list[Check]) -> Check:
+    """A word to leave out is left out in any case ("no `TODO`" forbids "todo" too), unless
+    case is the point: the correction asks for the same word in another case (GitHub, not
+    Github)."""
+    if check.kind != "not_contains" or not isinstance(check.value, str):
+        return check
+    value = check.value
+    if any(
+        c.kind == "contains" and str(c.value).lower() == value.lower() and c.value != value
+        for c in checks
+    ):
+        return check
+    return check.model_copy(update={"case_sensitive": False})
 
 
 # What a mined regex means, for people (``tasks list``); the optimizer never sees check sources.

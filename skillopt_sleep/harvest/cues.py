@@ -48,6 +48,7 @@ PRAISE_ANYWHERE = (
     r"|exactly what i (?:needed|wanted)|nailed it|gut erkannt|genau (?:das|so)|that's it"
     r"|(?:this|that|it) (?:is|looks) (?:great|perfect|good|fine)|all green|thanks|danke|mega"
     r"|funktioniert (?:jetzt|wieder|perfekt)|l[aä]uft jetzt|passt so"
+    r"|(?:reads|looks|is|sounds) (?:much |way |far |a lot )?better|(?:much|way|far) better"
 )
 # Words that turn praise into a correction ("Thanks, but ...").
 CONTRAST = (

@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from pydantic import ValidationError
 
 from ..checks.judge import rule_check
-from ..models import Action, Check
+from ..models import Check
+from .action_refs import ActionLike
 from .examples import consistent
 from .spans import (
     EMOJI,
@@ -52,6 +53,7 @@ class Pair:
     template: str  # the wanted shape, with the same captures
     shape: str = ""  # a regex of the wanted shape, when the two share a number
     said: str = ""  # the objected span as the user said it, when it stands for a whole URL
+    inferred: bool = False  # the attempt's own heading, in the place of the one the user named
 
 
 @dataclass(frozen=True)
@@ -155,9 +157,11 @@ def _pairs(objected: list[str], wanted: list[str], attempt: str) -> list[Pair]:
     headings = _HEADING_LINE.findall(attempt)
     for w in [w for w in free if re.match(r"#{1,6}\s+\S", w)]:
         level = len(w) - len(w.lstrip("#"))
-        same = [f"{h} {t}" for h, t in headings if len(h) == level and f"{h} {t}" != w]
+        lines = [(len(h), f"{h} {t}") for h, t in headings if f"{h} {t}" != w]
+        same = [line for n, line in lines if n == level] or [line for _, line in lines]
         if same:
-            out.append(Pair(same[0], w, re.escape(same[0]), w.replace("\\", "\\\\")))
+            escaped = w.replace("\\", "\\\\")
+            out.append(Pair(same[0], w, re.escape(same[0]), escaped, inferred=True))
     return out
 
 
@@ -215,10 +219,9 @@ def user_text(correction: str, attempt: str) -> TextExample | None:
 
 def _pair_candidates(pair: Pair) -> list[tuple[str, str, bool]]:
     by_case = pair.objected.lower() == pair.wanted.lower()
-    found = [
-        ("contains", pair.wanted, by_case),
-        ("not_contains", pair.said or pair.objected, by_case),
-    ]
+    found = [("contains", pair.wanted, by_case)]
+    if not pair.inferred:  # only what the user quoted back is forbidden
+        found.append(("not_contains", pair.said or pair.objected, by_case))
     if pair.shape:  # a reference shape: every one like it
         found.append(("regex", rf"(?s)\A(?!.*{pair.pattern})", True))
         found.append(("regex", rf"(?<![\w!#]){pair.shape}", True))
@@ -236,12 +239,16 @@ def candidates(example: TextExample, correction: str, attempt: str) -> list[Chec
     for pair in example.pairs:
         found += _pair_candidates(pair)
     for span, where in example.added:
-        found.append(("contains", span, False))
+        heading = re.match(r"#{1,6}\s+(.+)", span)
+        found.append(
+            ("heading", heading.group(1).strip(), True) if heading else ("contains", span, False)
+        )
         if where == "last":
             found.append(("regex", re.escape(span) + r"\s*\Z", True))
         elif where == "first":
             found.append(("starts_with", span, True))
-    found += [("not_contains", span, bool(EMOJI.fullmatch(span))) for span in example.removed]
+    # emoji taken out are asked for as a class (no emoji), not one check per character
+    found += [("not_contains", s, False) for s in example.removed if not EMOJI.fullmatch(s)]
     if EMOJI_WORDS.search(correction):
         found.append(("regex", _NO_EMOJI, True))
     if RELATIVE_WORDS.search(correction):
@@ -261,7 +268,7 @@ def _max_lines(n: int) -> tuple[str, str, bool]:
     return "regex", rf"\A(?:.*\n){{0,{n - 1}}}.*\Z", True
 
 
-def held_text_checks(correction: str, attempt: str, acted: Sequence[Action]) -> list[Check]:
+def held_text_checks(correction: str, attempt: str, acted: Sequence[ActionLike]) -> list[Check]:
     """The text checks a correction of an answer yields: candidates that fail on the attempt and
     pass on the user's example, each marked with that example. None for an attempt that ran
     commands or changed files (its corrections are about what it did)."""

@@ -20,15 +20,17 @@ from typing import Any
 from ..models import Action, Check, TaskRecord, TurnNote
 from ..redact import redact
 from .action_checks import mined_action_checks, validated_actions
-from .action_refs import reference, refine
+from .action_refs import refine
 from .actions import to_models
 from .answer_refs import refine_by_answer
 from .check_miner import candidate_checks
 from .examples import UserExample, consistent, hold, phrase, user_example
 from .feedback import FeedbackKind, combine_outcomes, outcome_of, validated
 from .held_text import held_text_checks
-from .session import PROMPT_CHARS, RawAction, SessionChunk, Turn, cut
+from .named_runs import named_run
+from .session import PROMPT_CHARS, SessionChunk, Turn, cut
 from .shell_effects import _words
+from .split_turns import CONTINUES, continued
 from .text_checks import file_checks, scope_text_checks
 from .turns import RuleClassifier, TurnClassifier, TurnVerdict
 
@@ -91,29 +93,14 @@ def _with_action_refs(turns: Sequence[Turn], verdicts: list[TurnVerdict]) -> lis
     """Each verdict refined by what its turn names of the previous attempt's actions, or quotes
     of its answer."""
     out: list[TurnVerdict] = []
-    previous, said = turns[0].actions, _said(turns[0])
+    previous, said, earlier = turns[0].actions, _said(turns[0]), ""
     for turn, verdict in zip(turns[1:], verdicts, strict=True):
         verdict = refine(verdict, turn.prompt, previous) if previous else verdict
         verdict = refine_by_answer(verdict, turn.prompt, said, previous)
-        out.append(_continued(out[-1] if out else None, verdict, turn.prompt, previous))
+        out.append(continued(out[-1] if out else None, verdict, turn.prompt, previous, earlier))
         previous = turn.actions or previous
-        said = _said(turn) or said
+        said, earlier = _said(turn) or said, said
     return out
-
-
-def _continued(
-    before: TurnVerdict | None, verdict: TurnVerdict, text: str, previous: Sequence[RawAction]
-) -> TurnVerdict:
-    """A correction split over two messages ("No, not like that." then "We restart it with
-    `docker compose restart web`."): a turn the rules are unsure of, right after a sure
-    correction, that names the attempt's actions or quotes what to do, is its second half."""
-    if before is None or before.kind != "correction" or not before.sure or verdict.sure:
-        return verdict
-    if verdict.kind != "new_request":
-        return verdict
-    if reference(text, previous) is None and "`" not in text:
-        return verdict
-    return TurnVerdict("correction", "continues the correction before it")
 
 
 def _confined_runs(example: UserExample) -> list[Check]:
@@ -221,13 +208,15 @@ def mine_checks(
             example = user_example(said, acted)
             if example is not None and example.where.only and not mined:
                 mined = validated_actions(_confined_runs(example), acted, retry_acts)
+            mined = named_run(said, mined, acted, retry_acts)
             texts = held_text_checks(said, previous, acted)
             held = consistent(_merged(hold(mined, example, acted), texts))
             new = [c for c in held if all((c.kind, c.value) != (f.kind, f.value) for f in found)]
             found.extend(new)
             if not new:
                 unruled.append(safe(a.turn.prompt, FEEDBACK_CHARS))
-        previous = retry if retry is not None else previous
+        split = i + 1 < len(later) and group.attached[i + 1].verdict.reason == CONTINUES
+        previous = retry if retry is not None and not split else previous
         acted = to_models(a.turn, project) if a.turn.actions else acted
     if found and unruled:  # without any rule, the night makes the rubric from all the feedback
         text = " / ".join(unruled)

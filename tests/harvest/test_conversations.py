@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from skillopt_sleep.action_models import ACTION_KINDS
 from skillopt_sleep.checks.judge import rule_check
 from skillopt_sleep.models import TaskRecord
 from skillopt_sleep.store import Store
@@ -74,7 +75,7 @@ def check_conversations(
             for step in scenario.steps:
                 if step.checkable and (step.kind, step.prompt) in later:
                     checkable += 1
-                    rules = [c for c in task.checks if c.kind != "rubric"]
+                    rules = [c for c in task.checks if c.kind not in ACTION_KINDS | {"rubric"}]
                     ruled += any(not rule_check(c, task.attempt)[0] for c in rules)
     assert len(tasks) == sum(len(_requests(s)) for s in sessions)
     return {"checkable": checkable, "with_rule": ruled}

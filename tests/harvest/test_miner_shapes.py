@@ -32,7 +32,6 @@ def test_plain_words_become_text_and_file_checks(cli, sandbox_home):
     assert mined(tasks["Write the release notes for 2.1."]) == [
         "heading 'Unreleased'",
         "no version heading",
-        "not_contains '## 2.1.0'",
     ]
     assert "changes docs/settings.md" in mined(tasks["Add a `timeout` setting to the config."])
     link = tasks["Link the install page from the README text you write."]
@@ -46,7 +45,7 @@ def test_plain_words_become_text_and_file_checks(cli, sandbox_home):
 def test_a_correction_after_a_slash_command_lands_on_it(cli, sandbox_home):
     task = harvested(cli, sandbox_home, SHAPES)["/notes"]
     assert [n.kind for n in task.turns] == ["correction"]
-    assert mined(task) == ["heading 'Unreleased'", "no version heading", "not_contains '## 2.2.0'"]
+    assert mined(task) == ["heading 'Unreleased'", "no version heading"]
 
 
 def test_tasks_show_names_the_example(cli, sandbox_home):
