@@ -23,16 +23,32 @@ Read from a night's summary, two floors a night:
   at the world's ``BASE_RATE`` (:func:`harm_powered_size`), or one rollout a side a task when
   that is more.
 
-Both count the night's calls outside the gate (the train replay and the optimizer) as they were.
+- ``kinds`` (:func:`kinds_floor`): the ``guarded`` floor with the per-kind tests of a sampled harm
+  check too. A night with more other tasks than a harm check's first look needs checks a sample
+  of them on which every kind present is tested alone, powered to catch a rule that breaks that
+  whole kind (``harm_kind_power``: :mod:`skillopt_sleep.evidence.harm_sample`). Here each kind
+  gets the cheapest design (tasks x rollouts a side) that reaches that power at its share of the
+  level, on at most the tasks of its kind the gate sampled.
+
+All count the night's calls outside the gate (the train replay and the optimizer) as they were.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from functools import cache
 
 from bench.worlds.preference_kinds import BASE_RATE, RULE_RATE
 from skillopt_sleep.evidence.exact import Stratum, p_odds_at_most, stratified_p
+from skillopt_sleep.evidence.harm_sample import (
+    KIND_SHARE,
+    MAX_KIND_ROLLOUTS,
+    MAX_PER_KIND,
+    by_kind,
+    per_kind,
+)
+from skillopt_sleep.models import TaskRecord
 from skillopt_sleep.proposal_models import NightSummary
 from skillopt_sleep.settings import NightSettings
 
@@ -95,6 +111,40 @@ def guarded_floor(summary: NightSummary, night: NightSettings) -> int:
     if not harm:
         return powered
     return powered + 2 * max(0, harm_powered_size(night.harm_odds, night.harm_beta) - len(harm))
+
+
+@cache
+def cheapest_kind(level: float, tasks: int, power: float) -> int:
+    """Fewest rollouts a side, over at most ``tasks`` tasks of one kind, with which the test of
+    that kind alone at ``level`` catches it going from half its passes to none with ``power``
+    (:func:`skillopt_sleep.evidence.harm_sample.per_kind`)."""
+    best = tasks * MAX_KIND_ROLLOUTS
+    for rollouts in range(1, MAX_KIND_ROLLOUTS + 1):
+        if rollouts >= best:
+            break
+        most = min(tasks, MAX_PER_KIND, (best - 1) // rollouts)
+        m = per_kind(level, rollouts, power, most) if most else None
+        if m is not None:
+            best = min(best, m * rollouts)
+    return best
+
+
+def kinds_floor(
+    summary: NightSummary, night: NightSettings, tasks: Mapping[str, TaskRecord]
+) -> int:
+    """The ``kinds`` calls of ``summary``'s night (see the module docstring); ``tasks``: the
+    night's tasks by id."""
+    guarded = guarded_floor(summary, night)
+    adopted = [e for e in summary.evidence if e.verdict == "accepted"]
+    acting = {t for e in adopted for t in (*e.cited, *e.unseen)}
+    harm = sorted({t for e in adopted for t in e.harm_tasks} - acting)
+    if not summary.harm_sampled or not harm:
+        return guarded
+    groups = by_kind([tasks[i] for i in harm if i in tasks])
+    level = night.harm_alpha * KIND_SHARE / len(groups)
+    need = sum(cheapest_kind(level, len(g), night.harm_kind_power) for g in groups)
+    fixed = max(harm_powered_size(night.harm_odds, night.harm_beta), len(harm))
+    return guarded + 2 * max(0, need - fixed)
 
 
 def floors(summary: NightSummary, night: NightSettings) -> tuple[int, int]:

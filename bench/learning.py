@@ -89,7 +89,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from bench.gate_floor import POWER, floors, guarded_floor
+from bench.gate_floor import POWER, floors, guarded_floor, kinds_floor
 from bench.gates import ClassicGate, OracleGate
 from bench.holdout_gate import GatePolicy
 from bench.holdout_night import holdout_night
@@ -101,7 +101,7 @@ from bench.worlds.sparse_world import SparseWorld
 from skillopt_sleep.clock import FixedClock
 from skillopt_sleep.errors import LockedError
 from skillopt_sleep.lock import night_lock
-from skillopt_sleep.models import Edit
+from skillopt_sleep.models import Edit, TaskRecord
 from skillopt_sleep.night.project import Backends, run_project_night
 from skillopt_sleep.proposal_models import NightSummary
 from skillopt_sleep.rules.workspace import load_workspace
@@ -175,6 +175,7 @@ class NightRecord:
     inconclusive: int = 0  # edits the night left inconclusive
     waiting: tuple[str, ...] = ()  # edits the product keeps waiting for evidence after the night
     guarded: int | None = None  # the powered floor with its harm check powered: :mod:`gate_floor`
+    kinds: int | None = None  # ... and a sampled harm check's per-kind tests: :mod:`gate_floor`
 
 
 @dataclass
@@ -245,10 +246,13 @@ def run_nights(
     project, paths, store = seed_home(workdir, seed)
     files = load_workspace(project, settings.files).texts
     record = RunRecord(seed, label, world.quality(files), 0.0)
+    known: dict[str, TaskRecord] = {}  # every task of the run so far, by id
     try:
         for night in range(nights):
             clock = FixedClock(world.night_time(night))
-            store.upsert_tasks(world.tasks(night, tasks, project=str(project)), clock.now())
+            new = world.tasks(night, tasks, project=str(project))
+            known |= {t.id: t for t in new}
+            store.upsert_tasks(new, clock.now())
             mark = len(world.proposals)
             result = run_project_night(
                 project=project,
@@ -280,6 +284,9 @@ def run_nights(
                     sum(e.verdict == "inconclusive" for e in s.evidence),
                     tuple(w.edit.content for w in s.waiting),
                     guarded_floor(s, settings.night) if any(s.gate_rollouts.values()) else None,
+                    kinds_floor(s, settings.night, known)
+                    if any(s.gate_rollouts.values())
+                    else None,
                 )
             )
             record.quality.append(world.quality(after))
@@ -366,6 +373,7 @@ def metrics(runs: Sequence[RunRecord]) -> dict[str, Any]:
     gate: dict[str, float] = {}
     floor: list[tuple[int, int]] = []
     guarded: list[int] = []
+    kinds: list[int] = []
     inconclusive = new_kinds = 0
     for run in runs:
         for i, night in enumerate(run.nights):
@@ -396,9 +404,10 @@ def metrics(runs: Sequence[RunRecord]) -> dict[str, Any]:
                 gate[part] = gate.get(part, 0) + n
             floor.append(night.floor or (night.calls, night.calls))
             guarded.append(night.calls if night.guarded is None else night.guarded)
+            kinds.append(guarded[-1] if night.kinds is None else night.kinds)
             inconclusive += night.inconclusive
     if not any(n.floor for r in runs for n in r.nights):
-        floor, guarded = [], []  # a mode with no gate (the oracle) has no floor
+        floor, guarded, kinds = [], [], []  # a mode with no gate (the oracle) has no floor
     gains = [r.quality_after - r.quality_before for r in runs]
     harmful = sum(
         any(holds(r.nights[-1].after, h) for h in HARMFUL_RULES) for r in runs if r.nights
@@ -441,6 +450,10 @@ def metrics(runs: Sequence[RunRecord]) -> dict[str, Any]:
         "floor_ratio_guarded": round(statistics.fmean(calls) / statistics.fmean(guarded), 3)
         if guarded
         else None,
+        # ... and against the floor with a sampled harm check's per-kind tests too
+        "floor_ratio_kinds": round(statistics.fmean(calls) / statistics.fmean(kinds), 3)
+        if kinds
+        else None,
         # the gate's fresh rollouts a night, by part; the rest of the calls are the train replay
         # and the optimizer
         "gate_per_night": {part: round(n / len(calls), 1) for part, n in gate.items()}
@@ -451,6 +464,7 @@ def metrics(runs: Sequence[RunRecord]) -> dict[str, Any]:
             "perfect": round(statistics.fmean(f[0] for f in floor), 1),
             "powered": round(statistics.fmean(f[1] for f in floor), 1),
             **({"guarded": round(statistics.fmean(guarded), 1)} if guarded else {}),
+            **({"kinds": round(statistics.fmean(kinds), 1)} if kinds else {}),
         }
         if floor
         else {},
@@ -656,6 +670,11 @@ def report(r: dict[str, Any]) -> str:
                 lines.append(
                     f"      with the harm check powered too {f['guarded']:.1f} calls a night; calls "
                     f"/ that floor {m['floor_ratio_guarded']:.2f}"
+                )
+            if m.get("floor_ratio_kinds") is not None:
+                lines.append(
+                    f"      and a sampled harm check's per-kind tests {f['kinds']:.1f}; calls / "
+                    f"that floor {m['floor_ratio_kinds']:.2f}"
                 )
     lines += [f"  {name}: {note}" for name, note in r["skipped"].items()]
     if "calls_vs_classic" in r:

@@ -6,9 +6,18 @@ import math
 import random
 from datetime import datetime, timezone
 
-from bench.gate_floor import floors, harm_powered_size, perfect_size, powered_size
+from bench.gate_floor import (
+    cheapest_kind,
+    floors,
+    guarded_floor,
+    harm_powered_size,
+    kinds_floor,
+    perfect_size,
+    powered_size,
+)
 from skillopt_sleep.evidence.exact import Stratum, p_odds_at_most, stratified_p
-from skillopt_sleep.models import Edit, EditEvidence
+from skillopt_sleep.evidence.harm_sample import KIND_SHARE
+from skillopt_sleep.models import Check, Edit, EditEvidence, TaskRecord
 from skillopt_sleep.proposal_models import NightSummary
 from skillopt_sleep.settings import NightSettings
 
@@ -93,3 +102,39 @@ def test_a_powered_harm_check_rules_out_the_cut_four_times_in_five_and_one_rollo
     assert power(n - 1) < 0.82
     # one rollout a side on each of a few other tasks proves no harm is ruled out
     assert n > 8
+
+
+def _kind_task(i: int, kind: int) -> TaskRecord:
+    return TaskRecord(
+        source="manual",
+        project="/p",
+        session_id=f"s{i}",
+        created_at=datetime(2026, 11, 26, tzinfo=timezone.utc),
+        intent=f"task {i}",
+        checks=[Check(kind="contains", value=f"kind-{kind}")],
+    )
+
+
+def test_a_sampled_harm_check_adds_its_per_kind_tests_to_the_floor():
+    # 32 other tasks of 8 kinds, checked on a sample: each kind must be tested alone at its share
+    # of harm_alpha, powered at harm_kind_power, which one fixed pooled test of 44 a side is not
+    tasks = {t.id: t for t in (_kind_task(i, i % 8) for i in range(33))}
+    ids = sorted(tasks)
+    summary = NightSummary(
+        night_id="n",
+        project="/p",
+        started_at=datetime(2026, 11, 26, tzinfo=timezone.utc),
+        decision="accept",
+        calls=600,
+        gate_rollouts={"baseline": 200, "efficacy": 40, "harm": 300},
+        evidence=[_evidence("accepted", 0.01, 0.001, ids[:1], [], ids[1:])],
+        harm_sampled=1,
+    )
+    night = NightSettings()
+    guarded = guarded_floor(summary, night)
+    level = night.harm_alpha * KIND_SHARE / 8
+    each = cheapest_kind(level, 4, night.harm_kind_power)
+    assert kinds_floor(summary, night, tasks) == guarded + 2 * (8 * each - 44)
+    assert 8 * each > 44  # the per-kind tests cost more than the pooled one
+    unsampled = summary.model_copy(update={"harm_sampled": 0})
+    assert kinds_floor(unsampled, night, tasks) == guarded_floor(unsampled, night)
