@@ -107,6 +107,14 @@ a failing check, 11 correct (1 of 16 about text, 10 of 15 about actions), 2 cont
 'package-lock.json'`` beside the user's own ``npm install --package-lock-only``, which rewrites
 it). The praise "Obrigado, assim já abre no preview." became a task there (it follows the
 relative-link correction, itself a task); the praise after the two uncorrected requests did not.
+After the miner work made while this set stayed untouched (``python -m bench.corrections
+--baseline e1658f0 --after a6ea199 --json``): 28 of 31 attached, 3 became tasks (the word limit
+in Italian, the push length in Portuguese, "only in `tmp/logs/`" in Japanese), 12 with a rule
+check, 13 with an action check, 23 with a failing check, 20 correct (8 of 16 text, 12 of 15
+actions), 3 contradicting with 5 checks (``starts_with 'Oops'`` and ``contains 'Oops'``;
+``never_ran ruff`` and ``ran make codegen`` beside the user's own ``ruff check --fix app/``;
+``untouched 'package-lock.json'``). The praise "Obrigado, assim já abre no preview." is still a
+task of its own, though the correction before it now attaches.
 """
 
 from __future__ import annotations
