@@ -27,3 +27,8 @@ def log_tasks(tasks: Sequence[TaskRecord]) -> None:
     store = Store.open(resolve_paths(os.environ["SKILLOPT_SLEEP_HOME"]).db)
     store.upsert_tasks(list(tasks), SystemClock().now())
     store.close()
+
+
+def anthropic_at(url: str) -> tuple[str, ...]:
+    """The flags of a night whose model calls go to the loopback Anthropic server at ``url``."""
+    return ("--backend", "anthropic", "--model", "claude-sonnet-4-6", "--base-url", url)

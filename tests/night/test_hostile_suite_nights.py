@@ -26,7 +26,7 @@ from skillopt_sleep.testing import ModelServer
 from skillopt_sleep.testing.night_model import role_of, simulated_night_responder
 from skillopt_sleep.testing.replies import ModelCall, Reply, Text
 
-from .sample_log import log_tasks, sample_root
+from .sample_log import anthropic_at, log_tasks, sample_root
 
 DATA = Path(__file__).parent / "data"
 SUITE = json.loads((DATA / "hostile_rules.json").read_text(encoding="utf-8"))
@@ -112,12 +112,7 @@ def run_suite_nights(cli, project: Path) -> dict[str, object]:
                 "run",
                 "--project",
                 str(project),
-                "--backend",
-                "anthropic",
-                "--model",
-                "claude-sonnet-4-6",
-                "--base-url",
-                srv.url,
+                *anthropic_at(srv.url),
                 "--json",
                 env=env,
             )

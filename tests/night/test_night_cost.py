@@ -19,7 +19,7 @@ from skillopt_sleep.night.demo import SKILL_PATH, sample_tasks
 from skillopt_sleep.testing import ModelServer
 from skillopt_sleep.testing.night_model import simulated_night_responder
 
-from .sample_log import log_tasks, sample_root
+from .sample_log import anthropic_at, log_tasks, sample_root
 
 LONG_NOTES = "\n".join(
     f"- Module {i} keeps its public names stable and documents new settings." for i in range(90)
@@ -55,12 +55,7 @@ def run(
         command,
         "--project",
         str(project),
-        "--backend",
-        "anthropic",
-        "--model",
-        "claude-sonnet-4-6",
-        "--base-url",
-        srv.url,
+        *anthropic_at(srv.url),
         *extra,
         env=night_env(srv, **settings),
     )
@@ -148,12 +143,7 @@ def test_a_night_killed_while_its_batch_runs_is_resumed_by_the_rerun_without_pay
         "dry-run",
         "--project",
         str(project),
-        "--backend",
-        "anthropic",
-        "--model",
-        "claude-sonnet-4-6",
-        "--base-url",
-        server.url,
+        *anthropic_at(server.url),
     ]
     proc = subprocess.Popen(
         argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True

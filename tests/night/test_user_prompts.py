@@ -17,7 +17,7 @@ from skillopt_sleep.paths import resolve_paths
 from skillopt_sleep.testing import ModelServer
 from skillopt_sleep.testing.night_model import simulated_night_responder
 
-from .sample_log import log_tasks, sample_root
+from .sample_log import anthropic_at, log_tasks, sample_root
 
 MARK = "Prefer one short imperative rule per correction (house prompt)."
 
@@ -37,12 +37,7 @@ def night(cli, project: Path, srv: ModelServer, prompts: str | None, *extra: str
         "dry-run",
         "--project",
         str(project),
-        "--backend",
-        "anthropic",
-        "--model",
-        "claude-sonnet-4-6",
-        "--base-url",
-        srv.url,
+        *anthropic_at(srv.url),
         *extra,
         env=env,
         **kw,

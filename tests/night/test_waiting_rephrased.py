@@ -23,6 +23,8 @@ from skillopt_sleep.testing.replies import ModelCall, Reply, Text
 from tests.night.test_unconfirmed import AUTO, RULE, _id
 from tests.night.test_unconfirmed import log as log
 
+from .sample_log import anthropic_at
+
 DAY_ALONE = {"SKILLOPT_SLEEP_NIGHT__RECALL": "0"}
 REWORDED = "Give each new Python function full type hints, return type included."
 ARROW = [{"kind": "regex", "value": r"->\s*\w"}]  # the same preference, mined into another check
@@ -84,12 +86,7 @@ def _night(cli, project: Path, url: str) -> dict:
         "run",
         "--project",
         str(project),
-        "--backend",
-        "anthropic",
-        "--model",
-        "claude-sonnet-4-6",
-        "--base-url",
-        url,
+        *anthropic_at(url),
         "--json",
         env={**AUTO, **DAY_ALONE, "ANTHROPIC_API_KEY": "sk-ant-test"},
     )
