@@ -209,7 +209,6 @@ class Night:
             progress=self._progress,
             ignored=self.plan.ignored,
             prompts=load_prompts(user_prompts(self.s.night.prompts)),
-            waiting=[w.edit.content for w in self.plan.waiting],
         )
 
     async def run(

@@ -36,8 +36,7 @@ class OptimizerProposer:
 
     ``files`` are tonight's texts (their managed rules are shown as current rules), ``tried`` the
     edits refused conclusively on earlier nights, ``ignored`` the adopted rules the agent does not
-    follow (shown to the optimizer as cases), ``waiting`` the texts of the edits of earlier nights
-    that wait for evidence. Notes about unusable replies go to ``notes``.
+    follow (shown to the optimizer as cases). Notes about unusable replies go to ``notes``.
     ``prompts`` are the analysts' prompt files (the shipped ones by default)."""
 
     def __init__(
@@ -54,11 +53,9 @@ class OptimizerProposer:
         progress: Shown,
         ignored: Sequence[str] = (),
         prompts: Prompts | None = None,
-        waiting: Sequence[str] = (),
     ) -> None:
         self.client = Optimizer(optimizer, calls, max_tokens=max_tokens, skipped=notes)
         self.files, self.tried, self.ignored = files, list(tried), list(ignored)
-        self.waiting = list(waiting)
         self.system = night_system(prompts or load_prompts())
         self.night_index, self.save, self.progress = night_index, save, progress
 
@@ -74,7 +71,7 @@ class OptimizerProposer:
             )
         )
         prompt = reflection_prompt(
-            cases, [*rules, *accepted], [*self.tried, *refused], self.ignored, self.waiting
+            cases, [*rules, *accepted], [*self.tried, *refused], self.ignored
         )
         self.progress(f"reflect step {step}", 0, 1)  # one long optimizer call: shown while it runs
         asked = await self.client.asked(

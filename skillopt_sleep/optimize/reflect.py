@@ -4,9 +4,7 @@ Contrastive on tasks whose K rollouts disagree (a good and a bad attempt side by
 reflection on tasks that always fail (with the user's own correction), and a few successes (what
 reliably works, so it is kept). The optimizer sees intents, attempts, feedback and judge
 *reasons*; never a check's source. Every edit cites the cases it addresses; only edits refused
-conclusively on earlier nights are shown as already tried. Rules accepted on an earlier night and
-waiting for the evidence to confirm them are shown as such, so that the optimizer does not propose
-them again in other words (a new phrasing is a new rule to test, and starts its evidence afresh).
+conclusively on earlier nights are shown as already tried.
 """
 
 from __future__ import annotations
@@ -25,10 +23,6 @@ from ..rules.clauses import atomic_edits
 from .seed_reply import as_our_reply
 
 MAX_EXCERPT = 1200
-WAITING_HEAD = (
-    "## WAITING FOR EVIDENCE (proposed on an earlier night, to be confirmed on tasks of their kind; "
-    "do not propose them again in other words: propose something else, or a rule in the same words)"
-)
 
 
 @dataclass(frozen=True)
@@ -96,11 +90,7 @@ def reflection_prompt(
     current_rules: Sequence[str],
     tried: Sequence[Edit],
     ignored: Sequence[str] = (),
-    waiting: Sequence[str] = (),
 ) -> str:
-    """The cases and what the optimizer must know around them: the current rules, the adopted
-    rules the agent ignores, the rules waiting for evidence (``waiting``: a section only when some
-    wait, so a night without any asks exactly as before), and what was already tried."""
     parts = ["## CURRENT RULES"]
     parts += [f"- {r}" for r in current_rules] or ["(none yet)"]
     if ignored:
@@ -113,8 +103,6 @@ def reflection_prompt(
             ),
             *ignored,
         ]
-    if waiting:
-        parts += ["", WAITING_HEAD, *[f"- {r}" for r in waiting]]
     parts += ["", "## ALREADY TRIED (did not help; do not propose again)"]
     parts += [f"- {e.content}" for e in tried] or ["(nothing)"]
     parts += ["", "## CASES"]

@@ -130,9 +130,8 @@ def test_no_other_kind_then_a_night_with_one_retests_it_first_and_confirms_it(cl
     assert second["retested"] == [
         f"retested first, unconfirmed since night {since}: {RULE!r}: confirmed ({why})"
     ]
-    # the optimizer, shown the rule that waits, may propose something else beside it
-    [ev] = [e for e in second["evidence"] if e["edit"]["content"] == RULE]
-    assert ev["verdict"] == "accepted"
+    [ev] = second["evidence"]
+    assert ev["edit"]["content"] == RULE and ev["verdict"] == "accepted"
     assert ev["unconfirmed"] == [] and len(ev["harm_tasks"]) == 2
     assert second["waiting"] == []
     # confirmed: auto_adopt takes it now
