@@ -7,8 +7,7 @@ each look draws and where harm is checked.
 
 - ``lean``: efficacy looks that start small and grow (most comparisons are decided, one way or the
   other, by their first rollouts; a pass is decided as soon as Holm passes it on the looks so far
-  and its unseen tasks show the gain; a test that no outcome of its remaining looks could pass
-  tonight stops, :mod:`.futility`); harm checked once, on the accepted edits *together* (the
+  and its unseen tasks show the gain); harm checked once, on the accepted edits *together* (the
   files the night would stage), on every task outside their efficacy sets; when that joint check
   sees harm and more than one edit is in it, each edit is checked alone (group testing: harm is
   rare, so one test usually clears all). A harm check's looks start at half a classic look and
@@ -51,7 +50,6 @@ class Allocation:
     pooled_harm: bool  # harm checked on the accepted edits together, singly only when it shows
     same_night_before: bool = True  # tonight's replay as the before side on a reserve: .reserve
     first_ties_go_on: bool = False  # a tie at the first look takes the next look: :meth:`futile`
-    stops_hopeless: bool = False  # a test no outcome can pass tonight stops: :mod:`.futility`
 
     def efficacy_schedule(
         self, policy: EvidencePolicy, addressed: Sequence[str], unseen: Sequence[str]
@@ -123,10 +121,5 @@ class Allocation:
 
 HARM_MULTIPLES = (1, 2, 3, 4, 6)  # the lean harm check's looks, in units of a first look
 LEAN = Allocation(
-    "lean",
-    (1, 2, 4, 6),
-    (0.05, 0.2, 0.3, 0.45),
-    pooled_harm=True,
-    first_ties_go_on=True,
-    stops_hopeless=True,
+    "lean", (1, 2, 4, 6), (0.05, 0.2, 0.3, 0.45), pooled_harm=True, first_ties_go_on=True
 )

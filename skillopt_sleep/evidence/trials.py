@@ -33,7 +33,6 @@ from ..rollouts.replay import Rollout
 from .allocation import LEAN, Allocation
 from .exact import Stratum, holm, holm_levels, log_e_value, stratified_p
 from .examples import example_of
-from .futility import hopeless
 from .harm_sample import KindPlan, stratified_sample
 from .kinds import kin, relevance
 from .policy import EvidencePolicy
@@ -59,7 +58,9 @@ class Candidate:
     round: int
     addressed: list[TaskRecord] = field(default_factory=list)
     unseen: list[TaskRecord] = field(default_factory=list)
-    schedule: dict[str, tuple[int, ...]] = field(default_factory=dict)  # a side, by look, by task
+    schedule: dict[str, tuple[int, ...]] = field(
+        default_factory=dict
+    )  # rollouts per side by each look, by task
     after: dict[str, list[Rollout]] = field(default_factory=dict)
     log_e: float = 0.0
     p_looks: list[float] = field(default_factory=list)
@@ -149,10 +150,9 @@ class Trials:
             await self._look(active, look)
             decided = self._decided(cands, alpha)
             for c in active:
-                now = self._strata(c, c.efficacy_tasks)
-                stop = self.allocation.futile(_total(now), look) or hopeless(self, c, now, alpha)
-                if c.key in decided or (look < looks and stop):
-                    c.stopped = True  # decided: a clear pass, no gain in sight, or none can pass
+                futile = self.allocation.futile(_total(self._strata(c, c.efficacy_tasks)), look)
+                if c.key in decided or (look < looks and futile):
+                    c.stopped = True  # decided: a clear pass, or no sign of a gain
         for c in cands:
             unseen = {t.id for t in c.unseen}
             for t in c.efficacy_tasks:
