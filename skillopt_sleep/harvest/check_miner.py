@@ -10,13 +10,18 @@ from __future__ import annotations
 
 import re
 
-from pydantic import ValidationError
-
 from ..action_models import ACTION_KINDS
 from ..models import Check
 from .action_checks import plain_action
 from .plain_rules import plain_rules
-from .text_checks import ISO_DATE, LINKS_RELATIVE, VERSION_HEADING, heading_checks, stated_checks
+from .text_checks import (
+    ISO_DATE,
+    LINKS_RELATIVE,
+    VERSION_HEADING,
+    check_or_none,
+    heading_checks,
+    stated_checks,
+)
 
 _I = re.IGNORECASE
 _QUOTED = (
@@ -310,9 +315,8 @@ def candidate_checks(feedback: str) -> list[Check]:
     for kind, value in found:
         if isinstance(value, str) and kind in _TEXT_KINDS and _too_vague(value):
             continue
-        try:
-            check = Check(kind=kind, value=value)  # type: ignore[arg-type]
-        except ValidationError:
+        check = check_or_none(kind=kind, value=value)
+        if check is None:
             continue
         if all((c.kind, c.value) != (check.kind, check.value) for c in checks):
             checks.append(check)

@@ -18,8 +18,6 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pydantic import ValidationError
-
 from ..checks.judge import rule_check
 from ..models import Check
 from .action_refs import ActionLike
@@ -34,7 +32,7 @@ from .spans import (
     limits,
     spans,
 )
-from .text_checks import LINKS_RELATIVE
+from .text_checks import LINKS_RELATIVE, check_or_none
 
 _URL_IN = re.compile(r"https?://[^\s<>()\"'`]+")
 _HEADING_LINE = re.compile(r"^(#{1,6})[ \t]+(.+?)[ \t]*$", re.MULTILINE)
@@ -255,13 +253,8 @@ def candidates(example: TextExample, correction: str, attempt: str) -> list[Chec
         found.append(("regex", LINKS_RELATIVE, True))
     for unit, n in limits(correction):
         found.append(("max_chars", n, True) if unit == "chars" else _max_lines(n))
-    checks: list[Check] = []
-    for kind, value, sensitive in found:
-        try:
-            checks.append(Check(kind=kind, value=value, case_sensitive=sensitive))  # type: ignore[arg-type]
-        except ValidationError:
-            continue
-    return checks
+    made = (check_or_none(kind=k, value=v, case_sensitive=sensitive) for k, v, sensitive in found)
+    return [c for c in made if c is not None]
 
 
 def _max_lines(n: int) -> tuple[str, str, bool]:

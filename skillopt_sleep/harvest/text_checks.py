@@ -90,14 +90,18 @@ def scope_paths(text: str) -> list[str]:
     return out
 
 
+def check_or_none(**fields: object) -> Check | None:
+    """The check ``fields`` describe, or None when they make no valid one (an empty value, a
+    regex that does not compile, ...): a mined candidate that is not a check is dropped."""
+    try:
+        return Check.model_validate(fields)
+    except ValidationError:
+        return None
+
+
 def _checks(pairs: Sequence[tuple[str, str | None, str]]) -> list[Check]:
-    out: list[Check] = []
-    for kind, path, value in pairs:
-        try:
-            out.append(Check(kind=kind, value=value, path=path))  # type: ignore[arg-type]
-        except ValidationError:
-            continue
-    return out
+    made = (check_or_none(kind=kind, value=value, path=path) for kind, path, value in pairs)
+    return [c for c in made if c is not None]
 
 
 # "... has to appear in `docs/x.md` too", "doit aussi figurer dans `docs/x.md`", "muss auch in
