@@ -5,6 +5,7 @@ how many yield the right check and how many a check that contradicts the correct
 
     python -m bench.corrections                  # this tree against the baseline revision
     python -m bench.corrections --baseline 4b6d96e --after HEAD --json
+    python -m bench.corrections --sets checks5,checks6   # only those sets
 
 Nine sets of recorded sessions, each harvested through the CLI into a fresh store by the code of
 ``--baseline`` (a git revision, extracted to a temporary directory) and by this tree (or the
@@ -414,14 +415,14 @@ def _extract(revision: str, dest: Path) -> Path:
     return dest
 
 
-def measure(code_root: Path) -> dict[str, Counted]:
-    """Both sets counted by the package under ``code_root``, in a child process."""
+def measure(code_root: Path, names: tuple[str, ...] = tuple(SETS)) -> dict[str, Counted]:
+    """The sets ``names`` counted by the package under ``code_root``, in a child process."""
     script = (
         "import json, sys\n"
         "from bench.corrections import SETS, count\n"
         "from pathlib import Path\n"
         f"print(json.dumps({{k: count(m, n, Path({str(REPO)!r}) / f, lab) "
-        "for k, (m, n, f, lab) in SETS.items()}))\n"
+        f"for k, (m, n, f, lab) in SETS.items() if k in {names!r}}}))\n"
     )
     env = {
         **os.environ,
@@ -456,7 +457,7 @@ def table(result: dict[str, dict[str, Counted]]) -> list[str]:
     """The readable table: a row per set and code, a column per count (of the corrections)."""
     head = f"{'set':<8} {'code':<9} {'of':>3}" + "".join(f" {h:>8}" for h, _ in _COLUMNS)
     lines = [head, "-" * len(head)]
-    for name in SETS:
+    for name in next(iter(result.values())):
         for code in result:
             r = result[code][name]
             cells = "".join(
@@ -479,18 +480,29 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--after", default="", help="a git revision to measure instead of the working tree"
     )
+    parser.add_argument(
+        "--sets",
+        default=",".join(SETS),
+        help=f"the sets to measure, comma-separated (default all: {','.join(SETS)})",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
+    names = tuple(n.strip() for n in args.sets.split(",") if n.strip())
+    unknown = [n for n in names if n not in SETS]
+    if unknown or not names:
+        parser.error(f"--sets: unknown set {', '.join(unknown)}; choose from {', '.join(SETS)}")
     after = args.after or "this tree"
     with tempfile.TemporaryDirectory() as tmp:
-        result = {"baseline": measure(_extract(args.baseline, Path(tmp) / "before"))}
-        result[after] = measure(_extract(args.after, Path(tmp) / "after") if args.after else REPO)
+        result = {"baseline": measure(_extract(args.baseline, Path(tmp) / "before"), names)}
+        result[after] = measure(
+            _extract(args.after, Path(tmp) / "after") if args.after else REPO, names
+        )
     if args.json:
         print(json.dumps(result, indent=2, ensure_ascii=False))
         return 0
     print(f"baseline: {args.baseline}")
     print("\n".join(table(result)))
-    for name in SETS:
+    for name in names:
         counted = result[after][name]
         if counted["missed"] or counted["wrong"]:
             print(f"\n{name}, {after}:")
