@@ -7,7 +7,7 @@ how many yield the right check and how many a check that contradicts the correct
     python -m bench.corrections --baseline 4b6d96e --after HEAD --json
     python -m bench.corrections --sets checks5,checks6   # only those sets
 
-Nine sets of recorded sessions, each harvested through the CLI into a fresh store by the code of
+Ten sets of recorded sessions, each harvested through the CLI into a fresh store by the code of
 ``--baseline`` (a git revision, extracted to a temporary directory) and by this tree (or the
 revision ``--after``), in the same run:
 - tests/harvest/conversations.py, the miner's tuning set, 20 checkable corrections;
@@ -37,7 +37,10 @@ revision ``--after``), in the same run:
 - tests/harvest/check_conversations_sixth.py, written and recorded before the miner change of
   e1658f0 (checks that agree with the user's own example, text corrections in plain words,
   slash-command and listing corrections), and kept untouched while it was made: 31 labelled
-  corrections (16 about text, 15 about actions, in eight languages), the held-out measure of it.
+  corrections (16 about text, 15 about actions, in eight languages), the held-out measure of it;
+- tests/harvest/check_conversations_seventh.py, written and recorded while the miner change after
+  7eecce5 was made, and kept from it: 22 labelled corrections (11 about text, 11 about actions, in
+  nine languages), the held-out measure of that change.
 
 Columns: attached (on their request), became tasks, with a mined rule check, with a mined action
 check, with a check that fails on the corrected attempt (goal: at least 8 of 20), and on labelled
@@ -116,6 +119,16 @@ actions), 3 contradicting with 5 checks (``starts_with 'Oops'`` and ``contains '
 ``never_ran ruff`` and ``ran make codegen`` beside the user's own ``ruff check --fix app/``;
 ``untouched 'package-lock.json'``). The praise "Obrigado, assim já abre no preview." is still a
 task of its own, though the correction before it now attaches.
+
+Measured on the seventh set before the change it measures (``python -m bench.corrections
+--baseline 7eecce5 --after 7eecce5 --sets checks7 --json``): 20 of 22 attached, 2 became tasks
+(the relative link in Korean, "no bullet ends with a full stop" in German), 8 with a rule check,
+11 with an action check, 18 with a failing check, 14 correct (6 of 11 text, 8 of 11 actions), 5
+contradicting with 6 checks (``starts_with 'Don'`` and ``starts_with 'Image of'`` from "may not
+begin with" rules; ``never_ran gofmt`` beside the user's own ``gofmt -l .``; ``untouched
+logs/app.log`` and ``never_ran logs/app.log`` beside ``truncate -s 0 logs/app.log``; ``ran make
+apidocs``, named as where files come from). The praise "¡Genial, ya arranca desde cron!" became a
+task of its own; the praise after two uncorrected requests did not.
 """
 
 from __future__ import annotations
@@ -183,6 +196,12 @@ SETS = {
         "CHECK_SIXTH_SESSIONS",
         "tests/fixtures/conversations_checks_sixth",
         "CHECK_SIXTH_LABELS",
+    ),
+    "checks7": (
+        "tests.harvest.check_conversations_seventh",
+        "CHECK_SEVENTH_SESSIONS",
+        "tests/fixtures/conversations_checks_seventh",
+        "CHECK_SEVENTH_LABELS",
     ),
 }
 _TEXT_KINDS = frozenset({"contains", "not_contains", "starts_with", "equals", "heading"})

@@ -21,6 +21,7 @@ from . import (
     check_conversations,
     check_conversations_fifth,
     check_conversations_fourth,
+    check_conversations_seventh,
     check_conversations_sixth,
     check_conversations_third,
     check_conversations_unseen,
@@ -64,6 +65,12 @@ SETS = {
         check_conversations_sixth.CHECK_SIXTH_LABELS,
         check_conversations_sixth.CHECKS_SIXTH,
         30,
+    ),
+    "checks7": (
+        check_conversations_seventh.CHECK_SEVENTH_SESSIONS,
+        check_conversations_seventh.CHECK_SEVENTH_LABELS,
+        check_conversations_seventh.CHECKS_SEVENTH,
+        20,
     ),
 }
 
