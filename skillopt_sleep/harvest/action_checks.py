@@ -134,9 +134,9 @@ def plain_action(check: Check) -> str:
     value = str(check.value)
     word = _WORD.match(value)
     scoped = _SCOPED.match(value)
-    if scoped and check.kind == "never_ran":
+    if scoped and check.kind in ("ran", "never_ran"):
         first, second = (re.sub(r"\\(.)", r"\1", g) for g in scoped.groups())
-        return f"never runs {first} ... {second}"
+        return f"{_PLAIN[check.kind].format(first)} ... {second}"
     if word and check.kind in ("ran", "never_ran"):
         value = re.sub(r"\\(.)", r"\1", word.group(1).replace(r"\s+", " "))
     elif check.kind in ("ran", "never_ran"):

@@ -12,40 +12,16 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from itertools import pairwise
 
 from ..checks.action_judge import Effects, action_check, glob_match
 from ..checks.judge import rule_check
 from ..models import Action, Check
 from .action_refs import FAMILIES
-from .quoted import ran_as_is, unredirected
+from .clauses import _APPROVED, _QUOTED, _clauses
+from .quoted import offered, piped, ran_as_is, unredirected
 from .scope import Scope, confine, limited, scope
 from .shell_effects import _operands, _program, _segments, _words, shell_effects
 
-# Words that turn the rest of their clause against something: what follows is not the example.
-_NEGATIVE = re.compile(
-    r"(?<![\w-])(?:not|no|never|don't|dont|do not|without|skip|avoid|stop|leave out|leave|exclude"
-    r"|ignore|ignoriere?|ignorer|ignora|omit"
-    r"|except|nicht|nie|niemals|kein\w*|ohne|au(?:ß|ss)er|lass|pas|jamais|sans|sauf|nunca|sin"
-    r"|excepto|nothing|nada|rien|nichts|keinerlei|aucune?|ninguna?)(?![\w-])",
-    re.IGNORECASE,
-)
-# A clause that quotes a command back to approve it ("yes, `make test` is right, but ..."): the
-# command is the user's example, whatever the attempt did around it.
-_APPROVED = re.compile(
-    r"(?<![\w-])(?:yes|right|correct|fine|good|ok|okay|ja|richtig|korrekt|gut|oui|bon|bien"
-    r"|correcte?|s[ií]|correcto|bueno|vale)(?![\w-])",
-    re.IGNORECASE,
-)
-_SPLIT = re.compile(
-    r"[;!?]\s+|\.\s+|\n+|,\s*(?=(?:not|never|nicht|but|aber|mais|pero|only|nur)\b)"
-    r"|\s+(?=(?:instead of|rather than|statt|anstatt|au lieu de|en vez de)\b)",
-    re.IGNORECASE,
-)
-_LIST_WORDS = re.compile(r"(?<![\w-])(?:or|and|nor|oder|und|noch|ou|et|ni|o|y)(?![\w-])", re.I)
-_QUOTED = re.compile(
-    r"`([^`\n]{1,160})`|(?<!\w)['\"\u201c\u2018]([^'\"\u201d\u2019\n]{1,160})['\"\u201d\u2019]"
-)
 _BARE_PATH = re.compile(
     r"(?<![\w`'\"/.-])((?:\.?[\w-]+/)+(?:[\w.-]+)?|\.?[\w-]+\.[a-z]{1,5})(?![\w/])"
 )
@@ -72,6 +48,7 @@ class UserExample:
     written: tuple[str, ...] = ()  # the texts as the user wrote them: `API_URL` keeps its backticks
     where: Scope = field(default_factory=Scope)  # the paths it keeps the work in, and out of
     objected: tuple[str, ...] = ()  # commands the correction quotes as the attempt ran them
+    spared: tuple[str, ...] = ()  # paths it says never to delete ("ne supprime jamais X")
 
     @property
     def label(self) -> str:
@@ -80,34 +57,6 @@ class UserExample:
         parts += [f"{a.kind}s {a.path}" for a in self.actions if a.kind != "command" and not a.tool]
         parts += [f"'{t}'" for t in self.texts if t not in self.commands and not _is_path(t)]
         return "; ".join(parts)[:_EXAMPLE_CHARS]
-
-
-def _clauses(text: str) -> list[tuple[str, bool]]:
-    """The clauses of a correction, each with whether it is said against something. A negation
-    reaches the next comma ("Nicht mit make, wir bauen mit `cargo build`"), except over a list
-    ("never `a`, `b` or `c`"): a piece of quoted names alone keeps the polarity before it."""
-    out: list[tuple[str, bool]] = []
-    for part in _SPLIT.split(text):
-        negative = False
-        for piece in _commas(part):
-            own = re.sub(_LIST_WORDS, " ", _QUOTED.sub(" ", piece)).strip(" .,:")
-            if own or not out:
-                negative = bool(_NEGATIVE.search(piece)) or bool(
-                    re.match(
-                        r"(?:instead of|rather than|statt|anstatt|au lieu|en vez)", piece, re.I
-                    )
-                )
-            out.append((piece, negative))
-    return out
-
-
-def _commas(text: str) -> list[str]:
-    """``text`` cut at its commas outside quoted spans, each piece stripped, none empty."""
-    quoted = [m.span() for m in _QUOTED.finditer(text)]
-    cuts = [i for i, ch in enumerate(text) if ch == "," and not any(a <= i < b for a, b in quoted)]
-    edges = [-1, *cuts, len(text)]
-    pieces = (text[a + 1 : b].strip() for a, b in pairwise(edges))
-    return [p for p in pieces if p]
 
 
 def _is_path(span: str) -> bool:
@@ -205,6 +154,7 @@ def user_example(feedback: str, corrected: Sequence[Action]) -> UserExample | No
     objected: list[str] = []
     for clause, negative in _clauses(feedback):
         if negative:
+            commands += offered(clause, corrected, programs)
             continue
         written += [m.group(0) for m in _QUOTED.finditer(clause) if m.group(0).startswith("`")]
         quoted = [a or b for a, b in _QUOTED.findall(clause)]
@@ -229,7 +179,7 @@ def user_example(feedback: str, corrected: Sequence[Action]) -> UserExample | No
             path = re.sub(r"/\.+$", "", match.group(1)).strip("/").removeprefix("./")
             actions.append(Action(kind=_path_kind(clause, corrected), path=path))  # type: ignore[arg-type]
         for match in _BARE_FLAG.finditer(bare):
-            if (flagged := _flagged(match.group(1), corrected)) is not None:
+            if (flagged := _flagged(match.group(1).rstrip("."), corrected)) is not None:
                 commands.append(flagged)
         for word in re.findall(r"[\w.-]+", bare.lower()):
             if word not in programs and any(word in fam and programs & fam for fam in FAMILIES):
@@ -240,8 +190,8 @@ def user_example(feedback: str, corrected: Sequence[Action]) -> UserExample | No
         commands += [c for c in found if c]
     if not (commands or actions or texts or objected):
         return None
-    for command in dict.fromkeys(commands):
-        actions = [*_command_actions(command), *actions]
+    for command in dict.fromkeys(commands):  # run as the attempt ran its own: piped the same
+        actions = [*_command_actions(piped(command, corrected, feedback)), *actions]
     return UserExample(
         tuple(dict.fromkeys(commands)),
         tuple(actions),
@@ -249,7 +199,19 @@ def user_example(feedback: str, corrected: Sequence[Action]) -> UserExample | No
         tuple(written),
         where,
         tuple(objected),
+        _spared(feedback),
     )
+
+
+def _spared(feedback: str) -> tuple[str, ...]:
+    """The paths a clause said against deleting names ("never delete `package-lock.json`")."""
+    out: list[str] = []
+    for clause, negative in _clauses(feedback):
+        if negative and _DELETE.search(_QUOTED.sub(" ", clause)):
+            quoted = (a or b for a, b in _QUOTED.findall(clause))
+            out += [q.strip().strip("/").removeprefix("./") for q in quoted if _is_path(q.strip())]
+            out += [m.group(1).strip("/") for m in _BARE_PATH.finditer(_QUOTED.sub(" ", clause))]
+    return tuple(dict.fromkeys(out))
 
 
 # -- holding a check against the example ---------------------------------------------------------
@@ -270,7 +232,8 @@ def _narrowed(check: Check, example: UserExample, corrected: Sequence[Action]) -
     if name is None:
         return None
     for action in corrected:
-        for segment in _segments(_words(action.command)) if action.kind == "command" else []:
+        for whole in _segments(_words(action.command)) if action.kind == "command" else []:
+            segment = unredirected(whole)  # "2>&1" is no word of the command
             lowered = [w.lower() for w in segment]
             if name not in lowered:
                 continue
@@ -347,6 +310,30 @@ def _passes(check: Check, example: UserExample) -> bool | None:
     return None
 
 
+def _rewritten(check: Check, example: UserExample) -> bool:
+    """Whether the user's example may change a path ``check`` wants left alone that the user
+    only said never to delete: a command whose text shows no effect on files may write any
+    (``npm install --package-lock-only`` rewrites the lockfile), and never deleting a file is
+    not never touching it."""
+    if check.kind != "untouched" or not example.commands:
+        return False
+    told = all(shell_effects(c) for c in example.commands)
+    return not told and any(glob_match(str(check.value), p) for p in example.spared)
+
+
+def _undeleted(check: Check, example: UserExample, corrected: Sequence[Action]) -> Check | None:
+    """``untouched path`` narrowed to never running the attempt's command that deleted it
+    (``rm package-lock.json``); None when no command of the attempt shows that deletion."""
+    for action in corrected:
+        for whole in _segments(_words(action.command)) if action.kind == "command" else []:
+            segment = unredirected(whole)
+            gone = [p for k, p in shell_effects(" ".join(segment)) if k == "delete"]
+            if any(glob_match(str(check.value), p.strip("/").removeprefix("./")) for p in gone):
+                narrow = Check(kind="never_ran", value=phrase(segment), case_sensitive=False)
+                return narrow if _passes(narrow, example) else None
+    return None
+
+
 def hold(
     checks: Sequence[Check], example: UserExample | None, corrected: Sequence[Action]
 ) -> list[Check]:
@@ -358,13 +345,15 @@ def hold(
     label = example.label
     for check in checks:
         check = _to_objected(check, example)
-        verdict = _passes(check, example)
+        verdict = False if _rewritten(check, example) else _passes(check, example)
         if verdict is False:
             if _where_asked(check, example):
                 continue
             narrowed = _scoped(check, example, corrected)
             if narrowed is None and check.kind == "never_ran":
                 narrowed = _narrowed(check, example, corrected)
+            if narrowed is None and check.kind == "untouched":
+                narrowed = _undeleted(check, example, corrected)
             if narrowed is None:
                 continue
             check = narrowed

@@ -26,8 +26,10 @@ from .answer_refs import refine_by_answer
 from .check_miner import candidate_checks
 from .examples import UserExample, consistent, hold, phrase, user_example
 from .feedback import FeedbackKind, combine_outcomes, outcome_of, validated
+from .flag_runs import flag_runs
 from .held_text import held_text_checks
 from .named_runs import named_run
+from .polarity import polar
 from .session import PROMPT_CHARS, SessionChunk, Turn, cut
 from .shell_effects import _words
 from .split_turns import CONTINUES, continued
@@ -117,6 +119,14 @@ def _merged(checks: list[Check], texts: list[Check]) -> list[Check]:
     answer after the others."""
     seen = {(c.kind, str(c.value)) for c in checks}
     return [*checks, *(c for c in texts if (c.kind, str(c.value)) not in seen)]
+
+
+def _asks_back(turn: Turn) -> bool:
+    """Whether the agent's turn only asks the user something: no action, and its words end
+    with a question mark (in any script). The next correction still corrects the attempt
+    before it."""
+    words = "\n".join(s.text for s in turn.steps if s.kind == "text").strip()
+    return not turn.actions and words.endswith(("?", "\uff1f"))
 
 
 def _said(turn: Turn) -> str:
@@ -209,14 +219,17 @@ def mine_checks(
             if example is not None and example.where.only and not mined:
                 mined = validated_actions(_confined_runs(example), acted, retry_acts)
             mined = named_run(said, mined, acted, retry_acts)
+            if not any(c.kind == "ran" for c in mined):  # the user's flags, asked for as run
+                mined += validated_actions(flag_runs(example, acted), acted, retry_acts)
             texts = held_text_checks(said, previous, acted)
-            held = consistent(_merged(hold(mined, example, acted), texts))
+            held = polar(consistent(_merged(hold(mined, example, acted), texts)), said, example)
             new = [c for c in held if all((c.kind, c.value) != (f.kind, f.value) for f in found)]
             found.extend(new)
             if not new:
                 unruled.append(safe(a.turn.prompt, FEEDBACK_CHARS))
         split = i + 1 < len(later) and group.attached[i + 1].verdict.reason == CONTINUES
-        previous = retry if retry is not None and not split else previous
+        asked = _asks_back(a.turn)  # "What would you like instead?" is no new attempt
+        previous = retry if retry is not None and not split and not asked else previous
         acted = to_models(a.turn, project) if a.turn.actions else acted
     if found and unruled:  # without any rule, the night makes the rubric from all the feedback
         text = " / ".join(unruled)

@@ -6,10 +6,16 @@ what to do instead. Pure.
 
 from __future__ import annotations
 
+import re
+import shlex
 from collections.abc import Sequence
 
 from ..models import Action
-from .shell_effects import _segments, _words
+from .shell_effects import _program, _segments, _words
+
+_QUOTED = re.compile(
+    r"`([^`\n]{1,160})`|(?<!\w)['\"\u201c\u2018]([^'\"\u201d\u2019\n]{1,160})['\"\u201d\u2019]"
+)
 
 
 def unredirected(words: list[str]) -> list[str]:
@@ -31,3 +37,43 @@ def ran_as_is(span: str, corrected: Sequence[Action]) -> bool:
         if a.kind == "command"
         for segment in _segments(_words(a.command))
     )
+
+
+def offered(clause: str, corrected: Sequence[Action], programs: frozenset[str]) -> list[str]:
+    """The commands a clause said against something still offers: a variant of a program the
+    attempt ran ("no merge commits: `git pull --rebase origin main`", "`npm install
+    --package-lock-only` ... sans tout réinstaller") is the alternative, not what is refused; a
+    command of another program (``make codegen`` as where files come from) is not an instruction."""
+    quoted = (a or b for a, b in _QUOTED.findall(clause))
+    return [
+        span
+        for span in (q.strip() for q in quoted)
+        if span.split(" ", 1)[0].lower() in programs
+        and " " in span
+        and not ran_as_is(span, corrected)
+    ]
+
+
+def _tail(command: str) -> list[str]:
+    words = _words(command)
+    return words[words.index("|") + 1 :] if "|" in words else []
+
+
+def piped(command: str, corrected: Sequence[Action], said: str) -> str:
+    """``command`` with the pipe's tail of the attempt's command it replaces (the same program,
+    else the attempt's last piped one): ``| tail -20`` is how the agent shows a command's
+    output, part of the command line the user's example runs, unless the correction ``said``
+    names the tail's program ("never pipe it into tail")."""
+    if "|" in _words(command):
+        return command
+    ran = [a.command for a in corrected if a.kind == "command" and _tail(a.command)]
+    head = _program(_words(command))[0]
+    same = [c for c in ran if _program(_words(c))[0] == head]
+    tail = _tail((same or ran or [""])[-1])
+    named = {_program(s)[0] for s in _segments(tail)}
+    words = _QUOTED.sub(lambda m: " " if " " in m.group(0) else m.group(0), said)  # not its own
+    if not tail or any(
+        re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", words, re.I) for n in named
+    ):
+        return command
+    return f"{command} | {shlex.join(tail)}"

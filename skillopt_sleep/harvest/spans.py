@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .examples import _APPROVED, _clauses
+from .clauses import _APPROVED, _clauses
 
 _I = re.IGNORECASE
 _QUOTED = re.compile(

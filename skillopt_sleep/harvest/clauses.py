@@ -1,0 +1,67 @@
+"""The clauses of a correction, each with whether it is said against something: the words
+that negate in the languages the harvest reads (a small vocabulary; Japanese and Chinese
+negations are matched inside words, which those languages write without spaces), and the
+punctuation that ends a clause, full-width included. Pure.
+"""
+
+from __future__ import annotations
+
+import re
+from itertools import pairwise
+
+# Words that turn the rest of their clause against something: what follows is not the example.
+_NEGATIVE = re.compile(
+    r"(?<![\w-])(?:not|no|never|don't|dont|do not|without|skip|avoid|stop|leave out|leave|exclude"
+    r"|ignore|ignoriere?|ignorer|ignora|omit"
+    r"|except|nicht|nie|niemals|kein\w*|ohne|au(?:ß|ss)er|lass|pas|jamais|sans|sauf|nunca|sin"
+    r"|excepto|nothing|nada|rien|nichts|keinerlei|aucune?|ninguna?|none|neither|nor"
+    r"|non|né|mai|niente|nulla|nessun[oa]?|senza|n[aã]o|nem|nenhum[a]?|sem)(?![\w-])"
+    # Japanese and Chinese write no spaces: their negations are matched inside the words
+    r"|\u306a\u3044|\u306a\u3044\u3067|\u307e\u305b\u3093|\u7981\u6b62|\u4e0d|\u522b|\u6ca1|\u52ff",
+    re.IGNORECASE,
+)
+# A clause that quotes a command back to approve it ("yes, `make test` is right, but ..."): the
+# command is the user's example, whatever the attempt did around it.
+_APPROVED = re.compile(
+    r"(?<![\w-])(?:yes|right|correct|fine|good|ok|okay|ja|richtig|korrekt|gut|oui|bon|bien"
+    r"|correcte?|s[ií]|correcto|bueno|vale)(?![\w-])",
+    re.IGNORECASE,
+)
+_SPLIT = re.compile(
+    r"[;!?]\s+|\.\s+|\n+|[\u3002\uff1b\uff01\uff1f\uff0c\u3001]\s*"
+    r"|,\s*(?=(?:not|never|nicht|but|aber|mais|pero|only|nur)\b)"
+    r"|\s+(?=(?:instead of|rather than|statt|anstatt|au lieu de|en vez de)\b)",
+    re.IGNORECASE,
+)
+_LIST_WORDS = re.compile(r"(?<![\w-])(?:or|and|nor|oder|und|noch|ou|et|ni|o|y)(?![\w-])", re.I)
+_QUOTED = re.compile(
+    r"`([^`\n]{1,160})`|(?<!\w)['\"\u201c\u2018]([^'\"\u201d\u2019\n]{1,160})['\"\u201d\u2019]"
+)
+
+
+def _clauses(text: str) -> list[tuple[str, bool]]:
+    """The clauses of a correction, each with whether it is said against something. A negation
+    reaches the next comma ("Nicht mit make, wir bauen mit `cargo build`"), except over a list
+    ("never `a`, `b` or `c`"): a piece of quoted names alone keeps the polarity before it."""
+    out: list[tuple[str, bool]] = []
+    for part in _SPLIT.split(text):
+        negative = False
+        for piece in _commas(part):
+            own = re.sub(_LIST_WORDS, " ", _QUOTED.sub(" ", piece)).strip(" .,:")
+            if own or not out:
+                negative = bool(_NEGATIVE.search(_QUOTED.sub(" ", piece))) or bool(
+                    re.match(
+                        r"(?:instead of|rather than|statt|anstatt|au lieu|en vez)", piece, re.I
+                    )
+                )
+            out.append((piece, negative))
+    return out
+
+
+def _commas(text: str) -> list[str]:
+    """``text`` cut at its commas outside quoted spans, each piece stripped, none empty."""
+    quoted = [m.span() for m in _QUOTED.finditer(text)]
+    cuts = [i for i, ch in enumerate(text) if ch == "," and not any(a <= i < b for a, b in quoted)]
+    edges = [-1, *cuts, len(text)]
+    pieces = (text[a + 1 : b].strip() for a, b in pairwise(edges))
+    return [p for p in pieces if p]
