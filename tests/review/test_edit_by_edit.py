@@ -6,12 +6,16 @@ memory rule, a skill rule, a memory rule) and reviews it as a user types the com
 
 from __future__ import annotations
 
+import io
+import json
 import os
+import shutil
 import stat
 from pathlib import Path
 
 import pytest
 
+from skillopt_sleep.cli import main
 from skillopt_sleep.clock import SystemClock
 from skillopt_sleep.night.demo import SKILL_PATH, sample_tasks, write_sample_project
 from skillopt_sleep.paths import resolve_paths
@@ -21,20 +25,43 @@ from skillopt_sleep.store import Store
 from .test_adopt_crash import snapshot
 
 
-@pytest.fixture
-def night(cli, tmp_path: Path) -> tuple[Path, str, list[str]]:
-    """The sample project with a staged night of three edits: (project, night id, their texts)."""
-    project = tmp_path / "project"
+@pytest.fixture(scope="module")
+def staged_night(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, str, list[str]]:
+    """The sample project with a staged night of three edits, staged once for the module:
+    (where it is kept, its pristine copy, the night id, the edits' texts). A night takes seconds
+    and every test here reviews the same one, so each gets a copy of it (:func:`night`)."""
+    base = tmp_path_factory.mktemp("staged-night")
+    live, pristine = base / "live", base / "pristine"
+    project, home = live / "project", live / "sleep-home"
     write_sample_project(project)
-    store = Store.open(resolve_paths(os.environ["SKILLOPT_SLEEP_HOME"]).ensure().db)
+    store = Store.open(resolve_paths(str(home)).ensure().db)
     store.upsert_tasks(sample_tasks(project), SystemClock().now())
-    r = cli("run", "--project", str(project), "--backend", "simulated", "--json")
-    assert r.code == 0, r.err
-    staged = r.json()
+    store.close()
+    out, err = io.StringIO(), io.StringIO()
+    # Only what the night needs: the tests' own environment is set per test, after this.
+    env = {"PATH": os.environ["PATH"], "HOME": str(base), "SKILLOPT_SLEEP_HOME": str(home)}
+    argv = ["run", "--project", str(project), "--backend", "simulated", "--json"]
+    code = main(argv, env=env, stdin=io.StringIO(), stdout=out, stderr=err, cwd=base)
+    assert code == 0, err.getvalue()
+    staged = json.loads(out.getvalue())
     assert staged["decision"] == "accept", staged["reason"]
     texts = [e["content"] for e in staged["edits"]]
     assert [e["target"] for e in staged["edits"]] == ["memory", "skill", "memory"]
-    return project, staged["night_id"], texts
+    shutil.copytree(live, pristine, symlinks=True)
+    return live, pristine, staged["night_id"], texts
+
+
+@pytest.fixture
+def night(
+    staged_night: tuple[Path, Path, str, list[str]], monkeypatch: pytest.MonkeyPatch
+) -> tuple[Path, str, list[str]]:
+    """The staged night, as it was staged (project, night id, the edits' texts): put back where
+    it was made, since its records name the project's path."""
+    live, pristine, night_id, texts = staged_night
+    shutil.rmtree(live)
+    shutil.copytree(pristine, live, symlinks=True)
+    monkeypatch.setenv("SKILLOPT_SLEEP_HOME", str(live / "sleep-home"))
+    return live / "project", night_id, texts
 
 
 def _rules(project: Path) -> tuple[list[str], list[str]]:
