@@ -70,6 +70,11 @@ VENDOR_DIR = ActionRule(
 RULES: tuple[ActionRule, ...] = (TEST_RUNNER, VENDOR_DIR)
 
 
+# Claude Code sends the loaded CLAUDE.md (under the copy's temporary path) and today's date in a
+# reminder inside the user's message.
+_REMINDER = re.compile(r"<system-reminder>.*?</system-reminder>", re.DOTALL)
+
+
 def _request_text(call: ModelCall) -> str:
     """Everything the agent sent but its tools' list: system, developer and user messages."""
     return (call.system + "\n" + "\n".join(m.text for m in call.messages)).lower()
@@ -123,9 +128,13 @@ class ActingWorld:
         if rule is None:
             return None
         loaded = rule.key.lower() in instructions.lower()
-        # one stream of draws per prompt and side: the outcomes of each side do not depend on
-        # how the two sides' requests interleave
-        obeyed = self._draw(prompt, f"agent:{loaded}") < (rule.p_with if loaded else rule.p_without)
+        # one stream of draws per request and side: the outcomes of each side do not depend on
+        # how the two sides' requests interleave, nor on what Claude Code puts around the request
+        # (the rollout's temporary path and today's date), so a seeded night repeats
+        request = _REMINDER.sub("", prompt).strip()
+        obeyed = self._draw(request, f"agent:{loaded}") < (
+            rule.p_with if loaded else rule.p_without
+        )
         with self._lock:
             self.acts.append((rule.key, loaded, obeyed))
         return rule.good if obeyed else rule.bad
