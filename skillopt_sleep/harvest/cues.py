@@ -40,6 +40,7 @@ PRAISE_START = (
     r"|danke|vielen dank|dankesch[oö]n|super|perfekt|genau|klasse|prima|toll|top|spitze"
     r"|mega|yes!|sehr (?:gut|sch[oö]n)|gut gemacht|wunderbar|passt|stimmt|richtig|sauber|l[aä]uft"
     r"|merci|parfait|g[ée]nial|tr[eè]s bien|bravo|gracias|perfecto|genial|muy bien|excelente"
+    r"|obrigad[oa]|valeu|perfeito|[oó]timo|grazie|perfetto|ottimo"
 )
 # Praise that may stand anywhere in a short prompt.
 PRAISE_ANYWHERE = (

@@ -35,6 +35,7 @@ from .spans import (
 from .text_checks import LINKS_RELATIVE, check_or_none
 
 _URL_IN = re.compile(r"https?://[^\s<>()\"'`]+")
+_LINK_TARGET = re.compile(r"\]\(\s*(https?://[^)\s]+)\)")
 _HEADING_LINE = re.compile(r"^(#{1,6})[ \t]+(.+?)[ \t]*$", re.MULTILINE)
 _NO_EMOJI = "(?s)\\A(?!.*[\U0001f300-\U0001faff\u2600-\u27bf])"
 _ACTING = frozenset({"command", "write", "edit", "delete"})
@@ -191,15 +192,28 @@ def _limited(text: str, correction: str) -> str:
     for unit, n in limits(correction):
         if unit == "lines":
             text = "\n".join(text.splitlines()[:n])
+        elif unit == "words":  # words as the check counts them: "l'app" is two
+            found = list(re.finditer(r"\w+", text))
+            text = text[: found[n - 1].end()] if len(found) > n else text
         elif len(text) > n:
             text = text[:n].rsplit(" ", 1)[0].rstrip(" ,;:-") if " " in text[:n] else text[:n]
     return text
 
 
+def _relinked(correction: str, attempt: str, wanted: list[str]) -> list[Pair]:
+    """The attempt's one full link, said to be relative, replaced by the one path the
+    correction names ("no full https address; the relative `../api/reference.md`")."""
+    paths = [w for w in wanted if _path_like(w)]
+    links = _LINK_TARGET.findall(attempt)
+    if not RELATIVE_WORDS.search(correction) or len(paths) != 1 or len(set(links)) != 1:
+        return []
+    return [Pair(links[0], paths[0], *_shape(links[0], paths[0]), said=links[0])]
+
+
 def user_text(correction: str, attempt: str) -> TextExample | None:
     """The user's example answer: the attempt as the correction asks it to be."""
     objected, wanted = _classified(spans(correction), attempt)
-    pairs = _pairs(objected, wanted, attempt)
+    pairs = _pairs(objected, wanted, attempt) or _relinked(correction, attempt, wanted)
     paired = {p.wanted for p in pairs} | {p.objected for p in pairs}
     paired |= {o for o in objected for p in pairs if o.lower() in p.objected.lower()}
     added = [(w, _where(w, correction)) for w in wanted if w not in paired and not _path_like(w)]
@@ -252,9 +266,19 @@ def candidates(example: TextExample, correction: str, attempt: str) -> list[Chec
     if RELATIVE_WORDS.search(correction):
         found.append(("regex", LINKS_RELATIVE, True))
     for unit, n in limits(correction):
-        found.append(("max_chars", n, True) if unit == "chars" else _max_lines(n))
+        found.append(
+            ("max_chars", n, True)
+            if unit == "chars"
+            else _max_words(n)
+            if unit == "words"
+            else _max_lines(n)
+        )
     made = (check_or_none(kind=k, value=v, case_sensitive=sensitive) for k, v, sensitive in found)
     return [c for c in made if c is not None]
+
+
+def _max_words(n: int) -> tuple[str, str, bool]:
+    return "regex", rf"(?s)\A\W*(?:\w+\W+){{0,{n - 1}}}\w*\W*\Z", True
 
 
 def _max_lines(n: int) -> tuple[str, str, bool]:

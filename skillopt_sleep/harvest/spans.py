@@ -69,8 +69,9 @@ _NUMBER_WORDS = {
     **dict.fromkeys(("hundred", "hundert", "cent", "cien"), 100),
 }
 _UNIT = (
-    r"(?P<unit>characters?|chars?|zeichen|caract[eè]res?|caracteres?|\u6587\u5b57"
-    r"|lines?|zeilen?|lignes?|l[ií]neas?|\u884c)"
+    r"(?P<unit>characters?|chars?|zeichen|caract[eè]res?|caracteres?|caratteri|\u6587\u5b57"
+    r"|lines?|zeilen?|lignes?|l[ií]neas?|linhas?|righe|\u884c"
+    r"|words?|w[oö]rter|mots|palabras|palavras|parole|\u5358\u8a9e|\u8bcd)"
 )
 _COUNT = rf"(?P<n>\d{{1,5}}|{'|'.join(sorted(_NUMBER_WORDS, key=len, reverse=True))})"
 _AMOUNT = re.compile(rf"(?<!\w){_COUNT}\s*{_UNIT}", _I)
@@ -79,7 +80,10 @@ _CEILING = re.compile(
     r"\b(?:at\s+most|max(?:imum|imal)?|cap|caps|limit|no\s+more\s+than|not\s+more\s+than|under"
     r"|fewer\s+than|less\s+than|fit|fits|only|just|h[oö]chstens|grenze|nicht\s+mehr\s+als"
     r"|au\s+plus|pas\s+plus\s+de|limite|moins\s+de|como\s+m[aá]ximo|no\s+m[aá]s\s+de|m[aá]ximo"
-    r"|menos\s+de|tope)\b|\u4ee5\u5185|\u307e\u3067|\u4ee5\u4e0b",
+    r"|menos\s+de|tope|massim[oa]|al\s+massimo|non\s+pi[uù]\s+di|até"
+    # a text cut at a length has that length as its ceiling ("corta aos 90", "viene tagliato")
+    r"|cut|cuts|truncat\w*|cort[ae]\w*|tagliat?\w*|tronca\w*|coup[eé]\w*|tronqu\w*"
+    r"|abgeschnitten|schneidet)\b|\u4ee5\u5185|\u307e\u3067|\u4ee5\u4e0b",
     _I,
 )
 
@@ -132,9 +136,15 @@ def spans(correction: str) -> list[Span]:
     return list(unique.values())
 
 
+_STRICT = re.compile(
+    r"(?:\bunder|\bbelow|fewer\s+than|less\s+than|\bunter|weniger\s+als|moins\s+de|menos\s+de)\s+$",
+    _I,
+)
+
+
 def limits(correction: str) -> list[tuple[str, int]]:
-    """The ceilings a correction states, as ("lines" | "chars", n): a number with a unit and a
-    word of ceiling in the same clause."""
+    """The ceilings a correction states, as ("lines" | "words" | "chars", n): a number with a
+    unit and a word of ceiling (or of cutting) in the same clause."""
     found: list[tuple[str, int]] = []
     for clause, _ in _clauses(correction):
         if not _CEILING.search(clause):
@@ -142,8 +152,18 @@ def limits(correction: str) -> list[tuple[str, int]]:
         for match in _AMOUNT.finditer(clause):
             raw = match.group("n").lower()
             n = int(raw) if raw.isdigit() else _NUMBER_WORDS.get(raw, 0)
-            unit = match.group("unit").lower()
-            lines = unit.startswith(("line", "zeile", "ligne", "lín", "lin", "\u884c"))
+            n -= bool(_STRICT.search(clause[: match.start()]))  # "under 50 words": 49 at most
             if n > 0:
-                found.append(("lines" if lines else "chars", n))
+                found.append((_unit(match.group("unit").lower()), n))
     return found
+
+
+def _unit(word: str) -> str:
+    """ "lines", "words" or "chars": what a unit word of :data:`_UNIT` counts."""
+    if word.startswith(("line", "zeile", "ligne", "lín", "lin", "rig", "\u884c")):
+        return "lines"
+    if word.startswith(
+        ("word", "wort", "wört", "mot", "palab", "palav", "parol", "\u5358", "\u8bcd")
+    ):
+        return "words"
+    return "chars"
