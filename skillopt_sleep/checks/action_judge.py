@@ -54,7 +54,13 @@ def _command_hit(check: Check, effects: Effects, text: str) -> bool:
     pattern = re.compile(str(check.value), flags | re.MULTILINE)
     if effects.from_text:
         return pattern.search(text) is not None
-    return any(pattern.search(a.command) for a in effects.actions if a.kind == "command")
+    # a command is read as written and as the shell runs it, its quotes aside: `-name '*.md'`
+    # runs what a check mined from the words ``-name *.md`` asks for
+    return any(
+        pattern.search(a.command) or pattern.search(re.sub(r"[\'\"]", "", a.command))
+        for a in effects.actions
+        if a.kind == "command"
+    )
 
 
 def _paths(effects: Effects, kinds: frozenset[str] | set[str]) -> list[str]:

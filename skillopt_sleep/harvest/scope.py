@@ -22,7 +22,8 @@ from .shell_effects import _SEPARATORS, _program, _redirections, _segments, _wor
 # Words that make a clause the only place the work belongs (en, de, fr, es).
 _ONLY = re.compile(
     r"(?<![\w-])(?:only|just|solely|exclusively|stick to|stay in|limit\w* to|nur|ausschlie(?:ß|ss)"
-    r"lich|seulement|uniquement|solo|sólo|solamente|únicamente)(?![\w-])",
+    r"lich|seulement|uniquement|solo|sólo|solamente|únicamente|somente|apenas|soltanto)(?![\w-])"
+    r"|\u53ea|\u4ec5|\u3060\u3051|\u306e\u307f",  # Chinese and Japanese, written without spaces
     re.IGNORECASE,
 )
 _TOKEN = re.compile(r"[\w.~/-]+")
