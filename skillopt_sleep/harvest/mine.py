@@ -30,6 +30,7 @@ from .flag_runs import flag_runs
 from .held_text import held_text_checks
 from .named_runs import named_run
 from .polarity import polar
+from .scope_turns import refine_by_scope
 from .session import PROMPT_CHARS, SessionChunk, Turn, cut
 from .shell_effects import _words
 from .split_turns import CONTINUES, continued
@@ -99,6 +100,7 @@ def _with_action_refs(turns: Sequence[Turn], verdicts: list[TurnVerdict]) -> lis
     for turn, verdict in zip(turns[1:], verdicts, strict=True):
         verdict = refine(verdict, turn.prompt, previous) if previous else verdict
         verdict = refine_by_answer(verdict, turn.prompt, said, previous)
+        verdict = refine_by_scope(verdict, turn.prompt, previous)
         out.append(continued(out[-1] if out else None, verdict, turn.prompt, previous, earlier))
         previous = turn.actions or previous
         said, earlier = _said(turn) or said, said
