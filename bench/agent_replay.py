@@ -4,6 +4,7 @@ action rules, and what a night costs.
     python -m bench.agent_replay              # 10 nights each way, default night settings
     python -m bench.agent_replay --nights 4 --json
     python -m bench.agent_replay --real --nights 1   # the real claude and codex (see below)
+    python -m bench.agent_replay --real --agents claude-code --rules vendor --seed 3  # one rule
 
 Each night takes 4 corrected tasks for each of two action rules (a command that must not be run:
 ``python -m unittest``; a directory that must not be touched: ``vendor/``), from Claude Code and
@@ -26,7 +27,8 @@ over a loopback model server (as tests/agent_replay/test_real_night.py does), wi
 settings (K=2, short tests: :data:`REAL`) because every agent rollout is a real process: a few
 nights, each agent's tasks on its own, against text replay of the same tasks in the same run.
 It prints the gate's decision on every edit of every night; its power over so few nights is a
-count, not an estimate.
+count, not an estimate. The world's draws are seeded (a night through the real binary repeats its
+decisions); ``--rules`` keeps only the named rules' tasks, a night of half the rollouts.
 
 Measured, stand-in agent (``--nights 100 --seed 100``; the agent obeys a rule 90% of the time
 with it loaded and 15% without): agent replay power 0.985 (never runs unittest 1.00, leaves
@@ -68,12 +70,20 @@ from skillopt_sleep.night.root import run_night
 from skillopt_sleep.rollouts.agent_dispatch import AgentReplays, agent_replays
 from skillopt_sleep.settings import BudgetSettings, NightSettings, Settings
 from skillopt_sleep.testing import ModelServer
-from skillopt_sleep.testing.acting_world import RULES, ActingWorld, write_project
+from skillopt_sleep.testing.acting_world import (
+    RULES,
+    TEST_RUNNER,
+    VENDOR_DIR,
+    ActingWorld,
+    ActionRule,
+    write_project,
+)
 from skillopt_sleep.testing.agents import codex_home
 from skillopt_sleep.testing.sim_agent import SimAgentRunner
 
 DECOY = "Prefer descriptive names for temporary variables."
 TOOLS = Path(__file__).resolve().parents[1] / ".tools" / "node_modules" / ".bin"
+BY_NAME = {"unittest": TEST_RUNNER, "vendor": VENDOR_DIR}  # --rules
 REAL = NightSettings(
     k=2,
     steps=1,
@@ -158,8 +168,10 @@ def _project(root: Path) -> Path:
     return write_project(root)
 
 
-def night(seed: int, mode: Mode, project: Path, settings: Settings) -> ModeNight:
-    world = ActingWorld(RULES, seed=seed, decoys=[DECOY])
+def night(
+    seed: int, mode: Mode, project: Path, settings: Settings, rules: tuple[ActionRule, ...] = RULES
+) -> ModeNight:
+    world = ActingWorld(rules, seed=seed, decoys=[DECOY])
     runner = SimAgentRunner(world)
 
     def prep(agent: Agent) -> AgentSetup:
@@ -171,9 +183,16 @@ def night(seed: int, mode: Mode, project: Path, settings: Settings) -> ModeNight
     return {**row, "mode": mode, "agent_rollouts": runner.runs}
 
 
-def real_night(seed: int, mode: Mode, agent: str, project: Path, home: Path) -> RealNight:
+def real_night(
+    seed: int,
+    mode: Mode,
+    agent: str,
+    project: Path,
+    home: Path,
+    rules: tuple[ActionRule, ...] = RULES,
+) -> RealNight:
     """One night of ``agent``'s tasks through the real binary (``mode`` agent) or as text."""
-    world = ActingWorld(RULES, seed=seed, decoys=[DECOY])
+    world = ActingWorld(rules, seed=seed, decoys=[DECOY])
     tasks = [t.model_copy(update={"source": agent}) for t in world.tasks(str(project), n=4)]
     with ModelServer(responder=world.respond) as server:
         agents = agent_replays(
@@ -231,18 +250,18 @@ def _run(
         "tokens": s.tokens,
         "errored": s.errored_rollouts,
         "edits": {e.edit.content: e.verdict for e in s.evidence},
-        "rules_accepted": sorted(r.key for r in RULES if r.rule in accepted),
+        "rules_accepted": sorted(r.key for r in world.rules if r.rule in accepted),
         "decoy_accepted": DECOY in accepted,
     }
 
 
-def summarise(rows: list[ModeNight]) -> Summary:
+def summarise(rows: list[ModeNight], rules: tuple[ActionRule, ...] = RULES) -> Summary:
     n = len(rows)
     return {
         "nights": n,
-        "power": sum(len(r["rules_accepted"]) for r in rows) / (n * len(RULES)),
+        "power": sum(len(r["rules_accepted"]) for r in rows) / (n * len(rules)),
         "power_by_rule": {
-            rule.key: sum(rule.key in r["rules_accepted"] for r in rows) / n for rule in RULES
+            rule.key: sum(rule.key in r["rules_accepted"] for r in rows) / n for rule in rules
         },
         "false_accepts": sum(r["decoy_accepted"] for r in rows) / n,
         "calls_per_night": sum(r["calls"] for r in rows) / n,
@@ -252,9 +271,9 @@ def summarise(rows: list[ModeNight]) -> Summary:
     }
 
 
-def compare(rows: dict[Mode, list[ModeNight]]) -> Comparison:
+def compare(rows: dict[Mode, list[ModeNight]], rules: tuple[ActionRule, ...] = RULES) -> Comparison:
     """Both modes summarised, and agent over text per night (calls, tokens, wall time)."""
-    a, t = summarise(rows["agent"]), summarise(rows["text"])
+    a, t = summarise(rows["agent"], rules), summarise(rows["text"], rules)
     return {
         "agent": a,
         "text": t,
@@ -269,8 +288,8 @@ def stand_in(args: argparse.Namespace) -> Report:
         project = _project(Path(tmp) / "project")
         for seed in range(args.seed, args.seed + args.nights):
             for mode, kept in rows.items():
-                kept.append(night(seed, mode, project, settings))
-    return {**compare(rows), "nights": rows}
+                kept.append(night(seed, mode, project, settings, args.rules))
+    return {**compare(rows, args.rules), "nights": rows}
 
 
 def real(args: argparse.Namespace) -> dict[str, Report | Skipped]:
@@ -287,8 +306,9 @@ def real(args: argparse.Namespace) -> dict[str, Report | Skipped]:
             rows: dict[Mode, list[ModeNight]] = {"agent": [], "text": []}
             for seed in range(args.seed, args.seed + args.nights):
                 for mode, kept in rows.items():
-                    kept.append(real_night(seed, mode, agent, project, Path(tmp) / "home"))
-        out[agent] = {**compare(rows), "nights": rows}
+                    home = Path(tmp) / "home"
+                    kept.append(real_night(seed, mode, agent, project, home, args.rules))
+        out[agent] = {**compare(rows, args.rules), "nights": rows}
     return out
 
 
@@ -330,7 +350,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--real", action="store_true", help="the real claude and codex binaries")
     parser.add_argument("--agents", default="claude-code,codex", help="with --real: which agents")
+    parser.add_argument(
+        "--rules", default=",".join(BY_NAME), help=f"the world's action rules, of {list(BY_NAME)}"
+    )
     args = parser.parse_args(argv)
+    unknown = [n for n in args.rules.split(",") if n not in BY_NAME]
+    if unknown:
+        parser.error(f"unknown rule {unknown[0]!r}: choose among {', '.join(BY_NAME)}")
+    args.rules = tuple(BY_NAME[n] for n in dict.fromkeys(args.rules.split(",")))
     args.nights = args.nights or (1 if args.real else 10)
     result: dict[str, Report | Skipped] | Report
     groups: list[tuple[str, Report | Skipped]]

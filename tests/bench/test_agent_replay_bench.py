@@ -45,25 +45,32 @@ def test_a_real_agent_that_cannot_run_here_is_reported_skipped_never_stood_in(
     ]
 
 
+def test_an_unknown_rule_is_refused_in_one_line_naming_the_rules(capsys):
+    with pytest.raises(SystemExit) as exited:
+        _bench().main(["--rules", "vendor,tabs"])
+    assert exited.value.code == 2
+    assert (
+        capsys.readouterr()
+        .err.splitlines()[-1]
+        .endswith("error: unknown rule 'tabs': choose among unittest, vendor")
+    )
+
+
 @pytest.mark.realbin
 @pytest.mark.slow
 def test_a_real_claude_night_learns_the_directory_rule_text_replay_cannot_see(capsys):
     bench = _bench()
     if shutil.which("claude", path=f"{bench.TOOLS}") is None or shutil.which("bwrap") is None:
         pytest.skip("claude (in .tools) and bubblewrap are needed")
-    # Up to two nights: one real night is not deterministic (the agent's calls interleave), and
-    # alone it missed the vendor rule about one run in three; a second night (another seed) runs
-    # only when the first missed it, and every night run is held to the same claims.
+    # One night of the directory rule's tasks (and the decoy): the world's draws are seeded, so
+    # this night learns the rule every time (seed 3: 8 of 8 rollouts with the rule loaded
+    # left vendor/ alone, 2 of 22 without it); the command rule's tasks, which text replay can
+    # learn too, would double the rollouts and prove nothing more here.
+    argv = ["--real", "--agents", "claude-code", "--rules", "vendor", "--seed", "3", "--json"]
+    assert bench.main(argv) == 0
+    out = json.loads(capsys.readouterr().out)["claude-code"]
     vendor = "never edit files under vendor/"
-    seen = []
-    for seed in ("0", "1"):
-        argv = ["--real", "--agents", "claude-code", "--nights", "1", "--seed", seed, "--json"]
-        assert bench.main(argv) == 0
-        out = json.loads(capsys.readouterr().out)["claude-code"]
-        assert out["text"]["power_by_rule"][vendor] == 0.0  # a text reply touches no file
-        assert out["agent"]["false_accepts"] == 0.0
-        assert out["nights"]["agent"][0]["agent_rollouts"] > 0
-        seen.append(out["agent"]["power_by_rule"][vendor])
-        if seen[-1] > 0.0:
-            break
-    assert max(seen) > 0.0, seen  # what the agent did, seen
+    assert out["text"]["power_by_rule"] == {vendor: 0.0}  # a text reply touches no file
+    assert out["agent"]["false_accepts"] == 0.0
+    assert out["nights"]["agent"][0]["agent_rollouts"] > 0
+    assert out["agent"]["power_by_rule"] == {vendor: 1.0}  # what the agent did, seen
