@@ -28,6 +28,7 @@ from .examples import UserExample, consistent, hold, phrase, user_example
 from .feedback import FeedbackKind, combine_outcomes, outcome_of, validated
 from .flag_runs import flag_runs
 from .held_text import held_text_checks
+from .named_files import named_file_checks
 from .named_runs import named_run
 from .polarity import polar
 from .scope_turns import refine_by_scope
@@ -215,6 +216,8 @@ def mine_checks(
                 *mined_action_checks(said, acted, retry_acts),
                 *validated_actions(file_checks(said, acted), acted, retry_acts),
             ]
+            if not any(c.kind in ("changed", "file_contains") for c in mined):
+                mined += validated_actions(named_file_checks(said, acted), acted, retry_acts)
             if not any(c.kind in ("untouched", "never_read") for c in mined):
                 mined += validated(scope_text_checks(said), previous, accepted)
             example = user_example(said, acted)

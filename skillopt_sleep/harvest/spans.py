@@ -25,7 +25,10 @@ _URL = r"https?://[^\s<>()\"'`]+"
 _DOMAIN = r"(?<![\w./@-])(?:[a-z0-9-]+\.)+(?:com|org|net|io|dev|app|co|de|fr|es)\b"
 _REFERENCE = r"(?<![\w!#])[!#]\d{1,7}\b|\b[A-Z][A-Z0-9]{1,9}-\d{1,7}\b"
 _INNER_CAPITAL = r"\b[A-Z][a-z]+[A-Z][A-Za-z]*\b"
-_SALIENT = re.compile(rf"{_URL}|{_DOMAIN}|{_REFERENCE}|{_INNER_CAPITAL}")
+# A code fence with its language ("```bash"), a host-like name ending in a number ("staging-db-2").
+_FENCE = r"(?<!`)```[\w+-]+"
+_NUMBERED_NAME = r"\b[a-z]+(?:-[a-z0-9]+)+-\d+\b"
+_SALIENT = re.compile(rf"{_URL}|{_DOMAIN}|{_REFERENCE}|{_INNER_CAPITAL}|{_FENCE}|{_NUMBERED_NAME}")
 EMOJI = re.compile("[\U0001f300-\U0001faff\u2600-\u27bf\u2b50\u2b55\U0001f000-\U0001f2ff]\ufe0f?")
 
 # The few meanings read from words (English, German, French, Spanish, Japanese).
@@ -128,7 +131,8 @@ def spans(correction: str) -> list[Span]:
             out.append(Span(text, against, approved, quoted=True, shown=shown, kept=kept))
         rest = _QUOTED.sub(" ", clause)
         for match in _SALIENT.finditer(rest):
-            out.append(Span(_trimmed(match.group(0)), against, approved, quoted=False))
+            fence = match.group(0).startswith("```")  # code markup, as good as quoted
+            out.append(Span(_trimmed(match.group(0)), against, approved, quoted=fence))
     unique: dict[str, Span] = {}
     for span in out:
         if span.text:
