@@ -295,8 +295,10 @@ def _passes(check: Check, example: UserExample) -> bool | None:
     if kind in ("never_ran", "untouched", "never_read", "ran", "changed"):
         if kind == "ran" and not example.commands:
             return None
-        if kind == "changed" and not any(
-            a.kind in ("write", "edit", "delete") for a in example.actions
+        if kind == "changed" and not any(  # a path it only reads is one it leaves unchanged
+            a.kind in ("write", "edit", "delete")
+            or (a.path and glob_match(str(check.value), a.path))
+            for a in example.actions
         ):
             return None
         result = action_check(check, Effects(actions=example.actions))

@@ -43,3 +43,12 @@ def test_a_code_fence_and_a_name_to_leave_out_said_without_quotes(cli, sandbox_h
         for check in (c for c in task.checks if c.kind != "rubric"):
             assert rule_check(check, answer)[0], plain(check)
             assert not rule_check(check, attempt)[0], plain(check)
+
+
+def test_a_file_the_user_points_to_for_reading_is_never_one_to_change():
+    from skillopt_sleep.harvest.examples import hold, user_example
+    from skillopt_sleep.harvest.named_files import named_file_checks
+
+    acted = [Action(kind="edit", path="src/app.py", content="x = 1\n")]
+    said = "Look at `docs/style.md` for how we format these."
+    assert hold(named_file_checks(said, acted), user_example(said, acted), acted) == []
