@@ -106,7 +106,7 @@ def _claude_home(
 
 @pytest.mark.realbin
 @pytest.mark.slow
-def test_claude_plugin_install_noop_uninstall(kit, home, clean_bin, tmp_path, claude_ran_once):
+def test_claude_plugin_install_noop_uninstall(kit, home, clean_bin, tmp_path, claude_ran_once, cli):
     env, claude = _claude_home(kit, home, clean_bin, tmp_path, claude_ran_once)
     before = kit.listing(home)  # a home where Claude Code has run once
 
@@ -132,16 +132,9 @@ def test_claude_plugin_install_noop_uninstall(kit, home, clean_bin, tmp_path, cl
     assert str(market) in json.dumps(known["skillopt-sleep"]) and str(kit.repo) not in json.dumps(
         known
     )
-    doctor = subprocess.run(
-        [sys.executable, "-m", "skillopt_sleep", "doctor", "--json"],
-        check=False,
-        capture_output=True,
-        text=True,
-        env={**env, "PYTHONPATH": str(kit.repo), "SKILLOPT_SLEEP_HOME": str(tmp_path / "sleep")},
-        cwd=tmp_path,
-        timeout=60,
-    )
-    checks = {c["name"]: c for c in json.loads(doctor.stdout)["checks"]}
+    # In this process: a new one spent most of this test importing the model SDKs.
+    doctor = cli("doctor", "--json", env={**env, "SKILLOPT_SLEEP_HOME": str(tmp_path / "sleep")})
+    checks = {c["name"]: c for c in doctor.json()["checks"]}
     assert checks["plugin: claude-code"]["status"] == "ok"
     assert checks["plugin: claude-code"]["data"]["version"] == __version__
     installed = kit.listing(home)
