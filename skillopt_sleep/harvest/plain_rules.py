@@ -1,47 +1,26 @@
 """Rules a correction states about the answer's text in plain words, in the shapes people use
 rather than the exact sentences: a length to fit in ("it has to fit in 280 characters", "keep it
-to 50 words", "moins de 100 caractères"), a reference format ("as `#88`, not PR 88"), words to
-leave out ("nothing from `grafana.internal`", "nada de `Exception`", "don't say `simply`"), words
-to carry ("always mention `BREAKING`"), a closing line, a fixed spelling ("it's spelled
-`GitHub`"). English, German, French and Spanish, as :mod:`.cues` reads them.
+to 50 words", "moins de 100 caractères", read by :func:`.spans.limits`, as the held-text route
+reads it), a reference format ("as `#88`, not PR 88"), words to leave out ("nothing from
+`grafana.internal`", "nada de `Exception`", "don't say `simply`"), words to carry ("always
+mention `BREAKING`"), a closing line, a fixed spelling ("it's spelled `GitHub`"). English,
+German, French and Spanish, as :mod:`.cues` reads them.
 
 Candidates only, like every mined check: :mod:`.feedback` keeps one when it fails on the attempt
-the user corrected and passes on the user's own example. Pure: no IO.
+the user corrected, and :mod:`.examples` and :mod:`.polarity` when it agrees with the user's own
+example and with what the correction says against. Pure: no IO.
 """
 
 from __future__ import annotations
 
 import re
 
+from .spans import limits
+
 _I = re.IGNORECASE
 _Q = r"""[`'"\u201c\u2018]"""
 _ENDQ = r"""[`'"\u201d\u2019]"""
 _LIT = rf"{_Q}(?P<q>[^`'\"\n\u201d\u2019]{{1,80}}){_ENDQ}"
-_UNIT = (
-    r"(?P<what>characters?|chars?|zeichen|caract[eè]res?|words?|w[oö]rter(?:n)?|mots?|palabras?"
-    r"|lines?|zeilen?|lignes?|l[ií]neas?)"
-)
-_N = r"(?P<n>\d{1,5})"
-# "fit in 280 characters", "keep it within 50 words", "in höchstens 3 Zeilen", "en 280 caracteres"
-_FIT = re.compile(
-    rf"\b(?:fit|fits|keep\s+(?:it|them|this|that)|stay|stays|be|passen|tenir|tenga|caber|quepa)"
-    rf"\s+(?:(?:in|into|within|to|inside|in\s+h[oö]chstens|dans|en)\s+)(?:at\s+most\s+)?{_N}"
-    rf"\s+{_UNIT}",
-    _I,
-)
-# "280 characters or less", "100 Zeichen oder weniger", "80 caractères maximum", "3 líneas como máximo"
-_OR_LESS = re.compile(
-    rf"{_N}\s+{_UNIT}\s+(?:or\s+(?:less|fewer)|oder\s+weniger|ou\s+moins|o\s+menos|maximum|max\.?"
-    rf"|como\s+m[aá]ximo|au\s+plus|au\s+maximum)\b",
-    _I,
-)
-# "no longer than 280 characters", "nicht mehr als 100 Zeichen", "moins de 100 caractères"
-_NOT_MORE = re.compile(
-    rf"\b(?:no\s+longer\s+than|not\s+(?:more|longer)\s+than|nicht\s+(?:mehr|l[aä]nger)\s+als"
-    rf"|ne\s+(?:d[ée]passe|pas\s+d[ée]passer)\s+(?:pas\s+)?)\s+{_N}\s+{_UNIT}",
-    _I,
-)
-_FEWER = re.compile(rf"\b(?:moins\s+de|menos\s+de|k[uü]rzer\s+als)\s+{_N}\s+{_UNIT}", _I)
 # A quoted form, then the form it replaces after a negation: "as `#88` ..., not as PR 88".
 _INSTEAD_OF = re.compile(
     rf"{_LIT}[^.;!?`]{{0,50}}?(?:,\s*|\s+)(?:not|nicht|pas|no|never)\s+(?:as|als|comme|como|like)?\s*"
@@ -78,13 +57,10 @@ _LAST_LINE = re.compile(
 )
 
 
-def _limit(what: str, n: int) -> tuple[str, str | int] | None:
-    what = what.lower()
-    if n < 1:
-        return None
-    if what.startswith(("char", "zeichen", "caract")):
+def _limit(unit: str, n: int) -> tuple[str, str | int]:
+    if unit == "chars":
         return "max_chars", n
-    if what.startswith(("word", "wort", "wört", "wor", "palabra", "mot")):
+    if unit == "words":
         return "regex", rf"(?s)\A\W*(?:\w+\W+){{0,{n - 1}}}\w*\W*\Z"
     return "regex", rf"\A(?:.*\n){{0,{n - 1}}}.*\Z"
 
@@ -94,13 +70,9 @@ def _is_path(literal: str) -> bool:
 
 
 def length_rules(text: str) -> list[tuple[str, str | int]]:
-    """A length the answer must fit in, in characters, words or lines."""
-    found: list[tuple[str, str | int]] = []
-    for pattern, shift in ((_FIT, 0), (_OR_LESS, 0), (_NOT_MORE, 0), (_FEWER, 1)):
-        for match in pattern.finditer(text):
-            limit = _limit(match.group("what"), int(match.group("n")) - shift)
-            found += [limit] if limit else []
-    return found
+    """A length the answer must fit in, in characters, words or lines: the ceilings the
+    held-text route reads (:func:`.spans.limits`), one vocabulary for both."""
+    return [_limit(unit, n) for unit, n in limits(text)]
 
 
 def plain_rules(text: str) -> list[tuple[str, str | int]]:

@@ -84,6 +84,9 @@ _CEILING = re.compile(
     r"|fewer\s+than|less\s+than|fit|fits|only|just|h[oö]chstens|grenze|nicht\s+mehr\s+als"
     r"|au\s+plus|pas\s+plus\s+de|limite|moins\s+de|como\s+m[aá]ximo|no\s+m[aá]s\s+de|m[aá]ximo"
     r"|menos\s+de|tope|massim[oa]|al\s+massimo|non\s+pi[uù]\s+di|até"
+    r"|or\s+(?:less|fewer)|oder\s+weniger|ou\s+moins|o\s+menos|no\s+longer\s+than|within"
+    r"|not\s+longer\s+than|nicht\s+l[aä]nger\s+als|d[ée]passe\w*|k[uü]rzer\s+als|keep|stays?"
+    r"|passen|tenir|caber|quepa"
     # a text cut at a length has that length as its ceiling ("corta aos 90", "viene tagliato")
     r"|cut|cuts|truncat\w*|cort[ae]\w*|tagliat?\w*|tronca\w*|coup[eé]\w*|tronqu\w*"
     r"|abgeschnitten|schneidet)\b|\u4ee5\u5185|\u307e\u3067|\u4ee5\u4e0b",
@@ -141,7 +144,8 @@ def spans(correction: str) -> list[Span]:
 
 
 _STRICT = re.compile(
-    r"(?:\bunder|\bbelow|fewer\s+than|less\s+than|\bunter|weniger\s+als|moins\s+de|menos\s+de)\s+$",
+    r"(?:\bunder|\bbelow|fewer\s+than|less\s+than|\bunter|weniger\s+als|moins\s+de|menos\s+de"
+    r"|k[uü]rzer\s+als)\s+$",
     _I,
 )
 
