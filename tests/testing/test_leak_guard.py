@@ -34,11 +34,11 @@ def test_runs_after_the_leak():
 def run_suite_copy(tmp_path: Path, test_source: str) -> subprocess.CompletedProcess[str]:
     shutil.copy(REPO / "pyproject.toml", tmp_path / "pyproject.toml")
     tests = tmp_path / "tests"
-    tests.mkdir()
+    tests.mkdir(exist_ok=True)
     shutil.copy(REPO / "tests" / "conftest.py", tests / "conftest.py")
     (tests / "test_leaky.py").write_text(test_source, encoding="utf-8")
     return subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:randomly", "tests/test_leaky.py"],
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:randomly", "tests"],
         cwd=tmp_path,
         capture_output=True,
         text=True,
@@ -55,3 +55,44 @@ def test_a_leaked_socket_fails_the_test_that_leaked_it(tmp_path: Path) -> None:
     blamed = [line for line in out.splitlines() if line.startswith(("ERROR ", "FAILED "))]
     assert blamed == [line for line in blamed if "::test_leaks_a_socket " in line] != [], out
     assert "2 passed, 1 error" in out, out  # its body passed; the test after it is not blamed
+
+
+LEAKY_MODULE_FIXTURE = """
+import socket
+
+import pytest
+
+
+@pytest.fixture(scope="module")
+def server_socket():
+    sock = socket.socket()
+    holder = {"sock": sock}
+    holder["self"] = holder  # lives through the module's tests, then only the collector frees it
+    yield sock.fileno()
+
+
+def test_uses_it(server_socket):
+    assert server_socket >= 0
+
+
+def test_uses_it_again(server_socket):
+    assert server_socket >= 0
+"""
+
+SOME_LATER_MODULE = """
+def test_in_a_later_module():
+    assert True
+"""
+
+
+def test_a_socket_a_module_fixture_leaks_fails_that_modules_teardown(tmp_path: Path) -> None:
+    """What the tests of a module share is set aside after each test (so each collection stays
+    cheap), and still collected once the module is done: the leak is blamed on its module."""
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_next.py").write_text(SOME_LATER_MODULE, encoding="utf-8")
+    run = run_suite_copy(tmp_path, LEAKY_MODULE_FIXTURE)
+    out = run.stdout + run.stderr
+    assert run.returncode == 1, out
+    assert "ERROR at teardown of test_uses_it_again" in out, out
+    assert "ResourceWarning: unclosed <socket.socket" in out, out
+    assert "3 passed, 1 error" in out, out
