@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
 import subprocess
@@ -182,50 +183,56 @@ def wheelhouse(tmp_path_factory: pytest.TempPathFactory, empty_python: Path) -> 
 
 
 def _download_wheels(python: Path, root: Path) -> str:
-    """Download the wheels into ``root/wheels`` and keep the pip that did it, made the
-    wheelhouse's newest (``--python`` needs pip 22.3; an older ensurepip may bring less), for
-    :func:`venv`; why it could not, or ""."""
-    scratch = root / "venv"
-    made = subprocess.run(
-        [str(python), "-m", "venv", str(scratch)],
-        check=False,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    if made.returncode != 0:
-        return f"{python} cannot make a venv: {made.stderr.strip()[-200:]}"
-    got = subprocess.run(
-        [
-            str(scratch / "bin" / "python"),
-            "-m",
-            "pip",
-            "download",
-            "-q",
-            "-d",
-            str(root / "wheels"),
-            *_project_dependencies(),
-            *WHEELHOUSE_REQUIREMENTS,
-        ],
-        check=False,
-        capture_output=True,
-        text=True,
+    """Download the wheels into ``root/wheels`` and keep a pip of the wheelhouse's newest
+    (``--python`` needs pip 22.3; an older ensurepip may bring less) in ``root/venv``, for
+    :func:`venv`; why it could not, or "".
+
+    The download runs on this interpreter's pip when it is ``python``'s version (the same wheels;
+    tests/run.sh gives it a pip), and the kept pip is installed from its own wheel into an
+    environment made without one: ensurepip writes and byte-compiles a thousand files, the
+    longest step of making the wheelhouse. Another version of Python gets an ensurepip of its own."""
+    scratch, wheels = root / "venv", root / "wheels"
+    downloader = [sys.executable, "-m", "pip"]
+    if not _same_python(python):
+        made = _run_quiet([str(python), "-m", "venv", str(scratch)])
+        if made.returncode != 0:
+            return f"{python} cannot make a venv: {made.stderr.strip()[-200:]}"
+        downloader = [str(scratch / "bin" / "python"), "-m", "pip"]
+    wanted = [*_project_dependencies(), *WHEELHOUSE_REQUIREMENTS]
+    got = _run_quiet(
+        [*downloader, "download", "-q", "-d", str(wheels), *wanted],
         timeout=600,
         env={**os.environ, "PIP_NO_CACHE_DIR": "1"},
     )
     if got.returncode != 0:
         return f"cannot download the wheels (no package index?): {got.stderr[-300:]}"
-    newest = subprocess.run(
-        [str(scratch / "bin" / "python"), "-m", "pip", "install", "-q", "--upgrade", "pip"],
-        check=False,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env={**os.environ, **offline_pip(root / "wheels")},
+    if not scratch.exists():
+        made = _run_quiet([str(python), "-m", "venv", "--without-pip", str(scratch)])
+        if made.returncode != 0:
+            return f"{python} cannot make a venv: {made.stderr.strip()[-200:]}"
+    [pip_wheel] = sorted(wheels.glob("pip-*.whl"))
+    newest = _run_quiet(  # pip runs from its wheel (a zip on sys.path) to install itself
+        [str(scratch / "bin" / "python"), f"{pip_wheel}/pip", "install", "-q", "--upgrade", "pip"],
+        env={**os.environ, **offline_pip(wheels)},
     )
     if newest.returncode != 0:
-        return f"cannot upgrade pip from the wheelhouse: {newest.stderr[-300:]}"
+        return f"cannot install pip from the wheelhouse: {newest.stderr[-300:]}"
     return ""
+
+
+def _same_python(python: Path) -> bool:
+    """Is ``python`` this interpreter's version, and does this one have pip (to download for it)?"""
+    probe = _run_quiet([str(python), "-c", "import sys; print(sys.version_info[:2])"])
+    mine = str(tuple(sys.version_info[:2]))
+    return probe.stdout.strip() == mine and importlib.util.find_spec("pip") is not None
+
+
+def _run_quiet(
+    argv: list[str], *, timeout: float = 300, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        argv, check=False, capture_output=True, text=True, timeout=timeout, env=env
+    )
 
 
 def venv(python: Path, dest: Path, wheelhouse: Path, *packages: str) -> Path:
@@ -233,7 +240,8 @@ def venv(python: Path, dest: Path, wheelhouse: Path, *packages: str) -> Path:
     dir. Made without a pip of its own (``--without-pip``): ensurepip writes and byte-compiles a
     thousand files into every environment, the longest step of making one; the wheelhouse's pip
     installs into it from outside (``--python``). For the tools a test needs (pipx, uv, build,
-    a dev environment), not for the environments a route under test makes itself."""
+    a dev environment, a user's own venv), not for the environments a route under test makes
+    itself."""
     subprocess.run([str(python), "-m", "venv", "--without-pip", str(dest)], check=True, timeout=300)
     if packages:
         pip = wheelhouse.parent / "venv" / "bin" / "python"
