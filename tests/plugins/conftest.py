@@ -87,8 +87,24 @@ NOT_IN_A_CLONE = (
 
 
 def copy_checkout(dest: Path) -> Path:
-    """A copy of this checkout as a user's clone, which a test may move or delete."""
-    shutil.copytree(REPO, dest, ignore=shutil.ignore_patterns(*NOT_IN_A_CLONE))
+    """A copy of this checkout as a user's clone, which a test may move or delete.
+
+    The test suite's own files (tests/, most of the clone's bytes: recorded sessions) are hard
+    links where the filesystem allows: no install reads them and no test writes into them (a
+    test changes the files an install reads, which are copies, and removes or moves whole
+    trees, which leaves the checkout's links alone)."""
+    suite = str(REPO / "tests") + os.sep
+
+    def copy(src: str, dst: str) -> object:
+        if src.startswith(suite):
+            try:
+                os.link(src, dst)
+                return dst
+            except OSError:  # another filesystem
+                pass
+        return shutil.copy2(src, dst)
+
+    shutil.copytree(REPO, dest, ignore=shutil.ignore_patterns(*NOT_IN_A_CLONE), copy_function=copy)
     return dest
 
 
