@@ -50,7 +50,8 @@ def _install_sh(checkout: Path) -> Path:
 
 def test_inside_an_active_venv(kit, home, tmp_path, checkout, empty_python, wheelhouse):
     venv = tmp_path / "users-venv"
-    subprocess.run([str(empty_python), "-m", "venv", str(venv)], check=True, timeout=300)
+    # The user's venv with its pip, from the wheelhouse: how it was made is not what is tested.
+    kit.venv(empty_python, venv, wheelhouse, "pip")
     env = kit.base_env(home, venv / "bin", VIRTUAL_ENV=str(venv), **kit.offline_pip(wheelhouse))
     before, venv_files = kit.listing(home), kit.listing(venv)
     first = kit.sh(_install_sh(checkout), "--no-codex", "--no-claude", env=env, cwd=tmp_path)

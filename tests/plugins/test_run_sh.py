@@ -56,7 +56,8 @@ def test_outside_a_venv_it_makes_one(kit, tmp_path, empty_python, wheelhouse):
 def test_inside_a_venv_it_uses_that_one(kit, tmp_path, empty_python, wheelhouse):
     checkout = kit.copy_checkout(tmp_path / "clone")
     venv = tmp_path / "venv"
-    subprocess.run([str(empty_python), "-m", "venv", str(venv)], check=True, timeout=300)
+    # The user's venv with its pip, from the wheelhouse: how it was made is not what is tested.
+    kit.venv(empty_python, venv, wheelhouse, "pip")
     env = kit.base_env(
         tmp_path / "home",
         _bin(tmp_path, venv / "bin" / "python"),
