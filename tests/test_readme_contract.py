@@ -9,19 +9,25 @@ here is skipped with its reason (SKIPS); the placeholders a reader fills in (`ID
 
 from __future__ import annotations
 
+import io
 import json
+import os
 import re
 import shutil
 import subprocess
 import sys
 import time
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
 
-from skillopt_sleep.cli import build_parser, commands
+from skillopt_sleep.cli import build_parser, commands, main
 from skillopt_sleep.harvest.lock import file_lock
+from skillopt_sleep.night.demo import sample_tasks, write_sample_project
+from skillopt_sleep.paths import resolve_paths
+from skillopt_sleep.store import Store
 
 REPO = Path(__file__).resolve().parent.parent
 README = REPO / "README.md"
@@ -216,9 +222,15 @@ TASKS_JSONL = '{"intent": "Name the release", "checks": [{"kind": "max_chars", "
 
 
 def _setup_run(home: Home, *argv: str) -> str:
-    r = home.shell(" ".join(["skillopt-sleep", *argv]))
-    assert r.returncode == 0, (argv, r.stdout, r.stderr)
-    return r.stdout
+    """One command of the home's making, run in this process under the home's environment
+    (``os.environ`` too: the platform's user dirs are read from it). A new process for each took
+    most of the making; the examples themselves run in a shell, as written."""
+    out, err = io.StringIO(), io.StringIO()
+    code = main(
+        list(argv), env=home.env, stdin=io.StringIO(), stdout=out, stderr=err, cwd=home.project
+    )
+    assert code == 0, (argv, out.getvalue(), err.getvalue())
+    return out.getvalue()
 
 
 @pytest.fixture(scope="module")
@@ -245,17 +257,26 @@ def user_home(tmp_path_factory: pytest.TempPathFactory) -> Home:
     for sub in ("code/app", "code/api", "work/app"):
         (home.home / sub).mkdir(parents=True)
     (root / "tmp").mkdir()
+    with pytest.MonkeyPatch.context() as patch:
+        for var in list(os.environ):
+            patch.delenv(var)
+        for var, value in env.items():
+            patch.setenv(var, value)
+        _make_home(home)
+    shutil.copytree(root, home.snapshot, symlinks=True)
+    return home
+
+
+def _make_home(home: Home) -> None:
+    """Log the sample tasks in ``code/app``, adopt a night, stage the next, and write the files
+    the examples name."""
     config = Path(json.loads(_setup_run(home, "config", "path", "--json"))["user_config"]["path"])
     config.parent.mkdir(parents=True)
     config.write_text(USER_CONFIG)
-    load = (
-        "from datetime import datetime, timezone; from pathlib import Path; "
-        "from skillopt_sleep.night.demo import sample_tasks, write_sample_project; "
-        "from skillopt_sleep.paths import resolve_paths; from skillopt_sleep.store import Store; "
-        "p = Path.cwd(); write_sample_project(p); "
-        "Store.open(resolve_paths(None).ensure().db).upsert_tasks(sample_tasks(p), datetime.now(timezone.utc))"
-    )
-    assert home.shell(f"python3 -c '{load}'").returncode == 0
+    write_sample_project(home.project)
+    store = Store.open(resolve_paths(None).ensure().db)
+    store.upsert_tasks(sample_tasks(home.project), datetime.now(timezone.utc))
+    store.close()
     _setup_run(home, "run", "--quiet")
     _setup_run(home, "adopt")
     home.adopted_id = json.loads(_setup_run(home, "status", "--json"))["nights"][0]["night_id"]
@@ -279,8 +300,6 @@ def user_home(tmp_path_factory: pytest.TempPathFactory) -> Home:
     )
     home.task_id = json.loads(_setup_run(home, "tasks", "list", "--json"))[0]["id"]
     home.night_id = json.loads(_setup_run(home, "status", "--json"))["nights"][0]["night_id"]
-    shutil.copytree(root, home.snapshot, symlinks=True)
-    return home
 
 
 def filled(text: str, home: Home) -> str:
