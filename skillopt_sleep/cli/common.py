@@ -1,11 +1,13 @@
-"""Flags shared by several commands."""
+"""Flags shared by several commands.
+
+The backends are imported only to fill the backend flags' values: importing the ``backends``
+package loads its registry and the settings, which `log` (and most commands' start) never need.
+"""
 
 from __future__ import annotations
 
 import argparse
 from typing import Any
-
-from ..backends.base import ROLES
 
 
 def at_least_one(text: str) -> int:
@@ -38,6 +40,8 @@ def add_backend_flags(parser: argparse.ArgumentParser) -> None:
 
 def backend_flags(args: argparse.Namespace) -> dict[str, Any]:
     """``--backend/--model/--base-url`` as dotted settings keys for every role."""
+    from ..backends.base import ROLES
+
     flags: dict[str, Any] = {}
     for role in ROLES:
         flags[f"roles.{role}.backend"] = getattr(args, "backend", None)

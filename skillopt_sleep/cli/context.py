@@ -1,4 +1,9 @@
-"""What every command handler gets: the environment snapshot, paths, store, settings, output."""
+"""What every command handler gets: the environment snapshot, paths, store, settings, output.
+
+The store, the settings and the adoption journal are imported when a command first asks for
+them, not with this module: every command imports it, and `log` (run at each session end) needs
+none of them, nor pydantic's models, to spool its payload.
+"""
 
 from __future__ import annotations
 
@@ -7,17 +12,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any, TextIO
-
-from pydantic import BaseModel
+from typing import TYPE_CHECKING, Any, TextIO
 
 from ..clock import Clock, SystemClock
 from ..errors import StoreError
 from ..paths import HOME_ENV, Paths, resolve_paths
-from ..review.backup import read_journal, recover
-from ..settings import LoadedSettings, load_settings, settings_layers
-from ..store import Store
 from .terminal import printable
+
+if TYPE_CHECKING:
+    from ..settings import LoadedSettings
+    from ..store import Store
 
 
 @dataclass
@@ -37,6 +41,8 @@ class Ctx:
 
     @cached_property
     def store(self) -> Store:
+        from ..store import Store
+
         return Store.open(self.paths.db)
 
     @cached_property
@@ -47,6 +53,8 @@ class Ctx:
     @cached_property
     def read_store(self) -> Store:
         """The store opened read-only: reading commands work inside a read-only sandbox."""
+        from ..store import Store
+
         return Store.open_readonly(self.read_paths.db)
 
     def project(self, given: str | None) -> Path:
@@ -59,6 +67,8 @@ class Ctx:
     def settings(
         self, project: Path | None, flags: Mapping[str, Any] | None = None
     ) -> LoadedSettings:
+        from ..settings import load_settings, settings_layers
+
         layers = settings_layers(
             config_file=self.read_paths.config_file,
             project=project,
@@ -90,6 +100,8 @@ class Ctx:
 
 
 def to_json(payload: Any) -> str:
+    from pydantic import BaseModel
+
     def default(obj: Any) -> Any:
         if isinstance(obj, BaseModel):
             return obj.model_dump(mode="json")
@@ -109,6 +121,8 @@ def repair_interrupted(ctx: Ctx) -> str | None:
     was repaired, or None. Only a journal left by an interrupted adoption needs a write: without
     one nothing is opened for writing, and where the store may not be written (a read-only
     sandbox) the repair waits for the next command that can write."""
+    from ..review.backup import read_journal, recover
+
     if read_journal(ctx.read_paths) is None:
         return None
     try:

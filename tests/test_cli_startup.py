@@ -1,0 +1,69 @@
+"""A command imports what it uses: `log` runs at every session end, and many a command in a new
+process. What each start costs is measured by ``python -m bench.startup``; here, what it loads."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from skillopt_sleep.cli import COMMAND_MODULES
+
+REPO = Path(__file__).resolve().parent.parent
+# what a command may use but `log` and `--version` need not load
+HEAVY = [["store"], ["settings"], ["backends"], ["review"], ["night"], ["optimize"]]
+
+SHOW_MODULES = """
+import json, sys
+from skillopt_sleep.cli import main
+try:
+    code = main(sys.argv[1:])
+finally:  # --version exits from inside argparse
+    print("MODULES", json.dumps(sorted(m for m in sys.modules if m.startswith("skillopt_sleep"))))
+sys.exit(code)
+"""
+
+
+def loaded(argv: list[str], stdin: str, home: Path) -> list[str]:
+    env = dict(os.environ, SKILLOPT_SLEEP_HOME=str(home / "sleep"), HOME=str(home))
+    env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
+    r = subprocess.run(
+        [sys.executable, "-c", SHOW_MODULES, *argv],
+        input=stdin,
+        env=env,
+        cwd=home,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert r.returncode == 0, r.stderr
+    line = next(x for x in r.stdout.splitlines() if x.startswith("MODULES "))
+    return list(json.loads(line.removeprefix("MODULES ")))
+
+
+def settled(spool: Path, wait_s: float = 60.0) -> bool:
+    """Whether the drainer `log` started has read the spool (it exits when it has)."""
+    deadline = time.monotonic() + wait_s
+    while time.monotonic() < deadline:
+        if not any(spool.glob("*.json")):
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def test_log_spools_its_payload_without_the_store_the_settings_or_the_backends(tmp_path):
+    payload = json.dumps({"session_id": "s1", "transcript_path": str(tmp_path / "none.jsonl")})
+    modules = loaded(["log"], payload, tmp_path)
+    assert [m for m in modules if m.split(".")[1:2] in HEAVY] == []
+    spooled = list((tmp_path / "sleep").rglob("spool"))
+    assert spooled and all(settled(s) for s in spooled)
+
+
+def test_version_loads_no_command_nor_what_commands_use(tmp_path):
+    modules = loaded(["--version"], "", tmp_path)
+    commands = [f"skillopt_sleep.cli.{name}" for name in COMMAND_MODULES]
+    assert [m for m in modules if m in commands or m.split(".")[1:2] in [*HEAVY, ["harvest"]]] == []
