@@ -27,7 +27,7 @@ SMALL = NightSettings(
     k=2,
     steps=1,
     concurrency=2,
-    efficacy_rollouts=16,
+    efficacy_rollouts=8,
     harm_rollouts=4,
     harm_looks=1,
     unseen_rollouts=2,
@@ -45,9 +45,10 @@ def test_a_night_learns_an_action_rule_through_agent_replays(
     agent, rule, project, sandbox_home: Path
 ):
     need(agent)
-    # a rule that the agent obeys 95% of the time with it loaded and 5% without: with 16
-    # rollouts a side over the lean looks, a night misses it about once in 2000 (it missed 1
-    # in 15 at 12 rollouts and 90% / 15%)
+    # a rule that the agent obeys 95% of the time with it loaded and 5% without, drawn from
+    # seed 3 (the same acts every run: 20 rollouts, 6 with the rule loaded, all obeyed): with 8
+    # rollouts a side over the lean looks, seeds 0-39 missed 2 nights of 80 (16 rollouts: none
+    # of 80, at 30 rollouts a night)
     world = ActingWorld([replace(rule, p_with=0.95, p_without=0.05)], seed=3)
     tasks = [t.model_copy(update={"source": agent}) for t in world.tasks(str(project), n=4)]
     paths = resolve_paths(str(sandbox_home / "sleep-home")).ensure()
