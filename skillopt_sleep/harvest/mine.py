@@ -43,6 +43,7 @@ CONTEXT_CHARS = 2000
 FEEDBACK_CHARS = 2000
 _REDACT_SLACK = 512  # redact a little more than is kept, so no secret is cut in half first
 _RULES = RuleClassifier()
+_ASK_CHARS = 160  # a question back, not an answer that ends with one
 
 
 @dataclass
@@ -125,11 +126,13 @@ def _merged(checks: list[Check], texts: list[Check]) -> list[Check]:
 
 
 def _asks_back(turn: Turn) -> bool:
-    """Whether the agent's turn only asks the user something: no action, and its words end
-    with a question mark (in any script). The next correction still corrects the attempt
-    before it."""
+    """Whether the agent's turn only asks the user something: no action, and its words are one
+    short line ending with a question mark, in any script ("Sorry, what would you like
+    instead?"; a draft that ends "Want me to shorten it?" is an attempt). The next correction
+    still corrects the attempt before it."""
     words = "\n".join(s.text for s in turn.steps if s.kind == "text").strip()
-    return not turn.actions and words.endswith(("?", "\uff1f"))
+    short = len(words) <= _ASK_CHARS and "\n" not in words
+    return not turn.actions and short and words.endswith(("?", "\uff1f"))
 
 
 def _said(turn: Turn) -> str:
