@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ..clock import Clock, SystemClock
-from ..errors import StoreError
+from ..errors import StoreError, UsageError
 from ..paths import HOME_ENV, Paths, resolve_paths
 from .terminal import printable
 
@@ -63,6 +63,17 @@ class Ctx:
         if not path.is_absolute():
             path = self.cwd / path
         return path.resolve()
+
+    def existing_project(self, given: str | None) -> Path:
+        """The project a command stores or reports for: a directory that exists (a typo must not
+        pass as a project with no tasks, or store tasks under a path no night will ever run)."""
+        project = self.project(given)
+        if not project.is_dir():
+            raise UsageError(
+                f"no project directory {project}",
+                hint="check the --project path, or run from inside the project",
+            )
+        return project
 
     def settings(
         self, project: Path | None, flags: Mapping[str, Any] | None = None

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ..errors import ConfigError, StoreError, UsageError
+from ..errors import ConfigError, StoreError
 from ..harvest import problems as harvest_problems
 from ..models import unconfirmed_words
 from ..night.project import summary_line
@@ -55,18 +55,6 @@ def _seconds(text: str) -> float:
     if not 0.05 <= value <= 3600:
         raise argparse.ArgumentTypeError(f"needs seconds between 0.05 and 3600, not {text!r}")
     return value
-
-
-def existing_project(ctx: Ctx, given: str | None) -> Path:
-    """The project a command stores or reports for: a directory that exists (a typo must not
-    pass as a project with no tasks, or store tasks under a path no night will ever run)."""
-    project = ctx.project(given)
-    if not project.is_dir():
-        raise UsageError(
-            f"no project directory {project}",
-            hint="check the --project path, or run from inside the project",
-        )
-    return project
 
 
 def config_problem(ctx: Ctx, project: Path | None) -> str | None:
@@ -125,7 +113,7 @@ def _waiting(store: Store, project: str | None, payload: dict[str, object]) -> l
 def status(args: argparse.Namespace, ctx: Ctx) -> int:
     if args.watch:
         return Watch(ctx, heartbeat_file(ctx.read_paths.state_dir), args.interval).run()
-    project_dir = None if args.all_projects else existing_project(ctx, args.project)
+    project_dir = None if args.all_projects else ctx.existing_project(args.project)
     project = None if project_dir is None else str(project_dir)
     repair_interrupted(ctx)  # an interrupted adoption: its notice is shown below
     store = ctx.read_store

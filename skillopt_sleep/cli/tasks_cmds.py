@@ -16,7 +16,6 @@ from ..store import Store
 from ..store.preferences import Preference
 from .common import add_project_flag
 from .context import Ctx
-from .status_cmd import existing_project
 
 OUTCOMES = ("success", "failure", "mixed", "unknown")
 
@@ -112,7 +111,7 @@ def _count(text: str) -> int:
 
 def _defaults(args: argparse.Namespace, ctx: Ctx, source: str) -> Defaults:
     # tasks of a project that does not exist would never run: refused before anything is stored
-    project = existing_project(ctx, args.project)
+    project = ctx.existing_project(args.project)
     return Defaults(project=str(project), now=ctx.clock.now(), source=source)
 
 
