@@ -23,7 +23,6 @@ from collections.abc import Iterator, Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from .mine import group_turns
 from .opencode import OpenCodeParser
 from .scan import Problem, printable
 from .session import ParseState, SessionChunk
@@ -179,6 +178,10 @@ def _next_cursor(
     end: int,
     classifier: TurnClassifier | None,
 ) -> SessionCursor:
+    # the task miner, here only to find where the last task starts: imported when a harvest
+    # reads a store, not with the agent registry, which `log` loads at every session end
+    from .mine import group_turns
+
     state = _copy(chunk.state)
     groups = group_turns(chunk.turns, classifier)
     offset = groups[-1].task.offset if groups else end
