@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -92,7 +93,8 @@ def copy_checkout(dest: Path) -> Path:
     The test suite's own files (tests/, most of the clone's bytes: recorded sessions) are hard
     links where the filesystem allows: no install reads them and no test writes into them (a
     test changes the files an install reads, which are copies, and removes or moves whole
-    trees, which leaves the checkout's links alone)."""
+    trees, which leaves the checkout's links alone). One under tests/ that a test must change
+    is removed first and written anew: writing into the link would change this checkout."""
     suite = str(REPO / "tests") + os.sep
 
     def copy(src: str, dst: str) -> object:
@@ -149,6 +151,8 @@ class Kit:
     sh = staticmethod(sh)
     offline_pip = staticmethod(lambda wheelhouse: offline_pip(wheelhouse))
     venv = staticmethod(lambda *args, **kw: venv(*args, **kw))
+    run_sh = staticmethod(lambda *args, **kw: run_sh(*args, **kw))
+    run_sh_bin = staticmethod(lambda *args, **kw: run_sh_bin(*args, **kw))
 
 
 @pytest.fixture(scope="session")
@@ -184,8 +188,7 @@ def wheelhouse(tmp_path_factory: pytest.TempPathFactory, empty_python: Path) -> 
     installs then run with ``--no-index`` and take seconds."""
     import fcntl  # POSIX: the installers these wheels serve run under sh
 
-    base = tmp_path_factory.getbasetemp()
-    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    shared = _shared_tmp(tmp_path_factory)
     root = shared / "wheelhouse"
     with open(shared / "wheelhouse.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file is closed
@@ -196,6 +199,12 @@ def wheelhouse(tmp_path_factory: pytest.TempPathFactory, empty_python: Path) -> 
     if (root / "skip").exists():
         pytest.skip((root / "skip").read_text(encoding="utf-8"))
     return root / "wheels"
+
+
+def _shared_tmp(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A directory every worker of this run sees (under xdist, their base's parent)."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
 
 
 def _download_wheels(python: Path, root: Path) -> str:
@@ -313,3 +322,72 @@ def offline_pip(wheelhouse: Path) -> dict[str, str]:
         "UV_NO_INDEX": "1",
         "PIP_CONFIG_FILE": os.devnull,
     }
+
+
+# What tests/run.sh needs besides python3; no npm: the tests of the agent CLIs skip.
+RUN_SH_TOOLS = ("bash", "dirname")
+
+
+def run_sh_bin(bin_dir: Path, python: Path) -> Path:
+    """``bin_dir`` holding ``python3`` (``python``) and the tools tests/run.sh needs."""
+    bin_dir.mkdir()
+    (bin_dir / "python3").symlink_to(python)
+    for tool in RUN_SH_TOOLS:
+        (bin_dir / tool).symlink_to(shutil.which(tool) or tool)
+    return bin_dir
+
+
+def run_sh(checkout: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """`bash tests/run.sh tests/test_cli_basics.py` in ``checkout``, with the bash of PATH."""
+    bash = env["PATH"].split(os.pathsep)[0] + "/bash"
+    return subprocess.run(
+        [bash, "tests/run.sh", "tests/test_cli_basics.py", "-p", "no:cacheprovider"],
+        check=False,
+        env=env,
+        cwd=checkout,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+
+
+@dataclass(frozen=True)
+class RanRunSh:
+    """A clone where `bash tests/run.sh` ran outside any virtual environment, and what it said."""
+
+    checkout: Path
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+@pytest.fixture(scope="session")
+def after_run_sh(
+    tmp_path_factory: pytest.TempPathFactory, empty_python: Path, wheelhouse: Path
+) -> RanRunSh:
+    """A user's clone after `bash tests/run.sh` outside any virtual environment: it makes
+    ./.venv and installs the package editable into it, which leaves ``skillopt_sleep.egg-info``
+    in the clone. Made once per test run (under xdist, by the first worker that needs it):
+    test_run_sh checks what it did, test_editable_checkout installs from the clone it left."""
+    import fcntl
+
+    shared = _shared_tmp(tmp_path_factory)
+    root = shared / "after-run-sh"
+    with open(shared / "after-run-sh.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file is closed
+        if not (root / "returncode").exists():
+            root.mkdir()
+            checkout = copy_checkout(root / "clone")
+            env = base_env(root / "home", run_sh_bin(root / "bin", empty_python))
+            env.update(offline_pip(wheelhouse), PATH=str(root / "bin"))  # only the tools above
+            r = run_sh(checkout, env)
+            (root / "stdout").write_text(r.stdout, encoding="utf-8")
+            (root / "stderr").write_text(r.stderr, encoding="utf-8")
+            (root / "returncode").write_text(str(r.returncode), encoding="utf-8")
+    return RanRunSh(
+        root / "clone",
+        int((root / "returncode").read_text(encoding="utf-8")),
+        (root / "stdout").read_text(encoding="utf-8"),
+        (root / "stderr").read_text(encoding="utf-8"),
+    )

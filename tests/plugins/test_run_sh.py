@@ -3,54 +3,19 @@ system Python may refuse pip installs): it picks or makes the environment it ins
 
 from __future__ import annotations
 
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
 pytestmark = pytest.mark.slow
 
-TOOLS = ("bash", "dirname")  # what run.sh needs besides python3; no npm: the CLIs' tests skip
 
-
-def _bin(tmp_path: Path, python: Path) -> Path:
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
-    (bin_dir / "python3").symlink_to(python)
-    for tool in TOOLS:
-        (bin_dir / tool).symlink_to(shutil.which(tool))
-    return bin_dir
-
-
-def _run_sh(checkout: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [
-            env["PATH"].split(":")[0] + "/bash",
-            "tests/run.sh",
-            "tests/test_cli_basics.py",
-            "-p",
-            "no:cacheprovider",
-        ],
-        check=False,
-        env=env,
-        cwd=checkout,
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
-
-
-def test_outside_a_venv_it_makes_one(kit, tmp_path, empty_python, wheelhouse):
-    checkout = kit.copy_checkout(tmp_path / "clone")
-    env = kit.base_env(
-        tmp_path / "home", _bin(tmp_path, empty_python), **kit.offline_pip(wheelhouse)
-    )
-    env["PATH"] = env["PATH"].split(":")[0]  # only the tools above
-    r = _run_sh(checkout, env)
+def test_outside_a_venv_it_makes_one(after_run_sh):
+    """Run once per test run (conftest's ``after_run_sh``): test_editable_checkout installs from
+    the clone it leaves."""
+    r = after_run_sh
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
-    assert " passed" in r.stdout and (checkout / ".venv" / "bin" / "pytest").exists()
+    assert " passed" in r.stdout and (r.checkout / ".venv" / "bin" / "pytest").exists()
 
 
 def test_inside_a_venv_it_uses_that_one(kit, tmp_path, empty_python, wheelhouse):
@@ -58,15 +23,13 @@ def test_inside_a_venv_it_uses_that_one(kit, tmp_path, empty_python, wheelhouse)
     venv = tmp_path / "venv"
     # The user's venv with its pip, from the wheelhouse: how it was made is not what is tested.
     kit.venv(empty_python, venv, wheelhouse, "pip")
+    bin_dir = kit.run_sh_bin(tmp_path / "bin", venv / "bin" / "python")
     env = kit.base_env(
-        tmp_path / "home",
-        _bin(tmp_path, venv / "bin" / "python"),
-        VIRTUAL_ENV=str(venv),
-        **kit.offline_pip(wheelhouse),
+        tmp_path / "home", bin_dir, VIRTUAL_ENV=str(venv), **kit.offline_pip(wheelhouse)
     )
-    env["PATH"] = f"{env['PATH'].split(':')[0]}:{venv / 'bin'}"
-    _failing_npm(tmp_path / "bin", tmp_path / "npm-argv")
-    r = _run_sh(checkout, env)
+    env["PATH"] = f"{bin_dir}:{venv / 'bin'}"
+    _failing_npm(bin_dir, tmp_path / "npm-argv")
+    r = kit.run_sh(checkout, env)
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
     assert " passed" in r.stdout and (venv / "bin" / "pytest").exists()
     assert not (checkout / ".venv").exists()

@@ -41,6 +41,7 @@ kit = _shared.kit
 home = _shared.home
 empty_python = _shared.empty_python
 wheelhouse = _shared.wheelhouse
+after_run_sh = _shared.after_run_sh
 
 
 @dataclass

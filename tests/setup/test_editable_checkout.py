@@ -30,22 +30,18 @@ def _run(
     )
 
 
-def _editable_install(kit, checkout: Path, python: Path, wheelhouse: Path, tmp_path: Path) -> None:
-    """What `bash tests/run.sh` does first: `pip install -e .` into a virtual environment (here
-    by the wheelhouse's pip, from outside it: the metadata it leaves in the checkout is the same)."""
-    kit.venv(python, tmp_path / "dev-venv", wheelhouse, "--no-deps", "-e", str(checkout))
-    assert (checkout / "skillopt_sleep.egg-info").is_dir()
-
-
 def test_install_sh_after_an_editable_install_installs_a_command_that_runs(
-    kit, home, tmp_path, empty_python, wheelhouse
+    kit, home, tmp_path, empty_python, wheelhouse, after_run_sh
 ):
-    checkout = kit.copy_checkout(tmp_path / "clone")
+    # The clone where `bash tests/run.sh` ran (conftest's after_run_sh, shared with
+    # test_run_sh): its `pip install -e` left the metadata in the checkout. The installer must
+    # not write into it, so it is shared as it is.
+    checkout = after_run_sh.checkout
+    assert (checkout / "skillopt_sleep.egg-info").is_dir()
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     (bin_dir / "python3").symlink_to(empty_python)
     env = kit.base_env(home, bin_dir, SHELL="/bin/bash", **kit.offline_pip(wheelhouse))
-    _editable_install(kit, checkout, empty_python, wheelhouse, tmp_path)
     before = kit.listing(home)
 
     r = kit.sh(
