@@ -11,6 +11,7 @@ import shlex
 from collections.abc import Sequence
 
 from ..models import Action
+from .clauses import _NEGATIVE
 from .shell_effects import _program, _segments, _words
 
 _QUOTED = re.compile(
@@ -41,17 +42,22 @@ def ran_as_is(span: str, corrected: Sequence[Action]) -> bool:
 
 def offered(clause: str, corrected: Sequence[Action], programs: frozenset[str]) -> list[str]:
     """The commands a clause said against something still offers: a variant of a program the
-    attempt ran ("no merge commits: `git pull --rebase origin main`", "`npm install
-    --package-lock-only` ... sans tout réinstaller") is the alternative, not what is refused; a
-    command of another program (``make codegen`` as where files come from) is not an instruction."""
-    quoted = (a or b for a, b in _QUOTED.findall(clause))
-    return [
-        span
-        for span in (q.strip() for q in quoted)
-        if span.split(" ", 1)[0].lower() in programs
-        and " " in span
-        and not ran_as_is(span, corrected)
-    ]
+    attempt ran that no negation governs ("no merge commits: `git pull --rebase origin main`",
+    "`npm install --package-lock-only` ... sans tout réinstaller") is the alternative, not what
+    is refused ("Never `git push --force`" is); a command of another program (``make codegen``
+    as where files come from) is not an instruction."""
+    out: list[str] = []
+    for match in _QUOTED.finditer(clause):
+        span = (match.group(1) or match.group(2)).strip()
+        before = clause[: match.start()].rsplit(":", 1)[-1]  # a colon ends a negation's reach
+        if (
+            span.split(" ", 1)[0].lower() in programs
+            and " " in span
+            and not _NEGATIVE.search(_QUOTED.sub(" ", before))
+            and not ran_as_is(span, corrected)
+        ):
+            out.append(span)
+    return out
 
 
 def _tail(command: str) -> list[str]:

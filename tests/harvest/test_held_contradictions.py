@@ -88,3 +88,20 @@ def test_a_flag_the_user_names_is_asked_for_on_the_program_it_belongs_to(cli, sa
     assert "runs git ... --oneline" in checks
     _all_pass(task, _ran("git log --oneline"))
     assert action_check(task.checks[0], recorded(_ran("git log -n 20")))[0] is False
+
+
+def test_a_variant_of_the_attempts_command_under_a_negation_is_never_asked_for(tmp_path):
+    # the shape of "no merge commits: `git pull --rebase ...`", with the negation on the command
+    from .test_action_refs import _session
+
+    [task] = _session(
+        tmp_path,
+        [
+            ("Push my branch", "git push origin main"),
+            (
+                "Never `git push --force` on this repo, others build on main.",
+                "git push origin main",
+            ),
+        ],
+    )
+    assert not [c for c in task.checks if c.kind == "ran" and "force" in str(c.value)]
