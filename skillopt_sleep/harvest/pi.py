@@ -42,7 +42,6 @@ from typing import Any
 from . import actions
 from .expanded import mark
 from .jsonl import BadRecord, LineParser, as_dict, as_list, as_str, require_dict
-from .mine import group_turns
 from .scan import Problem, _walk
 from .session import ParseState, SessionChunk, Turn, parse_time
 
@@ -279,6 +278,9 @@ def without_copies(turns: list[Turn], forked_at: datetime) -> list[Turn]:
     """A fork's turns without the requests it copied from its parent session (they are the
     parent's tasks, harvested there), unless the fork adds feedback to one: then the request
     stays, so the correction lands on it. Copies keep their first timestamps, before the fork's."""
+    # the task miner, imported when a fork is read, not with the agent registry (`log` loads
+    # the registry at every session end)
+    from .mine import group_turns
 
     def copied(turn: Turn) -> bool:
         return turn.timestamp is not None and turn.timestamp < forked_at
