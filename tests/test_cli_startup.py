@@ -59,6 +59,7 @@ def test_log_spools_its_payload_without_the_store_the_settings_or_the_backends(t
     payload = json.dumps({"session_id": "s1", "transcript_path": str(tmp_path / "none.jsonl")})
     modules = loaded(["log"], payload, tmp_path)
     assert [m for m in modules if m.split(".")[1:2] in HEAVY] == []
+    assert "skillopt_sleep.harvest.mine" not in modules  # the task miner: the drainer's work
     spooled = list((tmp_path / "sleep").rglob("spool"))
     assert spooled and all(settled(s) for s in spooled)
 
