@@ -7,7 +7,7 @@ how many yield the right check and how many a check that contradicts the correct
     python -m bench.corrections --baseline 4b6d96e --after HEAD --json
     python -m bench.corrections --sets checks5,checks6   # only those sets
 
-Ten sets of recorded sessions, each harvested through the CLI into a fresh store by the code of
+Eleven sets of recorded sessions, each harvested through the CLI into a fresh store by the code of
 ``--baseline`` (a git revision, extracted to a temporary directory) and by this tree (or the
 revision ``--after``), in the same run:
 - tests/harvest/conversations.py, the miner's tuning set, 20 checkable corrections;
@@ -41,6 +41,9 @@ revision ``--after``), in the same run:
 - tests/harvest/check_conversations_seventh.py, written and recorded while the miner change after
   7eecce5 was made, and kept from it: 22 labelled corrections (11 about text, 11 about actions, in
   nine languages), the held-out measure of that change.
+- tests/harvest/check_conversations_eighth.py, written and recorded while the miner change after
+  942032c was made, and kept from it: 16 labelled corrections (8 about text, 8 about actions, in
+  eight languages), the held-out measure of that change.
 
 Columns: attached (on their request), became tasks, with a mined rule check, with a mined action
 check, with a check that fails on the corrected attempt (goal: at least 8 of 20), and on labelled
@@ -129,6 +132,11 @@ begin with" rules; ``never_ran gofmt`` beside the user's own ``gofmt -l .``; ``u
 logs/app.log`` and ``never_ran logs/app.log`` beside ``truncate -s 0 logs/app.log``; ``ran make
 apidocs``, named as where files come from). The praise "¡Genial, ya arranca desde cron!" became a
 task of its own; the praise after two uncorrected requests did not.
+
+Measured on the eighth set before the change it measures (``python -m bench.corrections
+--baseline 942032c --after 942032c --sets checks8 --json``): 12 of 16 attached, 4 became tasks (all
+about text), 3 with a rule check, 7 with an action check, 10 with a failing check, 9 correct (3 of
+8 text, 6 of 8 actions), 3 contradicting with 4 checks (all about actions).
 """
 
 from __future__ import annotations
@@ -202,6 +210,12 @@ SETS = {
         "CHECK_SEVENTH_SESSIONS",
         "tests/fixtures/conversations_checks_seventh",
         "CHECK_SEVENTH_LABELS",
+    ),
+    "checks8": (
+        "tests.harvest.check_conversations_eighth",
+        "CHECK_EIGHTH_SESSIONS",
+        "tests/fixtures/conversations_checks_eighth",
+        "CHECK_EIGHTH_LABELS",
     ),
 }
 _TEXT_KINDS = frozenset({"contains", "not_contains", "starts_with", "equals", "heading"})

@@ -19,6 +19,7 @@ from skillopt_sleep.models import Action, Check
 
 from . import (
     check_conversations,
+    check_conversations_eighth,
     check_conversations_fifth,
     check_conversations_fourth,
     check_conversations_seventh,
@@ -71,6 +72,12 @@ SETS = {
         check_conversations_seventh.CHECK_SEVENTH_LABELS,
         check_conversations_seventh.CHECKS_SEVENTH,
         20,
+    ),
+    "checks8": (
+        check_conversations_eighth.CHECK_EIGHTH_SESSIONS,
+        check_conversations_eighth.CHECK_EIGHTH_LABELS,
+        check_conversations_eighth.CHECKS_EIGHTH,
+        14,
     ),
 }
 
