@@ -19,13 +19,14 @@ from collections.abc import Sequence
 from ..checks.judge import rule_check
 from ..models import Check
 from .action_refs import ActionLike
+from .clauses import QUOTE_BODY
 from .held_text import held_text_checks
 from .plain_rules import plain_rules
 from .text_checks import files_to_change, heading_checks, stated_checks
 from .turns import TurnVerdict
 
 _QUOTED = re.compile(
-    r"`([^`\n]{3,80})`|(?<!\w)['\"\u201c\u2018]([^'\"\u201d\u2019\n]{3,80})['\"\u201d\u2019]"
+    rf"`([^`\n]{{3,80}})`|(?<!\w)['\"\u201c\u2018]({QUOTE_BODY}{{3,80}})['\"\u201d\u2019](?!\w)"
 )
 # Words by which a turn speaks of the answer before it or of every answer of its kind ("begin
 # *it* with", "start *every* summary with", "*toujours*", "*jede* Mail"): a sure request that

@@ -24,8 +24,9 @@ from .text_checks import (
 )
 
 _I = re.IGNORECASE
-_QUOTED = (
-    r"""[`'"\u201c\u2018\u201e](?P<q>[^`'"\u201d\u2019\u201c\n]{1,120})[`'"\u201d\u2019\u201c]"""
+_QUOTED = (  # an apostrophe between letters ("Don't") is no closing mark
+    r"""[`'"\u201c\u2018\u201e](?P<q>(?:[^`'"\u201d\u2019\u201c\n]|(?<=\w)['\u2019](?=\w)){1,120})"""
+    r"""[`'"\u201d\u2019\u201c](?!\w)"""
 )
 _PHRASE = r"(?P<w>[^\s,;.!?]+(?:\s+[^\s,;.!?]+){0,3})"
 _VALUE = rf"(?:{_QUOTED}|{_PHRASE})"

@@ -34,8 +34,11 @@ _SPLIT = re.compile(
     re.IGNORECASE,
 )
 _LIST_WORDS = re.compile(r"(?<![\w-])(?:or|and|nor|oder|und|noch|ou|et|ni|o|y)(?![\w-])", re.I)
+# The body of a quoted span: an apostrophe between two letters ("Don't", "l'app") is part of it,
+# never its closing mark, and a closing mark is never followed by a letter.
+QUOTE_BODY = r"(?:[^'\"\u201d\u2019\n]|(?<=\w)['\u2019](?=\w))"
 _QUOTED = re.compile(
-    r"`([^`\n]{1,160})`|(?<!\w)['\"\u201c\u2018]([^'\"\u201d\u2019\n]{1,160})['\"\u201d\u2019]"
+    rf"`([^`\n]{{1,160}})`|(?<!\w)['\"\u201c\u2018]({QUOTE_BODY}{{1,160}})['\"\u201d\u2019](?!\w)"
 )
 
 

@@ -20,7 +20,9 @@ from .spans import limits
 _I = re.IGNORECASE
 _Q = r"""[`'"\u201c\u2018]"""
 _ENDQ = r"""[`'"\u201d\u2019]"""
-_LIT = rf"{_Q}(?P<q>[^`'\"\n\u201d\u2019]{{1,80}}){_ENDQ}"
+_LIT = (  # an apostrophe between letters ("Don't") is no closing mark
+    rf"{_Q}(?P<q>(?:[^`'\"\n\u201d\u2019]|(?<=\w)['\u2019](?=\w)){{1,80}}){_ENDQ}(?!\w)"
+)
 # A quoted form, then the form it replaces after a negation: "as `#88` ..., not as PR 88".
 _INSTEAD_OF = re.compile(
     rf"{_LIT}[^.;!?`]{{0,50}}?(?:,\s*|\s+)(?:not|nicht|pas|no|never)\s+(?:as|als|comme|como|like)?\s*"

@@ -11,11 +11,11 @@ import shlex
 from collections.abc import Sequence
 
 from ..models import Action
-from .clauses import _NEGATIVE
+from .clauses import _NEGATIVE, QUOTE_BODY
 from .shell_effects import _program, _segments, _words
 
 _QUOTED = re.compile(
-    r"`([^`\n]{1,160})`|(?<!\w)['\"\u201c\u2018]([^'\"\u201d\u2019\n]{1,160})['\"\u201d\u2019]"
+    rf"`([^`\n]{{1,160}})`|(?<!\w)['\"\u201c\u2018]({QUOTE_BODY}{{1,160}})['\"\u201d\u2019](?!\w)"
 )
 
 

@@ -18,8 +18,8 @@ from .clauses import _APPROVED, _clauses
 
 _I = re.IGNORECASE
 _QUOTED = re.compile(
-    r"`([^`\n]{1,160})`|(?<!\w)['\"\u201c\u2018\u00ab]([^'\"\u201d\u2019\u00bb\n]{1,160})"
-    r"['\"\u201d\u2019\u00bb](?!\w)|\u300c([^\u300d\n]{1,160})\u300d"
+    r"`([^`\n]{1,160})`|(?<!\w)['\"\u201c\u2018\u00ab]((?:[^'\"\u201d\u2019\u00bb\n]"
+    r"|(?<=\w)['\u2019](?=\w)){1,160})['\"\u201d\u2019\u00bb](?!\w)|\u300c([^\u300d\n]{1,160})\u300d"
 )
 _URL = r"https?://[^\s<>()\"'`]+"
 _DOMAIN = r"(?<![\w./@-])(?:[a-z0-9-]+\.)+(?:com|org|net|io|dev|app|co|de|fr|es)\b"

@@ -161,7 +161,9 @@ def scope_text_checks(text: str) -> list[Check]:
 
 # -- rules the correction states in its own words ---------------------------------------------
 
-_LIT = rf"{_Q}(?P<q>[^`'\"\n\u201d\u2019]{{1,80}}){_ENDQ}"
+_LIT = (  # an apostrophe between letters ("Don't") is no closing mark
+    rf"{_Q}(?P<q>(?:[^`'\"\n\u201d\u2019]|(?<=\w)['\u2019](?=\w)){{1,80}}){_ENDQ}(?!\w)"
+)
 _EXAMPLE_WORD = (
     r"(?:e\.g\.|eg|like|such as|as in|for (?:example|instance)|z\.\s?b\.|zum beispiel|wie|etwa"
     r"|comme|par exemple|p\.\s?ex\.|como|por ejemplo|p\.\s?ej\.)"
