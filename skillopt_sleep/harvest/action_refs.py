@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from .clauses import sourced
 from .shell_effects import _program, _segments, _words
 from .turns import TurnVerdict
 
@@ -203,7 +204,19 @@ def prohibited(text: str, actions: Sequence[ActionLike]) -> str | None:
 
 _SHORT_REMARK = 8  # words: a remark this short names what it is about, not a new task
 _CODE = re.compile(r"`([^`\n]{3,120})`")
-_COMMAND_LIKE = re.compile(r"(?:\./)?[a-z0-9][\w.+/-]*(?:\s+\S+)+")
+COMMAND_LIKE = re.compile(r"(?:\./)?[a-z0-9][\w.+/-]*(?:\s+\S+)+")
+
+
+def names_other(text: str, span: str, actions: Sequence[ActionLike]) -> bool:
+    """Whether ``text`` quotes in backticks, besides ``span``, something the attempt neither ran
+    nor touched: what to do instead, so that a command named as where files come from is only
+    the reason ("built by `make apidocs` in CI, so fix `src/client.py`"); with nothing else
+    named, that command is the way ("the pins come from `uv pip compile ...`")."""
+    done = " ".join(a.command if a.kind == "command" else a.path for a in actions)
+    return any(
+        (other := m.group(1).strip()) != span and other.strip("/").removeprefix("./") not in done
+        for m in _CODE.finditer(text)
+    )
 
 
 def named_command(text: str, actions: Sequence[ActionLike]) -> str | None:
@@ -217,7 +230,9 @@ def named_command(text: str, actions: Sequence[ActionLike]) -> str | None:
         return None
     for match in _CODE.finditer(text):
         span = match.group(1).strip()
-        if _COMMAND_LIKE.fullmatch(span) and not any(
+        if sourced(text[: match.start()]) and names_other(text, span, actions):
+            continue  # "built by `make apidocs` in CI": where files come from, not what to run
+        if COMMAND_LIKE.fullmatch(span) and not any(
             seg[: len(_words(span))] == _words(span) for seg in ran
         ):
             return span

@@ -41,6 +41,23 @@ _QUOTED = re.compile(
     rf"`([^`\n]{{1,160}})`|(?<!\w)['\"\u201c\u2018]({QUOTE_BODY}{{1,160}})['\"\u201d\u2019](?!\w)"
 )
 
+# Words right before a command that name it as where something comes from, not as what to run:
+# "built from the docstrings by `make apidocs`", "comes from `make codegen`", "CI runs `make
+# docs`", "généré par `make docs`" (a participle before "par"/"por": "commence par" asks).
+_SOURCE = re.compile(
+    r"(?<![\w-])(?:by|from|out\s+of|von|durch|door|uit|dal|dalla|dai|desde|runs|builds"
+    r"|generates|regenerates|renders|produces|compiles)\s*$"
+    r"|\w(?:é|ée|és|ées|ado|ada|ados|adas|ido|ida|idos|idas|ato|ata|ati|ate)\s+"
+    r"(?:par|por|pelo|pela|da)\s*$",
+    re.IGNORECASE,
+)
+
+
+def sourced(before: str) -> bool:
+    """Whether a command quoted right after ``before`` is named as where something comes from
+    (a source the correction explains), never as what the user asks to run."""
+    return bool(_SOURCE.search(before))
+
 
 def _clauses(text: str) -> list[tuple[str, bool]]:
     """The clauses of a correction, each with whether it is said against something. A negation

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from ..checks.action_judge import Effects, action_check, glob_match
 from ..checks.judge import rule_check
 from ..models import Action, Check
-from .action_refs import FAMILIES
-from .clauses import _APPROVED, _QUOTED, _clauses
+from .action_refs import COMMAND_LIKE, FAMILIES, names_other
+from .clauses import _APPROVED, _QUOTED, _clauses, sourced
 from .quoted import offered, piped, ran_as_is, unredirected
 from .scope import Scope, confine, limited, scope
 from .shell_effects import _operands, _program, _segments, _words, shell_effects
@@ -144,6 +144,23 @@ def _flagged(span: str, corrected: Sequence[Action]) -> str | None:
     return " ".join([*segments[0], span]) if segments else None
 
 
+def _named(clause: str, feedback: str, corrected: Sequence[Action]) -> list[tuple[str, bool]]:
+    """The spans a clause said for something quotes, each with whether it is a command: one of a
+    known tool or of a program the attempt ran, or any command line in backticks, whatever its
+    program (``truncate -s 0 logs/app.log``). A command named as where something comes from
+    ("built by `make apidocs` in CI") is neither the example nor any text of it, when the
+    correction names something else to do."""
+    programs = _programs(corrected)
+    out: list[tuple[str, bool]] = []
+    for match in _QUOTED.finditer(clause):
+        span = (match.group(1) or match.group(2)).strip()
+        ticked = match.group(0).startswith("`") and COMMAND_LIKE.fullmatch(span) is not None
+        if ticked and sourced(clause[: match.start()]) and names_other(feedback, span, corrected):
+            continue
+        out.append((span, ticked or _is_command(span, programs)))
+    return out
+
+
 def user_example(feedback: str, corrected: Sequence[Action]) -> UserExample | None:
     """The example ``feedback`` gives of what to do instead; None when it names none."""
     programs = _programs(corrected)
@@ -157,19 +174,14 @@ def user_example(feedback: str, corrected: Sequence[Action]) -> UserExample | No
             commands += offered(clause, corrected, programs)
             continue
         written += [m.group(0) for m in _QUOTED.finditer(clause) if m.group(0).startswith("`")]
-        quoted = [a or b for a, b in _QUOTED.findall(clause)]
-        for span in (s.strip() for s in quoted):
+        for span, is_command in _named(clause, feedback, corrected):
             if _is_path(span):
                 path = span.strip("/").removeprefix("./")
                 actions.append(Action(kind=_path_kind(clause, corrected), path=path))  # type: ignore[arg-type]
-            elif (
-                _is_command(span, programs)
-                and ran_as_is(span, corrected)
-                and not _APPROVED.search(clause)
-            ):
+            elif is_command and ran_as_is(span, corrected) and not _APPROVED.search(clause):
                 objected.append(span)  # the very command corrected: what the user objects to
                 continue
-            elif _is_command(span, programs):
+            elif is_command:
                 commands.append(span)
             elif (flagged := _flagged(span, corrected)) is not None:
                 commands.append(flagged)
