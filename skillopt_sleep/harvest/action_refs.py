@@ -219,10 +219,12 @@ def names_other(text: str, span: str, actions: Sequence[ActionLike]) -> bool:
     )
 
 
-def named_command(text: str, actions: Sequence[ActionLike]) -> str | None:
+def named_command(text: str, actions: Sequence[ActionLike], *, to_run: bool = False) -> str | None:
     """A command ``text`` quotes, in any language, that the attempt (which ran commands) did
     not run as it is: the one to run instead ("C'est `make e2e DB=local`", "así que `redis-cli
-    -n 2 FLUSHDB`"). None when the attempt ran none or the turn quotes none."""
+    -n 2 FLUSHDB`"). None when the attempt ran none or the turn quotes none. ``to_run``: only
+    a command the turn asks to run, not one it names as where files come from (that one still
+    tells the turn speaks of the attempt)."""
     ran = [
         segment for a in actions if a.kind == "command" for segment in _segments(_words(a.command))
     ]
@@ -230,7 +232,7 @@ def named_command(text: str, actions: Sequence[ActionLike]) -> str | None:
         return None
     for match in _CODE.finditer(text):
         span = match.group(1).strip()
-        if sourced(text[: match.start()]) and names_other(text, span, actions):
+        if to_run and sourced(text[: match.start()]) and names_other(text, span, actions):
             continue  # "built by `make apidocs` in CI": where files come from, not what to run
         if COMMAND_LIKE.fullmatch(span) and not any(
             seg[: len(_words(span))] == _words(span) for seg in ran

@@ -15,7 +15,11 @@ _NEGATIVE = re.compile(
     r"|ignore|ignoriere?|ignorer|ignora|omit"
     r"|except|nicht|nie|niemals|kein\w*|ohne|au(?:ß|ss)er|lass|pas|jamais|sans|sauf|nunca|sin"
     r"|excepto|nothing|nada|rien|nichts|keinerlei|aucune?|ninguna?|none|neither|nor"
-    r"|non|né|mai|niente|nulla|nessun[oa]?|senza|n[aã]o|nem|nenhum[a]?|sem)(?![\w-])"
+    r"|non|né|mai|niente|nulla|nessun[oa]?|senza|n[aã]o|nem|nenhum[a]?|sem"
+    r"|niet|geen|nooit|zonder|behalve"  # Dutch
+    # leaving something out, in the other languages the harvest reads
+    r"|lascia(?:re)?\s+(?:fuori|stare)|escludi\w*|tralascia\w*|deja\s+fuera|excluye|omite"
+    r"|deixa\s+de\s+fora|exclui|pula|laisse\s+de\s+c[oô]t[ée]|exclus|sla\s+\S+\s+over)(?![\w-])"
     # Japanese and Chinese write no spaces: their negations are matched inside the words
     r"|\u306a\u3044|\u306a\u3044\u3067|\u307e\u305b\u3093|\u7981\u6b62|\u4e0d|\u522b|\u6ca1|\u52ff",
     re.IGNORECASE,
@@ -45,7 +49,7 @@ _QUOTED = re.compile(
 # "built from the docstrings by `make apidocs`", "comes from `make codegen`", "CI runs `make
 # docs`", "généré par `make docs`" (a participle before "par"/"por": "commence par" asks).
 _SOURCE = re.compile(
-    r"(?<![\w-])(?:by|from|out\s+of|von|durch|door|uit|dal|dalla|dai|desde|runs|builds"
+    r"(?<![\w-])(?:by|from|out\s+of|von|durch|door|uit|da|dal|dalla|dai|desde|runs|builds"
     r"|generates|regenerates|renders|produces|compiles)\s*$"
     r"|\w(?:é|ée|és|ées|ado|ada|ados|adas|ido|ida|idos|idas|ato|ata|ati|ate)\s+"
     r"(?:par|por|pelo|pela|da)\s*$",
@@ -79,9 +83,15 @@ def _clauses(text: str) -> list[tuple[str, bool]]:
 
 
 def _commas(text: str) -> list[str]:
-    """``text`` cut at its commas outside quoted spans, each piece stripped, none empty."""
+    """``text`` cut at its commas and colons outside quoted spans (a colon ends a negation's
+    reach: "leave out `a/`: I only need `b/`"), each piece stripped, none empty."""
     quoted = [m.span() for m in _QUOTED.finditer(text)]
-    cuts = [i for i, ch in enumerate(text) if ch == "," and not any(a <= i < b for a, b in quoted)]
+    cuts = [
+        i
+        for i, ch in enumerate(text)
+        if (ch == "," or (ch in ":\uff1a" and text[i + 1 : i + 2] in ("", " ", "\n")))
+        and not any(a <= i < b for a, b in quoted)
+    ]
     edges = [-1, *cuts, len(text)]
     pieces = (text[a + 1 : b].strip() for a, b in pairwise(edges))
     return [p for p in pieces if p]

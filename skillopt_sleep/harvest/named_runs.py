@@ -16,7 +16,7 @@ def named_run(
     """``mined`` with the command the correction names asked for as run, not as words of the
     answer ("C'est `make e2e DB=local`": runs make e2e DB=local), when the attempt did not run
     it (and the retry the user accepted did)."""
-    command = named_command(said, acted)
+    command = named_command(said, acted, to_run=True)
     if command is None:
         return mined
     run = Check(kind="ran", value=phrase(unredirected(_words(command))), case_sensitive=False)
