@@ -13,6 +13,7 @@ import re
 from ..action_models import ACTION_KINDS
 from ..models import Check
 from .action_checks import plain_action
+from .line_ends import line_ends, plain_line_end
 from .plain_rules import plain_rules
 from .text_checks import (
     ISO_DATE,
@@ -225,7 +226,11 @@ def _lengths(text: str) -> list[tuple[str, str | int]]:
 
 
 def _format_rules(text: str) -> list[tuple[str, str | int]]:
+    """Constructs the correction forbids; not one named as what a line-end rule is about
+    ("kein Stichpunkt endet mit einem Punkt" keeps the bullets, without the full stop)."""
     found: list[tuple[str, str | int]] = []
+    if line_ends(text):
+        return found
     for words, kind, value, _ in _CONSTRUCTS:
         if re.search(rf"\b{_NO}\s+(?:\w+\s+){{0,2}}(?:{words})\b", text, _I) or re.search(
             rf"\b(?:stop\s+using|stop\s+adding|avoid|lass\s+(?:die|das)?\s*)\s*(?:{words})\b",
@@ -370,7 +375,7 @@ def plain(check: Check) -> str:
         return plain_action(check)
     if check.kind != "regex" or not isinstance(check.value, str):
         return check.describe()
-    fixed = _PLAIN_FIXED.get(check.value)
+    fixed = _PLAIN_FIXED.get(check.value) or plain_line_end(check.value)
     if fixed:
         return fixed
     for pattern, label, shift in _PLAIN_COUNTED:

@@ -22,6 +22,7 @@ from ..checks.judge import rule_check
 from ..models import Check
 from .action_refs import ActionLike
 from .examples import consistent
+from .line_ends import ended, line_end_checks
 from .spans import (
     EMOJI,
     EMOJI_WORDS,
@@ -223,7 +224,7 @@ def user_text(correction: str, attempt: str) -> TextExample | None:
     text = _apply(attempt, pairs, added, removed)
     if RELATIVE_WORDS.search(correction):
         text = re.sub(r"\]\(\s*https?://[^)\s]*/([^/)\s]+)\)", r"](\1)", text)
-    text = _limited(text, correction)
+    text = ended(_limited(text, correction), correction)
     if text.strip() == attempt.strip() or not text.strip():
         return None
     return TextExample(text, tuple(pairs), tuple(added), tuple(removed))
@@ -265,6 +266,7 @@ def candidates(example: TextExample, correction: str, attempt: str) -> list[Chec
         found.append(("regex", _NO_EMOJI, True))
     if RELATIVE_WORDS.search(correction):
         found.append(("regex", LINKS_RELATIVE, True))
+    found += [(k, v, True) for k, v in line_end_checks(correction)]
     for unit, n in limits(correction):
         found.append(
             ("max_chars", n, True)

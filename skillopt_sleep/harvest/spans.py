@@ -31,13 +31,15 @@ _NUMBERED_NAME = r"\b[a-z]+(?:-[a-z0-9]+)+-\d+\b"
 _SALIENT = re.compile(rf"{_URL}|{_DOMAIN}|{_REFERENCE}|{_INNER_CAPITAL}|{_FENCE}|{_NUMBERED_NAME}")
 EMOJI = re.compile("[\U0001f300-\U0001faff\u2600-\u27bf\u2b50\u2b55\U0001f000-\U0001f2ff]\ufe0f?")
 
-# The few meanings read from words (English, German, French, Spanish, Japanese).
+# The few meanings read from words (English, German, French, Spanish, Japanese; relative links in
+# Chinese and Korean too).
 EMOJI_WORDS = re.compile(
     r"emojis?|emoticons?|\u00e9mojis?|smileys?|\u7d75\u6587\u5b57|\u9854\u6587\u5b57|\u30a8\u30e2\u30b8",
     _I,
 )
 RELATIVE_WORDS = re.compile(
-    r"\brelati(?:ve|v\w*|fs?|vas?|vos?)\b|\u76f8\u5bfe|hardcod\w*|full\s+(?:url|link)"
+    r"\brelati(?:ve|v\w*|fs?|vas?|vos?)\b|\u76f8\u5bfe|\u76f8\u5bf9|\u76f8\u5c0d|hardcod\w*"
+    r"|\uc0c1\ub300\s*(?:\uacbd\ub85c|\ub9c1\ud06c|\uc8fc\uc18c)|full\s+(?:url|link)"
     r"|absolute\s+(?:url|link)",
     _I,
 )
