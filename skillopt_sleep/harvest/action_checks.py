@@ -131,7 +131,7 @@ _PLAIN = {
 
 def plain_action(check: Check) -> str:
     """An action check as people read it (``never runs unittest``, ``leaves dist alone``)."""
-    value = str(check.value)
+    value = str(check.value).replace("['\"]?", "")  # a glob matched quoted or not
     word = _WORD.match(value)
     scoped = _SCOPED.match(value)
     if scoped and check.kind in ("ran", "never_ran"):

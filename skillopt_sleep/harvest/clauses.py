@@ -49,7 +49,7 @@ _QUOTED = re.compile(
 # "built from the docstrings by `make apidocs`", "comes from `make codegen`", "CI runs `make
 # docs`", "généré par `make docs`" (a participle before "par"/"por": "commence par" asks).
 _SOURCE = re.compile(
-    r"(?<![\w-])(?:by|from|out\s+of|von|durch|door|uit|da|dal|dalla|dai|desde|runs|builds"
+    r"(?<![\w-])(?:by|from|out\s+of|von|durch|aus|door|uit|da|dal|dalla|dai|desde|runs|builds"
     r"|generates|regenerates|renders|produces|compiles)\s*$"
     r"|\w(?:é|ée|és|ées|ado|ada|ados|adas|ido|ida|idos|idas|ato|ata|ati|ate)\s+"
     r"(?:par|por|pelo|pela|da)\s*$",

@@ -232,8 +232,14 @@ _WORD = re.compile(r"^\(\?<!\[\\w-\]\)(.+)\(\?!\[\\w-\]\)$")
 
 
 def phrase(words: Sequence[str]) -> str:
-    """A regex matching ``words`` as whole words, in order, spaces between them."""
-    return r"(?<![\w-])" + r"\s+".join(re.escape(w) for w in words) + r"(?![\w-])"
+    """A regex matching ``words`` as whole words, in order, spaces between them; a glob the
+    shell would expand is matched quoted or not (``-name '*.yml'`` as written and as run)."""
+    return r"(?<![\w-])" + r"\s+".join(map(_word, words)) + r"(?![\w-])"
+
+
+def _word(word: str) -> str:
+    glob = re.search(r"[*?\[]", word) and not re.search(r"['\"]", word)
+    return f"['\"]?{re.escape(word)}['\"]?" if glob else re.escape(word)
 
 
 def _narrowed(check: Check, example: UserExample, corrected: Sequence[Action]) -> Check | None:
