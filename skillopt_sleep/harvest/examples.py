@@ -19,6 +19,7 @@ from ..models import Action, Check
 from .action_refs import COMMAND_LIKE, FAMILIES, names_other
 from .clauses import _APPROVED, _QUOTED, _clauses, sourced
 from .quoted import offered, piped, ran_as_is, unredirected
+from .quoted import phrase as phrase  # where the benchmarks and older callers import it
 from .scope import Scope, confine, limited, scope
 from .shell_effects import _operands, _program, _segments, _words, shell_effects
 
@@ -229,17 +230,6 @@ def _spared(feedback: str) -> tuple[str, ...]:
 # -- holding a check against the example ---------------------------------------------------------
 
 _WORD = re.compile(r"^\(\?<!\[\\w-\]\)(.+)\(\?!\[\\w-\]\)$")
-
-
-def phrase(words: Sequence[str]) -> str:
-    """A regex matching ``words`` as whole words, in order, spaces between them; a glob the
-    shell would expand is matched quoted or not (``-name '*.yml'`` as written and as run)."""
-    return r"(?<![\w-])" + r"\s+".join(map(_word, words)) + r"(?![\w-])"
-
-
-def _word(word: str) -> str:
-    glob = re.search(r"[*?\[]", word) and not re.search(r"['\"]", word)
-    return f"['\"]?{re.escape(word)}['\"]?" if glob else re.escape(word)
 
 
 def _narrowed(check: Check, example: UserExample, corrected: Sequence[Action]) -> Check | None:

@@ -24,13 +24,14 @@ from .action_refs import refine
 from .actions import to_models
 from .answer_refs import refine_by_answer
 from .check_miner import candidate_checks
-from .examples import UserExample, consistent, hold, phrase, user_example
+from .examples import UserExample, consistent, hold, user_example
 from .feedback import FeedbackKind, combine_outcomes, outcome_of, validated
 from .flag_runs import flag_runs
 from .held_text import held_text_checks
 from .named_files import named_file_checks
 from .named_runs import named_run
 from .polarity import polar
+from .quoted import phrase
 from .scope_turns import refine_by_scope
 from .session import PROMPT_CHARS, SessionChunk, Turn, cut
 from .shell_effects import _words

@@ -5,8 +5,7 @@ from __future__ import annotations
 from ..models import Action, Check
 from .action_checks import validated_actions
 from .action_refs import named_command
-from .examples import phrase
-from .quoted import unredirected
+from .quoted import phrase, unredirected
 from .shell_effects import _words
 
 

@@ -28,6 +28,17 @@ def unredirected(words: list[str]) -> list[str]:
     return words
 
 
+def phrase(words: Sequence[str]) -> str:
+    """A regex matching ``words`` as whole words, in order, spaces between them; a glob the
+    shell would expand is matched quoted or not (``-name '*.yml'`` as written and as run)."""
+    return r"(?<![\w-])" + r"\s+".join(map(_word, words)) + r"(?![\w-])"
+
+
+def _word(word: str) -> str:
+    glob = re.search(r"[*?\[]", word) and not re.search(r"['\"]", word)
+    return f"['\"]?{re.escape(word)}['\"]?" if glob else re.escape(word)
+
+
 def ran_as_is(span: str, corrected: Sequence[Action]) -> bool:
     """Whether ``span`` is, word for word, a command of the corrected attempt (its redirections
     aside): quoted back in a correction, it is what the user objects to, never the example."""
