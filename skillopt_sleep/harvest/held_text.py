@@ -166,9 +166,11 @@ def _pairs(objected: list[str], wanted: list[str], attempt: str) -> list[Pair]:
 
 
 def _where(span: str, correction: str) -> str:
-    """Where the correction puts a wanted line: "last", "first", or anywhere ("line")."""
-    for sentence in re.split(r"[.;!?\u3002]\s*", correction):
-        if span in sentence:
+    """Where the correction puts a wanted line: "last", "first", or anywhere ("line"). A sign
+    inside the span ends no sentence (`#!/usr/bin/env bash`)."""
+    masked = correction.replace(span, "\0" * len(span))
+    for sentence in re.split(r"[.;!?\u3002]\s*", masked):
+        if "\0" * len(span) in sentence:
             if LAST_WORDS.search(sentence):
                 return "last"
             if FIRST_WORDS.search(sentence):

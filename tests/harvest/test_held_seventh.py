@@ -104,3 +104,11 @@ def test_a_line_end_named_in_german_words_keeps_the_bullets(cli, sandbox_home):
     checks = mined(task)
     assert checks == ["no line ends with '.'"]
     _text_holds(task, _SLIDE, "- Schnellere Suche.\n- Dunkler Modus.\n- Export als PDF.")
+
+
+def test_a_sign_inside_a_quoted_first_line_ends_no_sentence(cli, sandbox_home):
+    # "La primera línea tiene que ser `#!/usr/bin/env bash`, si no cron lo lanza con sh ..."
+    task = harvested(cli, sandbox_home, CHECKS_SEVENTH)["Escribe el script que arranca el worker."]
+    assert "starts_with '#!/usr/bin/env bash'" in mined(task)
+    good = "#!/usr/bin/env bash\nset -e\nnode worker.js"
+    _text_holds(task, good, "set -e\nnode worker.js")
