@@ -120,17 +120,15 @@ def pipx_exe(kit, tmp_path_factory, empty_python, wheelhouse) -> Path:
     return _tool(kit, tmp_path_factory.mktemp("pipx-tool"), empty_python, wheelhouse, "pipx")
 
 
-@pytest.fixture(scope="session")
-def uv_exe(kit, tmp_path_factory, empty_python, wheelhouse) -> Path:
-    """uv in an environment of its own, as :func:`pipx_exe`."""
-    return _tool(kit, tmp_path_factory.mktemp("uv-tool"), empty_python, wheelhouse, "uv")
-
-
 @pytest.mark.parametrize("tool", ["pipx", "uv"])
 def test_pipx_and_uv_routes_upgrade_and_uninstall_exactly(
     kit, home, tmp_path, checkout, empty_python, wheelhouse, tool, request
 ):
-    exe = request.getfixturevalue(f"{tool}_exe")
+    exe = (
+        request.getfixturevalue("pipx_exe")
+        if tool == "pipx"
+        else _tool(kit, tmp_path, empty_python, wheelhouse, tool)
+    )
     env = kit.base_env(home, _bin_with(tmp_path, empty_python, exe), **kit.offline_pip(wheelhouse))
     before = kit.listing(home)
     first = kit.sh(_install_sh(checkout), "--no-codex", "--no-claude", env=env, cwd=tmp_path)
