@@ -252,6 +252,9 @@ def user_home(tmp_path_factory: pytest.TempPathFactory) -> Home:
         "USER": "tester",
         "LANG": "C.UTF-8",
         "FAKE_CRONTAB_FILE": str(root / "crontab"),
+        # The examples' Pythons start from this environment, not the suite's: no bytecode in
+        # the checkout, as for every other test (run.sh sets the same).
+        "PYTHONDONTWRITEBYTECODE": "1",
     }
     home = Home(root, root.with_name("snapshot"), env, "", "")
     for sub in ("code/app", "code/api", "work/app"):
