@@ -12,6 +12,20 @@ Measured before the change it measures (``python -m bench.corrections --baseline
 rule check, 7 with an action check, 10 with a failing check, 9 correct (3 of 8 text, 6 of 8
 actions), 3 contradicting with 4 checks (all about actions).
 
+After the miner work made while this set was kept from it (``python -m bench.corrections
+--baseline 942032c --after 9daf906 --sets checks8 --json``): 12 of 16 attached, 4 became tasks, 3
+with a rule check, 7 with an action check, 10 with a failing check, 9 correct (3 of 8 text, 6 of 8
+actions), 1 contradicting with 2 checks (``never_ran pytest`` and ``never_ran -n`` beside the
+user's own ``pytest -n 2``, from "`-n auto` はやめて"). Before it the contradictions were those two
+and ``never_ran var/sessions.db`` beside the user's own ``sqlite3 var/sessions.db 'DELETE FROM
+sessions;'`` (now ``ran`` of that command), and ``never_ran -f`` beside the user's own ``helm
+upgrade ... -f values/staging.yaml`` (now ``never_ran apply -f``, plus ``ran helm upgrade ...``).
+The 4 that became tasks, before and after: the relative link in Turkish, the apology phrase in
+quotes with an apostrophe, the SMS limit in Swedish, the text correction after the slash command
+``/announce``; the 2 with no check: the command named as what CI runs (``npm run lint:strict``)
+and the leave-out in Czech after a listing. The praise in Polish after a corrected request and
+the praise after two uncorrected requests (Swedish, Turkish) never became tasks.
+
 Regenerate the stored fixtures (needs both binaries on PATH):
     python -m tests.harvest.check_conversations_eighth tests/fixtures/conversations_checks_eighth
 """
