@@ -74,40 +74,24 @@ def test_dry_run_changes_nothing_and_says_what_it_would_do(kit, home, clean_bin)
     assert out.endswith("dry run: nothing was changed\n") and "done" not in out
 
 
-@pytest.fixture(scope="session")
-def claude_ran_once(kit, tmp_path_factory) -> Path:
-    """A home where Claude Code has run once (`claude plugin list --json`), made once: each test
-    that starts from one gets a copy (Claude Code's first start takes seconds and writes no path
-    of its home into it)."""
-    bin_dir = tmp_path_factory.mktemp("claude-bin")
-    kit.link(bin_dir, "claude")
-    home = tmp_path_factory.mktemp("claude-ran-once")
-    subprocess.run(
-        [str(bin_dir / "claude"), "plugin", "list", "--json"],
-        check=True,
-        env=kit.base_env(home, bin_dir),
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        timeout=120,
-    )
-    return home
-
-
-def _claude_home(
-    kit, home, clean_bin, tmp_path, ran_once: Path
-) -> tuple[dict[str, str], list[str]]:
+def _claude_home(kit, home, clean_bin, tmp_path) -> tuple[dict[str, str], list[str]]:
     """(env, `claude plugin list --json`) for a home where Claude Code has run once and a
-    stand-in pipx installs the engine."""
+    stand-in pipx installs the engine. Claude Code runs in the test's own home (a copy of a home
+    made earlier in the run is not the same: Claude Code backs up its `.claude.json` on the next
+    write once its cached state has aged, leaving a file no uninstall should touch)."""
     kit.link(clean_bin, "claude")
     env = kit.base_env(home, clean_bin, **_fake_tools(clean_bin, tmp_path / "fake", "pipx"))
-    shutil.copytree(ran_once, home, symlinks=True, dirs_exist_ok=True)
-    return env, [str(clean_bin / "claude"), "plugin", "list", "--json"]
+    claude = [str(clean_bin / "claude"), "plugin", "list", "--json"]
+    subprocess.run(
+        claude, check=False, env=env, stdin=subprocess.DEVNULL, capture_output=True, timeout=120
+    )
+    return env, claude
 
 
 @pytest.mark.realbin
 @pytest.mark.slow
-def test_claude_plugin_install_noop_uninstall(kit, home, clean_bin, tmp_path, claude_ran_once, cli):
-    env, claude = _claude_home(kit, home, clean_bin, tmp_path, claude_ran_once)
+def test_claude_plugin_install_noop_uninstall(kit, home, clean_bin, tmp_path, cli):
+    env, claude = _claude_home(kit, home, clean_bin, tmp_path)
     before = kit.listing(home)  # a home where Claude Code has run once
 
     first = kit.sh(kit.install_sh, "--package", SPEC, env=env)
@@ -254,8 +238,8 @@ def test_help_shows_the_options(kit, home, clean_bin):
 
 @pytest.mark.realbin
 @pytest.mark.slow
-def test_a_new_plugin_version_is_upgraded_in_place(kit, home, clean_bin, tmp_path, claude_ran_once):
-    env, claude = _claude_home(kit, home, clean_bin, tmp_path, claude_ran_once)
+def test_a_new_plugin_version_is_upgraded_in_place(kit, home, clean_bin, tmp_path):
+    env, claude = _claude_home(kit, home, clean_bin, tmp_path)
     before = kit.listing(home)
     clone = kit.copy_checkout(tmp_path / "clone")
     installer = clone / "install" / "install.sh"
@@ -325,7 +309,7 @@ def test_claude_code_used_since_the_install_keeps_its_files(kit, home, clean_bin
 ENGINE_PIPX = r"""#!/bin/sh
 case "$1" in
   install) mkdir -p "$HOME/.local/bin"
-           printf '#!/bin/sh\nPYTHONPATH="{repo}" exec "{python}" -m skillopt_sleep "$@"\n' \
+           printf '#!/bin/sh\nPYTHONPATH="{repo}" PYTHONDONTWRITEBYTECODE=1 exec "{python}" -m skillopt_sleep "$@"\n' \
                > "$HOME/.local/bin/skillopt-sleep"
            chmod +x "$HOME/.local/bin/skillopt-sleep" ;;
   uninstall) rm -f "$HOME/.local/bin/skillopt-sleep" ;;
