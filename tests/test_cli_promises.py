@@ -120,6 +120,7 @@ def test_schedule_print_where_no_scheduler_exists_says_so_and_exits_0(tmp_path):
         "HOME": str(home),
         "PATH": "/nonexistent",
         "PYTHONPATH": str(REPO),
+        "PYTHONDONTWRITEBYTECODE": "1",
         "SKILLOPT_SLEEP_ROLES__TARGET__BACKEND": "simulated",
     }
     r = subprocess.run(
@@ -140,7 +141,7 @@ def test_schedule_print_where_no_scheduler_exists_says_so_and_exits_0(tmp_path):
 
 
 def test_the_model_server_runs_on_a_python_with_only_the_standard_library(tmp_path):
-    env = {"PATH": os.environ["PATH"], "PYTHONPATH": str(REPO)}
+    env = {"PATH": os.environ["PATH"], "PYTHONPATH": str(REPO), "PYTHONDONTWRITEBYTECODE": "1"}
     proc = subprocess.Popen(
         [
             sys.executable,

@@ -44,6 +44,7 @@ def test_skillrl_quick_start_runs_with_only_its_import_line_changed(tmp_path: Pa
             "OPENAI_BASE_URL": srv.v1,
             "SKILLOPT_SLEEP_HOME": str(tmp_path / "home"),
             "PYTHONPATH": str(REPO),
+            "PYTHONDONTWRITEBYTECODE": "1",
             "PATH": "/usr/bin:/bin",
         }
         done = subprocess.run(

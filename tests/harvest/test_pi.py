@@ -419,7 +419,11 @@ def test_an_ended_pi_session_and_its_correction_land_in_the_task_log(tmp_path, s
     """The whole way: the installed package's extension runs its launcher, which runs the
     engine's ``log``; the session, then its ``--continue`` correction, become one task."""
     with ModelServer([*pi_agent.first_session(), *pi_agent.correction_replies()]) as srv:
-        engine = {"SKILLOPT_SLEEP_PYTHON": sys.executable, "PYTHONPATH": str(REPO)}
+        engine = {
+            "SKILLOPT_SLEEP_PYTHON": sys.executable,
+            "PYTHONPATH": str(REPO),
+            "PYTHONDONTWRITEBYTECODE": "1",
+        }
         pi, env, work = _installed_pi(tmp_path, srv, None, engine)
         _pi_print(pi, env, work, pi_agent.REQUEST)
         [task] = _logged(sandbox_home, lambda ts: len(ts) == 1)

@@ -59,7 +59,8 @@ def _wait_for(sandbox_home: Path, ready, timeout: float = 90):
 def _settings_with_session_end_hook(home: Path) -> None:
     """``~/.claude/settings.json``: on SessionEnd run ``python -m skillopt_sleep log`` from here."""
     command = (
-        f"PYTHONPATH={shlex.quote(str(REPO))} {shlex.quote(sys.executable)} -m skillopt_sleep log"
+        f"PYTHONPATH={shlex.quote(str(REPO))} PYTHONDONTWRITEBYTECODE=1 "
+        f"{shlex.quote(sys.executable)} -m skillopt_sleep log"
     )
     settings = {"hooks": {"SessionEnd": [{"hooks": [{"type": "command", "command": command}]}]}}
     (home / ".claude").mkdir(parents=True, exist_ok=True)

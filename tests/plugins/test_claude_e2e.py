@@ -57,7 +57,11 @@ def _direct_cli(*args: str, env: dict[str, str], cwd: Path) -> str:
         [sys.executable, "-m", "skillopt_sleep", *args],
         check=False,
         cwd=cwd,
-        env={**env, "PYTHONPATH": str(Path(__file__).resolve().parents[2])},
+        env={
+            **env,
+            "PYTHONPATH": str(Path(__file__).resolve().parents[2]),
+            "PYTHONDONTWRITEBYTECODE": "1",
+        },
         stdin=subprocess.DEVNULL,
         capture_output=True,
         text=True,

@@ -139,7 +139,12 @@ def test_doctor_fails_a_plugin_claude_cannot_load(kit, tmp_path):
         capture_output=True,
         text=True,
         timeout=120,
-        env={**env, "PYTHONPATH": str(kit.repo), "SKILLOPT_SLEEP_HOME": str(tmp_path / "sleep")},
+        env={
+            **env,
+            "PYTHONPATH": str(kit.repo),
+            "PYTHONDONTWRITEBYTECODE": "1",
+            "SKILLOPT_SLEEP_HOME": str(tmp_path / "sleep"),
+        },
     )
     finding = {c["name"]: c for c in json.loads(doctor.stdout)["checks"]}["plugin: claude-code"]
     assert finding["status"] == "fail"

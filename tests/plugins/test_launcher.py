@@ -86,6 +86,7 @@ def test_env_override_names_the_python(kit, tmp_path):
         _tools_only(tmp_path),
         SKILLOPT_SLEEP_PYTHON=sys.executable,
         PYTHONPATH=str(kit.repo),
+        PYTHONDONTWRITEBYTECODE="1",
     )
     r = _run(launcher, "--version", env=env)
     assert (r.returncode, r.stdout.strip()) == (0, f"skillopt-sleep {__version__}"), r.stderr
@@ -125,7 +126,7 @@ def test_finds_an_installed_engine_and_passes_the_arguments(kit, tmp_path, insta
 
 def test_an_importable_package_is_run_with_python(kit, tmp_path, clean_bin):
     launcher = _detached_launcher(kit, tmp_path / "cache" / "bin")
-    env = kit.base_env(tmp_path, clean_bin, PYTHONPATH=str(kit.repo))
+    env = kit.base_env(tmp_path, clean_bin, PYTHONPATH=str(kit.repo), PYTHONDONTWRITEBYTECODE="1")
     r = _run(launcher, "--version", env=env)
     assert (r.returncode, r.stdout.strip()) == (0, f"skillopt-sleep {__version__}"), r.stderr
 
@@ -173,7 +174,11 @@ def test_the_hook_exits_0_without_an_engine_and_status_shows_why(kit, tmp_path, 
     assert (r.returncode, r.stdout, r.stderr) == (0, "", "")
     # Once an engine runs, `status` shows the notice, once.
     env = kit.base_env(
-        home, clean_bin, SKILLOPT_SLEEP_HOME=str(tmp_path / "sleep"), PYTHONPATH=str(kit.repo)
+        home,
+        clean_bin,
+        SKILLOPT_SLEEP_HOME=str(tmp_path / "sleep"),
+        PYTHONPATH=str(kit.repo),
+        PYTHONDONTWRITEBYTECODE="1",
     )
     status = _run(launcher, "status", env=env)
     line = next(ln for ln in status.stdout.splitlines() if ln.startswith("! "))

@@ -73,7 +73,8 @@ def _engine_venv(machine: Machine) -> Callable[[Sequence[str]], Done]:
         for exe in ("python", "skillopt-sleep"):
             script = bin_dir / exe
             script.write_text(
-                f'#!/bin/sh\nPYTHONPATH="{REPO}" exec "{sys.executable}" -m skillopt_sleep "$@"\n'
+                f'#!/bin/sh\nPYTHONPATH="{REPO}" PYTHONDONTWRITEBYTECODE=1 '
+                f'exec "{sys.executable}" -m skillopt_sleep "$@"\n'
             )
             script.chmod(0o755)
         return Done(0)
