@@ -7,7 +7,7 @@ how many yield the right check and how many a check that contradicts the correct
     python -m bench.corrections --baseline 4b6d96e --after HEAD --json
     python -m bench.corrections --sets checks5,checks6   # only those sets
 
-Eleven sets of recorded sessions, each harvested through the CLI into a fresh store by the code of
+Twelve sets of recorded sessions, each harvested through the CLI into a fresh store by the code of
 ``--baseline`` (a git revision, extracted to a temporary directory) and by this tree (or the
 revision ``--after``), in the same run:
 - tests/harvest/conversations.py, the miner's tuning set, 20 checkable corrections;
@@ -44,6 +44,9 @@ revision ``--after``), in the same run:
 - tests/harvest/check_conversations_eighth.py, written and recorded while the miner change after
   942032c was made, and kept from it: 16 labelled corrections (8 about text, 8 about actions, in
   eight languages), the held-out measure of that change.
+- tests/harvest/check_conversations_ninth.py, written and recorded while the miner change after
+  ba9759c was made, and kept from it: 20 labelled corrections (10 about text, 10 about actions, in
+  ten languages), the held-out measure of that change.
 
 Columns: attached (on their request), became tasks, with a mined rule check, with a mined action
 check, with a check that fails on the corrected attempt (goal: at least 8 of 20), and on labelled
@@ -165,6 +168,11 @@ quotes with an apostrophe, the SMS limit in Swedish, the text correction after t
 ``/announce``; the 2 with no check: the command named as what CI runs (``npm run lint:strict``)
 and the leave-out in Czech after a listing. The praise in Polish after a corrected request and
 the praise after two uncorrected requests (Swedish, Turkish) never became tasks.
+
+Measured on the ninth set before the change it measures (``python -m bench.corrections
+--baseline ba9759c --after ba9759c --sets checks9 --json``): 15 of 20 attached, 5 became tasks, 7
+with a rule check, 7 with an action check, 14 with a failing check, 12 correct (5 of 10 text, 7 of
+10 actions), 3 contradicting with 3 checks (2 text, 1 action).
 """
 
 from __future__ import annotations
@@ -244,6 +252,12 @@ SETS = {
         "CHECK_EIGHTH_SESSIONS",
         "tests/fixtures/conversations_checks_eighth",
         "CHECK_EIGHTH_LABELS",
+    ),
+    "checks9": (
+        "tests.harvest.check_conversations_ninth",
+        "CHECK_NINTH_SESSIONS",
+        "tests/fixtures/conversations_checks_ninth",
+        "CHECK_NINTH_LABELS",
     ),
 }
 _TEXT_KINDS = frozenset({"contains", "not_contains", "starts_with", "equals", "heading"})

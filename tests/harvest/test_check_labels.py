@@ -22,6 +22,7 @@ from . import (
     check_conversations_eighth,
     check_conversations_fifth,
     check_conversations_fourth,
+    check_conversations_ninth,
     check_conversations_seventh,
     check_conversations_sixth,
     check_conversations_third,
@@ -78,6 +79,12 @@ SETS = {
         check_conversations_eighth.CHECK_EIGHTH_LABELS,
         check_conversations_eighth.CHECKS_EIGHTH,
         14,
+    ),
+    "checks9": (
+        check_conversations_ninth.CHECK_NINTH_SESSIONS,
+        check_conversations_ninth.CHECK_NINTH_LABELS,
+        check_conversations_ninth.CHECKS_NINTH,
+        18,
     ),
 }
 
