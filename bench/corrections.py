@@ -54,6 +54,9 @@ sets: with a correct check (the labelled kind, catching the labelled value, and 
 user's example) and with a contradicting check: one that fails on the user's own example when the
 package judges it there (a rule check needs the example's answer, an action check its actions).
 Goal for contradictions: 0. ``--json`` adds each labelled correction's mined checks.
+A ``never_ran`` check that forbids a command the label says the user asked to run is a
+contradiction, never the correct check, even where the example does not spell that command out
+(scoring changed after 188095b; no count of any set moved: every such command is in its example).
 
 Measured (``python -m bench.corrections``, baseline fff2e10): the tuning set 20/20 attached and
 20/20 with a check, before and after; the fresh set 13/20 attached (7 became tasks) and 10/20 with
@@ -345,15 +348,30 @@ def _agrees(check: Any, want: Any) -> bool:
     return kind == "json_valid" or bool(value == key)
 
 
+def _forbids_asked(check: Any, label: Any) -> bool:
+    """Whether ``check`` fails on an attempt that runs a command the label says the user asked
+    for: the user's own command, even where the labelled example does not spell it out."""
+    asked = [str(w.value) for w in label.checks if w.kind == "ran"]
+    if check.kind != "never_ran" or not asked:
+        return False
+    from skillopt_sleep.models import Action
+
+    attempts = ([Action(kind="command", command=c, exit_code=0)] for c in asked)
+    return any(_judged(check, "", actions) is False for actions in attempts)
+
+
 def _tally(task: Any, label: Any, row: dict[str, int], wrong: list[str]) -> dict[str, Any]:
     """Count a labelled correction's correct and contradicting checks into ``row``; the case as
-    the JSON output shows it."""
+    the JSON output shows it. A check that fails on the user's example, or forbids a command the
+    user asked for, is a contradiction and never the correct check."""
     example = label.example
     answer, actions = (example.answer, _example_actions(example)) if example else ("", [])
     correct = False
     against: list[str] = []
     for check in task.checks:
         passes = _judged(check, answer, actions) if example else None
+        if passes is not False and _forbids_asked(check, label):
+            passes = False
         if passes is False:
             against.append(_said(check))
             wrong.append(f"{label.correction}  ->  {_said(check)}")
