@@ -234,8 +234,9 @@ def named_command(text: str, actions: Sequence[ActionLike], *, to_run: bool = Fa
         span = match.group(1).strip()
         if to_run and sourced(text[: match.start()]) and names_other(text, span, actions):
             continue  # "built by `make apidocs` in CI": where files come from, not what to run
+        words = _words(span)  # a piece of a command the attempt ran (`-n auto`) is no other
         if COMMAND_LIKE.fullmatch(span) and not any(
-            seg[: len(_words(span))] == _words(span) for seg in ran
+            seg[i : i + len(words)] == words for seg in ran for i in range(len(seg))
         ):
             return span
     return None

@@ -17,13 +17,22 @@ _NEGATIVE = re.compile(
     r"|excepto|nothing|nada|rien|nichts|keinerlei|aucune?|ninguna?|none|neither|nor"
     r"|non|né|mai|niente|nulla|nessun[oa]?|senza|n[aã]o|nem|nenhum[a]?|sem"
     r"|niet|geen|nooit|zonder|behalve"  # Dutch
+    r"|inte|aldrig|utan|ingen|inget|inga|ej|f[oö]rutom|ikke|aldri|uden|uten"  # Nordic
+    r"|nie|nigdy|bez|[zż]adn\w*|opr[oó]cz|pomi[nń]\w*|wyklucz\w*"  # Polish
+    r"|nikdy|[zž][aá]dn\w*|krom[eě]|vynech\w*|vynechej|vylu[cč]\w*"  # Czech
+    r"|de[gğ]il|asla|hi[cç]|hari[cç]|olmadan"  # Turkish
     # leaving something out, in the other languages the harvest reads
     r"|lascia(?:re)?\s+(?:fuori|stare)|escludi\w*|tralascia\w*|deja\s+fuera|excluye|omite"
     r"|deixa\s+de\s+fora|exclui|pula|laisse\s+de\s+c[oô]t[ée]|exclus|sla\s+\S+\s+over)(?![\w-])"
     # Japanese and Chinese write no spaces: their negations are matched inside the words
-    r"|\u306a\u3044|\u306a\u3044\u3067|\u307e\u305b\u3093|\u7981\u6b62|\u4e0d|\u522b|\u6ca1|\u52ff",
+    # (やめ: "stop", as "stop" is in English)
+    r"|\u306a\u3044|\u306a\u3044\u3067|\u307e\u305b\u3093|\u7981\u6b62|\u4e0d|\u522b|\u6ca1|\u52ff"
+    r"|\u3084\u3081|\u6b62\u3081",
     re.IGNORECASE,
 )
+# Japanese "only": しか ... ない (or ません) says what there is and nothing more; its ない negates
+# nothing ("2 コアしかない": two cores only).
+_ONLY_NOT = re.compile(r"\u3057\u304b[^\s\u3002\u3001]{0,8}?(?:\u306a\u3044|\u307e\u305b\u3093)")
 # A clause that quotes a command back to approve it ("yes, `make test` is right, but ..."): the
 # command is the user's example, whatever the attempt did around it.
 _APPROVED = re.compile(
@@ -73,7 +82,8 @@ def _clauses(text: str) -> list[tuple[str, bool]]:
         for piece in _commas(part):
             own = re.sub(_LIST_WORDS, " ", _QUOTED.sub(" ", piece)).strip(" .,:")
             if own or not out:
-                negative = bool(_NEGATIVE.search(_QUOTED.sub(" ", piece))) or bool(
+                words = _ONLY_NOT.sub(" ", _QUOTED.sub(" ", piece))
+                negative = bool(_NEGATIVE.search(words)) or bool(
                     re.match(
                         r"(?:instead of|rather than|statt|anstatt|au lieu|en vez)", piece, re.I
                     )

@@ -18,6 +18,7 @@ from ..checks.judge import rule_check
 from ..models import Action, Check
 from .action_refs import COMMAND_LIKE, FAMILIES, names_other
 from .clauses import _APPROVED, _QUOTED, _clauses, sourced
+from .flag_values import BARE_FLAG, as_passed, flagged, revalued, unsubsumed
 from .quoted import offered, piped, ran_as_is, unredirected
 from .quoted import phrase as phrase  # where the benchmarks and older callers import it
 from .scope import Scope, confine, limited, scope
@@ -109,42 +110,6 @@ def _tool_command(tool: str, clause: str, corrected: Sequence[Action]) -> str:
     return " ".join([tool, "-e", what.group(1) if what else "...", *dict.fromkeys(paths)])
 
 
-_FLAG = re.compile(r"^(--?[A-Za-z][\w.-]*)(?:(?:=|\s+)([^\s-][^\s]*))?$")
-
-
-# An unquoted flag with its value, the value closing the clause ("pass --context staging, ...").
-_BARE_FLAG = re.compile(
-    r"(?<![\w-])(--[A-Za-z][\w.-]*(?:=\S+|\s+[^\s,;.!?-][^\s,;!?]*(?=[,;.!?]|$))?)"
-)
-
-
-def _flagged(span: str, corrected: Sequence[Action]) -> str | None:
-    """The corrected command with the flag ``span`` names, set as the user sets it: "pass
-    `--context staging`" after ``--context prod`` asks for the flag with another value, so
-    the flag itself is what the user wants run. None when ``span`` is no flag or nothing ran."""
-    match = _FLAG.match(span)
-    if match is None:
-        return None
-    flag, value = match.groups()
-    segments = [
-        unredirected(list(s))
-        for a in corrected
-        if a.kind == "command"
-        for s in _segments(_words(a.command))
-        if _program(s)[0]
-    ]
-    for words in segments:
-        for i, word in enumerate(words):
-            if word != flag and not word.startswith(flag + "="):
-                continue
-            valued = word == flag and i + 1 < len(words) and not words[i + 1].startswith("-")
-            rest = i + 2 if valued else i + 1
-            if value is None or " ".join(words[i:rest]) in (f"{flag} {value}", f"{flag}={value}"):
-                return None  # the flag as the attempt passed it: what the user objects to
-            return " ".join([*words[:i], flag, value, *words[rest:]])
-    return " ".join([*segments[0], span]) if segments else None
-
-
 def _named(clause: str, feedback: str, corrected: Sequence[Action]) -> list[tuple[str, bool]]:
     """The spans a clause said for something quotes, each with whether it is a command: one of a
     known tool or of a program the attempt ran, or any command line in backticks, whatever its
@@ -170,9 +135,12 @@ def user_example(feedback: str, corrected: Sequence[Action]) -> UserExample | No
     texts: list[str] = []
     written: list[str] = []
     objected: list[str] = []
+    for clause, _ in _clauses(feedback):
+        objected += [s for s, _ in _named(clause, feedback, corrected) if as_passed(s, corrected)]
     for clause, negative in _clauses(feedback):
         if negative:
             commands += offered(clause, corrected, programs)
+            commands += revalued(clause, objected, programs)
             continue
         written += [m.group(0) for m in _QUOTED.finditer(clause) if m.group(0).startswith("`")]
         for span, is_command in _named(clause, feedback, corrected):
@@ -184,16 +152,18 @@ def user_example(feedback: str, corrected: Sequence[Action]) -> UserExample | No
                 continue
             elif is_command:
                 commands.append(span)
-            elif (flagged := _flagged(span, corrected)) is not None:
-                commands.append(flagged)
+            elif as_passed(span, corrected):
+                continue  # the attempt's own flag value, quoted back: objected above
+            elif (with_flag := flagged(span, corrected)) is not None:
+                commands.append(with_flag)
             texts.append(span)
         bare = _QUOTED.sub(" ", clause)
         for match in _BARE_PATH.finditer(bare):
             path = re.sub(r"/\.+$", "", match.group(1)).strip("/").removeprefix("./")
             actions.append(Action(kind=_path_kind(clause, corrected), path=path))  # type: ignore[arg-type]
-        for match in _BARE_FLAG.finditer(bare):
-            if (flagged := _flagged(match.group(1).rstrip("."), corrected)) is not None:
-                commands.append(flagged)
+        for match in BARE_FLAG.finditer(bare):
+            if (with_flag := flagged(match.group(1).rstrip("."), corrected)) is not None:
+                commands.append(with_flag)
         for word in re.findall(r"[\w.-]+", bare.lower()):
             if word not in programs and any(word in fam and programs & fam for fam in FAMILIES):
                 commands.append(_tool_command(word, clause, corrected))
@@ -353,8 +323,12 @@ def hold(
         return consistent(checks)
     kept: list[Check] = []
     label = example.label
+    objected: set[str] = set()  # values made the words the user objects to (`-n auto`)
+    narrowed_to: set[str] = set()
     for check in checks:
-        check = _to_objected(check, example)
+        before, check = check.value, _to_objected(check, example)
+        if check.value != before:
+            objected.add(str(check.value))
         verdict = False if _rewritten(check, example) else _passes(check, example)
         if verdict is False:
             if _where_asked(check, example):
@@ -367,11 +341,12 @@ def hold(
             if narrowed is None:
                 continue
             check = narrowed
+            narrowed_to.add(str(check.value))
         if verdict is not None and label:
             check = check.model_copy(update={"held_against": label})
         if all((c.kind, c.value) != (check.kind, check.value) for c in kept):
             kept.append(check)
-    return consistent(kept)
+    return consistent(unsubsumed(kept, narrowed_to, objected))
 
 
 _OPPOSITE = {

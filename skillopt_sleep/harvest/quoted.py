@@ -23,7 +23,7 @@ def unredirected(words: list[str]) -> list[str]:
     """A command's words up to its first redirection (``2>&1`` is no part of the example)."""
     for i, word in enumerate(words):
         nxt = words[i + 1] if i + 1 < len(words) else ""
-        if word[:1] in "<>" or (word.isdigit() and nxt[:1] in "<>"):
+        if word[:1] in "<>" or (word.isdigit() and nxt[:1] and nxt[:1] in "<>"):  # "-n 2" ends
             return words[:i]
     return words
 

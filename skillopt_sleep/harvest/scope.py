@@ -19,10 +19,12 @@ from ..checks.action_judge import glob_match
 from ..models import Action
 from .shell_effects import _SEPARATORS, _program, _redirections, _segments, _words
 
-# Words that make a clause the only place the work belongs (en, de, fr, es).
+# Words that make a clause the only place the work belongs (en, de, fr, es, it, pt, cs, pl, the
+# Nordic languages, tr).
 _ONLY = re.compile(
     r"(?<![\w-])(?:only|just|solely|exclusively|stick to|stay in|limit\w* to|nur|ausschlie(?:ß|ss)"
-    r"lich|seulement|uniquement|solo|sólo|solamente|únicamente|somente|apenas|soltanto)(?![\w-])"
+    r"lich|seulement|uniquement|solo|sólo|solamente|únicamente|somente|apenas|soltanto"
+    r"|jen|jenom|pouze|tylko|wy[lł][aą]cznie|bara|endast|enbart|kun|sadece|yaln[iı]zca)(?![\w-])"
     r"|\u53ea|\u4ec5|\u3060\u3051|\u306e\u307f",  # Chinese and Japanese, written without spaces
     re.IGNORECASE,
 )
@@ -108,9 +110,10 @@ def _bare_folder(name: str, args: Sequence[str], i: int) -> bool:
 
 
 def _paths(clause: str, operands: set[str]) -> list[str]:
-    """The paths ``clause`` names: a word with a slash, or one the corrected commands used."""
+    """The paths ``clause`` names: a word with a slash, or one the corrected commands used; a
+    flag quoted with its value (`-n auto`) names none."""
     out: list[str] = []
-    for token in _TOKEN.findall(clause):
+    for token in _TOKEN.findall(re.sub(r"`-[^`\n]*`", " ", clause)):
         token = token.rstrip(".")
         path = _norm(token)
         if len(path) >= 2 and (path in operands or ("/" in token and "//" not in token)):
@@ -125,14 +128,16 @@ def scope(clauses: Sequence[tuple[str, bool]], corrected: Sequence[Action]) -> S
     outside: list[str] = []
     only: list[str] = []
     said_for: list[str] = []
-    for clause, negative in clauses:
+    pending = False  # an "only" whose clause names no path reaches the next one ("jen to, co
+    for clause, negative in clauses:  # je v `src/`": only what is in src/)
         paths = _paths(clause, operands)
         if negative:
             outside += paths
-        elif _ONLY.search(clause):
+        elif _ONLY.search(clause) or (pending and paths):
             only += paths
         else:
             said_for += paths
+        pending = not negative and not paths and bool(_ONLY.search(clause))
     inside = [p for p in (only or said_for) if p not in outside]
     return Scope(tuple(dict.fromkeys(inside)), tuple(dict.fromkeys(outside)), bool(only))
 

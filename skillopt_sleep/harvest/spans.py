@@ -75,11 +75,12 @@ _NUMBER_WORDS = {
 }
 _UNIT = (
     r"(?P<unit>characters?|chars?|zeichen|caract[eè]res?|caracteres?|caratteri|\u6587\u5b57"
-    r"|lines?|zeilen?|lignes?|l[ií]neas?|linhas?|righe|\u884c"
-    r"|words?|w[oö]rter|mots|palabras|palavras|parole|\u5358\u8a9e|\u8bcd)"
+    r"|tecken|tegn|znak\w*|karakter"
+    r"|lines?|zeilen?|lignes?|l[ií]neas?|linhas?|righe|\u884c|rader|rad|linjer|linier|wiersz\w*|\u0159\u00e1dk\w*|\u0159\u00e1dek|sat[iı]r"
+    r"|words?|w[oö]rter|mots|palabras|palavras|parole|\u5358\u8a9e|\u8bcd|ord|s[lł]owa?|s[lł][oó]w|slov\w*|kelime)"
 )
 _COUNT = rf"(?P<n>\d{{1,5}}|{'|'.join(sorted(_NUMBER_WORDS, key=len, reverse=True))})"
-_AMOUNT = re.compile(rf"(?<!\w){_COUNT}\s*{_UNIT}", _I)
+_AMOUNT = re.compile(rf"(?<!\w){_COUNT}\s*{_UNIT}(?![a-z\u00e0-\u017f])", _I)  # not "3 radios"
 # Words that make a number a ceiling, near it: "at most", "the cap", "no more than", "以内".
 _CEILING = re.compile(
     r"\b(?:at\s+most|max(?:imum|imal)?|cap|caps|limit|no\s+more\s+than|not\s+more\s+than|under"
@@ -89,6 +90,7 @@ _CEILING = re.compile(
     r"|or\s+(?:less|fewer)|oder\s+weniger|ou\s+moins|o\s+menos|no\s+longer\s+than|within"
     r"|not\s+longer\s+than|nicht\s+l[aä]nger\s+als|d[ée]passe\w*|k[uü]rzer\s+als|keep|stays?"
     r"|passen|tenir|caber|quepa"
+    r"|h[oö]gst|h[oø]jst|h[oø]yst|maks\w*|najwy[zż]ej|nejv[yý][sš]e|maxim[aá]ln[eě]|en\s+fazla"
     # a text cut at a length has that length as its ceiling ("corta aos 90", "viene tagliato")
     r"|cut|cuts|truncat\w*|cort[ae]\w*|tagliat?\w*|tronca\w*|coup[eé]\w*|tronqu\w*"
     r"|abgeschnitten|schneidet)\b|\u4ee5\u5185|\u307e\u3067|\u4ee5\u4e0b",
@@ -170,10 +172,11 @@ def limits(correction: str) -> list[tuple[str, int]]:
 
 def _unit(word: str) -> str:
     """ "lines", "words" or "chars": what a unit word of :data:`_UNIT` counts."""
-    if word.startswith(("line", "zeile", "ligne", "lín", "lin", "rig", "\u884c")):
-        return "lines"
     if word.startswith(
-        ("word", "wort", "wört", "mot", "palab", "palav", "parol", "\u5358", "\u8bcd")
+        ("line", "zeile", "ligne", "lín", "lin", "rig", "\u884c", "rad", "wiersz", "řád", "sat")
     ):
+        return "lines"
+    words = ("word", "wort", "wört", "mot", "palab", "palav", "parol", "\u5358", "\u8bcd")
+    if word == "ord" or word.startswith((*words, "sł", "slo", "kelime")):
         return "words"
     return "chars"

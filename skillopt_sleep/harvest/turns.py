@@ -64,9 +64,10 @@ class RuleClassifier:
 
 
 def normalise(text: str) -> str:
-    """Unicode NFKC, straight quotes, one space, no leading quote or list marker."""
+    """Unicode NFKC, straight quotes, one space, no leading quote or list marker, and no
+    Spanish opening mark (``¡Genial, ...!`` opens with its word, as ``Genial!`` does)."""
     text = unicodedata.normalize("NFKC", text).translate(_QUOTES)
-    return " ".join(text.split()).lstrip("\"'`*-> ").strip()
+    return " ".join(text.split()).lstrip("\"'`*-> \u00a1\u00bf").strip()
 
 
 def _emoji_only(text: str) -> TurnVerdict | None:
@@ -88,7 +89,7 @@ def _sentences(text: str) -> list[str]:
 def _starts_with(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
     """``pattern`` at the start of the text or of one of its sentences."""
     for sentence in _sentences(text):
-        match = pattern.match(sentence.lstrip("\"'`*-> ("))
+        match = pattern.match(sentence.lstrip("\"'`*-> (\u00a1\u00bf"))
         if match:
             return match
     return None

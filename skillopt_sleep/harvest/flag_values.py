@@ -1,0 +1,107 @@
+"""A flag and its value as a correction names it: set as the user sets it ("pass `--context
+staging`" after ``--context prod``), refused as the attempt passed it (`-n auto` after
+``pytest -n auto``), and set otherwise by the user's own command (`pytest -n 2`): then the value,
+not the program or the flag, is what stays forbidden, said once. Pure.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from ..models import Action, Check
+from .clauses import _QUOTED
+from .quoted import unredirected
+from .shell_effects import _program, _segments, _words
+
+_FLAG = re.compile(r"^(--?[A-Za-z][\w.-]*)(?:(?:=|\s+)([^\s-][^\s]*))?$")
+
+
+# An unquoted flag with its value, the value closing the clause ("pass --context staging, ...").
+BARE_FLAG = re.compile(
+    r"(?<![\w-])(--[A-Za-z][\w.-]*(?:=\S+|\s+[^\s,;.!?-][^\s,;!?]*(?=[,;.!?]|$))?)"
+)
+
+
+def flagged(span: str, corrected: Sequence[Action]) -> str | None:
+    """The corrected command with the flag ``span`` names, set as the user sets it: "pass
+    `--context staging`" after ``--context prod`` asks for the flag with another value, so
+    the flag itself is what the user wants run. None when ``span`` is no flag or nothing ran."""
+    match = _FLAG.match(span)
+    if match is None:
+        return None
+    flag, value = match.groups()
+    segments = [
+        unredirected(list(s))
+        for a in corrected
+        if a.kind == "command"
+        for s in _segments(_words(a.command))
+        if _program(s)[0]
+    ]
+    for words in segments:
+        for i, word in enumerate(words):
+            if word != flag and not word.startswith(flag + "="):
+                continue
+            valued = word == flag and i + 1 < len(words) and not words[i + 1].startswith("-")
+            rest = i + 2 if valued else i + 1
+            if value is None or " ".join(words[i:rest]) in (f"{flag} {value}", f"{flag}={value}"):
+                return None  # the flag as the attempt passed it: what the user objects to
+            return " ".join([*words[:i], flag, value, *words[rest:]])
+    return " ".join([*segments[0], span]) if segments else None
+
+
+def as_passed(span: str, corrected: Sequence[Action]) -> bool:
+    """Whether ``span`` is a flag with its value exactly as the attempt passed it (``-n auto``
+    after ``pytest -n auto``): quoted back, whatever the clause's words, it is what the user
+    objects to, so the value, not the program or the flag, is what stays forbidden."""
+    match = _FLAG.match(span)
+    if match is None or match.group(2) is None:
+        return False
+    return flagged(span, corrected) is None and any(
+        span in (" ".join(w[i : i + 2]), w[i])
+        for a in corrected
+        if a.kind == "command"
+        for w in [unredirected(_words(a.command))]
+        for i in range(len(w))
+    )
+
+
+def revalued(clause: str, objected: Sequence[str], programs: frozenset[str]) -> list[str]:
+    """The commands of the attempt's programs a clause quotes that set a flag the user objects
+    to at another value (`-n auto` objected, `pytest -n 2` quoted): the value's replacement,
+    the user's example whatever words the clause reads as negating."""
+    flags = {_words(o)[0]: _words(o)[1] for o in objected if len(_words(o)) == 2}
+    out: list[str] = []
+    for match in _QUOTED.finditer(clause):
+        words = _words((match.group(1) or match.group(2)).strip())
+        if not words or words[0].lower() not in programs:
+            continue
+        pairs = zip(words, [*words[1:], ""], strict=True)
+        if any(flags.get(w) not in (None, v) and v and v[0] != "-" for w, v in pairs):
+            out.append(" ".join(words))
+    return out
+
+
+def _literal(check: Check) -> str | None:
+    """The command words a ``never_ran`` phrase matches, as text; None for another check."""
+    found = re.fullmatch(r"\(\?<!\[\\w-\]\)(.+)\(\?!\[\\w-\]\)", str(check.value))
+    if check.kind != "never_ran" or found is None or "[" in found.group(1):
+        return None
+    return re.sub(r"\\(.)", r"\1", found.group(1).replace(r"\s+", " "))
+
+
+def unsubsumed(checks: list[Check], narrowed: set[str], objected: set[str]) -> list[Check]:
+    """``checks`` without a narrowed ``never_ran`` that the words the user objects to already
+    forbid (``never runs pytest -n auto`` beside ``never runs -n auto``): said once."""
+    out: list[Check] = []
+    for check in checks:
+        text = _literal(check) if str(check.value) in narrowed else None
+        if text is None or not any(
+            c.kind == "never_ran"
+            and str(c.value) in objected
+            and _literal(c) not in (None, text)
+            and re.search(str(c.value), text, 0 if c.case_sensitive else re.IGNORECASE)
+            for c in checks
+        ):
+            out.append(check)
+    return out

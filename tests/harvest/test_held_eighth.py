@@ -1,0 +1,84 @@
+"""What still contradicted or missed the user on the eighth labelled set (sessions recorded with
+the real claude and codex, tests/harvest/check_conversations_eighth.py), harvested through the
+CLI, each check read as ``tasks show`` words it and judged on the user's own example: a flag's
+value refused beside the user's own command with another value forbids only that value, and
+the praise of the seventh set opening with a Spanish mark stays praise."""
+
+from __future__ import annotations
+
+from skillopt_sleep.action_models import ACTION_KINDS
+from skillopt_sleep.checks.action_judge import action_check, recorded
+from skillopt_sleep.checks.judge import rule_check
+from skillopt_sleep.harvest.check_miner import plain
+from skillopt_sleep.models import Action, TaskRecord
+
+from .check_conversations_eighth import _SMS, _SMS_LONG, CHECKS_EIGHTH
+from .check_conversations_seventh import CHECKS_SEVENTH
+from .recorded_harvest import harvested, mined
+
+
+def _acts(*commands: str, writes: tuple[tuple[str, str], ...] = ()) -> list[Action]:
+    return [
+        *(Action(kind="command", command=c, exit_code=0) for c in commands),
+        *(Action(kind="write", path=p, content=t) for p, t in writes),
+    ]
+
+
+def _actions_pass(task: TaskRecord, example: list[Action], attempt: list[Action]) -> None:
+    """Every action check passes on the user's example and one fails on the attempt."""
+    checks = [c for c in task.checks if c.kind in ACTION_KINDS]
+    assert checks
+    for check in checks:
+        assert action_check(check, recorded(example))[0] is True, plain(check)
+    assert not all(action_check(c, recorded(attempt))[0] for c in checks)
+
+
+def _text_holds(task: TaskRecord, good: str, bad: str) -> None:
+    checks = [c for c in task.checks if c.kind != "rubric" and c.kind not in ACTION_KINDS]
+    assert checks
+    for check in checks:
+        assert rule_check(check, good)[0], plain(check)
+    assert not all(rule_check(c, bad)[0] for c in checks)
+
+
+def test_a_flag_value_refused_beside_the_users_own_value_forbids_only_it(cli, sandbox_home):
+    # "`-n auto` はやめて。CI マシンは 2 コアしかないので `pytest -n 2` まで。"
+    task = harvested(cli, sandbox_home, CHECKS_EIGHTH)["テストを並列で回して。"]
+    checks = mined(task)
+    assert "never runs pytest" not in checks
+    assert "never runs -n" not in checks
+    assert "never runs -n auto" in checks
+    assert "runs pytest -n 2" in checks
+    _actions_pass(task, _acts("pytest -n 2 2>&1 | tail -1"), _acts("pytest -n auto"))
+    assert action_check(task.checks[0], recorded(_acts("pytest -n 2 tests/unit")))[0]
+
+
+def test_praise_opening_with_a_spanish_mark_is_no_task(cli, sandbox_home):
+    # "¡Genial, ya arranca desde cron!" after the corrected worker script
+    tasks = harvested(cli, sandbox_home, CHECKS_SEVENTH)
+    assert not [i for i in tasks if "Genial" in i]
+    task = tasks["Escribe el script que arranca el worker."]
+    assert "praise" in [n.kind for n in task.turns]
+
+
+def test_a_limit_said_in_swedish_lands_on_its_request(cli, sandbox_home):
+    # "Ett SMS får vara högst 160 tecken, annars delas det upp i två och vi betalar dubbelt."
+    tasks = harvested(cli, sandbox_home, CHECKS_EIGHTH)
+    assert not [i for i in tasks if i.startswith("Ett SMS")]
+    task = tasks["Skriv påminnelse-SMS:et till patienterna."]
+    assert "correction" in [n.kind for n in task.turns]
+    assert mined(task) == ["max_chars 160"]
+    _text_holds(task, _SMS, _SMS_LONG)
+
+
+def test_a_leave_out_said_in_czech_keeps_the_listing_to_what_the_user_needs(cli, sandbox_home):
+    # "Vynech `node_modules/` i `dist/`, zajímá mě jen to, co je v `src/`." ("only" reaches
+    # over the comma Czech puts before "co")
+    task = harvested(cli, sandbox_home, CHECKS_EIGHTH)[
+        "Vypiš všechny TypeScriptové soubory v projektu."
+    ]
+    assert mined(task) == ["runs find src -name *.ts"]
+    listing = "find . -name '*.ts' 2>&1 | head -20"
+    _actions_pass(task, _acts("find src -name '*.ts' | head -20"), _acts(listing))
+    [check] = task.checks
+    assert not action_check(check, recorded(_acts("find src dist -name '*.ts'")))[0]
