@@ -22,6 +22,7 @@ from .action_refs import ActionLike
 from .clauses import QUOTE_BODY
 from .held_text import held_text_checks
 from .plain_rules import plain_rules
+from .spans import spans
 from .text_checks import files_to_change, heading_checks, stated_checks
 from .turns import TurnVerdict
 
@@ -46,6 +47,19 @@ def quoted_in(text: str, answer: str) -> str | None:
         literal = (match.group(1) or match.group(2)).strip()
         if len(literal.strip("/")) >= 3 and literal.rstrip("/") in answer:
             return literal
+    return None
+
+
+def refused_in(text: str, answer: str) -> str | None:
+    """The first span ``text`` quotes that the previous ``answer`` says (in any case) and that
+    ``text`` names only against ("Please, no "we're sorry for any inconvenience""): a request,
+    however it opens, does not refuse what the answer before it said. None when none."""
+    said, named = answer.casefold(), spans(text)
+    for span in named:
+        key = span.text.casefold()
+        refused = all(s.against for s in named if s.text.casefold() == key)
+        if span.quoted and len(key) >= 3 and key in said and refused:
+            return span.text
     return None
 
 
@@ -87,6 +101,9 @@ def refine_by_answer(
     literal = None if verdict.sure or not answer else quoted_in(text, answer)
     if literal is not None:
         return TurnVerdict("correction", f"quotes the previous answer ({literal!r})")
+    refused = refused_in(text, answer)
+    if refused is not None:
+        return TurnVerdict("correction", f"refuses words of the previous answer ({refused!r})")
     if verdict.sure and not _STANDING.search(text):
         return verdict
     rule = broken_rule(text, answer, actions, held=not verdict.sure)

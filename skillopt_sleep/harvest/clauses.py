@@ -21,13 +21,16 @@ _NEGATIVE = re.compile(
     r"|nie|nigdy|bez|[zż]adn\w*|opr[oó]cz|pomi[nń]\w*|wyklucz\w*"  # Polish
     r"|nikdy|[zž][aá]dn\w*|krom[eě]|vynech\w*|vynechej|vylu[cč]\w*"  # Czech
     r"|de[gğ]il|asla|hi[cç]|hari[cç]|olmadan"  # Turkish
+    r"|не|нет|никогда|без|кроме|ніколи|крім"  # Russian, Ukrainian
     # leaving something out, in the other languages the harvest reads
     r"|lascia(?:re)?\s+(?:fuori|stare)|escludi\w*|tralascia\w*|deja\s+fuera|excluye|omite"
     r"|deixa\s+de\s+fora|exclui|pula|laisse\s+de\s+c[oô]t[ée]|exclus|sla\s+\S+\s+over)(?![\w-])"
     # Japanese and Chinese write no spaces: their negations are matched inside the words
     # (やめ: "stop", as "stop" is in English)
     r"|\u306a\u3044|\u306a\u3044\u3067|\u307e\u305b\u3093|\u7981\u6b62|\u4e0d|\u522b|\u6ca1|\u52ff"
-    r"|\u3084\u3081|\u6b62\u3081",
+    r"|\u3084\u3081|\u6b62\u3081"
+    # Korean attaches its particles: 말고, 마세요, 않, 없이, 빼고, 제외, 금지 inside the words
+    r"|\ub9d0\uace0|\ub9c8\uc138\uc694|\uc54a|\uc5c6\uc774|\ube7c\uace0|\uc81c\uc678|\uae08\uc9c0",
     re.IGNORECASE,
 )
 # Japanese "only": しか ... ない (or ません) says what there is and nothing more; its ない negates
@@ -43,7 +46,8 @@ _APPROVED = re.compile(
 _SPLIT = re.compile(
     r"[;!?]\s+|\.\s+|\n+|[\u3002\uff1b\uff01\uff1f\uff0c\u3001]\s*"
     r"|,\s*(?=(?:not|never|nicht|but|aber|mais|pero|only|nur)\b)"
-    r"|\s+(?=(?:instead of|rather than|statt|anstatt|au lieu de|en vez de)\b)",
+    r"|\s+(?=(?:instead of|rather than|statt|anstatt|au lieu de|en vez de)\b)"
+    r"|(?<=\ube7c\uace0)\s+|(?<=\ub9d0\uace0)\s+",  # Korean "X 빼고 / 말고 Y": without X, Y
     re.IGNORECASE,
 )
 _LIST_WORDS = re.compile(r"(?<![\w-])(?:or|and|nor|oder|und|noch|ou|et|ni|o|y)(?![\w-])", re.I)

@@ -41,6 +41,8 @@ PRAISE_START = (
     r"|mega|yes!|sehr (?:gut|sch[oö]n)|gut gemacht|wunderbar|passt|stimmt|richtig|sauber|l[aä]uft"
     r"|merci|parfait|g[ée]nial|tr[eè]s bien|bravo|gracias|perfecto|genial|muy bien|excelente"
     r"|obrigad[oa]|valeu|perfeito|[oó]timo|grazie|perfetto|ottimo"
+    r"|tack|dzi[eę]kuj[eę]|dzi[eę]ki|[sś]wietnie|d[ií]ky|d[eě]kuju|skv[eě]l[eé]|v[yý]born[eě]"
+    r"|te[sş]ekk[uü]r\w*|harika|m[uü]kemmel|спасибо|отлично|дякую|чудово"
 )
 # Praise that may stand anywhere in a short prompt.
 PRAISE_ANYWHERE = (
@@ -50,11 +52,13 @@ PRAISE_ANYWHERE = (
     r"|(?:this|that|it) (?:is|looks) (?:great|perfect|good|fine)|all green|thanks|danke|mega"
     r"|funktioniert (?:jetzt|wieder|perfekt)|l[aä]uft jetzt|passt so"
     r"|(?:reads|looks|is|sounds) (?:much |way |far |a lot )?better|(?:much|way|far) better"
+    r"|te[sş]ekk[uü]r\w*|tack|dzi[eę]kuj[eę]|d[eě]kuju|спасибо"
+    r"|\u3042\u308a\u304c\u3068\u3046|\u5b8c\u74a7|\u8c22\u8c22|\u5b8c\u7f8e|\uac10\uc0ac|\uace0\ub9c8\uc6cc"
 )
 # Words that turn praise into a correction ("Thanks, but ...").
 CONTRAST = (
     r"but|however|though|although|except|only|still|yet|aber|allerdings|jedoch|nur|trotzdem"
-    r"|leider|mais|pero|sin embargo"
+    r"|leider|mais|pero|sin embargo|ale|ama|fakat|но|\u3067\u3082|\u4f46\u662f|\ud558\uc9c0\ub9cc"
 )
 
 # A correction: what the user says when the last attempt was wrong or must change.

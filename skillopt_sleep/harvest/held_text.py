@@ -133,10 +133,11 @@ def _classified(said: Sequence[Span], attempt: str) -> tuple[list[str], list[str
             continue  # "backticks, like `API_URL`": an instance of the rule, not an objection
         if span.text in attempt:
             objected.append(span.text)
-        elif span.quoted and span.text.lower() in attempt.lower():  # case is the point
+        elif span.quoted and span.text.lower() in attempt.lower():
             start = attempt.lower().index(span.text.lower())
             objected.append(attempt[start : start + len(span.text)])
-            wanted.append(span.text)
+            if not span.against:  # case is the point, unless the words are refused in any case
+                wanted.append(span.text)
         elif span.quoted and not span.against:
             wanted.append(span.text)
     return objected, wanted
@@ -208,9 +209,25 @@ def _relinked(correction: str, attempt: str, wanted: list[str]) -> list[Pair]:
     correction names ("no full https address; the relative `../api/reference.md`")."""
     paths = [w for w in wanted if _path_like(w)]
     links = _LINK_TARGET.findall(attempt)
-    if not RELATIVE_WORDS.search(correction) or len(paths) != 1 or len(set(links)) != 1:
+    if len(paths) != 1 or len(set(links)) != 1:
+        return []
+    if not (RELATIVE_WORDS.search(correction) or _same_page(paths[0], links[0])):
         return []
     return [Pair(links[0], paths[0], *_shape(links[0], paths[0]), said=links[0])]
+
+
+def _same_page(path: str, url: str) -> bool:
+    """Whether a relative ``path`` names the page a full ``url`` links to, in any language's
+    words: the same last two names, extensions aside (``../guides/setup.md`` and
+    ``https://docs.example.com/guides/setup.html``)."""
+    if not path.startswith(("./", "../")):
+        return False
+
+    def tail(link: str) -> list[str]:
+        names = [re.sub(r"\.[a-z]{1,5}$", "", n) for n in link.split("?")[0].split("/") if n]
+        return names[-2:]
+
+    return len(tail(path)) == 2 and tail(path) == tail(url.split("://", 1)[-1])
 
 
 def user_text(correction: str, attempt: str) -> TextExample | None:

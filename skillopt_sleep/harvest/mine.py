@@ -32,6 +32,7 @@ from .named_files import named_file_checks
 from .named_runs import named_run
 from .polarity import polar
 from .quoted import phrase
+from .refused_words import refused_in_files
 from .scope_turns import refine_by_scope
 from .session import PROMPT_CHARS, SessionChunk, Turn, cut
 from .shell_effects import _words
@@ -122,8 +123,14 @@ def _confined_runs(example: UserExample) -> list[Check]:
 def _merged(checks: list[Check], texts: list[Check]) -> list[Check]:
     """The checks of both routes, each once, the text checks held against the user's example
     answer after the others."""
-    seen = {(c.kind, str(c.value)) for c in checks}
-    return [*checks, *(c for c in texts if (c.kind, str(c.value)) not in seen)]
+    seen = {_key_of(c) for c in checks}
+    return [*checks, *(c for c in texts if _key_of(c) not in seen)]
+
+
+def _key_of(check: Check) -> tuple[str, str]:
+    """A check's kind and value, the value in one case where its case does not count."""
+    value = str(check.value)
+    return check.kind, value if check.case_sensitive else value.casefold()
 
 
 def _asks_back(turn: Turn) -> bool:
@@ -219,6 +226,7 @@ def mine_checks(
                 *validated(candidate_checks(said), previous, accepted),
                 *mined_action_checks(said, acted, retry_acts),
                 *validated_actions(file_checks(said, acted), acted, retry_acts),
+                *validated_actions(refused_in_files(said, acted), acted, retry_acts),
             ]
             if not any(c.kind in ("changed", "file_contains") for c in mined):
                 mined += validated_actions(named_file_checks(said, acted), acted, retry_acts)

@@ -28,7 +28,11 @@ _INNER_CAPITAL = r"\b[A-Z][a-z]+[A-Z][A-Za-z]*\b"
 # A code fence with its language ("```bash"), a host-like name ending in a number ("staging-db-2").
 _FENCE = r"(?<!`)```[\w+-]+"
 _NUMBERED_NAME = r"\b[a-z]+(?:-[a-z0-9]+)+-\d+\b"
-_SALIENT = re.compile(rf"{_URL}|{_DOMAIN}|{_REFERENCE}|{_INNER_CAPITAL}|{_FENCE}|{_NUMBERED_NAME}")
+# A channel or tag name ("#eng-internal"): a name no dictionary word is, named as it is written.
+_CHANNEL = r"(?<![\w#&/])#[A-Za-z][\w-]*\w"
+_SALIENT = re.compile(
+    rf"{_URL}|{_DOMAIN}|{_REFERENCE}|{_INNER_CAPITAL}|{_FENCE}|{_NUMBERED_NAME}|{_CHANNEL}"
+)
 EMOJI = re.compile("[\U0001f300-\U0001faff\u2600-\u27bf\u2b50\u2b55\U0001f000-\U0001f2ff]\ufe0f?")
 
 # The few meanings read from words (English, German, French, Spanish, Japanese; relative links in
@@ -40,7 +44,7 @@ EMOJI_WORDS = re.compile(
 RELATIVE_WORDS = re.compile(
     r"\brelati(?:ve|v\w*|fs?|vas?|vos?)\b|\u76f8\u5bfe|\u76f8\u5bf9|\u76f8\u5c0d|hardcod\w*"
     r"|\uc0c1\ub300\s*(?:\uacbd\ub85c|\ub9c1\ud06c|\uc8fc\uc18c)|full\s+(?:url|link)"
-    r"|absolute\s+(?:url|link)",
+    r"|absolute\s+(?:url|link)|g[oö]reli|wzgl[eę]dn\w*",
     _I,
 )
 _LAST = (
@@ -75,9 +79,9 @@ _NUMBER_WORDS = {
 }
 _UNIT = (
     r"(?P<unit>characters?|chars?|zeichen|caract[eè]res?|caracteres?|caratteri|\u6587\u5b57"
-    r"|tecken|tegn|znak\w*|karakter"
-    r"|lines?|zeilen?|lignes?|l[ií]neas?|linhas?|righe|\u884c|rader|rad|linjer|linier|wiersz\w*|\u0159\u00e1dk\w*|\u0159\u00e1dek|sat[iı]r"
-    r"|words?|w[oö]rter|mots|palabras|palavras|parole|\u5358\u8a9e|\u8bcd|ord|s[lł]owa?|s[lł][oó]w|slov\w*|kelime)"
+    r"|tecken|tegn|znak\w*|karakter|символ\w*|знак\w*|\uae00\uc790"
+    r"|lines?|zeilen?|lignes?|l[ií]neas?|linhas?|righe|\u884c|rader|rad|linjer|linier|wiersz\w*|\u0159\u00e1dk\w*|\u0159\u00e1dek|sat[iı]r|строк\w*|рядк\w*|\uc904"
+    r"|words?|w[oö]rter|mots|palabras|palavras|parole|\u5358\u8a9e|\u8bcd|ord|s[lł]owa?|s[lł][oó]w|slov\w*|kelime|слов\w*|\ub2e8\uc5b4)"
 )
 _COUNT = rf"(?P<n>\d{{1,5}}|{'|'.join(sorted(_NUMBER_WORDS, key=len, reverse=True))})"
 _AMOUNT = re.compile(rf"(?<!\w){_COUNT}\s*{_UNIT}(?![a-z\u00e0-\u017f])", _I)  # not "3 radios"
@@ -91,6 +95,7 @@ _CEILING = re.compile(
     r"|not\s+longer\s+than|nicht\s+l[aä]nger\s+als|d[ée]passe\w*|k[uü]rzer\s+als|keep|stays?"
     r"|passen|tenir|caber|quepa"
     r"|h[oö]gst|h[oø]jst|h[oø]yst|maks\w*|najwy[zż]ej|nejv[yý][sš]e|maxim[aá]ln[eě]|en\s+fazla"
+    r"|не\s+более|не\s+больше|максимум|до|\ucd5c\ub300|\uc774\ub0b4|\uc774\ud558"
     # a text cut at a length has that length as its ceiling ("corta aos 90", "viene tagliato")
     r"|cut|cuts|truncat\w*|cort[ae]\w*|tagliat?\w*|tronca\w*|coup[eé]\w*|tronqu\w*"
     r"|abgeschnitten|schneidet)\b|\u4ee5\u5185|\u307e\u3067|\u4ee5\u4e0b",
@@ -172,11 +177,10 @@ def limits(correction: str) -> list[tuple[str, int]]:
 
 def _unit(word: str) -> str:
     """ "lines", "words" or "chars": what a unit word of :data:`_UNIT` counts."""
-    if word.startswith(
-        ("line", "zeile", "ligne", "lín", "lin", "rig", "\u884c", "rad", "wiersz", "řád", "sat")
-    ):
+    lines = ("line", "zeile", "ligne", "lín", "lin", "rig", "\u884c", "rad", "wiersz", "řád")
+    if word.startswith((*lines, "sat", "строк", "рядк", "\uc904")):
         return "lines"
     words = ("word", "wort", "wört", "mot", "palab", "palav", "parol", "\u5358", "\u8bcd")
-    if word == "ord" or word.startswith((*words, "sł", "slo", "kelime")):
+    if word == "ord" or word.startswith((*words, "sł", "slo", "kelime", "слов", "\ub2e8\uc5b4")):
         return "words"
     return "chars"

@@ -12,7 +12,7 @@ from skillopt_sleep.checks.judge import rule_check
 from skillopt_sleep.harvest.check_miner import plain
 from skillopt_sleep.models import Action, TaskRecord
 
-from .check_conversations_eighth import _SMS, _SMS_LONG, CHECKS_EIGHTH
+from .check_conversations_eighth import _SMS, _SMS_LONG, _STATUS, _STATUS_BAD, CHECKS_EIGHTH
 from .check_conversations_seventh import CHECKS_SEVENTH
 from .recorded_harvest import harvested, mined
 
@@ -82,3 +82,49 @@ def test_a_leave_out_said_in_czech_keeps_the_listing_to_what_the_user_needs(cli,
     _actions_pass(task, _acts("find src -name '*.ts' | head -20"), _acts(listing))
     [check] = task.checks
     assert not action_check(check, recorded(_acts("find src dist -name '*.ts'")))[0]
+
+
+def test_a_relative_link_asked_for_in_turkish_lands_on_its_request(cli, sandbox_home):
+    # "Tam adres yazma; ... `../guides/setup.md` gibi göreli bir bağlantı olsun." after an answer
+    # linking https://docs.example.com/guides/setup.html: the path names the page the link did
+    tasks = harvested(cli, sandbox_home, CHECKS_EIGHTH)
+    assert not [i for i in tasks if i.startswith("Tam adres")]
+    task = tasks["Kurulum rehberine bir bağlantı ekle."]
+    assert "correction" in [n.kind for n in task.turns]
+    assert "contains '../guides/setup.md'" in mined(task)
+    full = "[Kurulum](https://docs.example.com/guides/setup.html)"
+    _text_holds(task, "[Kurulum](../guides/setup.md)", full)
+
+
+def test_a_phrase_of_the_answer_refused_after_please_lands_on_its_request(cli, sandbox_home):
+    # 'Please, no "we're sorry for any inconvenience" - it reads like a form letter. ...' after
+    # an answer opening "We're sorry for any inconvenience": refused in any case
+    tasks = harvested(cli, sandbox_home, CHECKS_EIGHTH)
+    assert not [i for i in tasks if i.startswith("Please, no")]
+    task = tasks["Write the status page update for this morning's search outage."]
+    assert mined(task) == ['not_contains "we\'re sorry for any inconvenience"']
+    _text_holds(task, _STATUS, _STATUS_BAD)
+
+
+def test_a_channel_named_against_after_a_slash_command_lands_on_its_request(cli, sandbox_home):
+    # "It's a public post: nothing about #eng-internal or any other Slack channel in it." after
+    # /announce 3.1 thanked #eng-internal
+    tasks = harvested(cli, sandbox_home, CHECKS_EIGHTH)
+    assert not [i for i in tasks if i.startswith("It's a public post")]
+    task = tasks["/announce 3.1"]
+    assert mined(task) == ["not_contains '#eng-internal'"]
+    good = "Release 3.1 is out! Thanks to everyone who tested the betas."
+    _text_holds(task, good, "Release 3.1 is out! Thanks to everyone in #eng-internal.")
+
+
+def test_words_the_attempt_wrote_that_the_correction_says_fail_leave_the_file(cli, sandbox_home):
+    # "CI runs `npm run lint:strict`, which fails on any eslint-disable, so remove the unused
+    # import from `src/cart.ts` instead of silencing it."
+    task = harvested(cli, sandbox_home, CHECKS_EIGHTH)["Make the linter pass on the cart module."]
+    assert mined(task) == ["src/cart.ts never contains 'eslint-disable' afterwards"]
+    silenced = "// eslint-disable-next-line no-unused-vars\nimport { sum } from './math';\n"
+    _actions_pass(
+        task,
+        _acts(writes=(("src/cart.ts", "export const cart: string[] = [];\n"),)),
+        _acts(writes=(("src/cart.ts", silenced),)),
+    )
