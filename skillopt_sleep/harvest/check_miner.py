@@ -113,7 +113,10 @@ _CONSTRUCTS: tuple[tuple[str, str, str, str], ...] = (
         "no bullet points",
     ),
 )
-_NO = r"(?:no|never|without|don't use|do not use|stop using|avoid|keine?n?|ohne|nie)"
+_NO = (  # words refusing a construct, a rule's own ("the style guide bans exclamation marks") too
+    r"(?:no|never|without|don't use|do not use|stop using|avoid|keine?n?|ohne|nie|bans?|banned"
+    r"|forbids?|forbidden|disallows?|verbietet|verboten|interdit|proh[ií]be)"
+)
 _ADD_USE = r"(?:use|run|call|prefer|verwende|nimm|benutze|nutze|usa|utilise)"
 
 _USE = re.compile(

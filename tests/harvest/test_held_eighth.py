@@ -128,3 +128,11 @@ def test_words_the_attempt_wrote_that_the_correction_says_fail_leave_the_file(cl
         _acts(writes=(("src/cart.ts", "export const cart: string[] = [];\n"),)),
         _acts(writes=(("src/cart.ts", silenced),)),
     )
+
+
+def test_a_construct_a_rule_bans_is_forbidden(cli, sandbox_home):
+    # "Nope." then "The style guide bans exclamation marks in UI copy, not even one after 'Oops'."
+    task = harvested(cli, sandbox_home, CHECKS_EIGHTH)["Write the text for the 404 page."]
+    assert "not_contains '!'" in mined(task)
+    good = "We can't find that page. Check the address or go back to the home page."
+    _text_holds(task, good, "Oops! We can't find that page.")
