@@ -140,7 +140,7 @@ def user_example(feedback: str, corrected: Sequence[Action]) -> UserExample | No
     for clause, negative in _clauses(feedback):
         if negative:
             commands += offered(clause, corrected, programs)
-            commands += revalued(clause, objected, programs)
+            commands += revalued(clause, objected, corrected)
             continue
         written += [m.group(0) for m in _QUOTED.finditer(clause) if m.group(0).startswith("`")]
         for span, is_command in _named(clause, feedback, corrected):
@@ -222,6 +222,21 @@ def _narrowed(check: Check, example: UserExample, corrected: Sequence[Action]) -
                     if len(words) > n and _passes(narrow, example):
                         return narrow
     return None
+
+
+def _refused_value(check: Check, example: UserExample) -> Check | None:
+    """``never_ran`` of the attempt's flag value the user quoted back (`--workers=auto`), in the
+    place of a word of that command their own example runs too: only the value is refused."""
+    for span in example.objected:
+        if not _FLAGLIKE.match(span):
+            continue
+        narrow = check.model_copy(update={"value": phrase(_words(span))})
+        if _passes(narrow, example):
+            return narrow
+    return None
+
+
+_FLAGLIKE = re.compile(r"--?[A-Za-z]")
 
 
 def _word_of(check: Check) -> str | None:
@@ -335,7 +350,7 @@ def hold(
                 continue
             narrowed = _scoped(check, example, corrected)
             if narrowed is None and check.kind == "never_ran":
-                narrowed = _narrowed(check, example, corrected)
+                narrowed = _refused_value(check, example) or _narrowed(check, example, corrected)
             if narrowed is None and check.kind == "untouched":
                 narrowed = _undeleted(check, example, corrected)
             if narrowed is None:

@@ -66,18 +66,40 @@ def as_passed(span: str, corrected: Sequence[Action]) -> bool:
     )
 
 
-def revalued(clause: str, objected: Sequence[str], programs: frozenset[str]) -> list[str]:
-    """The commands of the attempt's programs a clause quotes that set a flag the user objects
-    to at another value (`-n auto` objected, `pytest -n 2` quoted): the value's replacement,
-    the user's example whatever words the clause reads as negating."""
-    flags = {_words(o)[0]: _words(o)[1] for o in objected if len(_words(o)) == 2}
+def _settings(words: Sequence[str]) -> dict[str, str]:
+    """The flags ``words`` set to a value that is no path (``-n auto``, ``--env=prod``)."""
+    out: dict[str, str] = {}
+    for word, nxt in zip(words, [*words[1:], ""], strict=True):
+        flag, eq, value = word.partition("=")
+        if not re.fullmatch(r"--?[A-Za-z][\w.-]*", flag):
+            continue
+        value = value if eq else nxt
+        if value and value[0] != "-" and not re.search(r"[/.]", value):
+            out[flag] = value
+    return out
+
+
+def revalued(clause: str, objected: Sequence[str], corrected: Sequence[Action]) -> list[str]:
+    """The commands of the attempt's programs a clause quotes that set a flag the attempt set
+    (or the user objects to) at another value (`pytest -n 2` after ``pytest -n auto``): the
+    value's replacement, the user's example whatever words the clause reads as negating."""
+    ran = [
+        unredirected(s)
+        for a in corrected
+        if a.kind == "command"
+        for s in _segments(_words(a.command))
+    ]
+    programs = {_program(s)[0].lower() for s in ran if _program(s)[0]}
+    flags: dict[str, set[str]] = {}
+    for words in [*ran, *(_words(o) for o in objected)]:
+        for flag, value in _settings(words).items():
+            flags.setdefault(flag, set()).add(value)
     out: list[str] = []
     for match in _QUOTED.finditer(clause):
         words = _words((match.group(1) or match.group(2)).strip())
         if not words or words[0].lower() not in programs:
             continue
-        pairs = zip(words, [*words[1:], ""], strict=True)
-        if any(flags.get(w) not in (None, v) and v and v[0] != "-" for w, v in pairs):
+        if any(f in flags and v not in flags[f] for f, v in _settings(words).items()):
             out.append(" ".join(words))
     return out
 
