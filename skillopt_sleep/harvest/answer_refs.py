@@ -45,7 +45,7 @@ def quoted_in(text: str, answer: str) -> str | None:
     trailing slash); None when it quotes none."""
     for match in _QUOTED.finditer(text):
         literal = (match.group(1) or match.group(2)).strip()
-        if len(literal.strip("/")) >= 3 and literal.rstrip("/") in answer:
+        if len(literal.strip("/")) >= 3 and literal.rstrip("/").casefold() in answer.casefold():
             return literal
     return None
 

@@ -22,6 +22,7 @@ _NEGATIVE = re.compile(
     r"|nikdy|[zž][aá]dn\w*|krom[eě]|vynech\w*|vynechej|vylu[cč]\w*"  # Czech
     r"|de[gğ]il|asla|hi[cç]|hari[cç]|olmadan"  # Turkish
     r"|не|нет|никогда|без|кроме|ніколи|крім"  # Russian, Ukrainian
+    r"|jangan|tanpa|kecuali|bukan|tidak|đừng|không|trừ|मत|नहीं|बिना"  # Indonesian, Vietnamese, Hindi
     # leaving something out, in the other languages the harvest reads
     r"|lascia(?:re)?\s+(?:fuori|stare)|escludi\w*|tralascia\w*|deja\s+fuera|excluye|omite"
     r"|deixa\s+de\s+fora|exclui|pula|laisse\s+de\s+c[oô]t[ée]|exclus|sla\s+\S+\s+over)(?![\w-])"

@@ -43,6 +43,8 @@ PRAISE_START = (
     r"|obrigad[oa]|valeu|perfeito|[oó]timo|grazie|perfetto|ottimo"
     r"|tack|dzi[eę]kuj[eę]|dzi[eę]ki|[sś]wietnie|d[ií]ky|d[eě]kuju|skv[eě]l[eé]|v[yý]born[eě]"
     r"|te[sş]ekk[uü]r\w*|harika|m[uü]kemmel|спасибо|отлично|дякую|чудово"
+    r"|bedankt|dank\s+je(?:wel)?|terima\s+kasih|mantap|c[aả]m\s+[oơ]n|tuy[eệ]t|धन्यवाद|बढ़िया"
+    r"|ευχαριστώ|τέλεια|תודה|شكرا"
 )
 # Praise that may stand anywhere in a short prompt.
 PRAISE_ANYWHERE = (

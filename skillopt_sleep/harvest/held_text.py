@@ -218,16 +218,17 @@ def _relinked(correction: str, attempt: str, wanted: list[str]) -> list[Pair]:
 
 def _same_page(path: str, url: str) -> bool:
     """Whether a relative ``path`` names the page a full ``url`` links to, in any language's
-    words: the same last two names, extensions aside (``../guides/setup.md`` and
-    ``https://docs.example.com/guides/setup.html``)."""
-    if not path.startswith(("./", "../")):
+    words: the same last names, extensions aside, as many as the path has (two at most):
+    ``../guides/setup.md`` and ``https://docs.example.com/guides/setup.html``."""
+    if "://" in path or path.startswith("/"):
         return False
 
     def tail(link: str) -> list[str]:
-        names = [re.sub(r"\.[a-z]{1,5}$", "", n) for n in link.split("?")[0].split("/") if n]
-        return names[-2:]
+        names = [re.sub(r"\.[a-z]{1,5}$", "", n) for n in link.split("?")[0].split("/")]
+        return [n.lower() for n in names if n not in ("", ".", "..")][-2:]
 
-    return len(tail(path)) == 2 and tail(path) == tail(url.split("://", 1)[-1])
+    mine, theirs = tail(path), tail(url.split("://", 1)[-1])
+    return bool(mine) and theirs[-len(mine) :] == mine
 
 
 def user_text(correction: str, attempt: str) -> TextExample | None:

@@ -44,7 +44,7 @@ EMOJI_WORDS = re.compile(
 RELATIVE_WORDS = re.compile(
     r"\brelati(?:ve|v\w*|fs?|vas?|vos?)\b|\u76f8\u5bfe|\u76f8\u5bf9|\u76f8\u5c0d|hardcod\w*"
     r"|\uc0c1\ub300\s*(?:\uacbd\ub85c|\ub9c1\ud06c|\uc8fc\uc18c)|full\s+(?:url|link)"
-    r"|absolute\s+(?:url|link)|g[oö]reli|wzgl[eę]dn\w*",
+    r"|absolute\s+(?:url|link)|g[oö]reli|wzgl[eę]dn\w*|относительн\w*|відносн\w*|relatief",
     _I,
 )
 _LAST = (
@@ -79,9 +79,9 @@ _NUMBER_WORDS = {
 }
 _UNIT = (
     r"(?P<unit>characters?|chars?|zeichen|caract[eè]res?|caracteres?|caratteri|\u6587\u5b57"
-    r"|tecken|tegn|znak\w*|karakter|символ\w*|знак\w*|\uae00\uc790"
-    r"|lines?|zeilen?|lignes?|l[ií]neas?|linhas?|righe|\u884c|rader|rad|linjer|linier|wiersz\w*|\u0159\u00e1dk\w*|\u0159\u00e1dek|sat[iı]r|строк\w*|рядк\w*|\uc904"
-    r"|words?|w[oö]rter|mots|palabras|palavras|parole|\u5358\u8a9e|\u8bcd|ord|s[lł]owa?|s[lł][oó]w|slov\w*|kelime|слов\w*|\ub2e8\uc5b4)"
+    r"|tecken|tegn|znak\w*|karakter|символ\w*|знак\w*|\uae00\uc790|tekens|k[yý]\s+t[uự]"
+    r"|lines?|zeilen?|lignes?|l[ií]neas?|linhas?|righe|\u884c|rader|rad|linjer|linier|wiersz\w*|\u0159\u00e1dk\w*|\u0159\u00e1dek|sat[iı]r|строк\w*|рядк\w*|\uc904|regels|baris"
+    r"|words?|w[oö]rter|mots|palabras|palavras|parole|\u5358\u8a9e|\u8bcd|ord|s[lł]owa?|s[lł][oó]w|slov\w*|kelime|слов\w*|\ub2e8\uc5b4|woorden|kata)"
 )
 _COUNT = rf"(?P<n>\d{{1,5}}|{'|'.join(sorted(_NUMBER_WORDS, key=len, reverse=True))})"
 _AMOUNT = re.compile(rf"(?<!\w){_COUNT}\s*{_UNIT}(?![a-z\u00e0-\u017f])", _I)  # not "3 radios"
@@ -96,6 +96,7 @@ _CEILING = re.compile(
     r"|passen|tenir|caber|quepa"
     r"|h[oö]gst|h[oø]jst|h[oø]yst|maks\w*|najwy[zż]ej|nejv[yý][sš]e|maxim[aá]ln[eě]|en\s+fazla"
     r"|не\s+более|не\s+больше|максимум|до|\ucd5c\ub300|\uc774\ub0b4|\uc774\ud558"
+    r"|maximaal|hoogstens|niet\s+meer\s+dan|paling\s+banyak|t[oố]i\s+[dđ]a"
     # a text cut at a length has that length as its ceiling ("corta aos 90", "viene tagliato")
     r"|cut|cuts|truncat\w*|cort[ae]\w*|tagliat?\w*|tronca\w*|coup[eé]\w*|tronqu\w*"
     r"|abgeschnitten|schneidet)\b|\u4ee5\u5185|\u307e\u3067|\u4ee5\u4e0b",
@@ -178,9 +179,11 @@ def limits(correction: str) -> list[tuple[str, int]]:
 def _unit(word: str) -> str:
     """ "lines", "words" or "chars": what a unit word of :data:`_UNIT` counts."""
     lines = ("line", "zeile", "ligne", "lín", "lin", "rig", "\u884c", "rad", "wiersz", "řád")
-    if word.startswith((*lines, "sat", "строк", "рядк", "\uc904")):
+    if word.startswith((*lines, "sat", "строк", "рядк", "\uc904", "regel", "baris")):
         return "lines"
     words = ("word", "wort", "wört", "mot", "palab", "palav", "parol", "\u5358", "\u8bcd")
-    if word == "ord" or word.startswith((*words, "sł", "slo", "kelime", "слов", "\ub2e8\uc5b4")):
+    if word == "ord" or word.startswith(
+        (*words, "sł", "slo", "kelime", "слов", "\ub2e8\uc5b4", "woord", "kata")
+    ):
         return "words"
     return "chars"
