@@ -7,10 +7,10 @@ import json
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 from skillopt_sleep.cli import COMMAND_MODULES
+from tests.drained import drained
 
 REPO = Path(__file__).resolve().parent.parent
 # what a command may use but `log` and `--version` need not load
@@ -45,23 +45,12 @@ def loaded(argv: list[str], stdin: str, home: Path) -> list[str]:
     return list(json.loads(line.removeprefix("MODULES ")))
 
 
-def settled(spool: Path, wait_s: float = 60.0) -> bool:
-    """Whether the drainer `log` started has read the spool (it exits when it has)."""
-    deadline = time.monotonic() + wait_s
-    while time.monotonic() < deadline:
-        if not any(spool.glob("*.json")):
-            return True
-        time.sleep(0.1)
-    return False
-
-
 def test_log_spools_its_payload_without_the_store_the_settings_or_the_backends(tmp_path):
     payload = json.dumps({"session_id": "s1", "transcript_path": str(tmp_path / "none.jsonl")})
     modules = loaded(["log"], payload, tmp_path)
     assert [m for m in modules if m.split(".")[1:2] in HEAVY] == []
     assert "skillopt_sleep.harvest.mine" not in modules  # the task miner: the drainer's work
-    spooled = list((tmp_path / "sleep").rglob("spool"))
-    assert spooled and all(settled(s) for s in spooled)
+    assert list((tmp_path / "sleep").rglob("spool")) and drained(tmp_path / "sleep")
 
 
 def test_version_loads_no_command_nor_what_commands_use(tmp_path):

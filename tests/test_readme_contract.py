@@ -16,7 +16,6 @@ import re
 import shutil
 import subprocess
 import sys
-import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -24,10 +23,10 @@ from pathlib import Path
 import pytest
 
 from skillopt_sleep.cli import build_parser, commands, main
-from skillopt_sleep.harvest.lock import file_lock
 from skillopt_sleep.night.demo import sample_tasks, write_sample_project
 from skillopt_sleep.paths import resolve_paths
 from skillopt_sleep.store import Store
+from tests.drained import drained
 
 REPO = Path(__file__).resolve().parent.parent
 README = REPO / "README.md"
@@ -135,11 +134,6 @@ def skip_reason(text: str) -> str | None:
     return next((why for pattern, why in SKIPS if re.search(pattern, command)), None)
 
 
-def _held(lock: Path) -> bool:
-    with file_lock(lock) as got:
-        return not got
-
-
 def _unless_gone(
     func: object, path: str, exc_info: tuple[type[BaseException], BaseException, object]
 ) -> None:
@@ -170,7 +164,7 @@ class Home:
         return self.home / "code" / "app"
 
     def restore(self) -> None:
-        self._settle()
+        drained(self.root)  # the drainer a `log` example started writes nothing into the next home
         # A drainer past its lock may still close the store, which removes its -wal file while
         # the tree is being removed: a file already gone is what removing it wanted.
         if sys.version_info >= (3, 12):
@@ -178,17 +172,6 @@ class Home:
         else:
             shutil.rmtree(self.root, onerror=_unless_gone)
         shutil.copytree(self.snapshot, self.root, symlinks=True)
-
-    def _settle(self, wait_s: float = 60.0) -> None:
-        """Wait for the drainer a `log` example started in the background (it reads the spool
-        under the harvest lock, then exits), so it writes nothing into the next example's home."""
-        deadline = time.monotonic() + wait_s
-        while time.monotonic() < deadline:
-            spooled = [p for p in self.root.rglob("spool/*.json") if p.is_file()]
-            locks = list(self.root.rglob("harvest.lock"))
-            if not spooled and not any(_held(lock) for lock in locks):
-                return
-            time.sleep(0.1)
 
     def shell(self, text: str) -> subprocess.CompletedProcess[str]:
         text = TMP_PATH.sub(lambda m: f"{self.root}/tmp/{m.group(0)[5:]}", text)

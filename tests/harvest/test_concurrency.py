@@ -6,15 +6,13 @@ import json
 import sqlite3
 import subprocess
 import sys
-import time
 from datetime import datetime, timezone
-from pathlib import Path
 
 import pytest
 
 from bench.worlds import synthetic as syn
-from skillopt_sleep.harvest.lock import file_lock
 from skillopt_sleep.store import Store
+from tests.drained import drained
 
 PROJECT = "/work/busy"
 N = 50
@@ -67,12 +65,7 @@ def test_fifty_hook_calls_at_once_lose_nothing(sandbox_home, subprocess_env):
     assert all(r == (0, "", "") for r in results), [r for r in results if r != (0, "", "")][:3]
 
     state = sandbox_home / "sleep-home" / "state"
-    deadline = time.monotonic() + 240
-    while time.monotonic() < deadline and (
-        list((state / "spool").glob("*.json")) or _locked(state)
-    ):
-        time.sleep(0.5)
-    assert list((state / "spool").glob("*.json")) == [], "payloads left behind"
+    assert drained(state, wait_s=240), "payloads left behind"
     assert not (state / "spool" / "failed").exists()
 
     db = sandbox_home / "sleep-home" / "data" / "skillopt-sleep.db"
@@ -84,8 +77,3 @@ def test_fifty_hook_calls_at_once_lose_nothing(sandbox_home, subprocess_env):
     assert all(t.outcome == "failure" and t.checks and t.occurrences == 1 for t in tasks)
     assert store.notices() == []
     assert len(store.cursors("claude-code")) == N
-
-
-def _locked(state: Path) -> bool:
-    with file_lock(state / "harvest.lock") as got:
-        return not got
