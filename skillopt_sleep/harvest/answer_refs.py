@@ -7,7 +7,7 @@ node_modules/: a turn no rule places, that quotes something the previous answer 
 that answer, not a new request. "Put it under the `## Next release` heading" after an answer
 under ``### v0.8.0``, "add `max_workers` to `CONFIG.md` as well" after an attempt that changed
 only ``src/config.py``: a turn that states a rule (a heading, a prefix, a required or forbidden
-text, a link shape, a file that must also change) which the previous attempt breaks is a
+text, a link shape, a construct it forbids, a file that must also change) which the previous attempt breaks is a
 correction of it, however it is worded. The twin of :mod:`.action_refs` for words. Pure: no IO.
 """
 
@@ -19,7 +19,8 @@ from collections.abc import Sequence
 from ..checks.judge import rule_check
 from ..models import Check
 from .action_refs import ActionLike
-from .clauses import QUOTE_BODY
+from .clauses import QUOTE_BODY, SPACED
+from .constructs import format_rules
 from .held_text import held_text_checks
 from .plain_rules import plain_rules
 from .spans import spans
@@ -27,7 +28,8 @@ from .text_checks import files_to_change, heading_checks, stated_checks
 from .turns import TurnVerdict
 
 _QUOTED = re.compile(
-    rf"`([^`\n]{{3,80}})`|(?<!\w)['\"\u201c\u2018]({QUOTE_BODY}{{3,80}})['\"\u201d\u2019](?!\w)"
+    rf"`([^`\n]{{3,80}})`|(?<!{SPACED})['\"\u201c\u2018]({QUOTE_BODY}{{3,80}})['\"\u201d\u2019]"
+    rf"(?!{SPACED})"
 )
 # Words by which a turn speaks of the answer before it or of every answer of its kind ("begin
 # *it* with", "start *every* summary with", "*toujours*", "*jede* Mail"): a sure request that
@@ -71,7 +73,8 @@ def broken_rule(
     ``held``: also a text check held against the user's example (for turns the rules cannot
     place: a request the rules are sure of keeps its own spans)."""
     if answer:
-        for kind, value in [*heading_checks(text), *stated_checks(text), *plain_rules(text)]:
+        stated = [*heading_checks(text), *stated_checks(text), *plain_rules(text)]
+        for kind, value in [*stated, *format_rules(text)]:
             try:
                 check = Check(kind=kind, value=value)  # type: ignore[arg-type]
             except ValueError:

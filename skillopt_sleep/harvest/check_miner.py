@@ -13,7 +13,8 @@ import re
 from ..action_models import ACTION_KINDS
 from ..models import Check
 from .action_checks import plain_action
-from .line_ends import line_ends, plain_line_end
+from .constructs import _BULLET, _CONSTRUCTS, format_rules
+from .line_ends import plain_line_end
 from .plain_rules import plain_rules
 from .text_checks import (
     ISO_DATE,
@@ -90,33 +91,6 @@ _SEPARATORS = {
     "dash": "-",
     "bindestrich": "-",
 }
-_BULLET = r"^[ \t]*(?:[-*+\u2022]|\d+[.)])[ \t]"
-# Formatting a correction may forbid: words naming it -> (check kind, value).
-_CONSTRUCTS: tuple[tuple[str, str, str, str], ...] = (
-    (r"em[- ]?dash(?:es)?|gedankenstrich(?:e)?", "not_contains", "\u2014", "no em dashes"),
-    (r"bold(?: text)?|fett(?:druck|schrift)?", "not_contains", "**", "no bold"),
-    (r"tables?|tabellen?", "regex", r"(?s)\A(?!.*^[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*\|)", "no tables"),
-    (
-        r"emojis?|emoticons?",
-        "regex",
-        "(?s)\\A(?!.*[\U0001f300-\U0001faff\u2600-\u27bf])",
-        "no emoji",
-    ),
-    (r"headings?|headers?|[uü]berschriften", "regex", r"(?s)\A(?!.*^#{1,6} )", "no headings"),
-    (r"code ?blocks?|codebl[oö]cke?", "not_contains", "```", "no code blocks"),
-    (r"semicolons?|semikolons?", "not_contains", ";", "no semicolons"),
-    (r"exclamation marks?|ausrufezeichen", "not_contains", "!", "no exclamation marks"),
-    (
-        r"bullet(?: point)?s?|lists?|aufz[aä]hlungen?|stichpunkte?",
-        "regex",
-        rf"(?s)\A(?!.*{_BULLET})",
-        "no bullet points",
-    ),
-)
-_NO = (  # words refusing a construct, a rule's own ("the style guide bans exclamation marks") too
-    r"(?:no|never|without|don't use|do not use|stop using|avoid|keine?n?|ohne|nie|bans?|banned"
-    r"|forbids?|forbidden|disallows?|verbietet|verboten|interdit|proh[ií]be)"
-)
 _ADD_USE = r"(?:use|run|call|prefer|verwende|nimm|benutze|nutze|usa|utilise)"
 
 _USE = re.compile(
@@ -228,22 +202,6 @@ def _lengths(text: str) -> list[tuple[str, str | int]]:
     return found
 
 
-def _format_rules(text: str) -> list[tuple[str, str | int]]:
-    """Constructs the correction forbids; not one named as what a line-end rule is about
-    ("kein Stichpunkt endet mit einem Punkt" keeps the bullets, without the full stop)."""
-    found: list[tuple[str, str | int]] = []
-    if line_ends(text):
-        return found
-    for words, kind, value, _ in _CONSTRUCTS:
-        if re.search(rf"\b{_NO}\s+(?:\w+\s+){{0,2}}(?:{words})\b", text, _I) or re.search(
-            rf"\b(?:stop\s+using|stop\s+adding|avoid|lass\s+(?:die|das)?\s*)\s*(?:{words})\b",
-            text,
-            _I,
-        ):
-            found.append((kind, value))
-    return found
-
-
 def _address(text: str) -> list[tuple[str, str | int]]:
     found: list[tuple[str, str | int]] = []
     name = _CALL_ME.search(text)
@@ -314,7 +272,7 @@ def candidate_checks(feedback: str) -> list[Check]:
         *_commands(feedback),
         *_separator(feedback),
         *_lengths(feedback),
-        *_format_rules(feedback),
+        *format_rules(feedback),
         *_address(feedback),
         *heading_checks(feedback),
         *stated_checks(feedback),

@@ -55,8 +55,12 @@ _LIST_WORDS = re.compile(r"(?<![\w-])(?:or|and|nor|oder|und|noch|ou|et|ni|o|y)(?
 # The body of a quoted span: an apostrophe between two letters ("Don't", "l'app") is part of it,
 # never its closing mark, and a closing mark is never followed by a letter.
 QUOTE_BODY = r"(?:[^'\"\u201d\u2019\n]|(?<=\w)['\u2019](?=\w))"
+# A letter a quote mark may not touch: Japanese, Chinese and Korean write their quotes against
+# their letters ('不要写"亲爱的用户"'), the languages with spaces do not ("Don't", "l'app").
+SPACED = r"[^\W\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]"
 _QUOTED = re.compile(
-    rf"`([^`\n]{{1,160}})`|(?<!\w)['\"\u201c\u2018]({QUOTE_BODY}{{1,160}})['\"\u201d\u2019](?!\w)"
+    rf"`([^`\n]{{1,160}})`|(?<!{SPACED})['\"\u201c\u2018]({QUOTE_BODY}{{1,160}})['\"\u201d\u2019]"
+    rf"(?!{SPACED})"
 )
 
 # Words right before a command that name it as where something comes from, not as what to run:

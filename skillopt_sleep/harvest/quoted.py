@@ -11,11 +11,12 @@ import shlex
 from collections.abc import Sequence
 
 from ..models import Action
-from .clauses import _NEGATIVE, QUOTE_BODY
+from .clauses import _NEGATIVE, QUOTE_BODY, SPACED
 from .shell_effects import _program, _segments, _words
 
 _QUOTED = re.compile(
-    rf"`([^`\n]{{1,160}})`|(?<!\w)['\"\u201c\u2018]({QUOTE_BODY}{{1,160}})['\"\u201d\u2019](?!\w)"
+    rf"`([^`\n]{{1,160}})`|(?<!{SPACED})['\"\u201c\u2018]({QUOTE_BODY}{{1,160}})['\"\u201d\u2019]"
+    rf"(?!{SPACED})"
 )
 
 

@@ -14,12 +14,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .clauses import _APPROVED, _clauses
+from .clauses import _APPROVED, SPACED, _clauses
 
 _I = re.IGNORECASE
 _QUOTED = re.compile(
-    r"`([^`\n]{1,160})`|(?<!\w)['\"\u201c\u2018\u00ab]((?:[^'\"\u201d\u2019\u00bb\n]"
-    r"|(?<=\w)['\u2019](?=\w)){1,160})['\"\u201d\u2019\u00bb](?!\w)|\u300c([^\u300d\n]{1,160})\u300d"
+    rf"`([^`\n]{{1,160}})`|(?<!{SPACED})['\"\u201c\u2018\u00ab]((?:[^'\"\u201d\u2019\u00bb\n]"
+    rf"|(?<=\w)['\u2019](?=\w)){{1,160}})['\"\u201d\u2019\u00bb](?!{SPACED})"
+    r"|\u300c([^\u300d\n]{1,160})\u300d"
 )
 _URL = r"https?://[^\s<>()\"'`]+"
 _DOMAIN = r"(?<![\w./@-])(?:[a-z0-9-]+\.)+(?:com|org|net|io|dev|app|co|de|fr|es)\b"

@@ -1,5 +1,6 @@
 """The small vocabularies per language the miner reads, each still held against the attempt and
-the user's example: praise that is no task, a limit, a leave-out, and a relative link named in
+the user's example: praise that is no task, a limit, a leave-out, a relative link, a construct
+refused, and a phrase quoted the way Chinese and Japanese quote (against their letters), named in
 languages and wordings the recorded sets do not hold."""
 
 from __future__ import annotations
@@ -7,9 +8,12 @@ from __future__ import annotations
 import pytest
 
 from skillopt_sleep.checks.judge import rule_check
+from skillopt_sleep.harvest.answer_refs import refine_by_answer
 from skillopt_sleep.harvest.clauses import _clauses
+from skillopt_sleep.harvest.constructs import format_rules
 from skillopt_sleep.harvest.held_text import held_text_checks
-from skillopt_sleep.harvest.spans import limits
+from skillopt_sleep.harvest.spans import limits, spans
+from skillopt_sleep.harvest.text_checks import check_or_none
 from skillopt_sleep.harvest.turns import classify_turn
 
 
@@ -73,3 +77,33 @@ def test_a_relative_path_naming_the_linked_page_replaces_the_link_in_any_words()
     assert checks
     assert all(rule_check(c, "[Setup](./setup.md)")[0] for c in checks)
     assert not all(rule_check(c, answer)[0] for c in checks)
+
+
+@pytest.mark.parametrize(
+    ("said", "answer"),
+    [
+        ("Geen uitroeptekens in de UI-teksten.", "Opgeslagen!"),
+        ("Pas de points d'exclamation dans l'interface.", "Enregistré !"),
+        ("感嘆符は使わないでください。", "保存しました!"),
+        ("不要用感叹号。", "已保存!"),
+        ("Не используй жирный шрифт, это для SMS.", "**Готово**"),
+    ],
+)
+def test_a_construct_refused_in_other_languages_corrects_the_answer(said, answer):
+    verdict = refine_by_answer(classify_turn(said), said, answer, [])
+    assert verdict.kind == "correction"
+    checks = [c for k, v in format_rules(said) if (c := check_or_none(kind=k, value=v))]
+    assert checks and not all(rule_check(c, answer)[0] for c in checks)
+
+
+@pytest.mark.parametrize(
+    ("said", "answer", "refused"),
+    [
+        ('不要写"亲爱的用户"，直接说重点。', "亲爱的用户，系统已恢复。", "亲爱的用户"),
+        ("别用“尊敬的客户”开头。", "尊敬的客户：系统已恢复。", "尊敬的客户"),
+    ],
+)
+def test_a_phrase_quoted_against_its_letters_is_a_span(said, answer, refused):
+    verdict = refine_by_answer(classify_turn(said), said, answer, [])
+    assert verdict.kind == "correction"
+    assert [s.text for s in spans(said) if s.quoted] == [refused]
