@@ -11,10 +11,12 @@ from skillopt_sleep.checks.judge import rule_check
 from skillopt_sleep.harvest.answer_refs import refine_by_answer
 from skillopt_sleep.harvest.clauses import _clauses
 from skillopt_sleep.harvest.constructs import format_rules
+from skillopt_sleep.harvest.examples import user_example
 from skillopt_sleep.harvest.held_text import held_text_checks
 from skillopt_sleep.harvest.spans import limits, spans
 from skillopt_sleep.harvest.text_checks import check_or_none
 from skillopt_sleep.harvest.turns import classify_turn
+from skillopt_sleep.models import Action
 
 
 @pytest.mark.parametrize(
@@ -107,3 +109,21 @@ def test_a_phrase_quoted_against_its_letters_is_a_span(said, answer, refused):
     verdict = refine_by_answer(classify_turn(said), said, answer, [])
     assert verdict.kind == "correction"
     assert [s.text for s in spans(said) if s.quoted] == [refused]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Pomiń `vendor/` i `build/`, interesują mnie tylko pliki w `src/`.",
+        "Hoppa över `vendor/`, jag vill bara se det som ligger i `src/`.",
+        "`vendor/` ve `build/` hariç, sadece `src/` altındakiler.",
+        "Без `vendor/`, только то, что в `src/`.",
+        "`vendor/` 말고 `src/` 안에 있는 것만 보여 주세요.",
+        "Laat `vendor/` weg, alleen `src/` telt.",
+    ],
+)
+def test_a_listing_kept_to_one_folder_in_other_languages(said):
+    corrected = [Action(kind="command", command="find . -name '*.go' 2>&1 | head -20")]
+    example = user_example(said, corrected)
+    assert example is not None and example.where.only
+    assert example.commands == ("find src -name '*.go' | head -20",)
