@@ -29,8 +29,9 @@ _INNER_CAPITAL = r"\b[A-Z][a-z]+[A-Z][A-Za-z]*\b"
 # A code fence with its language ("```bash"), a host-like name ending in a number ("staging-db-2").
 _FENCE = r"(?<!`)```[\w+-]+"
 _NUMBERED_NAME = r"\b[a-z]+(?:-[a-z0-9]+)+-\d+\b"
-# A channel or tag name ("#eng-internal"): a name no dictionary word is, named as it is written.
-_CHANNEL = r"(?<![\w#&/])#[A-Za-z][\w-]*\w"
+# A channel, tag or handle ("#eng-internal", "@oncall-team"): a name no dictionary word is, named
+# as it is written (an address's @ follows a letter: no handle).
+_CHANNEL = r"(?<![\w#&/@.])[#@][A-Za-z][\w-]*\w"
 _SALIENT = re.compile(
     rf"{_URL}|{_DOMAIN}|{_REFERENCE}|{_INNER_CAPITAL}|{_FENCE}|{_NUMBERED_NAME}|{_CHANNEL}"
 )

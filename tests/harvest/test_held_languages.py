@@ -127,3 +127,10 @@ def test_a_listing_kept_to_one_folder_in_other_languages(said):
     example = user_example(said, corrected)
     assert example is not None and example.where.only
     assert example.commands == ("find src -name '*.go' | head -20",)
+
+
+def test_a_handle_named_against_is_refused_and_an_address_is_no_handle():
+    said = "Never ping @oncall-team in public notes; support@acme.fr is fine."
+    assert [s.text for s in spans(said)] == ["@oncall-team"]
+    answer = "Release 2.0 is out, thanks @oncall-team!"
+    assert refine_by_answer(classify_turn(said), said, answer, []).kind == "correction"
