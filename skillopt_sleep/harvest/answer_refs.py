@@ -17,14 +17,12 @@ import re
 from collections.abc import Sequence
 
 from ..checks.judge import rule_check
-from ..models import Check
 from .action_refs import ActionLike
+from .check_miner import candidate_checks
 from .clauses import QUOTE_BODY, SPACED
-from .constructs import format_rules
 from .held_text import held_text_checks
-from .plain_rules import plain_rules
 from .spans import spans
-from .text_checks import files_to_change, heading_checks, stated_checks
+from .text_checks import files_to_change
 from .turns import TurnVerdict
 
 _QUOTED = re.compile(
@@ -73,12 +71,7 @@ def broken_rule(
     ``held``: also a text check held against the user's example (for turns the rules cannot
     place: a request the rules are sure of keeps its own spans)."""
     if answer:
-        stated = [*heading_checks(text), *stated_checks(text), *plain_rules(text)]
-        for kind, value in [*stated, *format_rules(text)]:
-            try:
-                check = Check(kind=kind, value=value)  # type: ignore[arg-type]
-            except ValueError:
-                continue
+        for check in candidate_checks(text):
             if not rule_check(check, answer)[0]:
                 return check.describe()
         kept = held_text_checks(text, answer, actions) if held else []

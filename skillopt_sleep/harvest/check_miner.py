@@ -128,7 +128,7 @@ _SEPARATOR = re.compile(
 _SEPARATOR_WORD = re.compile(r"separator|delimiter|trenn|spalten|columns?|separat", _I)
 _MAX_ITEMS = re.compile(
     rf"(?:max(?:imum)?\.?|m[aá]xim[oa]|au\s+maximum|pas\s+plus\s+de|no\s+m[aá]s\s+de|at\s+most"
-    rf"|no\s+more\s+than|up\s+to|h[oö]chstens|maximal)\s+{_NUM}\s+"
+    rf"|no\s+more\s+than|up\s+to|h[oö]chstens|maximal|just|only|nur|seulement|s[oó]lo)\s+{_NUM}\s+"
     r"(?P<what>bullet(?:\s+point)?s?|points?|items?|stichpunkte?|punkte?|sentences?|s[aä]tzen?|words?"
     r"|w[oö]rter(?:n)?|characters?|chars?|zeichen|caract[eè]res|lines?|zeilen?|l[ií]neas|lignes"
     r"|palabras|mots|frases|phrases)",

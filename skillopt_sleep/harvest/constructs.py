@@ -1,5 +1,5 @@
 """Formatting a correction forbids, named in words: em dashes, bold, tables, emoji, headings, code
-blocks, semicolons, exclamation marks, bullet points, in a small vocabulary per language (a
+blocks, semicolons, hashtags, exclamation marks, bullet points, in a small vocabulary per language (a
 construct written without spaces, in Japanese, Chinese or Korean, is forbidden where a clause
 said against something names it). Candidates only, held like every mined check. Pure: no IO.
 """
@@ -18,6 +18,7 @@ _EXCLAMATION = (
     r"|vyk[rř]i[cč]n[ií]k\w*|utropstecken|[uü]nlem\w*|восклицательн\w* знак\w*"
 )
 _BULLET = r"^[ \t]*(?:[-*+\u2022]|\d+[.)])[ \t]"
+_NO_HASHTAG = r"(?s)\A(?!.*(?<![\w&#/])#[^\W\d]\w*)"
 # Formatting a correction may forbid: words naming it -> (check kind, value).
 _CONSTRUCTS: tuple[tuple[str, str, str, str], ...] = (
     (r"em[- ]?dash(?:es)?|gedankenstrich(?:e)?", "not_contains", "\u2014", "no em dashes"),
@@ -47,6 +48,7 @@ _CONSTRUCTS: tuple[tuple[str, str, str, str], ...] = (
     ),
     (r"code ?blocks?|codebl[oö]cke?", "not_contains", "```", "no code blocks"),
     (r"semicolons?|semikolons?", "not_contains", ";", "no semicolons"),
+    (r"hashtags?|\u30cf\u30c3\u30b7\u30e5\u30bf\u30b0", "regex", _NO_HASHTAG, "no hashtags"),
     (
         _EXCLAMATION,
         "not_contains",
@@ -66,6 +68,7 @@ _CJK_CONSTRUCTS = {
     "no tables": "\u8868\u683c|\u30c6\u30fc\u30d6\u30eb|\ud45c\ub97c",
     "no bold": "\u592a\u5b57|\u52a0\u7c97|\uad75\uac8c",
     "no headings": "\u898b\u51fa\u3057|\u6807\u9898|\uc81c\ubaa9",
+    "no hashtags": "\u30cf\u30c3\u30b7\u30e5\u30bf\u30b0|\u8bdd\u9898\u6807\u7b7e|\ud574\uc2dc\ud0dc\uadf8",
 }
 _NO = (  # words refusing a construct, a rule's own ("the style guide bans exclamation marks") too
     r"(?:no|never|without|don't use|do not use|stop using|avoid|keine?n?|ohne|nie|bans?|banned"

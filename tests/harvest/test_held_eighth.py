@@ -14,6 +14,7 @@ from skillopt_sleep.models import Action, TaskRecord
 
 from .check_conversations_eighth import _SMS, _SMS_LONG, _STATUS, _STATUS_BAD, CHECKS_EIGHTH
 from .check_conversations_seventh import CHECKS_SEVENTH
+from .fresh_conversations import FRESH
 from .recorded_harvest import harvested, mined
 
 
@@ -136,3 +137,20 @@ def test_a_construct_a_rule_bans_is_forbidden(cli, sandbox_home):
     assert "not_contains '!'" in mined(task)
     good = "We can't find that page. Check the address or go back to the home page."
     _text_holds(task, good, "Oops! We can't find that page.")
+
+
+def test_a_count_of_bullets_said_with_just_lands_on_its_request(cli, sandbox_home):
+    # "Just two bullet points." after a summary of five bullets (the fresh set)
+    tasks = harvested(cli, sandbox_home, FRESH)
+    assert "Just two bullet points." not in tasks
+    task = tasks["Summarise the changelog."]
+    assert "correction" in [n.kind for n in task.turns]
+    good = "- New CLI and faster nights\n- Better reports and docs"
+    _text_holds(task, good, "- New CLI\n- Faster nights\n- Better reports\n- Fewer dependencies")
+
+
+def test_hashtags_refused_are_a_construct(cli, sandbox_home):
+    # "No hashtags." after "Release 3.1 is out with faster nights #python #release"
+    task = harvested(cli, sandbox_home, FRESH)["Draft the release tweet."]
+    assert "no hashtags" in mined(task)
+    _text_holds(task, "Release 3.1 is out with faster nights.", "Out now #python #release")
