@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from ..checks.judge import rule_check
 from ..models import Check
 from .action_refs import ActionLike
+from .clauses import _QUOTED as _QUOTED_ANY
+from .clauses import _clauses
 from .examples import consistent
 from .line_ends import ended, line_end_checks
 from .spans import (
@@ -231,9 +233,34 @@ def _same_page(path: str, url: str) -> bool:
     return bool(mine) and theirs[-len(mine) :] == mine
 
 
+_COMMAND_LINE = re.compile(
+    r"^[ \t]*(?:\$[ \t]*)?([a-z][\w.+-]*(?:[ \t]+\S+)+)[ \t]*$", re.MULTILINE
+)
+_CODE_SPAN = re.compile(r"`([^`\n]+)`|```[^\n]*\n(.*?)```", re.DOTALL)
+
+
+def _code_words(correction: str, attempt: str) -> list[str]:
+    """Words the correction names unquoted in a clause said against something that are words
+    of code the answer shows (a command line, a code span or block): "We never tell users to run
+    sudo in our docs" after ``sudo pip install acme-cli`` refuses ``sudo``, whatever the
+    language; the answer's prose is no code, so its common words are never refused."""
+    code = " ".join(
+        [m.group(1) for m in _COMMAND_LINE.finditer(attempt)]
+        + [m.group(1) or m.group(2) for m in _CODE_SPAN.finditer(attempt)]
+    )
+    words = set(re.findall(r"[\w.+-]+", code))
+    out: list[str] = []
+    for clause, negative in _clauses(correction) if code else []:
+        bare = _QUOTED_ANY.sub(" ", clause)
+        if negative:
+            out += [w for w in re.findall(r"[\w.+-]{3,}", bare) if w in words and w not in out]
+    return out
+
+
 def user_text(correction: str, attempt: str) -> TextExample | None:
     """The user's example answer: the attempt as the correction asks it to be."""
     objected, wanted = _classified(spans(correction), attempt)
+    objected += [w for w in _code_words(correction, attempt) if w not in objected]
     pairs = _pairs(objected, wanted, attempt) or _relinked(correction, attempt, wanted)
     paired = {p.wanted for p in pairs} | {p.objected for p in pairs}
     paired |= {o for o in objected for p in pairs if o.lower() in p.objected.lower()}

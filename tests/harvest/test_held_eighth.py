@@ -14,6 +14,7 @@ from skillopt_sleep.models import Action, TaskRecord
 
 from .check_conversations_eighth import _SMS, _SMS_LONG, _STATUS, _STATUS_BAD, CHECKS_EIGHTH
 from .check_conversations_seventh import CHECKS_SEVENTH
+from .check_conversations_third import CHECKS_THIRD
 from .fresh_conversations import FRESH
 from .recorded_harvest import harvested, mined
 
@@ -154,3 +155,12 @@ def test_hashtags_refused_are_a_construct(cli, sandbox_home):
     task = harvested(cli, sandbox_home, FRESH)["Draft the release tweet."]
     assert "no hashtags" in mined(task)
     _text_holds(task, "Release 3.1 is out with faster nights.", "Out now #python #release")
+
+
+def test_a_word_of_the_answers_command_named_against_is_refused(cli, sandbox_home):
+    # "We never tell users to run sudo in our docs." after "sudo pip install acme-cli"
+    tasks = harvested(cli, sandbox_home, CHECKS_THIRD)
+    assert "We never tell users to run sudo in our docs." not in tasks
+    task = tasks["Write the install snippet for the docs."]
+    assert mined(task) == ["not_contains 'sudo'"]
+    _text_holds(task, "pip install --user acme-cli", "sudo pip install acme-cli")
