@@ -184,7 +184,22 @@ def _confined_segment(segment: list[str], where: Scope) -> list[str] | None:
             else:  # only paths put out of bounds: every other path it worked on is in scope
                 in_scope += "/" in arg or "." in arg or _bare_folder(name, args, i)
             kept.append(arg)
+    module = name.startswith("python") and args[:1] == ["-m"] and len(args) > 1
+    tool, operands = (args[1], args[2:]) if module else (name, args)
+    if (
+        where.only
+        and not dropped
+        and tool in _WHOLE_TREE
+        and not any(not a.startswith("-") for a in operands)
+    ):  # run on the whole tree ("python -m pytest"): kept to the paths the user names
+        return [*head, *kept, *where.inside]
     return None if dropped and not in_scope else [*head, *kept]
+
+
+# Programs that, named no path, work on the whole tree, and only read it.
+_WHOLE_TREE = frozenset(
+    ["pytest", "ruff", "flake8", "pylint", "mypy", "pyright", "eslint", "ls", "du", "tree"]
+)
 
 
 def confine(command: str, where: Scope) -> str | None:

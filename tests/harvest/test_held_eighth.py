@@ -164,3 +164,14 @@ def test_a_word_of_the_answers_command_named_against_is_refused(cli, sandbox_hom
     task = tasks["Write the install snippet for the docs."]
     assert mined(task) == ["not_contains 'sudo'"]
     _text_holds(task, "pip install --user acme-cli", "sudo pip install acme-cli")
+
+
+def test_a_runner_on_the_whole_tree_kept_to_one_folder_runs_there(cli, sandbox_home):
+    # "Stop running the whole suite every time, only tests/unit please." after python -m pytest
+    task = harvested(cli, sandbox_home, FRESH)["Run the tests."]
+    assert mined(task) == ["runs python -m pytest tests/unit"]
+    _actions_pass(
+        task,
+        _acts("python -m pytest tests/unit 2>&1 | tail -1"),
+        _acts("python -m pytest 2>&1 | tail -1"),
+    )
