@@ -15,7 +15,7 @@ from ..models import Check
 from .action_checks import plain_action
 from .constructs import _BULLET, _CONSTRUCTS, format_rules
 from .line_ends import plain_line_end
-from .plain_rules import plain_rules
+from .plain_rules import LINK_ALONE, plain_rules
 from .text_checks import (
     ISO_DATE,
     LINKS_RELATIVE,
@@ -316,6 +316,7 @@ _PLAIN_FIXED.update(
         VERSION_HEADING: "no version heading",
         LINKS_RELATIVE: "links are relative (no http(s) link)",
         ISO_DATE: "an ISO date (YYYY-MM-DD)",
+        LINK_ALONE: "the answer is a link and nothing else",
     }
 )
 _PLAIN_COUNTED = (

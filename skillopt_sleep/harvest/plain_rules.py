@@ -59,6 +59,16 @@ _LAST_LINE = re.compile(
 )
 
 
+# The answer is a link and nothing else: "Only the URL, nothing else", "nur den Link".
+_ONLY_LINK = re.compile(
+    r"\b(?:only|just|nur|seulement|juste|solo|s[oó]lo|solamente|apenas|soltanto)\s+(?:the\s+|die"
+    r"\s+|den\s+|l'|la\s+|le\s+|el\s+|o\s+|a\s+|il\s+)?(?:url|link|adresse|address|enlace"
+    r"|endere[cç]o|indirizzo)s?\b",
+    _I,
+)
+LINK_ALONE = r"(?s)\A\W*https?://[^\s<>()]+?\W*\Z"
+
+
 def _limit(unit: str, n: int) -> tuple[str, str | int]:
     if unit == "chars":
         return "max_chars", n
@@ -89,6 +99,8 @@ def plain_rules(text: str) -> list[tuple[str, str | int]]:
         for p in (_LEAVE_OUT, _DONT_SAY)
         for m in p.finditer(text)
     ]
+    if _ONLY_LINK.search(text):
+        found.append(("regex", LINK_ALONE))
     for match in _LAST_LINE.finditer(text):
         found.append(("regex", re.escape(match.group("q").strip()) + r"\s*\Z"))
     return [

@@ -175,3 +175,13 @@ def test_a_runner_on_the_whole_tree_kept_to_one_folder_runs_there(cli, sandbox_h
         _acts("python -m pytest tests/unit 2>&1 | tail -1"),
         _acts("python -m pytest 2>&1 | tail -1"),
     )
+
+
+def test_only_the_link_asked_for_lands_on_its_request(cli, sandbox_home):
+    # "Only the URL, nothing else." after "The base URL is http://localhost:8000/api/v1, ..."
+    tasks = harvested(cli, sandbox_home, FRESH)
+    assert "Only the URL, nothing else." not in tasks
+    task = tasks["Give me the API base URL."]
+    assert mined(task) == ["the answer is a link and nothing else"]
+    said = "The base URL is http://localhost:8000/api/v1, as set in the config."
+    _text_holds(task, "http://localhost:8000/api/v1", said)
