@@ -13,7 +13,7 @@ import re
 from ..action_models import ACTION_KINDS
 from ..models import Check
 from .action_checks import plain_action
-from .constructs import _BULLET, _CONSTRUCTS, format_rules
+from .constructs import _BULLET, _CONSTRUCTS, NO_SHOUTING, format_rules
 from .line_ends import plain_line_end
 from .plain_rules import LINK_ALONE, plain_rules
 from .text_checks import (
@@ -317,6 +317,7 @@ _PLAIN_FIXED.update(
         LINKS_RELATIVE: "links are relative (no http(s) link)",
         ISO_DATE: "an ISO date (YYYY-MM-DD)",
         LINK_ALONE: "the answer is a link and nothing else",
+        NO_SHOUTING: "no words in capitals",
     }
 )
 _PLAIN_COUNTED = (

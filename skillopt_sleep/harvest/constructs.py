@@ -94,4 +94,19 @@ def format_rules(text: str) -> list[tuple[str, str | int]]:
             _I,
         ):
             found.append((kind, value))
+    if re.search(_CAPITALS, against, _I):  # a name no other rule means: any clause said against
+        found.append(("regex", NO_SHOUTING))
     return found
+
+
+# Writing in capitals, named in words ("Nicht alles in Großbuchstaben", "no all caps").
+_CAPITALS = (
+    r"(?<!\w)(?:all[- ]caps|capitals|capital letters|upper[- ]?case|gro(?:ß|ss)buchstaben"
+    r"|majuscules?|may[uú]sculas|maiuscol\w*|mai[uú]sculas|hoofdletters|wielki\w* liter\w*"
+    r"|velk[aá]\w* p[ií]smen\w*|versaler|b[uü]y[uü]k harf\w*|заглавн\w*|капс\w*)(?!\w)"
+    r"|\u5927\u6587\u5b57|\u5927\u5199|\ub300\ubb38\uc790"
+)
+# Three words in capitals in a row, numbers and signs between them aside ("RELEASE 3.1 IST DA");
+# two acronyms side by side ("JSON API") are no shouting.
+_CAP = "A-Z\u00c0-\u00d6\u00d8-\u00de"
+NO_SHOUTING = rf"(?s)\A(?!.*(?<!\w)[{_CAP}]{{2,}}(?:[\s\d.,:;!?-]+[{_CAP}]{{2,}}){{2,}}(?!\w))"

@@ -185,3 +185,12 @@ def test_only_the_link_asked_for_lands_on_its_request(cli, sandbox_home):
     assert mined(task) == ["the answer is a link and nothing else"]
     said = "The base URL is http://localhost:8000/api/v1, as set in the config."
     _text_holds(task, "http://localhost:8000/api/v1", said)
+
+
+def test_capitals_refused_in_german_words_land_on_their_request(cli, sandbox_home):
+    # "Nicht alles in Großbuchstaben bitte." after "RELEASE 3.1 IST DA"
+    tasks = harvested(cli, sandbox_home, FRESH)
+    assert "Nicht alles in Großbuchstaben bitte." not in tasks
+    task = tasks["Schreib den Betreff für die Release-Mail."]
+    assert mined(task) == ["no words in capitals"]
+    _text_holds(task, "Release 3.1 ist da", "RELEASE 3.1 IST DA")
