@@ -25,7 +25,9 @@ _ONLY = re.compile(
     r"(?<![\w-])(?:only|just|solely|exclusively|stick to|stay in|limit\w* to|nur|ausschlie(?:ß|ss)"
     r"lich|seulement|uniquement|solo|sólo|solamente|únicamente|somente|apenas|soltanto"
     r"|jen|jenom|pouze|tylko|wy[lł][aą]cznie|bara|endast|enbart|kun|sadece|yaln[iı]zca"
-    r"|только|лише|тільки|\uc624\uc9c1|hanya|chỉ|सिर्फ|केवल|alleen)(?![\w-])|\ubfd0"
+    r"|только|лише|тільки|\uc624\uc9c1|hanya|chỉ|सिर्फ|केवल|alleen"
+    r"|nowhere\s+else|nirgend(?:s|wo)\s+sonst|nulle\s+part\s+ailleurs"
+    r"|en\s+ning[uú]n\s+otro\s+(?:lado|sitio)|da\s+nessun'altra\s+parte)(?![\w-])|\ubfd0"
     r"|(?<=[\uac00-\uc9bf\uc9c1-\ud7a3])\ub9cc(?![\uac00-\ud7a3])"  # the particle 만, not 하지만
     r"|\u53ea|\u4ec5|\u3060\u3051|\u306e\u307f",  # Chinese and Japanese, written without spaces
     re.IGNORECASE,

@@ -13,6 +13,7 @@ from skillopt_sleep.harvest.check_miner import plain
 from skillopt_sleep.models import Action, TaskRecord
 
 from .check_conversations_eighth import _SMS, _SMS_LONG, _STATUS, _STATUS_BAD, CHECKS_EIGHTH
+from .check_conversations_fifth import CHECKS_FIFTH
 from .check_conversations_seventh import CHECKS_SEVENTH
 from .check_conversations_third import CHECKS_THIRD
 from .fresh_conversations import FRESH
@@ -194,3 +195,14 @@ def test_capitals_refused_in_german_words_land_on_their_request(cli, sandbox_hom
     task = tasks["Schreib den Betreff für die Release-Mail."]
     assert mined(task) == ["no words in capitals"]
     _text_holds(task, "Release 3.1 ist da", "RELEASE 3.1 IST DA")
+
+
+def test_nowhere_else_keeps_the_search_to_the_folder_named(cli, sandbox_home):
+    # "Look under `services/billing/` and nowhere else, ..." after grep -rn card_number .
+    task = harvested(cli, sandbox_home, CHECKS_FIFTH)["Where do we log card numbers?"]
+    assert mined(task) == ["runs grep -rn card_number services/billing"]
+    _actions_pass(
+        task,
+        _acts("grep -rn card_number services/billing/ 2>&1 | head -5"),
+        _acts("grep -rn card_number . 2>&1 | head -5"),
+    )
