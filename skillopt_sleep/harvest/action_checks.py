@@ -18,6 +18,7 @@ from pydantic import ValidationError
 from ..checks.action_judge import action_check, glob_match, recorded
 from ..models import Action, Check
 from .action_refs import FAMILIES, reference, vocabulary
+from .clauses import _QUOTED, _clauses
 
 
 def _word(value: str) -> str:
@@ -59,11 +60,26 @@ def _as_written(name: str, path: str) -> str:
     return name
 
 
+def _stems_against(feedback: str, actions: Sequence[Action]) -> list[str]:
+    """The attempt's files a clause said against something names by their stem alone ("not the
+    dev one" after ``cat config/dev.yaml``), as paths; a stem the correction also names as a
+    file of its own is not one (`config/dev.local.yaml`)."""
+    paths = {a.path.strip("./"): a.path for a in actions if a.path and "." in a.path}
+    stems = {re.sub(r"\.[^./]+$", "", p.rsplit("/", 1)[-1]).lower(): p for p in paths}
+    out: list[str] = []
+    for clause, negative in _clauses(feedback):
+        if not negative:
+            continue
+        words = re.findall(r"(?<![\w./-])[\w-]{3,}(?![\w./-])", _QUOTED.sub(" ", clause).lower())
+        out += [stems[w].lower() for w in words if w in stems]
+    return out
+
+
 def candidate_action_checks(feedback: str, actions: Sequence[Action]) -> list[Check]:
     """Action checks ``feedback`` states about ``actions`` (the attempt it corrects), unvalidated."""
     ref = reference(feedback, actions)
     if ref is None:
-        return []
+        return _path_checks(_stems_against(feedback, actions), actions)
     found: list[Check] = []
     vocab = vocabulary(actions)
     for other in ref.others:
@@ -73,7 +89,7 @@ def candidate_action_checks(feedback: str, actions: Sequence[Action]) -> list[Ch
             for p in sorted(vocab.programs)
             if any(p in f and other in f for f in FAMILIES)
         ]
-    found += _path_checks(ref.named, actions)
+    found += _path_checks([*ref.named, *_stems_against(feedback, actions)], actions)
     found += _command_checks([n for n in ref.named if n in vocab.words], actions)
     out: list[Check] = []
     for check in found:

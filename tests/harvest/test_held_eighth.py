@@ -14,6 +14,7 @@ from skillopt_sleep.models import Action, TaskRecord
 
 from .check_conversations_eighth import _SMS, _SMS_LONG, _STATUS, _STATUS_BAD, CHECKS_EIGHTH
 from .check_conversations_fifth import CHECKS_FIFTH
+from .check_conversations_fourth import CHECKS_FOURTH
 from .check_conversations_seventh import CHECKS_SEVENTH
 from .check_conversations_third import CHECKS_THIRD
 from .fresh_conversations import FRESH
@@ -205,4 +206,16 @@ def test_nowhere_else_keeps_the_search_to_the_folder_named(cli, sandbox_home):
         task,
         _acts("grep -rn card_number services/billing/ 2>&1 | head -5"),
         _acts("grep -rn card_number . 2>&1 | head -5"),
+    )
+
+
+def test_a_file_named_by_its_stem_alone_against_is_never_read(cli, sandbox_home):
+    # "In prod it loads `config/production.yaml`, not the dev one; read that." after
+    # cat config/dev.yaml
+    task = harvested(cli, sandbox_home, CHECKS_FOURTH)["Show me the config the app loads."]
+    assert "never reads config/dev.yaml" in mined(task)
+    _actions_pass(
+        task,
+        [*_acts("cat config/production.yaml"), Action(kind="read", path="config/production.yaml")],
+        [*_acts("cat config/dev.yaml"), Action(kind="read", path="config/dev.yaml")],
     )
