@@ -219,3 +219,11 @@ def test_a_file_named_by_its_stem_alone_against_is_never_read(cli, sandbox_home)
         [*_acts("cat config/production.yaml"), Action(kind="read", path="config/production.yaml")],
         [*_acts("cat config/dev.yaml"), Action(kind="read", path="config/dev.yaml")],
     )
+
+
+def test_why_an_action_the_attempt_did_is_a_correction(cli, sandbox_home):
+    # "Why read the system file? The one we deploy is `deploy/nginx.conf` in the repo."
+    tasks = harvested(cli, sandbox_home, CHECKS_THIRD)
+    assert not [i for i in tasks if i.startswith("Why read")]
+    task = tasks["Look at the nginx config and tell me the upstream port."]
+    assert "correction" in [n.kind for n in task.turns]
