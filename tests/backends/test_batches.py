@@ -29,6 +29,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 from batch_child import backend as child_backend
 from batch_child import requests
 
+from tests.signalled import end_with, faulting
+
 PROVIDERS = ("anthropic", "openai")
 CHILD = Path(__file__).parent / "batch_child.py"
 CREATE = {"anthropic": "/v1/messages/batches", "openai": "/v1/batches"}
@@ -155,6 +157,7 @@ def child(provider: str, srv: ModelServer, store: Path, n: int) -> subprocess.Po
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        env=faulting(),
     )
 
 
@@ -198,8 +201,7 @@ def test_ctrl_c_while_polling_cancels_the_batch(provider, server, tmp_path):
     proc = child(provider, server, tmp_path / "store.db", 3)
     try:
         wait_for(lambda: polls(server))
-        proc.send_signal(signal.SIGINT)
-        proc.wait(timeout=30)
+        end_with(proc, signal.SIGINT, timeout=30)
     finally:
         if proc.poll() is None:
             proc.kill()

@@ -21,6 +21,7 @@ from skillopt_sleep.paths import resolve_paths
 from skillopt_sleep.store import Store
 from skillopt_sleep.testing import ModelServer, Text
 from skillopt_sleep.testing.agents import claude_env, codex_home, which_claude, which_codex
+from tests.signalled import end_with, faulting
 
 pytestmark = [pytest.mark.realbin, pytest.mark.slow]
 
@@ -128,7 +129,7 @@ def test_a_night_ended_by_a_signal_mid_replay_leaves_nothing_behind(tmp_path, su
                 str(project),
                 "-q",
             ],
-            env=env,
+            env=faulting(env),
             cwd=project,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -142,8 +143,7 @@ def test_a_night_ended_by_a_signal_mid_replay_leaves_nothing_behind(tmp_path, su
             assert processes_mentioning(str(tmp)), "no codex child was running"
             during = sorted(p.name for p in tmp.iterdir())
             assert any(n.startswith("skillopt-codex-") for n in during)
-            proc.send_signal(sig)
-            _, err = proc.communicate(timeout=60)
+            _, err = end_with(proc, sig, timeout=60)
         finally:
             if proc.poll() is None:
                 proc.kill()

@@ -24,6 +24,7 @@ import pytest
 from skillopt_sleep.night.demo import sample_tasks
 from skillopt_sleep.testing import ModelCall, ModelServer, Reply
 from skillopt_sleep.testing.night_model import simulated_night_responder
+from tests.signalled import end_with, faulting
 
 from .sample_log import log_tasks, sample_root
 
@@ -127,15 +128,14 @@ def test_status_shows_the_running_night_and_watch_follows_it_to_its_end(
     # Ctrl-C stops the watcher, never the night
     watcher = subprocess.Popen(
         [sys.executable, "-m", "skillopt_sleep", "status", "--watch", "--interval", "0.1"],
-        env=subprocess_env,
+        env=faulting(subprocess_env),
         text=True,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )
     assert watcher.stdout is not None
     assert watcher.stdout.readline().startswith(f"night pid {night.pid}: ")
-    watcher.send_signal(signal.SIGINT)
-    out, err = watcher.communicate(timeout=30)
+    out, err = end_with(watcher, signal.SIGINT, timeout=30)
     assert out == ""  # nothing changed while the night was held
     assert watcher.returncode == 0, err
     assert err == f"stopped watching; the night goes on (pid {night.pid})\n"
