@@ -237,7 +237,7 @@ def mine_checks(
                 mined = validated_actions(_confined_runs(example), acted, retry_acts)
             mined = named_run(said, mined, acted, retry_acts)
             if not any(c.kind == "ran" for c in mined):  # the user's flags, asked for as run
-                mined += validated_actions(flag_runs(example, acted), acted, retry_acts)
+                mined += validated_actions(flag_runs(example, acted, said), acted, retry_acts)
             texts = held_text_checks(said, previous, acted)
             held = polar(consistent(_merged(hold(mined, example, acted), texts)), said, example)
             new = [c for c in held if all((c.kind, c.value) != (f.kind, f.value) for f in found)]

@@ -227,3 +227,10 @@ def test_why_an_action_the_attempt_did_is_a_correction(cli, sandbox_home):
     assert not [i for i in tasks if i.startswith("Why read")]
     task = tasks["Look at the nginx config and tell me the upstream port."]
     assert "correction" in [n.kind for n in task.turns]
+    # the file named in the place of the attempt's own, of the same name: read that one instead
+    assert mined(task) == ["runs cat deploy/nginx.conf", "never runs cat /etc/nginx/nginx.conf"]
+    _actions_pass(
+        task,
+        _acts("cat deploy/nginx.conf 2>&1 | head -20"),
+        _acts("cat /etc/nginx/nginx.conf 2>&1 | head -20"),
+    )
