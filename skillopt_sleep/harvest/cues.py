@@ -85,7 +85,7 @@ CORRECTION_START = (
     r"|why (?:is|are) there|why (?:did|do|does|would) (?:you|it)|where (?:is|are) the"
     r"|why (?:read|open|run|delete|remove|edit|change|touch|install|rewrite|overwrite|dump|print"
     r"|cat|grep|search|force|push|commit|reset|use)(?= (?:the|a|an|that|this|it|all|every)\b"
-    r"| [`'\"/.~])"
+    r"| [`'\"/.~])|(?:run|do|call|start|launch|invoke|execute) (?:it|that|this|them) (?:as|like|via)"
     r"|what about (?![^?]*\b(?:too|as well|also)\b)|and the \w+\?"
     r"|nein|falsch|nicht (?:ganz|so|das|richtig|wirklich)|fast[.,!]|zu (?:lang|kurz|ausf[uü]hrlich|viel"
     r"|kompliziert|umst[aä]ndlich)|k[uü]rzer|knapper|wie (?:gesagt|besprochen)|schon wieder|erneut"

@@ -234,3 +234,11 @@ def test_why_an_action_the_attempt_did_is_a_correction(cli, sandbox_home):
         _acts("cat deploy/nginx.conf 2>&1 | head -20"),
         _acts("cat /etc/nginx/nginx.conf 2>&1 | head -20"),
     )
+
+
+def test_run_it_as_a_command_corrects_how_the_attempt_ran(cli, sandbox_home):
+    # "Run it as `mypy --strict src/`; the top level picks up the generated stubs." after mypy .
+    task = harvested(cli, sandbox_home, CHECKS_FOURTH)["Check the types."]
+    assert "correction" in [n.kind for n in task.turns]
+    assert "runs mypy --strict src/" in mined(task)
+    _actions_pass(task, _acts("mypy --strict src/ 2>&1 | tail -1"), _acts("mypy . 2>&1 | tail -1"))
