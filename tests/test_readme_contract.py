@@ -13,6 +13,7 @@ import io
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -129,6 +130,22 @@ def readme_exit_codes() -> dict[int, str]:
     }
 
 
+def plain_command(text: str) -> list[str] | None:
+    """The words of ``text`` when it is ``skillopt-sleep`` and arguments alone (a trailing
+    comment aside), quoted as the shell would; None when the shell does more than start it."""
+    lexer = shlex.shlex(text, posix=True, punctuation_chars=True)
+    lexer.whitespace_split = True
+    try:
+        words = list(lexer)
+    except ValueError:
+        return None
+    if not words or words[0] != "skillopt-sleep" or re.search(r"[$`]", text.split(" #", 1)[0]):
+        return None
+    if any(set(word) <= set("();<>|&") for word in words):
+        return None
+    return words
+
+
 def skip_reason(text: str) -> str | None:
     command = text.split(" #", 1)[0]  # a trailing comment is prose
     return next((why for pattern, why in SKIPS if re.search(pattern, command)), None)
@@ -173,10 +190,41 @@ class Home:
             shutil.rmtree(self.root, onerror=_unless_gone)
         shutil.copytree(self.snapshot, self.root, symlinks=True)
 
-    def shell(self, text: str) -> subprocess.CompletedProcess[str]:
+    def run(self, text: str) -> tuple[int, str]:
+        """Run one example line as a user types it; its exit code and what it wrote to stderr.
+        A plain ``skillopt-sleep ARGS`` line runs the same CLI in this process (a new Python for
+        each took most of the contract's time); a line that needs the shell (a pipe, a
+        redirection, a variable) runs in bash, as written."""
         text = TMP_PATH.sub(lambda m: f"{self.root}/tmp/{m.group(0)[5:]}", text)
         # A line that names a file of the checkout (bench/..., tests/...) runs from the checkout.
         cwd = REPO if re.search(r"(^|\s)(bench|tests|skillopt_sleep)/", text) else self.project
+        argv = plain_command(text)
+        if argv is not None:
+            home = self.env["HOME"]
+            argv = [home + arg[1:] if arg == "~" or arg.startswith("~/") else arg for arg in argv]
+            return self.in_process(argv[1:], cwd)
+        r = self.shell(text, cwd)
+        return r.returncode, r.stderr
+
+    def in_process(self, argv: list[str], cwd: Path) -> tuple[int, str]:
+        """The CLI's ``main`` under the home's environment (``os.environ`` too: the platform's
+        user dirs are read from it) and working directory, as the shell would start it."""
+        out, err = io.StringIO(), io.StringIO()
+        with pytest.MonkeyPatch.context() as patch:
+            for var in list(os.environ):
+                patch.delenv(var)
+            for var, value in self.env.items():
+                patch.setenv(var, value)
+            patch.chdir(cwd)
+            try:
+                code = main(
+                    argv, env=self.env, stdin=io.StringIO(), stdout=out, stderr=err, cwd=cwd
+                )
+            except SystemExit as exc:  # what a new Python would have exited with
+                code = exc.code if isinstance(exc.code, int) else 1
+        return code, err.getvalue()
+
+    def shell(self, text: str, cwd: Path) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
             ["bash", "-c", text],
             cwd=cwd,
@@ -309,15 +357,12 @@ def _check(example: Example, home: Home, before: list[Example]) -> None:
     # A line that uses a scratch path (/tmp/...) an earlier line of its block made runs after it.
     for earlier in before:
         if set(TMP_PATH.findall(earlier.text)) & set(TMP_PATH.findall(example.text)):
-            r = home.shell(filled(earlier.text, home))
-            assert r.returncode == 0, (str(earlier), r.stderr)
-    r = home.shell(filled(example.text, home))
+            code, stderr = home.run(filled(earlier.text, home))
+            assert code == 0, (str(earlier), stderr)
+    code, stderr = home.run(filled(example.text, home))
     codes = readme_exit_codes()
-    assert r.returncode in codes, (str(example), r.returncode, r.stderr)
-    assert r.returncode == 0, (
-        f"{example} exits {r.returncode} ({codes[r.returncode]})",
-        r.stderr[-2000:],
-    )
+    assert code in codes, (str(example), code, stderr)
+    assert code == 0, (f"{example} exits {code} ({codes[code]})", stderr[-2000:])
 
 
 READMES = readme_examples()
