@@ -16,7 +16,7 @@ from skillopt_sleep.agent_replay import AgentLimits, agent_rollout, prepare
 from skillopt_sleep.checks.judge import judge
 from skillopt_sleep.errors import BackendError, TurnLimit
 from skillopt_sleep.models import Check, TaskRecord
-from skillopt_sleep.testing import ModelServer, shell_then_reply
+from skillopt_sleep.testing import ModelServer
 from skillopt_sleep.testing.copilot_agent import (
     FINAL,
     NOTES,
@@ -32,6 +32,7 @@ from skillopt_sleep.testing.replies import Text
 from skillopt_sleep.testing.scripts import shell_call
 
 from .conftest import agent_path, snapshot
+from .escape_run import EscapeRun, watch
 from .test_escapes import _escapes
 
 
@@ -139,21 +140,11 @@ def test_a_user_cache_copilot_never_unpacked_into_still_replays_and_stays_absent
 
 @pytest.mark.realbin
 @pytest.mark.slow
-@pytest.mark.parametrize(
-    "escape",
-    [
-        "home",
-        "sibling",
-        "live-dotdot",
-        "live-absolute",
-        "planted-symlink",
-        "delete-parent",
-        "network",
-    ],
-)
-def test_a_copilot_escape_is_blocked_and_nothing_outside_the_copy_changes(
-    escape, project, sandbox_home, tmp_path
+def test_every_copilot_escape_is_blocked_and_nothing_outside_the_copy_changes(
+    project, sandbox_home, tmp_path
 ):
+    """One replay attempts every escape in turn (home, sibling, live-dotdot, live-absolute,
+    planted-symlink, network, delete-parent last); each is judged on its own."""
     _need(sandbox_home)
     outside = tmp_path / "outside"
     outside.mkdir()
@@ -161,11 +152,12 @@ def test_a_copilot_escape_is_blocked_and_nothing_outside_the_copy_changes(
     os.symlink(outside, project / "outside-link")
     task = _task(project, "Tidy up the repo", [Check(kind="never_ran", value="unittest")])
     with ModelServer() as other:  # a second server the agent must not reach
-        command = _escapes(project, sandbox_home, outside, other.port)[escape]
-        with ModelServer(responder=shell_then_reply(command)) as server:
+        commands = _escapes(project, sandbox_home, outside, other.port)
+        run = EscapeRun(commands, watch(tmp_path, sandbox_home, snapshot=snapshot))
+        with ModelServer(responder=run) as server:
             setup = prepare("copilot", _env(sandbox_home, server.url))
             assert not isinstance(setup, str), setup
-            disk = snapshot(tmp_path), snapshot(sandbox_home)
+            run.start()
             try:
                 result = asyncio.run(
                     agent_rollout(
@@ -179,10 +171,9 @@ def test_a_copilot_escape_is_blocked_and_nothing_outside_the_copy_changes(
                 said = result.output.text
             except BackendError as exc:  # an errored rollout is fine too
                 said = str(exc)
-            assert len(server.model_requests()) >= 1  # the agent did reach the model
+            assert len(server.model_requests()) >= len(commands)  # each at the model's word
         assert other.requests == []  # and nothing else
-    assert "REACHED" not in said
-    assert (snapshot(tmp_path), snapshot(sandbox_home)) == disk
+    assert run.finish(said) == {}
 
 
 @pytest.mark.realbin
