@@ -185,17 +185,52 @@ def test_the_home_is_gemini_cli_home_else_home():
     assert default_root({"HOME": "/h", "GEMINI_CLI_HOME": "/g"}) == Path("/g/.gemini")
 
 
+def _hook_calls(out: Path) -> tuple[list[str], list[dict[str, object]]]:
+    """What the stand-in launcher was run with, call by call: its arguments and the payloads
+    it read (concatenated on its stdin log)."""
+    assert Path(f"{out}.argv").exists(), "the extension's SessionEnd hook never ran the launcher"
+    text, payloads, at = Path(f"{out}.json").read_text(), [], 0
+    decoder = json.JSONDecoder()
+    while text[at:].strip():
+        at += len(text[at:]) - len(text[at:].lstrip())
+        payload, at = decoder.raw_decode(text, at)
+        payloads.append(payload)
+    return Path(f"{out}.argv").read_text().splitlines(), payloads
+
+
 @pytest.mark.realbin
 @pytest.mark.slow
-def test_a_fresh_gemini_recording_is_harvested_with_its_correction(tmp_path):
+def test_a_fresh_gemini_session_goes_to_log_through_the_extension_and_its_correction_is_harvested(
+    tmp_path,
+):
+    """One recording proves both: the extension's SessionEnd hook fires headless and names the
+    transcript, and the corrected session it names is harvested with its correction."""
     if which_gemini() is None:
         pytest.skip("gemini is not installed (npm i -g @google/gemini-cli@0.61.0)")
+    extension, out = tmp_path / "extension", tmp_path / "hook-calls"
+    shutil.copytree(EXTENSION, extension, symlinks=True)
+    launcher = extension / "bin" / "skillopt-sleep"
+    launcher.unlink()  # stands in for the launcher: records what the hook ran with
+    launcher.write_text(f'#!/bin/sh\necho "$*" >> "{out}.argv"\ncat >> "{out}.json"\n')
+    launcher.chmod(0o755)
     home, project = tmp_path / "home", make_project(tmp_path / "calc-project")
+    installed = install_extension(extension, home)
+    assert installed.code == 0, installed.err
     fix = scripted([gemini_shell("python3 -m pytest -q"), Text("Understood: pytest -q.")])
     runs = converse([(REQUEST, scripted_session()), (FIX, fix)], home=home, cwd=project)
     assert [r.code for r in runs] == [0, 0], runs[-1].err[-2000:]
     session = runs[0].json()["session_id"]
-    # a resume in a later minute leaves a metadata-only file beside the real one (same id)
+
+    # the hook: one `log --agent gemini` call per ended session, each naming its transcript
+    argv, payloads = _hook_calls(out)
+    assert argv == ["log --agent gemini"] * 2, argv
+    for payload in payloads:
+        assert (payload["hook_event_name"], payload["reason"]) == ("SessionEnd", "exit")
+        assert (payload["session_id"], payload["cwd"]) == (session, str(project))
+    [hooked] = tasks(Path(str(payloads[0]["transcript_path"])))
+    assert (hooked.session_id, hooked.intent) == (session, REQUEST)
+
+    # the harvest: a resume in a later minute leaves a metadata-only file beside the real one
     paths = [Path(p) for p in gemini_files(home / ".gemini", [])]
     assert {p.name.rsplit("-", 1)[1] for p in paths} == {f"{session[:8]}.jsonl"}
     [task] = [t for path in paths for t in tasks(path)]
@@ -212,31 +247,6 @@ def test_a_fresh_gemini_recording_is_harvested_with_its_correction(tmp_path):
         ("ls does-not-exist", 2),
     ]
     assert (project / "NOTES.md").read_text() == NOTES_TEXT
-
-
-@pytest.mark.realbin
-@pytest.mark.slow
-def test_the_extension_session_end_hook_fires_headless_and_names_the_transcript(tmp_path):
-    if which_gemini() is None:
-        pytest.skip("gemini is not installed (npm i -g @google/gemini-cli@0.61.0)")
-    extension, out = tmp_path / "extension", tmp_path / "hook-calls"
-    shutil.copytree(EXTENSION, extension, symlinks=True)
-    launcher = extension / "bin" / "skillopt-sleep"
-    launcher.unlink()  # stands in for the launcher: records what the hook ran with
-    launcher.write_text(f'#!/bin/sh\necho "$*" >> "{out}.argv"\ncat >> "{out}.json"\n')
-    launcher.chmod(0o755)
-    home, project = tmp_path / "home", make_project(tmp_path / "calc-project")
-    installed = install_extension(extension, home)
-    assert installed.code == 0, installed.err
-
-    [run] = converse([(REQUEST, scripted_session())], home=home, cwd=project)
-    assert run.code == 0, run.err
-    assert Path(f"{out}.argv").read_text() == "log --agent gemini\n"
-    payload = json.loads(Path(f"{out}.json").read_text())
-    assert (payload["hook_event_name"], payload["reason"]) == ("SessionEnd", "exit")
-    assert (payload["session_id"], payload["cwd"]) == (run.json()["session_id"], str(project))
-    [task] = tasks(Path(payload["transcript_path"]))
-    assert (task.session_id, task.intent) == (payload["session_id"], REQUEST)
 
 
 def test_a_custom_command_is_the_request_the_user_typed_and_its_body_is_context(tmp_path):
