@@ -17,12 +17,13 @@ from skillopt_sleep.agent_replay import AgentLimits, agent_rollout, prepare
 from skillopt_sleep.checks.judge import judge
 from skillopt_sleep.errors import BackendError, TurnLimit
 from skillopt_sleep.models import Check, TaskRecord
-from skillopt_sleep.testing import ModelServer, shell_then_reply
+from skillopt_sleep.testing import ModelServer
 from skillopt_sleep.testing.opencode_agent import bash, make_project, opencode_config
 from skillopt_sleep.testing.replies import Text, ToolCall
 from skillopt_sleep.testing.scripts import shell_call
 
 from .conftest import agent_path, snapshot
+from .escape_run import EscapeRun, watch
 from .test_escapes import _escapes
 
 PROMPT = "check that add works and note it"
@@ -65,6 +66,11 @@ def _task(project: Path, intent: str, checks: list[Check]) -> TaskRecord:
 def _write(path: str, content: str) -> ToolCall:
     """OpenCode's ``write`` call with a path relative to its directory (the copy)."""
     return ToolCall("write", {"filePath": path, "content": content})
+
+
+def _bash(call: object, command: str) -> ToolCall:
+    """OpenCode's ``bash`` call, with the description its tool asks for."""
+    return bash(command)
 
 
 def _rollout(task: TaskRecord, files: dict[str, str], setup: object) -> object:
@@ -176,20 +182,20 @@ def test_a_cache_directory_that_does_not_exist_stays_absent_and_the_replay_runs(
 @pytest.mark.realbin
 @pytest.mark.slow
 @pytest.mark.parametrize(
-    "escape",
+    "escapes",
     [
-        "home",
-        "sibling",
-        "live-dotdot",
-        "live-absolute",
-        "planted-symlink",
-        "delete-parent",
-        "network",
+        # OpenCode refuses a command it reads as reaching outside its directory (mkdir, rm) and
+        # ends the run there: each such escape goes last in a replay of its own
+        ("home", "live-dotdot", "planted-symlink", "network", "sibling"),
+        ("live-absolute",),
+        ("delete-parent",),
     ],
+    ids=lambda names: "+".join(names),
 )
 def test_an_opencode_escape_is_blocked_and_nothing_outside_the_copy_changes(
-    escape, project, sandbox_home, tmp_path
+    escapes, project, sandbox_home, tmp_path
 ):
+    """One replay attempts its escapes in turn; each is judged on its own and named."""
     _need(sandbox_home)
     outside = tmp_path / "outside"
     outside.mkdir()
@@ -197,20 +203,21 @@ def test_an_opencode_escape_is_blocked_and_nothing_outside_the_copy_changes(
     os.symlink(outside, project / "outside-link")
     task = _task(project, "Tidy up the repo", [Check(kind="never_ran", value="unittest")])
     with ModelServer() as other:  # a second server the agent must not reach
-        command = _escapes(project, sandbox_home, outside, other.port)[escape]
-        with ModelServer(responder=shell_then_reply(command)) as server:
+        every = _escapes(project, sandbox_home, outside, other.port)
+        commands = {name: every[name] for name in escapes}
+        run = EscapeRun(commands, watch(tmp_path, sandbox_home, snapshot=snapshot), _bash)
+        with ModelServer(responder=run) as server:
             _configure(sandbox_home, server.url)
             setup = prepare("opencode", _env(sandbox_home))
             assert not isinstance(setup, str), setup
-            disk = snapshot(tmp_path), snapshot(sandbox_home)
+            run.start()
             try:
                 said = _rollout(task, {"AGENTS.md": "rules"}, setup).output.text  # type: ignore[attr-defined]
             except BackendError as exc:  # an errored rollout is fine too
                 said = str(exc)
-            assert len(server.model_requests()) >= 1  # the agent did reach the model
+            assert len(server.model_requests()) >= len(commands)  # each at the model's word
         assert other.requests == []  # and nothing else
-    assert "REACHED" not in said
-    assert (snapshot(tmp_path), snapshot(sandbox_home)) == disk
+    assert run.finish(said) == {}
 
 
 @pytest.mark.realbin
