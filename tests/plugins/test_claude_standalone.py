@@ -68,8 +68,8 @@ def test_the_plugin_outlives_its_clone_and_ignores_its_own_sessions(
     assert installed.returncode == 0, installed.stdout + installed.stderr
     moved = tmp_path / "moved-clone"
     clone.rename(moved)
-    [plugin] = _plugin_list(env, tmp_path)
-    assert plugin["id"] == "skillopt-sleep@skillopt-sleep" and not plugin.get("errors")
+    # Claude Code is asked whether the plugin still loads by the session below (its command runs)
+    # and by doctor (the same `claude plugin list --json`, its errors a failure), not a third time.
 
     with ModelServer(
         responder=shell_then_reply("skillopt-sleep status", "Here it is:\n{output}")
