@@ -29,10 +29,11 @@ from ..errors import AuthError
 from ..settings import RoleSettings
 from .base import Completion, Request
 from .batch_api import Outcome, not_run
+from .keys import ANTHROPIC_KEY_ENV
 from .sdk_backend import SdkBackend
 
 DEFAULT_MODEL = "claude-sonnet-4-6"
-DEFAULT_KEY_ENV = "ANTHROPIC_API_KEY"
+DEFAULT_KEY_ENV = ANTHROPIC_KEY_ENV
 PUBLIC_URL = "https://api.anthropic.com"
 ANTHROPIC_STATUS = {
     "invalid_request_error": 400,

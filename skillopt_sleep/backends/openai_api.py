@@ -32,10 +32,11 @@ from ..errors import AuthError, BackendError, BackendUnavailable, BadRequestErro
 from ..settings import RoleSettings
 from .base import Completion, Request
 from .batch_api import Outcome, not_run
+from .keys import OPENAI_KEY_ENV
 from .sdk_backend import SdkBackend, prefix_key
 
 DEFAULT_MODEL = "gpt-5-mini"
-DEFAULT_KEY_ENV = "OPENAI_API_KEY"
+DEFAULT_KEY_ENV = OPENAI_KEY_ENV
 PUBLIC_URL = "https://api.openai.com/v1"
 CHAT_ENDPOINT = "/v1/chat/completions"
 NO_KEY = "not-needed"  # what a keyless local server is sent; the SDK insists on some key

@@ -25,6 +25,7 @@ from typing import Protocol
 from ..errors import BackendUnavailable, UnknownBackend
 from ..settings import RoleSettings
 from .base import Backend
+from .keys import KEY_ENV
 
 # name -> "module:Class". Every class has ``from_settings(role: RoleSettings, env) -> Backend``.
 BACKENDS: dict[str, str] = {
@@ -97,6 +98,10 @@ def create_backend(
 def detect_backend(env: Mapping[str, str], *, which: Which | None = None) -> str:
     """The first usable backend in :data:`AUTO_ORDER`. Never ``simulated``."""
     for name in AUTO_ORDER:
+        if name in KEY_ENV:  # its SDK is imported only once it is chosen
+            if env.get(KEY_ENV[name], "").strip():
+                return name
+            continue
         usable = getattr(backend_class(name), "usable", None)
         if usable is not None and usable(env, which):
             return name

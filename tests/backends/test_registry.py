@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -47,6 +50,28 @@ def test_keys_come_first_anthropic_before_openai(tmp_path):
     assert (
         detect_backend({"PATH": path, "ANTHROPIC_API_KEY": "  "}) == "claude-code"
     )  # blank is unset
+
+
+def test_looking_for_a_backend_imports_no_sdk_it_does_not_choose(tmp_path):
+    """Which backend a command would use is asked by many a command that never calls a model:
+    the SDKs (seconds to import on a cold start) are imported only for the backend chosen."""
+    fake_cli(tmp_path / "bin", "claude", logged_in=True)
+    probe = (
+        "import sys; from skillopt_sleep.backends.registry import detect_backend; "
+        "import json; env = json.loads(sys.argv[1]); name = detect_backend(env); "
+        "print(name, sorted(m for m in ('anthropic', 'openai') if m in sys.modules))"
+    )
+
+    def chosen(**env: str) -> str:
+        env = {"PATH": str(tmp_path / "bin"), **env}
+        run = subprocess.run(
+            [sys.executable, "-c", probe, json.dumps(env)], capture_output=True, text=True
+        )
+        assert run.returncode == 0, run.stderr
+        return run.stdout.strip()
+
+    assert chosen() == "claude-code []"
+    assert chosen(OPENAI_API_KEY="o") == "openai []"  # chosen by its key; built later
 
 
 def test_a_logged_in_cli_is_found_and_a_logged_out_one_skipped(tmp_path):
