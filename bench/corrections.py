@@ -176,6 +176,14 @@ Measured on the ninth set before the change it measures (``python -m bench.corre
 --baseline ba9759c --after ba9759c --sets checks9 --json``): 15 of 20 attached, 5 became tasks, 7
 with a rule check, 7 with an action check, 14 with a failing check, 12 correct (5 of 10 text, 7 of
 10 actions), 3 contradicting with 3 checks (2 text, 1 action).
+
+After the miner work kept from it (``python -m bench.corrections --baseline ba9759c --after 800ae7b
+--sets checks9 --json``): 15 of 20 attached, 5 became tasks, 7 with a rule check, 8 with an action
+check, 15 with a failing check, 12 correct, 4 contradicting with 4 checks: ``not_contains
+'docs/install.md'`` (a relative link asked for in Vietnamese), ``contains 'терміново'`` (a word to
+leave out, in Ukrainian after a slash command), ``never_ran logs/worker.log`` (beside the user's
+own ``: > logs/worker.log``), and, new, ``ran find .venv build -name '*.py'`` (a leave-out in Danish
+after a listing). See check_conversations_ninth.py for the rest.
 """
 
 from __future__ import annotations

@@ -13,6 +13,23 @@ an action check, 14 with a failing check, 12 correct (5 of 10 text, 7 of 10 acti
 contradicting with 3 checks (2 text, 1 action). Of the three praise messages (one after a
 corrected request, two after requests nobody corrected), 2 became tasks of their own.
 
+After the miner work made while this set was kept from it (``python -m bench.corrections
+--baseline ba9759c --after 800ae7b --sets checks9 --json``): 15 of 20 attached, 5 became tasks, 7
+with a rule check, 8 with an action check, 15 with a failing check, 12 correct (5 of 10 text, 7 of
+10 actions), 4 contradicting with 4 checks (2 text, 2 actions). The contradicting checks:
+``not_contains 'docs/install.md'`` beside the relative link the user asks for (Vietnamese);
+``contains 'терміново'`` from "Прибери емодзі й слово «терміново»" (Ukrainian, after the slash
+command ``/digest``); ``never_ran logs/worker.log`` beside the user's own ``: > logs/worker.log``;
+and, new after the change, ``ran find .venv build -name '*.py'`` from the Danish leave-out
+("Udelad `.venv/` og `build/` ..."), which had no check before. No correction gained or lost a
+correct check or its request; ``make -j 1`` gained ``ran make -j 1`` beside its ``never_ran``
+checks. Not attached, before and after (each a task of its own): the setting to document in
+``docs/configuration.md`` (Finnish, a one-patch codex session), the eighty-character limit
+(Indonesian), the three-bullet limit (Greek), the Hindi ``alembic downgrade base`` / ``alembic
+upgrade head`` correction, the Finnish ``--depth 1``. Praise: the Vietnamese one after a
+corrected request became a task before and not after; the Hindi one after an uncorrected answer
+is a task before and after; the Russian one never was.
+
 Regenerate the stored fixtures (needs both binaries on PATH):
     python -m tests.harvest.check_conversations_ninth tests/fixtures/conversations_checks_ninth
 """
