@@ -84,6 +84,9 @@ def qwen_env(home: Path, url: str, *, base: Mapping[str, str] | None = None) -> 
             "OPENAI_API_KEY": "dummy",
             "OPENAI_MODEL": QWEN_MODEL,
             "QWEN_TELEMETRY_ENABLED": "false",
+            # qwen otherwise starts itself a second time, only to raise node's heap limit: a
+            # second load of its 25 MB bundle, about 2 s before every prompt reaches the model.
+            "QWEN_CODE_NO_RELAUNCH": "true",
             "NO_UPDATE_NOTIFIER": "1",
             "NO_COLOR": "1",
         }
