@@ -25,6 +25,7 @@ from . import (
     check_conversations_ninth,
     check_conversations_seventh,
     check_conversations_sixth,
+    check_conversations_tenth,
     check_conversations_third,
     check_conversations_unseen,
 )
@@ -85,6 +86,12 @@ SETS = {
         check_conversations_ninth.CHECK_NINTH_LABELS,
         check_conversations_ninth.CHECKS_NINTH,
         18,
+    ),
+    "checks10": (
+        check_conversations_tenth.CHECK_TENTH_SESSIONS,
+        check_conversations_tenth.CHECK_TENTH_LABELS,
+        check_conversations_tenth.CHECKS_TENTH,
+        16,
     ),
 }
 
