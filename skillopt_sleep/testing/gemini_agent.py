@@ -90,6 +90,9 @@ def gemini_env(home: Path, url: str, *, base: Mapping[str, str] | None = None) -
             "GEMINI_API_KEY": "dummy",
             "GOOGLE_GEMINI_BASE_URL": url.rstrip("/"),
             "GEMINI_CLI_TRUST_WORKSPACE": "true",
+            # gemini otherwise starts itself a second time, only to raise node's heap limit:
+            # about 2 s before every prompt reaches the model.
+            "GEMINI_CLI_NO_RELAUNCH": "true",
             "NO_UPDATE_NOTIFIER": "1",
             "NO_COLOR": "1",
         }
