@@ -9,6 +9,7 @@ here is skipped with its reason (SKIPS); the placeholders a reader fills in (`ID
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
@@ -17,6 +18,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -202,19 +204,27 @@ class Home:
         if argv is not None:
             home = self.env["HOME"]
             argv = [home + arg[1:] if arg == "~" or arg.startswith("~/") else arg for arg in argv]
-            return self.in_process(argv[1:], cwd)
+            code, _, stderr = self.in_process(argv[1:], cwd)
+            return code, stderr
         r = self.shell(text, cwd)
         return r.returncode, r.stderr
 
-    def in_process(self, argv: list[str], cwd: Path) -> tuple[int, str]:
-        """The CLI's ``main`` under the home's environment (``os.environ`` too: the platform's
-        user dirs are read from it) and working directory, as the shell would start it."""
-        out, err = io.StringIO(), io.StringIO()
+    @contextlib.contextmanager
+    def environ(self) -> Iterator[pytest.MonkeyPatch]:
+        """``os.environ`` holding the home's environment alone, as a shell started in it would
+        (the platform's user dirs are read from it)."""
         with pytest.MonkeyPatch.context() as patch:
             for var in list(os.environ):
                 patch.delenv(var)
             for var, value in self.env.items():
                 patch.setenv(var, value)
+            yield patch
+
+    def in_process(self, argv: list[str], cwd: Path) -> tuple[int, str, str]:
+        """The CLI's ``main`` under the home's environment and working directory, as the shell
+        would start it: its exit code, stdout and stderr."""
+        out, err = io.StringIO(), io.StringIO()
+        with self.environ() as patch:
             patch.chdir(cwd)
             try:
                 code = main(
@@ -222,7 +232,7 @@ class Home:
                 )
             except SystemExit as exc:  # what a new Python would have exited with
                 code = exc.code if isinstance(exc.code, int) else 1
-        return code, err.getvalue()
+        return code, out.getvalue(), err.getvalue()
 
     def shell(self, text: str, cwd: Path) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
@@ -253,15 +263,11 @@ TASKS_JSONL = '{"intent": "Name the release", "checks": [{"kind": "max_chars", "
 
 
 def _setup_run(home: Home, *argv: str) -> str:
-    """One command of the home's making, run in this process under the home's environment
-    (``os.environ`` too: the platform's user dirs are read from it). A new process for each took
-    most of the making; the examples themselves run in a shell, as written."""
-    out, err = io.StringIO(), io.StringIO()
-    code = main(
-        list(argv), env=home.env, stdin=io.StringIO(), stdout=out, stderr=err, cwd=home.project
-    )
-    assert code == 0, (argv, out.getvalue(), err.getvalue())
-    return out.getvalue()
+    """One command of the home's making, run in this process like the plain examples (a new
+    process for each took most of the making); its stdout."""
+    code, out, err = home.in_process(list(argv), home.project)
+    assert code == 0, (argv, out, err)
+    return out
 
 
 @pytest.fixture(scope="module")
@@ -291,11 +297,7 @@ def user_home(tmp_path_factory: pytest.TempPathFactory) -> Home:
     for sub in ("code/app", "code/api", "work/app"):
         (home.home / sub).mkdir(parents=True)
     (root / "tmp").mkdir()
-    with pytest.MonkeyPatch.context() as patch:
-        for var in list(os.environ):
-            patch.delenv(var)
-        for var, value in env.items():
-            patch.setenv(var, value)
+    with home.environ():
         _make_home(home)
     shutil.copytree(root, home.snapshot, symlinks=True)
     return home
