@@ -204,7 +204,9 @@ def prohibited(text: str, actions: Sequence[ActionLike]) -> str | None:
 
 _SHORT_REMARK = 8  # words: a remark this short names what it is about, not a new task
 _CODE = re.compile(r"`([^`\n]{3,120})`")
-COMMAND_LIKE = re.compile(r"(?:\./)?[a-z0-9][\w.+/-]*(?:\s+\S+)+")
+# A command as a shell reads one: words after a program, an assignment before it (`CI=1 npm
+# test`) or the no-op builtin in its place (`: > app.log`, which empties the file).
+COMMAND_LIKE = re.compile(r"(?:[A-Za-z_]\w*=\S*\s+)*(?:(?:\./)?[a-z0-9][\w.+/-]*|:)(?:\s+\S+)+")
 
 
 def names_other(text: str, span: str, actions: Sequence[ActionLike]) -> bool:

@@ -102,13 +102,18 @@ def _clauses(text: str) -> list[tuple[str, bool]]:
 
 
 def _commas(text: str) -> list[str]:
-    """``text`` cut at its commas and colons outside quoted spans (a colon ends a negation's
-    reach: "leave out `a/`: I only need `b/`"), each piece stripped, none empty."""
+    """``text`` cut at its commas, colons and spaced dashes outside quoted spans (a colon or a
+    dash ends a negation's reach: "leave out `a/`: I only need `b/`", and an "only" after a dash
+    keeps to what follows it), each piece stripped, none empty."""
     quoted = [m.span() for m in _QUOTED.finditer(text)]
     cuts = [
         i
         for i, ch in enumerate(text)
-        if (ch == "," or (ch in ":\uff1a" and text[i + 1 : i + 2] in ("", " ", "\n")))
+        if (
+            ch == ","
+            or (ch in ":\uff1a" and text[i + 1 : i + 2] in ("", " ", "\n"))
+            or (ch in "\u2014\u2013" and text[i - 1 : i] == " " and text[i + 1 : i + 2] == " ")
+        )
         and not any(a <= i < b for a, b in quoted)
     ]
     edges = [-1, *cuts, len(text)]

@@ -19,7 +19,7 @@ from ..models import Action, Check
 from .action_refs import COMMAND_LIKE, FAMILIES, names_other
 from .clauses import _APPROVED, _QUOTED, _clauses, sourced
 from .flag_values import BARE_FLAG, as_passed, flagged, revalued, unsubsumed
-from .quoted import offered, piped, ran_as_is, unredirected
+from .quoted import led, offered, piped, ran_as_is, unredirected
 from .quoted import phrase as phrase  # where the benchmarks and older callers import it
 from .scope import Scope, confine, limited, scope
 from .shell_effects import _operands, _program, _segments, _words, shell_effects
@@ -135,8 +135,10 @@ def user_example(feedback: str, corrected: Sequence[Action]) -> UserExample | No
     texts: list[str] = []
     written: list[str] = []
     objected: list[str] = []
-    for clause, _ in _clauses(feedback):
-        objected += [s for s, _ in _named(clause, feedback, corrected) if as_passed(s, corrected)]
+    for clause, negative in _clauses(feedback):
+        for span, is_command in _named(clause, feedback, corrected):
+            if as_passed(span, corrected) or (negative and is_command and led(span, corrected)):
+                objected.append(span)
     for clause, negative in _clauses(feedback):
         if negative:
             commands += offered(clause, corrected, programs)
@@ -373,12 +375,20 @@ _OPPOSITE = {
 
 
 def consistent(checks: Sequence[Check]) -> list[Check]:
-    """``checks`` without any pair that asks for and against the same thing."""
+    """``checks`` without any pair that asks for and against the same thing (in any case, when
+    either of the two reads it in any case)."""
     pairs = set(_OPPOSITE.items()) | {(v, k) for k, v in _OPPOSITE.items()}
     clash = {
         (a.kind, str(a.value), a.path)
         for a in checks
         for b in checks
-        if (a.kind, b.kind) in pairs and a.value == b.value and a.path == b.path
+        if (a.kind, b.kind) in pairs and _same(a, b) and a.path == b.path
     }
     return [c for c in checks if (c.kind, str(c.value), c.path) not in clash]
+
+
+def _same(a: Check, b: Check) -> bool:
+    if a.value == b.value:
+        return True
+    either = not (a.case_sensitive and b.case_sensitive)
+    return either and str(a.value).casefold() == str(b.value).casefold()

@@ -134,16 +134,30 @@ def _classified(said: Sequence[Span], attempt: str) -> tuple[list[str], list[str
             continue
         if (span.shown or span.kept) and not span.against and span.text.lower() in attempt.lower():
             continue  # "backticks, like `API_URL`": an instance of the rule, not an objection
-        if span.text in attempt:
+        if _path_like(span.text) and _only_in_urls(span, attempt):
+            wanted.append(span.text)
+        elif span.text in attempt:
             objected.append(span.text)
         elif span.quoted and span.text.lower() in attempt.lower():
             start = attempt.lower().index(span.text.lower())
-            objected.append(attempt[start : start + len(span.text)])
-            if not span.against:  # case is the point, unless the words are refused in any case
-                wanted.append(span.text)
+            found = attempt[start : start + len(span.text)]
+            objected.append(found)
+            if not span.against and found[1:] != span.text[1:]:
+                wanted.append(span.text)  # case is the point (GitHub, not Github), unless the
+                # words are refused in any case or differ only in a sentence's capital letter
         elif span.quoted and not span.against:
             wanted.append(span.text)
     return objected, wanted
+
+
+def _only_in_urls(span: Span, attempt: str) -> bool:
+    """Whether a path said for something is in the attempt only as the tail of a full URL: the
+    relative path the user asks for in that URL's place (`docs/install.md`), not a word of the
+    attempt they object to."""
+    inside = any(span.text.lower() in m.group(0).lower() for m in _URL_IN.finditer(attempt))
+    return (
+        not span.against and inside and span.text.lower() not in _URL_IN.sub(" ", attempt).lower()
+    )
 
 
 def _pairs(objected: list[str], wanted: list[str], attempt: str) -> list[Pair]:

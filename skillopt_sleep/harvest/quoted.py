@@ -21,11 +21,12 @@ _QUOTED = re.compile(
 
 
 def unredirected(words: list[str]) -> list[str]:
-    """A command's words up to its first redirection (``2>&1`` is no part of the example)."""
+    """A command's words up to its first redirection (``2>&1`` is no part of the example),
+    unless the redirection is all the command does (``: > app.log`` empties the file)."""
     for i, word in enumerate(words):
         nxt = words[i + 1] if i + 1 < len(words) else ""
         if word[:1] in "<>" or (word.isdigit() and nxt[:1] and nxt[:1] in "<>"):  # "-n 2" ends
-            return words[:i]
+            return words[: i + 2] if words[:i] in ([], [":"]) and word == ">" else words[:i]
     return words
 
 
@@ -46,6 +47,18 @@ def ran_as_is(span: str, corrected: Sequence[Action]) -> bool:
     said = _words(span)
     return any(
         unredirected(segment) == said
+        for a in corrected
+        if a.kind == "command"
+        for segment in _segments(_words(a.command))
+    )
+
+
+def led(span: str, corrected: Sequence[Action]) -> bool:
+    """Whether a command said against is how a command of the attempt opens, word for word
+    ("never a bare `kubectl apply`" after ``kubectl apply -f k8s/``): what the user objects to."""
+    said = [w.lower() for w in _words(span)]
+    return len(said) > 1 and any(
+        [w.lower() for w in segment[: len(said)]] == said
         for a in corrected
         if a.kind == "command"
         for segment in _segments(_words(a.command))

@@ -1,0 +1,73 @@
+"""What still contradicted the user on the ninth and tenth labelled sets (sessions recorded with
+the real claude and codex), harvested through the CLI, each check read as ``tasks show`` words it
+and judged on the user's own example. One principle each, whatever the language: a path the
+attempt carries only inside a full URL is the relative path asked for, never a word to refuse; a
+word that differs from the attempt's only by a sentence's capital letter is refused, not asked
+for in its other case; a command written as a shell reads one (``: > file``) is the user's
+example; a dash ends a clause, so an "only" after it keeps to what follows; a command said
+against that opens the attempt's own is what is forbidden, not each of its words."""
+
+from __future__ import annotations
+
+from skillopt_sleep.checks.action_judge import action_check, recorded
+from skillopt_sleep.models import Action
+
+from .check_conversations_ninth import _DIGEST, _LINK, CHECKS_NINTH
+from .check_conversations_tenth import _HELM, CHECKS_TENTH
+from .recorded_harvest import harvested, mined
+from .test_held_eighth import _actions_pass, _text_holds
+
+
+def _acts(*commands: str) -> list[Action]:
+    return [Action(kind="command", command=c, exit_code=0) for c in commands]
+
+
+def test_a_relative_path_the_attempt_has_only_inside_its_full_url_is_asked_for(cli, sandbox_home):
+    # "Đừng dùng URL đầy đủ ... Chỉ dùng đường dẫn tương đối `docs/install.md` thôi."
+    task = harvested(cli, sandbox_home, CHECKS_NINTH)[
+        "Thêm liên kết tới trang hướng dẫn cài đặt vào README."
+    ]
+    checks = mined(task)
+    assert "not_contains 'docs/install.md'" not in checks
+    assert "links are relative (no http(s) link)" in checks
+    bad = "[Hướng dẫn cài đặt](https://github.com/acme/tram/blob/main/docs/install.md)"
+    _text_holds(task, _LINK, bad)
+
+
+def test_a_word_refused_at_the_start_of_a_sentence_is_never_asked_for(cli, sandbox_home):
+    # "Прибери емодзі й слово «терміново»" after "🚀 Терміново: ..."
+    task = harvested(cli, sandbox_home, CHECKS_NINTH)["/digest реліз 4.0 і оплати"]
+    checks = mined(task)
+    assert "contains 'терміново'" not in checks
+    assert "not_contains 'Терміново'" in checks
+    _text_holds(task, _DIGEST, "🚀 Терміново: реліз 4.0 переноситься на вівторок!")
+
+
+def test_the_users_own_no_op_redirection_is_their_example(cli, sandbox_home):
+    # "Never delete `logs/worker.log` ... Empty it in place with `: > logs/worker.log`."
+    task = harvested(cli, sandbox_home, CHECKS_NINTH)["The worker log is huge, get rid of it."]
+    checks = mined(task)
+    assert "never runs logs/worker.log" not in checks
+    assert "runs : > logs/worker.log" in checks
+    _actions_pass(task, _acts(": > logs/worker.log"), _acts("rm logs/worker.log"))
+
+
+def test_only_after_a_dash_keeps_the_listing_to_what_follows_it(cli, sandbox_home):
+    # "Udelad `.venv/` og `build/` — jeg vil kun se det, der ligger under `app/`."
+    task = harvested(cli, sandbox_home, CHECKS_NINTH)["Vis alle Python-filer i projektet."]
+    checks = mined(task)
+    assert "runs find app -name *.py" in checks
+    assert not any(".venv" in c for c in checks if c.startswith("runs "))
+    _actions_pass(task, _acts("find app -name '*.py'"), _acts("find . -name '*.py'"))
+
+
+def test_a_bare_command_said_against_forbids_it_not_each_of_its_words(cli, sandbox_home):
+    # "... zawsze przez `helm upgrade ...`, nigdy gołe `kubectl apply`" after kubectl apply -f k8s/
+    task = harvested(cli, sandbox_home, CHECKS_TENTH)["/deploy staging"]
+    checks = mined(task)
+    assert "never runs kubectl" not in checks
+    assert "never runs apply" not in checks
+    assert "never runs kubectl apply" in checks
+    _actions_pass(task, _acts(_HELM), _acts("kubectl apply -f k8s/"))
+    never = next(c for c in task.checks if c.kind == "never_ran" and "kubectl" in str(c.value))
+    assert action_check(never, recorded(_acts("kubectl get pods")))[0] is True
