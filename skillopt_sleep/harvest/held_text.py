@@ -34,6 +34,7 @@ from .spans import (
     RELATIVE_WORDS,
     Span,
     limits,
+    listed,
     spans,
 )
 from .text_checks import LINKS_RELATIVE, check_or_none
@@ -160,11 +161,21 @@ def _only_in_urls(span: Span, attempt: str) -> bool:
     )
 
 
-def _pairs(objected: list[str], wanted: list[str], attempt: str) -> list[Pair]:
+def _in_list(span: str, lists: Sequence[tuple[str, ...]]) -> tuple[str, ...]:
+    return next((g for g in lists if span.lower() in (s.lower() for s in g)), ())
+
+
+def _pairs(
+    objected: list[str], wanted: list[str], attempt: str, lists: Sequence[tuple[str, ...]] = ()
+) -> list[Pair]:
     out: list[Pair] = []
     free = list(wanted)
     for o in objected:
         w = _partner(o, free)
+        mine = _in_list(o, lists)
+        theirs = next((g for g in lists if g != mine and all(s in free for s in g)), ())
+        if w is None and mine and len(theirs) == len(mine):  # "“e.g.,” and “i.e.,”; “for
+            w = theirs[[s.lower() for s in mine].index(o.lower())]  # example” or “that is”"
         if w is None and len(objected) == 1 and len(free) == 1:
             w = free[0]
         if w is None:
@@ -281,8 +292,15 @@ def user_text(correction: str, attempt: str) -> TextExample | None:
     """The user's example answer: the attempt as the correction asks it to be."""
     objected, wanted = _classified(spans(correction), attempt)
     objected += [w for w in _code_words(correction, attempt) if w not in objected]
-    pairs = _pairs(objected, wanted, attempt) or _relinked(correction, attempt, wanted)
+    lists = listed(correction)  # a span listed with one the attempt carries is objected alike
+    wanted = [
+        w
+        for w in wanted
+        if not any(_in_list(o, lists) == _in_list(w, lists) != () for o in objected)
+    ]
+    pairs = _pairs(objected, wanted, attempt, lists) or _relinked(correction, attempt, wanted)
     paired = {p.wanted for p in pairs} | {p.objected for p in pairs}
+    paired |= {s for p in pairs for s in _in_list(p.wanted, lists)}  # its list's other spans
     paired |= {o for o in objected for p in pairs if o.lower() in p.objected.lower()}
     added = [(w, _where(w, correction)) for w in wanted if w not in paired and not _path_like(w)]
     removed = [o for o in objected if o not in paired]

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .clauses import _APPROVED, SPACED, _clauses
+from .clauses import _APPROVED, _LIST_WORDS, SPACED, _clauses
 
 _I = re.IGNORECASE
 _QUOTED = re.compile(
@@ -153,6 +153,23 @@ def spans(correction: str) -> list[Span]:
         if span.text:
             unique.setdefault(span.text, span)
     return list(unique.values())
+
+
+def listed(correction: str) -> list[tuple[str, ...]]:
+    """The quoted spans ``correction`` names as one list ("bans “e.g.,” and “i.e.,”", "write
+    “for example” or “that is”"), in order, each list of two or more: a list's spans play one
+    part, and two lists of one length name each other's spans in order."""
+    groups: list[list[str]] = []
+    end = -1
+    for match in _QUOTED.finditer(correction):
+        text = next(g for g in match.groups() if g is not None).strip()
+        gap = _LIST_WORDS.sub(" ", correction[end : match.start()]) if end >= 0 else "x"
+        if re.fullmatch(r"[\s,/]*", gap):
+            groups[-1].append(text)
+        else:
+            groups.append([text])
+        end = match.end()
+    return [tuple(g) for g in groups if len(g) > 1]
 
 
 _STRICT = re.compile(

@@ -33,7 +33,9 @@ _REQUEST_START = cues.compile_start(cues.REQUEST_START)
 _SENTENCE = re.compile(r"(?<=[.!?;:])\s+|\n+")
 _QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-"})
 _SLASH_OR_SKILL = re.compile(r"^(?:/[\w:.-]+|\$[a-z0-9][\w.:-]*)(?:\s|$)", re.IGNORECASE)
-_INTERJECTION = re.compile(r"^(?:(?:ha)+|lol|oh|ah|wow|hey|ok(?:ay)?)[,!. ]+(?=\w)", re.IGNORECASE)
+_INTERJECTION = re.compile(
+    r"^(?:(?:ha)+|lol|oh|ah|h+m+|wow|hey|ok(?:ay)?)[,!. ]+(?=\w)", re.IGNORECASE
+)
 _NEGATED = re.compile(r"[\s,]*(?:\w+\s+){0,1}(?:nicht|not|no|nein)\b", re.IGNORECASE)
 _NEW_TOPIC_HEAD = 60  # a new-topic marker counts only near the start of the prompt
 
@@ -96,8 +98,11 @@ def _starts_with(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
 
 
 def _correction(text: str) -> str | None:
-    """Why ``text`` reads as a correction, or None."""
-    match = _starts_with(_CORR_START, text)
+    """Why ``text`` reads as a correction, or None. An interjection first ("Hmm, close but
+    no.") says nothing of the turn's kind: the words after it do."""
+    match = _starts_with(_CORR_START, text) or _starts_with(
+        _CORR_START, _INTERJECTION.sub("", text)
+    )
     if match:
         return f"opens like a correction ({match.group(0).strip()!r})"
     match = _CORR_ANY.search(text)

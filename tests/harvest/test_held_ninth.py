@@ -5,7 +5,9 @@ attempt carries only inside a full URL is the relative path asked for, never a w
 word that differs from the attempt's only by a sentence's capital letter is refused, not asked
 for in its other case; a command written as a shell reads one (``: > file``) is the user's
 example; a dash ends a clause, so an "only" after it keeps to what follows; a command said
-against that opens the attempt's own is what is forbidden, not each of its words."""
+against that opens the attempt's own is what is forbidden, not each of its words; spans named
+as one list play one part, and two lists of one length name each other's spans in order; an
+interjection before a correction's first words ("Hmm, close but no.") hides none of them."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from skillopt_sleep.checks.action_judge import action_check, recorded
 from skillopt_sleep.models import Action
 
 from .check_conversations_ninth import _DIGEST, _LINK, CHECKS_NINTH
-from .check_conversations_tenth import _HELM, CHECKS_TENTH
+from .check_conversations_tenth import _DOC, _DOC_BAD, _HELM, CHECKS_TENTH
 from .recorded_harvest import harvested, mined
 from .test_held_eighth import _actions_pass, _text_holds
 
@@ -71,3 +73,17 @@ def test_a_bare_command_said_against_forbids_it_not_each_of_its_words(cli, sandb
     _actions_pass(task, _acts(_HELM), _acts("kubectl apply -f k8s/"))
     never = next(c for c in task.checks if c.kind == "never_ran" and "kubectl" in str(c.value))
     assert action_check(never, recorded(_acts("kubectl get pods")))[0] is True
+
+
+def test_a_list_of_words_refused_beside_a_list_of_their_replacements(cli, sandbox_home):
+    # "Hmm, close but no." / "Our style guide bans “e.g.,” and “i.e.,” in docstrings; write
+    # “for example” or “that is” instead." after a docstring with "e.g.,"
+    tasks = harvested(cli, sandbox_home, CHECKS_TENTH)
+    assert "Hmm, close but no." not in tasks
+    task = tasks["Write the docstring for parse_duration."]
+    checks = mined(task)
+    assert "not_contains 'e.g.,'" in checks
+    assert "contains 'e.g.,'" not in checks
+    assert "contains 'i.e.,'" not in checks
+    assert "contains 'that is'" not in checks
+    _text_holds(task, _DOC, _DOC_BAD)
