@@ -21,11 +21,9 @@ from dataclasses import dataclass
 from ..checks.judge import rule_check
 from ..models import Check
 from .action_refs import ActionLike
-from .clauses import _QUOTED as _QUOTED_ANY
-from .clauses import _clauses
+from .code_words import code_words
 from .examples import consistent
 from .line_ends import ended, line_end_checks
-from .shell_effects import _program, _segments, _words
 from .spans import (
     EMOJI,
     EMOJI_WORDS,
@@ -126,12 +124,33 @@ def _partner(objected: str, wanted: list[str]) -> str | None:
     return None
 
 
-def _classified(said: Sequence[Span], attempt: str) -> tuple[list[str], list[str]]:
+def _beside(span: Span, said: Sequence[Span], attempt: str, lists: list[tuple[str, ...]]) -> bool:
+    """Whether a span of the attempt is named for something after one the attempt lacks, in its
+    clause, neither in a list with it nor of its shape ("under the `## Troubleshooting` heading
+    as `###` subsections"): how the asked-for one is to be. What a correction replaces comes
+    first ("drop the (#88) and end with `Refs: ENG-88`"), and is objected."""
+    mine = _in_list(span.text, lists)
+    return not span.against and any(
+        other.clause == span.clause
+        and other.quoted
+        and not other.against
+        and other.text.lower() not in attempt.lower()
+        and not (mine and mine == _in_list(other.text, lists))
+        and _partner(span.text, [other.text]) is None
+        for other in said[: said.index(span)]
+    )
+
+
+def _classified(
+    said: Sequence[Span], attempt: str, lists: list[tuple[str, ...]]
+) -> tuple[list[str], list[str]]:
     """(objected, wanted): spans the attempt carries and those it lacks."""
     objected: list[str] = []
     wanted: list[str] = []
     for span in said:
-        if span.approved:
+        if span.approved or (
+            span.text.lower() in attempt.lower() and _beside(span, said, attempt, lists)
+        ):
             continue
         if (span.shown or span.kept) and not span.against and span.text.lower() in attempt.lower():
             continue  # "backticks, like `API_URL`": an instance of the rule, not an objection
@@ -259,40 +278,11 @@ def _same_page(path: str, url: str) -> bool:
     return bool(mine) and theirs[-len(mine) :] == mine
 
 
-_COMMAND_LINE = re.compile(
-    r"^[ \t]*(?:\$[ \t]*)?([a-z][\w.+-]*(?:[ \t]+\S+)+)[ \t]*$", re.MULTILINE
-)
-_CODE_SPAN = re.compile(r"`([^`\n]+)`|```[^\n]*\n(.*?)```", re.DOTALL)
-
-
-def _code_words(correction: str, attempt: str) -> list[str]:
-    """Words the correction names unquoted in a clause said against something that are words
-    of code the answer shows (a command line, a code span or block): "We never tell users to run
-    sudo in our docs" after ``sudo pip install acme-cli`` refuses ``sudo``, whatever the
-    language; the answer's prose is no code, and of the code only its programs and flags are
-    words one refuses so ("not the unit tests" never refuses ``tests``)."""
-    code = [m.group(1) for m in _COMMAND_LINE.finditer(attempt)]
-    code += [m.group(1) or m.group(2) for m in _CODE_SPAN.finditer(attempt)]
-    words: set[str] = set()
-    for segment in (s for line in code for s in _segments(_words(line))):
-        args = _program(segment)[1]  # the program and what runs it (sudo, env), and the flags
-        words |= {
-            *segment[: len(segment) - len(args)],
-            *(a.lstrip("-") for a in args if a[:1] == "-"),
-        }
-    out: list[str] = []
-    for clause, negative in _clauses(correction) if code else []:
-        bare = _QUOTED_ANY.sub(" ", clause)
-        if negative:
-            out += [w for w in re.findall(r"[\w.+-]{3,}", bare) if w in words and w not in out]
-    return out
-
-
 def user_text(correction: str, attempt: str) -> TextExample | None:
     """The user's example answer: the attempt as the correction asks it to be."""
-    objected, wanted = _classified(spans(correction), attempt)
-    objected += [w for w in _code_words(correction, attempt) if w not in objected]
     lists = listed(correction)  # a span listed with one the attempt carries is objected alike
+    objected, wanted = _classified(spans(correction), attempt, lists)
+    objected += [w for w in code_words(correction, attempt) if w not in objected]
     wanted = [
         w
         for w in wanted

@@ -128,6 +128,7 @@ class Span:
     quoted: bool
     shown: bool = False  # introduced as an instance of what is wanted ("like `API_URL`")
     kept: bool = False  # named as what the work keeps to ("only our `src/`")
+    clause: int = 0  # which clause of the correction names it
 
 
 def _trimmed(token: str) -> str:
@@ -137,17 +138,17 @@ def _trimmed(token: str) -> str:
 def spans(correction: str) -> list[Span]:
     """Every span ``correction`` names, in order, each once."""
     out: list[Span] = []
-    for clause, against in _clauses(correction):
+    for at, (clause, against) in enumerate(_clauses(correction)):
         approved = bool(_APPROVED.search(_QUOTED.sub(" ", clause))) and not against
         for match in _QUOTED.finditer(clause):
             text = next(g for g in match.groups() if g is not None).strip()
             shown = bool(_SHOWN.search(clause[: match.start()]))
             kept = bool(_ONLY.search(clause)) and not against
-            out.append(Span(text, against, approved, quoted=True, shown=shown, kept=kept))
+            out.append(Span(text, against, approved, True, shown, kept, at))
         rest = _QUOTED.sub(" ", clause)
         for match in _SALIENT.finditer(rest):
             fence = match.group(0).startswith("```")  # code markup, as good as quoted
-            out.append(Span(_trimmed(match.group(0)), against, approved, quoted=fence))
+            out.append(Span(_trimmed(match.group(0)), against, approved, fence, clause=at))
     unique: dict[str, Span] = {}
     for span in out:
         if span.text:

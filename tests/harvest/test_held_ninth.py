@@ -7,7 +7,9 @@ for in its other case; a command written as a shell reads one (``: > file``) is 
 example; a dash ends a clause, so an "only" after it keeps to what follows; a command said
 against that opens the attempt's own is what is forbidden, not each of its words; spans named
 as one list play one part, and two lists of one length name each other's spans in order; an
-interjection before a correction's first words ("Hmm, close but no.") hides none of them."""
+interjection before a correction's first words ("Hmm, close but no.") hides none of them; a span
+of the attempt named after one it lacks, in one clause said for something, is how the asked-for
+one is to be, never refused."""
 
 from __future__ import annotations
 
@@ -15,7 +17,14 @@ from skillopt_sleep.checks.action_judge import action_check, recorded
 from skillopt_sleep.models import Action
 
 from .check_conversations_ninth import _DIGEST, _LINK, CHECKS_NINTH
-from .check_conversations_tenth import _DOC, _DOC_BAD, _HELM, CHECKS_TENTH
+from .check_conversations_tenth import (
+    _DOC,
+    _DOC_BAD,
+    _HELM,
+    _TROUBLE,
+    _TROUBLE_BAD,
+    CHECKS_TENTH,
+)
 from .recorded_harvest import harvested, mined
 from .test_held_eighth import _actions_pass, _text_holds
 
@@ -87,3 +96,15 @@ def test_a_list_of_words_refused_beside_a_list_of_their_replacements(cli, sandbo
     assert "contains 'i.e.,'" not in checks
     assert "contains 'that is'" not in checks
     _text_holds(task, _DOC, _DOC_BAD)
+
+
+def test_a_span_the_attempt_has_named_after_the_heading_asked_for_is_kept(cli, sandbox_home):
+    # "These go under the `## Troubleshooting` heading as `###` subsections, ..." after an
+    # answer with a ### heading and no ## Troubleshooting
+    task = harvested(cli, sandbox_home, CHECKS_TENTH)[
+        "Write a README section about the 'port already in use' error."
+    ]
+    checks = mined(task)
+    assert "not_contains '###'" not in checks
+    assert "heading 'Troubleshooting'" in checks
+    _text_holds(task, _TROUBLE, _TROUBLE_BAD)
