@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from .clauses import sourced
+from .quoted import quoted_run
 from .shell_effects import _program, _segments, _words
 from .turns import TurnVerdict
 
@@ -366,6 +367,13 @@ def refine(verdict: TurnVerdict, text: str, actions: Sequence[ActionLike]) -> Tu
     command = None if verdict.sure else named_command(text, actions)
     if command is not None:
         return TurnVerdict("correction", f"names a command the attempt did not run ({command!r})")
+    ran = (
+        None
+        if verdict.sure
+        else quoted_run(text, [a.command for a in actions if a.kind == "command"])
+    )
+    if ran is not None:
+        return TurnVerdict("correction", f"quotes a command the attempt ran ({ran!r})")
     ref = reference(text, actions)
     if ref is None:
         return verdict

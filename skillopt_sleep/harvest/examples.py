@@ -17,11 +17,11 @@ from ..checks.action_judge import Effects, action_check, glob_match
 from ..checks.judge import rule_check
 from ..models import Action, Check
 from .action_refs import COMMAND_LIKE, FAMILIES, names_other
-from .clauses import _APPROVED, _QUOTED, _clauses, sourced
+from .clauses import _QUOTED, _clauses, sourced
 from .flag_values import BARE_FLAG, as_passed, flagged, revalued, unsubsumed
 from .quoted import led, offered, piped, ran_as_is, unredirected
 from .quoted import phrase as phrase  # where the benchmarks and older callers import it
-from .scope import Scope, confine, limited, scope
+from .scope import Scope, confine, kept, limited, scope
 from .shell_effects import _operands, _program, _segments, _words, shell_effects
 
 _BARE_PATH = re.compile(
@@ -149,7 +149,7 @@ def user_example(feedback: str, corrected: Sequence[Action]) -> UserExample | No
             if _is_path(span):
                 path = span.strip("/").removeprefix("./")
                 actions.append(Action(kind=_path_kind(clause, corrected), path=path))  # type: ignore[arg-type]
-            elif is_command and ran_as_is(span, corrected) and not _APPROVED.search(clause):
+            elif is_command and ran_as_is(span, corrected) and not kept(clause):
                 objected.append(span)  # the very command corrected: what the user objects to
                 continue
             elif is_command:

@@ -108,3 +108,14 @@ def piped(command: str, corrected: Sequence[Action], said: str) -> str:
     ):
         return command
     return f"{command} | {shlex.join(tail)}"
+
+
+def quoted_run(text: str, commands: Sequence[str]) -> str | None:
+    """A command ``text`` quotes word for word as the attempt ran it (its redirections aside):
+    a turn quoting what was just done speaks of it, in any language."""
+    ran = [unredirected(s) for c in commands for s in _segments(_words(c))]
+    for match in re.finditer(r"`([^`\n]{3,120})`", text):
+        said = _words(match.group(1).strip())
+        if len(said) > 1 and said in ran:
+            return match.group(1).strip()
+    return None

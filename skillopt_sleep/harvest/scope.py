@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from ..checks.action_judge import glob_match
 from ..models import Action
+from .clauses import _APPROVED, _QUOTED
 from .shell_effects import _SEPARATORS, _program, _redirections, _segments, _words
 
 # Words that make a clause the only place the work belongs (en, de, fr, es, it, pt, cs, pl, the
@@ -144,6 +145,13 @@ def scope(clauses: Sequence[tuple[str, bool]], corrected: Sequence[Action]) -> S
         pending = not negative and not paths and bool(_ONLY.search(clause))
     inside = [p for p in (only or said_for) if p not in outside]
     return Scope(tuple(dict.fromkeys(inside)), tuple(dict.fromkeys(outside)), bool(only))
+
+
+def kept(clause: str) -> bool:
+    """Whether a clause said for a command approves it or keeps the work to it ("`make test` is
+    right", "only `alembic upgrade head`"): the attempt's own command, named so, is the example."""
+    bare = _QUOTED.sub(" ", clause)
+    return bool(_APPROVED.search(bare) or _ONLY.search(bare))
 
 
 def _within(path: str, names: Sequence[str]) -> bool:

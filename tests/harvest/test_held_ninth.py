@@ -9,7 +9,8 @@ against that opens the attempt's own is what is forbidden, not each of its words
 as one list play one part, and two lists of one length name each other's spans in order; an
 interjection before a correction's first words ("Hmm, close but no.") hides none of them; a span
 of the attempt named after one it lacks, in one clause said for something, is how the asked-for
-one is to be, never refused."""
+one is to be, never refused; a turn quoting a command the attempt ran, word for word, speaks of
+that attempt, and a command it ran named with "only" is the user's example."""
 
 from __future__ import annotations
 
@@ -108,3 +109,17 @@ def test_a_span_the_attempt_has_named_after_the_heading_asked_for_is_kept(cli, s
     assert "not_contains '###'" not in checks
     assert "heading 'Troubleshooting'" in checks
     _text_holds(task, _TROUBLE, _TROUBLE_BAD)
+
+
+def test_a_turn_quoting_the_commands_the_attempt_ran_corrects_it(cli, sandbox_home):
+    # "`alembic downgrade base` कभी मत चलाना ... सिर्फ़ `alembic upgrade head` चलाओ।" after
+    # alembic downgrade base && alembic upgrade head: the command kept with "only" is the example
+    tasks = harvested(cli, sandbox_home, CHECKS_NINTH)
+    assert not any(intent.startswith("`alembic downgrade base`") for intent in tasks)
+    task = tasks["डेटाबेस को नए schema पर ले आओ।"]
+    checks = mined(task)
+    assert "never runs alembic downgrade base" in checks
+    assert "never runs alembic upgrade head" not in checks
+    _actions_pass(
+        task, _acts("alembic upgrade head"), _acts("alembic downgrade base && alembic upgrade head")
+    )
