@@ -147,6 +147,7 @@ def _classified(
     """(objected, wanted): spans the attempt carries and those it lacks."""
     objected: list[str] = []
     wanted: list[str] = []
+    carried = any(s.quoted and s.text.lower() in attempt.lower() for s in said)
     for span in said:
         if span.approved or (
             span.text.lower() in attempt.lower() and _beside(span, said, attempt, lists)
@@ -165,8 +166,9 @@ def _classified(
             if not span.against and found[1:] != span.text[1:]:
                 wanted.append(span.text)  # case is the point (GitHub, not Github), unless the
                 # words are refused in any case or differ only in a sentence's capital letter
-        elif span.quoted and not span.against:
-            wanted.append(span.text)
+        elif span.quoted and (not span.against or not carried):
+            wanted.append(span.text)  # said against, yet nothing quoted is in the attempt: the
+            # negation is of something else ("end with `— Team` and nothing after it")
     return objected, wanted
 
 

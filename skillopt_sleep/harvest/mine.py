@@ -239,7 +239,7 @@ def mine_checks(
             if not any(c.kind == "ran" for c in mined):  # the user's flags, asked for as run
                 mined += validated_actions(flag_runs(example, acted, said), acted, retry_acts)
             texts = held_text_checks(said, previous, acted)
-            held = polar(consistent(_merged(hold(mined, example, acted), texts)), said, example)
+            held = consistent(_merged(polar(hold(mined, example, acted), said, example), texts))
             new = [c for c in held if all((c.kind, c.value) != (f.kind, f.value) for f in found)]
             found.extend(new)
             if not new:

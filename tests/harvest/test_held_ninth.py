@@ -10,7 +10,9 @@ as one list play one part, and two lists of one length name each other's spans i
 interjection before a correction's first words ("Hmm, close but no.") hides none of them; a span
 of the attempt named after one it lacks, in one clause said for something, is how the asked-for
 one is to be, never refused; a turn quoting a command the attempt ran, word for word, speaks of
-that attempt, and a command it ran named with "only" is the user's example."""
+that attempt, and a command it ran named with "only" is the user's example; a span said in a
+clause against something, when the attempt carries nothing the correction quotes, is asked for
+(the negation is of something else)."""
 
 from __future__ import annotations
 
@@ -22,6 +24,8 @@ from .check_conversations_tenth import (
     _DOC,
     _DOC_BAD,
     _HELM,
+    _REPLY,
+    _REPLY_BAD,
     _TROUBLE,
     _TROUBLE_BAD,
     CHECKS_TENTH,
@@ -123,3 +127,13 @@ def test_a_turn_quoting_the_commands_the_attempt_ran_corrects_it(cli, sandbox_ho
     _actions_pass(
         task, _acts("alembic upgrade head"), _acts("alembic downgrade base && alembic upgrade head")
     )
+
+
+def test_a_line_asked_for_beside_a_negation_of_something_else_is_asked_for(cli, sandbox_home):
+    # "Avsluta alltid med raden `— Lumens supportteam` och inget efter den, ingen PS ..." after
+    # a reply that ends otherwise: the attempt carries nothing the correction quotes
+    tasks = harvested(cli, sandbox_home, CHECKS_TENTH)
+    assert not any(intent.startswith("Avsluta alltid") for intent in tasks)
+    task = tasks["Skriv ett svar till kunden som debiterades två gånger."]
+    assert "contains '— Lumens supportteam'" in mined(task)
+    _text_holds(task, _REPLY, _REPLY_BAD)
