@@ -21,6 +21,7 @@ from .action_refs import ActionLike
 from .check_miner import candidate_checks
 from .clauses import QUOTE_BODY, SPACED
 from .held_text import held_text_checks
+from .named_files import named_files
 from .spans import spans
 from .text_checks import files_to_change
 from .turns import TurnVerdict
@@ -78,8 +79,9 @@ def broken_rule(
         if kept:
             return kept[0].describe()
     changed = [a.path.replace("\\", "/") for a in actions if a.kind in ("write", "edit")]
-    if changed:  # "document it in X too" only speaks of an attempt that changed files
-        for path, _ in files_to_change(text):
+    if changed:  # "document it in X too", or any file named for something, only speaks of an
+        # attempt that changed files (and did not change that one)
+        for path in [p for p, _ in files_to_change(text)] + named_files(text):
             if not any(p == path or p.endswith("/" + path) for p in changed):
                 return f"changes {path}"
     return None

@@ -16,6 +16,8 @@ clause against something, when the attempt carries nothing the correction quotes
 
 from __future__ import annotations
 
+import pytest
+
 from skillopt_sleep.checks.action_judge import action_check, recorded
 from skillopt_sleep.models import Action
 
@@ -137,3 +139,21 @@ def test_a_line_asked_for_beside_a_negation_of_something_else_is_asked_for(cli, 
     task = tasks["Skriv ett svar till kunden som debiterades två gånger."]
     assert "contains '— Lumens supportteam'" in mined(task)
     _text_holds(task, _REPLY, _REPLY_BAD)
+
+
+@pytest.mark.parametrize(
+    ("which", "request_", "path"),
+    [
+        ("ninth", "Lisää workerin asetuksiin `retry_limit`.", "docs/configuration.md"),
+        ("tenth", "Voeg een `--dry-run` vlag toe aan het export-commando.", "docs/cli.md"),
+    ],
+)
+def test_a_file_named_after_an_attempt_that_changed_others_must_change_too(
+    cli, sandbox_home, which, request_, path
+):
+    # "Jokainen uusi asetus kirjataan myös tiedostoon `docs/configuration.md`, ..." and "Elke
+    # nieuwe vlag moet ook in `docs/cli.md` beschreven worden, ..." after edits elsewhere
+    fixtures = CHECKS_NINTH if which == "ninth" else CHECKS_TENTH
+    tasks = harvested(cli, sandbox_home, fixtures)
+    assert not any(path in intent for intent in tasks)
+    assert f"changes {path}" in mined(tasks[request_])
