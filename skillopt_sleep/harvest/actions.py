@@ -8,12 +8,16 @@ raw action stays mutable until the turn is mined. At most :data:`MAX_ACTIONS` a 
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
-from ..models import Action, ActionKind
 from ..redact import redact
 from .session import RawAction as RawAction  # the record is defined beside the Turn holding it
 from .session import Turn, cut
 from .shell_effects import shell_effects
+
+if TYPE_CHECKING:  # the records' models are imported when a turn becomes one: parsing needs none,
+    # and the session-end hook, which imports every parser through the agent registry, none at all
+    from ..models import Action, ActionKind
 
 MAX_ACTIONS = 200
 COMMAND_CHARS = 600
@@ -72,6 +76,8 @@ def relative(path: str, project: str, cwd: str = "") -> str:
 
 def to_models(turn: Turn, project: str) -> list[Action]:
     """The turn's actions as records: paths project-relative, text redacted and cut."""
+    from ..models import Action
+
     out: list[Action] = []
     for raw in turn.actions:
         path = relative(raw.path, project)

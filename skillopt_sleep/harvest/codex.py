@@ -16,12 +16,14 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..models import ActionKind
 from . import actions
 from .jsonl import LineParser, as_dict, as_list, as_str, require_dict
 from .session import ParseState, Turn, parse_time
+
+if TYPE_CHECKING:  # a type only: `log` imports every parser and needs no model
+    from ..models import ActionKind
 
 SOURCE = "codex"
 

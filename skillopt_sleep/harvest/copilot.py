@@ -31,14 +31,16 @@ import os
 import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError
-from ..models import ActionKind
 from . import actions
 from .jsonl import MAX_LINE_BYTES, LineParser, as_dict, as_list, as_str, require_dict
 from .scan import Problem, printable
 from .session import ParseState, RawAction, Turn, parse_time
+
+if TYPE_CHECKING:  # a type only: `log` imports every parser and needs no model
+    from ..models import ActionKind
 
 SOURCE = "copilot"
 EVENTS = "events.jsonl"

@@ -11,8 +11,11 @@ feedback, the URLs they used, the languages they write in) is read from a marked
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
-from ..models import TaskRecord
+if TYPE_CHECKING:  # a type only: `log` imports every parser and needs no model
+    from ..models import TaskRecord
+
 
 HEADER = "[Repository text expanded into the session, not typed by the user: {what}]"
 FOOTER = "[End of repository text]"

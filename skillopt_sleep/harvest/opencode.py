@@ -29,14 +29,16 @@ import re
 from collections.abc import Iterator, Mapping
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..models import ActionKind
 from . import actions
 from .expanded import mark
 from .jsonl import LineParser, as_dict, as_str, require_dict
 from .scan import Problem, printable
 from .session import ParseState
+
+if TYPE_CHECKING:  # a type only: `log` imports every parser and needs no model
+    from ..models import ActionKind
 
 SOURCE = "opencode"
 _INJECTED = ("<system-reminder>", "<environment_details>", "Instructions from:")

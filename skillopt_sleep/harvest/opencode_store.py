@@ -22,11 +22,14 @@ import urllib.parse
 from collections.abc import Iterator, Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .opencode import OpenCodeParser
 from .scan import Problem, printable
 from .session import ParseState, SessionChunk
-from .turns import TurnClassifier
+
+if TYPE_CHECKING:  # a type only: the turn rules are imported by the miner when a store is read
+    from .turns import TurnClassifier
 
 MAX_MESSAGES = 20_000  # read per session per harvest; the cursor continues next time
 _BUSY_MS = 2000  # a read waits this long for a checkpoint, never for a writer (WAL)

@@ -29,15 +29,17 @@ import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..models import ActionKind
 from . import actions
 from .claude_code import sanitise_cwd, strip_blocks, tool_summary
 from .expanded import mark
 from .jsonl import BadRecord, LineParser, as_dict, as_str, require_dict
 from .scan import Problem, printable
 from .session import ParseState, RawAction, Turn, parse_time
+
+if TYPE_CHECKING:  # a type only: `log` imports every parser and needs no model
+    from ..models import ActionKind
 
 SOURCE = "qwen"
 SHELL = "run_shell_command"

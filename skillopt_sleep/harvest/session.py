@@ -11,9 +11,12 @@ import json
 from collections import Counter, deque
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from ..models import ActionKind
+if (
+    TYPE_CHECKING
+):  # a type only: the parsers, which `log` imports through the registry, need no model
+    from ..models import ActionKind
 
 StepKind = Literal["text", "tool", "output", "error", "file"]
 

@@ -5,13 +5,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..opencode import SOURCE, OpenCodeParser, default_root, opencode_files
 from ..opencode_store import SessionCursor, new_chunks
 from ..scan import Problem
 from ..session import SessionChunk
-from ..turns import TurnClassifier
 from .registry import Agent, register
+
+if TYPE_CHECKING:
+    from ..turns import TurnClassifier
 
 
 def files(root: Path, projects: frozenset[str] | None, problems: list[Problem]) -> Iterator[str]:

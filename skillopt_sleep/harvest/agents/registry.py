@@ -17,13 +17,15 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...errors import UsageError
 from ..jsonl import LineParser
 from ..scan import Problem, Roots
 from ..session import ParseState, SessionChunk
-from ..turns import TurnClassifier
+
+if TYPE_CHECKING:  # a type only: the turn rules are costly to import, and `log` needs none
+    from ..turns import TurnClassifier
 
 Lister = Callable[[Path, "frozenset[str] | None", "list[Problem]"], Iterator[str]]
 """``files(root, projects, problems)``: the session files under ``root`` (only the scoped
