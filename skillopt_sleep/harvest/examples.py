@@ -363,7 +363,7 @@ def hold(
             check = check.model_copy(update={"held_against": label})
         if all((c.kind, c.value) != (check.kind, check.value) for c in kept):
             kept.append(check)
-    return consistent(unsubsumed(kept, narrowed_to, objected))
+    return consistent(unsubsumed(kept, narrowed_to, objected, corrected))
 
 
 _OPPOSITE = {

@@ -10,20 +10,14 @@ from collections.abc import Sequence
 
 from ..models import Action, Check
 from .examples import UserExample
-from .quoted import phrase, unredirected
+from .quoted import phrase, ran_segments, unredirected
 from .scope import scoped_phrase
-from .shell_effects import _program, _segments, _words
+from .shell_effects import _program, _words
 
 
 def _runs(commands: Sequence[str]) -> list[tuple[str, list[str]]]:
     """Each segment of ``commands`` as (program, arguments), redirections aside."""
-    out: list[tuple[str, list[str]]] = []
-    for command in commands:
-        for segment in _segments(_words(command)):
-            name, args = _program(unredirected(segment))
-            if name:
-                out.append((name, args))
-    return out
+    return [_program(segment) for segment in ran_segments(commands)]
 
 
 def _moved(example: UserExample, corrected: Sequence[Action]) -> list[Check]:

@@ -11,8 +11,8 @@ from collections.abc import Sequence
 
 from ..models import Action, Check
 from .clauses import _QUOTED
-from .quoted import unredirected
-from .shell_effects import _program, _segments, _words
+from .quoted import commands_of, ran_segments, unredirected
+from .shell_effects import _program, _words
 
 _FLAG = re.compile(r"^(--?[A-Za-z][\w.-]*)(?:(?:=|\s+)([^\s-][^\s]*))?$")
 
@@ -31,13 +31,7 @@ def flagged(span: str, corrected: Sequence[Action]) -> str | None:
     if match is None:
         return None
     flag, value = match.groups()
-    segments = [
-        unredirected(list(s))
-        for a in corrected
-        if a.kind == "command"
-        for s in _segments(_words(a.command))
-        if _program(s)[0]
-    ]
+    segments = ran_segments(commands_of(corrected))
     for words in segments:
         for i, word in enumerate(words):
             if word != flag and not word.startswith(flag + "="):
@@ -83,13 +77,8 @@ def revalued(clause: str, objected: Sequence[str], corrected: Sequence[Action]) 
     """The commands of the attempt's programs a clause quotes that set a flag the attempt set
     (or the user objects to) at another value (`pytest -n 2` after ``pytest -n auto``): the
     value's replacement, the user's example whatever words the clause reads as negating."""
-    ran = [
-        unredirected(s)
-        for a in corrected
-        if a.kind == "command"
-        for s in _segments(_words(a.command))
-    ]
-    programs = {_program(s)[0].lower() for s in ran if _program(s)[0]}
+    ran = ran_segments(commands_of(corrected))
+    programs = {_program(s)[0].lower() for s in ran}
     flags: dict[str, set[str]] = {}
     for words in [*ran, *(_words(o) for o in objected)]:
         for flag, value in _settings(words).items():
@@ -104,25 +93,28 @@ def revalued(clause: str, objected: Sequence[str], corrected: Sequence[Action]) 
     return out
 
 
-def _literal(check: Check) -> str | None:
-    """The command words a ``never_ran`` phrase matches, as text; None for another check."""
-    found = re.fullmatch(r"\(\?<!\[\\w-\]\)(.+)\(\?!\[\\w-\]\)", str(check.value))
-    if check.kind != "never_ran" or found is None or "[" in found.group(1):
-        return None
-    return re.sub(r"\\(.)", r"\1", found.group(1).replace(r"\s+", " "))
-
-
-def unsubsumed(checks: list[Check], narrowed: set[str], objected: set[str]) -> list[Check]:
+def unsubsumed(
+    checks: list[Check], narrowed: set[str], objected: set[str], corrected: Sequence[Action]
+) -> list[Check]:
     """``checks`` without a narrowed ``never_ran`` that the words the user objects to already
-    forbid (``never runs pytest -n auto`` beside ``never runs -n auto``): said once."""
+    forbid (``never runs pytest -n auto`` beside ``never runs -n auto``): said once. Judged on
+    what the attempt ran: every command of it the narrowed check forbids, the other forbids."""
+    ran = [" ".join(s) for s in ran_segments(commands_of(corrected))]
+
+    def forbids(check: Check) -> set[str]:
+        flags = 0 if check.case_sensitive else re.IGNORECASE
+        return {r for r in ran if re.search(str(check.value), r, flags)}
+
     out: list[Check] = []
     for check in checks:
-        text = _literal(check) if str(check.value) in narrowed else None
-        if text is None or not any(
+        mine = (
+            forbids(check) if check.kind == "never_ran" and str(check.value) in narrowed else set()
+        )
+        if not mine or not any(
             c.kind == "never_ran"
             and str(c.value) in objected
-            and _literal(c) not in (None, text)
-            and re.search(str(c.value), text, 0 if c.case_sensitive else re.IGNORECASE)
+            and c.value != check.value
+            and mine <= forbids(c)
             for c in checks
         ):
             out.append(check)

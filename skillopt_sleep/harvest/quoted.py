@@ -30,6 +30,18 @@ def unredirected(words: list[str]) -> list[str]:
     return words
 
 
+def ran_segments(commands: Sequence[str]) -> list[list[str]]:
+    """Each segment of ``commands`` that runs a program, as its words, redirections aside: the
+    one reading of what an attempt (or the user's example) ran that every module shares."""
+    found = (unredirected(s) for c in commands for s in _segments(_words(c)))
+    return [s for s in found if _program(s)[0]]
+
+
+def commands_of(actions: Sequence[Action]) -> list[str]:
+    """The command lines ``actions`` ran."""
+    return [a.command for a in actions if a.kind == "command"]
+
+
 def phrase(words: Sequence[str]) -> str:
     """A regex matching ``words`` as whole words, in order, spaces between them; a glob the
     shell would expand is matched quoted or not (``-name '*.yml'`` as written and as run)."""
@@ -44,13 +56,7 @@ def _word(word: str) -> str:
 def ran_as_is(span: str, corrected: Sequence[Action]) -> bool:
     """Whether ``span`` is, word for word, a command of the corrected attempt (its redirections
     aside): quoted back in a correction, it is what the user objects to, never the example."""
-    said = _words(span)
-    return any(
-        unredirected(segment) == said
-        for a in corrected
-        if a.kind == "command"
-        for segment in _segments(_words(a.command))
-    )
+    return _words(span) in ran_segments(commands_of(corrected))
 
 
 def led(span: str, corrected: Sequence[Action]) -> bool:
@@ -113,7 +119,7 @@ def piped(command: str, corrected: Sequence[Action], said: str) -> str:
 def quoted_run(text: str, commands: Sequence[str]) -> str | None:
     """A command ``text`` quotes word for word as the attempt ran it (its redirections aside):
     a turn quoting what was just done speaks of it, in any language."""
-    ran = [unredirected(s) for c in commands for s in _segments(_words(c))]
+    ran = ran_segments(commands)
     for match in re.finditer(r"`([^`\n]{3,120})`", text):
         said = _words(match.group(1).strip())
         if len(said) > 1 and said in ran:
