@@ -22,17 +22,14 @@ from skillopt_sleep.harvest.opencode_store import (
     read_session,
 )
 from skillopt_sleep.models import TaskRecord
-from skillopt_sleep.testing import ModelServer, Text
+from skillopt_sleep.testing import ModelServer
 from skillopt_sleep.testing.opencode_agent import (
     FIRST,
     FIX,
     PRAISE,
     SECOND,
     load_rows,
-    make_project,
     opencode_db,
-    run_opencode,
-    scripted,
     which_opencode,
     write_fixture,
 )
@@ -218,17 +215,33 @@ def _append(db: Path, items: list[dict[str, dict[str, object]]]) -> None:
         con.close()
 
 
+PLUGIN = Path(__file__).resolve().parents[2] / "plugins" / "opencode" / "plugins"
+
+
 @pytest.mark.realbin
 @pytest.mark.slow
-def test_a_fresh_opencode_session_is_harvested_into_its_corrected_task(tmp_path):
+def test_a_fresh_opencode_recording_is_harvested_and_its_plugin_hands_each_idle_session_to_log(
+    tmp_path, monkeypatch
+):
+    """One recording (four ``opencode run`` calls) proves two things, each asserted on its own:
+    the sessions OpenCode stores are harvested into the corrected task and the praised one, and
+    the plugin in the home's config hands every idle session to ``skillopt-sleep log``."""
     if which_opencode() is None:
         pytest.skip("opencode is not installed (npm i -g opencode-ai)")
     root, out = tmp_path / "rec", tmp_path / "fixture"
+    home, spy = root / "home", tmp_path / "skillopt-sleep"
+    (home / ".config" / "opencode").mkdir(parents=True)
+    shutil.copytree(PLUGIN, home / ".config" / "opencode" / "plugins")
+    spy.write_text(
+        f'#!/bin/sh\necho "$@" >> {tmp_path}/argv\n{{ cat; echo; }} >> {tmp_path}/stdin\n'
+    )
+    spy.chmod(0o755)
+    monkeypatch.setenv("SKILLOPT_SLEEP_BIN", str(spy))
     runs = write_fixture(root, out, lambda r: ModelServer(responder=r))
     assert [r.code for r in runs] == [0, 0, 0, 0], [r.err[-500:] for r in runs]
-    db = opencode_db(root / "home")
+    db = opencode_db(home)
     problems: list[tuple[str, str]] = []
-    assert list(opencode_files(default_root({"HOME": str(root / "home")}), problems)) == [str(db)]
+    assert list(opencode_files(default_root({"HOME": str(home)}), problems)) == [str(db)]
     task, praised = _tasks(db)
     assert (task.intent, task.feedback, task.project) == (FIRST, FIX, str(root / "calc"))
     assert [plain(c) for c in task.checks] == [
@@ -238,37 +251,25 @@ def test_a_fresh_opencode_session_is_harvested_into_its_corrected_task(tmp_path)
     ]
     assert [a.exit_code for a in task.actions if a.kind == "command"] == [0, 2]
     assert (praised.intent, praised.outcome) == (SECOND, "success")
-    assert not (root / "home" / ".config" / "opencode" / "node_modules").exists()  # no registry
+    assert not (home / ".config" / "opencode" / "node_modules").exists()  # no registry
     assert (out / "schema.sql").read_text() == SCHEMA  # the recorded fixture is still current
 
-
-PLUGIN = Path(__file__).resolve().parents[2] / "plugins" / "opencode" / "plugins"
-
-
-@pytest.mark.realbin
-@pytest.mark.slow
-def test_the_plugin_hands_the_idle_session_to_skillopt_sleep_log(tmp_path, monkeypatch):
-    if which_opencode() is None:
-        pytest.skip("opencode is not installed (npm i -g opencode-ai)")
-    home, spy = tmp_path / "agent-home", tmp_path / "skillopt-sleep"
-    (home / ".config" / "opencode").mkdir(parents=True)
-    shutil.copytree(PLUGIN, home / ".config" / "opencode" / "plugins")
-    spy.write_text(f'#!/bin/sh\necho "$@" >> {tmp_path}/argv\ncat >> {tmp_path}/stdin\n')
-    spy.chmod(0o755)
-    monkeypatch.setenv("SKILLOPT_SLEEP_BIN", str(spy))
-    project = make_project(tmp_path / "calc")
-    with ModelServer(responder=scripted([Text("Hello.")])) as srv:
-        run = run_opencode("say hello", home=home, url=srv.url, cwd=project)
-    assert run.code == 0, run.err[-500:]
-    [session] = changed_sessions(opencode_db(home), {}, [])
-    assert (tmp_path / "argv").read_text() == "log --agent opencode\n"
-    assert json.loads((tmp_path / "stdin").read_text()) == {
-        "agent": "opencode",
-        "session_id": session.session_id,
-        "transcript_path": str(opencode_db(home)),
-        "cwd": str(project),
-        "hook_event_name": "session.idle",
-    }
+    # the plugin: each run's idle session handed to `log`, with the store that holds it
+    first, second = (mark.session_id for mark in changed_sessions(db, {}, []))
+    argv = tmp_path / "argv"
+    calls = argv.read_text().splitlines() if argv.exists() else []
+    assert calls == ["log --agent opencode"] * 4, "the plugin did not hand each run to log"
+    sent = [json.loads(line) for line in (tmp_path / "stdin").read_text().splitlines()]
+    assert sent == [
+        {
+            "agent": "opencode",
+            "session_id": session,
+            "transcript_path": str(db),
+            "cwd": str(root / "calc"),
+            "hook_event_name": "session.idle",
+        }
+        for session in (first, first, second, second)
+    ], "the plugin handed log the wrong session payload"
 
 
 def test_a_long_session_is_read_in_bounded_pieces_that_lose_nothing(tmp_path):
