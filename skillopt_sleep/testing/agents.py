@@ -11,6 +11,7 @@ import json
 import os
 import shutil
 import subprocess
+import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -191,6 +192,61 @@ def run_claude(
     if allowed_tools:
         argv[3:3] = ["--allowedTools", allowed_tools]
     return run_agent(argv, claude_env(home, url), cwd, timeout)
+
+
+def run_claude_turns(
+    prompts: Sequence[str],
+    *,
+    home: Path,
+    url: str,
+    cwd: Path,
+    allowed_tools: str = "Bash",
+    timeout: float = 120,
+) -> AgentRun:
+    """One ``claude -p`` session of several user turns, as a user types them one after another:
+    each prompt is sent on stdin (``--input-format stream-json``) once the previous turn's result
+    is out. One process and one transcript, where a ``--resume`` per turn would start the binary
+    again for each."""
+    binary = which_claude()
+    if binary is None:
+        raise FileNotFoundError("claude is not installed (npm i -g @anthropic-ai/claude-code)")
+    argv = [binary, "-p", "--input-format", "stream-json", "--output-format", "stream-json"]
+    argv += ["--verbose", *(["--allowedTools", allowed_tools] if allowed_tools else [])]
+    proc = subprocess.Popen(
+        argv,
+        env=claude_env(home, url),
+        cwd=cwd,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    timer = threading.Timer(timeout, proc.kill)  # a hung turn fails the run, never the suite
+    timer.start()
+    assert proc.stdin is not None and proc.stdout is not None
+    out: list[str] = []
+    try:
+        for prompt in prompts:
+            message = {"type": "user", "message": {"role": "user", "content": prompt}}
+            proc.stdin.write(json.dumps(message) + "\n")
+            proc.stdin.flush()
+            for line in proc.stdout:
+                out.append(line)
+                if _is_result(line):
+                    break
+        rest, err = proc.communicate()
+    except BrokenPipeError:  # claude exited early: its code and stderr say why
+        rest, err = proc.communicate()
+    finally:
+        timer.cancel()
+    return AgentRun(proc.returncode, "".join(out) + rest, err)
+
+
+def _is_result(line: str) -> bool:
+    try:
+        return bool(json.loads(line).get("type") == "result")
+    except (ValueError, AttributeError):
+        return False
 
 
 def run_codex(

@@ -4,21 +4,22 @@ Before the night is adopted, the user corrects two kinds of request every time (
 `pytest -q`"; "use the heading '## Summary'"). The night adopts one rule for each. Afterwards
 the scripted agent follows the first rule (the user stops correcting it) and ignores the second
 (the user keeps correcting it). ``rules`` must call the first *working* and the second *ignored*.
+Each session is typed in one run of ``claude -p``, its correction as the next turn.
 """
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
 from skillopt_sleep.models import Edit
 from skillopt_sleep.store import Store
-from skillopt_sleep.testing import Text
-from skillopt_sleep.testing.agents import which_claude
+from skillopt_sleep.testing import ModelServer, Text
+from skillopt_sleep.testing.agents import run_claude_turns, which_claude
+from skillopt_sleep.testing.replies import Reply
 from skillopt_sleep.testing.scripts import claude_bash
-
-from ..harvest.conversations import Scenario, Step, record
 
 pytestmark = [pytest.mark.realbin, pytest.mark.slow]
 
@@ -26,60 +27,42 @@ MODULES = ("parser", "cache", "router", "auth")
 DOCS = ("design", "release", "api", "roadmap")
 PYTEST = "No, always use `pytest -q`."
 HEADING = "Please use the heading '## Summary' like I asked."
-# The sessions are resumed by id and their commands only echo: three are recorded at a time.
+# The sessions touch nothing another could (their commands only echo): three run at a time.
 WORKERS = 3
+# A session: its user turns, typed one after another in one `claude -p`, and the model's answers.
+Session = tuple[tuple[str, ...], tuple[Reply, ...]]
 
 
-def _tests_session(module: str, corrected: bool) -> Scenario:
+def _tests_session(module: str, corrected: bool) -> Session:
     request = f"Run the tests for the {module} module"
+    good = (claude_bash("echo 'pytest -q: 3 passed'"), Text("3 passed with pytest -q."))
     if not corrected:
-        return Scenario(
-            f"tests-{module}",
-            "claude",
-            "omega",
-            (
-                Step(
-                    request,
-                    (claude_bash("echo 'pytest -q: 3 passed'"), Text("3 passed with pytest -q.")),
-                    "new",
-                ),
-            ),
-        )
-    return Scenario(
-        f"tests-{module}",
-        "claude",
-        "omega",
-        (
-            Step(request, (claude_bash("echo 'OK'"), Text("OK (python -m unittest).")), "new"),
-            Step(
-                PYTEST,
-                (claude_bash("echo 'pytest -q: 3 passed'"), Text("3 passed with pytest -q.")),
-                "resume",
-                "correction",
-            ),
-        ),
+        return (request,), good
+    bad = (claude_bash("echo 'OK'"), Text("OK (python -m unittest)."))
+    return (request, PYTEST), bad + good
+
+
+def _summary_session(doc: str) -> Session:
+    return (f"Summarise the {doc} doc", HEADING), (
+        Text("It has three parts: harvest, night, review."),
+        Text("## Summary\nThree parts: harvest, night, review."),
     )
 
 
-def _summary_session(doc: str) -> Scenario:
-    return Scenario(
-        f"summary-{doc}",
-        "claude",
-        "omega",
-        (
-            Step(
-                f"Summarise the {doc} doc",
-                (Text("It has three parts: harvest, night, review."),),
-                "new",
-            ),
-            Step(
-                HEADING,
-                (Text("## Summary\nThree parts: harvest, night, review."),),
-                "resume",
-                "correction",
-            ),
-        ),
-    )
+def _record_one(agent_home: Path, project: Path, session: Session) -> None:
+    prompts, replies = session
+    with ModelServer(replies) as srv:
+        run = run_claude_turns(prompts, home=agent_home, url=srv.url, cwd=project)
+        assert run.code == 0 and srv.pending == 0, (prompts, run.err[-2000:])
+
+
+def record(agent_home: Path, project: Path, sessions: tuple[Session, ...]) -> None:
+    """Each session in one run of the real ``claude``; the first alone (it makes the home's
+    config), the others ``WORKERS`` at a time."""
+    project.mkdir(parents=True, exist_ok=True)
+    _record_one(agent_home, project, sessions[0])
+    with ThreadPoolExecutor(WORKERS) as pool:
+        list(pool.map(lambda s: _record_one(agent_home, project, s), sessions[1:]))
 
 
 def _harvest(cli, agent_home: Path, project: Path) -> None:
@@ -96,9 +79,8 @@ def test_a_followed_rule_is_working_and_an_ignored_one_is_ignored(cli, home, tmp
     project = work_root / "omega"
     record(
         agent_home,
-        work_root,
+        project,
         tuple(_tests_session(m, True) for m in MODULES) + tuple(_summary_session(d) for d in DOCS),
-        workers=WORKERS,
     )
     _harvest(cli, agent_home, project)
     tasks = Store.open(home.paths.db).list_tasks(project=str(project))
@@ -127,9 +109,8 @@ def test_a_followed_rule_is_working_and_an_ignored_one_is_ignored(cli, home, tmp
 
     record(
         agent_home,
-        work_root,
+        project,
         tuple(_tests_session(m, False) for m in MODULES) + tuple(_summary_session(d) for d in DOCS),
-        workers=WORKERS,
     )
     _harvest(cli, agent_home, project)
     after = {r["text"]: r for r in cli("rules", "--json", cwd=project).json()["rules"]}
