@@ -367,11 +367,9 @@ def refine(verdict: TurnVerdict, text: str, actions: Sequence[ActionLike]) -> Tu
     command = None if verdict.sure else named_command(text, actions)
     if command is not None:
         return TurnVerdict("correction", f"names a command the attempt did not run ({command!r})")
-    ran = (
-        None
-        if verdict.sure
-        else quoted_run(text, [a.command for a in actions if a.kind == "command"])
-    )
+    commands = [a.command for a in actions if a.kind == "command"]
+    only_ran = not any(a.kind in ("write", "edit", "delete") for a in actions)
+    ran = None if verdict.sure else quoted_run(text, commands, only_ran=only_ran)
     if ran is not None:
         return TurnVerdict("correction", f"quotes a command the attempt ran ({ran!r})")
     ref = reference(text, actions)

@@ -116,12 +116,18 @@ def piped(command: str, corrected: Sequence[Action], said: str) -> str:
     return f"{command} | {shlex.join(tail)}"
 
 
-def quoted_run(text: str, commands: Sequence[str]) -> str | None:
+def quoted_run(text: str, commands: Sequence[str], *, only_ran: bool = False) -> str | None:
     """A command ``text`` quotes word for word as the attempt ran it (its redirections aside):
-    a turn quoting what was just done speaks of it, in any language."""
+    a turn quoting what was just done speaks of it, in any language; so does a flag quoted alone
+    (`--depth 1`) after an attempt that ran commands and changed no file (``only_ran``)."""
     ran = ran_segments(commands)
-    for match in re.finditer(r"`([^`\n]{3,120})`", text):
-        said = _words(match.group(1).strip())
-        if len(said) > 1 and said in ran:
-            return match.group(1).strip()
+    for match in re.finditer(r"`([^`\n]{2,120})`", text):
+        span = match.group(1).strip()
+        if (len(_words(span)) > 1 and _words(span) in ran) or (
+            only_ran and ran and _FLAG_ALONE.fullmatch(span)
+        ):
+            return span
     return None
+
+
+_FLAG_ALONE = re.compile(r"--?[A-Za-z][\w.-]*(?:[ =][^\s-]\S*)?")

@@ -10,7 +10,8 @@ as one list play one part, and two lists of one length name each other's spans i
 interjection before a correction's first words ("Hmm, close but no.") hides none of them; a span
 of the attempt named after one it lacks, in one clause said for something, is how the asked-for
 one is to be, never refused; a turn quoting a command the attempt ran, word for word, speaks of
-that attempt, and a command it ran named with "only" is the user's example; a span said in a
+that attempt (so does a flag quoted alone after an attempt that only ran commands), and a command
+it ran named with "only" is the user's example; a span said in a
 clause against something, when the attempt carries nothing the correction quotes, is asked for
 (the negation is of something else)."""
 
@@ -157,3 +158,13 @@ def test_a_file_named_after_an_attempt_that_changed_others_must_change_too(
     tasks = harvested(cli, sandbox_home, fixtures)
     assert not any(path in intent for intent in tasks)
     assert f"changes {path}" in mined(tasks[request_])
+
+
+def test_a_flag_quoted_alone_after_commands_corrects_how_they_ran(cli, sandbox_home):
+    # "Aina `--depth 1`, koko historia on kuusi gigaa ..." after git clone without it
+    tasks = harvested(cli, sandbox_home, CHECKS_NINTH)
+    assert not any(intent.startswith("Aina `--depth 1`") for intent in tasks)
+    task = tasks["Kloonaa monorepo kansioon vendor/monorepo."]
+    assert "runs git ... --depth" in mined(task)
+    clone = "git clone --depth 1 ../mirror/monorepo.git vendor/monorepo"
+    _actions_pass(task, _acts(clone), _acts("git clone ../mirror/monorepo.git vendor/monorepo"))
