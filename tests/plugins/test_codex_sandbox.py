@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from skillopt_sleep.testing import ModelServer
+from skillopt_sleep.testing import ModelCall, ModelServer, Text
 from skillopt_sleep.testing.agents import codex_home, run_agent
-from skillopt_sleep.testing.scripts import shell_then_reply, tool_output
+from skillopt_sleep.testing.scripts import codex_exec, shell_then_reply, tool_output
 
 pytestmark = pytest.mark.realbin
 
@@ -40,12 +40,20 @@ def _engine_script(home: Path, repo: Path) -> Path:
     return script
 
 
-@pytest.mark.parametrize(
-    "command", ["status", "tasks list", "doctor --backend simulated", "config show", "review"]
-)
+READING = ("tasks list", "doctor --backend simulated", "config show", "review", "status")
+
+
+def _seen_per_command(calls: list[ModelCall]) -> list[str]:
+    """What each scripted command printed inside the sandbox, in order: the tool result the
+    model got back after each call (the first call carries none)."""
+    return [tool_output(c.last_tool_result or "") for c in calls[1:]]
+
+
 def test_reading_commands_work_in_the_default_read_only_sandbox(
-    kit, tmp_path, clean_bin, outside_store, command
+    kit, tmp_path, clean_bin, outside_store
 ):
+    """One `codex exec` session runs every reading command in turn (one codex start, not one per
+    command); each command's output and exit code are checked on their own."""
     codex = kit.need("codex")
     home, project = tmp_path / "home", tmp_path / "project"
     project.mkdir()
@@ -66,49 +74,54 @@ def test_reading_commands_work_in_the_default_read_only_sandbox(
     assert added.returncode == 0, added.stderr
     launcher = skill_dir / "scripts" / "skillopt-sleep"
     # Report the exit code too: the sandboxed command's own status is what the user sees.
-    shell = f"{launcher} {command} 2>&1; echo exit=$?"
-    direct = subprocess.run(
-        ["sh", "-c", shell],
-        check=False,
-        env=base,
-        cwd=project,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    ).stdout.strip()
+    shells = {command: f"{launcher} {command} 2>&1; echo exit=$?" for command in READING}
+    direct = {
+        command: subprocess.run(
+            ["sh", "-c", shell],
+            check=False,
+            env=base,
+            cwd=project,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        ).stdout.strip()
+        for command, shell in shells.items()
+    }
     store_files = sorted(p.name for p in outside_store.rglob("*"))
-    with ModelServer(responder=shell_then_reply(shell, "{output}")) as srv:
+    replies = [codex_exec(shell) for shell in shells.values()] + [Text("done")]
+    with ModelServer(replies) as srv:
         env = codex_home(home, srv.url, base=base, sandbox="read-only")
-        argv = [codex, "exec", "--json", "--skip-git-repo-check", f"$skillopt-sleep {command}"]
+        argv = [codex, "exec", "--json", "--skip-git-repo-check", "$skillopt-sleep status"]
         run = run_agent(argv, env, project, timeout=180)
         calls = srv.model_calls("responses")
     assert run.code == 0, run.err
     sandbox = next(t for t in (m.text for m in calls[0].messages) if "sandbox" in t.lower())
     assert "read-only" in sandbox
-    seen = tool_output(calls[-1].last_tool_result)
-    if command != "doctor --backend simulated":  # doctor also reports what the sandbox stops
-        assert seen == direct
-    else:
-        assert "warn  store writes:" in seen and "is not writable here" in seen
-    if command == "status":
-        assert "(1 tasks logged)" in seen
-        # The `$skillopt-sleep status` session is on disk now; harvesting it adds no task.
-        harvest = subprocess.run(
-            [str(script), "harvest", "--all-projects", "--source", "codex", "--json"],
-            check=False,
-            env=env,
-            cwd=project,
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
-        stats = json.loads(harvest.stdout)
-        codex_stats = stats["sources"]["codex"]
-        assert codex_stats["files_read"] == 1 and codex_stats["tasks_new"] == 0, stats
-        return  # the harvest wrote the store (from outside the sandbox)
-    # review: no proposal is pending, and it says so the same way inside the sandbox
-    assert seen.endswith("exit=8" if command == "review" else "exit=0"), seen
+    seen = dict(zip(READING, _seen_per_command(calls), strict=False))
+    assert list(seen) == list(READING), f"codex ran only {list(seen)}"
+    for command in READING:
+        if command != "doctor --backend simulated":  # doctor also reports what the sandbox stops
+            assert seen[command] == direct[command], command
+        else:
+            assert "warn  store writes:" in seen[command], command
+            assert "is not writable here" in seen[command], command
+        # review: no proposal is pending, and it says so the same way inside the sandbox
+        assert seen[command].endswith("exit=8" if command == "review" else "exit=0"), command
+    assert "(1 tasks logged)" in seen["status"]
     assert sorted(p.name for p in outside_store.rglob("*")) == store_files  # nothing written
+    # The session is on disk now; harvesting it adds no task.
+    harvest = subprocess.run(
+        [str(script), "harvest", "--all-projects", "--source", "codex", "--json"],
+        check=False,
+        env=env,
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    stats = json.loads(harvest.stdout)
+    codex_stats = stats["sources"]["codex"]
+    assert codex_stats["files_read"] == 1 and codex_stats["tasks_new"] == 0, stats
 
 
 def test_a_writing_command_names_the_sandbox_and_never_says_move_the_store(
