@@ -1,14 +1,18 @@
-"""Commands: review, adopt, reject, rollback — the morning after a night."""
+"""Commands: review, adopt, reject, rollback — the morning after a night.
+
+What only adopt, reject and rollback use (the adoption and its backup, recomposing a subset of
+edits with the guards, rewording, rule removal) is imported by them: `review` and every
+command's help need none of it.
+"""
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import UsageError
 from ..models import unconfirmed_words
-from ..review.adopt import Outcome, adopt, rollback
 from ..review.diff import colorize, wants_colour
 from ..review.edit_choice import (
     choose,
@@ -20,19 +24,19 @@ from ..review.edit_choice import (
     parse_numbers,
     pending,
 )
-from ..review.pages import refresh_page
 from ..review.proposals import find_night, load_staged, reach_lines, reach_payload, reject
 from ..review.rebase import drift_lines
-from ..review.recompose import Subset, recompose
 from ..review.report import describe_edit
 from ..review.rule_views import flagged_lines, project_views
 from ..store import NightRow
 from .common import add_project_flag
 from .context import Ctx, repair_interrupted
 from .render import evidence_lines
-from .reword import reworded_text
-from .rules_cmd import remove_cmd
 from .terminal import printable
+
+if TYPE_CHECKING:
+    from ..review.adopt import Outcome
+    from ..review.recompose import Subset
 
 
 def register(
@@ -227,6 +231,9 @@ def _outcome_payload(outcome: Outcome) -> dict[str, Any]:
 
 def _subset(args: argparse.Namespace, ctx: Ctx, row: NightRow, wanted: list[int]) -> Subset | None:
     """The edits ``adopt`` takes (None: the whole night as staged), reworded where asked."""
+    from ..review.recompose import recompose
+    from .reword import reworded_text
+
     decisions = load_decisions(ctx.store, row.id)
     excepted, reword = parse_numbers(args.excepted), parse_numbers(args.reword)
     if not (wanted or excepted or reword or decisions.rejected):
@@ -245,6 +252,8 @@ def _subset(args: argparse.Namespace, ctx: Ctx, row: NightRow, wanted: list[int]
 
 
 def adopt_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
+    from ..review.adopt import adopt
+
     wanted = _night_and_numbers(args)
     row = _row(args, ctx, ("staged",), "adopt")
     subset = _subset(args, ctx, row, wanted)
@@ -284,6 +293,8 @@ def adopt_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
 
 
 def reject_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
+    from ..review.pages import refresh_page
+
     wanted = _night_and_numbers(args)
     row = _row(args, ctx, ("staged",), "reject")
     decisions = load_decisions(ctx.store, row.id)
@@ -316,7 +327,11 @@ def reject_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
 
 
 def rollback_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
+    from ..review.adopt import rollback
+
     if args.rule:
+        from .rules_cmd import remove_cmd
+
         if args.night:
             raise UsageError(
                 "give a night or --rule, not both", hint="see `skillopt-sleep rollback --help`"

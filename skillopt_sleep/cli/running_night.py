@@ -11,13 +11,19 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from ..night.project import summary_line
+from ..models import NightSummary
 from ..store import NightRow
 from .context import Ctx, to_json
 from .heartbeat import Beat, NightState, night_state, read_beat
 from .terminal import printable
 
 CLEAR_LINE = "\r\x1b[K"
+
+
+def summary_line(s: NightSummary) -> str:
+    """One line for a night that ended (here, not with the night: `status` must not import it)."""
+    edits = f" (edits {s.tally.line()})" if s.evidence else ""
+    return f"night {s.night_id}: {s.decision}{edits} ({s.calls} calls, ${s.cost_usd:.4f}) {s.reason}".strip()
 
 
 def _when(moment: datetime) -> str:

@@ -9,7 +9,6 @@ from pathlib import Path
 from ..errors import ConfigError, StoreError
 from ..harvest import problems as harvest_problems
 from ..models import unconfirmed_words
-from ..night.project import summary_line
 from ..optimize.waiting import load_waiting, still_needs
 from ..review.rule_views import flagged_lines, project_views
 from ..schedule.attendance import last_night_line, slots, warnings
@@ -18,7 +17,7 @@ from ..store import NightRow, Notice, Store
 from .common import add_project_flag
 from .context import Ctx, repair_interrupted
 from .heartbeat import heartbeat_file
-from .running_night import Watch, current, night_lines, night_payload
+from .running_night import Watch, current, night_lines, night_payload, summary_line
 
 LAUNCHER_NOTICES = "launcher-notices.txt"  # written by plugins/*/skillopt-sleep (the launcher)
 

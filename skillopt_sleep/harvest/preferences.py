@@ -14,7 +14,6 @@ import re
 
 from ..models import TaskRecord
 from ..store.preferences import PreferenceSighting
-from .check_miner import candidate_checks
 
 _FILLER = re.compile(
     r"^(?:(?:no|nope|nein|non|please|bitte|again|schon wieder|as i said|wie gesagt|that's wrong"
@@ -29,6 +28,10 @@ _ANCHORS = ("heading", "starts_with", "contains")
 
 
 def _key(project: str, statement: str) -> tuple[str, tuple[str, ...]]:
+    # the miner's text rules are imported with the first statement: `status` and `review` import
+    # this module through the rule ledger, and a project with no adopted rule never needs them
+    from .check_miner import candidate_checks
+
     mined = candidate_checks(statement)
     checks = tuple(sorted({c.describe() for c in mined}))
     anchor = next((c for kind in _ANCHORS for c in mined if c.kind == kind), None)

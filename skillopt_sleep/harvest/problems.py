@@ -10,11 +10,13 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..redact import redact
 from ..store import Store
-from .run import SourceStats
+
+if TYPE_CHECKING:  # not at run time: `status` reads the skips, and the harvest is heavy to import
+    from .run import SourceStats
 
 META_KEY = "harvest.problems"
 SHOWN = 20  # paths kept and shown; the counts cover all of them

@@ -18,7 +18,7 @@ from pathlib import Path
 from ..backends.base import ROLES, check_logins, close_all
 from ..clock import Clock
 from ..lock import project_lock
-from ..models import NightSummary, TaskRecord
+from ..models import TaskRecord
 from ..optimize.seams import Gate
 from ..optimize.seeds import NightSeeds
 from ..optimize.select import select_tasks
@@ -212,12 +212,6 @@ def estimate_project_night(
     )
 
 
-def summary_line(s: NightSummary) -> str:
-    """One line for logs and notices."""
-    edits = f" (edits {s.tally.line()})" if s.evidence else ""
-    return f"night {s.night_id}: {s.decision}{edits} ({s.calls} calls, ${s.cost_usd:.4f}) {s.reason}".strip()
-
-
 __all__ = [
     "ROLES",
     "Backends",
@@ -225,5 +219,4 @@ __all__ = [
     "build_backends",
     "estimate_project_night",
     "run_project_night",
-    "summary_line",
 ]

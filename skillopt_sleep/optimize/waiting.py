@@ -23,10 +23,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from pydantic import TypeAdapter, ValidationError
 
-from ..evidence import Candidate, Trials
 from ..evidence.kinds import kin
 from ..models import (
     EditEvidence,
@@ -37,7 +37,10 @@ from ..models import (
     unconfirmed_words,
 )
 from ..store import Store
-from .seams import Guard
+
+if TYPE_CHECKING:  # the gate's types: `status` reads what waits, and never imports the gate
+    from ..evidence import Candidate, Trials
+    from .seams import Guard
 
 # A wait ends: after MAX_TRIES nights that retested it without confirming it (an inconclusive edit
 # whose evidence keeps not growing enough), or MAX_NIGHTS nights in all (a kind the log no longer
@@ -150,6 +153,8 @@ def retest_candidate(
     longer logged, tonight lacks what it is missing (it keeps waiting), or it no longer applies to
     the files (adopted by hand, or refused by the guards since). The tasks it came from are
     replayed whether tonight selected them or not (``known``: the log's, by id)."""
+    from ..evidence import Candidate
+
     by_id = {**(known or {}), **{t.id: t for t in trials.tasks}}
     addressed = [by_id[i] for i in w.cited if i in by_id]
     if not addressed:

@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -29,7 +29,9 @@ from ..models import Edit, EditEvidence, TaskRecord
 from ..rules.managed_block import block_lines, same_rule
 from ..store import NightRow, Store
 from .proposals import load_staged
-from .recompose import Subset
+
+if TYPE_CHECKING:  # a type only: recomposing brings the guards and the rule text checks with it
+    from .recompose import Subset
 
 RuleState = Literal["adopted", "removed", "rolled_back"]
 Presence = Literal["in place", "reworded", "removed by hand", "missing file"]
