@@ -100,3 +100,26 @@ def test_sparse_nights_lift_one_kind_of_eight_and_nothing_else():
     assert abs(sum(d for _, d in nulls) / len(nulls)) < 0.01
     # about one holdout task in eight is of the edit's kind
     assert abs(len(same_kind) / len(lifts) - 1 / 8) < 0.02
+
+
+def test_the_bootstrap_interval_draws_what_rng_choices_draws():
+    """The interval is drawn in one flat list for speed: the same resamples as one
+    ``rng.choices(diffs, k=n)`` each, so the same interval and the same ``rng`` afterwards."""
+    import math
+
+    from skillopt_sleep.train.paired import CI_LEVEL, bootstrap_ci
+
+    def by_choices(diffs, resamples, rng):
+        n = len(diffs)
+        means = sorted(sum(rng.choices(diffs, k=n)) / n for _ in range(resamples))
+        tail = (1 - CI_LEVEL) / 2
+        low = means[max(0, math.floor(tail * resamples))]
+        return low, means[min(resamples - 1, math.ceil((1 - tail) * resamples) - 1)]
+
+    src = random.Random(3)
+    for seed in range(60):
+        diffs = [src.uniform(-1, 1) for _ in range(src.randint(1, 20))]
+        resamples = src.choice([1, 2, 97, 4096])
+        fast, slow = random.Random(seed), random.Random(seed)
+        assert bootstrap_ci(diffs, resamples, fast) == by_choices(diffs, resamples, slow), seed
+        assert fast.random() == slow.random(), seed
