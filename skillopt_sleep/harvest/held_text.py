@@ -166,9 +166,9 @@ def _classified(
             if not span.against and found[1:] != span.text[1:]:
                 wanted.append(span.text)  # case is the point (GitHub, not Github), unless the
                 # words are refused in any case or differ only in a sentence's capital letter
-        elif span.quoted and (not span.against or not carried):
-            wanted.append(span.text)  # said against, yet nothing quoted is in the attempt: the
-            # negation is of something else ("end with `— Team` and nothing after it")
+        elif span.quoted and (not span.against or (span.negated_after and not carried)):
+            wanted.append(span.text)  # negated only after it, and nothing quoted is in the
+            # attempt: the negation is of something else ("end with `— Team` and nothing after")
     return objected, wanted
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .clauses import _APPROVED, _LIST_WORDS, SPACED, _clauses
+from .clauses import _APPROVED, _LIST_WORDS, _NEGATIVE, SPACED, _clauses
 
 _I = re.IGNORECASE
 _QUOTED = re.compile(
@@ -129,6 +129,7 @@ class Span:
     shown: bool = False  # introduced as an instance of what is wanted ("like `API_URL`")
     kept: bool = False  # named as what the work keeps to ("only our `src/`")
     clause: int = 0  # which clause of the correction names it
+    negated_after: bool = False  # its clause is said against something only after it
 
 
 def _trimmed(token: str) -> str:
@@ -144,7 +145,8 @@ def spans(correction: str) -> list[Span]:
             text = next(g for g in match.groups() if g is not None).strip()
             shown = bool(_SHOWN.search(clause[: match.start()]))
             kept = bool(_ONLY.search(clause)) and not against
-            out.append(Span(text, against, approved, True, shown, kept, at))
+            after = against and not _NEGATIVE.search(_QUOTED.sub(" ", clause[: match.start()]))
+            out.append(Span(text, against, approved, True, shown, kept, at, after))
         rest = _QUOTED.sub(" ", clause)
         for match in _SALIENT.finditer(rest):
             fence = match.group(0).startswith("```")  # code markup, as good as quoted

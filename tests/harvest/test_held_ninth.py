@@ -20,6 +20,7 @@ from __future__ import annotations
 import pytest
 
 from skillopt_sleep.checks.action_judge import action_check, recorded
+from skillopt_sleep.harvest.held_text import held_text_checks
 from skillopt_sleep.models import Action
 
 from .check_conversations_ninth import _DIGEST, _LINK, CHECKS_NINTH
@@ -168,3 +169,11 @@ def test_a_flag_quoted_alone_after_commands_corrects_how_they_ran(cli, sandbox_h
     assert "runs git ... --depth" in mined(task)
     clone = "git clone --depth 1 ../mirror/monorepo.git vendor/monorepo"
     _actions_pass(task, _acts(clone), _acts("git clone ../mirror/monorepo.git vendor/monorepo"))
+
+
+def test_a_span_refused_before_its_words_is_never_asked_for_even_when_the_answer_lacks_it():
+    # a reminder: the negation precedes the span, so it is the span that is refused
+    checks = held_text_checks(
+        "Never say 'Dear valued customer' in replies.", "Hi Anna, thanks for writing.", []
+    )
+    assert not any(c.kind == "contains" for c in checks)
