@@ -163,7 +163,7 @@ def _classified(
             start = attempt.lower().index(span.text.lower())
             found = attempt[start : start + len(span.text)]
             objected.append(found)
-            if not span.against and found[1:] != span.text[1:]:
+            if not span.against and not _capitalised(found, span.text, attempt[:start]):
                 wanted.append(span.text)  # case is the point (GitHub, not Github), unless the
                 # words are refused in any case or differ only in a sentence's capital letter
         elif span.quoted and (not span.against or (span.negated_after and not carried)):
@@ -184,6 +184,13 @@ def _only_in_urls(span: Span, attempt: str) -> bool:
 
 def _in_list(span: str, lists: Sequence[tuple[str, ...]]) -> tuple[str, ...]:
     return next((g for g in lists if span.lower() in (s.lower() for s in g)), ())
+
+
+def _capitalised(found: str, said: str, before: str) -> bool:
+    """Whether the attempt's ``found`` is the user's lower-case ``said`` capitalised only because
+    it opens a sentence ("🚀 Терміново: ..." for «терміново»): no case the user asks for."""
+    opens = not re.search(r"\w[^.!?\n]*$", before)
+    return opens and found[:1].isupper() and said[:1].islower() and found[1:] == said[1:]
 
 
 def _pairs(

@@ -177,3 +177,8 @@ def test_a_span_refused_before_its_words_is_never_asked_for_even_when_the_answer
         "Never say 'Dear valued customer' in replies.", "Hi Anna, thanks for writing.", []
     )
     assert not any(c.kind == "contains" for c in checks)
+
+
+def test_a_capital_asked_for_is_still_the_point():
+    checks = held_text_checks("Write `Monday` with a capital.", "The release is on monday.", [])
+    assert ("contains", "Monday", True) in [(c.kind, c.value, c.case_sensitive) for c in checks]
