@@ -17,7 +17,8 @@ from skillopt_sleep.checks.judge import judge
 from skillopt_sleep.errors import BackendError
 from skillopt_sleep.models import Check, TaskRecord
 from skillopt_sleep.rollouts.agent_dispatch import AgentReplays, agent_replays
-from skillopt_sleep.testing import ModelServer, shell_then_reply
+from skillopt_sleep.testing import ModelCall, ModelServer, Reply, Text, shell_then_reply
+from skillopt_sleep.testing.scripts import shell_call, tool_output
 
 from .conftest import TOOLS, agent_env, need, snapshot
 
@@ -51,52 +52,86 @@ def _task(project: Path, agent: str) -> TaskRecord:
     )
 
 
-@pytest.mark.parametrize("agent", ["claude-code", "codex"])
-@pytest.mark.parametrize(
-    "escape",
-    [
-        "home",
-        "sibling",
-        "live-dotdot",
-        "live-absolute",
-        "planted-symlink",
-        "delete-parent",
-        "network",
-    ],
+# In the order they are tried: the one that would remove the copy itself comes last.
+ESCAPES = (
+    "home",
+    "sibling",
+    "live-dotdot",
+    "live-absolute",
+    "planted-symlink",
+    "network",
+    "delete-parent",
 )
-def test_an_escape_is_blocked_and_nothing_outside_the_copy_changes(
-    agent: Agent, escape, project, sandbox_home, tmp_path
+
+
+class InTurn:
+    """A responder that asks for each escape in turn, one shell call per model call, and keeps
+    what each one's call got back. A rollout that ends without the result of the escape it was
+    given (it errored) is followed by another that starts from the next escape."""
+
+    def __init__(self, commands: dict[str, str]) -> None:
+        self.commands = commands
+        self.asked: list[str] = []
+        self.results: dict[str, str] = {}
+
+    def __call__(self, call: ModelCall) -> Reply:
+        if call.last_tool_result is not None and self.asked:
+            self.results[self.asked[-1]] = tool_output(call.last_tool_result)
+        todo = [e for e in ESCAPES if e not in self.asked]
+        if not todo:
+            return Text("Done.")
+        self.asked.append(todo[0])
+        return shell_call(call, self.commands[todo[0]])
+
+
+@pytest.mark.parametrize("agent", ["claude-code", "codex"])
+def test_every_escape_is_blocked_and_nothing_outside_the_copy_changes(
+    agent: Agent, project, sandbox_home, tmp_path
 ):
+    """Every escape runs in a rollout of the real agent (several in one rollout: one agent start,
+    not one per escape); each is named where it got through."""
     need(agent)
     outside = tmp_path / "outside"
     outside.mkdir()
     (outside / "keep.txt").write_text("keep")
     os.symlink(outside, project / "outside-link")
+    said: dict[str, str] = {}
     with ModelServer() as other:  # a second server the agent must not reach
-        command = _escapes(project, sandbox_home, outside, other.port)[escape]
-        with ModelServer(responder=shell_then_reply(command)) as server:
+        turn = InTurn(_escapes(project, sandbox_home, outside, other.port))
+        with ModelServer(responder=turn) as server:
             env = agent_env(sandbox_home, server.url)
             setup = prepare(agent, env)
             assert not isinstance(setup, str), setup
             task = _task(project, agent)
             disk = snapshot(tmp_path), snapshot(sandbox_home)
-            try:
-                result = asyncio.run(
-                    agent_rollout(
-                        task,
-                        {"CLAUDE.md": "rules"},
-                        0,
-                        setup=setup,
-                        score=lambda t, e: judge(task, t, None, e),
+            while len(turn.asked) < len(ESCAPES):
+                tried = len(turn.asked)
+                try:
+                    asyncio.run(
+                        agent_rollout(
+                            task,
+                            {"CLAUDE.md": "rules"},
+                            0,
+                            setup=setup,
+                            score=lambda t, e: judge(task, t, None, e),
+                        )
                     )
-                )
-                said = result.output.text
-            except BackendError as exc:  # an errored rollout is fine too
-                said = str(exc)
-            assert len(server.model_requests()) >= 1  # the agent did reach the model
-        assert other.requests == []  # and nothing else
-    assert "REACHED" not in said
-    assert (snapshot(tmp_path), snapshot(sandbox_home)) == disk
+                except BackendError as exc:  # an errored rollout is fine too
+                    said.update({e: str(exc) for e in turn.asked if e not in turn.results})
+                assert len(turn.asked) > tried, "the agent asked the model nothing"
+        assert other.requests == [], "the network escape reached another server"  # nothing else
+    said.update(turn.results)
+    assert set(said) == set(ESCAPES), f"never ran: {set(ESCAPES) - set(said)}"
+    assert [e for e in ESCAPES if "REACHED" in said[e]] == []
+    after = snapshot(tmp_path), snapshot(sandbox_home)
+    changed = [
+        path
+        for before, now in zip(disk, after, strict=True)
+        for path in sorted(set(before) | set(now))
+        if before.get(path) != now.get(path)
+    ]
+    culprits = [e for e in ESCAPES if any(Path(c).name in turn.commands[e] for c in changed)]
+    assert changed == [], f"changed outside the copy: {changed}, by the escapes {culprits}"
 
 
 def test_without_a_sandbox_agent_replay_is_refused_in_one_line_and_the_task_is_replayed_as_text(
