@@ -269,9 +269,19 @@ def test_a_missing_root_lists_nothing_and_an_unreadable_dir_is_a_problem(tmp_pat
 
 @pytest.mark.realbin
 @pytest.mark.slow
-def test_a_fresh_pi_session_is_recorded_and_harvested(tmp_path):
-    if pi_agent.which_pi() is None:
-        pytest.skip("pi is not installed (npm i -g @mariozechner/pi-coding-agent)")
+def test_a_fresh_pi_recording_is_harvested_and_the_extension_hands_each_ended_session_to_log(
+    tmp_path, monkeypatch
+):
+    """One recording, in a home with the package installed, proves two things, each asserted on
+    its own: its sessions are harvested (the correction, the praise, the fork), and on each exit
+    of ``pi -p`` the extension runs ``skillopt-sleep log`` (here a recorder in its place) with
+    that session's file on stdin."""
+    recorder = tmp_path / "skillopt-sleep"
+    recorder.write_text('#!/bin/sh\n{ echo "$@"; cat; echo; } >> "$0.calls"\n', encoding="utf-8")
+    recorder.chmod(0o755)
+    monkeypatch.setenv("SKILLOPT_SLEEP_BIN", str(recorder))
+    with ModelServer([]) as srv:
+        _installed_pi(tmp_path, srv, recorder)
     home, work = tmp_path / "agent-home", tmp_path / "work"
     files = pi_agent.record_sessions(home, work)
     assert len(files) == 3, "--continue appended to the session it continued"
@@ -290,6 +300,26 @@ def test_a_fresh_pi_session_is_recorded_and_harvested(tmp_path):
     ]
     assert [a.exit_code for a in corrected.actions if a.kind == "command"] == [0, 2]
     assert (praised.feedback, praised.outcome, praised.checks) == (pi_agent.PRAISE, "success", [])
+
+    # the extension: each of the five runs handed its session to `log` as it ended
+    lines = Path(f"{recorder}.calls").read_text("utf-8").splitlines()
+    calls = [(lines[i], json.loads(lines[i + 1])) for i in range(0, len(lines) - 1, 2)]
+    ended = [files[0], files[0], files[1], files[1], files[2]]
+    assert calls == [("log", _ended(session, work)) for session in ended], (
+        "the extension did not hand each ended session to log"
+    )
+
+
+def _ended(session: Path, work: Path) -> dict[str, str]:
+    """What the extension sends `log` when the session in ``session`` ends."""
+    return {
+        "agent": "pi",
+        "session_id": session.stem.split("_", 1)[1],
+        "transcript_path": str(session),
+        "cwd": str(work.resolve()),
+        "hook_event_name": "SessionEnd",
+        "reason": "quit",
+    }
 
 
 def _user_text(entry: dict) -> str:
@@ -326,47 +356,6 @@ def _pi_print(pi: str, env: dict, work: Path, prompt: str, *extra: str):
     done = run_agent([*argv, *extra, prompt], env, work, timeout=120)
     assert done.code == 0, done.err
     return done
-
-
-@pytest.mark.realbin
-@pytest.mark.slow
-def test_the_pi_extension_hands_the_ended_session_to_skillopt_sleep_log(tmp_path):
-    """A headless ``pi -p`` session of the installed package: on exit the extension runs
-    ``skillopt-sleep log`` (here a recorder in its place) with the session's file on stdin."""
-    recorder = tmp_path / "skillopt-sleep"
-    recorder.write_text('#!/bin/sh\n{ echo "$@"; cat; } > "$0.call"\n', encoding="utf-8")
-    recorder.chmod(0o755)
-    with ModelServer(pi_agent.first_session()) as srv:
-        pi, env, work = _installed_pi(tmp_path, srv, recorder)
-        _pi_print(pi, env, work, pi_agent.REQUEST)
-    argv, payload = Path(f"{recorder}.call").read_text("utf-8").split("\n", 1)
-    assert argv == "log"
-    sent = json.loads(payload)
-    [session] = pi_agent.pi_sessions(tmp_path / "agent-home")
-    assert sent == {
-        "agent": "pi",
-        "session_id": session.stem.split("_", 1)[1],
-        "transcript_path": str(session),
-        "cwd": str(work.resolve()),
-        "hook_event_name": "SessionEnd",
-        "reason": "quit",
-    }
-    [task] = tasks(Path(sent["transcript_path"]))
-    assert (task.intent, task.session_id) == (pi_agent.REQUEST, sent["session_id"])
-
-
-@pytest.mark.realbin
-@pytest.mark.slow
-def test_the_packaged_skill_loads_and_its_session_is_never_a_task(tmp_path):
-    with ModelServer([Text("status: no nights yet")]) as srv:
-        pi, env, work = _installed_pi(tmp_path, srv, Path("/bin/true"))
-        _pi_print(pi, env, work, "/skill:skillopt-sleep status")
-        [call] = srv.model_calls()
-    assert call.prompt.startswith('<skill name="skillopt-sleep"') and call.prompt.endswith("status")
-    assert "Never edit `AGENTS.md`" in call.prompt
-    [session] = pi_agent.pi_sessions(tmp_path / "agent-home")
-    chunk = drop_control_turns(parse(session)[0])
-    assert chunk.state.replay and mine_chunk(chunk, FALLBACK_TIME) == []
 
 
 _LINES = [line for p in (CORRECTED, PRAISED, FORKED) for line in p.read_bytes().splitlines()]
@@ -417,7 +406,8 @@ def test_damaged_sessions_never_stop_the_parser_or_the_miner(lines):
 @pytest.mark.slow
 def test_an_ended_pi_session_and_its_correction_land_in_the_task_log(tmp_path, sandbox_home):
     """The whole way: the installed package's extension runs its launcher, which runs the
-    engine's ``log``; the session, then its ``--continue`` correction, become one task."""
+    engine's ``log``; the session, then its ``--continue`` correction, become one task. The same
+    installed home then proves the packaged skill loads and its session is never a task."""
     with ModelServer([*pi_agent.first_session(), *pi_agent.correction_replies()]) as srv:
         engine = {
             "SKILLOPT_SLEEP_PYTHON": sys.executable,
@@ -429,14 +419,35 @@ def test_an_ended_pi_session_and_its_correction_land_in_the_task_log(tmp_path, s
         [task] = _logged(sandbox_home, lambda ts: len(ts) == 1)
         assert (task.source, task.intent, task.outcome) == ("pi", pi_agent.REQUEST, "unknown")
         _pi_print(pi, env, work, pi_agent.CORRECTION, "--continue")
-    [task] = _logged(sandbox_home, lambda ts: len(ts) == 1 and ts[0].feedback)
-    assert (task.feedback, task.outcome) == (pi_agent.CORRECTION, "failure")
-    assert [plain(c) for c in task.checks] == [
-        "contains 'pytest -q'",
-        "runs pytest",
-        "never runs unittest",
-    ]
-    assert _read_store(sandbox_home, Store.notices) == []
+        [task] = _logged(sandbox_home, lambda ts: len(ts) == 1 and ts[0].feedback)
+        assert (task.feedback, task.outcome) == (pi_agent.CORRECTION, "failure")
+        assert [plain(c) for c in task.checks] == [
+            "contains 'pytest -q'",
+            "runs pytest",
+            "never runs unittest",
+        ]
+        assert _read_store(sandbox_home, Store.notices) == []
+        _packaged_skill_loads_and_is_never_a_task(pi, env, work, srv, tmp_path / "agent-home")
+
+
+def _packaged_skill_loads_and_is_never_a_task(
+    pi: str, env: dict, work: Path, srv: ModelServer, home: Path
+) -> None:
+    """The packaged skill, typed as `/skill:skillopt-sleep status`, reaches the model whole, and
+    its session is never a task."""
+    before = set(pi_agent.pi_sessions(home))
+    srv.enqueue(Text("status: no nights yet"))
+    _pi_print(pi, env, work, "/skill:skillopt-sleep status")
+    call = srv.model_calls()[-1]
+    assert call.prompt.startswith('<skill name="skillopt-sleep"'), (
+        "the packaged skill is not loaded"
+    )
+    assert call.prompt.endswith("status") and "Never edit `AGENTS.md`" in call.prompt
+    [session] = set(pi_agent.pi_sessions(home)) - before
+    chunk = drop_control_turns(parse(session)[0])
+    assert chunk.state.replay and mine_chunk(chunk, FALLBACK_TIME) == [], (
+        "a skill session is a task"
+    )
 
 
 def _logged(sandbox_home: Path, ready, timeout: float = 90) -> list[TaskRecord]:
