@@ -104,33 +104,18 @@ def _checks(pairs: Sequence[tuple[str, str | None, str]]) -> list[Check]:
     return [c for c in made if c is not None]
 
 
-# "... has to appear in `docs/x.md` too", "doit aussi figurer dans `docs/x.md`", "muss auch in
-# `CONFIG.md` stehen": a file named after a word of addition, in the same sentence.
-_ALSO = r"\b(?:also|too|as\s+well|aussi|[ée]galement|auch|ebenfalls|tambi[ée]n|adem[aá]s)\b"
-_FILE = r"`?((?:\.?[\w-]+/)*[\w-]+\.[A-Za-z]{1,5})`?"
-_IN_PATH = r"\b(?:in|into|to|under|im|in\s+der|ins|dans|en)\s+" + _FILE
-_AGAINST = re.compile(
-    r"\b(?:not?|never|don't|skip|leave|ignore|exclude|nicht|nie|ohne|lass|pas|jamais|sans|nunca"
-    r"|sin)\b",
-    _I,
-)
-_ALSO_FILE = re.compile(rf"{_ALSO}[^.;!?]{{0,60}}?{_IN_PATH}|{_IN_PATH}[^.;!?]{{0,40}}?{_ALSO}", _I)
-
-
 def files_to_change(text: str) -> list[tuple[str, list[str]]]:
-    """The files a correction says a change must also reach, each with the names in backticks
-    said before it (what the file must then carry)."""
+    """The files a correction says a change must be documented in, each with the names in
+    backticks said before it (what the file must then carry). A file named for something after
+    an attempt that changed others is one to change too, whatever the words
+    (:mod:`.named_files`)."""
     out: list[tuple[str, list[str]]] = []
-    for pattern in (_DOCUMENT, _ALSO_FILE):
-        for match in pattern.finditer(text):
-            group = next(g for g in range(1, (match.re.groups or 0) + 1) if match.group(g))
-            path = match.group(group).strip("/")
-            said = text[text.rfind(".", 0, match.start()) + 1 : match.end()]
-            if pattern is _ALSO_FILE and _AGAINST.search(said):
-                continue  # "skip `x.md` too" leaves the file out
-            named = re.findall(r"`([^`/\n]{2,60})`", text[: match.start(group)])
-            if path and all(p != path for p, _ in out):
-                out.append((path, [n for n in named if n.strip("`") != path]))
+    for match in _DOCUMENT.finditer(text):
+        group = next(g for g in range(1, (match.re.groups or 0) + 1) if match.group(g))
+        path = match.group(group).strip("/")
+        named = re.findall(r"`([^`/\n]{2,60})`", text[: match.start(group)])
+        if path and all(p != path for p, _ in out):
+            out.append((path, [n for n in named if n.strip("`") != path]))
     return out
 
 
