@@ -117,9 +117,10 @@ def test_the_cost_benchmark_meets_its_goal_with_the_same_decisions(capsys):
     spec = importlib.util.spec_from_file_location("night_cost", BENCH)
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
-    code = bench.main(
-        ["--tasks", "16", "--k", "2", "--seeds", "0", "--provider", "anthropic", "--json"]
-    )
+    # the same nights with the classic allocation, beside them in the benchmark, are asserted on
+    # nowhere here: left out, they were three quarters of the time
+    argv = ["--tasks", "16", "--k", "2", "--seeds", "0", "--provider", "anthropic", "--json"]
+    code = bench.main([*argv, "--no-classic"])
     result = json.loads(capsys.readouterr().out)
     anthropic = result["providers"]["anthropic"]
     assert code == 0 and anthropic["same_decisions"] is True and anthropic["same_calls"] is True
