@@ -21,10 +21,11 @@ import os
 import shutil
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bench.harvest import REPO, run_cli
+from bench.harvest import REPO, CliRun, run_cli
 
 FIXTURES = REPO / "tests" / "fixtures" / "transcripts"
 FIXTURE_DIRS = {"claude-code": "claude"}  # the others' fixture folders are named after them
@@ -57,8 +58,10 @@ def _sessions_home(name: str, home: Path, copies: int) -> int:
     return sum(os.path.getsize(p) for p in agent.files(root, None, []))
 
 
-def bench_agent(name: str, copies: int) -> dict[str, Any]:
-    """Cold and no-change harvests of one agent's sessions in a home of their own."""
+def bench_agent(name: str, copies: int, run: Callable[..., CliRun] = run_cli) -> dict[str, Any]:
+    """Cold and no-change harvests of one agent's sessions in a home of their own. ``run(env,
+    *argv)`` runs the CLI: in a fresh process of its own by default, as the timings need; a test
+    that only reads what the harvests report may run it in its own process."""
     fixture = FIXTURES / FIXTURE_DIRS.get(name, name)
     if not fixture.is_dir():
         return {"agent": name, "fixtures": f"none in {fixture.relative_to(REPO)}"}
@@ -74,7 +77,7 @@ def bench_agent(name: str, copies: int) -> dict[str, Any]:
         for var in _ROOT_VARS:
             env.pop(var, None)
         argv = ("harvest", "--all-projects", "--since", "3650d", "--source", name, "--json")
-        cold, warm = run_cli(env, *argv), run_cli(env, *argv)
+        cold, warm = run(env, *argv), run(env, *argv)
     c, w = json.loads(cold["out"])["sources"][name], json.loads(warm["out"])["sources"][name]
     return {
         "agent": name,
