@@ -1,19 +1,16 @@
-"""What still contradicted the user on the ninth and tenth labelled sets (sessions recorded with
-the real claude and codex), harvested through the CLI, each check read as ``tasks show`` words it
-and judged on the user's own example. One principle each, whatever the language: a path the
-attempt carries only inside a full URL is the relative path asked for, never a word to refuse; a
-word that differs from the attempt's only by a sentence's capital letter is refused, not asked
-for in its other case; a command written as a shell reads one (``: > file``) is the user's
-example; a dash ends a clause, so an "only" after it keeps to what follows; a command said
-against that opens the attempt's own is what is forbidden, not each of its words; spans named
-as one list play one part, and two lists of one length name each other's spans in order; an
-interjection before a correction's first words ("Hmm, close but no.") hides none of them; a span
-of the attempt named after one it lacks, in one clause said for something, is how the asked-for
-one is to be, never refused; a turn quoting a command the attempt ran, word for word, speaks of
-that attempt (so does a flag quoted alone after an attempt that only ran commands), and a command
-it ran named with "only" is the user's example; a span said in a
-clause against something, when the attempt carries nothing the correction quotes, is asked for
-(the negation is of something else)."""
+"""What still contradicted or missed the user on the ninth and tenth labelled sets (sessions
+recorded with the real claude and codex), harvested through the CLI, each check read as ``tasks
+show`` words it and judged on the user's own example. One principle each, whatever the language:
+a path the attempt carries only inside a full URL is the relative path asked for; a word that
+differs from the attempt's only by a sentence's capital is refused, not asked for in its other
+case; a command as a shell reads one (``: > file``) is the user's example; a dash ends a clause;
+a command said against that opens the attempt's own is forbidden whole; spans named as one list
+play one part, and two lists of one length name each other's spans in order; an interjection
+hides no correction ("Hmm, close but no."); a span of the attempt named after one it lacks is how
+the asked-for one is to be; a turn quoting a command the attempt ran (or a flag alone, after an
+attempt that only ran commands) speaks of that attempt, and a command it ran kept with "only" is
+the example; a span negated only after it, when the attempt carries nothing quoted, is asked
+for; a file named after an attempt that changed others is one to change too."""
 
 from __future__ import annotations
 
