@@ -92,3 +92,12 @@ def test_status_and_review_read_the_log_without_the_night_the_gate_or_the_guards
     for argv in (["status"], ["review"]):
         modules = loaded(argv, "", tmp_path, codes=(0, 8))
         assert [m for m in READER_NEVER if m in modules] == [], argv
+
+
+def test_help_lists_every_command_without_importing_what_the_commands_run(tmp_path):
+    modules = loaded(["--help"], "", tmp_path)
+    assert [
+        m
+        for m in [*READER_NEVER, "skillopt_sleep.backends", "skillopt_sleep.train"]
+        if m in modules
+    ] == []

@@ -12,6 +12,11 @@ then says which signal it was.
 Every command's ``--help`` has a description and an example (:data:`EXAMPLES`), filled in once
 for all the command modules when the parser is built, so a new command without an example fails
 its test rather than ships.
+
+Building the parser imports every command module (the overall help lists them all), so a command
+module imports at its top only what registering its flags needs; what its handlers run (a night,
+the schedulers, training, the store) is imported inside the handlers, and the names that only
+type it under ``TYPE_CHECKING``. tests/test_cli_startup.py holds which commands load what.
 """
 
 from __future__ import annotations

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..backends.registry import backend_class, known_backends
-from ..settings import ENV_PREFIX, PROJECT_FILE, load_what_loads, settings_layers
-from ..settings.template import starter_config, toml_value
-from ..store.files import atomic_write_text
 from .common import add_backend_flags, add_project_flag, backend_flags
 from .context import Ctx
+
+if TYPE_CHECKING:
+    pass
 
 
 def register(
@@ -42,12 +41,18 @@ def _value_at(data: dict[str, Any], dotted: str) -> Any:
 
 
 def _source_text(dotted: str, source: str) -> str:
+    from ..settings import ENV_PREFIX
+
     if source == "env":
         return f"env {ENV_PREFIX}{'__'.join(p.upper() for p in dotted.split('.'))}"
     return source
 
 
 def show_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
+    from ..backends.registry import backend_class, known_backends
+    from ..settings import PROJECT_FILE, load_what_loads, settings_layers
+    from ..settings.template import toml_value
+
     project = ctx.project(args.project)
     layers = settings_layers(
         config_file=ctx.read_paths.config_file,
@@ -85,6 +90,8 @@ def show_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
 
 
 def path_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
+    from ..settings import PROJECT_FILE
+
     project = ctx.project(args.project)
     entries = {
         "user config": ctx.read_paths.config_file,
@@ -107,6 +114,9 @@ def path_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
 
 
 def init_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
+    from ..settings.template import starter_config
+    from ..store.files import atomic_write_text
+
     path = ctx.paths.config_file
     if path.exists():
         ctx.emit(

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
-from ..doctor import DoctorInput, run_checks
 from ..errors import SleepError
 from .common import add_backend_flags, add_project_flag, backend_flags
 from .context import Ctx
+
+if TYPE_CHECKING:
+    pass
+
 
 MARK = {"ok": "ok  ", "warn": "warn", "fail": "FAIL", "skip": "skip"}
 
@@ -22,6 +26,8 @@ def register(
 
 
 def doctor(args: argparse.Namespace, ctx: Ctx) -> int:
+    from ..doctor import DoctorInput, run_checks
+
     project = ctx.project(args.project)
     loaded = ctx.settings(project, backend_flags(args))
     findings = run_checks(DoctorInput(ctx.env, ctx.read_paths, loaded.settings, project))

@@ -9,27 +9,23 @@ import sys
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..backends.registry import backend_class
 from ..errors import BackendError, BudgetExhausted, UsageError
 from ..lock import night_lock
-from ..models import NightSummary, TaskRecord
-from ..night.demo import next_steps, prepare_demo
-from ..night.estimate import Estimate
-from ..night.estimate_ways import ways_text
-from ..night.project import build_backends, estimate_project_night, run_project_night
-from ..night.recorder import NightResult
-from ..night.root import Backends
 from ..paths import resolve_paths
-from ..rollouts.agent_dispatch import agent_replays
-from ..settings import Settings
-from ..store import Store
 from .common import add_backend_flags, add_project_flag, at_least_one, backend_flags
 from .context import Ctx
 from .progress import night_progress, published_night, shown_and_published
 from .render import night_text
 from .terminal import printable
+
+if TYPE_CHECKING:
+    from ..models import NightSummary, TaskRecord
+    from ..night.estimate import Estimate
+    from ..night.recorder import NightResult
+    from ..night.root import Backends
+    from ..settings import Settings
 
 
 def register(
@@ -89,6 +85,10 @@ def night_exit(summary: NightSummary, ctx: Ctx) -> int:
 
 
 def run_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
+    from ..backends.registry import backend_class
+    from ..night.estimate_ways import ways_text
+    from ..night.project import build_backends, estimate_project_night
+
     project = ctx.project(args.project)
     if (
         not project.is_dir()
@@ -141,6 +141,9 @@ def _night(
     tasks: list[TaskRecord],
 ) -> NightResult:
     """The night itself, under the lock, its progress shown and published for `status`."""
+    from ..night.project import run_project_night
+    from ..rollouts.agent_dispatch import agent_replays
+
     with (
         night_lock(ctx.paths.lock_file, clock=ctx.clock),
         night_progress(ctx) as shown,
@@ -199,6 +202,10 @@ def demo_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
 
 
 def _demo(root: Path, args: argparse.Namespace, ctx: Ctx) -> int:
+    from ..night.demo import next_steps, prepare_demo
+    from ..night.project import build_backends, run_project_night
+    from ..store import Store
+
     flags = _flags(args)
     if not args.backend:
         flags.update({f"roles.{r}.backend": "simulated" for r in ("target", "optimizer", "judge")})

@@ -6,18 +6,15 @@ from __future__ import annotations
 import argparse
 import hashlib
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import StoreError
-from ..review.ledger import find_rule
-from ..review.pages import render_history
-from ..review.rule_removal import Removal, remove_rule
-from ..review.rule_views import project_views
-from ..rules.managed_block import block_lines
-from ..rules.workspace import load_workspace
-from ..store import atomic_write_text
 from .common import add_project_flag
 from .context import Ctx
 from .terminal import printable
+
+if TYPE_CHECKING:
+    from ..review.rule_removal import Removal
 
 
 def register(
@@ -62,6 +59,10 @@ def register_report(
 
 
 def report_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
+    from ..review.pages import render_history
+    from ..review.rule_views import project_views
+    from ..store import atomic_write_text
+
     project = str(ctx.project(args.project))
     store = ctx.read_store
     nights = store.nights(project=project, limit=1000)
@@ -90,6 +91,9 @@ def report_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
 
 def _room(project: Path, ctx: Ctx) -> list[dict[str, object]]:
     """Each instruction file's learned rules and size against the limits the user set."""
+    from ..rules.managed_block import block_lines
+    from ..rules.workspace import load_workspace
+
     files = ctx.settings(project).settings.files
     ws = load_workspace(project, files)
     return [
@@ -107,6 +111,8 @@ def _room(project: Path, ctx: Ctx) -> list[dict[str, object]]:
 
 
 def rules_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
+    from ..review.rule_views import project_views
+
     project = ctx.project(args.project)
     found = project_views(ctx.read_store, str(project))
     room = _room(project, ctx)
@@ -136,6 +142,9 @@ def removal_text(done: Removal) -> str:
 
 
 def remove_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
+    from ..review.ledger import find_rule
+    from ..review.rule_removal import remove_rule
+
     project = str(ctx.project(args.project))
     rule = find_rule(ctx.store, project, args.rule)
     done = remove_rule(ctx.store, ctx.paths, rule, ctx.clock.now())

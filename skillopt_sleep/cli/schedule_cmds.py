@@ -8,41 +8,25 @@ import shutil
 from collections.abc import Sequence
 from datetime import tzinfo
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..backends.registry import detect_backend
 from ..errors import ScheduleError, SleepError
 from ..lock import pid_alive
 from ..paths import Paths
-from ..schedule.install import Prepared, Request, apply, prepare, remove
-from ..schedule.jobspec import (
-    instance_name,
-    needs_pythonpath,
-    package_root,
-    resolve_python,
-    secret_names,
-)
-from ..schedule.plan import METHODS
-from ..schedule.state import load_loop
-from ..schedule.timing import describe, local_timezone, zone_name
-from ..settings import Settings
 from .common import add_backend_flags
 from .context import Ctx
-from .schedule_run_cmds import (
-    cron_for,
-    host_for,
-    projects_and_settings,
-    run_flags,
-    schedule_loop,
-    schedule_run_job,
-    schedule_status,
-    when,
-)
+
+if TYPE_CHECKING:
+    from ..schedule.install import Prepared
+    from ..settings import Settings
 
 
 def register(
     sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser
 ) -> None:
+    from ..schedule.plan import METHODS
+    from .schedule_run_cmds import schedule_loop, schedule_run_job, schedule_status
+
     p = sub.add_parser(
         "schedule", parents=[common], help="run a night every night with the OS scheduler"
     )
@@ -104,6 +88,17 @@ def _project_flags(p: argparse.ArgumentParser) -> None:
 
 
 def schedule_install(args: argparse.Namespace, ctx: Ctx) -> int:
+    from ..schedule.install import Request, apply, prepare
+    from ..schedule.jobspec import (
+        instance_name,
+        needs_pythonpath,
+        package_root,
+        resolve_python,
+        secret_names,
+    )
+    from ..schedule.timing import local_timezone
+    from .schedule_run_cmds import cron_for, host_for, projects_and_settings
+
     projects, loaded = projects_and_settings(args, ctx)
     cron = cron_for(args, loaded[0])
     # --print changes nothing and creates nothing, not even the data directories.
@@ -176,6 +171,9 @@ def _described(
     changed: bool,
 ) -> tuple[dict[str, Any], list[str]]:
     """What is (or would be) scheduled: the JSON payload and the head lines of the text."""
+    from ..schedule.timing import describe, zone_name
+    from .schedule_run_cmds import when
+
     plan = prepared.plan
     payload = {
         "method": plan.method,
@@ -209,6 +207,9 @@ def _pinned_flags(
 ) -> tuple[list[str], list[str]]:
     """The flags the job carries, with the backend detected now pinned when none is configured:
     a night under cron must not quietly pick another backend than the one the user has now."""
+    from ..backends.registry import detect_backend
+    from .schedule_run_cmds import run_flags
+
     roles = [r for s in loaded for r in (s.roles.target, s.roles.optimizer, s.roles.judge)]
     names = {r.backend for r in roles}
     pinned = None
@@ -234,6 +235,11 @@ def _pinned_flags(
 
 
 def unschedule(args: argparse.Namespace, ctx: Ctx) -> int:
+    from ..schedule.install import remove
+    from ..schedule.jobspec import instance_name
+    from ..schedule.state import load_loop
+    from .schedule_run_cmds import host_for
+
     removed = remove(
         store=ctx.store, paths=ctx.paths, host=host_for(ctx), name=instance_name(ctx.env, ctx.paths)
     )

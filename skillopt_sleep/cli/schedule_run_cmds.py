@@ -12,22 +12,18 @@ import threading
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import UsageError
 from ..paths import Paths
-from ..schedule.envfile import read_env_file, too_open
-from ..schedule.job import JobDeps, JobResult, run_job
-from ..schedule.jobspec import resolve_python
-from ..schedule.loop import StoppableClock, run_loop, stop_on_signals
-from ..schedule.nightrun import subprocess_night
-from ..schedule.overview import overview
-from ..schedule.plan import Host
-from ..schedule.runner import SubprocessRunner
-from ..schedule.state import LOOP_KEY, LoopRecord, load_installation, load_last_run, save
-from ..schedule.timing import cron_from_time, describe, local_timezone, validate_cron, zone_name
-from ..settings import Settings, load_settings, settings_layers
 from .common import backend_flags
 from .context import Ctx
+
+if TYPE_CHECKING:
+    from ..schedule.job import JobDeps, JobResult
+    from ..schedule.plan import Host
+    from ..settings import Settings
+
 
 # -- shared with schedule and unschedule ---------------------------------------------------
 
@@ -45,6 +41,8 @@ def projects_and_settings(args: argparse.Namespace, ctx: Ctx) -> tuple[list[Path
 
 
 def cron_for(args: argparse.Namespace, settings: Settings) -> str:
+    from ..schedule.timing import cron_from_time, validate_cron
+
     if getattr(args, "time", None):
         return cron_from_time(args.time)
     return validate_cron(getattr(args, "at", None) or settings.schedule.cron)
@@ -63,6 +61,9 @@ def run_flags(args: argparse.Namespace, backend: str | None = None) -> list[str]
 
 
 def host_for(ctx: Ctx, paths: Paths | None = None) -> Host:
+    from ..schedule.plan import Host
+    from ..schedule.runner import SubprocessRunner
+
     home = Path(ctx.env.get("HOME") or ctx.env.get("USERPROFILE") or Path.home())
     uid = os.getuid() if hasattr(os, "getuid") else 0
     state_dir = (paths or ctx.paths).state_dir
@@ -77,6 +78,9 @@ def when(t: datetime) -> str:
 
 
 def schedule_status(args: argparse.Namespace, ctx: Ctx) -> int:
+    from ..schedule.overview import overview
+    from ..schedule.timing import local_timezone
+
     tz = local_timezone(ctx.env)
     view = overview(ctx.store, host_for(ctx), ctx.clock.now(), tz)
     lines: list[str] = []
@@ -129,6 +133,8 @@ def schedule_status(args: argparse.Namespace, ctx: Ctx) -> int:
 def job_ctx(ctx: Ctx, pairs: Sequence[str]) -> Ctx:
     """A context whose environment adds ``--env`` pairs and the 0600 env file's secrets (the
     process's own environment wins over the file: it is the newer word)."""
+    from ..schedule.envfile import read_env_file
+
     extra: dict[str, str] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
@@ -143,6 +149,11 @@ def job_ctx(ctx: Ctx, pairs: Sequence[str]) -> Ctx:
 
 
 def _deps(args: argparse.Namespace, ctx: Ctx, stop: threading.Event | None) -> JobDeps:
+    from ..schedule.job import JobDeps
+    from ..schedule.jobspec import resolve_python
+    from ..schedule.nightrun import subprocess_night
+    from ..settings import load_settings, settings_layers
+
     flags = backend_flags(args)
     expect = getattr(args, "expect_config", None)
 
@@ -185,6 +196,8 @@ def _report(ctx: Ctx, result: JobResult) -> None:
 
 
 def schedule_run_job(args: argparse.Namespace, ctx: Ctx) -> int:
+    from ..schedule.job import run_job
+
     ctx = job_ctx(ctx, args.env)
     projects = [ctx.project(p) for p in args.project] or [ctx.cwd]
     result = run_job(projects, _deps(args, ctx, None), trigger="scheduled")
@@ -193,6 +206,12 @@ def schedule_run_job(args: argparse.Namespace, ctx: Ctx) -> int:
 
 
 def schedule_loop(args: argparse.Namespace, ctx: Ctx) -> int:
+    from ..schedule.envfile import too_open
+    from ..schedule.job import run_job
+    from ..schedule.loop import StoppableClock, run_loop, stop_on_signals
+    from ..schedule.state import LOOP_KEY, LoopRecord, load_installation, load_last_run, save
+    from ..schedule.timing import describe, local_timezone, zone_name
+
     ctx = job_ctx(ctx, [])
     projects, loaded = projects_and_settings(args, ctx)
     if too_open(ctx.paths.env_file):

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import argparse
 import textwrap
+from typing import TYPE_CHECKING
 
-from ..setup.main import run
-from ..setup.options import DESCRIPTION, add_options, options_from
 from .context import Ctx
+
+if TYPE_CHECKING:
+    pass
+
 
 EXAMPLE = (
     "example:\n  skillopt-sleep setup --dry-run --no-schedule\n"
@@ -18,6 +21,8 @@ EXAMPLE = (
 def register(
     sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser
 ) -> None:
+    from ..setup.options import DESCRIPTION, add_options
+
     p = sub.add_parser(
         "setup",
         help="install or uninstall the engine, plugins and schedule",
@@ -30,4 +35,7 @@ def register(
 
 
 def setup(args: argparse.Namespace, ctx: Ctx) -> int:
+    from ..setup.main import run
+    from ..setup.options import options_from
+
     return run(options_from(args), env=ctx.env, out=ctx.out)

@@ -4,18 +4,22 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
 
 from ..errors import InputError
-from ..harvest.check_miner import plain
-from ..harvest.hand_written import Defaults, make_record, parse_check, read_records, record_error
-from ..harvest.jsonl import without_surrogates
-from ..models import TaskRecord, TurnNote
-from ..store import Store
-from ..store.preferences import Preference
 from .common import add_project_flag
 from .context import Ctx
+
+if TYPE_CHECKING:
+    from ..harvest.hand_written import (
+        Defaults,
+    )
+    from ..models import TaskRecord, TurnNote
+    from ..store import Store
+    from ..store.preferences import Preference
+
 
 OUTCOMES = ("success", "failure", "mixed", "unknown")
 
@@ -111,6 +115,8 @@ def _count(text: str) -> int:
 
 def _defaults(args: argparse.Namespace, ctx: Ctx, source: str) -> Defaults:
     # tasks of a project that does not exist would never run: refused before anything is stored
+    from ..harvest.hand_written import Defaults
+
     project = ctx.existing_project(args.project)
     return Defaults(project=str(project), now=ctx.clock.now(), source=source)
 
@@ -134,6 +140,9 @@ def _store(records: list[TaskRecord], ctx: Ctx, what: str) -> int:
 
 
 def add_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
+    from ..harvest.hand_written import make_record, parse_check, read_records, record_error
+    from ..harvest.jsonl import without_surrogates
+
     if args.file is not None:
         if args.intent or args.check:
             raise InputError("give either --file or --intent/--check, not both")
@@ -162,6 +171,8 @@ def add_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
 
 
 def import_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
+    from ..harvest.hand_written import read_records
+
     records = read_records(args.file, _defaults(args, ctx, "import"))
     return _store(records, ctx, f"imported {args.file}")
 
@@ -179,6 +190,8 @@ def _turn_line(t: TurnNote) -> str:
 
 
 def _brief(r: TaskRecord) -> list[str]:
+    from ..harvest.check_miner import plain
+
     head = f"{r.id}  {r.created_at:%Y-%m-%d %H:%M}  {r.source}  {r.outcome}"
     if "unsure-request" in r.tags:
         head += "  (unsure: read as a request without a clear cue)"
@@ -249,6 +262,8 @@ def find_task(store: Store, prefix: str) -> TaskRecord:
 
 
 def show_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
+    from ..harvest.check_miner import plain
+
     r = find_task(ctx.read_store, args.id)
     lines = [
         f"id:        {r.id}",

@@ -5,25 +5,21 @@ from __future__ import annotations
 import argparse
 import json
 import shlex
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..agent_replay import AGENTS
-from ..backends.retry import RetryPolicy
-from ..envs.registry import load_env
 from ..errors import BackendError, BudgetExhausted, ConfigError, UsageError
-from ..night.project import batched_backends, build_backends
-from ..night.root import Backends
-from ..optimize.prompts import user_prompts
-from ..rollouts.agent_dispatch import AgentReplays, agent_replays, rollout_tokens
-from ..settings import Settings
-from ..train import TrainConfig
-from ..train.api import initial_skill, task_set
-from ..train.config import TrainSummary
-from ..train.data import TaskSet
-from ..train.estimate import estimate_train
 from .common import add_backend_flags, backend_flags
 from .context import Ctx
 from .terminal import printable
+
+if TYPE_CHECKING:
+    from ..night.root import Backends
+    from ..rollouts.agent_dispatch import AgentReplays
+    from ..settings import Settings
+    from ..train import TrainConfig
+    from ..train.config import TrainSummary
+    from ..train.data import TaskSet
+
 
 FLAGS = (
     "epochs",
@@ -148,6 +144,8 @@ def _gate_and_prompt_flags(p: argparse.ArgumentParser) -> None:
 def _config(args: argparse.Namespace, settings: Settings, ctx: Ctx) -> TrainConfig:
     """The run's configuration: the ``[train]`` settings (``--rigor`` among their layers), then the
     flags given."""
+    from ..train import TrainConfig
+
     if args.old_alpha is not None:
         raise UsageError(
             "--alpha is named --run-alpha now (the error rate of the whole run)",
@@ -192,12 +190,12 @@ def _extras(text: str) -> object:
         ) from None
 
 
-def train_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
-    if args.data == "stage":
-        return stage_cmd(args, ctx)
+def _own_env(args: argparse.Namespace) -> bool:
+    """Whether ``--env`` names a module:Class environment (which may bring its items and skill);
+    a UsageError when DATA, --skill or --out is missing."""
     if args.dir is not None:
         raise UsageError(f"unexpected argument {args.dir!r}", hint="train takes one DATA path")
-    own = ":" in (args.env or "")  # a module:Class environment may bring its items and skill
+    own = ":" in (args.env or "")
     if not args.out or not (args.skill or args.skill_text is not None or own):
         raise UsageError(
             "train needs --skill FILE and --out DIR",
@@ -210,6 +208,19 @@ def train_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
             hint="skillopt-sleep train DATA --skill FILE --out DIR (DATA may be left out with an "
             "--env module:Class that has its own items)",
         )
+    return own
+
+
+def train_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
+    from ..backends.retry import RetryPolicy
+    from ..envs.registry import load_env
+    from ..night.project import batched_backends, build_backends
+    from ..optimize.prompts import user_prompts
+    from ..train.api import initial_skill, task_set
+
+    if args.data == "stage":
+        return stage_cmd(args, ctx)
+    own = _own_env(args)
     flags = backend_flags(args)
     flags["roles.optimizer.model"] = args.optimizer_model or args.model
     flags["train.rigor"] = args.rigor
@@ -262,6 +273,9 @@ _RESUME = "run the same command again to resume"
 def _agents(config: TrainConfig, data: TaskSet, settings: Settings, ctx: Ctx) -> AgentReplays:
     """The agents that replay a run's items under ``--env agent`` (an item of no agent's by the
     first agent that can be replayed here); an error naming the fix when none can."""
+    from ..agent_replay import AGENTS
+    from ..rollouts.agent_dispatch import agent_replays
+
     replays = agent_replays(
         "agent",
         ctx.env,
@@ -283,6 +297,9 @@ def _estimate(
     ctx: Ctx, config: TrainConfig, data: TaskSet, skill: str, settings: Settings, backends: Backends
 ) -> int:
     """``train --estimate``: what the run would spend, printed; nothing is called."""
+    from ..rollouts.agent_dispatch import rollout_tokens
+    from ..train.estimate import estimate_train
+
     est = estimate_train(
         config,
         data,
