@@ -24,6 +24,7 @@ from .action_refs import ActionLike
 from .code_words import code_words
 from .examples import consistent
 from .line_ends import ended, line_end_checks
+from .measured_limits import cut, limit_check, measured_limits
 from .spans import (
     EMOJI,
     EMOJI_WORDS,
@@ -248,7 +249,10 @@ def _apply(
     return text
 
 
-def _limited(text: str, correction: str) -> str:
+def _limited(text: str, correction: str, attempt: str) -> str:
+    if not limits(correction):  # no unit word read: the number the attempt exceeds alone
+        for what, n in measured_limits(correction, attempt):
+            text = cut(text, what, n)
     for unit, n in limits(correction):
         if unit == "lines":
             text = "\n".join(text.splitlines()[:n])
@@ -308,7 +312,7 @@ def user_text(correction: str, attempt: str) -> TextExample | None:
     text = _apply(attempt, pairs, added, removed)
     if RELATIVE_WORDS.search(correction):
         text = re.sub(r"\]\(\s*https?://[^)\s]*/([^/)\s]+)\)", r"](\1)", text)
-    text = ended(_limited(text, correction), correction)
+    text = ended(_limited(text, correction, attempt), correction)
     if text.strip() == attempt.strip() or not text.strip():
         return None
     return TextExample(text, tuple(pairs), tuple(added), tuple(removed))
@@ -359,6 +363,8 @@ def candidates(example: TextExample, correction: str, attempt: str) -> list[Chec
             if unit == "words"
             else _max_lines(n)
         )
+    if not limits(correction):
+        found += [limit_check(what, n) for what, n in measured_limits(correction, attempt)]
     made = (check_or_none(kind=k, value=v, case_sensitive=sensitive) for k, v, sensitive in found)
     return [c for c in made if c is not None]
 
