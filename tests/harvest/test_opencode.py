@@ -33,6 +33,7 @@ from skillopt_sleep.testing.opencode_agent import (
     which_opencode,
     write_fixture,
 )
+from skillopt_sleep.testing.replies import Responder
 
 from .conftest import FALLBACK_TIME, TRANSCRIPTS, records_json
 
@@ -223,9 +224,11 @@ PLUGIN = Path(__file__).resolve().parents[2] / "plugins" / "opencode" / "plugins
 def test_a_fresh_opencode_recording_is_harvested_and_its_plugin_hands_each_idle_session_to_log(
     tmp_path, monkeypatch
 ):
-    """One recording (four ``opencode run`` calls) proves two things, each asserted on its own:
-    the sessions OpenCode stores are harvested into the corrected task and the praised one, and
-    the plugin in the home's config hands every idle session to ``skillopt-sleep log``."""
+    """One recording (four ``opencode run`` calls) proves three things, each asserted on its own:
+    the sessions OpenCode stores are harvested into the corrected task and the praised one, the
+    plugin in the home's config hands every idle session to ``skillopt-sleep log``, and in a
+    project with a CLAUDE.md and no AGENTS.md OpenCode reads the CLAUDE.md (with an AGENTS.md it
+    does not: test_opencode_reads.py)."""
     if which_opencode() is None:
         pytest.skip("opencode is not installed (npm i -g opencode-ai)")
     root, out = tmp_path / "rec", tmp_path / "fixture"
@@ -237,7 +240,15 @@ def test_a_fresh_opencode_recording_is_harvested_and_its_plugin_hands_each_idle_
     )
     spy.chmod(0o755)
     monkeypatch.setenv("SKILLOPT_SLEEP_BIN", str(spy))
-    runs = write_fixture(root, out, lambda r: ModelServer(responder=r))
+    (root / "calc").mkdir()
+    (root / "calc" / "CLAUDE.md").write_text("claude-md-rule\n")  # untracked: not in the rows
+    servers: list[ModelServer] = []
+
+    def server(responder: Responder) -> ModelServer:
+        servers.append(ModelServer(responder=responder))
+        return servers[-1]
+
+    runs = write_fixture(root, out, server)
     assert [r.code for r in runs] == [0, 0, 0, 0], [r.err[-500:] for r in runs]
     db = opencode_db(home)
     problems: list[tuple[str, str]] = []
@@ -253,19 +264,24 @@ def test_a_fresh_opencode_recording_is_harvested_and_its_plugin_hands_each_idle_
     assert (praised.intent, praised.outcome) == (SECOND, "success")
     assert not (home / ".config" / "opencode" / "node_modules").exists()  # no registry
     assert (out / "schema.sql").read_text() == SCHEMA  # the recorded fixture is still current
+    _each_idle_session_handed_to_log(tmp_path, db, root / "calc")
+    sent = json.dumps([r.body for r in servers[0].requests if isinstance(r.body, dict)])
+    assert "claude-md-rule" in sent, "OpenCode did not read CLAUDE.md where there is no AGENTS.md"
 
-    # the plugin: each run's idle session handed to `log`, with the store that holds it
+
+def _each_idle_session_handed_to_log(spied: Path, db: Path, project: Path) -> None:
+    """The plugin: each run's idle session handed to `log`, with the store that holds it."""
     first, second = (mark.session_id for mark in changed_sessions(db, {}, []))
-    argv = tmp_path / "argv"
+    argv = spied / "argv"
     calls = argv.read_text().splitlines() if argv.exists() else []
     assert calls == ["log --agent opencode"] * 4, "the plugin did not hand each run to log"
-    sent = [json.loads(line) for line in (tmp_path / "stdin").read_text().splitlines()]
+    sent = [json.loads(line) for line in (spied / "stdin").read_text().splitlines()]
     assert sent == [
         {
             "agent": "opencode",
             "session_id": session,
             "transcript_path": str(db),
-            "cwd": str(root / "calc"),
+            "cwd": str(project),
             "hook_event_name": "session.idle",
         }
         for session in (first, first, second, second)
