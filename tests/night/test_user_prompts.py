@@ -6,7 +6,9 @@ bad-setting exit code when the settings load, before a command writes anything."
 
 from __future__ import annotations
 
+import json
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -15,7 +17,8 @@ from skillopt_sleep.night.demo import sample_tasks
 from skillopt_sleep.optimize.prompts import shipped
 from skillopt_sleep.paths import resolve_paths
 from skillopt_sleep.testing import ModelServer
-from skillopt_sleep.testing.night_model import simulated_night_responder
+from skillopt_sleep.testing.night_model import role_of, simulated_night_responder
+from skillopt_sleep.testing.replies import ModelCall, Reply, Text
 
 from .sample_log import anthropic_at, log_tasks, sample_root
 
@@ -27,6 +30,19 @@ def project(tmp_path: Path, sandbox_home: Path) -> Path:
     root = sample_root(tmp_path)
     log_tasks(sample_tasks(root))
     return root
+
+
+def asking_only() -> Callable[[ModelCall], Reply]:
+    """The simulated world, except that the optimizer proposes no edit: these tests read the
+    prompts the night's reflection sends, and a proposed edit only added its gate's rollouts."""
+    world = simulated_night_responder()
+
+    def respond(call: ModelCall) -> Reply:
+        if role_of(call.system) == "optimizer":
+            return Text(json.dumps({"edits": []}))
+        return world(call)
+
+    return respond
 
 
 def night(cli, project: Path, srv: ModelServer, prompts: str | None, *extra: str, **kw):
@@ -62,7 +78,7 @@ def test_the_nights_reflection_asks_with_the_users_prompt_file(cli, project, san
     mine = sandbox_home / "my-prompts"
     mine.mkdir()
     (mine / "reflect_contrast.txt").write_text(shipped("reflect_contrast") + "\n" + MARK + "\n")
-    with ModelServer(responder=simulated_night_responder()) as srv:
+    with ModelServer(responder=asking_only()) as srv:
         r = night(cli, project, srv, "~/my-prompts", "--json")
         systems = [c.system for c in srv.model_calls()]
     assert r.code == 0, r.err
@@ -71,7 +87,7 @@ def test_the_nights_reflection_asks_with_the_users_prompt_file(cli, project, san
 
 
 def test_without_the_setting_the_shipped_prompt_is_sent(cli, project):
-    with ModelServer(responder=simulated_night_responder()) as srv:
+    with ModelServer(responder=asking_only()) as srv:
         r = night(cli, project, srv, "", "--json")
         systems = [c.system for c in srv.model_calls()]
     assert r.code == 0, r.err
@@ -138,7 +154,7 @@ def test_a_relative_path_in_a_config_file_is_read_from_the_files_folder(
     house_prompts(config.parent / "house-prompts")
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
-    with ModelServer(responder=simulated_night_responder()) as srv:
+    with ModelServer(responder=asking_only()) as srv:
         r = night(cli, project, srv, None, "--json", cwd=elsewhere)
         systems = [c.system for c in srv.model_calls()]
     assert r.code == 0, r.err
@@ -150,7 +166,7 @@ def test_a_relative_path_from_the_environment_is_read_from_the_working_directory
 ):
     work = tmp_path / "work"
     house_prompts(work / "house-prompts")
-    with ModelServer(responder=simulated_night_responder()) as srv:
+    with ModelServer(responder=asking_only()) as srv:
         r = night(cli, project, srv, "house-prompts", "--json", cwd=work)
         systems = [c.system for c in srv.model_calls()]
     assert r.code == 0, r.err
