@@ -336,6 +336,9 @@ def test_estimate_prices_agent_replays_at_what_agent_rollouts_spend(
 
     def estimate(*extra: str):  # type: ignore[no-untyped-def]
         args = [str(planted), "--skill", str(skill), "--out", str(tmp_path / "run")]
+        # one step and its slow update: the price of a replay is the same in a run of any length,
+        # and the gate's forecast for each step is most of an estimate's time
+        args += ["--epochs", "1", "--steps-per-epoch", "1"]
         r = cli("train", *args, "--backend", "simulated", "--estimate", *extra)
         assert r.code == 0, r.err
         return r
