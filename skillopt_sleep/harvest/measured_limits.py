@@ -14,6 +14,8 @@ import re
 from collections.abc import Callable
 from typing import Literal
 
+from .number_words import numbers_in_words
+
 Measure = Literal["chars", "line_chars", "lines", "bullets", "words"]
 
 # a whole number, not part of a version, an identifier or a larger number ("5.2", "py3", "1,000")
@@ -47,7 +49,8 @@ def measure(text: str, what: Measure) -> int:
 
 def _numbers(correction: str, answer: str) -> list[int]:
     said = {int(n) for n in _NUMBER.findall(answer)}
-    found = (int(n) for n in _NUMBER.findall(_CODE.sub(" ", correction)))
+    plain = _CODE.sub(" ", correction)
+    found = [*(int(n) for n in _NUMBER.findall(plain)), *numbers_in_words(plain)]
     return list(dict.fromkeys(n for n in found if n > 0 and n not in said))
 
 
