@@ -66,10 +66,14 @@ def install_engine(ctx: Ctx, req: EngineRequest) -> Path | None:
             where += f" into {ctx.layout.engine_venv}"
         ctx.say(f"would install the engine {NAME} {req.version} with {tool} from {where}")
         return None
-    spec = _spec(req.package) or str(build_wheel(ctx, req.python, _need_source(req)))
+    pip = pip_version(ctx, req.python) if tool == "venv" or not req.package else None
+    spec = _spec(req.package) or str(build_wheel(ctx, req.python, _need_source(req), pip))
     if tool in ("pipx", "uv") and not ctx.manifest.has("package", tool):
         record_tool_paths(ctx, tool, absent[tool])
-    ROUTES[tool](ctx, req.python, spec)
+    if tool == "venv":
+        _with_venv(ctx, req.python, spec, pip)
+    else:
+        ROUTES[tool](ctx, req.python, spec)
     if not ctx.manifest.has("package", tool):
         ctx.manifest.add("package", tool, req.python)
     return engine_command(ctx, tool, req.python)
@@ -144,25 +148,56 @@ def _with_uv(ctx: Ctx, python: str, spec: str) -> None:
     ctx.must(ctx.run(["uv", "tool", "install", "--force", spec]), "uv tool install")
 
 
-def _with_venv(ctx: Ctx, python: str, spec: str) -> None:
+def _with_venv(ctx: Ctx, python: str, spec: str, pip: tuple[int, ...] | None) -> None:
     py = _venv_python(ctx)
     fresh = not py.exists()
+    # Made without a pip of its own when this Python's pip can install into it from outside:
+    # ensurepip writes and byte-compiles a thousand files, the longest step of an install.
+    outside = pip is not None and pip >= PIP_PYTHON_OPTION
     if fresh:
         ctx.make_dirs(ctx.layout.own_dir)
-        made = ctx.run([python, "-m", "venv", ctx.layout.engine_venv])
+        bare = ["--without-pip"] if outside else []
+        made = ctx.run([python, "-m", "venv", ctx.layout.engine_venv, *bare])
         if not made.ok:
             raise SetupFailed(
                 f"{python} cannot make a virtual environment: {made.last_line()}",
                 hint="install python3-venv (Debian/Ubuntu) or pipx, then run this again",
             )
+    installer = _venv_pip(ctx, python, py, fresh=fresh, outside=outside)
     if not fresh:  # --force-reinstall without deps first: the same version from a newer checkout
         ctx.must(
-            ctx.run([py, "-m", "pip", "install", "-q", "--force-reinstall", "--no-deps", spec]),
+            ctx.run([*installer, "install", "-q", "--force-reinstall", "--no-deps", spec]),
             "installing the engine into its environment",
         )
-    ctx.must(
-        ctx.run([py, "-m", "pip", "install", "-q", spec]), "installing the engine's dependencies"
-    )
+    ctx.must(ctx.run([*installer, "install", "-q", spec]), "installing the engine's dependencies")
+
+
+# pip installs into another environment from outside it (`pip --python`) since 22.3.
+PIP_PYTHON_OPTION = (22, 3)
+
+
+def pip_version(ctx: Ctx, python: str) -> tuple[int, ...] | None:
+    """The version of ``python``'s own pip: None when it has none, () when it does not say."""
+    done = ctx.ask([python, "-m", "pip", "--version"])
+    if not done.ok:
+        return None
+    found = re.match(r"pip (\d+)\.(\d+)", done.stdout)
+    return tuple(int(n) for n in found.groups()) if found else ()
+
+
+def _venv_pip(ctx: Ctx, python: str, py: Path, *, fresh: bool, outside: bool) -> list[str]:
+    """The pip that installs into the engine's environment. An environment an older installer
+    made (or this one, with a Python whose pip was older than 22.3) has its own, which an upgrade
+    keeps using; one made without it is served by this Python's pip from outside, or, when this
+    Python has no such pip (a later run with another Python), gets one from ensurepip."""
+    if fresh and outside:
+        return [python, "-m", "pip", "--python", str(py)]
+    if fresh or ctx.ask([py, "-m", "pip", "--version"]).ok:
+        return [str(py), "-m", "pip"]
+    if outside:
+        return [python, "-m", "pip", "--python", str(py)]
+    ctx.must(ctx.run([py, "-m", "ensurepip", "-q"]), "giving the engine's environment a pip")
+    return [str(py), "-m", "pip"]
 
 
 def _check_pip_route(ctx: Ctx, python: str) -> None:
@@ -202,7 +237,7 @@ def _with_pip(ctx: Ctx, python: str, spec: str) -> None:
         ctx.manifest.add("pip-dist", dist, python)
 
 
-ROUTES = {"pipx": _with_pipx, "uv": _with_uv, "venv": _with_venv, "pip": _with_pip}
+ROUTES = {"pipx": _with_pipx, "uv": _with_uv, "pip": _with_pip}
 
 
 def engine_command(ctx: Ctx, tool: str, python: str) -> Path | None:
@@ -235,8 +270,9 @@ def checkout_version(source: Path) -> str:
     return found.group(1)
 
 
-def build_wheel(ctx: Ctx, python: str, source: Path) -> Path:
-    """Build the wheel with ``python`` and move it into the kept wheel directory."""
+def build_wheel(ctx: Ctx, python: str, source: Path, pip: tuple[int, ...] | None) -> Path:
+    """Build the wheel with ``python`` (whose pip is ``pip``, see :func:`pip_version`) and move
+    it into the kept wheel directory."""
     with tempfile.TemporaryDirectory(prefix="skillopt-sleep-build-") as tmp:
         stage = Path(tmp) / "src"
         stage.mkdir()
@@ -247,7 +283,7 @@ def build_wheel(ctx: Ctx, python: str, source: Path) -> Path:
             stage / "skillopt_sleep",
             ignore=shutil.ignore_patterns("__pycache__", "*.pyc"),
         )
-        builder = _builder(ctx, python, Path(tmp))
+        builder = _builder(ctx, python, Path(tmp), pip)
         out = Path(tmp) / "out"
         ctx.must(
             ctx.ask([builder, "-m", "pip", "wheel", "-q", "--no-deps", "-w", out, stage]),
@@ -264,9 +300,9 @@ def build_wheel(ctx: Ctx, python: str, source: Path) -> Path:
     return dest
 
 
-def _builder(ctx: Ctx, python: str, tmp: Path) -> str:
+def _builder(ctx: Ctx, python: str, tmp: Path, pip: tuple[int, ...] | None) -> str:
     """``python`` when it has pip, else a throwaway environment's Python (which has pip)."""
-    if ctx.ask([python, "-m", "pip", "--version"]).ok:
+    if pip is not None:
         return python
     env = tmp / "build-env"
     ctx.must(

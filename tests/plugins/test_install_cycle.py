@@ -171,10 +171,10 @@ def test_the_readme_first_command_works_on_a_pep668_python(
 ):
     """The README's first command on a Python that Debian marks EXTERNALLY-MANAGED, where `pip
     install` stops (the installer must not), in a home where Codex was used: the default route,
-    then the demo's closing line, a new login shell, a second install that changes nothing, the
-    clone gone, and uninstall: `find $HOME` is what it was before. (One install cycle proves both
-    what the README promises and the private environment's route: they were two, the same install
-    twice.)"""
+    then the demo's closing line, a new login shell, a second install that changes nothing, a
+    newer checkout's install that upgrades the engine, the clone gone, and uninstall: `find
+    $HOME` is what it was before. (One install cycle proves both what the README promises and the
+    private environment's route: they were two, the same install twice.)"""
     command = _readme_first_command(checkout / "README.md")
     assert "demo" in command
     env = kit.base_env(
@@ -208,19 +208,40 @@ def test_the_readme_first_command_works_on_a_pep668_python(
     assert f"engine: skillopt-sleep {__version__} already installed with venv" in second.stdout
     assert kit.listing(home) == installed
 
+    # A newer checkout's installer upgrades the engine in place, as the README says to move to a
+    # new version; the environment was made without a pip of its own.
+    newer = _a_newer_version(checkout)
+    third = kit.sh(_install_sh(checkout), env=env, cwd=tmp_path)
+    assert third.returncode == 0, third.stdout + third.stderr
+    assert f"engine: upgrading skillopt-sleep {__version__} to {newer} (venv)" in third.stdout
+
     # The clone goes away: the installed skill's launcher still runs the engine it installed.
     shutil.rmtree(checkout / "skillopt_sleep")
     skill_launcher = home / ".agents" / "skills" / "skillopt-sleep" / "scripts" / "skillopt-sleep"
     seen = _run(["/bin/sh", str(skill_launcher), "--version"], env, tmp_path)
-    assert seen.stdout == f"skillopt-sleep {__version__}\n", seen.stderr
+    assert seen.stdout == f"skillopt-sleep {newer}\n", seen.stderr
     engine = home / ".local" / "share" / "skillopt-sleep" / "engine" / "bin" / "python"
     doctor = _run([str(engine), "-m", "skillopt_sleep", "--version"], env, tmp_path)
-    assert doctor.stdout == f"skillopt-sleep {__version__}\n"
+    assert doctor.stdout == f"skillopt-sleep {newer}\n"
 
     gone = kit.sh(_install_sh(checkout), "--uninstall", env=env, cwd=tmp_path)
     assert gone.returncode == 0, gone.stdout + gone.stderr
     assert "uninstalled; " in gone.stdout
     assert _find(home) == before
+
+
+def _a_newer_version(checkout: Path) -> str:
+    """The clone made a newer version (its package and its build say so); that version."""
+    newer = f"{__version__}.1"
+    for name, line in (
+        ("skillopt_sleep/__init__.py", '__version__ = "{}"'),
+        ("pyproject.toml", 'version = "{}"'),
+    ):
+        path = checkout / name
+        text = path.read_text(encoding="utf-8")
+        assert line.format(__version__) in text
+        path.write_text(text.replace(line.format(__version__), line.format(newer), 1))
+    return newer
 
 
 def _the_demo_closing_line_runs(demo_out: str, env: dict[str, str], cwd: Path) -> None:
