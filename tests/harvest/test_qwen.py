@@ -168,8 +168,9 @@ def test_a_fresh_qwen_session_goes_to_log_and_its_correction_is_harvested(tmp_pa
     """``qwen extensions link plugins/qwen``: after a headless ``qwen -p`` answer its Stop hook
     runs the plugin's launcher, ``log --agent qwen`` (a recorder stands in for the engine),
     with qwen's hook JSON naming the session file, which harvests into the task; the correction
-    typed next (``--continue``) lands on that request with its checks. One recording serves
-    both claims: each qwen run costs half a minute."""
+    typed next (``--continue``) lands on that request with its checks; then, in the same linked
+    home, the extension's command expands headless and its session is never a task. One linked
+    home serves all three claims: each qwen start costs seconds."""
     if which_qwen() is None:
         pytest.skip("qwen is not installed (npm i -g @qwen-code/qwen-code@0.15.10)")
     recorder = tmp_path / "engine"
@@ -207,6 +208,24 @@ def test_a_fresh_qwen_session_goes_to_log_and_its_correction_is_harvested(tmp_pa
         (FAILING_COMMAND, 2),
     ]
     assert "runs pytest" in [plain(c) for c in task.checks]
+    _extension_command_session_is_never_a_task(home, work, base)
+
+
+def _extension_command_session_is_never_a_task(home: Path, work: Path, base: dict) -> None:
+    """``qwen -p "/skillopt-sleep status"`` in the same linked home sends the command's body,
+    which opens with the command the user typed: its session is a control session, not something
+    to learn from."""
+    before = set(qwen_sessions(home))
+    with ModelServer([Text("status: no nights yet")]) as srv:
+        argv = [which_qwen(), "-p", "/skillopt-sleep status", "--yolo", "--auth-type", "openai"]
+        done = run_agent(argv, qwen_env(home, srv.url, base=base), work, 180)
+        call = srv.model_calls()[0]  # later ones: qwen's own memory extraction, if it runs
+    assert done.code == 0, done.err
+    assert call.prompt.startswith("/skillopt-sleep status\n"), "the command did not expand"
+    assert "Never edit `QWEN.md`" in call.prompt, "the command's body is not the extension's"
+    [session] = set(qwen_sessions(home)) - before
+    chunk, _ = read_chunk(QwenParser(), session, 0)
+    assert drop_control_turns(chunk).turns == [] and chunk.state.replay, "a command is a task"
 
 
 def test_text_the_user_did_not_type_is_never_a_prompt(tmp_path):
@@ -287,26 +306,3 @@ def test_a_killed_command_and_a_refused_tool_fail_and_reasoning_is_not_the_reply
     assert "secret" not in task.attempt and "The server never answered." in task.attempt
     assert "[error] did not finish" in task.attempt
     assert "old_string not found" in task.attempt and "Files changed" not in task.attempt
-
-
-@pytest.mark.realbin
-@pytest.mark.slow
-def test_the_extension_command_expands_headless_and_its_session_is_never_a_task(tmp_path):
-    """``qwen -p "/skillopt-sleep status"`` sends the command's body, which opens with the command
-    the user typed: the recorded session is a control session, not something to learn from."""
-    if which_qwen() is None:
-        pytest.skip("qwen is not installed (npm i -g @qwen-code/qwen-code@0.15.10)")
-    home, work = tmp_path / "agent-home", calc_project(tmp_path / "work")
-    with ModelServer([Text("status: no nights yet")]) as srv:
-        env = qwen_env(home, srv.url, base={**os.environ, "SKILLOPT_SLEEP_PYTHON": "/bin/true"})
-        assert link_extension(REPO / "plugins" / "qwen", env, work).code == 0
-        argv = [which_qwen(), "-p", "/skillopt-sleep status", "--yolo", "--auth-type", "openai"]
-        done = run_agent(argv, env, work, 180)
-        call = srv.model_calls()[0]  # later ones: qwen's own memory extraction, if it runs
-    assert done.code == 0, done.err
-    assert (
-        call.prompt.startswith("/skillopt-sleep status\n") and "Never edit `QWEN.md`" in call.prompt
-    )
-    [session] = qwen_sessions(home)
-    chunk, _ = read_chunk(QwenParser(), session, 0)
-    assert drop_control_turns(chunk).turns == [] and chunk.state.replay
