@@ -7,7 +7,7 @@ how many yield the right check and how many a check that contradicts the correct
     python -m bench.corrections --baseline 4b6d96e --after HEAD --json
     python -m bench.corrections --sets checks5,checks6   # only those sets
 
-Thirteen sets of recorded sessions, each harvested through the CLI into a fresh store by the code of
+Fourteen sets of recorded sessions, each harvested through the CLI into a fresh store by the code of
 ``--baseline`` (a git revision, extracted to a temporary directory) and by this tree (or the
 revision ``--after``), in the same run:
 - tests/harvest/conversations.py, the miner's tuning set, 20 checkable corrections;
@@ -49,6 +49,8 @@ revision ``--after``), in the same run:
   ten languages), the held-out measure of that change.
 - tests/harvest/check_conversations_tenth.py, written and recorded after the miner change of
   ba9759c..f4fdf2d, never tuned on: 16 labelled corrections (8 about text, 8 about actions).
+- tests/harvest/check_conversations_eleventh.py, written and recorded while the miner change after
+  4425286 was made, and kept from it: 20 labelled corrections (10 about text, 10 about actions).
 
 Columns: attached (on their request), became tasks, with a mined rule check, with a mined action
 check, with a check that fails on the corrected attempt (goal: at least 8 of 20), and on labelled
@@ -277,6 +279,12 @@ SETS = {
         "CHECK_TENTH_SESSIONS",
         "tests/fixtures/conversations_checks_tenth",
         "CHECK_TENTH_LABELS",
+    ),
+    "checks11": (
+        "tests.harvest.check_conversations_eleventh",
+        "CHECK_ELEVENTH_SESSIONS",
+        "tests/fixtures/conversations_checks_eleventh",
+        "CHECK_ELEVENTH_LABELS",
     ),
 }
 _TEXT_KINDS = frozenset({"contains", "not_contains", "starts_with", "equals", "heading"})

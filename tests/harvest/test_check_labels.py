@@ -20,6 +20,7 @@ from skillopt_sleep.models import Action, Check
 from . import (
     check_conversations,
     check_conversations_eighth,
+    check_conversations_eleventh,
     check_conversations_fifth,
     check_conversations_fourth,
     check_conversations_ninth,
@@ -92,6 +93,12 @@ SETS = {
         check_conversations_tenth.CHECK_TENTH_LABELS,
         check_conversations_tenth.CHECKS_TENTH,
         16,
+    ),
+    "checks11": (
+        check_conversations_eleventh.CHECK_ELEVENTH_SESSIONS,
+        check_conversations_eleventh.CHECK_ELEVENTH_LABELS,
+        check_conversations_eleventh.CHECKS_ELEVENTH,
+        20,
     ),
 }
 

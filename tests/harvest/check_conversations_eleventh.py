@@ -1,0 +1,490 @@
+"""An eleventh labelled set of corrections recorded with the real ``claude`` and ``codex``, written
+and recorded while the miner change after 4425286 was made, and kept from it: 20 corrections (10
+of what the answer or a file should say, 10 of what the agent did), in English, Romanian,
+Catalan, Norwegian, Croatian, Arabic, Thai and Hungarian (the last seven in no earlier set), new
+topics and wordings.
+
+Labelled like ``check_conversations.py``: where it lands, the right checks, the user's own
+example as a synthetic attempt (a check failing on it contradicts the correction). A command key
+is the whole command the user named or the attempt ran, so a check catching any part of it counts.
+The shapes: a right command sharing its program, flags or words with the wrong one (``docker
+compose down`` inside ``docker compose down -v``, ``docker image prune -a -f`` beside ``docker
+system prune -a --volumes -f``, ``git push origin v2.4.0`` beside ``git push --tags``); "never
+delete" a file the user's own command rewrites (``.secrets.baseline``); the user's command in a
+pipe (``kubectl get pods -n payments | grep -v Running``), starting with ``VAR=1`` (``RUN_SLOW=1
+cargo test ...``) and with ``:`` (``: > logs/celery.log``); a command named as where files come
+from (``cargo xtask docgen`` writes docs/reference/, so ``untouched`` there fails on the user's
+way); a word to drop that is in the answer (Thai "ด่วน", an internal host name); a text to use
+that is not ("sign in", "the primary database"); quotes holding punctuation („...”); leave-out and
+only-in after a listing; a length limit; a heading with its subheading; "also document it in
+docs/environment.md"; a relative link; the first and the last line; after a slash command (an
+action and a text); corrections split over two messages (a text and an action); praise after a
+corrected request and after two requests nobody corrected.
+
+Measured untouched at 48e4e73 (``python -m bench.corrections --baseline 4425286 --after HEAD
+--sets checks11 --json``), before / after: 16 / 18 of 20 attached (4 / 2 became tasks), 6 / 7
+with a rule check, 8 / 9 with an action check, 14 / 16 with a failing check, 11 / 16 correct (5 /
+8 of 10 text, 6 / 8 actions), 4 / 1 contradicting with 6 / 1 checks. After, the one left is
+``never_ran 'git\\s+tag'`` from "push just this one: `git push origin v2.4.0`" after ``/release``
+(the user's way still tags). Gone: ``not_contains 'CONTRIBUTING.md'`` (the relative link),
+``never_ran cargo`` and ``never_ran test`` (``RUN_SLOW=1 cargo test ...``), ``untouched`` and
+``never_ran logs/celery.log`` (``: > logs/celery.log``). Attached after only: the Catalan
+"also document it in docs/environment.md" and the Croatian 160-character limit. Neither before
+nor after: the Hungarian ban on „...” and the Arabic never-open ``config/prod.env`` (tasks of
+their own); the Romanian first line and the Norwegian leave-out after a listing attach with no
+failing check.
+
+Regenerate the stored fixtures (needs both binaries on PATH):
+    python -m tests.harvest.check_conversations_eleventh tests/fixtures/conversations_checks_eleventh
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+
+from .check_conversations import Example, Want, _patched, _slash, record_with_files
+from .check_conversations_fifth import _slash_acted
+from .check_conversations_sixth import _answered, _uncorrected
+from .check_conversations_third import _labelled, _split_acted, _split_said
+from .conversations import Scenario
+from .fresh_conversations import _acted, _praise, _said
+
+CHECKS_ELEVENTH = Path(__file__).resolve().parents[1] / "fixtures" / "conversations_checks_eleventh"
+
+_CONFIG_RS = "/// Seconds to wait to recieve the first byte.\npub const READ_TIMEOUT: u64 = 30;\n"
+ELEVENTH_PROJECT_FILES: Mapping[str, Mapping[str, str]] = {
+    "slash11": {
+        ".claude/commands/release.md": "---\ndescription: Release\n---\n"
+        "Tag and publish release $ARGUMENTS of the package.\n",
+        ".claude/commands/incident.md": "---\ndescription: Incident update\n---\n"
+        "Write the status page update for this incident: $ARGUMENTS\n",
+        "pyproject.toml": '[project]\nname = "kite"\nversion = "2.4.0"\n',
+    },
+    "osprey": {
+        "docker-compose.yml": "services:\n  db:\n    image: postgres:16\n"
+        "    volumes: [pgdata:/var/lib/postgresql/data]\nvolumes:\n  pgdata: {}\n",
+        ".secrets.baseline": '{"version": "1.5.0", "results": {}}\n',
+        "logs/celery.log": "[2026-11-27 09:00:01] worker ready\n",
+        "assets/logo.png": "not really a png\n",
+        "dist/logo.3f9a.png": "not really a png\n",
+        "node_modules/some-ui/icon.png": "not really a png\n",
+        "CONTRIBUTING.md": "# Contributing\n",
+        "src/settings.py": "import os\n",
+    },
+    "tundra": {
+        "Cargo.toml": '[package]\nname = "tundra"\nversion = "0.9.0"\n',
+        "src/config.rs": _CONFIG_RS,
+        "docs/reference/config.md": "<!-- generated by cargo xtask docgen -->\n"
+        "READ_TIMEOUT: seconds to wait to recieve the first byte.\n",
+        "config/prod.env": "DB_HOST=db.prod.internal\nDB_USER=tundra\n",
+        "config/dev.example.env": "DB_HOST=localhost\nDB_USER=tundra\n",
+    },
+}
+
+_CHANGELOG_BAD = "## 3.1.0\n\n- CSV export on the reports page"
+_CHANGELOG = "## Unreleased\n\n### Added\n\n- CSV export on the reports page"
+_NOTICE_BAD = "ด่วน! คืนนี้ 23:00–01:00 ระบบจะปิดปรับปรุง กรุณาบันทึกงานของท่านไว้ก่อน"
+_NOTICE = "คืนนี้ 23:00–01:00 ระบบจะปิดปรับปรุงตามกำหนด กรุณาบันทึกงานของท่านไว้ก่อน ขอบคุณค่ะ"
+_EXPIRED_BAD = "Your session has expired. Please log in again."
+_EXPIRED = "Your session has expired. Please sign in again."
+_BUTTONS_BAD = "Mentés...\nMentés másként...\nMégse"
+_BUTTONS = "Mentés\nMentés másként\nMégse"
+_SETTING = "LOG_FORMAT = os.environ.get('LOG_FORMAT', 'text')\n"
+_ENV_DOC = "## LOG_FORMAT\n\n`text` (per defecte) o `json`: el format dels registres.\n"
+_LINK_BAD = (
+    "See [Contributing](https://github.com/acme/osprey/blob/main/CONTRIBUTING.md) before opening "
+    "a pull request."
+)
+_LINK = "See [Contributing](CONTRIBUTING.md) before opening a pull request."
+_COMMIT_BAD = (
+    "Reparat pornirea dublă a job-urilor după restart\n\n"
+    "Scheduler-ul verifică acum lock-ul înainte de pornire."
+)
+_COMMIT = (
+    "fix(scheduler): nu mai pornește job-urile de două ori după restart\n\n"
+    "Scheduler-ul verifică acum lock-ul înainte de pornire."
+)
+_INDEX = "CREATE INDEX idx_orders_created_at ON orders (created_at);"
+_MIGRATION = f"BEGIN;\n{_INDEX}\nCOMMIT;"
+_STATUS_BAD = (
+    "Between 14:02 and 14:31 checkout failed for some customers because db-prod-3.internal "
+    "failed over. We promoted a replica and checkout works again."
+)
+_STATUS = (
+    "Between 14:02 and 14:31 checkout failed for some customers because the primary database "
+    "failed over. We switched to a standby and checkout works again."
+)
+_SMS_BAD = (
+    "Poštovani, podsjećamo Vas da imate zakazan termin sutra, 28. studenoga, u 10:30 sati u "
+    "Stomatološkoj ordinaciji Smile, Ilica 42, Zagreb. Molimo Vas da dođete deset minuta ranije. "
+    "Ako ne možete doći, javite nam se najkasnije danas do 18 sati na broj 01 234 5678. Hvala!"
+)
+_SMS = "Podsjetnik: sutra u 10:30 termin u ordinaciji Smile, Ilica 42. Otkazivanje: 01 234 5678."
+
+_DOWN = "docker compose down"
+_BASELINE = "detect-secrets scan --baseline .secrets.baseline"
+_PODS = "kubectl get pods -n payments | grep -v Running"
+_SLOW = "RUN_SLOW=1 cargo test --test integration -- --test-threads=1"
+_EMPTY = ": > logs/celery.log"
+_DOCGEN = "cargo xtask docgen"
+_FIX_SRC = "sed -i 's/recieve/receive/' src/config.rs"
+_FIX_DOC = "sed -i 's/recieve/receive/' docs/reference/config.md"
+_PRUNE = "docker image prune -a -f"
+_PUSH = "git push origin v2.4.0"
+
+_TEXT_CASES = (
+    _labelled(
+        _said(
+            "codex",
+            "osprey",
+            "Add a changelog entry for the new CSV export.",
+            _CHANGELOG_BAD,
+            "New entries always go under `## Unreleased`, in its `### Added` subsection. A version "
+            "heading only gets written on release day.",
+            _CHANGELOG,
+        ),
+        "text",
+        Want("heading", "Unreleased"),
+        Want("heading", "Added"),
+        Want("not_contains", "## 3.1.0"),
+        example=Example(answer=_CHANGELOG),
+    ),
+    _labelled(
+        _said(
+            "claude",
+            "osprey",
+            "เขียนข้อความแจ้งลูกค้าว่าคืนนี้ระบบจะปิดปรับปรุง 2 ชั่วโมง",
+            _NOTICE_BAD,
+            "ตัดคำว่า “ด่วน” ออกนะ ลูกค้าจะรู้สึกเหมือนโดนเร่ง ทั้งที่เป็นการปิดปรับปรุงตามปกติ",
+            _NOTICE,
+        ),
+        "text",
+        Want("not_contains", "ด่วน"),
+        example=Example(answer=_NOTICE),
+    ),
+    _labelled(
+        _split_said(
+            "codex",
+            "tundra",
+            "Write the error message for an expired session.",
+            _EXPIRED_BAD,
+            "Not quite.",
+            "We say “sign in” everywhere in the UI, never “log in” or “login”.",
+            _EXPIRED,
+        ),
+        "text",
+        Want("contains", "sign in"),
+        Want("not_contains", "log in"),
+        example=Example(answer=_EXPIRED),
+    ),
+    _labelled(
+        _said(
+            "claude",
+            "osprey",
+            "Írd meg a mentés párbeszédablak gombfeliratait.",
+            _BUTTONS_BAD,
+            "A gombfeliratok végére soha ne tegyél „...” jelet, nálunk a gomb azonnal végrehajtja "
+            "a műveletet, nem nyit újabb ablakot.",
+            _BUTTONS,
+        ),
+        "text",
+        Want("not_contains", "..."),
+        example=Example(answer=_BUTTONS),
+    ),
+    _labelled(
+        _patched(
+            "osprey",
+            "Afegeix una variable d'entorn LOG_FORMAT per triar entre text i json.",
+            ("src/log_format.py", _SETTING, "He afegit LOG_FORMAT a src/log_format.py."),
+            "Cada variable d'entorn nova s'ha de documentar també a `docs/environment.md`, que és "
+            "el que consulta l'equip d'operacions.",
+            ("docs/environment.md", _ENV_DOC, "Documentada a docs/environment.md."),
+        ),
+        "text",
+        Want("file_contains", "LOG_FORMAT", "docs/environment.md"),
+        Want("changed", "docs/environment.md"),
+        example=Example(
+            writes=(("src/log_format.py", _SETTING), ("docs/environment.md", _ENV_DOC))
+        ),
+    ),
+    _labelled(
+        _said(
+            "claude",
+            "osprey",
+            "Link the contributing guide from the README.",
+            _LINK_BAD,
+            "Make that a relative link to `CONTRIBUTING.md`. The absolute GitHub URL breaks on "
+            "our GitLab mirror and always points at main.",
+            _LINK,
+            _praise("claude", "Perfect, thanks!"),
+        ),
+        "text",
+        Want("contains", "(CONTRIBUTING.md)"),
+        Want("not_contains", "https://github.com"),
+        example=Example(answer=_LINK),
+    ),
+    _labelled(
+        _said(
+            "codex",
+            "tundra",
+            "Scrie mesajul de commit pentru reparația din scheduler.",
+            _COMMIT_BAD,
+            "Prima linie trebuie să înceapă cu `fix(scheduler):`, altfel commit-ul nu ajunge în "
+            "changelog-ul generat.",
+            _COMMIT,
+        ),
+        "text",
+        Want("starts_with", "fix(scheduler):"),
+        example=Example(answer=_COMMIT),
+    ),
+    _labelled(
+        _said(
+            "claude",
+            "tundra",
+            "Write a migration that adds an index on orders.created_at.",
+            _INDEX,
+            "Wrap it in BEGIN/COMMIT. `COMMIT;` has to be the very last line, the migration "
+            "runner refuses files that end any other way.",
+            _MIGRATION,
+        ),
+        "text",
+        Want("regex", "COMMIT;"),
+        Want("contains", "COMMIT;"),
+        example=Example(answer=_MIGRATION),
+    ),
+    _labelled(
+        _slash(
+            "slash11",
+            "/incident checkout errors 14:02-14:31, db-prod-3.internal failover, fixed by "
+            "promoting replica",
+            _STATUS_BAD,
+            "Never put internal host names on the status page. Call it “the primary database”.",
+            _STATUS,
+        ),
+        "text",
+        Want("not_contains", "db-prod-3.internal"),
+        Want("contains", "the primary database"),
+        example=Example(answer=_STATUS),
+    ),
+    _labelled(
+        _said(
+            "codex",
+            "tundra",
+            "Napiši SMS podsjetnik pacijentu za sutrašnji termin kod zubara.",
+            _SMS_BAD,
+            "SMS smije imati najviše 160 znakova, inače se šalje kao dvije poruke i plaćamo "
+            "dvostruko.",
+            _SMS,
+        ),
+        "text",
+        Want("max_chars", 160),
+        example=Example(answer=_SMS),
+    ),
+)
+
+_ACTION_CASES = (
+    _labelled(
+        _acted(
+            "claude",
+            "osprey",
+            "Stop the local stack.",
+            ("docker compose down -v 2>&1 | tail -1", "Stopped the stack and removed volumes."),
+            f"`docker compose down -v` wipes the postgres volume with my seed data. Just "
+            f"`{_DOWN}`, without -v.",
+            (f"{_DOWN} 2>&1 | tail -1", "Stopped the stack, volumes kept."),
+            _praise("claude", "Great, that's the one."),
+        ),
+        "action",
+        Want("never_ran", "docker compose down -v"),
+        Want("ran", _DOWN),
+        example=Example(commands=(_DOWN,)),
+    ),
+    _labelled(
+        _acted(
+            "codex",
+            "osprey",
+            "Hook-ul de pre-commit pică pe baseline-ul de secrete, repară-l.",
+            (
+                "rm .secrets.baseline && detect-secrets scan > .secrets.baseline",
+                "Am șters baseline-ul și l-am generat din nou.",
+            ),
+            f"Nu șterge niciodată `.secrets.baseline`, în el sunt marcate falsurile pozitive pe "
+            f"care le-am verificat deja. Rulează `{_BASELINE}`, care îl actualizează pe loc.",
+            (f"{_BASELINE} 2>&1 | tail -1", "Baseline-ul a fost actualizat pe loc."),
+        ),
+        "action",
+        Want("never_ran", "rm .secrets.baseline"),
+        Want("ran", _BASELINE),
+        # the user's own command rewrites the very file they say never to delete
+        example=Example(
+            commands=(_BASELINE,),
+            writes=((".secrets.baseline", '{"version": "1.5.0", "results": {}}\n'),),
+        ),
+    ),
+    _labelled(
+        _acted(
+            "claude",
+            "tundra",
+            "Which pods are crashing in payments?",
+            ("kubectl get pods -A 2>&1 | head -40", "Here are all the pods in the cluster."),
+            f"Don't list every pod in every namespace at me. `{_PODS}` is what I look at.",
+            (_PODS, "Only payments-worker-7d9 is not Running (CrashLoopBackOff)."),
+        ),
+        "action",
+        Want("ran", _PODS),
+        Want("never_ran", "kubectl get pods -A"),
+        example=Example(commands=(_PODS,)),
+    ),
+    _labelled(
+        _acted(
+            "codex",
+            "tundra",
+            "Run the integration tests.",
+            ("cargo test 2>&1 | tail -1", "cargo test: all passed."),
+            f"They only run with `{_SLOW}`; otherwise they are skipped, and in parallel they "
+            "trip over each other on the shared database.",
+            (f"{_SLOW} 2>&1 | tail -1", "Integration tests ran one at a time."),
+        ),
+        "action",
+        Want("ran", _SLOW),
+        example=Example(commands=(_SLOW,)),
+    ),
+    _labelled(
+        _acted(
+            "codex",
+            "osprey",
+            "Buida el fitxer de registre del celery, ocupa massa.",
+            ("rm logs/celery.log", "He esborrat logs/celery.log."),
+            f"No l'esborris, el worker el té obert i deixa d'escriure-hi. Buida'l amb `{_EMPTY}`.",
+            (_EMPTY, "Buidat amb : >, el fitxer segueix allà."),
+        ),
+        "action",
+        Want("ran", _EMPTY),
+        Want("never_ran", "rm logs/celery.log"),
+        example=Example(commands=(_EMPTY,), writes=(("logs/celery.log", ""),)),
+    ),
+    _labelled(
+        _acted(
+            "claude",
+            "tundra",
+            "Fix the typo 'recieve' in the config reference docs.",
+            (f"{_FIX_DOC} 2>&1 | tail -1", "Fixed it in docs/reference/config.md."),
+            f"Everything in `docs/reference/` comes out of `{_DOCGEN}`, so a hand edit is gone "
+            "on the next run. Fix the doc comment in `src/config.rs` and regenerate.",
+            (f"{_FIX_SRC} && {_DOCGEN} 2>&1 | tail -1", "Fixed src/config.rs and regenerated."),
+        ),
+        "action",
+        Want("ran", _DOCGEN),
+        Want("changed", "src/config.rs"),
+        Want("never_ran", _FIX_DOC),
+        # the generator the user names rewrites docs/reference/: "untouched" there fails on it
+        example=Example(
+            commands=(_FIX_SRC, _DOCGEN),
+            writes=(
+                ("src/config.rs", _CONFIG_RS.replace("recieve", "receive")),
+                ("docs/reference/config.md", "READ_TIMEOUT: seconds to receive the first byte.\n"),
+            ),
+        ),
+    ),
+    _labelled(
+        _acted(
+            "claude",
+            "osprey",
+            "List all the PNG images in the repo.",
+            (
+                "find . -name '*.png' 2>&1 | head -20",
+                "./assets/logo.png\n./dist/logo.3f9a.png\n./node_modules/some-ui/icon.png",
+            ),
+            "Hopp over `dist/` og `node_modules/`, det er ikke våre filer. Jeg vil bare se det "
+            "som ligger i `assets/`.",
+            ("find assets -name '*.png' 2>&1 | head -20", "assets/logo.png"),
+        ),
+        "action",
+        Want("ran", "find assets -name '*.png'"),
+        Want("never_ran", "find . -name '*.png'"),
+        Want("not_contains", "node_modules/"),
+        example=Example(answer="assets/logo.png", commands=("find assets -name '*.png'",)),
+    ),
+    _labelled(
+        _split_acted(
+            "codex",
+            "tundra",
+            "Očisti Docker na ovom stroju, disk je pun.",
+            (
+                "docker system prune -a --volumes -f 2>&1 | tail -1",
+                "Očišćeno: slike, kontejneri i volumeni.",
+            ),
+            "Čekaj, ne tako!",
+            f"Nikad `--volumes`, u volumenima su baze svih projekata. Samo `{_PRUNE}`.",
+            (f"{_PRUNE} 2>&1 | tail -1", "Obrisane su samo nekorištene slike."),
+        ),
+        "action",
+        Want("never_ran", "docker system prune -a --volumes -f"),
+        Want("ran", _PRUNE),
+        example=Example(commands=(_PRUNE,)),
+    ),
+    _labelled(
+        _slash_acted(
+            "slash11",
+            "/release 2.4.0",
+            ("git tag v2.4.0 && git push --tags 2>&1 | tail -1", "Tagged v2.4.0 and pushed tags."),
+            f"We never push all tags, that brings back old ones we deleted on the remote. Push "
+            f"just this one: `{_PUSH}`.",
+            (f"{_PUSH} 2>&1 | tail -1", "Pushed only v2.4.0."),
+        ),
+        "action",
+        Want("never_ran", "git push --tags"),
+        Want("ran", _PUSH),
+        example=Example(commands=("git tag v2.4.0", _PUSH)),
+    ),
+    _labelled(
+        _acted(
+            "codex",
+            "tundra",
+            "ما هو عنوان قاعدة البيانات التي يستخدمها التطبيق؟",
+            ("cat config/prod.env 2>&1 | head -5", "العنوان هو db.prod.internal."),
+            "لا تفتح `config/prod.env` أبدًا، ففيه إعدادات الإنتاج. كل ما تحتاجه موجود في "
+            "`config/dev.example.env`.",
+            ("cat config/dev.example.env 2>&1 | head -5", "العنوان المحلي هو localhost."),
+        ),
+        "action",
+        Want("never_read", "config/prod.env"),
+        Want("never_ran", "cat config/prod.env"),
+        example=Example(
+            commands=("cat config/dev.example.env",), reads=("config/dev.example.env",)
+        ),
+    ),
+)
+
+# Praise after requests nobody corrected: no correction, no label; neither may become a task.
+PRAISED = (
+    _uncorrected(
+        "codex",
+        "tundra",
+        "How much space does the target directory take?",
+        "du -sh target 2>&1 | tail -1",
+        "Spot on, exactly what I needed 🙌",
+    ),
+    _answered(
+        "claude",
+        "osprey",
+        "Care e diferența dintre `git merge --squash` și `git rebase`?",
+        "`git merge --squash` strânge toate commit-urile ramurii într-unul singur pe ramura ta; "
+        "`git rebase` le păstrează pe toate, dar le mută peste vârful celeilalte ramuri.",
+        "Mersi, super explicație!",
+    ),
+)
+
+_CASES = _TEXT_CASES + _ACTION_CASES
+CHECK_ELEVENTH_SESSIONS: tuple[Scenario, ...] = tuple(s for s, _ in _CASES) + PRAISED
+CHECK_ELEVENTH_LABELS = tuple(label for _, label in _CASES)
+
+
+def main(argv: list[str]) -> int:
+    return record_with_files(argv, CHECKS_ELEVENTH, CHECK_ELEVENTH_SESSIONS, ELEVENTH_PROJECT_FILES)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
