@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from batch_child import backend as child_backend
 from batch_child import requests
 
-from tests.signalled import end_with, faulting
+from tests.signalled import end_with, interruptible
 
 PROVIDERS = ("anthropic", "openai")
 CHILD = Path(__file__).parent / "batch_child.py"
@@ -157,7 +157,7 @@ def child(provider: str, srv: ModelServer, store: Path, n: int) -> subprocess.Po
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        env=faulting(),
+        **interruptible(),
     )
 
 

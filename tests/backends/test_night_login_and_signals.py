@@ -21,7 +21,7 @@ from skillopt_sleep.paths import resolve_paths
 from skillopt_sleep.store import Store
 from skillopt_sleep.testing import ModelServer, Text
 from skillopt_sleep.testing.agents import claude_env, codex_home, which_claude, which_codex
-from tests.signalled import end_with, faulting
+from tests.signalled import end_with, interruptible
 
 pytestmark = [pytest.mark.realbin, pytest.mark.slow]
 
@@ -129,7 +129,7 @@ def test_a_night_ended_by_a_signal_mid_replay_leaves_nothing_behind(tmp_path, su
                 str(project),
                 "-q",
             ],
-            env=faulting(env),
+            **interruptible(env),
             cwd=project,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,

@@ -24,7 +24,7 @@ import pytest
 from skillopt_sleep.night.demo import sample_tasks
 from skillopt_sleep.testing import ModelCall, ModelServer, Reply
 from skillopt_sleep.testing.night_model import simulated_night_responder
-from tests.signalled import end_with, faulting
+from tests.signalled import end_with, interruptible
 
 from .sample_log import log_tasks, sample_root
 
@@ -128,7 +128,7 @@ def test_status_shows_the_running_night_and_watch_follows_it_to_its_end(
     # Ctrl-C stops the watcher, never the night
     watcher = subprocess.Popen(
         [sys.executable, "-m", "skillopt_sleep", "status", "--watch", "--interval", "0.1"],
-        env=faulting(subprocess_env),
+        **interruptible(subprocess_env),
         text=True,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
