@@ -43,6 +43,15 @@ def _engine_script(home: Path, repo: Path) -> Path:
 READING = ("tasks list", "doctor --backend simulated", "config show", "review", "status")
 
 
+def _shell(
+    argv: list[str], env: dict[str, str], cwd: Path, timeout: float
+) -> subprocess.CompletedProcess[str]:
+    """``argv`` run from a normal shell, outside any sandbox, its output captured."""
+    return subprocess.run(
+        argv, check=False, env=env, cwd=cwd, capture_output=True, text=True, timeout=timeout
+    )
+
+
 def _seen_per_command(calls: list[ModelCall]) -> list[str]:
     """What each scripted command printed inside the sandbox, in order: the tool result the
     model got back after each call (the first call carries none)."""
@@ -62,29 +71,18 @@ def test_reading_commands_work_in_the_default_read_only_sandbox(
     script = _engine_script(home, kit.repo)
     base = kit.base_env(home, clean_bin, SKILLOPT_SLEEP_HOME=str(outside_store))
     # One write from a normal shell first: the store exists, in WAL mode, with a task.
-    added = subprocess.run(
+    added = _shell(
         [str(script), "tasks", "add", "--intent", "Run the tests", "--project", str(project)],
-        check=False,
-        env=base,
-        cwd=project,
-        capture_output=True,
-        text=True,
-        timeout=60,
+        base,
+        project,
+        60,
     )
     assert added.returncode == 0, added.stderr
     launcher = skill_dir / "scripts" / "skillopt-sleep"
     # Report the exit code too: the sandboxed command's own status is what the user sees.
     shells = {command: f"{launcher} {command} 2>&1; echo exit=$?" for command in READING}
     direct = {
-        command: subprocess.run(
-            ["sh", "-c", shell],
-            check=False,
-            env=base,
-            cwd=project,
-            capture_output=True,
-            text=True,
-            timeout=60,
-        ).stdout.strip()
+        command: _shell(["sh", "-c", shell], base, project, 60).stdout.strip()
         for command, shell in shells.items()
     }
     store_files = sorted(p.name for p in outside_store.rglob("*"))
@@ -110,14 +108,8 @@ def test_reading_commands_work_in_the_default_read_only_sandbox(
     assert "(1 tasks logged)" in seen["status"]
     assert sorted(p.name for p in outside_store.rglob("*")) == store_files  # nothing written
     # The session is on disk now; harvesting it adds no task.
-    harvest = subprocess.run(
-        [str(script), "harvest", "--all-projects", "--source", "codex", "--json"],
-        check=False,
-        env=env,
-        cwd=project,
-        capture_output=True,
-        text=True,
-        timeout=120,
+    harvest = _shell(
+        [str(script), "harvest", "--all-projects", "--source", "codex", "--json"], env, project, 120
     )
     stats = json.loads(harvest.stdout)
     codex_stats = stats["sources"]["codex"]
