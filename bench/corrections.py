@@ -198,13 +198,12 @@ import os
 import re
 import subprocess
 import sys
-import tarfile
 import tempfile
-from io import BytesIO
 from pathlib import Path
 from typing import Any, TypedDict
 
-REPO = Path(__file__).resolve().parents[1]
+from bench.revision import REPO, extract
+
 # name: (module, its scenarios, their recorded fixtures, the module's labels or "" for none)
 SETS = {
     "tuning": ("tests.harvest.conversations", "SESSIONS", "tests/fixtures/conversations", ""),
@@ -520,18 +519,6 @@ def _recorded(task: Any) -> list[Any]:
     return list(getattr(task, "actions", []))
 
 
-def _extract(revision: str, dest: Path) -> Path:
-    """The package of ``revision`` under ``dest`` (``git archive``)."""
-    data = subprocess.run(
-        ["git", "-C", str(REPO), "archive", revision, "skillopt_sleep"],
-        capture_output=True,
-        check=True,
-    ).stdout
-    with tarfile.open(fileobj=BytesIO(data)) as tar:
-        tar.extractall(dest, filter="data")
-    return dest
-
-
 def measure(code_root: Path, names: tuple[str, ...] = tuple(SETS)) -> dict[str, Counted]:
     """The sets ``names`` counted by the package under ``code_root``, in a child process."""
     script = (
@@ -610,9 +597,9 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--sets: unknown set {', '.join(unknown)}; choose from {', '.join(SETS)}")
     after = args.after or "this tree"
     with tempfile.TemporaryDirectory() as tmp:
-        result = {"baseline": measure(_extract(args.baseline, Path(tmp) / "before"), names)}
+        result = {"baseline": measure(extract(args.baseline, Path(tmp) / "before"), names)}
         result[after] = measure(
-            _extract(args.after, Path(tmp) / "after") if args.after else REPO, names
+            extract(args.after, Path(tmp) / "after") if args.after else REPO, names
         )
     if args.json:
         print(json.dumps(result, indent=2, ensure_ascii=False))

@@ -22,20 +22,19 @@ the session's tasks in the same process, as the drainer does.
 from __future__ import annotations
 
 import argparse
-import io
 import json
 import os
 import resource
 import shutil
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
 from pathlib import Path
 from typing import TypedDict
 
-REPO = Path(__file__).resolve().parents[1]
+from bench.revision import REPO, extract
+
 HOOK_PAYLOAD = json.dumps({"session_id": "s1", "transcript_path": "/nonexistent.jsonl"})
 COMMANDS: dict[str, tuple[list[str], str]] = {
     "--version": (["--version"], ""),
@@ -60,18 +59,6 @@ class Row(TypedDict):
     baseline_cpu_seconds: float | None
     ratio_to_baseline: float | None
     cpu_ratio_to_baseline: float | None
-
-
-def _extract(rev: str, dest: Path) -> Path:
-    """The package at ``rev``, from ``git archive`` (no bytecode, nothing of the work tree)."""
-    tar = subprocess.run(
-        ["git", "-C", str(REPO), "archive", rev, "skillopt_sleep"], capture_output=True, check=False
-    )
-    if tar.returncode != 0:
-        raise SystemExit(f"git archive {rev} failed: {tar.stderr.decode().strip()}")
-    with tarfile.open(fileobj=io.BytesIO(tar.stdout)) as archive:
-        archive.extractall(dest, filter="data")
-    return dest
 
 
 def _children_cpu_s() -> float:
@@ -114,7 +101,7 @@ def measure(
         current / "skillopt_sleep",
         ignore=shutil.ignore_patterns("__pycache__"),
     )
-    base = _extract(baseline, root / "baseline") if baseline else None
+    base = extract(baseline, root / "baseline") if baseline else None
     pycache = root / "pycache" if cached else None
     starts = [_start_s(None, [], "", root, pycache) for _ in range(runs)]
     bare = min(w for w, _ in starts)
