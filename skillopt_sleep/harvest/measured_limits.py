@@ -108,6 +108,5 @@ def limit_check(what: Measure, n: int) -> tuple[str, str | int, bool]:
     if what == "lines":
         return "regex", rf"\A\s*(?:.*\S.*\n\s*){{0,{n - 1}}}(?:.*\S.*)?\s*\Z", True
     if what == "bullets":
-        bullet = r"^[ \t]*(?:[-*+\u2022]|\d{1,3}[.)])[ \t]+\S"
-        return "regex", rf"(?sm)\A(?!(?:.*?{bullet}){{{n + 1}}})", True
+        return "regex", rf"(?sm)\A(?!(?:.*?{_BULLET.pattern}){{{n + 1}}})", True
     return "regex", rf"(?s)\A\W*(?:\w+\W+){{0,{n - 1}}}\w*\W*\Z", True
