@@ -192,7 +192,7 @@ def _venv_pip(ctx: Ctx, python: str, py: Path, *, fresh: bool, outside: bool) ->
     Python has no such pip (a later run with another Python), gets one from ensurepip."""
     if fresh and outside:
         return [python, "-m", "pip", "--python", str(py)]
-    if fresh or ctx.ask([py, "-m", "pip", "--version"]).ok:
+    if fresh or pip_version(ctx, str(py)) is not None:
         return [str(py), "-m", "pip"]
     if outside:
         return [python, "-m", "pip", "--python", str(py)]
