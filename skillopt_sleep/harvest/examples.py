@@ -19,7 +19,7 @@ from ..models import Action, Check
 from .action_refs import COMMAND_LIKE, FAMILIES, names_other
 from .clauses import _QUOTED, _clauses, sourced
 from .flag_values import BARE_FLAG, as_passed, flagged, revalued, unsubsumed
-from .quoted import led, offered, piped, ran_as_is, unredirected
+from .quoted import commands_of, led, offered, piped, ran_as_is, ran_segments, unredirected
 from .quoted import phrase as phrase  # where the benchmarks and older callers import it
 from .scope import Scope, confine, kept, limited, scope
 from .shell_effects import _operands, _program, _segments, _words, shell_effects
@@ -207,23 +207,34 @@ _WORD = re.compile(r"^\(\?<!\[\\w-\]\)(.+)\(\?!\[\\w-\]\)$")
 def _narrowed(check: Check, example: UserExample, corrected: Sequence[Action]) -> Check | None:
     """``never_ran word`` narrowed to the fewest words around it of the corrected command that
     the user's example does not run, those before it first (``make build``: the program that ran
-    it, not a redirection after it); None when no such words exist."""
+    it, not a redirection after it); None when no such words exist. The step the example stands
+    in for is narrowed first: of the attempt's steps holding the word, the one that opens most
+    like a command of the example (``git push --tags`` beside the user's ``git push origin
+    v2.4.0``), not another step of the same program the request asked for (``git tag v2.4.0``)."""
     name = _word_of(check)
     if name is None:
         return None
-    for action in corrected:
-        for whole in _segments(_words(action.command)) if action.kind == "command" else []:
-            segment = unredirected(whole)  # "2>&1" is no word of the command
-            lowered = [w.lower() for w in segment]
-            if name not in lowered:
-                continue
-            i = lowered.index(name)
-            for n in range(1, len(segment)):
-                for words in (segment[max(0, i - n) : i + 1], segment[i : i + n + 1]):
-                    narrow = check.model_copy(update={"value": phrase(words)})
-                    if len(words) > n and _passes(narrow, example):
-                        return narrow
+    steps = [s for s in ran_segments(commands_of(corrected)) if name in (w.lower() for w in s)]
+    instead = ran_segments(example.commands)
+    for segment in sorted(steps, key=lambda s: -max((_shared(s, e) for e in instead), default=0)):
+        lowered = [w.lower() for w in segment]
+        i = lowered.index(name)
+        for n in range(1, len(segment)):
+            for words in (segment[max(0, i - n) : i + 1], segment[i : i + n + 1]):
+                narrow = check.model_copy(update={"value": phrase(words)})
+                if len(words) > n and _passes(narrow, example):
+                    return narrow
     return None
+
+
+def _shared(step: list[str], other: list[str]) -> int:
+    """How many words two commands open with alike (``git push`` of two pushes: 2)."""
+    n = 0
+    for a, b in zip(step, other, strict=False):
+        if a.lower() != b.lower():
+            break
+        n += 1
+    return n
 
 
 def _refused_value(check: Check, example: UserExample) -> Check | None:
