@@ -2,6 +2,7 @@
 states a rule about the answer's text that the answer breaks.
 
 "Put every variable name in backticks, like `API_URL`" after an answer that wrote API_URL bare,
+"Release 5.2 ships on 14 May." after "Release 5.2 ships soon." (three of its words in a row),
 "Seulement dans `config/`, pas dans `node_modules/`" after a listing that went into
 node_modules/: a turn no rule places, that quotes something the previous answer says, is about
 that answer, not a new request. "Put it under the `## Next release` heading" after an answer
@@ -22,6 +23,7 @@ from .check_miner import candidate_checks
 from .clauses import QUOTE_BODY, SPACED
 from .held_text import held_text_checks
 from .named_files import named_files
+from .restated import restatements
 from .spans import spans
 from .text_checks import files_to_change
 from .turns import TurnVerdict
@@ -99,6 +101,9 @@ def refine_by_answer(
     literal = None if verdict.sure or not answer else quoted_in(text, answer)
     if literal is not None:
         return TurnVerdict("correction", f"quotes the previous answer ({literal!r})")
+    again = None if verdict.sure or not answer else next(iter(restatements(text, answer)), None)
+    if again is not None:
+        return TurnVerdict("correction", f"says the previous answer again its own way ({again!r})")
     refused = refused_in(text, answer)
     if refused is not None:
         return TurnVerdict("correction", f"refuses words of the previous answer ({refused!r})")

@@ -5,7 +5,9 @@ The unit words of a correction ("characters", "자", "karakter", "κουκκίδ
 answer itself says what the number counts. A number the answer already carries is one it speaks
 of, not a ceiling; a number two properties exceed is a guess, and no ceiling is read from it (one
 line's characters and the whole answer's are one property on a one-line answer, and so are its
-lines and its bullets when every line is a bullet). Pure: no IO.
+lines and its bullets when every line is a bullet). Nor is a number in a clause that says the
+answer again the user's way (:mod:`.restated`) and would not fit under it: "Release 5.2 ships on
+14 May." after "Release 5.2 ships soon." dates the release. Pure: no IO.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from collections.abc import Callable
 from typing import Literal
 
 from .number_words import numbers_in_words
+from .restated import restatements
 
 Measure = Literal["chars", "line_chars", "lines", "bullets", "words"]
 
@@ -49,9 +52,21 @@ def measure(text: str, what: Measure) -> int:
 
 def _numbers(correction: str, answer: str) -> list[int]:
     said = {int(n) for n in _NUMBER.findall(answer)}
-    plain = _CODE.sub(" ", correction)
-    found = [*(int(n) for n in _NUMBER.findall(plain)), *numbers_in_words(plain)]
+    found = _said_numbers(_CODE.sub(" ", correction))
     return list(dict.fromkeys(n for n in found if n > 0 and n not in said))
+
+
+def _said_numbers(text: str) -> list[int]:
+    return [*(int(n) for n in _NUMBER.findall(text)), *numbers_in_words(text)]
+
+
+def _content(correction: str, answer: str, what: Measure, n: int) -> bool:
+    """Whether ``n`` is part of the user's own version of the answer (a date it should say),
+    which that version does not fit."""
+    return any(
+        n in _said_numbers(clause) and measure(clause, what) > n
+        for clause in restatements(correction, answer)
+    )
 
 
 def _exceeded(answer: str, n: int) -> list[Measure]:
@@ -69,7 +84,7 @@ def measured_limits(correction: str, answer: str) -> list[tuple[Measure, int]]:
     found: list[tuple[Measure, int]] = []
     for n in _numbers(correction, answer):
         over = _exceeded(answer, n)
-        if len(over) == 1:
+        if len(over) == 1 and not _content(correction, answer, over[0], n):
             found.append((over[0], n))
     return found
 
