@@ -88,32 +88,40 @@ def _claude_home(kit, home, clean_bin, tmp_path) -> tuple[dict[str, str], list[s
     return env, claude
 
 
+def _plugins(claude: list[str], env: dict[str, str]) -> list[dict[str, object]]:
+    """`claude plugin list --json`: the plugins Claude Code itself sees."""
+    listed = subprocess.run(
+        claude,
+        check=False,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    return json.loads(listed.stdout)
+
+
 @pytest.mark.realbin
 @pytest.mark.slow
-def test_claude_plugin_install_noop_uninstall(kit, home, clean_bin, tmp_path, cli):
+def test_claude_plugin_install_noop_upgrade_uninstall(kit, home, clean_bin, tmp_path, cli):
+    """One home through the plugin's life: installed, a second install that changes nothing, a
+    new plugin version upgraded in place, then uninstalled to the file tree it started from (one
+    cycle: installing and uninstalling were paid twice when the upgrade had a test of its own)."""
     env, claude = _claude_home(kit, home, clean_bin, tmp_path)
     before = kit.listing(home)  # a home where Claude Code has run once
+    clone = kit.copy_checkout(tmp_path / "clone")
+    installer = clone / "install" / "install.sh"
 
-    first = kit.sh(kit.install_sh, "--package", SPEC, env=env)
+    first = kit.sh(installer, "--package", SPEC, env=env)
     assert first.returncode == 0, first.stdout + first.stderr
-    listed = json.loads(
-        subprocess.run(
-            claude,
-            check=False,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            text=True,
-            timeout=120,
-        ).stdout
-    )
-    [plugin] = [p for p in listed if p["id"] == "skillopt-sleep@skillopt-sleep"]
+    [plugin] = [p for p in _plugins(claude, env) if p["id"] == "skillopt-sleep@skillopt-sleep"]
     assert plugin["version"] == __version__ and plugin["enabled"] is True
     assert not plugin.get("errors")
     # Installed from a copy the installation owns, not from the checkout.
     known = json.loads((home / ".claude" / "plugins" / "known_marketplaces.json").read_text())
     market = home / ".local" / "share" / "skillopt-sleep" / "claude-marketplace"
-    assert str(market) in json.dumps(known["skillopt-sleep"]) and str(kit.repo) not in json.dumps(
+    assert str(market) in json.dumps(known["skillopt-sleep"]) and str(clone) not in json.dumps(
         known
     )
     # In this process: a new one spent most of this test importing the model SDKs.
@@ -123,25 +131,27 @@ def test_claude_plugin_install_noop_uninstall(kit, home, clean_bin, tmp_path, cl
     assert checks["plugin: claude-code"]["data"]["version"] == __version__
     installed = kit.listing(home)
 
-    second = kit.sh(kit.install_sh, "--package", SPEC, env=env)
+    second = kit.sh(installer, "--package", SPEC, env=env)
     assert "claude code: plugin skillopt-sleep@skillopt-sleep already installed" in second.stdout
     assert kit.listing(home) == installed
 
-    gone = kit.sh(kit.install_sh, "--uninstall", env=env)
+    for manifest in (
+        clone / "plugins" / "claude-code" / ".claude-plugin" / "plugin.json",
+        clone / ".claude-plugin" / "marketplace.json",
+    ):
+        manifest.write_text(
+            manifest.read_text().replace(f'"version": "{__version__}"', '"version": "9.9.9"')
+        )
+    again = kit.sh(installer, "--package", SPEC, env=env)
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert "+ claude plugin update skillopt-sleep@skillopt-sleep" in again.stdout
+    [plugin] = _plugins(claude, env)
+    assert plugin["version"] == "9.9.9" and not plugin.get("errors")
+
+    gone = kit.sh(installer, "--uninstall", env=env)
     assert gone.returncode == 0, gone.stdout + gone.stderr
     assert kit.listing(home) == before
-    after = json.loads(
-        subprocess.run(
-            claude,
-            check=False,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            text=True,
-            timeout=120,
-        ).stdout
-    )
-    assert after == []
+    assert _plugins(claude, env) == []
 
 
 @pytest.mark.parametrize(
@@ -234,41 +244,6 @@ def test_help_shows_the_options(kit, home, clean_bin):
     assert r.stdout.rstrip().endswith("[--package SPEC]")
     assert "[--agents copilot,opencode,gemini,qwen,pi|none]" in r.stdout
     assert kit.listing(home) == []
-
-
-@pytest.mark.realbin
-@pytest.mark.slow
-def test_a_new_plugin_version_is_upgraded_in_place(kit, home, clean_bin, tmp_path):
-    env, claude = _claude_home(kit, home, clean_bin, tmp_path)
-    before = kit.listing(home)
-    clone = kit.copy_checkout(tmp_path / "clone")
-    installer = clone / "install" / "install.sh"
-    assert kit.sh(installer, "--package", SPEC, env=env).returncode == 0
-    for manifest in (
-        clone / "plugins" / "claude-code" / ".claude-plugin" / "plugin.json",
-        clone / ".claude-plugin" / "marketplace.json",
-    ):
-        manifest.write_text(
-            manifest.read_text().replace(f'"version": "{__version__}"', '"version": "9.9.9"')
-        )
-    again = kit.sh(installer, "--package", SPEC, env=env)
-    assert again.returncode == 0, again.stdout + again.stderr
-    assert "+ claude plugin update skillopt-sleep@skillopt-sleep" in again.stdout
-    [plugin] = json.loads(
-        subprocess.run(
-            claude,
-            check=False,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            text=True,
-            timeout=120,
-        ).stdout
-    )
-    assert plugin["version"] == "9.9.9" and not plugin.get("errors")
-    gone = kit.sh(installer, "--uninstall", env=env)
-    assert gone.returncode == 0, gone.stdout + gone.stderr
-    assert kit.listing(home) == before
 
 
 @pytest.mark.realbin
