@@ -9,7 +9,8 @@ import re
 
 from .clauses import _QUOTED as _QUOTED_ANY
 from .clauses import _clauses
-from .shell_effects import _program, _segments, _words
+from .quoted import ran_segments
+from .shell_effects import _program
 
 _COMMAND_LINE = re.compile(
     r"^[ \t]*(?:\$[ \t]*)?([a-z][\w.+-]*(?:[ \t]+\S+)+)[ \t]*$", re.MULTILINE
@@ -26,7 +27,7 @@ def code_words(correction: str, attempt: str) -> list[str]:
     code = [m.group(1) for m in _COMMAND_LINE.finditer(attempt)]
     code += [m.group(1) or m.group(2) for m in _CODE_SPAN.finditer(attempt)]
     words: set[str] = set()
-    for segment in (s for line in code for s in _segments(_words(line))):
+    for segment in ran_segments(code):
         args = _program(segment)[1]  # the program and what runs it (sudo, env), and the flags
         words |= {
             *segment[: len(segment) - len(args)],

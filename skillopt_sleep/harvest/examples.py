@@ -19,10 +19,10 @@ from ..models import Action, Check
 from .action_refs import COMMAND_LIKE, FAMILIES, names_other
 from .clauses import _QUOTED, _clauses, sourced
 from .flag_values import BARE_FLAG, as_passed, flagged, revalued, unsubsumed
-from .quoted import commands_of, led, offered, piped, ran_as_is, ran_segments, unredirected
+from .quoted import commands_of, led, offered, piped, ran_as_is, ran_segments
 from .quoted import phrase as phrase  # where the benchmarks and older callers import it
 from .scope import Scope, confine, kept, limited, scope
-from .shell_effects import _operands, _program, _segments, _words, shell_effects
+from .shell_effects import _operands, _program, _words, shell_effects
 
 _BARE_PATH = re.compile(
     r"(?<![\w`'\"/.-])((?:\.?[\w-]+/)+(?:[\w.-]+)?|\.?[\w-]+\.[a-z]{1,5})(?![\w/])"
@@ -71,18 +71,14 @@ def _is_command(span: str, programs: frozenset[str]) -> bool:
 
 
 def _programs(actions: Sequence[Action]) -> frozenset[str]:
-    out: set[str] = set()
-    for action in actions:
-        for segment in _segments(_words(action.command)) if action.kind == "command" else []:
-            out.add(_program(segment)[0].lower())
-    return frozenset(out)
+    return frozenset(_program(s)[0].lower() for s in ran_segments(commands_of(actions)))
 
 
 def _command_actions(command: str) -> list[Action]:
     """A command and what it does to files; a search reads the files it names."""
     out = [Action(kind="command", command=command)]
     out += [Action(kind=k, path=p, tool="shell") for k, p in shell_effects(command)]
-    for segment in _segments(_words(command)):
+    for segment in ran_segments([command]):
         name, args = _program(segment)
         if name in _SEARCHERS:
             operands = _operands(args, name)
@@ -332,13 +328,11 @@ def _rewritten(check: Check, example: UserExample) -> bool:
 def _undeleted(check: Check, example: UserExample, corrected: Sequence[Action]) -> Check | None:
     """``untouched path`` narrowed to never running the attempt's command that deleted it
     (``rm package-lock.json``); None when no command of the attempt shows that deletion."""
-    for action in corrected:
-        for whole in _segments(_words(action.command)) if action.kind == "command" else []:
-            segment = unredirected(whole)
-            gone = [p for k, p in shell_effects(" ".join(segment)) if k == "delete"]
-            if any(glob_match(str(check.value), p.strip("/").removeprefix("./")) for p in gone):
-                narrow = Check(kind="never_ran", value=phrase(segment), case_sensitive=False)
-                return narrow if _passes(narrow, example) else None
+    for segment in ran_segments(commands_of(corrected)):
+        gone = [p for k, p in shell_effects(" ".join(segment)) if k == "delete"]
+        if any(glob_match(str(check.value), p.strip("/").removeprefix("./")) for p in gone):
+            narrow = Check(kind="never_ran", value=phrase(segment), case_sensitive=False)
+            return narrow if _passes(narrow, example) else None
     return None
 
 

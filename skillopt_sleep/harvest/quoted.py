@@ -32,7 +32,14 @@ def unredirected(words: list[str]) -> list[str]:
 
 def ran_segments(commands: Sequence[str]) -> list[list[str]]:
     """Each segment of ``commands`` that runs a program, as its words, redirections aside: the
-    one reading of what an attempt (or the user's example) ran that every module shares."""
+    one reading of what an attempt (or the user's example, or a command line an answer shows)
+    ran that every module shares.
+
+    Two readings walk the command lines themselves, because they read what was typed rather
+    than what ran: :func:`.action_refs.vocabulary` (a turn may name a redirection's target, as
+    in "not into `results.txt`") and :func:`.action_refs.named_command` (a command quoted back
+    with its redirection, `pytest -q > out.txt`, is the attempt's own, not one to run
+    instead)."""
     found = (unredirected(s) for c in commands for s in _segments(_words(c)))
     return [s for s in found if _program(s)[0]]
 
@@ -65,9 +72,7 @@ def led(span: str, corrected: Sequence[Action]) -> bool:
     said = [w.lower() for w in _words(span)]
     return len(said) > 1 and any(
         [w.lower() for w in segment[: len(said)]] == said
-        for a in corrected
-        if a.kind == "command"
-        for segment in _segments(_words(a.command))
+        for segment in ran_segments(commands_of(corrected))
     )
 
 

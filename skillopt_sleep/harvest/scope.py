@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from ..checks.action_judge import glob_match
 from ..models import Action
 from .clauses import _APPROVED, _QUOTED
-from .shell_effects import _SEPARATORS, _program, _redirections, _segments, _words
+from .quoted import commands_of, ran_segments
+from .shell_effects import _SEPARATORS, _program, _redirections, _words
 
 # Words that make a clause the only place the work belongs (en, de, fr, es, it, pt, cs, pl, the
 # Nordic languages, tr).
@@ -59,14 +60,13 @@ def _operands(corrected: Sequence[Action]) -> set[str]:
     """The paths the corrected attempt worked on: its file actions, and every argument of its
     commands that is written as a path (``node_modules/``, ``.``, ``app.log``)."""
     out = {_norm(a.path) for a in corrected if a.path}
-    for action in corrected:
-        for segment in _segments(_words(action.command)) if action.kind == "command" else []:
-            name, args = _program(_redirections(segment)[0])
-            for i, arg in enumerate(args):
-                if arg.startswith("-"):
-                    continue
-                if "/" in arg or "." in arg or _bare_folder(name, args, i):
-                    out.add(_norm(arg))
+    for segment in ran_segments(commands_of(corrected)):
+        name, args = _program(_redirections(segment)[0])  # ": > app.log" keeps its redirection
+        for i, arg in enumerate(args):
+            if arg.startswith("-"):
+                continue
+            if "/" in arg or "." in arg or _bare_folder(name, args, i):
+                out.add(_norm(arg))
     return out
 
 
@@ -239,17 +239,14 @@ def scoped_phrase(word: str, outside: str, word_first: bool) -> str:
 def limited(word: str, corrected: Sequence[Action], where: Scope) -> str | None:
     """``never_ran word`` limited to the scope the user put out of bounds: the regex of ``word``
     beside the first out-of-scope path it ran with; None when it never ran with one."""
-    for action in corrected:
-        if action.kind != "command":
+    for segment in ran_segments(commands_of(corrected)):
+        lowered = [w.lower() for w in segment]
+        if word not in lowered:
             continue
-        for segment in _segments(_words(action.command)):
-            lowered = [w.lower() for w in segment]
-            if word not in lowered:
-                continue
-            at = lowered.index(word)
-            for i, arg in enumerate(segment):
-                path = _norm(arg)
-                if i != at and not arg.startswith("-") and _within(path, where.outside):
-                    name = next(o for o in where.outside if glob_match(o, path))
-                    return scoped_phrase(segment[at], name, at < i)
+        at = lowered.index(word)
+        for i, arg in enumerate(segment):
+            path = _norm(arg)
+            if i != at and not arg.startswith("-") and _within(path, where.outside):
+                name = next(o for o in where.outside if glob_match(o, path))
+                return scoped_phrase(segment[at], name, at < i)
     return None
