@@ -16,7 +16,8 @@ from skillopt_sleep.paths import resolve_paths
 from skillopt_sleep.store import Store
 from skillopt_sleep.testing import ModelServer, Text
 from skillopt_sleep.testing.agents import claude_env, run_agent
-from skillopt_sleep.testing.scripts import shell_then_reply
+from skillopt_sleep.testing.replies import ModelCall, Reply, Responder
+from skillopt_sleep.testing.scripts import claude_bash, tool_output
 
 pytestmark = pytest.mark.realbin
 
@@ -70,12 +71,29 @@ def _direct_cli(*args: str, env: dict[str, str], cwd: Path) -> str:
     return proc.stdout + proc.stderr
 
 
+def _redirect_then_status(marker: Path) -> Responder:
+    """The model first asks for `skillopt-sleep status > marker` (not the CLI alone: refused),
+    then for `skillopt-sleep status`, then answers with what that printed."""
+
+    def respond(call: ModelCall) -> Reply:
+        results = call.tool_results
+        if not results:
+            return claude_bash(f"skillopt-sleep status > {marker}")
+        if len(results) == 1:
+            return claude_bash("skillopt-sleep status")
+        return Text(f"Here is the status:\n{tool_output(results[-1])}")
+
+    return respond
+
+
 def test_slash_skillopt_sleep_status_runs_the_cli_and_shows_its_output(kit, session):
+    """One session: the skill's expanded instructions reach the model; with no --allowedTools
+    the skill's `Bash(skillopt-sleep:*)` refuses a command that is more than the CLI (a
+    redirect) and runs the CLI, whose real output comes back."""
     env_for, project, sleep_home = session
     assert not sleep_home.exists()
-    with ModelServer(
-        responder=shell_then_reply("skillopt-sleep status", "Here is the status:\n{output}")
-    ) as srv:
+    marker = project / "redirected.txt"
+    with ModelServer(responder=_redirect_then_status(marker)) as srv:
         env = env_for(srv.url)
         records = _claude("/skillopt-sleep status", env, project, kit)
         calls = srv.model_calls("anthropic")
@@ -92,18 +110,23 @@ def test_slash_skillopt_sleep_status_runs_the_cli_and_shows_its_output(kit, sess
     assert "1. The command is `skillopt-sleep status`." in first  # $ARGUMENTS substituted
     assert "Never edit `CLAUDE.md`" in first
 
+    # The redirect was refused and never ran.
+    final = records[-1]
+    assert final["type"] == "result"
+    assert [d["tool_name"] for d in final["permission_denials"]] == ["Bash"]
+    assert final["permission_denials"][0]["tool_input"]["command"].endswith(str(marker))
+    assert not marker.exists()
+
     # The Bash call ran our CLI (found by the launcher) and its real output came back. By hand
     # against an empty store like the one it saw (the session's end has logged a task since).
     fresh = {**env, "SKILLOPT_SLEEP_HOME": str(sleep_home.parent / "fresh-sleep")}
     expected = _direct_cli("status", env=fresh, cwd=project).strip()
     assert expected.startswith(f"project: {project.resolve()}")
-    assert len(calls) == 2 and calls[1].last_tool_result.strip() == expected
+    assert len(calls) == 3 and calls[2].last_tool_result.strip() == expected
     [result] = [
         r for r in records if r.get("type") == "user" and isinstance(r.get("tool_use_result"), dict)
     ]
     assert result["tool_use_result"]["stdout"].strip() == expected
-    final = records[-1]
-    assert final["type"] == "result" and final["permission_denials"] == []
     assert final["result"] == f"Here is the status:\n{expected}"
     # Side effect of that session: its SessionEnd hook logged it into the store under
     # SKILLOPT_SLEEP_HOME (`status` itself creates no store), in the background.
@@ -114,60 +137,19 @@ def test_slash_skillopt_sleep_status_runs_the_cli_and_shows_its_output(kit, sess
     assert db.is_file()
 
 
-def test_bare_slash_skillopt_sleep_defaults_to_status(kit, session):
-    env_for, project, _ = session
-    with ModelServer([Text("ok")]) as srv:
-        records = _claude("/skillopt-sleep", env_for(srv.url), project, kit)
-        [call] = srv.model_calls("anthropic")
-    text = "\n".join(call.user_texts)
-    assert "<command-name>/skillopt-sleep:skillopt-sleep</command-name>" in text
-    assert "With no arguments it is `skillopt-sleep status`." in text
-    assert records[-1]["result"] == "ok"
-
-
-def test_the_skill_permission_allows_only_the_cli(kit, session):
-    """No --allowedTools: the skill's `Bash(skillopt-sleep:*)` runs the CLI, refuses the rest."""
-    env_for, project, _ = session
-    marker = project / "redirected.txt"
-    with ModelServer(responder=shell_then_reply(f"skillopt-sleep status > {marker}")) as srv:
-        records = _claude("/skillopt-sleep status", env_for(srv.url), project, kit)
-    final = records[-1]
-    assert [d["tool_name"] for d in final["permission_denials"]] == ["Bash"]
-    assert not marker.exists()
-
-
-def _warm_dependencies(kit, env: dict[str, str], copy: Path) -> None:
-    shutil.copytree(
-        kit.repo / "skillopt_sleep",
-        copy / "skillopt_sleep",
-        ignore=shutil.ignore_patterns("__pycache__"),
-    )
-    subprocess.run(
-        [sys.executable, "-m", "skillopt_sleep", "--help"],
-        check=True,
-        cwd=copy,
-        env={**env, "PYTHONPATH": str(copy)},
-        capture_output=True,
-        timeout=120,
-    )
-
-
 def test_session_end_hook_runs_our_cli_and_logs_the_session_into_the_store(kit, session, tmp_path):
     """One session: its SessionEnd hook ran the plugin's launcher, which started our CLI, and
-    the `log` it ran put the session's task into the store."""
+    the `log` it ran put the session's task into the store (only our CLI writes that store)."""
     env_for, project, sleep_home = session
-    debug, pycache = tmp_path / "claude-debug.log", tmp_path / "pycache"
+    debug = tmp_path / "claude-debug.log"
     with ModelServer([Text("Tests pass: 12 passed.")]) as srv:
-        # No tool runs in this session: bytecode of this checkout's modules written under the
-        # prefix can only come from the hook starting our CLI. Claude Code cancels SessionEnd
-        # hooks after 1.5 s, so the dependencies' bytecode is compiled beforehand, from a copy
-        # of the package elsewhere.
-        # Bytecode goes under the prefix (never into the checkout), so this run may write it.
-        env = {**env_for(srv.url), "PYTHONPYCACHEPREFIX": str(pycache)}
-        env.pop("PYTHONDONTWRITEBYTECODE", None)
-        _warm_dependencies(kit, env, tmp_path / "copy")
         records = _claude(
-            "Run the test suite with pytest -q", env, project, kit, "--debug-file", str(debug)
+            "Run the test suite with pytest -q",
+            env_for(srv.url),
+            project,
+            kit,
+            "--debug-file",
+            str(debug),
         )
     assert records[-1]["result"] == "Tests pass: 12 passed."
     ends = re.findall(
@@ -176,8 +158,6 @@ def test_session_end_hook_runs_our_cli_and_logs_the_session_into_the_store(kit, 
         debug.read_text(),
     )
     assert ends, "the plugin's SessionEnd hook did not run"
-    cli_bytecode = pycache / str(kit.repo).lstrip("/") / "skillopt_sleep" / "cli"
-    assert list(cli_bytecode.glob("harvest_cmds.*.pyc")), "the hook did not start our CLI"
     assert int(ends[0]) == 0
     session_id = records[-1]["session_id"]
     db = resolve_paths(str(sleep_home)).db

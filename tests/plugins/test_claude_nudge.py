@@ -14,7 +14,7 @@ import pytest
 from skillopt_sleep.paths import resolve_paths
 from skillopt_sleep.proposal_models import Edit, NightSummary
 from skillopt_sleep.store import Store
-from skillopt_sleep.testing import ModelServer, Text
+from skillopt_sleep.testing import ModelCall, ModelServer, Text
 from skillopt_sleep.testing.agents import claude_env, claude_transcripts, run_agent
 
 pytestmark = pytest.mark.realbin
@@ -31,13 +31,14 @@ def session(kit, tmp_path, clean_bin):
     base = kit.base_env(home, clean_bin, SKILLOPT_SLEEP_HOME=str(sleep_home))
     assert shutil.which("skillopt-sleep", path=base["PATH"]) is None  # only the plugin's launcher
 
-    def run() -> tuple[list[dict], list[dict], str]:
-        """(stream-json records, transcript records, every model request body as text)."""
+    def run(prompt: str = "hi") -> tuple[list[dict], list[dict], str, list[ModelCall]]:
+        """(stream-json records, transcript records, every model request body as text, the
+        model calls)."""
         with ModelServer([Text("ok")]) as srv:
             argv = [
                 str(clean_bin / "claude"),
                 "-p",
-                "hi",
+                prompt,
                 "--plugin-dir",
                 str(kit.claude_plugin),
                 "--output-format",
@@ -46,10 +47,11 @@ def session(kit, tmp_path, clean_bin):
             ]
             records = run_agent(argv, claude_env(home, srv.url, base=base), project, 120).jsonl()
             bodies = json.dumps([r.body for r in srv.requests])
+            calls = srv.model_calls("anthropic")
         [transcript] = claude_transcripts(home)
         lines = transcript.read_text("utf-8").splitlines()
         transcript.unlink()  # the next session's is then the only one
-        return records, [json.loads(line) for line in lines], bodies
+        return records, [json.loads(line) for line in lines], bodies, calls
 
     return run, project.resolve(), sleep_home
 
@@ -97,20 +99,25 @@ def _shown(transcript: list[dict]) -> list[str]:
 def test_a_session_started_while_a_proposal_waits_shows_the_notice_once_a_day(session):
     run, project, sleep_home = session
     _stage(sleep_home, project)
-    records, transcript, bodies = run()
+    records, transcript, bodies, _ = run()
     assert json.loads(_start_hook_stdout(records)) == {"systemMessage": LINE}
     assert _shown(transcript) == [LINE]
     assert "learned rule" not in bodies  # for the user: the model is not asked about it
     assert records[-1]["result"] == "ok"
 
-    records, transcript, _ = run()  # the same day: said once already
+    records, transcript, _, _ = run()  # the same day: said once already
     assert _start_hook_stdout(records) == ""
     assert _shown(transcript) == []
 
 
 def test_a_session_started_with_nothing_waiting_shows_nothing(session):
+    """A bare `/skillopt-sleep` session with an empty store: no notice, and the bare command
+    reaches the model as the skill's instructions for `status`."""
     run, _, _ = session
-    records, transcript, _ = run()
+    records, transcript, _, [call] = run("/skillopt-sleep")
     assert _start_hook_stdout(records) == ""
     assert _shown(transcript) == []
     assert records[-1]["result"] == "ok"
+    text = "\n".join(call.user_texts)
+    assert "<command-name>/skillopt-sleep:skillopt-sleep</command-name>" in text
+    assert "With no arguments it is `skillopt-sleep status`." in text
