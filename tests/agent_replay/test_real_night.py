@@ -24,7 +24,7 @@ NOW = datetime(2026, 11, 21, 3, tzinfo=timezone.utc)
 pytestmark = [pytest.mark.realbin, pytest.mark.slow]
 
 SMALL = NightSettings(
-    k=2,
+    k=1,
     steps=1,
     concurrency=2,
     efficacy_rollouts=8,
@@ -38,17 +38,18 @@ SMALL = NightSettings(
 
 @pytest.mark.parametrize(
     ("agent", "rule"),
-    [("claude-code", TEST_RUNNER), ("codex", VENDOR_DIR)],
-    ids=["claude-never-runs-unittest", "codex-leaves-vendor-alone"],
+    [("claude-code", VENDOR_DIR), ("codex", TEST_RUNNER)],
+    ids=["claude-leaves-vendor-alone", "codex-never-runs-unittest"],
 )
 def test_a_night_learns_an_action_rule_through_agent_replays(
     agent, rule, project, sandbox_home: Path
 ):
     need(agent)
     # a rule that the agent obeys 95% of the time with it loaded and 5% without, drawn from
-    # seed 3 (the same acts every run: 20 rollouts, 6 with the rule loaded, all obeyed): with 8
-    # rollouts a side over the lean looks, seeds 0-39 missed 2 nights of 80 (16 rollouts: none
-    # of 80, at 30 rollouts a night)
+    # seed 3 (the same acts every run: 16 rollouts, one a task and then the gate's; 6 with the
+    # rule loaded, all obeyed, none of the 10 without). Claude's night has the directory rule,
+    # which text replay cannot see (its act a Write to the copy's absolute path); codex's the
+    # command rule. The directory rule through codex is bench.agent_replay --real's test.
     world = ActingWorld([replace(rule, p_with=0.95, p_without=0.05)], seed=3)
     tasks = [t.model_copy(update={"source": agent}) for t in world.tasks(str(project), n=4)]
     paths = resolve_paths(str(sandbox_home / "sleep-home")).ensure()

@@ -58,17 +58,19 @@ def test_an_unknown_rule_is_refused_in_one_line_naming_the_rules(capsys):
 
 @pytest.mark.realbin
 @pytest.mark.slow
-def test_a_real_claude_night_learns_the_directory_rule_text_replay_cannot_see(capsys):
+def test_a_real_codex_night_learns_the_directory_rule_text_replay_cannot_see(capsys):
     bench = _bench()
-    if shutil.which("claude", path=f"{bench.TOOLS}") is None or shutil.which("bwrap") is None:
-        pytest.skip("claude (in .tools) and bubblewrap are needed")
+    if shutil.which("codex", path=f"{bench.TOOLS}") is None or shutil.which("bwrap") is None:
+        pytest.skip("codex (in .tools) and bubblewrap are needed")
     # One night of the directory rule's tasks (and the decoy): the world's draws are seeded, so
     # this night learns the rule every time (seed 3: 8 of 8 rollouts with the rule loaded
     # left vendor/ alone, 2 of 22 without it); the command rule's tasks, which text replay can
-    # learn too, would double the rollouts and prove nothing more here.
-    argv = ["--real", "--agents", "claude-code", "--rules", "vendor", "--seed", "3", "--json"]
+    # learn too, would double the rollouts and prove nothing more here. Codex, whose rollout
+    # costs a third of Claude Code's CPU: --real runs every agent through the same code, and a
+    # real Claude Code night learning the directory rule is tests/agent_replay/test_real_night.py.
+    argv = ["--real", "--agents", "codex", "--rules", "vendor", "--seed", "3", "--json"]
     assert bench.main(argv) == 0
-    out = json.loads(capsys.readouterr().out)["claude-code"]
+    out = json.loads(capsys.readouterr().out)["codex"]
     vendor = "never edit files under vendor/"
     assert out["text"]["power_by_rule"] == {vendor: 0.0}  # a text reply touches no file
     assert out["agent"]["false_accepts"] == 0.0
