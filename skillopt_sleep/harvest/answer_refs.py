@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from ..checks.judge import rule_check
 from .action_refs import ActionLike
 from .check_miner import candidate_checks
-from .clauses import QUOTE_BODY, SPACED
+from .clauses import OPEN_QUOTE, QUOTE_BODY, SPACED
 from .held_text import held_text_checks
 from .named_files import named_files
 from .restated import restatements
@@ -29,7 +29,7 @@ from .text_checks import files_to_change
 from .turns import TurnVerdict
 
 _QUOTED = re.compile(
-    rf"`([^`\n]{{3,80}})`|(?<!{SPACED})['\"\u201c\u2018]({QUOTE_BODY}{{3,80}})['\"\u201d\u2019]"
+    rf"`([^`\n]{{3,80}})`|(?<!{SPACED}){OPEN_QUOTE}({QUOTE_BODY}{{3,80}})['\"\u201d\u2019]"
     rf"(?!{SPACED})"
 )
 # Words by which a turn speaks of the answer before it or of every answer of its kind ("begin

@@ -58,8 +58,11 @@ QUOTE_BODY = r"(?:[^'\"\u201d\u2019\n]|(?<=\w)['\u2019](?=\w))"
 # A letter a quote mark may not touch: Japanese, Chinese and Korean write their quotes against
 # their letters ('不要写"亲爱的用户"'), the languages with spaces do not ("Don't", "l'app").
 SPACED = r"[^\W\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]"
+# The marks a quoted span opens with: straight and curly ones, and the low mark that Hungarian,
+# Polish, Romanian, Czech and German open with ("soha ne tegyél „...” jelet").
+OPEN_QUOTE = "['\"\u201c\u2018\u201e]"
 _QUOTED = re.compile(
-    rf"`([^`\n]{{1,160}})`|(?<!{SPACED})['\"\u201c\u2018]({QUOTE_BODY}{{1,160}})['\"\u201d\u2019]"
+    rf"`([^`\n]{{1,160}})`|(?<!{SPACED}){OPEN_QUOTE}({QUOTE_BODY}{{1,160}})['\"\u201d\u2019]"
     rf"(?!{SPACED})"
 )
 

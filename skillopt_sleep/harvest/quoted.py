@@ -11,11 +11,11 @@ import shlex
 from collections.abc import Sequence
 
 from ..models import Action
-from .clauses import _NEGATIVE, QUOTE_BODY, SPACED
+from .clauses import _NEGATIVE, OPEN_QUOTE, QUOTE_BODY, SPACED
 from .shell_effects import _program, _segments, _words
 
 _QUOTED = re.compile(
-    rf"`([^`\n]{{1,160}})`|(?<!{SPACED})['\"\u201c\u2018]({QUOTE_BODY}{{1,160}})['\"\u201d\u2019]"
+    rf"`([^`\n]{{1,160}})`|(?<!{SPACED}){OPEN_QUOTE}({QUOTE_BODY}{{1,160}})['\"\u201d\u2019]"
     rf"(?!{SPACED})"
 )
 
