@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import shutil
 import subprocess
 import sys
@@ -9,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from skillopt_sleep.cli import main
 from skillopt_sleep.paths import resolve_paths
 from skillopt_sleep.testing import ModelServer
 from skillopt_sleep.testing.agents import codex_home, run_agent
@@ -55,24 +57,21 @@ def test_dollar_skillopt_sleep_loads_the_skill_and_runs_the_cli(kit, tmp_path, c
     assert (skill_dir / "SKILL.md").read_text().strip() in injected
     assert "Never edit `AGENTS.md`" in injected
 
-    direct = subprocess.run(
-        [str(script), "status"],
-        check=False,
-        env=env,
-        cwd=project,
-        capture_output=True,
-        text=True,
-        timeout=60,
+    # By hand, for comparison: the CLI the script runs, in this process (not under test here).
+    direct, problems = io.StringIO(), io.StringIO()
+    assert main(["status"], env=env, stdout=direct, stderr=problems, cwd=project) == 0, (
+        problems.getvalue()
     )
-    assert direct.stdout.startswith(f"project: {project.resolve()}")
-    assert tool_output(calls[-1].last_tool_result) == direct.stdout.strip()
+    expected = direct.getvalue()
+    assert expected.startswith(f"project: {project.resolve()}")
+    assert tool_output(calls[-1].last_tool_result) == expected.strip()
     assert not resolve_paths(str(sleep_home)).db.exists()  # a reading command creates nothing
     messages = [
         e["item"]["text"]
         for e in run.jsonl()
         if e.get("type") == "item.completed" and e["item"].get("type") == "agent_message"
     ]
-    assert messages == [direct.stdout.strip()]
+    assert messages == [expected.strip()]
 
 
 def test_the_codex_plugin_is_accepted_by_the_real_codex(kit, tmp_path):

@@ -3,6 +3,7 @@ writable root: the real `codex exec` runs `$skillopt-sleep status` and it answer
 
 from __future__ import annotations
 
+import io
 import json
 import shutil
 import subprocess
@@ -12,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from skillopt_sleep.cli import main
 from skillopt_sleep.testing import ModelCall, ModelServer, Text
 from skillopt_sleep.testing.agents import codex_home, run_agent
 from skillopt_sleep.testing.scripts import codex_exec, shell_then_reply, tool_output
@@ -43,13 +45,13 @@ def _engine_script(home: Path, repo: Path) -> Path:
 READING = ("tasks list", "doctor --backend simulated", "config show", "review", "status")
 
 
-def _shell(
-    argv: list[str], env: dict[str, str], cwd: Path, timeout: float
-) -> subprocess.CompletedProcess[str]:
-    """``argv`` run from a normal shell, outside any sandbox, its output captured."""
-    return subprocess.run(
-        argv, check=False, env=env, cwd=cwd, capture_output=True, text=True, timeout=timeout
-    )
+def _by_hand(argv: list[str], env: dict[str, str], cwd: Path) -> str:
+    """What ``skillopt-sleep COMMAND 2>&1; echo exit=$?`` prints outside any sandbox, from the
+    CLI run in this process (the same ``main`` the script runs, its environment and directory
+    given): the reference the sandboxed runs are held to, not itself under test."""
+    out = io.StringIO()
+    code = main(argv, env=env, stdout=out, stderr=out, cwd=cwd)
+    return f"{out.getvalue()}exit={code}".strip()
 
 
 def _seen_per_command(calls: list[ModelCall]) -> list[str]:
@@ -70,21 +72,22 @@ def test_reading_commands_work_in_the_default_read_only_sandbox(
     shutil.copytree(kit.codex_plugin / "skills" / "skillopt-sleep", skill_dir)
     script = _engine_script(home, kit.repo)
     base = kit.base_env(home, clean_bin, SKILLOPT_SLEEP_HOME=str(outside_store))
-    # One write from a normal shell first: the store exists, in WAL mode, with a task.
-    added = _shell(
+    # One write from a normal shell first: the store exists, in WAL mode, with a task (its
+    # process ends, so the store is closed as a user's would be).
+    added = subprocess.run(
         [str(script), "tasks", "add", "--intent", "Run the tests", "--project", str(project)],
-        base,
-        project,
-        60,
+        check=False,
+        env=base,
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert added.returncode == 0, added.stderr
     launcher = skill_dir / "scripts" / "skillopt-sleep"
     # Report the exit code too: the sandboxed command's own status is what the user sees.
     shells = {command: f"{launcher} {command} 2>&1; echo exit=$?" for command in READING}
-    direct = {
-        command: _shell(["sh", "-c", shell], base, project, 60).stdout.strip()
-        for command, shell in shells.items()
-    }
+    direct = {command: _by_hand(command.split(), base, project) for command in READING}
     store_files = sorted(p.name for p in outside_store.rglob("*"))
     replies = [codex_exec(shell) for shell in shells.values()] + [Text("done")]
     with ModelServer(replies) as srv:
@@ -108,10 +111,12 @@ def test_reading_commands_work_in_the_default_read_only_sandbox(
     assert "(1 tasks logged)" in seen["status"]
     assert sorted(p.name for p in outside_store.rglob("*")) == store_files  # nothing written
     # The session is on disk now; harvesting it adds no task.
-    harvest = _shell(
-        [str(script), "harvest", "--all-projects", "--source", "codex", "--json"], env, project, 120
+    harvest, problems = io.StringIO(), io.StringIO()
+    argv = ["harvest", "--all-projects", "--source", "codex", "--json"]
+    assert main(argv, env=env, stdout=harvest, stderr=problems, cwd=project) == 0, (
+        problems.getvalue()
     )
-    stats = json.loads(harvest.stdout)
+    stats = json.loads(harvest.getvalue())
     codex_stats = stats["sources"]["codex"]
     assert codex_stats["files_read"] == 1 and codex_stats["tasks_new"] == 0, stats
 
@@ -124,9 +129,7 @@ def test_a_writing_command_names_the_sandbox_and_never_says_move_the_store(
     project.mkdir()
     script = _engine_script(home, kit.repo)
     base = kit.base_env(home, clean_bin, SKILLOPT_SLEEP_HOME=str(outside_store))
-    subprocess.run(
-        [str(script), "status"], check=True, env=base, cwd=project, capture_output=True, timeout=60
-    )
+    assert _by_hand(["status"], base, project).endswith("exit=0")
     shell = f"{script} tasks add --intent 'Say hi' 2>&1; echo exit=$?"
     with ModelServer(responder=shell_then_reply(shell, "{output}")) as srv:
         env = codex_home(home, srv.url, base=base, sandbox="read-only")
