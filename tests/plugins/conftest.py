@@ -391,3 +391,64 @@ def after_run_sh(
         (root / "stdout").read_text(encoding="utf-8"),
         (root / "stderr").read_text(encoding="utf-8"),
     )
+
+
+@dataclass(frozen=True)
+class Built:
+    """What `python3 -m build` made of a user's clone (the README's way to build the package
+    yourself), and what it said."""
+
+    dist: Path
+    returncode: int
+    output: str
+
+    def wheel(self) -> Path:
+        """The one wheel it made; a build that failed fails the test that needs its wheel."""
+        assert self.returncode == 0, self.output[-4000:]
+        [wheel] = sorted(self.dist.glob("*.whl"))
+        return wheel
+
+
+@pytest.fixture(scope="session")
+def built_dist(
+    tmp_path_factory: pytest.TempPathFactory, empty_python: Path, wheelhouse: Path
+) -> Built:
+    """`python3 -m build` of a clone, run once per test run (under xdist, by the first worker
+    that needs it): test_install_cycle checks what it made and installs its wheel with pipx, and
+    the installs whose test is not about building the wheel (`--package`) take the same wheel."""
+    import fcntl
+
+    shared = _shared_tmp(tmp_path_factory)
+    root = shared / "built-dist"
+    with open(shared / "built-dist.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file is closed
+        if not (root / "returncode").exists():
+            root.mkdir()
+            checkout = copy_checkout(root / "clone")
+            # `build` beside a pip of its own, which it uses to fill its isolated build environments.
+            builder = venv(empty_python, root / "build-env", wheelhouse, "build", "pip")
+            (root / "home").mkdir()
+            built = subprocess.run(
+                [
+                    str(builder / "python"),
+                    "-m",
+                    "build",
+                    "--outdir",
+                    str(root / "dist"),
+                    str(checkout),
+                ],
+                check=False,
+                env=base_env(root / "home", builder, **offline_pip(wheelhouse)),
+                cwd=root,
+                stdin=subprocess.DEVNULL,
+                capture_output=True,
+                text=True,
+                timeout=600,
+            )
+            (root / "output").write_text(built.stdout + built.stderr, encoding="utf-8")
+            (root / "returncode").write_text(str(built.returncode), encoding="utf-8")
+    return Built(
+        root / "dist",
+        int((root / "returncode").read_text(encoding="utf-8")),
+        (root / "output").read_text(encoding="utf-8"),
+    )

@@ -71,10 +71,12 @@ def test_inside_an_active_venv(kit, home, tmp_path, checkout, empty_python, whee
 
 
 def test_pip_route_removes_every_dependency_it_added(
-    kit, home, tmp_path, checkout, empty_python, wheelhouse
+    kit, home, tmp_path, empty_python, wheelhouse, built_dist
 ):
     """`--with pip` into the user site of a Python that allows it (PIP_BREAK_SYSTEM_PACKAGES
-    stands in for a Python without PEP 668): all 20-odd dependencies go on uninstall."""
+    stands in for a Python without PEP 668): all 20-odd dependencies go on uninstall. The
+    wheel is the run's `python -m build` one (`--package`): building it from a checkout is
+    what the other routes' tests and the README's do."""
     env = kit.base_env(
         home,
         _bin_with(tmp_path, empty_python),
@@ -83,7 +85,15 @@ def test_pip_route_removes_every_dependency_it_added(
     )
     before = kit.listing(home)
     first = kit.sh(
-        _install_sh(checkout), "--with", "pip", "--no-codex", "--no-claude", env=env, cwd=tmp_path
+        kit.install_sh,
+        "--with",
+        "pip",
+        "--no-codex",
+        "--no-claude",
+        "--package",
+        str(built_dist.wheel()),
+        env=env,
+        cwd=tmp_path,
     )
     assert first.returncode == 0, first.stdout + first.stderr
     site = _run([str(empty_python), "-m", "site", "--user-site"], env, tmp_path).stdout.strip()
@@ -92,7 +102,7 @@ def test_pip_route_removes_every_dependency_it_added(
         _run([str(home / ".local" / "bin" / "skillopt-sleep"), "--version"], env, tmp_path).stdout
         == f"skillopt-sleep {__version__}\n"
     )
-    gone = kit.sh(_install_sh(checkout), "--uninstall", env=env, cwd=tmp_path)
+    gone = kit.sh(kit.install_sh, "--uninstall", env=env, cwd=tmp_path)
     assert gone.returncode == 0, gone.stdout + gone.stderr
     assert kit.listing(home) == before
 
@@ -275,27 +285,15 @@ def _a_login_shell_finds_the_command(home: Path) -> None:
 
 
 def test_python_m_build_then_pipx_install_the_wheel(
-    kit, home, tmp_path, checkout, empty_python, wheelhouse, pipx_exe
+    kit, home, tmp_path, empty_python, wheelhouse, pipx_exe, built_dist
 ):
-    # `build` beside a pip of its own, which it uses to fill its isolated build environments.
-    builder = kit.venv(empty_python, tmp_path / "build-env", wheelhouse, "build", "pip")
-    env = kit.base_env(home, _bin_with(tmp_path, empty_python), **kit.offline_pip(wheelhouse))
-    built = _run(
-        [
-            str(builder / "python"),
-            "-m",
-            "build",
-            "--outdir",
-            str(tmp_path / "dist"),
-            str(checkout),
-        ],
-        env,
-        tmp_path,
-    )
-    assert built.returncode == 0, built.stdout[-2000:] + built.stderr[-2000:]
-    wheels = sorted((tmp_path / "dist").glob("*.whl"))
+    """`python3 -m build` makes the wheel and sdist in dist/ and `pipx install dist/*.whl`
+    installs it, as the README says (the build is the run's one, conftest's built_dist)."""
+    assert built_dist.returncode == 0, built_dist.output[-4000:]
+    wheels = sorted(built_dist.dist.glob("*.whl"))
     assert [w.name for w in wheels] == [f"skillopt_sleep-{__version__}-py3-none-any.whl"]
-    assert (tmp_path / "dist" / f"skillopt_sleep-{__version__}.tar.gz").is_file()
+    assert (built_dist.dist / f"skillopt_sleep-{__version__}.tar.gz").is_file()
+    env = kit.base_env(home, _bin_with(tmp_path, empty_python), **kit.offline_pip(wheelhouse))
     installed = _run([str(pipx_exe), "install", str(wheels[0])], env, tmp_path)
     assert installed.returncode == 0, installed.stdout + installed.stderr
     assert (
