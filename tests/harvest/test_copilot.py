@@ -22,7 +22,6 @@ from skillopt_sleep.harvest.jsonl import read_chunk
 from skillopt_sleep.harvest.mine import group_turns, mine_chunk
 from skillopt_sleep.harvest.session import ParseState, SessionChunk
 from skillopt_sleep.models import TaskRecord
-from skillopt_sleep.testing import ModelServer
 from skillopt_sleep.testing.copilot_agent import (
     CORRECTION,
     NOTES,
@@ -30,11 +29,8 @@ from skillopt_sleep.testing.copilot_agent import (
     PRAISE,
     PRAISE_PROMPT,
     PROMPT,
-    first_session,
     install_plugin,
-    make_project,
     record_sessions,
-    run_copilot,
     which_copilot,
 )
 
@@ -197,9 +193,25 @@ def test_the_home_is_copilot_home_else_dot_copilot_and_the_project_is_peeked(tmp
 
 @pytest.mark.realbin
 @pytest.mark.slow
-def test_a_fresh_copilot_recording_is_harvested_with_its_correction_and_praise(tmp_path):
+def test_a_fresh_copilot_recording_is_harvested_and_the_plugin_hook_leads_to_each_session(
+    tmp_path,
+):
+    """One recording, in a home with the plugin installed as a user installs it, proves two
+    things, each asserted on its own: its sessions are harvested (the correction, the praise),
+    and the plugin's sessionEnd hook fires after each headless ``copilot -p`` run with a payload
+    that leads to that run's session (a recorder stands in for the launcher)."""
     if which_copilot() is None:
         pytest.skip("copilot is not installed (npm i -g @github/copilot@1.0.102)")
+    plugin, out = tmp_path / "plugin", tmp_path / "hook-calls"
+    shutil.copytree(PLUGIN, plugin, symlinks=True)
+    launcher = plugin / "bin" / "skillopt-sleep"
+    launcher.unlink()  # stands in for the launcher: records what the hook ran with
+    launcher.write_text(f'#!/bin/sh\necho "$*" >> "{out}.argv"\ncat >> "{out}.json"\n')
+    launcher.chmod(0o755)
+    home = tmp_path / "home"
+    installed = install_plugin(plugin, home)
+    assert installed.code == 0, installed.err
+
     corrected, praised = record_sessions(tmp_path)
     project = str(tmp_path / "project")
     [task] = mined(corrected)
@@ -212,9 +224,32 @@ def test_a_fresh_copilot_recording_is_harvested_with_its_correction_and_praise(t
     assert (tmp_path / "project" / NOTES).read_text() == NOTES_TEXT
     [thanked] = mined(praised)
     assert (thanked.feedback, thanked.outcome, thanked.checks) == (PRAISE, "success", [])
-    assert sorted(copilot_files(tmp_path / "home" / ".copilot", [])) == sorted(
-        [str(corrected), str(praised)]
-    )
+    assert sorted(copilot_files(home / ".copilot", [])) == sorted([str(corrected), str(praised)])
+
+    # the plugin: each of the four runs ran `log --agent copilot` with a payload naming its session
+    argv = Path(f"{out}.argv")
+    assert argv.exists(), "the plugin's sessionEnd hook never ran the launcher"
+    assert argv.read_text() == "log --agent copilot\n" * 4
+    payloads = [
+        session_end_payload(n, home / ".copilot") for n in _json_values(Path(f"{out}.json"))
+    ]
+    assert [p["transcript_path"] for p in payloads] == [
+        str(p) for p in (corrected,) * 2 + (praised,) * 2
+    ]
+    assert all((p["cwd"], p["reason"]) == (project, "complete") for p in payloads)
+    [hooked] = mined(Path(payloads[0]["transcript_path"]))
+    assert (hooked.session_id, hooked.intent) == (payloads[0]["session_id"], PROMPT)
+
+
+def _json_values(path: Path) -> list[dict]:
+    """The JSON values written one after another in ``path`` (the hook's stdin, run by run)."""
+    text, values, at = path.read_text(), [], 0
+    decoder = json.JSONDecoder()
+    while text[at:].strip():
+        at += len(text[at:]) - len(text[at:].lstrip())
+        value, at = decoder.raw_decode(text, at)
+        values.append(value)
+    return values
 
 
 def test_the_session_end_hook_payload_names_the_session_log_and_nothing_else(tmp_path):
@@ -234,31 +269,6 @@ def test_the_session_end_hook_payload_names_the_session_log_and_nothing_else(tmp
     for bad in ("../../etc", "/etc/passwd", "", None, "a/b"):
         with pytest.raises(InputError, match="no valid sessionId"):
             session_end_payload({"sessionId": bad}, root)
-
-
-@pytest.mark.realbin
-@pytest.mark.slow
-def test_the_plugin_session_end_hook_fires_headless_and_leads_to_the_session(tmp_path):
-    if which_copilot() is None:
-        pytest.skip("copilot is not installed (npm i -g @github/copilot@1.0.102)")
-    plugin, out = tmp_path / "plugin", tmp_path / "hook-calls"
-    shutil.copytree(PLUGIN, plugin, symlinks=True)
-    launcher = plugin / "bin" / "skillopt-sleep"
-    launcher.unlink()  # stands in for the launcher: records what the hook ran with
-    launcher.write_text(f'#!/bin/sh\necho "$*" >> "{out}.argv"\ncat >> "{out}.json"\n')
-    launcher.chmod(0o755)
-    home, project = tmp_path / "home", make_project(tmp_path / "project")
-    installed = install_plugin(plugin, home)
-    assert installed.code == 0, installed.err
-
-    with ModelServer(first_session(project)) as srv:
-        run = run_copilot(PROMPT, home=home, url=srv.url, cwd=project)
-    assert run.code == 0, run.err
-    assert Path(f"{out}.argv").read_text() == "log --agent copilot\n"
-    payload = session_end_payload(json.loads(Path(f"{out}.json").read_text()), home / ".copilot")
-    assert payload["cwd"] == str(project) and payload["reason"] == "complete"
-    [task] = mined(Path(payload["transcript_path"]))
-    assert (task.session_id, task.intent) == (payload["session_id"], PROMPT)
 
 
 def test_an_edit_a_failed_tool_a_skill_and_an_interruption_are_kept_on_their_turn(tmp_path):
