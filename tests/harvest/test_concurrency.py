@@ -1,4 +1,8 @@
-"""50 sessions ending at once: 50 `log` processes, no record lost, nothing corrupted."""
+"""Two dozen sessions ending at once: 24 `log` processes, no record lost, nothing corrupted.
+
+Enough to race: the hooks that find the harvest lock free each start a drainer, so several
+drainers run at once over one spool. With the lock gone from the drain, a run of this test
+fails (a payload moved to ``spool/failed``), as a run with 50 did."""
 
 from __future__ import annotations
 
@@ -15,11 +19,11 @@ from skillopt_sleep.store import Store
 from tests.drained import drained
 
 PROJECT = "/work/busy"
-N = 50
+N = 24
 
 
 @pytest.mark.slow
-def test_fifty_hook_calls_at_once_lose_nothing(sandbox_home, subprocess_env):
+def test_two_dozen_hook_calls_at_once_lose_nothing(sandbox_home, subprocess_env):
     now = datetime.now(timezone.utc)
     payloads = []
     for i in range(N):
