@@ -95,7 +95,14 @@ def refine_by_answer(
     """``verdict``, made a correction when the turn quotes the previous answer (and the rules
     were unsure of it) or states a rule the previous attempt breaks (and the rules were unsure
     of it, or read it as a request that speaks of the answer or of every answer of its kind).
-    A correction, praise or follow-up the rules are sure of stays as it is."""
+    Praise the rules are sure of by a word it opens with is a correction when it states a rule
+    the previous attempt breaks: praise asks for nothing the answer lacks ("Prima linie trebuie
+    să înceapă cu `fix(scheduler):`", where "prima" praises in German). A correction or
+    follow-up the rules are sure of, and any other praise, stays as it is."""
+    if verdict.sure and verdict.kind == "praise" and answer:
+        rule = broken_rule(text, answer, actions)
+        if rule is not None:
+            return TurnVerdict("correction", f"states a rule the previous attempt breaks ({rule})")
     if verdict.sure and verdict.kind != "new_request":
         return verdict
     literal = None if verdict.sure or not answer else quoted_in(text, answer)
