@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import shlex
 import shutil
 from datetime import datetime, timezone
 from pathlib import Path
@@ -20,6 +21,7 @@ from skillopt_sleep.models import Check, TaskRecord
 from skillopt_sleep.testing import ModelServer
 from skillopt_sleep.testing.opencode_agent import bash, make_project, opencode_config
 from skillopt_sleep.testing.replies import Text, ToolCall
+from skillopt_sleep.testing.scripts import shell_call
 
 from .conftest import agent_path, snapshot
 from .escape_run import EscapeRun, watch
@@ -65,11 +67,6 @@ def _task(project: Path, intent: str, checks: list[Check]) -> TaskRecord:
 def _write(path: str, content: str) -> ToolCall:
     """OpenCode's ``write`` call with a path relative to its directory (the copy)."""
     return ToolCall("write", {"filePath": path, "content": content})
-
-
-def _bash(call: object, command: str) -> ToolCall:
-    """OpenCode's ``bash`` call, with the description its tool asks for."""
-    return bash(command)
 
 
 def _rollout(task: TaskRecord, files: dict[str, str], setup: object) -> object:
@@ -163,73 +160,54 @@ def test_opencode_replays_a_recorded_task_and_its_actions_come_from_its_store(
     assert not absent.exists(), "the user's absent cache directory was made"
 
 
-def _escape_replay(
-    escapes: tuple[str, ...],
-    project: Path,
-    home: Path,
-    tmp_path: Path,
-    limits: AgentLimits | None = None,
-) -> tuple[EscapeRun, str | BackendError]:
-    """One replay attempting ``escapes`` in turn: the responder that judged them, and what the
-    rollout said or raised."""
-    _need(home)
+def _through_sh(call: object, command: str) -> ToolCall:
+    """An escape as OpenCode's ``bash`` call, given to ``sh -c``: OpenCode reads a command's own
+    words for a path outside its directory and refuses an ``rm`` or ``mkdir`` there, ending the
+    run; inside ``sh -c`` it runs, and keeping it in is the sandbox's work alone."""
+    return bash(f"sh -c {shlex.quote(command)}")
+
+
+@pytest.mark.realbin
+@pytest.mark.slow
+def test_every_opencode_escape_is_blocked_and_nothing_outside_the_copy_changes(
+    project, sandbox_home, tmp_path
+):
+    """One replay attempts every escape in turn (delete-parent last), each judged on its own and
+    named; one OpenCode refused would end the run, and the escapes after it would be named as
+    never attempted."""
+    _need(sandbox_home)
     outside = tmp_path / "outside"
     outside.mkdir()
     (outside / "keep.txt").write_text("keep")
     os.symlink(outside, project / "outside-link")
     task = _task(project, "Tidy up the repo", [Check(kind="never_ran", value="unittest")])
     with ModelServer() as other:  # a second server the agent must not reach
-        every = _escapes(project, home, outside, other.port)
-        commands = {name: every[name] for name in escapes}
-        run = EscapeRun(commands, watch(tmp_path, home, snapshot=snapshot), _bash)
+        commands = _escapes(project, sandbox_home, outside, other.port)
+        run = EscapeRun(commands, watch(tmp_path, sandbox_home, snapshot=snapshot), _through_sh)
         with ModelServer(responder=run) as server:
-            _configure(home, server.url)
-            setup = prepare("opencode", _env(home), limits=limits or AgentLimits())
+            _configure(sandbox_home, server.url)
+            setup = prepare("opencode", _env(sandbox_home))
             assert not isinstance(setup, str), setup
             run.start()
-            outcome: str | BackendError
             try:
-                outcome = _rollout(task, {"AGENTS.md": "rules"}, setup).output.text  # type: ignore[attr-defined]
+                said = _rollout(task, {"AGENTS.md": "rules"}, setup).output.text  # type: ignore[attr-defined]
             except BackendError as exc:  # an errored rollout is fine too
-                outcome = exc
+                said = str(exc)
             assert len(server.model_requests()) >= len(commands)  # each at the model's word
         assert other.requests == []  # and nothing else
-    return run, outcome
-
-
-ESCAPES_IT_RUNS = ("home", "live-dotdot", "planted-symlink", "network", "sibling")
+    assert run.finish(said) == {}
 
 
 @pytest.mark.realbin
 @pytest.mark.slow
-def test_opencode_escapes_are_blocked_and_past_its_turn_limit_it_is_stopped_as_an_errored_rollout(
-    project, sandbox_home, tmp_path
-):
-    """One replay attempts in turn the escapes OpenCode runs, each judged on its own and named,
-    under a turn limit one tool call short of them: the last one's call is one past the limit,
-    and the rollout is stopped there as an errored rollout (OpenCode refuses that last escape,
-    a mkdir outside its directory, and would end the run itself, with no error, without it)."""
-    limits = AgentLimits(timeout_s=180, max_turns=len(ESCAPES_IT_RUNS) - 1)
-    run, outcome = _escape_replay(ESCAPES_IT_RUNS, project, sandbox_home, tmp_path, limits)
-    assert run.finish(str(outcome)) == {}
-    assert isinstance(outcome, TurnLimit), outcome
-    assert str(outcome).startswith("opencode stopped at the turn limit")
-
-
-@pytest.mark.realbin
-@pytest.mark.slow
-@pytest.mark.parametrize(
-    "escapes",
-    [
-        # OpenCode refuses a command it reads as reaching outside its directory (mkdir, rm) and
-        # ends the run there: each such escape goes last in a replay of its own
-        ("live-absolute",),
-        ("delete-parent",),
-    ],
-    ids=lambda names: "+".join(names),
-)
-def test_an_opencode_escape_it_refuses_is_blocked_and_nothing_outside_the_copy_changes(
-    escapes, project, sandbox_home, tmp_path
-):
-    run, outcome = _escape_replay(escapes, project, sandbox_home, tmp_path)
-    assert run.finish(str(outcome)) == {}
+def test_opencode_is_stopped_past_its_turn_limit_as_an_errored_rollout(project, sandbox_home):
+    _need(sandbox_home)
+    task = _task(project, "Tidy up the repo", [Check(kind="never_ran", value="unittest")])
+    with ModelServer(responder=lambda call: shell_call(call, "echo again")) as server:
+        _configure(sandbox_home, server.url)
+        limits = AgentLimits(timeout_s=180, max_turns=3)
+        setup = prepare("opencode", _env(sandbox_home), limits=limits)
+        assert not isinstance(setup, str), setup
+        with pytest.raises(TurnLimit, match="opencode stopped at the turn limit"):
+            _rollout(task, {}, setup)
+        assert len(server.model_requests()) <= 5  # stopped, not left to run to the timeout
