@@ -2,7 +2,8 @@
 
 A project used by Claude Code, Codex, Copilot CLI, Gemini CLI, OpenCode, Pi and Qwen Code has a
 night and an adoption (through the CLI); then each real CLI, pinned and offline, answers one
-prompt in that project against the loopback model server, and the rule's text is counted in
+prompt in a copy of that project (one night and adoption serve the seven) against the loopback
+model server, and the rule's text is counted in
 every request the model got: once in each that carries the project's instructions (side
 requests, such as a session title, carry none). Without the placement Copilot would get it twice
 (CLAUDE.md and AGENTS.md), and Codex and Gemini never (the sample project has no AGENTS.md).
@@ -10,14 +11,19 @@ requests, such as a session title, carry none). Without the placement Copilot wo
 
 from __future__ import annotations
 
+import io
+import json
 import os
+import shutil
 import subprocess
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from skillopt_sleep.cli import main
 from skillopt_sleep.testing import ModelServer, Responder, Text
 from skillopt_sleep.testing.agents import AgentRun, run_claude, run_codex, which_claude, which_codex
 from skillopt_sleep.testing.copilot_agent import run_copilot, which_copilot
@@ -63,19 +69,61 @@ AGENTS: dict[str, tuple[Callable[[], str | None], Runner]] = {
 RESPONDERS: dict[str, Callable[[], Responder]] = {"gemini": lambda: gemini_scripted([Text("ok")])}
 
 
+@dataclass
+class Done:
+    """What the CLI, run in-process, returned and printed."""
+
+    code: int
+    out: str
+    err: str
+
+    def json(self) -> Any:
+        return json.loads(self.out)
+
+
+@pytest.fixture(scope="module")
+def adopted(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str]]:
+    """The project after its night and its adoption (through the CLI, in a home of its own), a
+    git repository; and the rules adopted. Each agent runs in a copy of it."""
+    root = tmp_path_factory.mktemp("adopted")
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("SKILLOPT_SLEEP_HOME", str(root / "sleep-home"))
+        env.setenv("HOME", str(root))
+        for var in list(os.environ):
+            if var.startswith("SKILLOPT_SLEEP_") and var != "SKILLOPT_SLEEP_HOME":
+                env.delenv(var)
+
+        def cli(*argv: str, cwd: Path | None = None, env: dict[str, str] | None = None) -> Done:
+            out, err = io.StringIO(), io.StringIO()
+            code = main(
+                list(argv),
+                env={**os.environ, **(env or {})},
+                stdin=io.StringIO(""),
+                stdout=out,
+                stderr=err,
+                cwd=cwd or root,
+            )
+            return Done(code, out.getvalue(), err.getvalue())
+
+        project = project_used_by(root, *USED_BY)
+        summary = night(cli, project)
+        assert cli("adopt", cwd=project).code == 0
+    rules = memory_rules(summary)
+    assert rules
+    subprocess.run(["git", "init", "-q"], cwd=project, check=True)
+    return project, rules
+
+
 @pytest.mark.parametrize("agent", list(AGENTS))
-def test_the_adopted_rule_reaches_the_model_once(agent, cli, tmp_path, monkeypatch):
+def test_the_adopted_rule_reaches_the_model_once(agent, adopted, tmp_path, monkeypatch):
     if PINNED.is_dir():
         monkeypatch.setenv("PATH", f"{PINNED}{os.pathsep}{os.environ['PATH']}")
     which, run = AGENTS[agent]
     if which() is None:
         pytest.skip(f"{agent} is not installed")
-    project = project_used_by(tmp_path, *USED_BY)
-    summary = night(cli, project)
-    assert cli("adopt", cwd=project).code == 0
-    rules = memory_rules(summary)
-    assert rules
-    subprocess.run(["git", "init", "-q"], cwd=project, check=True)
+    adopted_project, rules = adopted
+    project = tmp_path / "project"
+    shutil.copytree(adopted_project, project, symlinks=True)
 
     responder = RESPONDERS.get(agent, lambda: lambda call: Text("ok"))()
     with ModelServer(responder=responder) as server:
