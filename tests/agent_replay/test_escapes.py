@@ -17,7 +17,7 @@ from skillopt_sleep.checks.judge import judge
 from skillopt_sleep.errors import BackendError
 from skillopt_sleep.models import Check, TaskRecord
 from skillopt_sleep.rollouts.agent_dispatch import AgentReplays, agent_replays
-from skillopt_sleep.testing import ModelCall, ModelServer, Reply, Text, shell_then_reply
+from skillopt_sleep.testing import ModelCall, ModelServer, Reply, Text
 from skillopt_sleep.testing.scripts import shell_call, tool_output
 
 from .conftest import TOOLS, agent_env, need, snapshot
@@ -84,12 +84,28 @@ class InTurn:
         return shell_call(call, self.commands[todo[0]])
 
 
+def _plant_hooks(url: str, home: Path, project: Path) -> None:
+    """Hooks of the user's and of the project's that would call the model server (the one
+    address a replay reaches) on ``/hook-fired``: Claude Code's on every event, codex's notify."""
+    ping = f"python3 -c \"import urllib.request as u; u.urlopen('{url}/hook-fired', timeout=3)\""
+    hook = json.dumps({"type": "command", "command": ping})
+    events = ("SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SessionEnd")
+    settings = '{"hooks": {' + ", ".join(f'"{e}": [{{"hooks": [{hook}]}}]' for e in events) + "}}"
+    for root in (home, project):  # the user's settings, and the project's own
+        (root / ".claude").mkdir(exist_ok=True)
+        (root / ".claude" / "settings.json").write_text(settings)
+    config = home / ".codex" / "config.toml"
+    config.write_text(f"notify = {json.dumps(['sh', '-c', ping])}\n" + config.read_text())
+
+
 @pytest.mark.parametrize("agent", ["claude-code", "codex"])
-def test_every_escape_is_blocked_and_nothing_outside_the_copy_changes(
+def test_every_escape_is_blocked_no_hook_fires_and_nothing_outside_the_copy_changes(
     agent: Agent, project, sandbox_home, tmp_path
 ):
     """Every escape runs in a rollout of the real agent (several in one rollout: one agent start,
-    not one per escape); each is named where it got through."""
+    not one per escape); each is named where it got through. The user's and the project's hooks
+    fire on none of the rollout's events, and the rollout leaves no session (transcript, session
+    index) in the user's home: nothing outside the copy changes."""
     need(agent)
     outside = tmp_path / "outside"
     outside.mkdir()
@@ -100,6 +116,7 @@ def test_every_escape_is_blocked_and_nothing_outside_the_copy_changes(
         turn = InTurn(_escapes(project, sandbox_home, outside, other.port))
         with ModelServer(responder=turn) as server:
             env = agent_env(sandbox_home, server.url)
+            _plant_hooks(server.url, sandbox_home, project)
             setup = prepare(agent, env)
             assert not isinstance(setup, str), setup
             task = _task(project, agent)
@@ -119,6 +136,7 @@ def test_every_escape_is_blocked_and_nothing_outside_the_copy_changes(
                 except BackendError as exc:  # an errored rollout is fine too
                     said.update({e: str(exc) for e in turn.asked if e not in turn.results})
                 assert len(turn.asked) > tried, "the agent asked the model nothing"
+            assert not [r.path for r in server.requests if "hook-fired" in r.path]
         assert other.requests == [], "the network escape reached another server"  # nothing else
     said.update(turn.results)
     assert set(said) == set(ESCAPES), f"never ran: {set(ESCAPES) - set(said)}"
@@ -143,42 +161,3 @@ def test_without_a_sandbox_agent_replay_is_refused_in_one_line_and_the_task_is_r
     [note] = replays.notes
     assert "bubblewrap (bwrap) is not installed" in note and note.endswith("replayed as text")
     assert "\n" not in note
-
-
-@pytest.mark.parametrize("agent", ["claude-code", "codex"])
-def test_a_replay_fires_none_of_the_users_hooks_and_leaves_no_session(
-    agent: Agent, project, sandbox_home
-):
-    """A hook that ran would call the model server (the one address a replay reaches) on
-    ``/hook-fired``: the server sees no such call."""
-    need(agent)
-    with ModelServer(responder=shell_then_reply("echo hi")) as server:
-        ping = f"python3 -c \"import urllib.request as u; u.urlopen('{server.url}/hook-fired', timeout=3)\""
-        hook = json.dumps({"type": "command", "command": ping})
-        events = (
-            "SessionStart",
-            "UserPromptSubmit",
-            "PreToolUse",
-            "PostToolUse",
-            "Stop",
-            "SessionEnd",
-        )
-        settings = (
-            '{"hooks": {' + ", ".join(f'"{e}": [{{"hooks": [{hook}]}}]' for e in events) + "}}"
-        )
-        for root in (sandbox_home, project):  # the user's settings, and the project's own
-            (root / ".claude").mkdir(exist_ok=True)
-            (root / ".claude" / "settings.json").write_text(settings)
-        env = agent_env(sandbox_home, server.url)
-        config = sandbox_home / ".codex" / "config.toml"
-        config.write_text(f"notify = {json.dumps(['sh', '-c', ping])}\n" + config.read_text())
-        setup = prepare(agent, env)
-        assert not isinstance(setup, str), setup
-        task = _task(project, agent)
-        before = snapshot(sandbox_home)
-        asyncio.run(
-            agent_rollout(task, {}, 0, setup=setup, score=lambda t, e: judge(task, t, None, e))
-        )
-        assert len(server.model_requests()) >= 1
-        assert not [r for r in server.requests if "hook-fired" in r.path]
-    assert snapshot(sandbox_home) == before  # no transcript, no session index, nothing
