@@ -2,8 +2,9 @@
 (the default without pipx or uv: it works on PEP 668 Pythons and inside an active venv), or
 `pip --user`; upgraded in place when the installation owns it; left alone when the user does.
 
-The wheel is built from a copy of the checkout's sources (so a build never writes into the
-checkout) and kept, so `pipx upgrade` / `uv tool upgrade` work after the clone is gone.
+The wheel is written from the checkout's sources by wheel.py with the standard library alone
+(pip builds it, from a copy of the sources, where that cannot) and kept, so `pipx upgrade` /
+`uv tool upgrade` work after the clone is gone.
 
 The bookkeeping pipx, uv and `pip --user` need is kept here too: the directories those tools
 create on first use, and the distributions a user-site install adds, so uninstall takes exactly
@@ -21,6 +22,7 @@ from pathlib import Path
 from .context import Ctx, SetupFailed
 from .layout import NAME
 from .tree import missing_dirs
+from .wheel import CANNOT
 
 TOOLS = ("pipx", "uv", "venv", "pip")
 # "rm": the tool's own directory, removed whole once the tool holds no other package;
@@ -271,24 +273,16 @@ def checkout_version(source: Path) -> str:
 
 
 def build_wheel(ctx: Ctx, python: str, source: Path, pip: tuple[int, ...] | None) -> Path:
-    """Build the wheel with ``python`` (whose pip is ``pip``, see :func:`pip_version`) and move
-    it into the kept wheel directory."""
+    """Write the wheel with ``python`` (wheel.py, the standard library alone), or build it with
+    its pip (``pip``, see :func:`pip_version`) where the writer cannot; move it into the kept
+    wheel directory."""
     with tempfile.TemporaryDirectory(prefix="skillopt-sleep-build-") as tmp:
-        stage = Path(tmp) / "src"
-        stage.mkdir()
-        for name in ("pyproject.toml", "README.md"):
-            shutil.copy2(source / name, stage / name)
-        shutil.copytree(
-            source / "skillopt_sleep",
-            stage / "skillopt_sleep",
-            ignore=shutil.ignore_patterns("__pycache__", "*.pyc"),
-        )
-        builder = _builder(ctx, python, Path(tmp), pip)
         out = Path(tmp) / "out"
-        ctx.must(
-            ctx.ask([builder, "-m", "pip", "wheel", "-q", "--no-deps", "-w", out, stage]),
-            "building the wheel",
-        )
+        written = ctx.ask([python, "-I", WHEEL_WRITER, source, out])
+        if written.returncode == CANNOT:
+            _pip_wheel(ctx, python, source, Path(tmp), pip)
+        else:
+            ctx.must(written, "writing the wheel")
         wheels = sorted(out.glob("*.whl"))
         if not wheels:
             raise SetupFailed("the build made no wheel", hint="run `python3 -m build` to see why")
@@ -298,6 +292,29 @@ def build_wheel(ctx: Ctx, python: str, source: Path, pip: tuple[int, ...] | None
             ctx.manifest.add("file", dest)
         shutil.move(str(wheels[0]), dest)
     return dest
+
+
+# Run as a script by path: the installer's commands run without the checkout on PYTHONPATH.
+WHEEL_WRITER = Path(__file__).with_name("wheel.py")
+
+
+def _pip_wheel(ctx: Ctx, python: str, source: Path, tmp: Path, pip: tuple[int, ...] | None) -> None:
+    """Build the wheel into ``tmp/out`` with pip, from a copy of the checkout's sources (so a build
+    never writes into the checkout)."""
+    stage = tmp / "src"
+    stage.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy2(source / name, stage / name)
+    shutil.copytree(
+        source / "skillopt_sleep",
+        stage / "skillopt_sleep",
+        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"),
+    )
+    builder = _builder(ctx, python, tmp, pip)
+    ctx.must(
+        ctx.ask([builder, "-m", "pip", "wheel", "-q", "--no-deps", "-w", tmp / "out", stage]),
+        "building the wheel",
+    )
 
 
 def _builder(ctx: Ctx, python: str, tmp: Path, pip: tuple[int, ...] | None) -> str:

@@ -398,6 +398,7 @@ class Built:
     """What `python3 -m build` made of a user's clone (the README's way to build the package
     yourself), and what it said."""
 
+    checkout: Path
     dist: Path
     returncode: int
     output: str
@@ -448,6 +449,7 @@ def built_dist(
             (root / "output").write_text(built.stdout + built.stderr, encoding="utf-8")
             (root / "returncode").write_text(str(built.returncode), encoding="utf-8")
     return Built(
+        root / "clone",
         root / "dist",
         int((root / "returncode").read_text(encoding="utf-8")),
         (root / "output").read_text(encoding="utf-8"),

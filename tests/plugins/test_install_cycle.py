@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -300,3 +301,37 @@ def test_python_m_build_then_pipx_install_the_wheel(
         _run([str(home / ".local" / "bin" / "skillopt-sleep"), "-V"], env, tmp_path).stdout
         == f"skillopt-sleep {__version__}\n"
     )
+
+
+def test_the_installers_wheel_holds_what_python_m_build_puts_in_it(
+    tmp_path, empty_python, built_dist
+):
+    """The wheel install.sh writes with the standard library alone (setup/wheel.py, where a
+    build through pip installed setuptools into an isolated environment) holds every file of
+    the wheel setuptools builds, byte for byte, and the same metadata."""
+    writer = built_dist.checkout / "skillopt_sleep" / "setup" / "wheel.py"
+    done = _run(
+        [str(empty_python), "-I", str(writer), str(built_dist.checkout), str(tmp_path)],
+        {"PATH": "/usr/bin:/bin"},
+        tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    dist_info = f"skillopt_sleep-{__version__}.dist-info/"
+    with (
+        zipfile.ZipFile(done.stdout.strip()) as ours,
+        zipfile.ZipFile(built_dist.wheel()) as setuptools,
+    ):
+        theirs = set(setuptools.namelist()) - {f"{dist_info}top_level.txt"}
+        assert sorted(ours.namelist()) == sorted(theirs)
+        for name in sorted(theirs):
+            if name.startswith(dist_info):
+                continue
+            assert ours.read(name) == setuptools.read(name), name
+        assert ours.read(f"{dist_info}entry_points.txt") == setuptools.read(
+            f"{dist_info}entry_points.txt"
+        )
+        ours_meta, their_meta = (
+            z.read(f"{dist_info}METADATA").decode().split("\n", 1) for z in (ours, setuptools)
+        )
+        assert ours_meta[1] == their_meta[1]  # all but the Metadata-Version line
+        assert len([n for n in theirs if not n.startswith(dist_info)]) > 300

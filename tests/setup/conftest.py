@@ -1,5 +1,6 @@
 """A scripted machine for the installer: a temp HOME and a runner whose `python -m venv`,
-`pip wheel`, `claude plugin` and `schedule` calls create what the real ones would."""
+`pip wheel` (or wheel writer), `claude plugin` and `schedule` calls create what the real ones
+would."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import pytest
 
 from skillopt_sleep import __version__
 from skillopt_sleep.setup.commands import Done, FakeCommands
+from skillopt_sleep.setup.engine import WHEEL_WRITER
 from skillopt_sleep.setup.layout import Layout, layout_for
 from skillopt_sleep.setup.main import run
 from skillopt_sleep.setup.options import Options
@@ -97,8 +99,8 @@ def _builtin(m: Machine, argv: Sequence[str]) -> Done:
             (bin_dir / m.layout.exe(exe)).write_text(f'#!/bin/sh\necho "{exe} {__version__}"\n')
             (bin_dir / m.layout.exe(exe)).chmod(0o755)
         return Done(0)
-    if "pip wheel" in joined:
-        out = Path(argv[list(argv).index("-w") + 1])
+    if "pip wheel" in joined or list(argv[2:3]) == [str(WHEEL_WRITER)]:
+        out = Path(argv[list(argv).index("-w") + 1] if "pip wheel" in joined else argv[-1])
         out.mkdir(parents=True, exist_ok=True)
         (out / "skillopt_sleep-0.1.0-py3-none-any.whl").write_bytes(b"wheel")
         return Done(0)
