@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from .beside import beside
 from .clauses import sourced
 from .quoted import quoted_run
 from .shell_effects import _program, _segments, _words
@@ -356,20 +357,6 @@ def reference(text: str, actions: Sequence[ActionLike]) -> Reference | None:
     )
 
 
-def _beside(text: str, actions: Sequence[ActionLike]) -> str | None:
-    """A file ``text`` quotes that the attempt did not touch, in the folder of a file it quotes
-    that the attempt did (`config/dev.example.env` beside `config/prod.env` after ``cat
-    config/prod.env``): the turn sets the one used against the one to use, in any language."""
-    touched = {a.path.strip("/").removeprefix("./") for a in actions if a.path}
-    quoted = [m.group(1).strip().strip("/").removeprefix("./") for m in _CODE.finditer(text)]
-    folders = {q.rsplit("/", 1)[0] for q in quoted if "/" in q and q in touched}
-    for q in quoted:
-        folder, _, name = q.rpartition("/")
-        if folder in folders and "." in name and q not in touched:
-            return q
-    return None
-
-
 def refine(verdict: TurnVerdict, text: str, actions: Sequence[ActionLike]) -> TurnVerdict:
     """``verdict`` of the turn rules, made a correction when the turn corrects an action of the
     previous attempt. A correction or praise the rules are sure of stays as it is."""
@@ -394,9 +381,9 @@ def refine(verdict: TurnVerdict, text: str, actions: Sequence[ActionLike]) -> Tu
             "correction", f"names {ref.others[0]!r} where the attempt used another tool"
         )
     named = ref.named[0]
-    beside = None if verdict.sure else _beside(text, actions)
-    if beside is not None:
-        return TurnVerdict("correction", f"names {beside!r} beside a file the attempt used")
+    other = None if verdict.sure else beside(text, (a.path for a in actions))
+    if other is not None:
+        return TurnVerdict("correction", f"names {other!r} beside a file the attempt used")
     if ref.contrast:
         return TurnVerdict("correction", f"sets itself against what the attempt did ({named!r})")
     if not verdict.sure and ref.quiet and ref.words <= _SHORT_REMARK:
