@@ -224,11 +224,13 @@ PLUGIN = Path(__file__).resolve().parents[2] / "plugins" / "opencode" / "plugins
 def test_a_fresh_opencode_recording_is_harvested_and_its_plugin_hands_each_idle_session_to_log(
     tmp_path, monkeypatch
 ):
-    """One recording (four ``opencode run`` calls) proves three things, each asserted on its own:
+    """One recording (four ``opencode run`` calls) proves four things, each asserted on its own:
     the sessions OpenCode stores are harvested into the corrected task and the praised one, the
-    plugin in the home's config hands every idle session to ``skillopt-sleep log``, and in a
-    project with a CLAUDE.md and no AGENTS.md OpenCode reads the CLAUDE.md (with an AGENTS.md it
-    does not: test_opencode_reads.py)."""
+    plugin in the home's config hands every idle session to ``skillopt-sleep log``, in a project
+    with a CLAUDE.md and no AGENTS.md OpenCode reads the CLAUDE.md, and once the project has an
+    AGENTS.md beside it (added before the fourth run, with a global AGENTS.md and a skill in each
+    of three folders) OpenCode reads that, the global one and the three skills, not the CLAUDE.md:
+    where a rule for OpenCode must land."""
     if which_opencode() is None:
         pytest.skip("opencode is not installed (npm i -g opencode-ai)")
     root, out = tmp_path / "rec", tmp_path / "fixture"
@@ -245,6 +247,8 @@ def test_a_fresh_opencode_recording_is_harvested_and_its_plugin_hands_each_idle_
     servers: list[ModelServer] = []
 
     def server(responder: Responder) -> ModelServer:
+        if len(servers) == 3:  # before the fourth run (the praise)
+            _agents_md_and_skills(home, root / "calc")
         servers.append(ModelServer(responder=responder))
         return servers[-1]
 
@@ -267,6 +271,30 @@ def test_a_fresh_opencode_recording_is_harvested_and_its_plugin_hands_each_idle_
     _each_idle_session_handed_to_log(tmp_path, db, root / "calc")
     sent = json.dumps([r.body for r in servers[0].requests if isinstance(r.body, dict)])
     assert "claude-md-rule" in sent, "OpenCode did not read CLAUDE.md where there is no AGENTS.md"
+    seen = _prompted(servers[3])
+    assert "agents-md-rule" in seen and "global-agents-md-rule" in seen
+    assert "claude-md-rule" not in seen, "OpenCode read CLAUDE.md beside an AGENTS.md"
+    assert all(f"skill-{n}" in seen for n in range(len(SKILLS))), "a skill folder was not read"
+
+
+SKILLS = (".opencode/skills", ".claude/skills", ".agents/skills")
+
+
+def _agents_md_and_skills(home: Path, project: Path) -> None:
+    """An AGENTS.md beside the CLAUDE.md, a global AGENTS.md, a skill in each of three folders."""
+    (project / "AGENTS.md").write_text("agents-md-rule\n")
+    (home / ".config" / "opencode" / "AGENTS.md").write_text("global-agents-md-rule\n")
+    for n, folder in enumerate(SKILLS):
+        skill = project / folder / f"skill-{n}"
+        skill.mkdir(parents=True)
+        (skill / "SKILL.md").write_text(f"---\nname: skill-{n}\ndescription: d\n---\nbody\n")
+
+
+def _prompted(server: ModelServer) -> str:
+    """Everything the model was sent with the agent's tools (not the title request), as text."""
+    return json.dumps(
+        [r.body for r in server.requests if isinstance(r.body, dict) and r.body.get("tools")]
+    )
 
 
 def _each_idle_session_handed_to_log(spied: Path, db: Path, project: Path) -> None:
