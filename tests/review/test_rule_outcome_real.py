@@ -23,8 +23,12 @@ from skillopt_sleep.testing.scripts import claude_bash
 
 pytestmark = [pytest.mark.realbin, pytest.mark.slow]
 
+# As few sessions as each verdict needs: the tests rule is working only with 3 corrected before
+# (its cited one aside) and 4 uncorrected after (Fisher 1/35 <= 0.05; 2 before: 1/15); the
+# summary rule is ignored with 1 corrected before and 3 corrected after ((1/3)^3 <= 0.05).
 MODULES = ("parser", "cache", "router", "auth")
-DOCS = ("design", "release", "api", "roadmap")
+DOCS_BEFORE = ("design", "release")
+DOCS_AFTER = ("design", "api", "roadmap")
 PYTEST = "No, always use `pytest -q`."
 HEADING = "Please use the heading '## Summary' like I asked."
 # The sessions touch nothing another could (their commands only echo): three run at a time.
@@ -80,11 +84,12 @@ def test_a_followed_rule_is_working_and_an_ignored_one_is_ignored(cli, home, tmp
     record(
         agent_home,
         project,
-        tuple(_tests_session(m, True) for m in MODULES) + tuple(_summary_session(d) for d in DOCS),
+        tuple(_tests_session(m, True) for m in MODULES)
+        + tuple(_summary_session(d) for d in DOCS_BEFORE),
     )
     _harvest(cli, agent_home, project)
     tasks = Store.open(home.paths.db).list_tasks(project=str(project))
-    assert len(tasks) == 8 and all(t.turns and t.turns[0].kind == "correction" for t in tasks)
+    assert len(tasks) == 6 and all(t.turns and t.turns[0].kind == "correction" for t in tasks)
     cite_tests = next(t.id for t in tasks if "parser" in t.intent)
     cite_summary = next(t.id for t in tasks if "design" in t.intent)
     rules = (
@@ -110,7 +115,8 @@ def test_a_followed_rule_is_working_and_an_ignored_one_is_ignored(cli, home, tmp
     record(
         agent_home,
         project,
-        tuple(_tests_session(m, False) for m in MODULES) + tuple(_summary_session(d) for d in DOCS),
+        tuple(_tests_session(m, False) for m in MODULES)
+        + tuple(_summary_session(d) for d in DOCS_AFTER),
     )
     _harvest(cli, agent_home, project)
     after = {r["text"]: r for r in cli("rules", "--json", cwd=project).json()["rules"]}
@@ -118,7 +124,8 @@ def test_a_followed_rule_is_working_and_an_ignored_one_is_ignored(cli, home, tmp
     assert tests_rule["before"] == {"requests": 3, "corrected": 3}
     assert tests_rule["after"]["requests"] == 4 and tests_rule["after"]["corrected"] == 0
     assert tests_rule["verdict"] == "working", tests_rule["summary"]
-    assert summary_rule["after"] == {"requests": 4, "corrected": 4, "opposite": 0}
+    assert summary_rule["before"] == {"requests": 1, "corrected": 1}
+    assert summary_rule["after"] == {"requests": 3, "corrected": 3, "opposite": 0}
     assert summary_rule["verdict"] == "ignored", summary_rule["summary"]
     status = cli("status", cwd=project)
     assert f"rule {summary_rule['id']} is ignored" in status.out
