@@ -1,8 +1,8 @@
 """Conversations written by the real claude and codex: every later turn lands where it belongs.
 
 The stored fixtures (tests/fixtures/conversations/, recorded by ``conversations.py`` against the
-loopback model server) are harvested through the CLI; the live test records one session of each
-agent and language again with the binaries on PATH and checks they harvest the same; a correction
+loopback model server) are harvested through the CLI; the live test records three of them again
+(:data:`LIVE`) with the binaries on PATH and checks they harvest the same; a correction
 that arrives after a harvest still lands on its stored request.
 """
 
@@ -163,12 +163,15 @@ def test_a_correction_sent_after_a_harvest_lands_on_the_stored_request(cli, sand
     assert task.outcome in ("failure", "mixed") and task.checks
 
 
-# Recorded live: one English and one German session per agent, which between them send every
-# kind of later turn (correction, praise, follow-up, new request) in both languages with both
-# agents, every way of continuing a session (claude --resume / --continue, codex resume <id> /
-# --last), a tool call of each agent, and checkable corrections. The other stored sessions vary
-# the wording of these same turns; the stored-fixture tests above harvest all of them.
-LIVE = ("release-en", "dockerfile-de", "tests-codex-en", "csv-codex-de")
+# Recorded live: the fewest sessions that send, with each agent, every kind of later turn
+# (correction, praise, follow-up, new request) and every way of continuing a session (claude
+# --resume / --continue, codex resume <id> / --last), a tool call of each agent, and checkable
+# corrections: claude's English session has all of them; codex's follow-up is only in its
+# English one and its new request only in its German one. The live run checks that the binaries
+# still write what the stored sessions hold; what the miner makes of every language and wording
+# is the stored-fixture tests' (above), which harvest all of the stored sessions (claude's
+# German dockerfile-de among them).
+LIVE = ("release-en", "tests-codex-en", "csv-codex-de")
 
 
 def _checks(tasks: list[TaskRecord]) -> dict[tuple[str, str], list[tuple[str, str]]]:
@@ -200,8 +203,8 @@ def test_live_recording_with_the_real_binaries_gives_the_same_conversations(
     _harvest(cli, stable)
     recorded = _tasks(sandbox_home)
     counts = check_conversations(recorded, live)
-    assert counts == {"checkable": 5, "with_rule": counts["with_rule"]}
-    assert counts["with_rule"] >= 5
+    assert counts == {"checkable": 4, "with_rule": counts["with_rule"]}
+    assert counts["with_rule"] >= 4
 
     stored, stored_home = tmp_path / "stored", tmp_path / "stored-sleep-home"
     shutil.copytree(FIXTURES, stored)
