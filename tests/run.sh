@@ -41,18 +41,29 @@ if command -v npm >/dev/null 2>&1; then
     [ "$(installed "${spec%@*}")" = "${spec##*@}" ] || stale=1
   done
   if [ -n "$stale" ]; then
-    # In the background while pip installs the package: npm mostly waits on the network and
-    # pip mostly on its own downloads and build, so on a fresh machine the two overlap.
+    # In the background, while pip installs the package and then while the tests that need no
+    # agent CLI run: npm mostly waits on the network (about 100 s for the seven on a fresh
+    # machine). The tests marked realbin run last and wait for the file it leaves when it ends
+    # (tests/conftest.py); its bin folder joins PATH in each worker then.
+    tools_done="${TMPDIR:-/tmp}/skillopt-sleep-tools-installed.$$"
+    rm -f "$tools_done"
+    export SKILLOPT_TESTS_TOOLS_PENDING="$tools_done"
     # shellcheck disable=SC2086  # one word per package
     { npm install --silent --no-audit --no-fund --prefer-offline --prefix .tools \
         "@anthropic-ai/claude-code@$CLAUDE_CODE_VERSION" "@openai/codex@$CODEX_VERSION" $AGENT_CLIS \
-        || echo "warning: npm could not install the agent CLIs; their tests will skip" >&2; } &
+        || echo "warning: npm could not install the agent CLIs; their tests will skip" >&2
+      : >"$tools_done"; } &
     npm_job=$!
+  else
+    export PATH="$PWD/.tools/node_modules/.bin:$PATH"
   fi
-  export PATH="$PWD/.tools/node_modules/.bin:$PATH"
 else
   echo "warning: npm not found; tests of the real claude/codex CLIs will skip" >&2
 fi
 "$py" -m pip install -q --disable-pip-version-check -e ".[dev]"
-[ -z "${npm_job:-}" ] || wait "$npm_job"
-exec "$py" -m pytest -q "$@"
+[ -n "${npm_job:-}" ] || exec "$py" -m pytest -q "$@"
+rc=0
+"$py" -m pytest -q "$@" || rc=$?
+wait "$npm_job" || true
+rm -f "$tools_done"
+exit "$rc"

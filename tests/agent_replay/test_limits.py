@@ -78,6 +78,7 @@ def test_codex_is_stopped_past_its_turn_limit_as_an_errored_rollout(project, san
         assert len(server.model_requests()) == 4  # three tool calls answered, the fourth stopped
 
 
+@pytest.mark.realbin
 @pytest.mark.parametrize(
     ("agent", "missing"),
     [("claude-code", "claude is not logged in"), ("codex", "codex is not logged in")],
@@ -93,6 +94,7 @@ def test_auto_replays_as_text_with_a_note_when_the_agent_has_no_login(
     assert "\n" not in note
 
 
+@pytest.mark.realbin
 @pytest.mark.parametrize(
     ("agent", "login"),
     [

@@ -325,7 +325,7 @@ def offline_pip(wheelhouse: Path) -> dict[str, str]:
 
 
 # What tests/run.sh needs besides python3; no npm: the tests of the agent CLIs skip.
-RUN_SH_TOOLS = ("bash", "dirname")
+RUN_SH_TOOLS = ("bash", "dirname", "rm")
 
 
 def run_sh_bin(bin_dir: Path, python: Path) -> Path:
