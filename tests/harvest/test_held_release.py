@@ -1,8 +1,9 @@
 """A never-run check is narrowed on the step the user's own example stands in for: after
 ``git tag v2.4.0 && git push --tags`` and "Push just this one: `git push origin v2.4.0`", the
-push of every tag is forbidden, never the tag the release asked for (sessions recorded with the
-real claude, tests/harvest/check_conversations_seventh.py and check_conversations_eleventh.py,
-harvested through the CLI)."""
+push of every tag is forbidden, never the tag the release asked for, nor a word of that step
+the correction says ("every local tag"). Sessions recorded with the real claude
+(tests/harvest/check_conversations_seventh.py and check_conversations_eleventh.py), harvested
+through the CLI."""
 
 from __future__ import annotations
 
@@ -29,12 +30,8 @@ def test_the_push_of_every_tag_is_forbidden_and_never_the_tag_itself(cli, sandbo
     assert "never runs git push --tags" in checks
     assert "never runs git tag" not in checks
     assert "runs git push origin v2.4.0" in checks
-    for check in (c for c in task.checks if c.kind in ACTION_KINDS):
-        assert not action_check(check, recorded(task.actions))[0], plain(check)
-
-
-def test_every_check_of_the_release_passes_on_the_users_way_which_still_tags(cli, sandbox_home):
-    task = harvested(cli, sandbox_home, CHECKS_ELEVENTH)["/release 2.4.0"]
+    assert "never runs tag" not in checks  # the tag is the step the request asked for
     users_way = recorded([Action(kind="command", command=c, exit_code=0) for c in _USERS_WAY])
     for check in (c for c in task.checks if c.kind in ACTION_KINDS):
+        assert not action_check(check, recorded(task.actions))[0], plain(check)
         assert action_check(check, users_way)[0], plain(check)
