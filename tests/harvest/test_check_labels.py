@@ -28,6 +28,7 @@ from . import (
     check_conversations_sixth,
     check_conversations_tenth,
     check_conversations_third,
+    check_conversations_twelfth,
     check_conversations_unseen,
 )
 
@@ -99,6 +100,12 @@ SETS = {
         check_conversations_eleventh.CHECK_ELEVENTH_LABELS,
         check_conversations_eleventh.CHECKS_ELEVENTH,
         20,
+    ),
+    "checks12": (
+        check_conversations_twelfth.CHECK_TWELFTH_SESSIONS,
+        check_conversations_twelfth.CHECK_TWELFTH_LABELS,
+        check_conversations_twelfth.CHECKS_TWELFTH,
+        22,
     ),
 }
 
