@@ -269,19 +269,27 @@ def test_a_missing_root_lists_nothing_and_an_unreadable_dir_is_a_problem(tmp_pat
 
 @pytest.mark.realbin
 @pytest.mark.slow
-def test_a_fresh_pi_recording_is_harvested_and_the_extension_hands_each_ended_session_to_log(
-    tmp_path, monkeypatch
+def test_a_fresh_pi_recording_goes_through_the_extension_to_the_task_log(
+    tmp_path, sandbox_home, monkeypatch
 ):
-    """One recording, in a home with the package installed, proves two things, each asserted on
-    its own: its sessions are harvested (the correction, the praise, the fork), and on each exit
-    of ``pi -p`` the extension runs ``skillopt-sleep log`` (here a recorder in its place) with
-    that session's file on stdin."""
-    recorder = tmp_path / "skillopt-sleep"
-    recorder.write_text('#!/bin/sh\n{ echo "$@"; cat; echo; } >> "$0.calls"\n', encoding="utf-8")
+    """One recording, in a home with the package installed, proves three things, each asserted
+    on its own: its sessions are harvested (the correction, the praise, the fork); on each exit of
+    ``pi -p`` the extension runs the package's launcher, which runs the engine's ``log`` with that
+    session's file on stdin (a recorder in front of the engine's Python notes each call and hands
+    it on); and the engine stores them, the session and its ``--continue`` correction as one task.
+    The same installed home then proves the packaged skill loads and its session is never a task."""
+    recorder = tmp_path / "python"
+    recorder.write_text(  # one write per call: the drainers the engine starts use it too
+        f'#!/bin/sh\npayload=$(cat)\nprintf \'%s\\t%s\\n\' "$*" "$payload" >> "$0.calls"\n'
+        f'printf \'%s\' "$payload" | exec {sys.executable} "$@"\n',
+        encoding="utf-8",
+    )
     recorder.chmod(0o755)
-    monkeypatch.setenv("SKILLOPT_SLEEP_BIN", str(recorder))
+    monkeypatch.setenv("SKILLOPT_SLEEP_PYTHON", str(recorder))
+    monkeypatch.setenv("PYTHONPATH", str(REPO))
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
     with ModelServer([]) as srv:
-        _installed_pi(tmp_path, srv, recorder)
+        pi, _, _ = _installed_pi(tmp_path, srv, None)
     home, work = tmp_path / "agent-home", tmp_path / "work"
     files = pi_agent.record_sessions(home, work)
     assert len(files) == 3, "--continue appended to the session it continued"
@@ -301,13 +309,31 @@ def test_a_fresh_pi_recording_is_harvested_and_the_extension_hands_each_ended_se
     assert [a.exit_code for a in corrected.actions if a.kind == "command"] == [0, 2]
     assert (praised.feedback, praised.outcome, praised.checks) == (pi_agent.PRAISE, "success", [])
 
-    # the extension: each of the five runs handed its session to `log` as it ended
+    # the extension: each of the five runs handed its session to the engine's `log` as it ended
     lines = Path(f"{recorder}.calls").read_text("utf-8").splitlines()
-    calls = [(lines[i], json.loads(lines[i + 1])) for i in range(0, len(lines) - 1, 2)]
+    hooked = [line.split("\t", 1) for line in lines if "--drain" not in line.split("\t")[0]]
+    calls = [(argv, json.loads(sent)) for argv, sent in hooked]
     ended = [files[0], files[0], files[1], files[1], files[2]]
-    assert calls == [("log", _ended(session, work)) for session in ended], (
+    assert calls == [("-m skillopt_sleep log", _ended(session, work)) for session in ended], (
         "the extension did not hand each ended session to log"
     )
+
+    # the engine: the task log holds the three requests, the first with its correction
+    logged = _logged(sandbox_home, lambda ts: len(ts) == 3 and any(t.feedback for t in ts))
+    assert sorted(t.intent for t in logged) == sorted(
+        [pi_agent.REQUEST, pi_agent.PRAISE_REQUEST, pi_agent.FORK_REQUEST]
+    )
+    [task] = [t for t in logged if t.intent == pi_agent.REQUEST]
+    assert (task.source, task.feedback, task.outcome) == ("pi", pi_agent.CORRECTION, "failure")
+    assert [plain(c) for c in task.checks][:3] == [
+        "contains 'pytest -q'",
+        "runs pytest",
+        "never runs unittest",
+    ]
+    assert _read_store(sandbox_home, Store.notices) == []
+    with ModelServer([]) as srv:
+        env = pi_agent.pi_home(home, srv.url)
+        _packaged_skill_loads_and_is_never_a_task(pi, env, work, srv, home)
 
 
 def _ended(session: Path, work: Path) -> dict[str, str]:
@@ -400,34 +426,6 @@ def test_damaged_sessions_never_stop_the_parser_or_the_miner(lines):
     chunk = parser.finish()
     assert chunk.lines == len(lines)
     mine_chunk(chunk, FALLBACK_TIME)
-
-
-@pytest.mark.realbin
-@pytest.mark.slow
-def test_an_ended_pi_session_and_its_correction_land_in_the_task_log(tmp_path, sandbox_home):
-    """The whole way: the installed package's extension runs its launcher, which runs the
-    engine's ``log``; the session, then its ``--continue`` correction, become one task. The same
-    installed home then proves the packaged skill loads and its session is never a task."""
-    with ModelServer([*pi_agent.first_session(), *pi_agent.correction_replies()]) as srv:
-        engine = {
-            "SKILLOPT_SLEEP_PYTHON": sys.executable,
-            "PYTHONPATH": str(REPO),
-            "PYTHONDONTWRITEBYTECODE": "1",
-        }
-        pi, env, work = _installed_pi(tmp_path, srv, None, engine)
-        _pi_print(pi, env, work, pi_agent.REQUEST)
-        [task] = _logged(sandbox_home, lambda ts: len(ts) == 1)
-        assert (task.source, task.intent, task.outcome) == ("pi", pi_agent.REQUEST, "unknown")
-        _pi_print(pi, env, work, pi_agent.CORRECTION, "--continue")
-        [task] = _logged(sandbox_home, lambda ts: len(ts) == 1 and ts[0].feedback)
-        assert (task.feedback, task.outcome) == (pi_agent.CORRECTION, "failure")
-        assert [plain(c) for c in task.checks] == [
-            "contains 'pytest -q'",
-            "runs pytest",
-            "never runs unittest",
-        ]
-        assert _read_store(sandbox_home, Store.notices) == []
-        _packaged_skill_loads_and_is_never_a_task(pi, env, work, srv, tmp_path / "agent-home")
 
 
 def _packaged_skill_loads_and_is_never_a_task(
