@@ -74,7 +74,7 @@ def broken_rule(
     ``held``: also a text check held against the user's example (for turns the rules cannot
     place: a request the rules are sure of keeps its own spans)."""
     if answer:
-        for check in candidate_checks(text):
+        for check in candidate_checks(text, (answer,)):
             if not rule_check(check, answer)[0]:
                 return check.describe()
         kept = held_text_checks(text, answer, actions) if held else []

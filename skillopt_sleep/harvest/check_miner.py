@@ -9,6 +9,7 @@ session shows one). Pure: no IO.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from ..action_models import ACTION_KINDS
 from ..models import Check
@@ -266,8 +267,9 @@ def _too_vague(value: str) -> bool:
     return len(value.strip()) < 2 or value.lower() in _STOP | _ARTICLES
 
 
-def candidate_checks(feedback: str) -> list[Check]:
-    """Checks a correction states, before validation (see ``feedback.validated``)."""
+def candidate_checks(feedback: str, answers: Sequence[str] | None = None) -> list[Check]:
+    """Checks a correction states, before validation (see ``feedback.validated``); ``answers``:
+    the attempts it follows, where known (a link-shape rule needs a link in sight)."""
     found = [
         *_commands(feedback),
         *_separator(feedback),
@@ -276,7 +278,7 @@ def candidate_checks(feedback: str) -> list[Check]:
         *_address(feedback),
         *heading_checks(feedback),
         *stated_checks(feedback),
-        *plain_rules(feedback),
+        *plain_rules(feedback, answers),
     ]
     checks: list[Check] = []
     for kind, value in found:

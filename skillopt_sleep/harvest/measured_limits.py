@@ -7,7 +7,8 @@ of, not a ceiling; a number two properties exceed is a guess, and no ceiling is 
 line's characters and the whole answer's are one property on a one-line answer, and so are its
 lines and its bullets when every line is a bullet). Nor is a number in a clause that says the
 answer again the user's way (:mod:`.restated`) and would not fit under it: "Release 5.2 ships on
-14 May." after "Release 5.2 ships soon." dates the release. Pure: no IO.
+14 May." after "Release 5.2 ships soon." dates the release; nor a piece of a date, a time or an
+id ("v1 shuts down on 2027-03-31" names no ceiling of 31). Pure: no IO.
 """
 
 from __future__ import annotations
@@ -21,8 +22,11 @@ from .restated import restatements
 
 Measure = Literal["chars", "line_chars", "lines", "bullets", "words"]
 
-# a whole number, not part of a version, an identifier or a larger number ("5.2", "py3", "1,000")
-_NUMBER = re.compile(r"(?<![\w.,#])\d{1,5}(?![.,]?\d)")
+# a whole number, not a piece of a compound token: a version, an identifier or a larger number
+# ("5.2", "py3", "1,000"), nor digits joined to a word or to more digits by "-", "/" or ":" (a
+# date "2027-03-31", a time "22:00", a ratio "3/4", an id "PAY-311"): the token is one value,
+# and its pieces are no count. A number joined to a unit after it ("80-char") is still one.
+_NUMBER = re.compile(r"(?<![\w.,#])(?<!\w[-/:])\d{1,5}(?![.,]?\d)(?![-/:]\d)")
 _CODE = re.compile(r"`[^`]*`")
 _BULLET = re.compile(r"^[ \t]*(?:[-*+\u2022]|\d{1,3}[.)])[ \t]+\S")
 # an answer over its ceiling by a quarter or more ("set it to 10" after an 11-character answer

@@ -223,7 +223,7 @@ def mine_checks(
             retry_acts = to_models(a.turn, project) if accepted is not None else None
             said = redact(a.turn.prompt)
             mined = [
-                *validated(candidate_checks(said), previous, accepted),
+                *validated(candidate_checks(said, (previous, retry or "")), previous, accepted),
                 *mined_action_checks(said, acted, retry_acts),
                 *validated_actions(file_checks(said, acted), acted, retry_acts),
                 *validated_actions(refused_in_files(said, acted), acted, retry_acts),

@@ -14,6 +14,7 @@ example and with what the correction says against. Pure: no IO.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from .spans import limits
 
@@ -67,6 +68,14 @@ _ONLY_LINK = re.compile(
     _I,
 )
 LINK_ALONE = r"(?s)\A\W*https?://[^\s<>()]+?\W*\Z"
+_A_LINK = re.compile(r"https?://\S")
+
+
+def _link_in_sight(text: str, answers: Sequence[str] | None) -> bool:
+    """Whether "only the link" can speak of a link: one in the correction or in an answer it
+    follows. "The merge bot only links titles that ..." after a title with no link in it asks
+    for no link (``answers`` None: none known, the words alone decide)."""
+    return answers is None or any(_A_LINK.search(t) for t in (text, *answers))
 
 
 def _limit(unit: str, n: int) -> tuple[str, str | int]:
@@ -87,8 +96,9 @@ def length_rules(text: str) -> list[tuple[str, str | int]]:
     return [_limit(unit, n) for unit, n in limits(text)]
 
 
-def plain_rules(text: str) -> list[tuple[str, str | int]]:
-    """Every rule ``text`` states of the answer in plain words, as (kind, value) candidates."""
+def plain_rules(text: str, answers: Sequence[str] | None = None) -> list[tuple[str, str | int]]:
+    """Every rule ``text`` states of the answer in plain words, as (kind, value) candidates;
+    ``answers``: the attempts it follows, where known."""
     found: list[tuple[str, str | int]] = length_rules(text)
     for match in _INSTEAD_OF.finditer(text):
         found.append(("not_contains", match.group("b").strip()))
@@ -99,7 +109,7 @@ def plain_rules(text: str) -> list[tuple[str, str | int]]:
         for p in (_LEAVE_OUT, _DONT_SAY)
         for m in p.finditer(text)
     ]
-    if _ONLY_LINK.search(text):
+    if _ONLY_LINK.search(text) and _link_in_sight(text, answers):
         found.append(("regex", LINK_ALONE))
     for match in _LAST_LINE.finditer(text):
         found.append(("regex", re.escape(match.group("q").strip()) + r"\s*\Z"))
