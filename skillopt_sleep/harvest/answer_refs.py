@@ -4,8 +4,9 @@ states a rule about the answer's text that the answer breaks.
 "Put every variable name in backticks, like `API_URL`" after an answer that wrote API_URL bare,
 "Release 5.2 ships on 14 May." after "Release 5.2 ships soon." (three of its words in a row),
 "Seulement dans `config/`, pas dans `node_modules/`" after a listing that went into
-node_modules/: a turn no rule places, that quotes something the previous answer says, is about
-that answer, not a new request. "Put it under the `## Next release` heading" after an answer
+node_modules/: a turn no rule places, that quotes something the previous answer says, or
+something the attempt wrote to a file ("`ubuntu-latest` moved under us" after a workflow that runs
+on it), is about that answer, not a new request. "Put it under the `## Next release` heading" after an answer
 under ``### v0.8.0``, "add `max_workers` to `CONFIG.md` as well" after an attempt that changed
 only ``src/config.py``: a turn that states a rule (a heading, a prefix, a required or forbidden
 text, a link shape, a construct it forbids, a file that must also change) which the previous attempt breaks is a
@@ -89,6 +90,11 @@ def broken_rule(
     return None
 
 
+def _written(actions: Sequence[ActionLike]) -> str:
+    """What the attempt put in files, where the transcript shows it: it speaks as its answer."""
+    return "\n".join(getattr(a, "content", "") for a in actions if a.kind in ("write", "edit"))
+
+
 def refine_by_answer(
     verdict: TurnVerdict, text: str, answer: str, actions: Sequence[ActionLike] = ()
 ) -> TurnVerdict:
@@ -108,6 +114,9 @@ def refine_by_answer(
     literal = None if verdict.sure or not answer else quoted_in(text, answer)
     if literal is not None:
         return TurnVerdict("correction", f"quotes the previous answer ({literal!r})")
+    wrote = None if verdict.sure else quoted_in(text, _written(actions))
+    if wrote is not None:
+        return TurnVerdict("correction", f"quotes what the previous attempt wrote ({wrote!r})")
     again = None if verdict.sure or not answer else next(iter(restatements(text, answer)), None)
     if again is not None:
         return TurnVerdict("correction", f"says the previous answer again its own way ({again!r})")

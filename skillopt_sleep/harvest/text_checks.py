@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from pydantic import ValidationError
 
 from ..models import Action, Check
+from .file_stand_ins import stand_ins
 
 _I = re.IGNORECASE
 _Q = r"""[`'"\u201c\u2018]"""
@@ -121,7 +122,8 @@ def files_to_change(text: str) -> list[tuple[str, list[str]]]:
 
 def file_checks(text: str, actions: Sequence[Action]) -> list[Check]:
     """Checks of the files an attempt leaves: the file a change must also be documented in, the
-    paths to leave alone or unread, and no absolute link in a markdown file it wrote."""
+    paths to leave alone or unread, no absolute link in a markdown file it wrote, and the value
+    the correction puts in place of one it wrote (:mod:`.file_stand_ins`)."""
     pairs: list[tuple[str, str | None, str]] = []
     for path, named in files_to_change(text):
         pairs += [("file_contains", path, re.escape(n)) for n in named]
@@ -136,6 +138,7 @@ def file_checks(text: str, actions: Sequence[Action]) -> list[Check]:
         pairs += [("file_not_contains", p, r"\]\(\s*https?://") for p in written]
     for name in (v for k, v in said if k == "heading"):  # the heading belongs in the file written
         pairs += [("file_contains", p, rf"(?m)^#{{1,6}}[ \t]+{re.escape(name)}") for p in written]
+    pairs += [("file_contains", p, re.escape(new)) for p, new in stand_ins(text, actions)]
     return _checks(pairs)
 
 
