@@ -7,7 +7,7 @@ how many yield the right check and how many a check that contradicts the correct
     python -m bench.corrections --baseline 4b6d96e --after HEAD --json
     python -m bench.corrections --sets checks5,checks6   # only those sets
 
-Fifteen sets of recorded sessions, each harvested through the CLI into a fresh store by the code of
+Sixteen sets of recorded sessions, each harvested through the CLI into a fresh store by the code of
 ``--baseline`` (a git revision, extracted to a temporary directory) and by this tree (or the
 revision ``--after``), in the same run:
 - tests/harvest/conversations.py, the miner's tuning set, 20 checkable corrections;
@@ -53,6 +53,8 @@ revision ``--after``), in the same run:
   4425286 was made, and kept from it: 20 labelled corrections (10 about text, 10 about actions).
 - tests/harvest/check_conversations_twelfth.py, written and recorded while the miner change after
   c053156 was made, and kept from it: 22 labelled corrections (11 about text, 11 about actions).
+- tests/harvest/check_conversations_thirteenth.py, written and recorded while the miner change after
+  c8c0ebc was made, and kept from it: 22 labelled corrections (11 about text, 11 about actions).
 
 Columns: attached (on their request), became tasks, with a mined rule check, with a mined action
 check, with a check that fails on the corrected attempt (goal: at least 8 of 20), and on labelled
@@ -292,6 +294,12 @@ SETS = {
         "CHECK_TWELFTH_SESSIONS",
         "tests/fixtures/conversations_checks_twelfth",
         "CHECK_TWELFTH_LABELS",
+    ),
+    "checks13": (
+        "tests.harvest.check_conversations_thirteenth",
+        "CHECK_THIRTEENTH_SESSIONS",
+        "tests/fixtures/conversations_checks_thirteenth",
+        "CHECK_THIRTEENTH_LABELS",
     ),
 }
 _TEXT_KINDS = frozenset({"contains", "not_contains", "starts_with", "equals", "heading"})

@@ -28,6 +28,7 @@ from . import (
     check_conversations_sixth,
     check_conversations_tenth,
     check_conversations_third,
+    check_conversations_thirteenth,
     check_conversations_twelfth,
     check_conversations_unseen,
 )
@@ -105,6 +106,12 @@ SETS = {
         check_conversations_twelfth.CHECK_TWELFTH_SESSIONS,
         check_conversations_twelfth.CHECK_TWELFTH_LABELS,
         check_conversations_twelfth.CHECKS_TWELFTH,
+        22,
+    ),
+    "checks13": (
+        check_conversations_thirteenth.CHECK_THIRTEENTH_SESSIONS,
+        check_conversations_thirteenth.CHECK_THIRTEENTH_LABELS,
+        check_conversations_thirteenth.CHECKS_THIRTEENTH,
         22,
     ),
 }
