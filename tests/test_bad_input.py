@@ -150,7 +150,7 @@ def test_redaction_stays_linear_on_hostile_text():
         "a" * 30 + "B9 ",
     ]
 
-    assert grows_linearly(redact, units, 200_000)
+    assert grows_linearly(redact, units, 50_000)
 
 
 def test_a_headless_private_key_leaves_no_line_behind():
