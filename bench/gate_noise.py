@@ -154,7 +154,7 @@ def holdout_gate(policy: GatePolicy, k: int, night: NightSettings | None = None)
             f"t{i:02d}": night.draw(rng, kind, False, k) for i, kind in enumerate(night.kinds)
         }
         after = {f"t{i:02d}": night.draw(rng, kind, True, k) for i, kind in enumerate(night.kinds)}
-        return decide(before, after, policy, rng).decision == "accept"
+        return decide(before, after, policy, rng, interval=False).decision == "accept"
 
     return accepts
 
@@ -342,15 +342,21 @@ def measure(
     false_accepts = baseline_accepts = 0
     for _ in range(nights):
         before, after = simulate_night(rng, tasks=tasks, k=k, gain=0.0)
-        false_accepts += decide(before, after, policy, rng).decision == "accept"
+        false_accepts += decide(before, after, policy, rng, interval=False).decision == "accept"
         baseline_accepts += strict_mean_accepts(before, after)
     hits = sum(
-        decide(*simulate_night(rng, tasks=tasks, k=k, gain=gain), policy, rng).decision == "accept"
+        decide(
+            *simulate_night(rng, tasks=tasks, k=k, gain=gain), policy, rng, interval=False
+        ).decision
+        == "accept"
         for _ in range(nights)
     )
     hits_pass_fail = sum(
         decide(
-            *simulate_night(rng, tasks=tasks, k=k, gain=gain, checks=(1, 1)), policy, rng
+            *simulate_night(rng, tasks=tasks, k=k, gain=gain, checks=(1, 1)),
+            policy,
+            rng,
+            interval=False,
         ).decision
         == "accept"
         for _ in range(nights)

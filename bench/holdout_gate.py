@@ -70,8 +70,14 @@ def decide(
     after: Mapping[str, Sequence[float | None]],
     policy: GatePolicy,
     rng: random.Random,
+    interval: bool = True,
 ) -> GateResult:
-    """Paired per-task comparison of holdout scores before and after a candidate edit."""
+    """Paired per-task comparison of holdout scores before and after a candidate edit.
+
+    ``interval=False`` skips the bootstrap interval, which the decision does not read (only the
+    result's ``reason`` shows it): ``rng`` is advanced past the draws it would have made, so the
+    decisions that follow are the same as with it, at a fraction of the time.
+    """
     rollouts = sum(len(v) for v in before.values()) + sum(len(v) for v in after.values())
     errored = sum(1 for v in (*before.values(), *after.values()) for s in v if s is None)
     if rollouts and errored / rollouts > policy.max_error_rate:
@@ -100,12 +106,16 @@ def decide(
         p_value, exact = sign_flip_p(diffs, policy.resamples, rng)
     else:
         p_value, exact = bootstrap_p(diffs, policy.resamples, rng), False
-    ci_low, ci_high = bootstrap_ci(diffs, policy.resamples, rng)
+    ci_low: float | None
+    ci_high: float | None
+    if interval:
+        ci_low, ci_high = bootstrap_ci(diffs, policy.resamples, rng)
+    else:  # one ``rng.random()`` is two 32-bit words of the generator; skip as many as it draws
+        rng.getrandbits(64 * policy.resamples * n)
+        ci_low = ci_high = None
     problems = _problems(gain, p_value, worst_drop, worst_task, policy)
-    summary = (
-        f"gain {gain:+.3f} (95% CI {ci_low:+.3f} to {ci_high:+.3f}), p = {p_value:.3g} "
-        f"on {n} holdout tasks"
-    )
+    ci = f" (95% CI {ci_low:+.3f} to {ci_high:+.3f})" if ci_low is not None else ""
+    summary = f"gain {gain:+.3f}{ci}, p = {p_value:.3g} on {n} holdout tasks"
     return GateResult(
         "reject" if problems else "accept",
         "; ".join(problems) if problems else summary,

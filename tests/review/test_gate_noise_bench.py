@@ -123,3 +123,23 @@ def test_the_bootstrap_interval_draws_what_rng_choices_draws():
         fast, slow = random.Random(seed), random.Random(seed)
         assert bootstrap_ci(diffs, resamples, fast) == by_choices(diffs, resamples, slow), seed
         assert fast.random() == slow.random(), seed
+
+
+def test_the_holdout_gate_without_its_interval_decides_the_same_and_leaves_rng_where_it_was():
+    """The benchmark skips the bootstrap interval its decisions never read: the same decision,
+    and ``rng`` advanced past the same draws, so every night after it is the one it would be."""
+    from bench.holdout_gate import GatePolicy, decide
+
+    bench = load_bench()
+    src = random.Random(5)
+    decisions = set()
+    for seed in range(40):
+        before, after = bench.simulate_night(src, tasks=src.randint(4, 12), k=4, gain=0.15)
+        full, fast = random.Random(seed), random.Random(seed)
+        kept = decide(before, after, GatePolicy(resamples=97), full)
+        skipped = decide(before, after, GatePolicy(resamples=97), fast, interval=False)
+        assert skipped.decision == kept.decision and skipped.p_value == kept.p_value, seed
+        assert skipped.ci_low is None and kept.ci_low is not None
+        assert fast.random() == full.random(), seed
+        decisions.add(kept.decision)
+    assert decisions == {"accept", "reject"}
