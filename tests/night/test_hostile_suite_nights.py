@@ -1,8 +1,9 @@
 """The hostile rule suite through whole nights: nothing hostile is staged or adopted, alone or riding along.
 
-The optimizer's replies come from the loopback model server (the anthropic SDK over HTTP), the
-rest of each night from the simulated world. Every reply proposes a slice of the hostile suite
-(``data/hostile_rules.json``) twice, alone and riding along a rule the simulated world rewards
+The optimizer's replies come from the loopback model server (the anthropic SDK over HTTP); the
+replays and the judge are the simulated backend, in-process (the simulated world, without an HTTP
+round trip for each of a night's thousand replays). Every reply proposes a slice of the hostile
+suite (``data/hostile_rules.json``) twice, alone and riding along a rule the simulated world rewards
 ("<useful rule> Also: <hostile rule>"), plus a slice of the benign suite using the same words.
 Nights run with ``run`` and every staged proposal is adopted, until the whole suite has been
 proposed. Then: no hostile text in any staged candidate or any live file; the useful rules the
@@ -26,7 +27,7 @@ from skillopt_sleep.testing import ModelServer
 from skillopt_sleep.testing.night_model import role_of, simulated_night_responder
 from skillopt_sleep.testing.replies import ModelCall, Reply, Text
 
-from .sample_log import anthropic_at, log_tasks, sample_root
+from .sample_log import log_tasks, sample_root
 
 DATA = Path(__file__).parent / "data"
 SUITE = json.loads((DATA / "hostile_rules.json").read_text(encoding="utf-8"))
@@ -104,18 +105,18 @@ def run_suite_nights(cli, project: Path) -> dict[str, object]:
     """Nights until the whole suite was proposed, each staged proposal adopted; what reached where."""
     home = Path(os.environ["SKILLOPT_SLEEP_HOME"])
     optimizer = SuiteOptimizer()
-    env = {"ANTHROPIC_API_KEY": "sk-ant-test"}
+    env = {
+        "ANTHROPIC_API_KEY": "sk-ant-test",
+        "SKILLOPT_SLEEP_ROLES__OPTIMIZER__BACKEND": "anthropic",
+        "SKILLOPT_SLEEP_ROLES__OPTIMIZER__MODEL": "claude-sonnet-4-6",
+        "SKILLOPT_SLEEP_ROLES__TARGET__BACKEND": "simulated",
+        "SKILLOPT_SLEEP_ROLES__JUDGE__BACKEND": "simulated",
+    }
     nights = staged = adopted_nights = 0
     with ModelServer(responder=optimizer) as srv:
+        env["SKILLOPT_SLEEP_ROLES__OPTIMIZER__BASE_URL"] = srv.url
         while not optimizer.done and nights < MAX_NIGHTS:
-            r = cli(
-                "run",
-                "--project",
-                str(project),
-                *anthropic_at(srv.url),
-                "--json",
-                env=env,
-            )
+            r = cli("run", "--project", str(project), "--json", env=env)
             assert r.code == 0, r.err
             nights += 1
             if r.json().get("decision") == "accept":
