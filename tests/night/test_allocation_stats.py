@@ -4,6 +4,7 @@ rejects at most at its level; and they still see a real gain and a real harm."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import math
 import random
 from collections import Counter
@@ -32,6 +33,12 @@ def _task(i: int, kind: int) -> TaskRecord:
         intent=f"task {i}",
         checks=[Check(kind="contains", value=f"kind-{kind}")],
     )
+
+
+@functools.cache
+def _eight_kinds(n: int) -> tuple[TaskRecord, ...]:
+    """``n`` tasks of 8 kinds in turn, built once: every run of a test reads the same tasks."""
+    return tuple(_task(i, i % 8) for i in range(n))
 
 
 def _world(rng: random.Random, rates: dict[str, float], after: dict[str, float] | None = None):  # type: ignore[no-untyped-def]
@@ -132,7 +139,7 @@ def test_a_large_night_checks_harm_on_a_sample_with_every_kind_and_still_refuses
     policy = EvidencePolicy.from_settings()
     each, _ = kind_size(policy.harm_alpha * KIND_SHARE / 8, 25, policy.harm_kind_power)
     for _ in range(20):
-        tasks = [_task(i, i % 8) for i in range(200)]
+        tasks = list(_eight_kinds(200))
         rates = {t.id: rng.choice((0.25, 0.9)) for t in tasks}
         trials = Trials(
             _world(rng, rates, dict.fromkeys(rates, 0.05)), BASE, tasks, policy, "t", rng
@@ -156,7 +163,7 @@ def test_a_rule_that_breaks_one_whole_kind_of_eight_is_refused_at_least_harm_kin
     policy = EvidencePolicy.from_settings()
     runs, caught = 400, 0
     for run in range(runs):
-        tasks = [_task(i, i % 8) for i in range(200)]
+        tasks = list(_eight_kinds(200))
         broken = run % 8
         rates = {t.id: rng.choice((0.1, 0.5, 0.9)) for t in tasks}
         kind = {t.id for t in tasks if t.checks[0].value == f"kind-{broken}"}
