@@ -74,8 +74,15 @@ def run_loop(
     last = last_done or clock.now()
     nights = 0
     announced: datetime | None = None
+    # the next run time after ``seen``: until the clock reaches it (or goes back before ``seen``)
+    # nothing is due, and a nap needs no new look at the cron expression
+    upcoming: datetime | None = None
+    seen: datetime | None = None
     while not stop.is_set():
         now = clock.now()
+        if upcoming is not None and seen is not None and seen <= now < upcoming:
+            clock.sleep(min(max_nap_s, (upcoming - now).total_seconds()))
+            continue
         due = runs_between(cron, last, now, tz)
         if due:
             if len(due) > 1:
@@ -89,8 +96,9 @@ def run_loop(
                 say(f"the night failed: {exc.one_line()}")
             nights += 1
             last = due[-1]
+            upcoming = None
             continue
-        upcoming = next_runs(cron, now, tz, 1)[0]
+        upcoming, seen = next_runs(cron, now, tz, 1)[0], now
         if upcoming != announced:
             say(f"next night at {upcoming.isoformat(timespec='minutes')}")
             announced = upcoming

@@ -19,6 +19,7 @@ field.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator, Mapping
 from datetime import datetime, timedelta, timezone, tzinfo
@@ -49,8 +50,10 @@ def cron_from_time(hhmm: str) -> str:
     return f"{int(match[2])} {int(match[1])} * * *"
 
 
+@functools.lru_cache(maxsize=64)
 def validate_cron(expr: str) -> str:
-    """The expression normalised to single spaces, or a UsageError naming the fix."""
+    """The expression normalised to single spaces, or a UsageError naming the fix (checked once
+    per expression: the loop reads its run times every nap)."""
     norm = " ".join(expr.split())
     if len(norm.split(" ")) != 5 or not croniter.is_valid(norm):
         raise UsageError(f"invalid cron expression {expr!r}", hint=CRON_HINT)
