@@ -119,7 +119,7 @@ def test_the_cost_benchmark_meets_its_goal_with_the_same_decisions(capsys):
     spec.loader.exec_module(bench)
     # the same nights with the classic allocation, beside them in the benchmark, are asserted on
     # nowhere here: left out, they were three quarters of the time
-    argv = ["--tasks", "16", "--k", "2", "--seeds", "0", "--provider", "anthropic", "--json"]
+    argv = ["--tasks", "8", "--k", "2", "--seeds", "0", "--provider", "anthropic", "--json"]
     code = bench.main([*argv, "--no-classic"])
     result = json.loads(capsys.readouterr().out)
     anthropic = result["providers"]["anthropic"]
