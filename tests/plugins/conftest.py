@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -186,16 +187,13 @@ def wheelhouse(tmp_path_factory: pytest.TempPathFactory, empty_python: Path) -> 
     """Every wheel an install needs, downloaded once per test run by a pip of the empty Python's
     version (under xdist, by the first worker that needs it, while the others wait for it);
     installs then run with ``--no-index`` and take seconds."""
-    import fcntl  # POSIX: the installers these wheels serve run under sh
 
-    shared = _shared_tmp(tmp_path_factory)
-    root = shared / "wheelhouse"
-    with open(shared / "wheelhouse.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file is closed
-        if not (root / "done").exists() and not (root / "skip").exists():
-            root.mkdir(exist_ok=True)
-            why = _download_wheels(empty_python, root)
-            (root / ("skip" if why else "done")).write_text(why, encoding="utf-8")
+    def download(root: Path) -> None:
+        why = _download_wheels(empty_python, root)
+        if why:
+            (root / "skip").write_text(why, encoding="utf-8")
+
+    root = _made_once(tmp_path_factory, "wheelhouse", download)
     if (root / "skip").exists():
         pytest.skip((root / "skip").read_text(encoding="utf-8"))
     return root / "wheels"
@@ -205,6 +203,24 @@ def _shared_tmp(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A directory every worker of this run sees (under xdist, their base's parent)."""
     base = tmp_path_factory.getbasetemp()
     return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+def _made_once(
+    tmp_path_factory: pytest.TempPathFactory, name: str, make: Callable[[Path], None]
+) -> Path:
+    """The directory ``name`` that every worker of this run shares, filled by ``make`` once: by
+    the first worker that needs it, while the others wait for it (a lock file beside it)."""
+    import fcntl  # POSIX: the installers these tests serve run under sh
+
+    shared = _shared_tmp(tmp_path_factory)
+    root = shared / name
+    with open(shared / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file is closed
+        if not (root / ".made").exists():
+            root.mkdir(exist_ok=True)
+            make(root)
+            (root / ".made").touch()
+    return root
 
 
 def _download_wheels(python: Path, root: Path) -> str:
@@ -370,21 +386,17 @@ def after_run_sh(
     ./.venv and installs the package editable into it, which leaves ``skillopt_sleep.egg-info``
     in the clone. Made once per test run (under xdist, by the first worker that needs it):
     test_run_sh checks what it did, test_editable_checkout installs from the clone it left."""
-    import fcntl
 
-    shared = _shared_tmp(tmp_path_factory)
-    root = shared / "after-run-sh"
-    with open(shared / "after-run-sh.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file is closed
-        if not (root / "returncode").exists():
-            root.mkdir()
-            checkout = copy_checkout(root / "clone")
-            env = base_env(root / "home", run_sh_bin(root / "bin", empty_python))
-            env.update(offline_pip(wheelhouse), PATH=str(root / "bin"))  # only the tools above
-            r = run_sh(checkout, env)
-            (root / "stdout").write_text(r.stdout, encoding="utf-8")
-            (root / "stderr").write_text(r.stderr, encoding="utf-8")
-            (root / "returncode").write_text(str(r.returncode), encoding="utf-8")
+    def run(root: Path) -> None:
+        checkout = copy_checkout(root / "clone")
+        env = base_env(root / "home", run_sh_bin(root / "bin", empty_python))
+        env.update(offline_pip(wheelhouse), PATH=str(root / "bin"))  # only the tools above
+        r = run_sh(checkout, env)
+        (root / "stdout").write_text(r.stdout, encoding="utf-8")
+        (root / "stderr").write_text(r.stderr, encoding="utf-8")
+        (root / "returncode").write_text(str(r.returncode), encoding="utf-8")
+
+    root = _made_once(tmp_path_factory, "after-run-sh", run)
     return RanRunSh(
         root / "clone",
         int((root / "returncode").read_text(encoding="utf-8")),
@@ -417,37 +429,33 @@ def built_dist(
     """`python3 -m build` of a clone, run once per test run (under xdist, by the first worker
     that needs it): test_install_cycle checks what it made and installs its wheel with pipx, and
     the installs whose test is not about building the wheel (`--package`) take the same wheel."""
-    import fcntl
 
-    shared = _shared_tmp(tmp_path_factory)
-    root = shared / "built-dist"
-    with open(shared / "built-dist.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file is closed
-        if not (root / "returncode").exists():
-            root.mkdir()
-            checkout = copy_checkout(root / "clone")
-            # `build` beside a pip of its own, which it uses to fill its isolated build environments.
-            builder = venv(empty_python, root / "build-env", wheelhouse, "build", "pip")
-            (root / "home").mkdir()
-            built = subprocess.run(
-                [
-                    str(builder / "python"),
-                    "-m",
-                    "build",
-                    "--outdir",
-                    str(root / "dist"),
-                    str(checkout),
-                ],
-                check=False,
-                env=base_env(root / "home", builder, **offline_pip(wheelhouse)),
-                cwd=root,
-                stdin=subprocess.DEVNULL,
-                capture_output=True,
-                text=True,
-                timeout=600,
-            )
-            (root / "output").write_text(built.stdout + built.stderr, encoding="utf-8")
-            (root / "returncode").write_text(str(built.returncode), encoding="utf-8")
+    def build(root: Path) -> None:
+        checkout = copy_checkout(root / "clone")
+        # `build` beside a pip of its own, which it uses to fill its isolated build environments.
+        builder = venv(empty_python, root / "build-env", wheelhouse, "build", "pip")
+        (root / "home").mkdir()
+        built = subprocess.run(
+            [
+                str(builder / "python"),
+                "-m",
+                "build",
+                "--outdir",
+                str(root / "dist"),
+                str(checkout),
+            ],
+            check=False,
+            env=base_env(root / "home", builder, **offline_pip(wheelhouse)),
+            cwd=root,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+        (root / "output").write_text(built.stdout + built.stderr, encoding="utf-8")
+        (root / "returncode").write_text(str(built.returncode), encoding="utf-8")
+
+    root = _made_once(tmp_path_factory, "built-dist", build)
     return Built(
         root / "clone",
         root / "dist",
