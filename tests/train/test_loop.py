@@ -164,11 +164,16 @@ def test_a_run_killed_mid_step_resumes_and_ends_with_the_same_summary(
             timeout=300,
         ).returncode
 
-    assert run(tmp_path / "whole", "keep") == 0
+    def run_here(out: Path) -> int:  # a run to its end (or a resumed one): no process to kill
+        return kill_train.main(
+            [str(planted), str(skill), str(out), "keep", "--every", "50", "--seed", "5"]
+        )
+
+    assert run_here(tmp_path / "whole") == 0
     assert run(tmp_path / "killed", "kill") == -9
     state = json.loads((tmp_path / "killed" / "state.json").read_text())
     assert state["unit"] == 2 and not (tmp_path / "killed" / "summary.json").exists()
-    assert run(tmp_path / "killed", "keep") == 0
+    assert run_here(tmp_path / "killed") == 0
     whole = (tmp_path / "whole" / "summary.json").read_text()
     assert (tmp_path / "killed" / "summary.json").read_text() == whole
     assert sorted(os.listdir(tmp_path / "killed" / "units")) == sorted(
