@@ -71,10 +71,14 @@ def forecast(
         t.id: rates.get(t.id, statistics.fmean(rates.values()) if rates else PRIOR_RATE)
         for t in tasks
     }
-    spent = [
-        asyncio.run(_rehearse(tasks, train, known, policy, budget, outlook, rng))
-        for _ in range(REHEARSALS)
-    ]
+
+    async def rehearsals() -> list[Spend]:  # one after another, on one event loop
+        return [
+            await _rehearse(tasks, train, known, policy, budget, outlook, rng)
+            for _ in range(REHEARSALS)
+        ]
+
+    spent = asyncio.run(rehearsals())
     return GateForecast(
         statistics.fmean(s.total for s in spent),
         bound(len(tasks), policy, budget, outlook.proposals_max),

@@ -92,10 +92,14 @@ def forecast_rounds(
     if not sel.train:
         return RoundsForecast(0.0, 0.0, runs=(Run(0, 0, False),))
     rng = random.Random(seed)
-    runs = [
-        asyncio.run(_rehearse(sel, rates, settings, night_index, proposals, rng))
-        for _ in range(REHEARSALS)
-    ]
+
+    async def rehearsals() -> list[tuple[int, dict[str, int], dict[str, int], bool]]:  # one loop
+        return [
+            await _rehearse(sel, rates, settings, night_index, proposals, rng)
+            for _ in range(REHEARSALS)
+        ]
+
+    runs = asyncio.run(rehearsals())
     return RoundsForecast(
         statistics.fmean(r[0] for r in runs),
         statistics.fmean(sum(r[1].values()) for r in runs),
