@@ -6,6 +6,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+from skillopt_sleep.checks.judge import rule_check
 from skillopt_sleep.harvest.check_miner import plain
 from skillopt_sleep.models import TaskRecord
 from skillopt_sleep.store import Store
@@ -25,3 +26,11 @@ def harvested(cli, sandbox_home: Path, fixtures: Path) -> dict[str, TaskRecord]:
 def mined(task: TaskRecord) -> list[str]:
     """``task``'s checks other than rubrics, as ``tasks show`` words them."""
     return [plain(c) for c in task.checks if c.kind != "rubric"]
+
+
+def assert_told_apart(task: TaskRecord, corrected: str, wanted: str) -> None:
+    """Every check of ``task`` other than a rubric fails on the answer the user corrected and
+    passes on the one the user asked for."""
+    for check in (c for c in task.checks if c.kind != "rubric"):
+        assert not rule_check(check, corrected)[0], plain(check)
+        assert rule_check(check, wanted)[0], plain(check)

@@ -20,7 +20,7 @@ from .held_numbers import (
     RELEASE_FIXED,
     RELEASE_LATE,
 )
-from .recorded_harvest import harvested, mined
+from .recorded_harvest import assert_told_apart, harvested, mined
 
 _DATED = {
     "Write the one-line status for the release channel.": RELEASE_FIXED,
@@ -44,9 +44,7 @@ def test_a_number_said_on_its_own_after_the_answers_opening_is_still_its_ceiling
     task = harvested(cli, sandbox_home, NUMBERS)["Write the push text for release 5.2."]
     assert [n.kind for n in task.turns] == ["correction"]
     assert "max_chars 40" in mined(task)
-    for check in (c for c in task.checks if c.kind != "rubric"):
-        assert not rule_check(check, PUSH_LONG)[0], plain(check)
-        assert rule_check(check, PUSH_SHORT)[0], plain(check)
+    assert_told_apart(task, PUSH_LONG, PUSH_SHORT)
 
 
 def test_only_the_clause_that_says_the_answer_again_makes_its_number_content() -> None:

@@ -7,13 +7,11 @@ through the CLI). Praise that asks for nothing the answer lacks stays praise."""
 
 from __future__ import annotations
 
-from skillopt_sleep.checks.judge import rule_check
 from skillopt_sleep.harvest.answer_refs import refine_by_answer
-from skillopt_sleep.harvest.check_miner import plain
 from skillopt_sleep.harvest.turns import classify_turn
 
 from .check_conversations_eleventh import _COMMIT, _COMMIT_BAD, CHECKS_ELEVENTH
-from .recorded_harvest import harvested, mined
+from .recorded_harvest import assert_told_apart, harvested, mined
 
 _REQUEST = "Scrie mesajul de commit pentru reparația din scheduler."
 
@@ -22,9 +20,7 @@ def test_a_rule_the_answer_breaks_after_a_word_of_praise_is_a_correction(cli, sa
     task = harvested(cli, sandbox_home, CHECKS_ELEVENTH)[_REQUEST]
     assert [n.kind for n in task.turns] == ["correction"]
     assert "contains 'fix(scheduler):'" in mined(task)
-    for check in (c for c in task.checks if c.kind != "rubric"):
-        assert not rule_check(check, _COMMIT_BAD)[0], plain(check)
-        assert rule_check(check, _COMMIT)[0], plain(check)
+    assert_told_apart(task, _COMMIT_BAD, _COMMIT)
 
 
 def test_praise_that_asks_for_nothing_the_answer_lacks_stays_praise() -> None:

@@ -5,12 +5,10 @@ tests/harvest/check_conversations_eleventh.py, harvested through the CLI)."""
 
 from __future__ import annotations
 
-from skillopt_sleep.checks.judge import rule_check
-from skillopt_sleep.harvest.check_miner import plain
 from skillopt_sleep.harvest.spans import spans
 
 from .check_conversations_eleventh import _BUTTONS, _BUTTONS_BAD, CHECKS_ELEVENTH
-from .recorded_harvest import harvested, mined
+from .recorded_harvest import assert_told_apart, harvested, mined
 
 
 def test_a_span_opened_with_a_low_quote_mark_is_refused_on_its_request(cli, sandbox_home):
@@ -19,9 +17,7 @@ def test_a_span_opened_with_a_low_quote_mark_is_refused_on_its_request(cli, sand
     task = tasks["Írd meg a mentés párbeszédablak gombfeliratait."]
     assert [n.kind for n in task.turns] == ["correction"]
     assert "not_contains '...'" in mined(task)
-    for check in (c for c in task.checks if c.kind != "rubric"):
-        assert not rule_check(check, _BUTTONS_BAD)[0], plain(check)
-        assert rule_check(check, _BUTTONS)[0], plain(check)
+    assert_told_apart(task, _BUTTONS_BAD, _BUTTONS)
 
 
 def test_the_low_quote_mark_opens_a_span_and_the_words_around_it_are_no_part_of_it() -> None:
