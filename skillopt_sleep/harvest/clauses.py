@@ -60,7 +60,8 @@ QUOTE_BODY = r"(?:[^'\"\u201d\u2019\n]|(?<=\w)['\u2019](?=\w))"
 SPACED = r"[^\W\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]"
 # The marks a quoted span opens with: straight and curly ones, and the low mark that Hungarian,
 # Polish, Romanian, Czech and German open with ("soha ne tegyél „...” jelet").
-OPEN_QUOTE = "['\"\u201c\u2018\u201e]"
+OPEN_MARKS = "'\"\u201c\u2018\u201e"
+OPEN_QUOTE = f"[{OPEN_MARKS}]"
 _QUOTED = re.compile(
     rf"`([^`\n]{{1,160}})`|(?<!{SPACED}){OPEN_QUOTE}({QUOTE_BODY}{{1,160}})['\"\u201d\u2019]"
     rf"(?!{SPACED})"

@@ -11,13 +11,8 @@ import shlex
 from collections.abc import Sequence
 
 from ..models import Action
-from .clauses import _NEGATIVE, OPEN_QUOTE, QUOTE_BODY, SPACED
+from .clauses import _NEGATIVE, _QUOTED
 from .shell_effects import _program, _segments, _words
-
-_QUOTED = re.compile(
-    rf"`([^`\n]{{1,160}})`|(?<!{SPACED}){OPEN_QUOTE}({QUOTE_BODY}{{1,160}})['\"\u201d\u2019]"
-    rf"(?!{SPACED})"
-)
 
 
 def unredirected(words: list[str]) -> list[str]:

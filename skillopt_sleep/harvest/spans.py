@@ -14,11 +14,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .clauses import _APPROVED, _LIST_WORDS, _NEGATIVE, SPACED, _clauses
+from .clauses import _APPROVED, _LIST_WORDS, _NEGATIVE, OPEN_MARKS, SPACED, _clauses
 
 _I = re.IGNORECASE
 _QUOTED = re.compile(
-    rf"`([^`\n]{{1,160}})`|(?<!{SPACED})['\"\u201c\u2018\u201e\u00ab]((?:[^'\"\u201d\u2019\u00bb\n]"
+    rf"`([^`\n]{{1,160}})`|(?<!{SPACED})[{OPEN_MARKS}\u00ab]((?:[^'\"\u201d\u2019\u00bb\n]"
     rf"|(?<=\w)['\u2019](?=\w)){{1,160}})['\"\u201d\u2019\u00bb](?!{SPACED})"
     r"|\u300c([^\u300d\n]{1,160})\u300d"
 )
