@@ -23,7 +23,7 @@ def _head(value: str) -> str:
     return match.group().casefold() if match else ""
 
 
-def stand_ins(text: str, actions: Sequence[Action]) -> list[tuple[str, str]]:
+def new_values(text: str, actions: Sequence[Action]) -> list[tuple[str, str]]:
     """(path, value): each value ``text`` quotes, not against, that no file the attempt wrote
     holds, beside a quoted value of the same first word that one of them does."""
     written = [(a.path, a.content) for a in actions if a.kind in ("write", "edit") and a.content]

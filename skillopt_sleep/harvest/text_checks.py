@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pydantic import ValidationError
 
 from ..models import Action, Check
-from .file_stand_ins import stand_ins
+from .file_stand_ins import new_values
 
 _I = re.IGNORECASE
 _Q = r"""[`'"\u201c\u2018]"""
@@ -138,7 +138,7 @@ def file_checks(text: str, actions: Sequence[Action]) -> list[Check]:
         pairs += [("file_not_contains", p, r"\]\(\s*https?://") for p in written]
     for name in (v for k, v in said if k == "heading"):  # the heading belongs in the file written
         pairs += [("file_contains", p, rf"(?m)^#{{1,6}}[ \t]+{re.escape(name)}") for p in written]
-    pairs += [("file_contains", p, re.escape(new)) for p, new in stand_ins(text, actions)]
+    pairs += [("file_contains", p, re.escape(new)) for p, new in new_values(text, actions)]
     return _checks(pairs)
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from skillopt_sleep.checks.action_judge import action_check, recorded
 from skillopt_sleep.harvest.check_miner import plain
-from skillopt_sleep.harvest.file_stand_ins import stand_ins
+from skillopt_sleep.harvest.file_stand_ins import new_values
 from skillopt_sleep.models import Action
 
 from .check_conversations_twelfth import _WORKFLOW, _WORKFLOW_BAD, CHECKS_TWELFTH
@@ -42,7 +42,7 @@ def test_a_value_put_in_place_of_one_the_attempt_wrote_lands_on_its_request(cli,
 
 def test_only_a_value_of_the_same_thing_not_said_against_stands_in() -> None:
     wrote = _wrote(_WORKFLOW_BAD)
-    assert stand_ins(_PIN, wrote) == [(_PATH, "ubuntu-24.04")]
-    assert stand_ins("Never `ubuntu-24.04`, keep `ubuntu-latest`.", wrote) == []
-    assert stand_ins("Add `pytest-cov`, `ubuntu-latest` is fine.", wrote) == []
-    assert stand_ins(_PIN, []) == []  # nothing written: no file to carry it
+    assert new_values(_PIN, wrote) == [(_PATH, "ubuntu-24.04")]
+    assert new_values("Never `ubuntu-24.04`, keep `ubuntu-latest`.", wrote) == []
+    assert new_values("Add `pytest-cov`, `ubuntu-latest` is fine.", wrote) == []
+    assert new_values(_PIN, []) == []  # nothing written: no file to carry it
