@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import shutil
 import subprocess
@@ -135,6 +136,21 @@ def sh(
     )
 
 
+def claude_plugins(claude: str, env: dict[str, str], cwd: Path | None = None) -> list[dict]:
+    """`claude plugin list --json`: the plugins Claude Code itself sees."""
+    listed = subprocess.run(
+        [claude, "plugin", "list", "--json"],
+        check=True,
+        env=env,
+        cwd=cwd,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    return json.loads(listed.stdout)
+
+
 class Kit:
     """The helpers above, handed to tests as the ``kit`` fixture (test modules cannot import
     conftest under --import-mode=importlib)."""
@@ -150,6 +166,7 @@ class Kit:
     listing = staticmethod(listing)
     copy_checkout = staticmethod(copy_checkout)
     sh = staticmethod(sh)
+    claude_plugins = staticmethod(claude_plugins)
     offline_pip = staticmethod(lambda wheelhouse: offline_pip(wheelhouse))
     venv = staticmethod(lambda *args, **kw: venv(*args, **kw))
     run_sh = staticmethod(lambda *args, **kw: run_sh(*args, **kw))

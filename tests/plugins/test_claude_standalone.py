@@ -23,20 +23,6 @@ from skillopt_sleep.testing.scripts import shell_then_reply
 pytestmark = [pytest.mark.realbin, pytest.mark.slow]
 
 
-def _plugin_list(env: dict[str, str], cwd: Path) -> list[dict]:
-    r = subprocess.run(
-        ["claude", "plugin", "list", "--json"],
-        check=True,
-        env=env,
-        cwd=cwd,
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    return json.loads(r.stdout)
-
-
 def _hook_log_says(sleep_home: Path, text: str, seconds: float = 60) -> bool:
     log = resolve_paths(str(sleep_home)).log_dir / "hook.log"
     deadline = time.monotonic() + seconds  # the logger drains in the background
@@ -62,7 +48,7 @@ def test_the_plugin_outlives_its_clone_and_ignores_its_own_sessions(
     env = kit.base_env(
         home, bin_dir, SKILLOPT_SLEEP_HOME=str(sleep_home), **kit.offline_pip(wheelhouse)
     )
-    _plugin_list(env, tmp_path)  # Claude Code has run here before
+    kit.claude_plugins("claude", env, tmp_path)  # Claude Code has run here before
 
     installed = kit.sh(clone / "install" / "install.sh", "--no-codex", env=env, cwd=tmp_path)
     assert installed.returncode == 0, installed.stdout + installed.stderr
@@ -105,7 +91,7 @@ def test_the_plugin_outlives_its_clone_and_ignores_its_own_sessions(
 
     gone = kit.sh(moved / "install" / "install.sh", "--uninstall", env=env, cwd=tmp_path)
     assert gone.returncode == 0, gone.stdout + gone.stderr
-    assert _plugin_list(env, tmp_path) == []
+    assert kit.claude_plugins("claude", env, tmp_path) == []
     assert not (home / ".local" / "share" / "skillopt-sleep").exists()
 
 

@@ -74,32 +74,23 @@ def test_dry_run_changes_nothing_and_says_what_it_would_do(kit, home, clean_bin)
     assert out.endswith("dry run: nothing was changed\n") and "done" not in out
 
 
-def _claude_home(kit, home, clean_bin, tmp_path) -> tuple[dict[str, str], list[str]]:
-    """(env, `claude plugin list --json`) for a home where Claude Code has run once and a
+def _claude_home(kit, home, clean_bin, tmp_path) -> tuple[dict[str, str], str]:
+    """(env, the `claude` to run) for a home where Claude Code has run once and a
     stand-in pipx installs the engine. Claude Code runs in the test's own home (a copy of a home
     made earlier in the run is not the same: Claude Code backs up its `.claude.json` on the next
     write once its cached state has aged, leaving a file no uninstall should touch)."""
     kit.link(clean_bin, "claude")
     env = kit.base_env(home, clean_bin, **_fake_tools(clean_bin, tmp_path / "fake", "pipx"))
-    claude = [str(clean_bin / "claude"), "plugin", "list", "--json"]
+    claude = str(clean_bin / "claude")
     subprocess.run(
-        claude, check=False, env=env, stdin=subprocess.DEVNULL, capture_output=True, timeout=120
-    )
-    return env, claude
-
-
-def _plugins(claude: list[str], env: dict[str, str]) -> list[dict[str, object]]:
-    """`claude plugin list --json`: the plugins Claude Code itself sees."""
-    listed = subprocess.run(
-        claude,
+        [claude, "plugin", "list", "--json"],
         check=False,
         env=env,
         stdin=subprocess.DEVNULL,
         capture_output=True,
-        text=True,
         timeout=120,
     )
-    return json.loads(listed.stdout)
+    return env, claude
 
 
 @pytest.mark.realbin
@@ -115,7 +106,9 @@ def test_claude_plugin_install_noop_upgrade_uninstall(kit, home, clean_bin, tmp_
 
     first = kit.sh(installer, "--package", SPEC, env=env)
     assert first.returncode == 0, first.stdout + first.stderr
-    [plugin] = [p for p in _plugins(claude, env) if p["id"] == "skillopt-sleep@skillopt-sleep"]
+    [plugin] = [
+        p for p in kit.claude_plugins(claude, env) if p["id"] == "skillopt-sleep@skillopt-sleep"
+    ]
     assert plugin["version"] == __version__ and plugin["enabled"] is True
     assert not plugin.get("errors")
     # Installed from a copy the installation owns, not from the checkout.
@@ -145,13 +138,13 @@ def test_claude_plugin_install_noop_upgrade_uninstall(kit, home, clean_bin, tmp_
     again = kit.sh(installer, "--package", SPEC, env=env)
     assert again.returncode == 0, again.stdout + again.stderr
     assert "+ claude plugin update skillopt-sleep@skillopt-sleep" in again.stdout
-    [plugin] = _plugins(claude, env)
+    [plugin] = kit.claude_plugins(claude, env)
     assert plugin["version"] == "9.9.9" and not plugin.get("errors")
 
     gone = kit.sh(installer, "--uninstall", env=env)
     assert gone.returncode == 0, gone.stdout + gone.stderr
     assert kit.listing(home) == before
-    assert _plugins(claude, env) == []
+    assert kit.claude_plugins(claude, env) == []
 
 
 @pytest.mark.parametrize(
