@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import hashlib
 import re
+from dataclasses import replace
 
-from ..models import TaskRecord
+from ..models import TaskRecord, TurnNote
 from ..store.preferences import PreferenceSighting
 
 _FILLER = re.compile(
@@ -69,3 +70,19 @@ def preference_sightings(records: list[TaskRecord]) -> list[PreferenceSighting]:
                 )
             )
     return out
+
+
+def corrections(record: TaskRecord) -> list[PreferenceSighting]:
+    """The user's corrections of ``record``: its correction turns, or for a request added by hand
+    (no turns) that failed, the feedback the user gave. Both the rule a night makes from a request
+    and the later requests held against that rule read a correction here, so a request added by
+    hand gives the rule the same preference keys and checks a later one is matched by; its checks
+    are those its words state and those the user wrote for it (``tasks add --check``)."""
+    if record.turns or record.outcome != "failure" or not record.feedback.strip():
+        return preference_sightings([record])
+    said = TurnNote(kind="correction", text=record.feedback.strip(), at=record.created_at)
+    typed = {c.describe() for c in record.checks}  # the user's own checks state it too
+    return [
+        replace(s, checks=tuple(sorted(typed | set(s.checks))))
+        for s in preference_sightings([record.model_copy(update={"turns": [said]})])
+    ]

@@ -24,7 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..errors import ProposalError
 from ..evidence.kinds import request_words
-from ..harvest.preferences import preference_sightings
+from ..harvest.preferences import corrections
 from ..models import Edit, EditEvidence, TaskRecord
 from ..rules.managed_block import block_lines, same_rule
 from ..store import NightRow, Store
@@ -129,7 +129,7 @@ def entries_for_night(
             dict.fromkeys([*edit.cites, *(ev.cited if ev else []), *(ev.unseen if ev else [])])
         )
         made_for = [by_id[i] for i in ids if i in by_id]
-        sightings = preference_sightings(made_for)
+        sightings = [s for t in made_for for s in corrections(t)]
         out.append(
             AdoptedRule(
                 id=rule_id(edit),

@@ -23,16 +23,15 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Literal
 
 from ..evidence.exact import Stratum, stratified_p
 from ..evidence.kinds import SIMILAR, request_words
-from ..harvest.preferences import preference_sightings
-from ..models import TaskRecord, TurnNote
-from ..store.preferences import PreferenceSighting
+from ..harvest.preferences import corrections
+from ..models import TaskRecord
 from .ledger import AdoptedRule
 
 Verdict = Literal["working", "ignored", "contradicted", "no data yet", "re-test pending"]
@@ -131,15 +130,6 @@ def _relevant(rule: AdoptedRule, text: str) -> bool:
     return bool(words) and len(words & request_words(text)) / len(words) >= 0.5
 
 
-def corrections(task: TaskRecord) -> list[PreferenceSighting]:
-    """The user's corrections of ``task``: its correction turns, or for a request added by hand
-    (no turns) that failed, the feedback the user gave."""
-    if task.turns or task.outcome != "failure" or not task.feedback.strip():
-        return preference_sightings([task])
-    said = TurnNote(kind="correction", text=task.feedback.strip(), at=task.created_at)
-    return preference_sightings([task.model_copy(update={"turns": [said]})])
-
-
 def kind_words(rule: AdoptedRule) -> str:
     """The requests ``rule`` acts on, in words: ``about tests`` from its tags, else ``of its kind``."""
     tags = [t for t in rule.tags if t not in STATE_TAGS]
@@ -153,17 +143,42 @@ def correction_ways(rule: AdoptedRule, task: TaskRecord) -> tuple[bool, bool]:
     rule_negated = bool(_NEGATION.search(rule.text))
     for s in corrections(task):
         flipped = bool(_NEGATION.search(s.statement)) != rule_negated
-        inverse = bool(set(s.checks) & inverses)
-        alike = s.key in rule.preference_keys or bool(set(s.checks) & set(rule.checks))
+        relevant = _relevant(rule, s.statement)
+        inverse = _shared(s.checks, inverses)
+        alike = s.key in rule.preference_keys or _shared(s.checks, rule.checks)
         if inverse and (flipped or not alike):
             opposite = True
-        elif alike or (
-            not rule.preference_keys and not rule.checks and _relevant(rule, s.statement)
-        ):
+        elif alike or (not rule.preference_keys and not rule.checks and relevant):
             same = True
-        elif flipped and _relevant(rule, s.statement):
+        elif flipped and relevant:
             opposite = True
+        elif not s.checks and relevant:  # words no check was read from, close to the rule's
+            same = True
     return same, opposite
+
+
+def _shared(checks: Sequence[str], others: Iterable[str]) -> bool:
+    """Whether a check of ``checks`` asks what one of ``others`` asks: the same check, or the
+    same kind (``contains`` / ``not_contains``) of text one holds whole words of the other's
+    (``contains 'logging'`` and ``contains 'logging module'``)."""
+    wanted = list(others)
+    for check in checks:
+        if check in wanted:
+            return True
+        m = _CHECK.match(check)
+        if m is None:
+            continue
+        for other in wanted:
+            n = _CHECK.match(other)
+            if n is not None and n.group(1) == m.group(1) and _words_within(m.group(2), n.group(2)):
+                return True
+    return False
+
+
+def _words_within(one: str, other: str) -> bool:
+    """Whether the shorter of two quoted texts is whole words of the longer (case aside)."""
+    a, b = sorted((one.strip("'\"").lower(), other.strip("'\"").lower()), key=len)
+    return bool(a.strip()) and re.search(rf"(?<!\w){re.escape(a)}(?!\w)", b) is not None
 
 
 def tally(rule: AdoptedRule, tasks: Sequence[TaskRecord]) -> tuple[Tally, Tally, list[TaskRecord]]:
