@@ -10,7 +10,6 @@ load (``[night] prompts``: a directory of prompt files), before a command writes
 from __future__ import annotations
 
 import difflib
-import json
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -20,6 +19,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from ..errors import ConfigError, InputError, UsageError
+from .env_values import env_value
 from .gate import PRESETS, GateSettings
 from .prompts import prompt_files
 from .sections import ENV_PREFIX, PROJECT_FILE, LayerName, Settings
@@ -66,20 +66,15 @@ def read_toml(path: Path, name: LayerName) -> Layer | None:
 
 
 def env_layer(env: Mapping[str, str], base: Path | None = None) -> Layer:
-    """``SKILLOPT_SLEEP_NIGHT__K=2`` -> ``{"night": {"k": "2"}}``; JSON values are decoded.
-    ``base``: the working directory, which a relative path is read from."""
+    """``SKILLOPT_SLEEP_NIGHT__K=2`` -> ``{"night": {"k": 2}}``: each text read as its setting's
+    type where it is one (:func:`.env_values.env_value`), lists and tables from JSON. ``base``:
+    the working directory, which a relative path is read from."""
     values: dict[str, Any] = {}
     for key, raw in env.items():
         if not key.startswith(ENV_PREFIX) or "__" not in key:
             continue
         path = [p.lower() for p in key[len(ENV_PREFIX) :].split("__")]
-        value: Any = raw
-        if raw[:1] in "[{" or raw in ("true", "false"):
-            try:
-                value = json.loads(raw)
-            except json.JSONDecodeError:
-                value = raw
-        _set_dotted(values, path, value)
+        _set_dotted(values, path, env_value(path, raw))
     return Layer("env", "environment", values, base)
 
 
@@ -149,7 +144,9 @@ def _known_keys() -> list[str]:
 
 
 def load_settings(layers: list[Layer]) -> LoadedSettings:
-    """Merge ``layers`` (lowest first) over the defaults and validate once."""
+    """Merge ``layers`` (lowest first) over the defaults and validate once, strictly: a file's
+    ``true`` is no number and its ``"5"`` no number either (an environment variable's text was
+    read as its setting's type by :func:`env_layer`)."""
     merged: dict[str, Any] = {}
     sources = dict.fromkeys(_known_keys(), "default")
     for layer in layers:
@@ -159,7 +156,7 @@ def load_settings(layers: list[Layer]) -> LoadedSettings:
             )
         merged = _deep_merge(merged, _anchored(layer))
     try:
-        settings = Settings.model_validate(merged)
+        settings = Settings.model_validate(merged, strict=True)
     except ValidationError as exc:
         raise _config_error(exc, sources) from exc
     _check_prompts(settings, sources)

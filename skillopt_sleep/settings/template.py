@@ -55,10 +55,11 @@ def toml_value(value: Any) -> str:
         return json.dumps(value, ensure_ascii=False)
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(toml_value(v) for v in value) + "]"
-    if isinstance(value, dict):
+    if isinstance(value, dict):  # TOML has no null: an unset key of a table is left out
         items = [
             f"{k if _BARE_KEY.match(k) else json.dumps(k)} = {toml_value(v)}"
             for k, v in value.items()
+            if v is not None
         ]
         return "{ " + ", ".join(items) + " }" if items else "{}"
     raise TypeError(f"no TOML form for {type(value).__name__}")
