@@ -103,12 +103,12 @@ RETIRED = dict.fromkeys(
         "night.gate_test",
         "night.min_holdout_tasks",
     ),
-    "every edit is judged alone, where it acts (the edit-by-edit gate is the only gate)",
+    "every edit is judged alone, where it acts: the edit-by-edit gate is the only gate",
 )
 # The gate spends its rollouts one way; the classic allocation is a benchmark's baseline now.
 RETIRED["night.allocation"] = (
-    "the gate spends its rollouts one way, lean (the classic allocation is kept in bench/ as a "
-    "baseline)"
+    "the gate spends its rollouts one way, lean; the classic allocation is kept in bench/ as a "
+    "baseline"
 )
 
 # Settings read under another name now, refused with the new one (never read as something else).
@@ -241,13 +241,13 @@ def _config_error(exc: ValidationError, sources: Mapping[str, str]) -> ConfigErr
     where = _origin_text(origin)
     if err["type"] == "extra_forbidden" and dotted in RETIRED:
         return ConfigError(
-            f"setting {dotted} from {origin} is retired: {RETIRED[dotted]}",
-            hint=f"remove it ({_where_to_fix(dotted, origin)})",
+            f"setting {dotted} from {where} is retired: {RETIRED[dotted]}",
+            hint=_where_to_remove(dotted, origin),
         )
     if err["type"] == "extra_forbidden" and dotted in RENAMED:
         new, why = RENAMED[dotted]
         return ConfigError(
-            f"setting {dotted} from {where} is named {new} now ({why})",
+            f"setting {dotted} from {where} is named {new} now: {why}",
             hint=f"write {new.split('.')[-1]} instead; {_where_to_fix(dotted, origin)}",
         )
     if err["type"] == "extra_forbidden":
@@ -305,6 +305,12 @@ def _where_to_fix(dotted: str, origin: str) -> str:
     if "(" in origin:
         return f"fix it in {origin[origin.index('(') + 1 : -1]}"
     return "see `skillopt-sleep config show`"
+
+
+def _where_to_remove(dotted: str, origin: str) -> str:
+    if origin == "env":
+        return f"unset {ENV_PREFIX}{'__'.join(p.upper() for p in dotted.split('.'))}"
+    return f"remove it from {_origin_text(origin)}"
 
 
 def settings_layers(

@@ -33,7 +33,7 @@ def prompt_files(directory: Path) -> dict[str, tuple[Path, str]]:
     if not directory.is_dir():
         raise InputError(
             f"no such prompts directory: {directory}",
-            hint="make it, or set [night] prompts (or --prompts) to a directory of NAME.txt files",
+            hint="make it, or set [night] prompts or --prompts to a directory of NAME.txt files",
         )
     found = {}
     for path in sorted(directory.iterdir()):

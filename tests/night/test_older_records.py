@@ -106,9 +106,11 @@ def test_a_config_that_still_sets_the_holdout_gate_gets_one_line_naming_the_fix(
     assert (
         r.code != 0 and "night.gate" not in r.out
     )  # what loads is shown, without the retired setting
-    [line, *_] = r.err.splitlines()
-    assert f"setting night.gate from user ({config}) is retired" in line
-    assert f"remove it (fix it in {config})" in r.err
+    assert r.err.splitlines()[-1] == (
+        f"skillopt-sleep: error: setting night.gate from {config} is retired: every edit is "
+        f"judged alone, where it acts: the edit-by-edit gate is the only gate (remove it from "
+        f"{config})"
+    )
 
 
 def test_a_config_that_still_sets_the_allocation_is_refused_in_one_line_naming_the_fix(
@@ -118,8 +120,19 @@ def test_a_config_that_still_sets_the_allocation_is_refused_in_one_line_naming_t
     config.parent.mkdir(parents=True)
     config.write_text('[night]\nk = 2\nallocation = "classic"\n')
     r = cli("run", "--project", str(tmp_path), cwd=tmp_path)
-    [line, *_] = r.err.splitlines()
     assert r.code == 3, r.err
-    assert f"setting night.allocation from user ({config}) is retired" in line
-    assert "the gate spends its rollouts one way, lean" in line
-    assert f"remove it (fix it in {config})" in r.err
+    assert r.err == (
+        f"skillopt-sleep: error: setting night.allocation from {config} is retired: the gate "
+        "spends its rollouts one way, lean; the classic allocation is kept in bench/ as a "
+        f"baseline (remove it from {config})\n"
+    )
+
+
+def test_a_retired_setting_from_the_environment_is_refused_naming_the_variable_to_unset(cli):
+    r = cli("config", "show", env={"SKILLOPT_SLEEP_NIGHT__ALLOCATION": "lean"})
+    assert r.code == 3, r.err
+    assert r.err.splitlines()[-1] == (
+        "skillopt-sleep: error: setting night.allocation from the environment is retired: the "
+        "gate spends its rollouts one way, lean; the classic allocation is kept in bench/ as a "
+        "baseline (unset SKILLOPT_SLEEP_NIGHT__ALLOCATION)"
+    )

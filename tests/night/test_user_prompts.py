@@ -102,7 +102,7 @@ def test_a_missing_prompts_directory_is_refused_in_one_line(cli, project, sandbo
     missing = sandbox_home / "no-such-prompts"
     assert r.err == (
         "skillopt-sleep: error: [night] prompts from the environment: no such prompts directory: "
-        f"{missing} (make it, or set [night] prompts (or --prompts) to a directory of NAME.txt "
+        f"{missing} (make it, or set [night] prompts or --prompts to a directory of NAME.txt "
         "files; fix or unset SKILLOPT_SLEEP_NIGHT__PROMPTS)\n"
     )
 
