@@ -131,12 +131,24 @@ def repair_interrupted(ctx: Ctx) -> str | None:
     """Finish or undo an adoption a crash interrupted, before a command looks at the nights: what
     was repaired, or None. Only a journal left by an interrupted adoption needs a write: without
     one nothing is opened for writing, and where the store may not be written (a read-only
-    sandbox) the repair waits for the next command that can write."""
-    from ..review.backup import read_journal, recover
+    sandbox) the repair waits for the next command that can write. One that cannot finish yet is
+    named by :func:`repair_each`."""
+    return repair_each(ctx)[0]
 
-    if read_journal(ctx.read_paths) is None:
-        return None
-    try:
-        return recover(ctx.store, ctx.paths, ctx.clock)
-    except StoreError:
-        return None
+
+def repair_each(ctx: Ctx) -> tuple[str | None, list[str]]:
+    """:func:`repair_interrupted`, and one line for each adoption or rollback, of any project,
+    that cannot finish yet (its night, its project, why, what to do)."""
+    from ..review.backup import recover
+    from ..review.journal import journals
+
+    pending = journals(ctx.read_paths)
+    done: list[str] = []
+    failed: list[str] = []
+    for project in dict.fromkeys(j.project for j in pending):
+        try:
+            if (message := recover(ctx.store, ctx.paths, ctx.clock, project=project)) is not None:
+                done.append(message)
+        except StoreError as exc:
+            failed.append(exc.one_line())
+    return "; ".join(done) or None, failed

@@ -15,7 +15,7 @@ from ..schedule.attendance import last_night_line, slots, warnings
 from ..schedule.state import load_installation, load_runs
 from ..store import NightRow, Notice, Store
 from .common import add_project_flag
-from .context import Ctx, repair_interrupted
+from .context import Ctx, repair_each
 from .heartbeat import heartbeat_file
 from .running_night import Watch, current, night_lines, night_payload, summary_line
 
@@ -73,7 +73,7 @@ def _night_row(row: NightRow) -> str:
     saving = f" (saved ${saved:.4f})" if saved > 0 else ""
     return (
         f"{row.started_at[:16].replace('T', ' ')}  {s.decision:<16} "
-        f"{s.calls:>5} calls {s.tokens:>8} tok ${s.cost_usd:.4f}{saving}{state}{edits}"
+        f"{s.calls:>5} calls {s.tokens:>8} tok {s.spent_usd()}{saving}{state}{edits}"
     )
 
 
@@ -114,7 +114,7 @@ def status(args: argparse.Namespace, ctx: Ctx) -> int:
         return Watch(ctx, heartbeat_file(ctx.read_paths.state_dir), args.interval).run()
     project_dir = None if args.all_projects else ctx.existing_project(args.project)
     project = None if project_dir is None else str(project_dir)
-    repair_interrupted(ctx)  # an interrupted adoption: its notice is shown below
+    _, unfinished = repair_each(ctx)  # an interrupted adoption: its notice is shown below
     store = ctx.read_store
     # only what is shown is read: a count, the nights listed, the one pending proposal
     nights = store.nights(project=project, limit=args.limit)
@@ -133,6 +133,7 @@ def status(args: argparse.Namespace, ctx: Ctx) -> int:
             "summary": pending.summary.model_dump(mode="json"),
         },
         "notices": [n.__dict__ for n in notices],
+        "unfinished": unfinished,
     }
     alerts = _alerts(ctx, project_dir, payload)
     found = project_views(store, project) if project is not None else []
@@ -148,6 +149,7 @@ def status(args: argparse.Namespace, ctx: Ctx) -> int:
     harvest_skips = harvest_problems.load(store)
     payload["harvest_skips"] = harvest_skips
     lines = [f"project: {project or 'all'}  ({tasks} tasks logged)", *alerts]
+    lines += [f"! {line}" for line in unfinished]
     for n in notices:
         lines.append(f"! {n.created_at[:16].replace('T', ' ')} {n.kind}: {n.message}")
     lines += harvest_problems.describe(harvest_skips)

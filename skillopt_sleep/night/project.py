@@ -81,7 +81,7 @@ def run_project_night(
     is handed the night's budget as it starts (the heartbeat follows what it spends). An
     adoption cut short is repaired first, so the night reads whole files, never half of one.
     """
-    recover(store, paths, clock)
+    recover(store, paths, clock, project=str(project))
     check_logins([backends.target, backends.optimizer, backends.judge])  # seconds, not a night
     tasks = project_tasks(store, project) if tasks is None else tasks
     last_night, index = _history(store, str(project))

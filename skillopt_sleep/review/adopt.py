@@ -31,11 +31,9 @@ from .backup import (
     NEW_FILE_MODE,
     BackedUpFile,
     BackupManifest,
-    Journal,
     adoption_lock,
     back_up,
     backup_dir,
-    clear_journal,
     file_sha256,
     keep,
     load_manifest,
@@ -45,10 +43,11 @@ from .backup import (
     recover_locked,
     restore,
     restore_if,
-    write_journal,
+    unfinished,
 )
 from .edit_choice import load_decisions, numbered, save_decisions
 from .fileops import FileOps
+from .journal import Journal, clear_journal, write_journal
 from .pages import refresh_page
 from .proposals import Staged, load_staged
 from .rebase import drift, sha
@@ -96,7 +95,7 @@ def live_sha256(path: Path) -> str | None:
 
 def _current(store: Store, paths: Paths, row: NightRow, clock: Clock, ops: FileOps) -> NightRow:
     """``row`` as it is after any interrupted adoption was repaired (the lock is held)."""
-    if recover_locked(store, paths, clock, ops) is None:
+    if recover_locked(store, paths, clock, ops, row.project) is None:
         return row
     fresh = store.night(row.id)
     return fresh if fresh is not None else row
@@ -156,24 +155,21 @@ def _adopt(
         ],
     )
     keep(ops, backups / "backup.json", manifest.model_dump_json(indent=2).encode("utf-8"))
-    write_journal(
-        ops,
-        paths,
-        Journal(op="adopt", night_id=row.id, project=row.project, started_at=clock.now()),
-    )
+    journal = Journal(op="adopt", night_id=row.id, project=row.project, started_at=clock.now())
+    write_journal(ops, paths, journal)
     written: list[BackedUpFile] = []
     try:
         refused = _write_all(ops, backups, manifest.files, plans, written)
     except StoreError as exc:
-        _undo(ops, paths, backups, written, exc.message)
+        _undo(ops, paths, backups, written, journal, exc)
         raise
     except KeyboardInterrupt:  # Ctrl-C: put everything back now rather than at the next command
-        _undo(ops, paths, backups, written, "interrupted")
+        _undo(ops, paths, backups, written, journal, StoreError("interrupted"))
         raise
     if refused is not None:
         for entry in reversed(written):  # each a compare-and-swap too: a save there stays
             restore_if(ops, backups, entry, entry.adopted_sha256)
-        clear_journal(ops, paths)
+        clear_journal(ops, paths, row.project)
         raise ProposalError(
             f"{refused}; your save is kept and nothing of night {row.id} was adopted",
             hint="run `skillopt-sleep adopt` again",
@@ -183,7 +179,7 @@ def _adopt(
     decisions.adopted = subset.numbers if subset else [n for n, _ in numbered(row)]
     decisions.reworded = subset.reworded if subset else {}
     save_decisions(store, decisions)
-    clear_journal(ops, paths)
+    clear_journal(ops, paths, row.project)
     changes = [
         FileChange(e.name, e.live_path, "updated" if e.existed else "created")
         for e in manifest.files
@@ -219,17 +215,22 @@ def _write_all(
 
 
 def _undo(
-    ops: FileOps, paths: Paths, backups: Path, written: list[BackedUpFile], cause: str
+    ops: FileOps,
+    paths: Paths,
+    backups: Path,
+    written: list[BackedUpFile],
+    journal: Journal,
+    cause: StoreError,
 ) -> None:
     """Put back what a failed adoption wrote; if that fails too, the journal stays for later."""
     try:
         for entry in reversed(written):
             restore(ops, backups, entry)
-        clear_journal(ops, paths)
+        clear_journal(ops, paths, journal.project)
     except StoreError as again:
+        error = unfinished(journal, again)
         raise StoreError(
-            f"{cause}; putting the files back failed too ({again.message})",
-            hint="free some space: the next skillopt-sleep command puts every file back as it was",
+            f"{cause.message}; putting the files back failed too: {error.message}", hint=error.hint
         ) from again
 
 
@@ -327,27 +328,21 @@ def _rollback(
             if current is not None:
                 keep(ops, backups / "replaced" / entry.name, current)
         live.append(current)
-    write_journal(
-        ops,
-        paths,
-        Journal(op="rollback", night_id=row.id, project=row.project, started_at=clock.now()),
-    )
+    journal = Journal(op="rollback", night_id=row.id, project=row.project, started_at=clock.now())
+    write_journal(ops, paths, journal)
     try:
         saved = _restore_all(ops, backups, manifest.files, live)
     except StoreError as exc:
-        raise StoreError(
-            f"{exc.message}; the rollback is half done",
-            hint="free some space: the next skillopt-sleep command finishes it",
-        ) from exc
+        raise unfinished(journal, exc) from exc
     if saved is not None:
-        clear_journal(ops, paths)
+        clear_journal(ops, paths, row.project)
         raise ProposalError(
             f"{saved} while night {row.id} was being rolled back: your save is kept "
             "and nothing was restored",
             hint="run `skillopt-sleep rollback` again",
         )
     store.set_night_state(row.id, "rolled_back")
-    clear_journal(ops, paths)
+    clear_journal(ops, paths, row.project)
     changes = [
         FileChange(e.name, e.live_path, "updated" if e.existed else "removed")
         for e in manifest.files

@@ -2,7 +2,7 @@
 
 Before an adoption writes anything live, every file it will change is copied into
 ``<backups_dir>/<night_id>/files/`` and described in ``backup.json`` (the state *before*). Then
-an intent journal, ``<backups_dir>/journal.json``, says "adopt night N" or "roll back night N";
+an intent journal (:mod:`.journal`, one per project) says "adopt night N" or "roll back night N";
 it is fsynced before the first live rename and removed, durably, after the night's new state
 is recorded. A journal found on disk is an operation that did not finish (a kill, a power cut,
 a full disk during an undo). Every command that reads or changes nights first calls
@@ -21,7 +21,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
-from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -31,6 +30,7 @@ from ..lock import try_lock
 from ..paths import Paths
 from ..store import Store
 from .fileops import FileOps, temp_path
+from .journal import Journal, clear_journal, journals
 from .swap import put_back, swap
 
 NEW_FILE_MODE = 0o644
@@ -66,23 +66,8 @@ class BackupManifest(BaseModel):
     files: list[BackedUpFile]
 
 
-class Journal(BaseModel):
-    """``journal.json``: an adopt or rollback under way."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    op: Literal["adopt", "rollback"]
-    night_id: str
-    project: str
-    started_at: datetime
-
-
 def backup_dir(paths: Paths, night_id: str) -> Path:
     return paths.backups_dir / night_id
-
-
-def journal_path(paths: Paths) -> Path:
-    return paths.backups_dir / "journal.json"
 
 
 def real_path(live: Path) -> Path:
@@ -174,12 +159,25 @@ def restore_if(
             data = (backups / "files" / entry.name).read_bytes()
         except OSError as exc:
             raise ProposalError(f"the backup of {entry.live_path} is missing ({backups})") from exc
+        make_parents(ops, entry.target)
     why = swap(ops, entry.target, data, entry.mode, expected, backups / "replaced")
     if why is None and not entry.existed:
         for d in reversed(entry.created_dirs):
             if not ops.rmdir(Path(d)):
                 break
     return why
+
+
+def make_parents(ops: FileOps, target: Path) -> None:
+    """Create the folders ``target`` had that were removed since (outermost first), so a file
+    can be put back where it was."""
+    missing = []
+    parent = target.parent
+    while not parent.exists() and parent != parent.parent:
+        missing.append(parent)
+        parent = parent.parent
+    for folder in reversed(missing):
+        ops.mkdir(folder)
 
 
 def settle(ops: FileOps, backups: Path, entry: BackedUpFile) -> None:
@@ -200,6 +198,7 @@ def restore(ops: FileOps, backups: Path, entry: BackedUpFile) -> str:
                 raise ProposalError(
                     f"the backup of {entry.live_path} is missing ({backups})"
                 ) from exc
+            make_parents(ops, target)
             ops.write(target, data, entry.mode)
         return "updated"
     ops.unlink(target)
@@ -216,27 +215,6 @@ def _mode(path: Path) -> int | None:
         return None
 
 
-def write_journal(ops: FileOps, paths: Paths, journal: Journal) -> None:
-    keep(ops, journal_path(paths), journal.model_dump_json(indent=2).encode("utf-8"))
-
-
-def clear_journal(ops: FileOps, paths: Paths) -> None:
-    ops.unlink(journal_path(paths))
-
-
-def read_journal(paths: Paths) -> Journal | None:
-    path = journal_path(paths)
-    try:
-        return Journal.model_validate_json(path.read_bytes())
-    except FileNotFoundError:
-        return None
-    except (OSError, ValidationError) as exc:
-        raise StoreError(
-            f"the adoption journal {path} is unreadable ({exc})",
-            hint="check the files named in `skillopt-sleep status`, then delete the journal",
-        ) from exc
-
-
 @contextmanager
 def adoption_lock(paths: Paths) -> Iterator[None]:
     """Held by an adopt or rollback under way: another process's recovery leaves it alone."""
@@ -249,26 +227,59 @@ def adoption_lock(paths: Paths) -> Iterator[None]:
         yield
 
 
-def recover(store: Store, paths: Paths, clock: Clock, ops: FileOps | None = None) -> str | None:
-    """Undo an interrupted adoption or finish an interrupted rollback; what was done, or None.
+def recover(
+    store: Store,
+    paths: Paths,
+    clock: Clock,
+    ops: FileOps | None = None,
+    *,
+    project: str | None = None,
+) -> str | None:
+    """Undo an interrupted adoption or finish an interrupted rollback (only ``project``'s when
+    given, else every project's); what was done, or None.
 
     The live files end as they were before the adoption; a file changed since (it is neither
     the before nor the adopted bytes) is first kept in the backup under ``replaced/``. The
-    message is also left as a notice for ``status``. :class:`StoreError` (say the disk is still
-    full) leaves the journal in place for the next command. An adopt or rollback that another
-    live process is running is not interrupted: it is left alone.
+    message is also left as a notice for ``status``. One that cannot finish (a full disk, a file
+    where a folder was) keeps its journal for the next command and raises :class:`StoreError`
+    naming the night, the project and what to do, once every other project was repaired. An
+    adopt or rollback that another live process is running is not interrupted: it is left alone.
     """
-    if read_journal(paths) is None:
+    if not journals(paths, project):
         return None
     with try_lock(paths.backups_dir / "adopt.lock") as taken:
-        return recover_locked(store, paths, clock, ops or FileOps()) if taken else None
+        return recover_locked(store, paths, clock, ops or FileOps(), project) if taken else None
 
 
-def recover_locked(store: Store, paths: Paths, clock: Clock, ops: FileOps) -> str | None:
+def recover_locked(
+    store: Store, paths: Paths, clock: Clock, ops: FileOps, project: str | None = None
+) -> str | None:
     """:func:`recover`, for a caller that holds :func:`adoption_lock`."""
-    journal = read_journal(paths)
-    if journal is None:
-        return None
+    done: list[str] = []
+    failed: list[StoreError] = []
+    for journal in journals(paths, project):
+        try:
+            done.append(_repair(store, paths, clock, ops, journal))
+        except StoreError as exc:
+            failed.append(unfinished(journal, exc))
+    if failed:
+        raise failed[0]
+    return "; ".join(done) or None
+
+
+def unfinished(journal: Journal, exc: StoreError) -> StoreError:
+    """The error of an adoption or rollback that cannot finish yet: which, where, why, and what
+    to do (free some space only when the disk is full)."""
+    what = "adoption" if journal.op == "adopt" else "rollback"
+    fix = exc.hint or "fix that"
+    return StoreError(
+        f"the {what} of night {journal.night_id} in {journal.project} is unfinished: {exc.message}",
+        hint=f"{fix}; the next skillopt-sleep command then finishes it",
+    )
+
+
+def _repair(store: Store, paths: Paths, clock: Clock, ops: FileOps, journal: Journal) -> str:
+    """Put every file of ``journal``'s night back as before its adoption; what was done."""
     backups = backup_dir(paths, journal.night_id)
     try:
         manifest = load_manifest(paths, journal.night_id)
@@ -292,6 +303,6 @@ def recover_locked(store: Store, paths: Paths, clock: Clock, ops: FileOps) -> st
         if row is not None and row.state == "adopted":
             store.set_night_state(row.id, "rolled_back")
         message = f"an interrupted rollback of night {journal.night_id} was finished"
-    clear_journal(ops, paths)
+    clear_journal(ops, paths, journal.project)
     store.add_notice("recovery", message, clock.now())
     return message

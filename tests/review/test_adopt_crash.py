@@ -22,8 +22,8 @@ from skillopt_sleep.clock import FixedClock
 from skillopt_sleep.errors import StoreError
 from skillopt_sleep.lock import try_lock
 from skillopt_sleep.review.adopt import adopt, rollback
-from skillopt_sleep.review.backup import journal_path
 from skillopt_sleep.review.fileops import FileOps
+from skillopt_sleep.review.journal import journal_path
 from skillopt_sleep.store.files import write_error
 
 from .conftest import Home
@@ -167,7 +167,7 @@ def next_command(cli, home: Home, project: Path, before: dict, after: dict) -> t
     assert r.code == 0, r.err
     now = snapshot(project)
     assert now in (before, after)
-    assert not journal_path(home.paths).exists()
+    assert not journal_path(home.paths, str(project)).exists()
     return now == before, home.store.night(NIGHT).state
 
 
@@ -260,8 +260,11 @@ def test_a_full_disk_during_rollback_is_finished_by_the_next_command(cli, tmp_pa
     home, project = fresh(tmp_path, monkeypatch, "full-rollback", "plain")
     adopt(home.store, home.paths, home.store.night(NIGHT), clock())
     full = FullDisk(project)
-    with pytest.raises(StoreError, match="the rollback is half done"):
+    with pytest.raises(
+        StoreError, match=f"the rollback of night {NIGHT} in .* is unfinished: disk full"
+    ) as failed:
         rollback(home.store, home.paths, home.store.night(NIGHT), clock(), ops=full)
+    assert failed.value.hint is not None and failed.value.hint.startswith("free some space")
     assert snapshot(project) not in (before, after)
     r = cli("adopt", cwd=project)  # any command finishes the rollback first
     assert f"an interrupted rollback of night {NIGHT} was finished" in r.err
@@ -320,7 +323,7 @@ def test_a_real_kill_9_mid_way(cli, tmp_path, monkeypatch, subprocess_env, verb,
         timeout=60,
     )
     assert proc.returncode == -signal.SIGKILL, proc.stdout + proc.stderr
-    assert journal_path(home.paths).exists()
+    assert journal_path(home.paths, str(project)).exists()
     assert (
         snapshot(project) not in (before, after) or at == 3
     )  # mid-way, except right after the journal
@@ -348,7 +351,7 @@ def test_an_adoption_another_process_is_running_is_left_alone(cli, tmp_path, mon
     with try_lock(home.paths.backups_dir / "adopt.lock") as taken:  # the adopt's process, alive
         assert taken
         assert cli("status", cwd=project).code == 0
-        assert snapshot(project) == half and journal_path(home.paths).exists()
+        assert snapshot(project) == half and journal_path(home.paths, str(project)).exists()
         r = cli("adopt", cwd=project)
         assert r.code == 9 and "another adopt or rollback is under way" in r.err
         assert snapshot(project) == half
@@ -374,7 +377,7 @@ def test_ctrl_c_during_adopt_puts_the_files_back_at_once(cli, tmp_path, monkeypa
             ops=CrashAt(9, "after", interrupt),
         )
     assert at_interrupt[0]["AGENTS.md"] != before["AGENTS.md"]
-    assert snapshot(project) == before and not journal_path(home.paths).exists()
+    assert snapshot(project) == before and not journal_path(home.paths, str(project)).exists()
     assert home.store.night(NIGHT).state == "staged"
 
 
