@@ -1,8 +1,8 @@
 """Commands: review, adopt, reject, rollback — the morning after a night.
 
 What only adopt, reject and rollback use (the adoption and its backup, recomposing a subset of
-edits with the guards, rewording, rule removal) is imported by them: `review` and every
-command's help need none of it.
+edits with the guards, rewording, rule removal) is imported by them: every command's help
+needs none of it, and `review` only the recomposing, once edits were rejected.
 """
 
 from __future__ import annotations
@@ -11,10 +11,11 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..errors import UsageError
+from ..errors import ProposalError, UsageError
 from ..models import unconfirmed_words
 from ..review.diff import colorize, wants_colour
 from ..review.edit_choice import (
+    EditDecisions,
     choose,
     edit_words,
     edits_phrase,
@@ -24,7 +25,14 @@ from ..review.edit_choice import (
     parse_numbers,
     pending,
 )
-from ..review.proposals import find_night, load_staged, reach_lines, reach_payload, reject
+from ..review.proposals import (
+    Staged,
+    find_night,
+    load_staged,
+    reach_lines,
+    reach_payload,
+    reject,
+)
 from ..review.rebase import drift_lines
 from ..review.report import describe_edit
 from ..review.rule_views import flagged_lines, project_views
@@ -151,10 +159,10 @@ def review_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
     )
     row = _row(args, ctx, states, "review")
     staged = load_staged(row)
-    diffs = staged.diffs()
     report = staged.directory / "report.md"
     changed = drift_lines(staged) if row.state == "staged" else []
     decisions = load_decisions(ctx.read_store, row.id)
+    diffs, left_out = _diffs_to_adopt(ctx, row, staged, decisions)
     words = edit_words(row, decisions)
     payload = dict(
         row.summary.model_dump(mode="json"),
@@ -184,6 +192,7 @@ def review_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
         *reach_lines(staged.proposal.files),
         *_numbered_lines(row, words, decisions.reworded),
         *(f"note: {line}" for line in changed),
+        *([f"note: {left_out}"] if left_out else []),
     ]
     lines = [printable(line) for line in lines]
     for diff in diffs.values():
@@ -198,6 +207,25 @@ def review_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
         )
     ctx.emit(payload, "\n".join(lines), escaped=True)
     return 0
+
+
+def _diffs_to_adopt(
+    ctx: Ctx, row: NightRow, staged: Staged, decisions: EditDecisions
+) -> tuple[dict[str, str], str | None]:
+    """The diffs of what ``adopt`` writes now, and a line saying what they leave out: the
+    night's diffs, but once edits were rejected those of the edits still staged alone."""
+    from ..review.recompose import subset_diffs
+
+    kept = pending(row, decisions)
+    if not decisions.rejected or not kept:
+        return staged.diffs(), None
+    gone = edits_phrase(sorted(decisions.rejected))
+    try:
+        files = ctx.settings(Path(row.project)).settings.files
+        diffs = subset_diffs(staged, kept, files)
+    except ProposalError as exc:
+        return staged.diffs(), f"the diff is the night's, with {gone}: {exc.one_line()}"
+    return diffs, f"the diff is what `adopt` writes now: without the rejected {gone}"
 
 
 def _numbered_lines(row: NightRow, words: list[str], reworded: dict[int, str]) -> list[str]:

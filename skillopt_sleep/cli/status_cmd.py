@@ -99,6 +99,9 @@ def _waiting(store: Store, project: str | None, payload: dict[str, object]) -> l
     """The unconfirmed edits waiting for evidence, each with the tasks it still needs, counted on
     the log as it is now; added to ``payload`` as ``waiting``."""
     found = load_waiting(store, project) if project is not None else []
+    if found:  # an edit rejected since is not retested: the next night leaves it out too
+        refused = {e.key() for e in store.rejected_edits(str(project))}
+        found = [w for w in found if w.edit.key() not in refused]
     tasks = store.list_tasks(project=project) if found else []
     rows = [(w, still_needs(w, tasks)) for w in found]
     payload["waiting"] = [w.model_dump(mode="json") | {"needs": needs} for w, needs in rows]

@@ -11,14 +11,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from ..errors import InputError, ProposalError
 from ..models import Edit
+from ..redact import redact
 from ..rules.guards import SKILL_FILE, GuardLimits, apply_edits
 from ..rules.language import users_languages
 from ..rules.lint import urls_in
 from ..rules.workspace import NEW_SKILL
 from ..settings import FilesSettings
+from .diff import label, unified_diff
 from .proposals import Staged
 
 
@@ -124,3 +127,21 @@ def _refuse(staged: Staged, n: int, refused: Edit, reworded: Mapping[int, str]) 
         f"({refused.reason}); nothing was written",
         hint="adopt it with the edits it builds on, or run the night again",
     )
+
+
+def subset_diffs(staged: Staged, numbers: Sequence[int], files: FilesSettings) -> dict[str, str]:
+    """What ``adopt`` writes of ``staged``'s edits ``numbers`` alone, as the night's diffs are:
+    from the text the night read to the recomposed candidate, file by file (a file the edits
+    leave as it was has none)."""
+    subset = recompose(staged, numbers, {}, files)
+    base = base_texts(staged)
+    project = Path(staged.proposal.project)
+    out = {}
+    for f in staged.proposal.files:
+        new = subset.candidates.get(f.name)
+        if new is None:
+            continue
+        old = base[f.name] if staged.base(f.name) is not None else ""
+        where = label(project, Path(f.live_path))
+        out[f.name] = redact(unified_diff(old, new.decode("utf-8"), where))
+    return out

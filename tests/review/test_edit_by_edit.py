@@ -19,6 +19,7 @@ from skillopt_sleep.cli import main
 from skillopt_sleep.clock import SystemClock
 from skillopt_sleep.night.demo import SKILL_PATH, sample_tasks, write_sample_project
 from skillopt_sleep.paths import resolve_paths
+from skillopt_sleep.review.diff import unified_diff
 from skillopt_sleep.rules.guards import managed_rules
 from skillopt_sleep.store import Store
 
@@ -168,6 +169,24 @@ def test_reject_1_keeps_the_others_staged_and_no_later_night_proposes_it(cli, ni
     assert r.code == 0, r.err
     assert texts[0] not in [e["content"] for e in r.json()["edits"]]
     assert texts[0] in [e["content"] for e in r.json()["rejected_edits"]]
+
+
+def test_review_after_reject_1_shows_the_diff_adopt_then_writes(cli, night):
+    project, _, texts = night
+    before = {p: p.read_text() for p in (project / "CLAUDE.md", project / SKILL_PATH)}
+    assert cli("reject", "1", cwd=project).code == 0
+    r = cli("review", "--color", "never", cwd=project)
+    assert r.code == 0, r.err
+    added = [line for line in r.out.splitlines() if line.startswith("+") and "+++" not in line]
+    assert not any(texts[0] in line for line in added)
+    assert any(texts[1] in line for line in added) and any(texts[2] in line for line in added)
+    assert "note: the diff is what `adopt` writes now: without the rejected edit 1" in r.out
+    shown = cli("review", "--json", cwd=project).json()["diffs"]
+
+    assert cli("adopt", cwd=project).code == 0
+    for path, old in before.items():  # the diff shown, line for line, is what adopt wrote
+        where = path.relative_to(project).as_posix()
+        assert unified_diff(old, path.read_text(), where) == shown[path.name], where
 
 
 def test_adopt_edit_1_writes_the_users_wording_and_the_ledger_says_so(cli, night, tmp_path):
