@@ -50,6 +50,7 @@ def _source_text(dotted: str, source: str) -> str:
 
 def show_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
     from ..backends.registry import backend_class, known_backends
+    from ..harvest.agents import names
     from ..settings import PROJECT_FILE, load_what_loads, settings_layers
     from ..settings.template import toml_value
 
@@ -61,7 +62,7 @@ def show_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
         flags=backend_flags(args),
         cwd=ctx.cwd,
     )
-    loaded, problem = load_what_loads(layers)
+    loaded, problem = load_what_loads(layers, agents=names())
     for role in ("target", "optimizer", "judge"):
         name = getattr(loaded.settings.roles, role).backend
         if name is not None and name not in known_backends():

@@ -78,6 +78,7 @@ class Ctx:
     def settings(
         self, project: Path | None, flags: Mapping[str, Any] | None = None
     ) -> LoadedSettings:
+        from ..harvest.agents import names
         from ..settings import load_settings, settings_layers
 
         layers = settings_layers(
@@ -87,7 +88,7 @@ class Ctx:
             flags=flags or {},
             cwd=self.cwd,
         )
-        return load_settings(layers)
+        return load_settings(layers, agents=names())
 
     @property
     def interactive(self) -> bool:

@@ -149,6 +149,7 @@ def job_ctx(ctx: Ctx, pairs: Sequence[str]) -> Ctx:
 
 
 def _deps(args: argparse.Namespace, ctx: Ctx, stop: threading.Event | None) -> JobDeps:
+    from ..harvest.agents import names
     from ..schedule.job import JobDeps
     from ..schedule.jobspec import resolve_python
     from ..schedule.nightrun import subprocess_night
@@ -165,7 +166,7 @@ def _deps(args: argparse.Namespace, ctx: Ctx, stop: threading.Event | None) -> J
             flags=flags,
             cwd=ctx.cwd,
         )
-        return load_settings(layers).settings
+        return load_settings(layers, agents=names()).settings
 
     return JobDeps(
         store=ctx.store,

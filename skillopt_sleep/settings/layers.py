@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import difflib
 import sys
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -114,6 +114,10 @@ RETIRED["night.allocation"] = (
 # Settings read under another name now, refused with the new one (never read as something else).
 RENAMED = {f"train.{old}": (f"train.{new}", why) for old, (new, why) in TRAIN_RENAMED.items()}
 
+# Settings that name coding agents. The agents are the harvest's registry, a floor above: whoever
+# loads the settings passes their names in (the command line does), and each name is checked.
+AGENT_KEYS = ("harvest.sources", "files.agents")
+
 _DICT_KEYS = {"budget.prices", "files.max_bytes"}  # settings whose value is itself a table
 _PATH_KEYS = ("night.prompts",)  # settings that name a path, read from where they were written
 
@@ -143,10 +147,11 @@ def _known_keys() -> list[str]:
     return sorted(_flatten(Settings().model_dump()))
 
 
-def load_settings(layers: list[Layer]) -> LoadedSettings:
+def load_settings(layers: list[Layer], *, agents: Collection[str] | None = None) -> LoadedSettings:
     """Merge ``layers`` (lowest first) over the defaults and validate once, strictly: a file's
     ``true`` is no number and its ``"5"`` no number either (an environment variable's text was
-    read as its setting's type by :func:`env_layer`)."""
+    read as its setting's type by :func:`env_layer`). ``agents``: the coding agents' names, which
+    every setting naming an agent (:data:`AGENT_KEYS`) must be one of (None: not checked)."""
     merged: dict[str, Any] = {}
     sources = dict.fromkeys(_known_keys(), "default")
     for layer in layers:
@@ -160,6 +165,8 @@ def load_settings(layers: list[Layer]) -> LoadedSettings:
     except ValidationError as exc:
         raise _config_error(exc, sources) from exc
     _check_prompts(settings, sources)
+    if agents is not None:
+        _check_agents(settings, sources, agents)
     return LoadedSettings(settings, _preset_sources(settings, sources))
 
 
@@ -193,6 +200,26 @@ def _check_prompts(settings: Settings, sources: Mapping[str, str]) -> None:
         ) from exc
 
 
+def _check_agents(settings: Settings, sources: Mapping[str, str], agents: Collection[str]) -> None:
+    """Every name of :data:`AGENT_KEYS` is one of ``agents``, or one line names the setting, where
+    it was written and the agents there are."""
+    for dotted in AGENT_KEYS:
+        section, key = dotted.split(".")
+        named = getattr(getattr(settings, section), key) or []
+        unknown = next((name for name in named if name not in agents), None)
+        if unknown is None:
+            continue
+        origin = _origin_of(dotted, sources)
+        close = difflib.get_close_matches(unknown, list(agents), n=1)
+        hint = (f"did you mean {close[0]}? " if close else "") + (
+            f"choose from {', '.join(agents)}; {_where_to_fix(dotted, origin)}"
+        )
+        message = f"unknown agent {unknown!r} in {dotted} from {_origin_text(origin)}"
+        if origin == "flag":
+            raise UsageError(message, hint=hint)
+        raise ConfigError(message, hint=hint)
+
+
 def _preset_sources(settings: Settings, sources: dict[str, str]) -> dict[str, str]:
     """A value no layer set but the section's ``rigor`` did is shown as the preset's."""
     for section, model in settings:
@@ -203,11 +230,14 @@ def _preset_sources(settings: Settings, sources: dict[str, str]) -> dict[str, st
     return sources
 
 
-def load_what_loads(layers: list[Layer]) -> tuple[LoadedSettings, ConfigError | UsageError | None]:
+def load_what_loads(
+    layers: list[Layer], *, agents: Collection[str] | None = None
+) -> tuple[LoadedSettings, ConfigError | UsageError | None]:
     """The settings, or, when some are wrong, the settings without each value that fails on its
-    own, and the first error: what ``config show`` prints, so a user sees the problem in place."""
+    own, and the first error: what ``config show`` prints, so a user sees the problem in place.
+    ``agents``: as for :func:`load_settings`."""
     try:
-        return load_settings(layers), None
+        return load_settings(layers, agents=agents), None
     except (ConfigError, UsageError) as exc:
         problem = exc
     kept = []
@@ -215,12 +245,12 @@ def load_what_loads(layers: list[Layer]) -> tuple[LoadedSettings, ConfigError | 
         values: dict[str, Any] = {}
         for dotted, value in _flatten(layer.values).items():
             try:
-                load_settings([replace(layer, values=_nested(dotted, value))])
+                load_settings([replace(layer, values=_nested(dotted, value))], agents=agents)
             except (ConfigError, UsageError):
                 continue
             values = _deep_merge(values, _nested(dotted, value))
         kept.append(replace(layer, values=values))
-    return load_settings(kept), problem
+    return load_settings(kept, agents=agents), problem
 
 
 def _nested(dotted: str, value: Any) -> dict[str, Any]:

@@ -190,8 +190,9 @@ def test_the_agents_setting_names_them_and_an_unknown_one_is_refused(cli, tmp_pa
     assert r.code == 3
     assert r.err.strip().splitlines() == [
         (
-            "skillopt-sleep: error: [files] agents: unknown agent 'cursor' "
-            "(choose from claude-code, codex, copilot, opencode, pi, gemini, qwen)"
+            "skillopt-sleep: error: unknown agent 'cursor' in files.agents from the environment "
+            "(choose from claude-code, codex, copilot, gemini, opencode, pi, qwen; "
+            "fix or unset SKILLOPT_SLEEP_FILES__AGENTS)"
         )
     ]
 
