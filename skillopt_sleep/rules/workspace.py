@@ -88,10 +88,9 @@ def agents_in_use(files: FilesSettings, sources: Iterable[str]) -> list[str]:
 
 
 def project_sources(store: Store | None, project: Path) -> list[str]:
-    """The agents the project's logged tasks came from, each once (none without a store)."""
-    if store is None:
-        return []
-    return list(dict.fromkeys(t.source for t in store.list_tasks(project=str(project))))
+    """The agents the project's logged tasks came from, each once (none without a store): the
+    sources of every sighting of a task, not only of the one that logged it first."""
+    return [] if store is None else store.sources(str(project))
 
 
 def gemini_files(project: Path, home: Path | None = None) -> tuple[str, ...]:
