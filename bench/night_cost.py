@@ -187,6 +187,7 @@ SUMMED: tuple[Summed, ...] = get_args(Summed)
 
 def _spend(s: NightSummary) -> Usage:
     roles = s.usage_by_role.values()
+    assert s.cost_usd is not None, f"no list price for {s.unpriced_models}"  # the bench prices all
     return {
         "cost_usd": s.cost_usd,
         "list_cost_usd": sum(u.list_cost_usd for u in roles),

@@ -12,7 +12,9 @@ class Usage(Strict):
     ``input_tokens`` counts every prompt token; ``cache_write_tokens`` and ``cache_read_tokens``
     are the parts of it written to and read from the provider's prompt cache. ``list_cost_usd``
     is what the same calls cost at the full uncached, synchronous price, so ``saved_usd`` is
-    what prompt caching and batches saved. Nights stored before these fields load with 0.
+    what prompt caching and batches saved. ``unpriced_calls`` are calls of a model with no price:
+    their cost is unknown, and ``cost_usd`` counts none of it. Nights stored before these fields
+    load with 0.
     """
 
     calls: int = 0
@@ -23,6 +25,7 @@ class Usage(Strict):
     cache_read_tokens: int = 0
     batched_calls: int = 0
     list_cost_usd: float = 0.0
+    unpriced_calls: int = 0
 
     @property
     def tokens(self) -> int:

@@ -201,7 +201,8 @@ class NightSummary(_Strict):
     proposal_dir: str | None = None
     calls: int = 0
     tokens: int = 0
-    cost_usd: float = 0.0
+    cost_usd: float | None = 0.0  # None: unknown, some calls were of a model with no price
+    unpriced_models: list[str] = Field(default_factory=list)
     usage_by_role: dict[str, Usage] = Field(default_factory=dict)
     target: str = ""  # "backend:model" the replays ran on (what an adopted rule was validated on)
     notes: list[str] = Field(
@@ -256,6 +257,13 @@ class NightSummary(_Strict):
     def usage(self) -> Usage:
         """The night's usage over every role."""
         return sum(self.usage_by_role.values(), Usage())
+
+    def spent_usd(self) -> str:
+        """What the night spent in money, as every view prints it: ``$0.0123``, or
+        ``$? (no price for stub-model)`` when it is unknown."""
+        if self.cost_usd is None:
+            return f"$? (no price for {', '.join(self.unpriced_models) or 'a model'})"
+        return f"${self.cost_usd:.4f}"
 
     def saving_note(self) -> str:
         """What prompt caching and batches saved tonight, in one line; "" when nothing."""

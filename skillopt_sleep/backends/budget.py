@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from ..errors import BudgetExhausted
+from ..errors import BudgetExhausted, ConfigError
 from ..models import Usage
 from ..settings import BudgetSettings, Price
 from .base import Completion, Request
@@ -149,6 +149,28 @@ def cost_for(
     return usd * BATCH_DISCOUNT if batched else usd
 
 
+def cap_set_by_user(limits: BudgetSettings) -> bool:
+    """Whether ``max_cost_usd`` is a cap the user wrote (a config file, the environment, a flag),
+    not the default one: the default gives way for a model with no price (a local model)."""
+    return limits.max_cost_usd is not None and "max_cost_usd" in limits.model_fields_set
+
+
+def unpriced_cap(limits: BudgetSettings, models: Iterable[str]) -> ConfigError | None:
+    """The error of a money cap the user set that the budget cannot hold: some of ``models`` has
+    no price, so the cost of its calls is unknown (None: the cap is held, or none was set)."""
+    if not cap_set_by_user(limits):
+        return None
+    unpriced = sorted({m for m in models if price_for(m, limits.prices) is None})
+    if not unpriced:
+        return None
+    return ConfigError(
+        f"budget.max_cost_usd = {limits.max_cost_usd} cannot be held: no price for "
+        + ", ".join(unpriced),
+        hint=f'add [budget.prices."{unpriced[0]}"] input = ..., output = ... (USD per million '
+        "tokens) to the config, or remove max_cost_usd",
+    )
+
+
 def estimate_tokens(request: Request) -> tuple[int, int]:
     """(input, output) tokens an attempt may use: the prompt's length, and ``max_tokens``."""
     chars = len(request.system) + sum(len(m.content) for m in request.messages)
@@ -207,6 +229,8 @@ class Budget:
         price when it goes through a batch API)."""
         tokens_in, tokens_out = estimate_tokens(request)
         cost = cost_for(model, tokens_in, tokens_out, self.limits.prices, batched=batched)
+        if cost is None and (refused := unpriced_cap(self.limits, [model])) is not None:
+            raise BudgetExhausted(refused.message, hint=refused.hint)
         return tokens_in + tokens_out, cost or 0.0
 
     def reserve(self, expected_tokens: int = 0, expected_cost_usd: float = 0.0) -> Hold:
@@ -237,6 +261,7 @@ class Budget:
                 cache_write_1h=done.cache_write_1h_tokens,
                 batched=done.batched,
             )
+        unpriced = cost is None
         if cost is None:
             self.unpriced_models.add(model)
             cost = 0.0
@@ -244,6 +269,7 @@ class Budget:
             role,
             Usage(
                 calls=1,
+                unpriced_calls=int(unpriced),
                 input_tokens=done.input_tokens,
                 output_tokens=done.output_tokens,
                 cost_usd=cost,

@@ -67,7 +67,7 @@ def night_text(
     lines += [f"note: {note}" for note in s.notes]
     if s.errored_rollouts:
         lines.append(f"errored rollouts (excluded, not scored 0): {s.errored_rollouts}")
-    lines.append(f"spent: {s.calls} calls, {s.tokens} tokens, ${s.cost_usd:.4f}")
+    lines.append(f"spent: {s.calls} calls, {s.tokens} tokens, {s.spent_usd()}")
     if s.saving_note():
         lines.append(s.saving_note())
     if s.gate_rollouts:

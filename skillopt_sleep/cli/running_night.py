@@ -23,7 +23,7 @@ CLEAR_LINE = "\r\x1b[K"
 def summary_line(s: NightSummary) -> str:
     """One line for a night that ended (here, not with the night: `status` must not import it)."""
     edits = f" (edits {s.tally.line()})" if s.evidence else ""
-    return f"night {s.night_id}: {s.decision}{edits} ({s.calls} calls, ${s.cost_usd:.4f}) {s.reason}".strip()
+    return f"night {s.night_id}: {s.decision}{edits} ({s.calls} calls, {s.spent_usd()}) {s.reason}".strip()
 
 
 def _when(moment: datetime) -> str:

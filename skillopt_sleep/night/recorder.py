@@ -130,15 +130,18 @@ class Recorder:
         """What the night spent (calls, tokens, money, by role), and why some of it went unseen."""
         s, total = self.summary, budget.total
         s.usage_by_role = {role: Usage(**u.model_dump()) for role, u in budget.by_role.items()}
-        s.calls, s.tokens, s.cost_usd = total.calls, total.tokens, round(total.cost_usd, 6)
+        s.calls, s.tokens = total.calls, total.tokens
+        s.unpriced_models = sorted(budget.unpriced_models)
+        s.cost_usd = None if s.unpriced_models else round(total.cost_usd, 6)
         s.errored_rollouts = max(s.errored_rollouts, replayer.stats.errored)
         if replayer.agents is not None:  # why some tasks were replayed as text
             s.skipped += [n for n in replayer.agents.notes if n not in s.skipped]
         if budget.unpriced_models:
             s.skipped.append(
                 "cost unknown for models "
-                + ", ".join(sorted(budget.unpriced_models))
-                + ": add [budget.prices] to the config"
+                + ", ".join(s.unpriced_models)
+                + f': add [budget.prices."{s.unpriced_models[0]}"] input = ..., output = ... '
+                "(USD per million tokens) to the config"
             )
         s.finished_at = s.finished_at or self.clock.now()
 

@@ -19,6 +19,7 @@ from typing import Any
 
 from ..backends.base import Backend
 from ..backends.batching import batching
+from ..backends.budget import unpriced_cap
 from ..backends.registry import create_backend
 from ..checks.judge import RubricJudge
 from ..clock import Clock, SystemClock
@@ -61,8 +62,13 @@ def batched_backends(backends: Backends, store: Store | None, poll_s: float) -> 
 
 def build_night(plan: NightPlan) -> Night:
     """The night ``plan`` describes, ready to :meth:`~.pipeline.Night.run`: its backends batched
-    where the settings ask, and the project's files read."""
+    where the settings ask, and the project's files read. A ``max_cost_usd`` the user set while a
+    role's model has no price is refused here (``ConfigError``), before anything is spent."""
     s = plan.settings
+    b = plan.backends
+    refused = unpriced_cap(s.budget, (b.target.model, b.optimizer.model, b.judge.model))
+    if refused is not None:  # before any call: a money cap the night could not hold
+        raise refused
     if s.night.batch:
         plan = replace(
             plan, backends=batched_backends(plan.backends, plan.store, s.night.batch_poll_s)

@@ -76,8 +76,10 @@ def nice_axis(peak: int) -> tuple[int, int]:
         scale *= 10
 
 
-def money(value: float) -> str:
-    """A dollar amount as the history table writes it, shorter when large."""
+def money(value: float | None) -> str:
+    """A dollar amount as the history table writes it, shorter when large; ``$?`` unknown."""
+    if value is None:
+        return "$?"
     if value >= 1000:
         return f"${value:,.0f}"
     return f"${value:.2f}" if value >= 1 else f"${value:.4f}"
@@ -230,7 +232,7 @@ class NightPoint:
     day: str
     proposed: int
     accepted: int
-    cost_usd: float
+    cost_usd: float | None  # None: unknown (a model with no price)
 
 
 def _cost_axis(x: float, top: float, height: float, peak: float) -> list[str]:
@@ -246,7 +248,7 @@ def nights_over_time(points: Sequence[NightPoint]) -> str:
     if not points:
         return ""
     left, top, height = 30.0, 12.0, 110.0
-    peak_cost = max(p.cost_usd for p in points)
+    peak_cost = max(p.cost_usd or 0.0 for p in points)
     right_room = 8 + max(_text_width(money(peak_cost), TICK), _text_width("$0", TICK))
     names = [p.day for p in points]
     cols = _columns(names, left, 360 - left - right_room)
@@ -261,7 +263,7 @@ def nights_over_time(points: Sequence[NightPoint]) -> str:
                 f'<rect x="{x:.1f}" y="{top + height - h:.1f}" width="{w:.1f}" '
                 f'height="{h:.1f}" fill="{colour}"/>'
             )
-        cy = top + height - (height * p.cost_usd / peak_cost if peak_cost > 0 else 0)
+        cy = top + height - (height * (p.cost_usd or 0.0) / peak_cost if peak_cost > 0 else 0)
         line.append(f"{x + w / 2:.1f},{cy:.1f}")
     parts.append(
         f'<polyline points="{" ".join(line)}" fill="none" stroke="{COST}" stroke-width="2"/>'

@@ -212,11 +212,11 @@ def spend_rows(s: NightSummary) -> list[tuple[str, str, str, str]]:
             role,
             str(u.calls),
             f"{u.tokens:,} ({u.input_tokens:,} / {u.output_tokens:,})",
-            f"${u.cost_usd:.4f}",
+            "$?" if u.unpriced_calls else f"${u.cost_usd:.4f}",
         )
         for role, u in sorted(s.usage_by_role.items())
     ]
-    rows.append(("total", str(s.calls), f"{s.tokens:,}", f"${s.cost_usd:.4f}"))
+    rows.append(("total", str(s.calls), f"{s.tokens:,}", s.spent_usd()))
     return rows
 
 

@@ -207,7 +207,7 @@ def _describe(summary: NightSummary) -> str:
         text += f", edits {summary.tally.line()}"
     if summary.proposal_dir:
         text += f", staged in {summary.proposal_dir}"
-    return text + f" ({summary.calls} calls, ${summary.cost_usd:.4f})"
+    return text + f" ({summary.calls} calls, {summary.spent_usd()})"
 
 
 class RunLog:
