@@ -169,10 +169,14 @@ def recorded_run(
     argv: list[str],
     what: str,
     env: dict[str, str] | None = None,
+    *,
+    timeout: float = 300,
+    stuck: str | None = None,
 ) -> None:
-    """Run the agent's own install command, recorded like :func:`recorded`."""
+    """Run the agent's own install command, recorded like :func:`recorded`; ``stuck``: the fix
+    the error names when the command is still running after ``timeout`` seconds."""
 
     def run() -> None:
-        ctx.must(ctx.run(argv, env=env, timeout=300), what)
+        ctx.must(ctx.run(argv, env=env, timeout=timeout), what, stuck)
 
     recorded(ctx, agent, home, run)

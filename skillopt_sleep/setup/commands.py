@@ -51,6 +51,7 @@ class Done:
     returncode: int
     stdout: str = ""
     stderr: str = ""
+    timed_out: bool = False  # stopped at its time limit, not ended by itself
 
     @property
     def ok(self) -> bool:
@@ -107,11 +108,13 @@ Answer = Done | BaseException | Callable[[Sequence[str]], Done]
 
 @dataclass(frozen=True)
 class Run:
-    """One command as the fake runner received it: what ran, with which environment, where."""
+    """One command as the fake runner received it: what ran, with which environment, where,
+    stopped after how many seconds."""
 
     argv: tuple[str, ...]
     env: dict[str, str]
     cwd: str | None
+    timeout: float = 600.0
 
 
 @dataclass
@@ -136,7 +139,7 @@ class FakeCommands:
         timeout: float = 600.0,
     ) -> Done:
         self.calls.append(tuple(argv))
-        self.runs.append(Run(tuple(argv), dict(env), cwd))
+        self.runs.append(Run(tuple(argv), dict(env), cwd, timeout))
         queue = self.answers.get(_name(argv[0]))
         answer = queue.popleft() if queue else self.default
         if isinstance(answer, BaseException):

@@ -76,9 +76,12 @@ class Ctx:
         except FileNotFoundError:
             return Done(127, stderr=f"{argv[0]}: not found")
         except TimeoutError as exc:
-            return Done(124, stderr=str(exc))
+            return Done(124, stderr=str(exc), timed_out=True)
 
-    def must(self, done: Done, what: str) -> Done:
+    def must(self, done: Done, what: str, stuck: str | None = None) -> Done:
+        """``done``, or SetupFailed naming what failed; ``stuck``: the fix when it timed out."""
+        if done.timed_out and stuck:
+            raise SetupFailed(f"{what} failed: {done.last_line()}", hint=stuck)
         if not done.ok:
             raise SetupFailed(
                 f"{what} failed: {done.last_line()}",

@@ -72,11 +72,14 @@ def write_settings(home: Path, extra: Mapping[str, Any] | None = None) -> Path:
     return path
 
 
-def gemini_env(home: Path, url: str, *, base: Mapping[str, str] | None = None) -> dict[str, str]:
+def gemini_env(
+    home: Path, url: str, *, base: Mapping[str, str] | None = None, users_shell: bool = False
+) -> dict[str, str]:
     """Environment for ``gemini`` talking to ``url`` (the server's base URL, no ``/v1beta``).
 
     HOME, TMPDIR (its error reports) and the XDG directories all lie in ``home``; the workspace
-    is trusted (else a headless run exits 55).
+    is trusted (else a headless run exits 55) and gemini starts once. ``users_shell``: neither,
+    as in a user's own shell (gemini then asks before it trusts a folder, and restarts itself).
     """
     home.mkdir(parents=True, exist_ok=True)
     env = {k: v for k, v in (os.environ if base is None else base).items() if k not in _LEAKY}
@@ -89,14 +92,17 @@ def gemini_env(home: Path, url: str, *, base: Mapping[str, str] | None = None) -
             "TMPDIR": str(tmp),
             "GEMINI_API_KEY": "dummy",
             "GOOGLE_GEMINI_BASE_URL": url.rstrip("/"),
-            "GEMINI_CLI_TRUST_WORKSPACE": "true",
-            # gemini otherwise starts itself a second time, only to raise node's heap limit:
-            # about 2 s before every prompt reaches the model.
-            "GEMINI_CLI_NO_RELAUNCH": "true",
             "NO_UPDATE_NOTIFIER": "1",
             "NO_COLOR": "1",
         }
     )
+    for name in ("GEMINI_CLI_TRUST_WORKSPACE", "GEMINI_CLI_NO_RELAUNCH"):
+        env.pop(name, None)
+    if not users_shell:
+        env["GEMINI_CLI_TRUST_WORKSPACE"] = "true"
+        # gemini otherwise starts itself a second time, only to raise node's heap limit:
+        # about 2 s before every prompt reaches the model.
+        env["GEMINI_CLI_NO_RELAUNCH"] = "true"
     return env
 
 

@@ -142,6 +142,42 @@ def test_a_failed_agent_install_keeps_what_it_wrote_in_the_manifest(machine, tre
     assert tree(machine.home) == before
 
 
+def test_gemini_installs_with_its_source_trusted_and_a_wait_on_a_question_ends_with_the_fix(
+    machine, tree
+):
+    """gemini 0.61 asks whether to trust the folder it installs from, and --consent does not
+    answer that: the installer trusts our own copy for that one command, and a gemini still
+    waiting after a minute is stopped, the error naming what to run."""
+    before = tree(machine.home)
+    _on_path(machine, "gemini")
+    machine.commands.enqueue("gemini", TimeoutError("gemini ran longer than 60s"))
+    with pytest.raises(SetupFailed) as failed:
+        machine.install(**NONE_ELSE, agents=("gemini",))
+    [run] = [r for r in machine.commands.runs if r.argv[:3] == ("gemini", "extensions", "install")]
+    assert run.env["GEMINI_CLI_TRUST_WORKSPACE"] == "true" and run.timeout <= 60
+    copy = machine.layout.own_dir / "plugins" / "gemini"
+    assert failed.value.one_line() == (
+        "gemini extensions install failed: gemini ran longer than 60s (gemini waited on a "
+        f"question; run `GEMINI_CLI_TRUST_WORKSPACE=true gemini extensions install {copy} "
+        "--consent` in a terminal, then the installer again (or leave gemini out of --agents))"
+    )
+    machine.install(uninstall=True)
+    assert tree(machine.home) == before
+
+
+def test_a_gemini_install_that_ends_without_the_extension_fails(machine):
+    """Started once with no terminal, an unanswered gemini 0.61 ends at once, exit 0, nothing
+    installed: that is no success."""
+    _on_path(machine, "gemini")
+    with pytest.raises(SetupFailed) as failed:
+        machine.install(**NONE_ELSE, agents=("gemini",))
+    extensions = machine.home / ".gemini" / "extensions"
+    assert failed.value.one_line().startswith(
+        "gemini extensions install ended, but no skillopt-sleep extension is in "
+        f"{extensions} (run `GEMINI_CLI_TRUST_WORKSPACE=true gemini extensions install "
+    )
+
+
 def test_a_dry_run_names_each_step_and_changes_nothing(machine, tree):
     (machine.home / ".qwen").mkdir()
     before = tree(machine.home)

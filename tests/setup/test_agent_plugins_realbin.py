@@ -174,7 +174,8 @@ def test_gemini_session_end_reaches_log_after_setup(tmp_path):
     home, sleep = tmp_path / "home", Path(os.environ["SKILLOPT_SLEEP_HOME"])
     project = gemini_agent.make_project(tmp_path / "project")
     gemini_agent.write_settings(home)  # a user who has run gemini before
-    env = gemini_agent.gemini_env(home, "http://127.0.0.1:9")
+    # ... installing from a shell of their own (the session below trusts its project)
+    env = gemini_agent.gemini_env(home, "http://127.0.0.1:9", users_shell=True)
     machine = _machine(home, {**env, "SKILLOPT_SLEEP_HOME": str(sleep)})
     _round_trip(machine, "gemini")
     request = "run the tests please"
