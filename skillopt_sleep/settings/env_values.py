@@ -47,7 +47,7 @@ def _type_at(kind: Any, path: list[str]) -> Any:
     kind = _without_none(kind)
     if isinstance(kind, type) and issubclass(kind, BaseModel):
         for name, field in kind.model_fields.items():
-            if path[0] == name or path[0] in _aliases(field):
+            if path[0] == name or path[0] in aliases(field):
                 return _type_at(field.annotation, path[1:])
         return None
     if get_origin(kind) is dict:
@@ -64,7 +64,8 @@ def _without_none(kind: Any) -> Any:
     return kind
 
 
-def _aliases(field: FieldInfo) -> tuple[str, ...]:
+def aliases(field: FieldInfo) -> tuple[str, ...]:
+    """The other names a setting is read under (``[train] num_epochs`` for ``epochs``)."""
     alias = field.validation_alias
     if isinstance(alias, AliasChoices):
         return tuple(a for a in alias.choices if isinstance(a, str))

@@ -16,10 +16,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from ..errors import ConfigError, InputError, UsageError
-from .env_values import env_value
+from .env_values import aliases, env_value
 from .gate import PRESETS, GateSettings
 from .prompts import prompt_files
 from .sections import ENV_PREFIX, PROJECT_FILE, LayerName, Settings
@@ -143,6 +143,21 @@ def _deep_merge(base: dict[str, Any], over: Mapping[str, Any]) -> dict[str, Any]
     return out
 
 
+def _alias_keys() -> dict[str, str]:
+    """``train.num_epochs`` -> ``train.epochs``: a key written under another name it is read as,
+    shown and traced under its own."""
+    out = {}
+    for section, field in Settings.model_fields.items():
+        model = field.annotation
+        if isinstance(model, type) and issubclass(model, BaseModel):
+            for name, inner in model.model_fields.items():
+                out.update({f"{section}.{a}": f"{section}.{name}" for a in aliases(inner)})
+    return out
+
+
+_ALIAS_KEYS = _alias_keys()
+
+
 def _known_keys() -> list[str]:
     return sorted(_flatten(Settings().model_dump()))
 
@@ -156,7 +171,7 @@ def load_settings(layers: list[Layer], *, agents: Collection[str] | None = None)
     sources = dict.fromkeys(_known_keys(), "default")
     for layer in layers:
         for dotted in _flatten(layer.values):
-            sources[dotted] = (
+            sources[_ALIAS_KEYS.get(dotted, dotted)] = (
                 layer.name if layer.name in ("env", "flag") else f"{layer.name} ({layer.origin})"
             )
         merged = _deep_merge(merged, _anchored(layer))
@@ -290,6 +305,7 @@ def _config_error(exc: ValidationError, sources: Mapping[str, str]) -> ConfigErr
 
 def _origin_of(dotted: str, sources: Mapping[str, str]) -> str:
     """Where ``dotted`` (a key, or a whole section) was set."""
+    dotted = _ALIAS_KEYS.get(dotted, dotted)
     if dotted in sources:
         return sources[dotted]
     inside = sorted(src for key, src in sources.items() if key.startswith(dotted + "."))

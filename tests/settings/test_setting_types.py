@@ -105,3 +105,17 @@ def test_every_line_of_the_starter_config_uncommented_loads(cli, sandbox_home):
     path.write_text("\n".join(lines) + "\n")
     r = cli("config", "show")
     assert r.code == 0, r.err
+
+
+def test_a_setting_under_its_other_name_is_shown_under_its_own(cli, sandbox_home):
+    path = _user_config(sandbox_home, "[train]\nnum_epochs = 3\n")
+    r = cli("config", "show", "--json")
+    assert r.code == 0, r.err
+    assert r.json()["settings"]["train.epochs"] == {"value": 3, "source": f"user ({path})"}
+    assert "train.num_epochs" not in r.json()["settings"]
+    _user_config(sandbox_home, "[train]\nnum_epochs = true\n")
+    r = cli("config", "show")
+    assert r.code == 3 and r.err.splitlines()[-1] == (
+        f"skillopt-sleep: error: invalid setting train.num_epochs = True from {path}: "
+        f"Input should be a valid integer (fix it in {path})"
+    )
