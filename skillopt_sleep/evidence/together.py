@@ -6,7 +6,9 @@ outside their efficacy sets, against the night's shared baseline. Harm is rare, 
 usually clears every edit at the price of one. When it does see harm (at ``harm_alpha``) and more
 than one edit is in it, each edit is checked alone, exactly as the classic gate checks it, and the
 harmful ones are refused (group testing); if none is harmful alone, the one with the weakest
-evidence is dropped as a conflict. Then each remaining edit's efficacy tasks are replayed under
+evidence is dropped as a conflict. When no task is left outside their efficacy sets (each kind of
+the night has an edit of its own), each edit is checked alone on the tasks outside its own set, so
+the night's other tasks are checked, not skipped. Then each remaining edit's efficacy tasks are replayed under
 the joint files against its own "after" rollouts, in two looks (the second only while the pass
 rate fell): an edit that conclusively loses there is dropped as a conflict.
 """
@@ -49,9 +51,12 @@ async def settle(
             out[weakest.key] = _conflict(
                 out[weakest.key], "harms the other tasks together with the other edits"
             )
-    else:
+    elif tasks or len(accepted) == 1:
         for c in accepted:
             out[c.key] = trials.harm_verdict(out[c.key], tasks, counts, p_less)
+    else:  # every task is where one of them acts: each alone on the tasks where the others act
+        for c in accepted:
+            out[c.key] = await trials.judge_harm(c, out[c.key])
     kept = [c for c in accepted if out[c.key].verdict == "accepted"]
     if len(kept) > 1:
         files = joint(kept)

@@ -36,6 +36,7 @@ from .waiting import (
     held_back,
     missing,
     over_budget,
+    recounted,
     rephrasing_tested,
     retest_candidate,
     retest_note,
@@ -136,11 +137,12 @@ class Rounds:
         """The waiting edits tonight can retest, placed first; the others keep waiting."""
         for w in {w.edit.key(): w for w in reversed(self.tonight.waiting)}.values():
             if self.budget <= 0 or not self.gate.evidential:
-                self.out.waiting.append(w)
+                self.out.waiting.append(recounted(w, trials))
                 continue
             cand = retest_candidate(w, trials, self.guard, self.tonight.known)
             if isinstance(cand, NotTonight) and cand.keeps_waiting:
-                self.out.waiting.append(w)  # said by its waiting line: what it still needs
+                # said by its waiting line: what it still needs, counted on tonight's log
+                self.out.waiting.append(recounted(w, trials))
             elif isinstance(cand, NotTonight):
                 self.out.retested.append(f"no longer waits: {w.edit.content[:80]!r}: {cand.why}")
             elif cand.key not in self.candidates:
@@ -305,9 +307,10 @@ class Rounds:
             gaps = missing(ev) if w is None else still_missing(w, missing(ev))
             if ev.verdict == "accepted" and self.gate.evidential and gaps:
                 ev = self.out.evidence[i] = ev.model_copy(update={"unconfirmed": gaps})
-                now = waiting_of(ev, trials)
                 self.out.waiting.append(
-                    now if w is None else w.model_copy(update={"missing": gaps, "needs": now.needs})
+                    waiting_of(ev, trials)
+                    if w is None
+                    else recounted(w.model_copy(update={"missing": gaps}), trials)
                 )
             if w is not None:
                 self.out.retested.append(retest_note(w, ev))

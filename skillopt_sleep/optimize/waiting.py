@@ -83,18 +83,24 @@ def needs_words(missing: Sequence[str], kind: str, unseen: int = 0, others: int 
 
 def waiting_of(ev: EditEvidence, trials: Trials) -> WaitingEdit:
     """The record an unconfirmed edit of tonight's waits with: what it lacked, its tasks, what
-    it needs."""
+    it needs (counted on the log's tasks tonight knows, as ``status`` counts it)."""
     by_id = {t.id: t for t in trials.tasks}
     cited = [by_id[i] for i in ev.cited if i in by_id]
-    kind = kind_words(cited)
-    return WaitingEdit(
+    w = WaitingEdit(
         edit=ev.edit.model_copy(update={"status": "proposed", "reason": ""}),
         missing=list(ev.unconfirmed),
         cited=list(ev.cited),
         seen=sorted(trials.shown | set(ev.cited)),
-        kind=kind,
-        needs=needs_words(ev.unconfirmed, kind),
+        kind=kind_words(cited),
     )
+    return recounted(w, trials)
+
+
+def recounted(w: WaitingEdit, trials: Trials) -> WaitingEdit:
+    """``w`` with what it still needs counted on tonight's tasks and the log's older ones, so a
+    need a later night met is not repeated."""
+    logged = {t.id: t for t in [*trials.older, *trials.tasks]}
+    return w.model_copy(update={"needs": still_needs(w, list(logged.values()))})
 
 
 def still_missing(w: WaitingEdit, gaps: Sequence[Unconfirmed]) -> list[Unconfirmed]:
@@ -127,8 +133,7 @@ def carries(ev: EditEvidence, w: WaitingEdit | None) -> bool:
 
 def held_back(ev: EditEvidence, trials: Trials, gaps: list[Unconfirmed]) -> WaitingEdit:
     """The record an edit tonight did not stage waits with (``gaps``: why), counted on tonight's tasks."""
-    w = waiting_of(ev.model_copy(update={"unconfirmed": gaps}), trials)
-    return w.model_copy(update={"needs": still_needs(w, trials.tasks)})
+    return waiting_of(ev.model_copy(update={"unconfirmed": gaps}), trials)
 
 
 def over_budget(ev: EditEvidence, trials: Trials) -> WaitingEdit:
