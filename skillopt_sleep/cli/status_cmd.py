@@ -4,12 +4,14 @@ to look at; ``status --watch`` follows a running night to its end."""
 from __future__ import annotations
 
 import argparse
+from datetime import datetime
 from pathlib import Path
 
 from ..errors import ConfigError, StoreError
 from ..harvest import problems as harvest_problems
 from ..models import unconfirmed_words
 from ..optimize.waiting import load_waiting, still_needs
+from ..review.edit_choice import load_decisions, night_words
 from ..review.rule_views import flagged_lines, project_views
 from ..schedule.attendance import last_night_line, slots, warnings
 from ..schedule.state import load_installation, load_runs
@@ -65,10 +67,11 @@ def config_problem(ctx: Ctx, project: Path | None) -> str | None:
     return None
 
 
-def _night_row(row: NightRow) -> str:
+def _night_row(row: NightRow, words: str) -> str:
+    """One night in the list; ``words`` is its state as review says it (``partly adopted ...``)."""
     s = row.summary
     edits = f"  edits {s.tally.line()}" if s.evidence else ""
-    state = "" if row.state in ("none",) else f" [{row.state}]"
+    state = "" if row.state in ("none",) else f" [{words}]"
     saved = s.usage.saved_usd
     saving = f" (saved ${saved:.4f})" if saved > 0 else ""
     return (
@@ -95,6 +98,29 @@ def _alerts(ctx: Ctx, project: Path | None, payload: dict[str, object]) -> list[
     return lines + ([] if running is None else night_lines(*running, ctx.clock.now()))
 
 
+def _last_night(nights: list[NightRow], words: dict[str, str], now: datetime) -> list[str]:
+    """When the last night ran and what came of it, in review's words when its state alone
+    does not say it (``partly adopted (edit 2 of 3)``)."""
+    if not nights:
+        return []
+    last = nights[0]
+    said = words[last.id]
+    return [last_night_line(nights, now, None if said == last.state.replace("_", " ") else said)]
+
+
+def notice_line(n: Notice) -> str:
+    return f"! {n.created_at[:16].replace('T', ' ')} {n.kind}: {n.message}"
+
+
+def _clip(text: str, most: int = 80) -> str:
+    """``text``, or its first words up to ``most`` characters and an ellipsis (`rules` and
+    `review` show it whole)."""
+    if len(text) <= most:
+        return text
+    head = text[: most - 1]
+    return (head.rsplit(" ", 1)[0] if " " in head[most // 2 :] else head) + "…"
+
+
 def _waiting(store: Store, project: str | None, payload: dict[str, object]) -> list[str]:
     """The unconfirmed edits waiting for evidence, each with the tasks it still needs, counted on
     the log as it is now; added to ``payload`` as ``waiting``."""
@@ -108,7 +134,7 @@ def _waiting(store: Store, project: str | None, payload: dict[str, object]) -> l
     lines = ["waiting for evidence (unconfirmed edits; a night that has it retests them first):"]
     for w, needs in rows:
         more = f"a confirmed rule needs {needs}" if needs else "its evidence is logged now"
-        lines.append(f"  {w.edit.content[:80]!r}: {unconfirmed_words(w.missing)}; {more}")
+        lines.append(f"  {_clip(w.edit.content)!r}: {unconfirmed_words(w.missing)}; {more}")
     return lines if rows else []
 
 
@@ -143,7 +169,8 @@ def status(args: argparse.Namespace, ctx: Ctx) -> int:
     now = ctx.clock.now()
     installed = load_installation(store)
     schedule = slots(installed, load_runs(store), now) if installed is not None else []
-    attendance = [last_night_line(nights, now)] if nights else []
+    words = {n.id: night_words(n, load_decisions(store, n.id)) for n in nights}
+    attendance = _last_night(nights, words, now)
     attendance += warnings(nights, schedule)
     payload["schedule"] = [
         {"at": s.at.isoformat(), "status": s.status, "reason": s.reason} for s in schedule
@@ -152,15 +179,13 @@ def status(args: argparse.Namespace, ctx: Ctx) -> int:
     harvest_skips = harvest_problems.load(store)
     payload["harvest_skips"] = harvest_skips
     lines = [f"project: {project or 'all'}  ({tasks} tasks logged)", *alerts]
-    lines += [f"! {line}" for line in unfinished]
-    for n in notices:
-        lines.append(f"! {n.created_at[:16].replace('T', ' ')} {n.kind}: {n.message}")
+    lines += [f"! {line}" for line in unfinished] + [notice_line(n) for n in notices]
     lines += harvest_problems.describe(harvest_skips)
     lines += flagged_lines(found, now)
     lines += [line for line in attendance if line]
     if nights:
         lines.append("nights (newest first):")
-        lines += ["  " + _night_row(n) for n in nights]
+        lines += ["  " + _night_row(n, words[n.id]) for n in nights]
     else:
         lines.append("no nights yet: `skillopt-sleep run` (or `skillopt-sleep demo` to try it)")
     if pending is not None:

@@ -49,9 +49,18 @@ def visible(text: str) -> str:
     )
 
 
+def _flat(text: str) -> str:
+    """``text`` on one line, redacted, every hidden character shown."""
+    return visible(" ".join(redact(text).split()))
+
+
 def _one_line(text: str) -> str:
-    flat = visible(" ".join(redact(text).split()))
-    return flat if len(flat) <= MAX_SHOWN else flat[: MAX_SHOWN - 1] + "…"
+    """``text`` on one line, cut at a word past :data:`MAX_SHOWN` characters."""
+    flat = _flat(text)
+    if len(flat) <= MAX_SHOWN:
+        return flat
+    cut = flat[: MAX_SHOWN - 1]
+    return (cut.rsplit(" ", 1)[0] if " " in cut[MAX_SHOWN // 2 :] else cut) + "…"
 
 
 def describe_edit(edit: Edit) -> str:
@@ -245,8 +254,10 @@ def _sentence(text: str) -> str:
 
 
 def _md(text: str) -> str:
-    """Inline Markdown-safe text: an HTML comment or tag in a rule must show, not vanish."""
-    return visible(text).replace("<", "&lt;")
+    """Inline Markdown-safe text: an HTML comment or tag in a rule must show, not vanish. Only a
+    ``<`` that could open one is escaped, with a backslash: the raw file holds no entity
+    (``p <= 0.004`` reads as it is)."""
+    return re.sub(r"<(?=[A-Za-z/!?])", r"\\<", visible(text))
 
 
 def _fence(body: str) -> str:
@@ -311,7 +322,8 @@ def render_markdown(
     out += ["", "## Skipped", ""]
     out += [f"- {_md(_one_line(note))}" for note in s.skipped] or ["- nothing"]
     if s.notes:
-        out += ["", "## Also tonight", "", *(f"- {_md(_one_line(note))}" for note in s.notes)]
+        # whole: a note says what evidence a rule waits for, and which rule
+        out += ["", "## Also tonight", "", *(f"- {_md(_flat(note))}" for note in s.notes)]
     out += ["", "## Spend", "", "| " + " | ".join(SPEND_HEADER) + " |", "|---|--:|--:|--:|"]
     out += ["| " + " | ".join(row) + " |" for row in spend_rows(s)]
     out += ["", _md(_sentence(s.saving_note()))] if s.saving_note() else []

@@ -17,6 +17,7 @@ from ..models import EditEvidence, NightSummary
 from .charts import RatePair, rate_bars, weekly_corrections
 from .report import (
     SPEND_HEADER,
+    _flat,
     _one_line,
     _sentence,
     decision_text,
@@ -347,7 +348,7 @@ def _edit_sections(s: NightSummary, marks: Sequence[str] = ()) -> list[str]:
         ]
     body += ["<h2>Skipped</h2>", _list(_skipped(s), "nothing")]
     if s.notes:
-        body += ["<h2>Also tonight</h2>", _list([e(_one_line(n)) for n in s.notes], "")]
+        body += ["<h2>Also tonight</h2>", _list([e(_flat(n)) for n in s.notes], "")]
     return body
 
 

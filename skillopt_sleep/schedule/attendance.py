@@ -5,8 +5,9 @@ nights in the history and the current time. A scheduled time with a run that sta
 ``CATCH_UP`` after it was kept; one whose run was skipped or failed says why (another night held
 the lock, a backend's login expired, ...); one with no run at all was missed while the machine
 was asleep or off (or the scheduler did not start the job). A night that stopped at its budget
-ran, but is named too. Warnings follow several nights in a row that learned nothing, and
-proposals that were staged and never reviewed.
+ran, but is named too. Warnings follow several nights in a row that learned nothing (a night
+stopped by an outage or its budget is named for that instead), and proposals that were staged and
+never reviewed.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from itertools import takewhile
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from ..store import NightRow
@@ -94,8 +96,9 @@ def _ago(then: datetime, now: datetime) -> str:
     return f"{hours:.0f} hours ago" if hours < 48 else f"{hours / 24:.0f} days ago"
 
 
-def last_night_line(nights: Sequence[NightRow], now: datetime) -> str:
-    """When the last night ran and what came of it."""
+def last_night_line(nights: Sequence[NightRow], now: datetime, state: str | None = None) -> str:
+    """When the last night ran and what came of it (``state``: what became of its edits when
+    its state alone does not say it, ``partly adopted (edit 2 of 3)``)."""
     if not nights:
         return ""
     n = nights[0]
@@ -103,7 +106,7 @@ def last_night_line(nights: Sequence[NightRow], now: datetime) -> str:
     s = n.summary
     accepted = sum(ev.verdict == "accepted" for ev in s.evidence)
     what = f"{accepted} edit(s) accepted" if s.evidence else s.decision.replace("_", " ")
-    state = {
+    state = state or {
         "staged": "staged for review",
         "adopted": "adopted",
         "rejected": "rejected",
@@ -111,6 +114,47 @@ def last_night_line(nights: Sequence[NightRow], now: datetime) -> str:
         "rolled_back": "rolled back",
     }.get(n.state, "nothing staged")
     return f"last night: {started:%Y-%m-%d %H:%M} UTC ({_ago(started, now)}): {what}, {state}"
+
+
+def _learned(n: NightRow) -> bool:
+    return any(ev.verdict == "accepted" for ev in n.summary.evidence) or bool(n.summary.edits)
+
+
+def _streaks(nights: Sequence[NightRow], *, budget_said: bool) -> list[str]:
+    """Nights in a row that learned nothing, by why (``nights`` newest first). A night that ended
+    in an outage (the backend answered nothing) or at its budget was stopped before it could
+    learn: no evidence, not a sign that more tasks are needed, so it is named for what stopped it
+    and not counted among the nights that learned nothing."""
+    since = list(takewhile(lambda n: not _learned(n), nights))
+    out = []
+    outages = list(takewhile(lambda n: n.summary.decision == "outage", since))
+    if len(outages) >= STREAK:
+        target = outages[0].summary.target
+        out.append(
+            f"! the last {len(outages)} nights ended in an outage: the model backend"
+            f"{f' {target}' if target else ''} answered nothing, so they are no evidence and "
+            "their tasks still wait; check the backend with `skillopt-sleep doctor`, then run a "
+            "night again (`skillopt-sleep run`)"
+        )
+    stopped = list(takewhile(lambda n: n.summary.decision == "budget_exhausted", since))
+    if len(stopped) >= STREAK and not budget_said:
+        out.append(
+            f"! the last {len(stopped)} nights stopped at the budget before they could learn: "
+            "raise [budget] in the config (`skillopt-sleep config path`), or let fewer tasks "
+            "into a night"
+        )
+    tried = [n for n in since if n.summary.decision not in ("outage", "budget_exhausted")]
+    if len(tried) >= STREAK:
+        which = (
+            f"the last {len(tried)}"
+            if len(tried) == len(since)
+            else f"{len(tried)} of the last {len(since)}"
+        )
+        out.append(
+            f"! {which} nights learned nothing: log more tasks of the kinds you correct "
+            "(`skillopt-sleep tasks list`), or look at their reports"
+        )
+    return out
 
 
 def warnings(nights: Sequence[NightRow], schedule: Sequence[Slot]) -> list[str]:
@@ -125,16 +169,7 @@ def warnings(nights: Sequence[NightRow], schedule: Sequence[Slot]) -> list[str]:
             f"! {len(budget)} scheduled night(s) stopped at the budget: raise [budget] in the "
             "config (`skillopt-sleep config path`), or let fewer tasks into a night"
         )
-    learned_nothing = 0
-    for n in nights:
-        if any(ev.verdict == "accepted" for ev in n.summary.evidence) or n.summary.edits:
-            break
-        learned_nothing += 1
-    if learned_nothing >= STREAK:
-        out.append(
-            f"! the last {learned_nothing} nights learned nothing: log more tasks of the kinds you "
-            "correct (`skillopt-sleep tasks list`), or look at their reports"
-        )
+    out += _streaks(nights, budget_said=bool(budget))
     unreviewed = 0
     for n in nights:
         if n.state not in ("staged", "superseded"):

@@ -126,6 +126,9 @@ def test_adopt_2_3_writes_exactly_those_edits_and_rollback_restores_every_byte(c
     assert 'badge adopted">adopted</span> <span class="muted">edit 2, skill add' in page
     review = cli("review", night_id, "--json", cwd=project).json()
     assert review["review_state"] == "partly adopted (edits 2, 3 of 3)"
+    status = cli("status", cwd=project).out
+    assert "accepted, partly adopted (edits 2, 3 of 3)" in status
+    assert "[partly adopted (edits 2, 3 of 3)]" in status and "[adopted]" not in status
 
     r = cli("rollback", cwd=project)
     assert r.code == 0, r.err

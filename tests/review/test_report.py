@@ -185,7 +185,7 @@ def test_secrets_and_markers_never_reach_the_reports():
     for text in (render_markdown(night(), DIFFS), render_html(night(), DIFFS)):
         assert "sk-ant-" not in text and "[REDACTED:anthropic-key]" in text
     md = render_markdown(night(), DIFFS)
-    assert "Line one &lt;!-- skillopt-sleep:end --> [REDACTED:anthropic-key]" in md
+    assert "Line one \\<!-- skillopt-sleep:end --> [REDACTED:anthropic-key]" in md
 
 
 class _Checker(HTMLParser):
