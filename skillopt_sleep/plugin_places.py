@@ -78,8 +78,14 @@ def copilot_installed(env: Mapping[str, str]) -> Installed | None:
 
 
 def opencode_installed(env: Mapping[str, str]) -> Installed | None:
+    """The plugin file; the launcher it runs is the one in the installer's own copy of the
+    plugin when that exists (setup/layout.py's data directory), else the command on PATH."""
     js = opencode_home(env) / "plugins" / f"{NAME}.js"
-    return Installed(js, None) if js.is_file() else None
+    if not js.is_file():
+        return None
+    launcher = _xdg(env, "XDG_DATA_HOME", ".local/share") / NAME / "plugins" / "opencode"
+    launcher = launcher / "bin" / NAME
+    return Installed(js, launcher if launcher.is_file() else None)
 
 
 def gemini_installed(env: Mapping[str, str]) -> Installed | None:

@@ -39,10 +39,12 @@ def _same_tree(ctx: Ctx, source: Path, agent: str) -> bool:
 
 
 def _same_opencode_file(ctx: Ctx, source: Path, agent: str) -> bool:
-    """OpenCode loads one JavaScript file from its config directory: that file is the checkout's."""
+    """OpenCode loads one JavaScript file from its config directory, which runs the launcher of
+    our copy: both are the checkout's."""
     js = Path("plugins", "opencode", "plugins", f"{NAME}.js")
     installed = opencode_home(ctx.env) / "plugins" / f"{NAME}.js"
-    return installed.is_file() and installed.read_bytes() == (source / js).read_bytes()
+    same = installed.is_file() and installed.read_bytes() == (source / js).read_bytes()
+    return same and _same_tree(ctx, source, agent)
 
 
 @dataclass(frozen=True)

@@ -88,7 +88,27 @@ def test_a_hook_whose_launcher_finds_no_engine_fails_with_the_fix(cli, tmp_path,
     assert check["fix"] == "run sh install/install.sh --agents qwen from a skillopt-sleep checkout"
 
 
-def test_the_opencode_plugin_needs_the_command_on_path(cli, tmp_path, home):
+def test_the_installed_opencode_plugin_runs_its_launcher_without_the_command_on_path(
+    cli, tmp_path, home
+):
+    """What `setup` leaves for OpenCode: the plugin file, and our copy holding the launcher it
+    runs (the engine setup recorded), so no `skillopt-sleep` on PATH is needed."""
+    js = home / ".config" / "opencode" / "plugins" / "skillopt-sleep.js"
+    js.parent.mkdir(parents=True)
+    js.write_bytes((REPO / "plugins/opencode/plugins/skillopt-sleep.js").read_bytes())
+    launcher = home / ".local/share/skillopt-sleep/plugins/opencode/bin/skillopt-sleep"
+    launcher.parent.mkdir(parents=True)
+    launcher.write_text("#!/bin/sh\n")
+    launcher.chmod(0o755)
+    _engine(home)
+    check = _findings(cli, tmp_path)["plugin: opencode"]
+    assert (check["status"], check["detail"]) == (
+        "ok",
+        f"hook installed at {js}; it runs {launcher}",
+    )
+
+
+def test_a_copied_opencode_plugin_needs_the_command_on_path(cli, tmp_path, home):
     js = home / ".config" / "opencode" / "plugins" / "skillopt-sleep.js"
     js.parent.mkdir(parents=True)
     js.write_bytes((REPO / "plugins/opencode/plugins/skillopt-sleep.js").read_bytes())

@@ -234,8 +234,9 @@ def test_opencode_session_idle_reaches_log_after_setup(tmp_path):
     with ModelServer(responder=opencode_agent.scripted(replies)) as srv:
         env = opencode_agent.opencode_env(home, srv.url)  # opencode.json: a user who set it up
         machine = _machine(home, env)
-        # The plugin runs `skillopt-sleep` from PATH: ~/.local/bin, as a new login shell has it.
-        machine.env["PATH"] = f"{home / '.local' / 'bin'}:{machine.env['PATH']}"
+        # OpenCode started without the shell's PATH: no `skillopt-sleep` on it. The plugin
+        # runs the engine setup recorded, through the launcher, as the other plugins do.
+        assert shutil.which("skillopt-sleep", path=machine.env["PATH"]) is None
         _round_trip(machine, "opencode")
         argv = [str(TOOLS / "opencode"), "run", "run the tests please"]
         run_env = {**env, "PATH": machine.env["PATH"], "PWD": str(project)}

@@ -7,18 +7,30 @@
  * "hook_event_name": "session.idle"}), and never fails or delays the session for it (the CLI
  * returns at once and reads the session in the background). OpenCode has no session-end event
  * in `opencode run`; session.idle fires after every answer, and the log reads only what is new.
- * The CLI is $SKILLOPT_SLEEP_BIN, else `skillopt-sleep` on PATH.
+ * The CLI is $SKILLOPT_SLEEP_BIN, else the launcher the installer put in its own copy of this
+ * plugin (<data>/skillopt-sleep/plugins/opencode/bin/skillopt-sleep: it runs the engine setup
+ * recorded, as every other agent's plugin does, also when OpenCode starts without the shell's
+ * PATH), else `skillopt-sleep` on PATH.
  *
- * Install: copy this file to ~/.config/opencode/plugins/ (every project) or to
- * <project>/.opencode/plugins/ (one project). It imports nothing outside Node's standard
- * library, so it needs no `npm install`.
+ * Install: `sh install/install.sh --agents opencode`, or copy this file to
+ * ~/.config/opencode/plugins/ (every project) or to <project>/.opencode/plugins/ (one project).
+ * It imports nothing outside Node's standard library, so it needs no `npm install`.
  */
 import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, join } from "node:path";
 
+function dataHome() {
+	// the installer's data directory (setup/layout.py): $XDG_DATA_HOME when absolute
+	const xdg = process.env.XDG_DATA_HOME;
+	return xdg && isAbsolute(xdg) ? xdg : join(homedir(), ".local", "share");
+}
+
 function cli() {
-	return process.env.SKILLOPT_SLEEP_BIN || "skillopt-sleep";
+	if (process.env.SKILLOPT_SLEEP_BIN) return process.env.SKILLOPT_SLEEP_BIN;
+	const launcher = join(dataHome(), "skillopt-sleep", "plugins", "opencode", "bin", "skillopt-sleep");
+	return existsSync(launcher) ? launcher : "skillopt-sleep";
 }
 
 function store() {
