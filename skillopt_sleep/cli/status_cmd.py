@@ -15,6 +15,7 @@ from ..review.edit_choice import load_decisions, night_words
 from ..review.rule_views import flagged_lines, project_views
 from ..schedule.attendance import last_night_line, slots, warnings
 from ..schedule.state import load_installation, load_runs
+from ..shorten import at_word
 from ..store import NightRow, Notice, Store
 from .common import add_project_flag
 from .context import Ctx, repair_each
@@ -112,15 +113,6 @@ def notice_line(n: Notice) -> str:
     return f"! {n.created_at[:16].replace('T', ' ')} {n.kind}: {n.message}"
 
 
-def _clip(text: str, most: int = 80) -> str:
-    """``text``, or its first words up to ``most`` characters and an ellipsis (`rules` and
-    `review` show it whole)."""
-    if len(text) <= most:
-        return text
-    head = text[: most - 1]
-    return (head.rsplit(" ", 1)[0] if " " in head[most // 2 :] else head) + "…"
-
-
 def _waiting(store: Store, project: str | None, payload: dict[str, object]) -> list[str]:
     """The unconfirmed edits waiting for evidence, each with the tasks it still needs, counted on
     the log as it is now; added to ``payload`` as ``waiting``."""
@@ -134,7 +126,7 @@ def _waiting(store: Store, project: str | None, payload: dict[str, object]) -> l
     lines = ["waiting for evidence (unconfirmed edits; a night that has it retests them first):"]
     for w, needs in rows:
         more = f"a confirmed rule needs {needs}" if needs else "its evidence is logged now"
-        lines.append(f"  {_clip(w.edit.content)!r}: {unconfirmed_words(w.missing)}; {more}")
+        lines.append(f"  {at_word(w.edit.content, 80)!r}: {unconfirmed_words(w.missing)}; {more}")
     return lines if rows else []
 
 

@@ -26,6 +26,7 @@ from ..models import Edit, EditEvidence, TaskRecord, WaitingEdit
 from ..rollouts.replay import Rollout
 from ..rules.guards import edit_budget
 from ..settings import NightSettings
+from ..shorten import at_word
 from .aggregate import similar
 from .reflect import Case, pick_cases
 from .seams import Drawer, Gate, Guard, Proposer
@@ -144,7 +145,9 @@ class Rounds:
                 # said by its waiting line: what it still needs, counted on tonight's log
                 self.out.waiting.append(recounted(w, trials))
             elif isinstance(cand, NotTonight):
-                self.out.retested.append(f"no longer waits: {w.edit.content[:80]!r}: {cand.why}")
+                self.out.retested.append(
+                    f"no longer waits: {at_word(w.edit.content, 80)!r}: {cand.why}"
+                )
             elif cand.key not in self.candidates:
                 self.candidates[cand.key], self.retests[cand.key] = cand, w
                 self.first.append(cand)

@@ -36,6 +36,7 @@ from ..models import (
     WaitingEdit,
     unconfirmed_words,
 )
+from ..shorten import at_word
 from ..store import Store
 
 if TYPE_CHECKING:  # the gate's types: `status` reads what waits, and never imports the gate
@@ -198,7 +199,7 @@ def retest_note(w: WaitingEdit, ev: EditEvidence) -> str:
     held = {"budget": "over the edit budget", "evidence": "inconclusive"}.get(
         w.missing[0] if w.missing else "", "unconfirmed"
     )
-    head = f"retested first, {held} since night {w.since or '-'}: {w.edit.content[:80]!r}"
+    head = f"retested first, {held} since night {w.since or '-'}: {at_word(w.edit.content, 80)!r}"
     if ev.verdict == "accepted" and not ev.unconfirmed:
         return f"{head}: confirmed ({ev.reason})"
     if ev.verdict == "accepted":
@@ -226,14 +227,18 @@ def rephrasing_tested(cand: Candidate, rewords: Sequence[WaitingEdit], trials: T
 def superseded_line(w: WaitingEdit, ev: EditEvidence) -> str:
     """One line: ``w`` stops waiting, as tonight's new phrasing of it (``ev``) takes its place."""
     new = ev.edit.content
-    how = "proposed again" if ev.edit.key() == w.edit.key() else f"proposed again as {new[:80]!r}"
+    how = (
+        "proposed again"
+        if ev.edit.key() == w.edit.key()
+        else f"proposed again as {at_word(new, 80)!r}"
+    )
     fate = (
         "accepted in its place"
         if ev.verdict == "accepted"
         else "shown to help; it waits in its place"
     )
     return (
-        f"no longer waits, since night {w.since}: {w.edit.content[:80]!r}: {how}, tested on "
+        f"no longer waits, since night {w.since}: {at_word(w.edit.content, 80)!r}: {how}, tested on "
         f"tonight's tasks and {fate}"
     )
 
@@ -265,7 +270,7 @@ def stops_line(w: WaitingEdit) -> str:
         else f"waited {w.nights} nights without the evidence to confirm it"
     )
     return (
-        f"no longer waits, since night {w.since}: {w.edit.content[:80]!r}: {why}; "
+        f"no longer waits, since night {w.since}: {at_word(w.edit.content, 80)!r}: {why}; "
         "proposed again, it starts afresh"
     )
 
@@ -305,7 +310,7 @@ def waiting_line(w: WaitingEdit) -> str:
     """One line for the night's notes: an edit that waits, why, and what it needs."""
     needs = f"; it needs {w.needs}" if w.needs else ""
     return (
-        f"waits for evidence since night {w.since}: {w.edit.content[:80]!r} "
+        f"waits for evidence since night {w.since}: {at_word(w.edit.content, 80)!r} "
         f"({unconfirmed_words(w.missing)}){needs}; the next night that has it retests it first"
     )
 

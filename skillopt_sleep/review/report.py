@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 
 from ..models import Counts, Edit, EditEvidence, NightSummary, unconfirmed_words
 from ..redact import redact
+from ..shorten import at_word
 
 MAX_SHOWN = (
     240  # characters of a rejected edit shown (it may be long: that can be why it was refused)
@@ -56,11 +57,7 @@ def _flat(text: str) -> str:
 
 def _one_line(text: str) -> str:
     """``text`` on one line, cut at a word past :data:`MAX_SHOWN` characters."""
-    flat = _flat(text)
-    if len(flat) <= MAX_SHOWN:
-        return flat
-    cut = flat[: MAX_SHOWN - 1]
-    return (cut.rsplit(" ", 1)[0] if " " in cut[MAX_SHOWN // 2 :] else cut) + "…"
+    return at_word(_flat(text), MAX_SHOWN)
 
 
 def describe_edit(edit: Edit) -> str:
