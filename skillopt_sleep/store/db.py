@@ -22,7 +22,7 @@ from ..paths import not_writable
 from . import night_ids
 from . import preferences as prefs
 from .connect import connect_memory, connect_readonly, connect_writable, read_failure, write_failure
-from .merge import fold_sightings, sightings_of
+from .merge import fold_sightings, sightings_of, sources_of
 from .rows import Cursor, NightRow, Notice
 from .schema import SCHEMA
 
@@ -158,24 +158,12 @@ class Store:
             return conn.execute("DELETE FROM tasks WHERE id = ?", (task_id,)).rowcount > 0
 
     def sources(self, project: str) -> list[str]:
-        """The agents ``project``'s tasks came from, each once, the first seen first: a task's own
-        source and the source of every sighting folded into it (a request Gemini CLI was also
-        corrected on, merged into the task Copilot CLI logged first, counts Gemini too)."""
-        tasks = "SELECT source, created_at AS at FROM tasks WHERE project = ?"
-        seen = (
-            "SELECT json_extract(s.record, '$.source') AS source, s.seen_at AS at"
-            " FROM request_sightings s JOIN tasks t ON t.id = s.task_id WHERE s.project = ?"
-        )
-        order = " GROUP BY source ORDER BY MIN(at), source"
+        """The agents ``project``'s tasks came from, each once, the first seen first (each task's
+        source and the source of every sighting folded into it: see :func:`.merge.sources_of`)."""
         try:
-            rows = self._conn.execute(
-                f"SELECT source FROM ({tasks} UNION ALL {seen}){order}", (project, project)
-            ).fetchall()
-        except sqlite3.OperationalError:  # an older store opened read-only: no sightings yet
-            rows = self._rows(f"SELECT source FROM ({tasks}){order}", (project,))
+            return sources_of(self._conn, project)
         except sqlite3.DatabaseError as exc:
             raise read_failure(self.path, exc) from exc
-        return [r[0] for r in rows if r[0]]
 
     def projects(self) -> list[str]:
         return [r[0] for r in self._rows("SELECT DISTINCT project FROM tasks ORDER BY project")]

@@ -82,3 +82,22 @@ def sightings_of(conn: sqlite3.Connection, project: str, since: datetime | None)
         sql += " AND seen_at >= ?"
         args.append(since.isoformat())
     return [r[0] for r in conn.execute(sql + " ORDER BY seen_at, sighting", args).fetchall()]
+
+
+def sources_of(conn: sqlite3.Connection, project: str) -> list[str]:
+    """The agents ``project``'s tasks came from, each once, the first seen first: a task's own
+    source and the source of every sighting folded into it (a request Gemini CLI was also
+    corrected on, merged into the task Copilot CLI logged first, counts Gemini too)."""
+    tasks = "SELECT source, created_at AS at FROM tasks WHERE project = ?"
+    seen = (
+        "SELECT json_extract(s.record, '$.source') AS source, s.seen_at AS at"
+        " FROM request_sightings s JOIN tasks t ON t.id = s.task_id WHERE s.project = ?"
+    )
+    order = " GROUP BY source ORDER BY MIN(at), source"
+    try:
+        rows = conn.execute(
+            f"SELECT source FROM ({tasks} UNION ALL {seen}){order}", (project, project)
+        ).fetchall()
+    except sqlite3.OperationalError:  # an older store opened read-only: no sightings yet
+        rows = conn.execute(f"SELECT source FROM ({tasks}){order}", (project,)).fetchall()
+    return [r[0] for r in rows if r[0]]
