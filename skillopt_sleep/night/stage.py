@@ -25,6 +25,7 @@ from ..review.report import render_markdown
 from ..review.report_html import render_html
 from ..review.rule_views import RuleView
 from ..rules.placement import import_targets, reaches
+from ..rules.readers import title
 from ..rules.workspace import Workspace
 from ..store import atomic_write_text, sha256_text
 
@@ -63,6 +64,8 @@ def write_proposal(
     diffs = candidate_diffs(workspace, candidate)
     memory = {n: candidate.get(n, t) for n, t in workspace.texts.items() if n != "SKILL.md"}
     reached = reaches(workspace.placement, memory)
+    if workspace.skill is not None:  # the agents that load the skill from where it lives
+        reached["SKILL.md"] = [title(a) for a in workspace.skill.reached]
     imported = import_targets(memory)
     files = []
     for name in diffs:

@@ -17,6 +17,7 @@ from ..settings import FilesSettings
 from ..store import Store
 from .placement import Placement, place, placed_texts
 from .readers import GEMINI_DEFAULT, READERS
+from .skill_places import SkillPlace, folder_of, place_skill, skill_folders
 
 DEFAULT_SKILL = Path(".claude/skills/project-conventions/SKILL.md")
 NEW_SKILL = (
@@ -40,23 +41,58 @@ class Workspace:
     # where the night's memory edits go, the live texts when a placement changed them, and it
     placement: Placement = field(default_factory=Placement)
     live: dict[str, str] = field(default_factory=dict)
+    # where the skill lives and which agents in use load it (None: only Claude Code in use)
+    skill: SkillPlace | None = None
 
     def live_text(self, name: str) -> str:
         """The file's text on disk (``texts`` holds it laid out by the placement)."""
         return self.live.get(name, self.texts.get(name, ""))
 
 
-def find_skill(project: Path, configured: str | None) -> Path:
-    """The project's skill file: configured, else its single existing skill, else a new one."""
+def find_skill(project: Path, configured: str | None, agents: Iterable[str] = ()) -> Path:
+    """The project's skill file: configured, else its single existing skill, else a new one: in
+    ``.claude/skills`` when only Claude Code is in use (or none known), else in the skill folder
+    that most of the ``agents`` in use load (:mod:`.skill_places`)."""
     if configured:
         path = Path(configured)
         return path if path.is_absolute() else project / path
-    found = sorted(
-        p
-        for root in (".claude/skills", ".agents/skills", ".codex/skills")
-        for p in (project / root).glob("*/SKILL.md")
+    in_use = [a for a in agents if a in READERS]
+    roots = [".claude/skills", ".agents/skills", ".codex/skills"]
+    roots += [folder for agent in in_use for folder in skill_folders(agent)]
+    found = sorted(p for root in dict.fromkeys(roots) for p in (project / root).glob("*/SKILL.md"))
+    if len(found) == 1:
+        return found[0]
+    if not set(in_use) - {"claude-code"}:
+        return project / DEFAULT_SKILL
+    folders = place_skill(in_use, most=1).folders
+    return (
+        project
+        / (folders[0] if folders else ".claude/skills")
+        / DEFAULT_SKILL.parent.name
+        / DEFAULT_SKILL.name
     )
-    return found[0] if len(found) == 1 else project / DEFAULT_SKILL
+
+
+def _skill_place(project: Path, path: Path, agents: list[str]) -> SkillPlace | None:
+    """Which agents in use load the skill at ``path`` (None when only Claude Code is in use)."""
+    if not set(agents) - {"claude-code"}:
+        return None
+    try:
+        home = folder_of(path.relative_to(project).as_posix())
+    except ValueError:
+        home = None
+    if home is None:  # a skill file laid out as no agent loads one
+        return SkillPlace((), (), tuple(a for a in READERS if a in agents))
+    return place_skill(agents, home, most=1)
+
+
+def _unloaded(place: SkillPlace, path: str) -> str:
+    names = ", ".join(READERS[a].title for a in place.unreached)
+    one = len(place.unreached) == 1
+    return (
+        f"{names} {'loads' if one else 'load'} no skill from {path}: tonight's skill edits do "
+        f"not reach {'it' if one else 'them'}"
+    )
 
 
 def _one_name_per_file(project: Path, names: list[str]) -> list[str]:
@@ -140,9 +176,11 @@ def load_workspace(project: Path, files: FilesSettings, agents: Iterable[str] = 
     files that exist are trained (two names of one file once); if none exist, ``CLAUDE.md`` is
     (its managed block is created on first adoption). With other agents in use, the files of
     their placement are, laid out by it (:mod:`.placement`)."""
-    paths = {"SKILL.md": find_skill(project, files.skill)}
+    in_use = agents_in_use(files, agents)
+    paths = {"SKILL.md": find_skill(project, files.skill, in_use)}
+    skill = _skill_place(project, paths["SKILL.md"], in_use)
     memory = [name for name in files.memory if (project / name).exists()] or files.memory[:1]
-    placement = _placement(project, memory, agents_in_use(files, agents))
+    placement = _placement(project, memory, in_use)
     if placement.rules_in is not None:
         memory = placement.names()
     for name in _one_name_per_file(project, memory):
@@ -150,6 +188,8 @@ def load_workspace(project: Path, files: FilesSettings, agents: Iterable[str] = 
     texts: dict[str, str] = {}
     existed: dict[str, bool] = {}
     skipped = [_unreached(a) for a in placement.unreached]
+    if skill is not None and skill.unreached:
+        skipped.append(_unloaded(skill, _relative(project, paths["SKILL.md"])))
     for name, path in list(paths.items()):
         try:
             texts[name] = path.read_bytes().decode("utf-8")
@@ -170,6 +210,13 @@ def load_workspace(project: Path, files: FilesSettings, agents: Iterable[str] = 
                 f"cannot read {path}: {exc.strerror or exc}", hint="check the file's permissions"
             ) from exc
     if placement.rules_in is None:
-        return Workspace(project, paths, texts, existed, skipped, placement)
+        return Workspace(project, paths, texts, existed, skipped, placement, skill=skill)
     placed = placed_texts(texts, placement)
-    return Workspace(project, paths, placed, existed, skipped, placement, texts)
+    return Workspace(project, paths, placed, existed, skipped, placement, texts, skill)
+
+
+def _relative(project: Path, path: Path) -> str:
+    try:
+        return path.relative_to(project).as_posix()
+    except ValueError:
+        return str(path)

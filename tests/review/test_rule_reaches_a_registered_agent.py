@@ -115,6 +115,11 @@ def test_a_registered_agent_no_file_can_reach_is_named_in_one_line(
         (
             "Toy reads only TOY.md and follows no @path import there: tonight's rules do not "
             "reach it; register it with the files whose imports it follows"
-        )
+        ),
+        # it loads no skill folder either (nor Codex the skill's): one line for the skill
+        (
+            "Codex, Toy load no skill from .claude/skills/beta-app/SKILL.md: tonight's skill "
+            "edits do not reach them"
+        ),
     ]
     assert (project / "TOY.md").read_text() == TOY_TEXT

@@ -28,5 +28,6 @@ AGENT = register(
         root_env=(SESSIONS_ENV, AGENT_DIR_ENV),
         instructions=("AGENTS.md", "CLAUDE.md"),
         fallback=("CLAUDE.md",),  # only where there is no AGENTS.md
+        skills=(".pi/skills", ".agents/skills"),  # its docs/skills.md (and ~/.pi/agent/skills)
     )
 )
