@@ -5,7 +5,9 @@ from __future__ import annotations
 import os
 from datetime import datetime, timedelta, timezone
 
+from skillopt_sleep.clock import SystemClock
 from skillopt_sleep.models import NightSummary
+from skillopt_sleep.night.demo import sample_tasks, write_sample_project
 from skillopt_sleep.paths import resolve_paths
 from skillopt_sleep.schedule.attendance import last_night_line, slots, warnings
 from skillopt_sleep.schedule.state import (
@@ -17,6 +19,7 @@ from skillopt_sleep.schedule.state import (
     save_run,
 )
 from skillopt_sleep.store import NightRow, Store
+from skillopt_sleep.testing import Error, ModelServer
 
 NOW = datetime(2026, 11, 24, 9, 0, tzinfo=timezone.utc)
 INSTALLED = Installation(
@@ -119,3 +122,53 @@ def test_status_shows_when_the_last_night_ran_and_the_nights_that_were_missed(cl
     assert [s["status"] for s in r.json()["schedule"]].count("missed") >= 1
     text = cli("status", cwd=tmp_path).out
     assert "missed: no run was recorded: the machine was asleep or off" in text
+
+
+def _ended(i: int, decision: str) -> NightRow:
+    start = NOW - timedelta(days=i)
+    s = NightSummary(
+        night_id=f"n{i}", project="/p", started_at=start, decision=decision, target="openai:m"
+    )
+    return NightRow(f"n{i}", "/p", start.isoformat(), decision, "none", None, s)
+
+
+def test_nights_stopped_by_an_outage_or_the_budget_are_not_counted_as_learning_nothing():
+    mixed = [_ended(i, d) for i, d in enumerate(["reject", "outage", "no_evidence", "outage"])]
+    mixed.append(_ended(4, "reject"))
+    assert warnings(mixed, []) == [
+        (
+            "! 3 of the last 5 nights learned nothing: log more tasks of the kinds you correct "
+            "(`skillopt-sleep tasks list`), or look at their reports"
+        )
+    ]
+    two_tried = [_ended(i, d) for i, d in enumerate(["outage", "reject", "outage", "reject"])]
+    assert warnings(two_tried, []) == []
+    stopped = [_ended(i, "budget_exhausted") for i in range(3)]
+    assert warnings(stopped, []) == [
+        (
+            "! the last 3 nights stopped at the budget before they could learn: raise [budget] "
+            "in the config (`skillopt-sleep config path`), or let fewer tasks into a night"
+        )
+    ]
+
+
+def test_status_after_nights_of_outage_names_the_backend_and_the_fix_not_more_tasks(cli, tmp_path):
+    project = tmp_path / "project"
+    write_sample_project(project)
+    store = Store.open(resolve_paths(os.environ["SKILLOPT_SLEEP_HOME"]).ensure().db)
+    store.upsert_tasks(sample_tasks(project), SystemClock().now())
+    env = {"ANTHROPIC_API_KEY": "sk-test"}
+    run = ("run", "--project", str(project), "--backend", "anthropic", "--model", "m")
+    with ModelServer(responder=lambda call: Error(529)) as srv:
+        for _ in range(3):
+            r = cli(*run, "--base-url", srv.url, env=env)
+            assert r.code == 6, r.err
+    out = cli("status", "--project", str(project), env=env).out
+    warned = [line for line in out.splitlines() if line.startswith("! ")]
+    assert warned == [
+        (
+            "! the last 3 nights ended in an outage: the model backend anthropic:m answered "
+            "nothing, so they are no evidence and their tasks still wait; check the backend with "
+            "`skillopt-sleep doctor`, then run a night again (`skillopt-sleep run`)"
+        )
+    ]
