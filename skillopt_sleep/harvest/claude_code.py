@@ -18,7 +18,7 @@ from typing import Any
 
 from . import actions
 from .expanded import mark
-from .jsonl import BadRecord, LineParser, as_dict, as_list, as_str, require_dict
+from .jsonl import BadRecord, LineParser, as_dict, as_list, as_str, prompt_blocks, require_dict
 from .session import ParseState, Turn, parse_time
 
 SOURCE = "claude-code"
@@ -186,7 +186,7 @@ class ClaudeCodeParser(LineParser):
         if isinstance(content, str):
             blocks: list[Any] = [{"type": "text", "text": content}]
         elif isinstance(content, list):
-            blocks = content
+            blocks = prompt_blocks(content, "message.content")
         else:
             raise BadRecord("message.content is neither text nor a list")
         results = [b for b in blocks if isinstance(b, dict) and b.get("type") == "tool_result"]

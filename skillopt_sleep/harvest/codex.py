@@ -19,7 +19,16 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from . import actions
-from .jsonl import LineParser, as_dict, as_list, as_str, require_dict
+from .jsonl import (
+    BadRecord,
+    LineParser,
+    as_dict,
+    as_list,
+    as_str,
+    prompt_blocks,
+    require_dict,
+    text_field,
+)
 from .session import ParseState, Turn, parse_time
 
 if TYPE_CHECKING:  # a type only: `log` imports every parser and needs no model
@@ -91,10 +100,12 @@ class CodexParser(LineParser):
 
     def _event(self, payload: dict[str, Any], obj: dict[str, Any], offset: int) -> None:
         etype = payload.get("type")
+        if not isinstance(etype, str):  # it may have been the user's message
+            raise BadRecord("payload.type is not text")
         if etype == "item_completed":
             self._completed(require_dict(payload.get("item"), "item"), obj, offset)
         elif etype == "user_message" and not self.state.item_events:
-            self._prompt(as_str(payload.get("message")), obj, offset)
+            self._prompt(text_field(payload.get("message"), "payload.message"), obj, offset)
         elif etype == "agent_message" and not self.state.item_events and self.turn is not None:
             self.turn.add_step("text", as_str(payload.get("message")))
         elif etype == "exec_command_end" and not self.state.item_events:
@@ -115,9 +126,12 @@ class CodexParser(LineParser):
 
     def _completed(self, item: dict[str, Any], obj: dict[str, Any], offset: int) -> None:
         itype = item.get("type")
+        if not isinstance(itype, str):  # it may have been the user's message
+            raise BadRecord("item.type is not text")
         if itype == "UserMessage":
             self.state.item_events = True
-            self._prompt(_content_text(item.get("content")), obj, offset)
+            content = prompt_blocks(item.get("content"), "item.content")
+            self._prompt(_content_text(content), obj, offset)
             return
         turn = self.turn
         if turn is None:

@@ -39,7 +39,15 @@ from typing import Any
 
 from . import actions
 from .expanded import mark
-from .jsonl import MAX_LINE_BYTES, BadRecord, LineParser, as_dict, as_list, as_str
+from .jsonl import (
+    MAX_LINE_BYTES,
+    BadRecord,
+    LineParser,
+    as_dict,
+    as_list,
+    as_str,
+    prompt_blocks,
+)
 from .scan import Problem, printable
 from .session import ParseState, SessionChunk, Turn, parse_time
 
@@ -181,6 +189,8 @@ class GeminiParser(LineParser):
         content = obj.get("content")
         if not isinstance(content, (str, list)):
             raise BadRecord("content is neither text nor a list")
+        if isinstance(content, list):
+            prompt_blocks(content, "content")
         if any("functionResponse" in as_dict(p) for p in as_list(content)):
             return  # a tool result the CLI sent back; the gemini message holds it too
         text = _texts(content).strip()

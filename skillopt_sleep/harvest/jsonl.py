@@ -1,8 +1,9 @@
 """Reading JSONL transcripts line by line from a byte offset, and the parser base class.
 
 A bad line (too long, invalid UTF-8, not JSON, not an object, fields of the wrong type) is
-skipped and counted by reason; it never stops the read. A last line without its newline is
-left for the next read: the agent may still be writing it.
+skipped and counted by reason; it never stops the read. One before the session's first turn may
+have held its request: the turn after it is marked (``Turn.after_gap``). A last line without its
+newline is left for the next read: the agent may still be writing it.
 """
 
 from __future__ import annotations
@@ -120,6 +121,29 @@ def require_dict(value: Any, what: str) -> dict[str, Any]:
     return value
 
 
+def text_field(value: Any, what: str) -> str:
+    """A text field that may be absent (``""``), never of another type (:class:`BadRecord`):
+    where a prompt's text is read, a wrong type is damage, not an empty prompt to drop."""
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise BadRecord(f"{what} is not text")
+    return value
+
+
+def prompt_blocks(value: Any, what: str) -> list[Any]:
+    """The blocks of a user message (a list of objects whose ``text``, when there is one, is
+    text); else :class:`BadRecord`: a prompt whose text cannot be read is damage, never a
+    message without text to pass over."""
+    if not isinstance(value, list):
+        raise BadRecord(f"{what} is not a list")
+    for block in value:
+        if not isinstance(block, dict):
+            raise BadRecord(f"{what} holds a block that is not an object")
+        text_field(block.get("text"), f"{what}[].text")
+    return value
+
+
 class LineParser:
     """Base of the transcript parsers: decoding and skip accounting; subclasses read records.
 
@@ -138,31 +162,31 @@ class LineParser:
         """Read one line (``None``: a line too long to read)."""
         self.chunk.lines += 1
         if raw is None:
-            self.skip("line-too-long")
+            self.damaged("line-too-long")
             return
         if not raw.strip():
             return
         try:
             obj = decode_line(raw)
         except RecursionError:
-            self.skip("too-deep")
+            self.damaged("too-deep")
             return
         except ValueError:
-            self.skip(_why_not_json(raw))
+            self.damaged(_why_not_json(raw))
             return
         if not isinstance(obj, dict):
-            self.skip("not-an-object")
+            self.damaged("not-an-object")
             return
         kind = self.kind_of(obj)
         if not isinstance(kind, str):
-            self.skip("bad-fields")
+            self.damaged("bad-fields")
             return
         try:
             self.record(kind, obj, offset)
         except RecursionError:
-            self.skip("too-deep")
+            self.damaged("too-deep")
         except (ValueError, KeyError, TypeError, AttributeError, IndexError, OverflowError):
-            self.skip("bad-fields")
+            self.damaged("bad-fields")
 
     def kind_of(self, obj: dict[str, Any]) -> Any:
         """The record's kind: its ``type`` (a format with untyped records names them here)."""
@@ -173,6 +197,15 @@ class LineParser:
 
     def skip(self, reason: str) -> None:
         self.chunk.skipped[reason] += 1
+
+    def damaged(self, reason: str) -> None:
+        """Skip a line that could not be read. Before the session's first turn it may have
+        held the session's request: the next turn may answer a request no read will see
+        (``ParseState.gap``, ``Turn.after_gap``). After a turn, a damaged line is far more
+        often the agent's (a tool's output, a message cut short) and is only counted."""
+        self.skip(reason)
+        if self.state.turns_before + len(self.chunk.turns) == 0:
+            self.state.gap = True
 
     def start_turn(self, offset: int, prompt: str, timestamp: Any) -> Turn:
         if prompt.lstrip().startswith(REPLAY_MARKER):
@@ -187,6 +220,7 @@ class LineParser:
             model=self.state.model,
         )
         turn.ended_at = turn.timestamp
+        turn.after_gap, self.state.gap = self.state.gap, False
         self.chunk.turns.append(turn)
         self.turn = turn
         return turn

@@ -10,12 +10,10 @@ is redacted here, before anything leaves this module. Pure: no IO, no clock.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
 
 from ..models import Action, Check, TaskRecord, TurnNote
 from ..redact import redact
@@ -25,7 +23,7 @@ from .actions import to_models
 from .answer_refs import refine_by_answer
 from .check_miner import candidate_checks
 from .examples import UserExample, consistent, hold, user_example
-from .feedback import FeedbackKind, combine_outcomes, outcome_of, validated
+from .feedback import FeedbackKind, outcome_of, validated
 from .flag_runs import flag_runs
 from .held_text import held_text_checks
 from .named_files import named_file_checks
@@ -46,6 +44,7 @@ FEEDBACK_CHARS = 2000
 _REDACT_SLACK = 512  # redact a little more than is kept, so no secret is cut in half first
 _RULES = RuleClassifier()
 _ASK_CHARS = 160  # a question back, not an answer that ends with one
+UNATTRIBUTED = "unattributed"  # turns after a damaged record that answer a request it may hold
 
 
 @dataclass
@@ -80,20 +79,58 @@ def group_turns(turns: Sequence[Turn], classifier: TurnClassifier | None = None)
     """Split the turns of a session (or of a read that starts at a request) into tasks.
 
     A request without any agent work (``/clear``, an interrupted prompt) is dropped: there is
-    nothing to learn from it; the turns after it attach to the task before it.
+    nothing to learn from it; the turns after it attach to the task before it. The turns that
+    cannot be attributed (:func:`unattributed`) are in no task.
     """
     if not turns:
         return []
-    verdicts = (classifier or _RULES).classify([t.prompt for t in turns[1:]], turns[0].prompt)
+    classifier = classifier or _RULES
+    verdicts = classifier.classify([t.prompt for t in turns[1:]], turns[0].prompt)
     verdicts = _with_action_refs(turns, verdicts)
+    lost = _unattributed(turns, verdicts, classifier)
     groups: list[TaskGroup] = []
-    for turn, verdict in zip(turns, [None, *verdicts], strict=True):
+    for i, (turn, verdict) in enumerate(zip(turns, [None, *verdicts], strict=True)):
+        if i in lost:
+            continue
         if verdict is None or verdict.kind == "new_request" or not groups:
             if turn.has_work:
                 groups.append(TaskGroup(turn, unsure=verdict is not None and not verdict.sure))
             continue
         groups[-1].attached.append(Attached(turn, verdict))
     return groups
+
+
+def unattributed(turns: Sequence[Turn], classifier: TurnClassifier | None = None) -> int:
+    """How many of ``turns`` :func:`group_turns` leaves out of every task because a damaged
+    record came before them: the turn after one that reads as a correction, praise or a
+    follow-up, and those after it until the next new request. The damaged record may have held
+    the request it answers, so it lands on none (never on the task before the damage, never as
+    a task of its own); a later new request of the session is a task as usual."""
+    if not any(t.after_gap for t in turns):
+        return 0
+    classifier = classifier or _RULES
+    verdicts = classifier.classify([t.prompt for t in turns[1:]], turns[0].prompt)
+    return len(_unattributed(turns, _with_action_refs(turns, verdicts), classifier))
+
+
+def _unattributed(
+    turns: Sequence[Turn], verdicts: list[TurnVerdict], classifier: TurnClassifier
+) -> set[int]:
+    """The positions of the turns that cannot be attributed (see :func:`unattributed`). The
+    first turn of a read is read as a request unless a damaged record came before it: then it
+    is classified alone, as a later turn is."""
+    if not any(t.after_gap for t in turns):
+        return set()
+    first = classifier.classify([turns[0].prompt])[0] if turns[0].after_gap else None
+    out: set[int] = set()
+    lost = False
+    for i, (turn, verdict) in enumerate(zip(turns, [first, *verdicts], strict=True)):
+        if verdict is None or verdict.kind == "new_request":
+            lost = False
+        elif turn.after_gap or lost:
+            lost = True
+            out.add(i)
+    return out
 
 
 def _with_action_refs(turns: Sequence[Turn], verdicts: list[TurnVerdict]) -> list[TurnVerdict]:
@@ -322,6 +359,14 @@ def group_record(group: TaskGroup, chunk: SessionChunk, fallback_time: datetime)
     )
 
 
+def count_unattributed(chunk: SessionChunk, classifier: TurnClassifier | None = None) -> None:
+    """Count the turns of ``chunk`` no task takes (:func:`unattributed`) with its skipped
+    lines, as ``unattributed``: the harvest's output and ``status`` name them."""
+    lost = unattributed(chunk.turns, classifier)
+    if lost:
+        chunk.skipped[UNATTRIBUTED] += lost
+
+
 def mine_chunk(
     chunk: SessionChunk, fallback_time: datetime, classifier: TurnClassifier | None = None
 ) -> list[TaskRecord]:
@@ -338,62 +383,3 @@ def mine_chunk(
 
 def _absolute(path: str) -> bool:
     return path.startswith("/") or re.match(r"^[A-Za-z]:[\\/]", path) is not None
-
-
-# -- the same request seen again ---------------------------------------------------------------
-
-
-def intent_key(record: TaskRecord) -> str:
-    """What makes two records the same task: the project and the request, normalised."""
-    norm = " ".join(record.intent.lower().split()).rstrip(".!?").strip()
-    return hashlib.sha256(f"{record.project}\x00{norm}".encode()).hexdigest()[:24]
-
-
-def _union(a: list[str], b: list[str]) -> list[str]:
-    return a + [x for x in b if x not in a]
-
-
-def _union_turns(a: list[TurnNote], b: list[TurnNote]) -> list[TurnNote]:
-    seen = {(t.kind, t.text) for t in a}
-    return a + [t for t in b if (t.kind, t.text) not in seen]
-
-
-def _join_feedback(a: str, b: str) -> str:
-    parts = [p for p in a.split("\n") if p]
-    for line in b.split("\n"):
-        if line and line not in parts:
-            parts.append(line)
-    return cut("\n".join(parts), 2 * FEEDBACK_CHARS)
-
-
-def merge_records(existing: TaskRecord, new: TaskRecord, *, seen_before: bool) -> TaskRecord:
-    """``existing`` updated with ``new``: a re-read of a turn already stored (``seen_before``)
-    adds what is new in it; another sighting of the same request adds one occurrence."""
-    if new.id == existing.id and intent_key(new) != intent_key(existing):
-        return new  # the transcript was rewritten: this turn is now another request
-    checks = existing.checks + [
-        c
-        for c in new.checks
-        if all((c.kind, c.value) != (e.kind, e.value) for e in existing.checks)
-    ]
-    update: dict[str, Any] = {
-        "feedback": _join_feedback(existing.feedback, new.feedback),
-        "outcome": combine_outcomes(existing.outcome, new.outcome),
-        "checks": checks,
-        "turns": new.turns if new.id == existing.id else _union_turns(existing.turns, new.turns),
-        "skills_used": _union(existing.skills_used, new.skills_used),
-        "tools_used": _union(existing.tools_used, new.tools_used),
-        "tags": _union(existing.tags, new.tags),
-    }
-    if new.id == existing.id:  # the first sighting, read again with more of the turn
-        update.update(
-            attempt=new.attempt or existing.attempt, context=new.context or existing.context
-        )
-    last = max(d for d in (existing.last_seen_at, existing.created_at, new.created_at) if d)
-    if not seen_before:
-        update["occurrences"] = existing.occurrences + 1
-        update["last_seen_at"] = last
-        update["created_at"] = min(existing.created_at, new.created_at)
-    elif existing.occurrences > 1:
-        update["last_seen_at"] = last
-    return TaskRecord.model_validate({**existing.model_dump(), **update})

@@ -18,8 +18,9 @@ Format facts this module relies on (OpenCode 1.18.33, recorded in the fixtures):
   a user message; a resumed session (``--continue``) appends messages to the same session.
 
 The reader (:mod:`.opencode_store`) feeds each row as one JSON line into
-:class:`OpenCodeParser`, so a damaged row is skipped and counted like a damaged transcript line;
-a line's offset is the ordinal of the message it belongs to.
+:class:`OpenCodeParser`, so a damaged row is skipped and counted like a damaged transcript line
+(a message whose ``data`` has fields of the wrong type too; the parts of a skipped message are
+neither a prompt nor work); a line's offset is the ordinal of the message it belongs to.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import actions
 from .expanded import mark
-from .jsonl import LineParser, as_dict, as_str, require_dict
+from .jsonl import BadRecord, LineParser, as_dict, as_str, require_dict, text_field
 from .scan import Problem, printable
 from .session import ParseState
 
@@ -83,6 +84,7 @@ class OpenCodeParser(LineParser):
 
     def __init__(self, state: ParseState | None = None) -> None:
         super().__init__(state)
+        self._message_id: object = None  # the message read last: later parts are its own
         self._user = ""  # the id of the user message whose text starts (or extends) a turn
         self._user_at: object = None
         self._prompted = False
@@ -93,8 +95,13 @@ class OpenCodeParser(LineParser):
             self.state.session_id = self.state.session_id or as_str(obj.get("id"))
             self.state.project = self.state.project or as_str(obj.get("directory"))
         elif kind == "message":
-            self._message(require_dict(obj.get("data"), "data"), obj)
+            self._message_id, self._user = None, ""  # its parts are read only if it is
+            info = _message_fields(require_dict(obj.get("data"), "data"))
+            self._message_id = obj.get("id")
+            self._message(info, obj)
         elif kind == "part":
+            if obj.get("message") != self._message_id:
+                return  # a part of a message skipped as damaged: neither prompt nor work
             self._part(require_dict(obj.get("data"), "data"), obj, offset)
         else:
             self.skip("unknown-type")
@@ -127,9 +134,9 @@ class OpenCodeParser(LineParser):
         ptype = part.get("type")
         if self._user and obj.get("message") == self._user:
             if ptype == "text" and part.get("synthetic"):
-                self._expanded.append(as_str(part.get("text")))
+                self._expanded.append(text_field(part.get("text"), "text"))
             elif ptype == "text" and not part.get("ignored"):
-                self._prompt(as_str(part.get("text")), offset)
+                self._prompt(text_field(part.get("text"), "text"), offset)
             return
         turn = self.turn
         if turn is None:
@@ -199,6 +206,18 @@ class OpenCodeParser(LineParser):
             turn.add_step("error", f"exit {code}: {output}", tail_cut=True)
         elif output.strip():
             turn.add_step("output", output, tail_cut=True)
+
+
+def _message_fields(info: dict[str, Any]) -> dict[str, Any]:
+    """A message's ``data`` when its fields have the types OpenCode writes (``role`` text,
+    ``time`` and ``error`` objects, ``modelID`` text); else :class:`BadRecord`, as a transcript
+    line of the wrong shape is."""
+    if not isinstance(info.get("role"), str):
+        raise BadRecord("data.role is not text")
+    for key, kind in (("time", dict), ("error", dict), ("modelID", str)):
+        if info.get(key) is not None and not isinstance(info[key], kind):
+            raise BadRecord(f"data.{key} is not {'text' if kind is str else 'an object'}")
+    return info
 
 
 def _unquoted(text: str) -> str:

@@ -189,8 +189,14 @@ def _next_cursor(
     groups = group_turns(chunk.turns, classifier)
     offset = groups[-1].task.offset if groups else end
     state.turns_before = groups[-1].task.index if groups else state.turns_before + len(chunk.turns)
+    # read again from a task's prompt, a damaged message after it is read again too; read on
+    # past every turn, a damaged message not yet followed by a turn, or turns after one and no
+    # task, leave the next turn in doubt
+    past = chunk.state.gap or (not groups and any(t.after_gap for t in chunk.turns))
+    state.gap = False if groups else past
     if chunk.partial and offset <= start:  # one task longer than a read: go on past it
         offset, state.turns_before = end, chunk.state.turns_before + len(chunk.turns)
+        state.gap = past
     if chunk.partial:  # more to read: a mark that never matches, so the next harvest goes on
         mark = SessionMark(mark.session_id, mark.project, -1, -1)
     return SessionCursor(mark, offset, state)

@@ -41,7 +41,15 @@ from typing import Any
 
 from . import actions
 from .expanded import mark
-from .jsonl import BadRecord, LineParser, as_dict, as_list, as_str, require_dict
+from .jsonl import (
+    BadRecord,
+    LineParser,
+    as_dict,
+    as_list,
+    as_str,
+    prompt_blocks,
+    require_dict,
+)
 from .scan import Problem, _walk
 from .session import ParseState, SessionChunk, Turn, parse_time
 
@@ -200,6 +208,8 @@ class PiParser(LineParser):
         content = message.get("content")
         if not isinstance(content, (str, list)):
             raise BadRecord("message.content is neither text nor a list")
+        if isinstance(content, list):
+            prompt_blocks(content, "message.content")
         text, skill, context = _typed(_text(content))
         if not text and not skill:
             return

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 from . import actions
 from .claude_code import sanitise_cwd, strip_blocks, tool_summary
 from .expanded import mark
-from .jsonl import BadRecord, LineParser, as_dict, as_str, require_dict
+from .jsonl import BadRecord, LineParser, as_dict, as_str, prompt_blocks, require_dict
 from .scan import Problem, printable
 from .session import ParseState, RawAction, Turn, parse_time
 
@@ -104,7 +104,7 @@ class QwenParser(LineParser):
         return parts
 
     def _user(self, obj: dict[str, Any], offset: int) -> None:
-        parts = self._parts(obj)
+        parts = prompt_blocks(self._parts(obj), "message.parts")
         if as_str(obj.get("subtype")) in _NOT_TYPED:
             return
         texts = [strip_blocks(t, "system-reminder").strip() for t in _texts(parts)]

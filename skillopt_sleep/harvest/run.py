@@ -30,9 +30,10 @@ from . import agents
 from .control import drop_control_turns
 from .git_commit import commit_at
 from .jsonl import MAX_FILE_BYTES, MAX_FILE_SECONDS, MAX_LINE_BYTES, ReadLimits, read_chunk
-from .mine import group_turns, intent_key, merge_records, mine_chunk
+from .mine import count_unattributed, group_turns, mine_chunk
 from .preferences import preference_sightings
 from .scan import Problem, Roots, mtime, printable
+from .seen_again import intent_key, merge_records
 from .session import ParseState, SessionChunk
 from .stats import SourceStats as SourceStats  # where callers have always found it
 from .store_read import read_store
@@ -255,6 +256,7 @@ class Harvester:
             return
         chunk, end = read_chunk(agent.parser(fc.parse), path, start, limits=self.limits)
         chunk = drop_control_turns(chunk)
+        count_unattributed(chunk, self.classifier)
         stats.files_read += 1
         stats.files_partly_read += chunk.partial
         stats.bytes_read += end - start
@@ -278,7 +280,7 @@ class Harvester:
             records = [_with_commit(r, chunk.state.branch) for r in records]
         offset, state = _resume_point(chunk, end, self.classifier)
         if cut is not None and (offset <= start or offset > cut.offset):
-            offset, state.turns_before = cut.offset, cut.index
+            offset, state.turns_before, state.gap = cut.offset, cut.index, cut.after_gap
         elif chunk.partial and offset <= start:
             offset, state = end, _past(chunk)  # one turn longer than a read: go on past it
         self._records.extend((r, stats) for r in records)
@@ -324,13 +326,14 @@ def _resume_point(
     chunk: SessionChunk, end: int, classifier: TurnClassifier | None = None
 ) -> tuple[int, ParseState]:
     """Where the next read starts: at the last task's prompt (its feedback may still come)."""
-    state = ParseState(**chunk.state.__dict__)
     groups = group_turns(chunk.turns, classifier)
-    if not groups:
-        state.turns_before += len(chunk.turns)
+    if not groups:  # turns after a damaged record, no request among them: the next may be too
+        state = _past(chunk)
+        state.gap = state.gap or any(t.after_gap for t in chunk.turns)
         return end, state
+    state = ParseState(**chunk.state.__dict__)
     last = groups[-1].task
-    state.turns_before = last.index
+    state.turns_before, state.gap = last.index, False  # the read from there sees the damage again
     return last.offset, state
 
 

@@ -109,6 +109,7 @@ class Turn:
     tags: list[str] = field(default_factory=list)
     model: str = ""  # the model that answered (as the agent's transcript names it)
     actions: list[RawAction] = field(default_factory=list)  # in order (see .actions)
+    after_gap: bool = False  # a damaged record came before it: the request it answers may be lost
 
     def add_step(self, kind: StepKind, text: str, *, tail_cut: bool = False) -> None:
         text = text.strip()
@@ -154,6 +155,9 @@ class ParseState:
     model: str = ""  # the model the session last named (codex: turn_context)
     commit: str = ""  # the git commit the session started from (codex: session_meta.git)
     branch: str = ""  # the git branch the session was on (claude: gitBranch)
+    # a damaged record was read and no turn after it yet (or only turns that could not be
+    # attributed): the next turn may answer a request that was lost (see .mine.group_turns)
+    gap: bool = False
 
     def to_json(self) -> str:
         return json.dumps(self.__dict__, sort_keys=True)

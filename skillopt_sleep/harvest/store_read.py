@@ -16,7 +16,7 @@ from ..models import TaskRecord
 from ..store import Cursor
 from .agents.registry import Agent
 from .control import drop_control_turns
-from .mine import mine_chunk
+from .mine import count_unattributed, mine_chunk
 from .scan import Problem, mtime, printable
 from .stats import SourceStats
 from .turns import TurnClassifier
@@ -48,6 +48,7 @@ def read_store(
         Path(path), cursors, problems, projects, classifier
     ):
         chunk = drop_control_turns(chunk)
+        count_unattributed(chunk, classifier)
         stats.lines_read += chunk.lines
         stats.lines_skipped.update(chunk.skipped)
         if chunk.skipped:
