@@ -28,6 +28,11 @@ def copilot_home(env: Mapping[str, str]) -> Path:
     return Path(env["COPILOT_HOME"]) if env.get("COPILOT_HOME") else _home(env) / ".copilot"
 
 
+def copilot_cache(env: Mapping[str, str]) -> Path:
+    """Where Copilot CLI unpacks itself on its first run (any command, 235 MB in 1.0.102)."""
+    return _xdg(env, "XDG_CACHE_HOME", ".cache") / "copilot"
+
+
 def opencode_home(env: Mapping[str, str]) -> Path:
     return _xdg(env, "XDG_CONFIG_HOME", ".config") / "opencode"
 

@@ -134,9 +134,13 @@ class ClaudeCodeBackend:
     def usable(
         cls, env: Mapping[str, str], which: Which | None = None, *, runner: Runner | None = None
     ) -> bool:
-        """``claude`` is on PATH and ``claude auth status`` says it is logged in."""
+        """``claude`` is on PATH and ``claude auth status`` says it is logged in.
+
+        A ``claude`` that never ran here (no ``~/.claude``, no ``~/.claude.json``) and has no
+        credentials in the environment is not logged in, and asking would write
+        ``~/.claude.json``: it is not asked."""
         binary = find_binary("claude", env, which)
-        if binary is None:
+        if binary is None or not _may_be_logged_in(env):
             return False
         status = run_sync(
             runner or SubprocessRunner(), [binary, "auth", "status"], env=child_env(env, QUIET_ENV)
@@ -313,3 +317,23 @@ def _auth_method(stdout: str) -> str:
         return str(json.loads(stdout).get("authMethod", "unknown"))
     except (json.JSONDecodeError, AttributeError):
         return "unknown"
+
+
+# Variables that log claude in (or send it to another provider) without a file in its home.
+_AUTH_ENV = (
+    "ANTHROPIC_API_KEY",
+    "ANTHROPIC_AUTH_TOKEN",
+    "CLAUDE_CODE_OAUTH_TOKEN",
+    "CLAUDE_CODE_USE_BEDROCK",
+    "CLAUDE_CODE_USE_VERTEX",
+)
+
+
+def _may_be_logged_in(env: Mapping[str, str]) -> bool:
+    """Claude Code has run here (its config directory or ``.claude.json`` exists) or the
+    environment logs it in."""
+    if any(env.get(k, "").strip() for k in _AUTH_ENV):
+        return True
+    home = Path(env.get("HOME") or env.get("USERPROFILE") or Path.home())
+    config = Path(env["CLAUDE_CONFIG_DIR"]) if env.get("CLAUDE_CONFIG_DIR") else home / ".claude"
+    return config.is_dir() or (home / ".claude.json").is_file()

@@ -111,9 +111,13 @@ class CodexBackend:
     def usable(
         cls, env: Mapping[str, str], which: Which | None = None, *, runner: Runner | None = None
     ) -> bool:
-        """``codex`` is on PATH and logged in, or its config names a provider whose key is set."""
+        """``codex`` is on PATH and logged in, or its config names a provider whose key is set.
+
+        Codex keeps both its login and its config in its home: with no home it is neither, and
+        ``codex login status`` would create one (``~/.codex/tmp``, ``skills/.system``), so it
+        is not asked."""
         binary = find_binary("codex", env, which)
-        if binary is None:
+        if binary is None or not codex_home(env).is_dir():
             return False
         status = run_sync(runner or SubprocessRunner(), [binary, "login", "status"], env=env)
         return status.returncode == 0 or _provider_ready(user_config(codex_home(env)), env)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from .claude import LAUNCHER
@@ -76,15 +76,29 @@ def file_sum(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
 
 
-def recorded(ctx: Ctx, agent: str, home: Path, install: Callable[[], None]) -> None:
+def recorded(
+    ctx: Ctx,
+    agent: str,
+    home: Path,
+    install: Callable[[], None],
+    caches: Sequence[Path] = (),
+) -> None:
     """Run ``install`` and record what it did under ``home`` (and its missing ancestors), also
-    when it fails."""
+    when it fails. ``caches``: directories the agent's command fills outside its home (Copilot
+    CLI unpacks itself into ``~/.cache/copilot``); one it creates is an ``agent-cache`` line,
+    removed whole by uninstall, one that was there is left alone."""
     gone = missing_dirs(home)
     top = gone[0] if gone else home
     before = snapshot(top)
+    new_caches = [(c, missing_dirs(c)) for c in caches]
     try:
         install()
     finally:  # a command that failed half-way may have written something: record it too
+        for cache, missing in new_caches:
+            if missing and cache.is_dir():
+                for d in missing[:-1]:
+                    ctx.record_dir(d)
+                ctx.manifest.add("agent-cache", cache, f"{agent}/")
         _record(ctx, agent, top, before)
 
 
@@ -172,6 +186,7 @@ def recorded_run(
     *,
     timeout: float = 300,
     stuck: str | None = None,
+    caches: Sequence[Path] = (),
 ) -> None:
     """Run the agent's own install command, recorded like :func:`recorded`; ``stuck``: the fix
     the error names when the command is still running after ``timeout`` seconds."""
@@ -179,4 +194,4 @@ def recorded_run(
     def run() -> None:
         ctx.must(ctx.run(argv, env=env, timeout=timeout), what, stuck)
 
-    recorded(ctx, agent, home, run)
+    recorded(ctx, agent, home, run, caches)

@@ -15,6 +15,7 @@ own has a row.
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -129,6 +130,12 @@ def undo_agent(ctx: Ctx, e: Entry) -> bool:
         return ctx.run(list(argv), timeout=300).ok
     if e.kind in ("agent-path", "agent-backup"):
         revert(ctx, e)
+    if e.kind == "agent-cache" and Path(e.value).is_dir():
+        if ctx.dry:
+            ctx.say(f"would remove: {e.value}")
+        else:
+            ctx.say(f"+ rm -r {e.value}")
+            shutil.rmtree(e.value)
     return True
 
 

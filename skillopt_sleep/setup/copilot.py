@@ -4,14 +4,15 @@
 Through the CLI, not a file copy: Copilot loads a plugin only once it is listed in its own
 ``config.json``, a file it marks "managed automatically"; the CLI copies the folder into
 ``~/.copilot/installed-plugins/_direct/`` and lists it there. What the call changed is recorded
-(:mod:`.agent_diff`), so uninstall reverts it offline.
+(:mod:`.agent_diff`), so uninstall reverts it offline; so is the cache it unpacks itself into
+(``~/.cache/copilot``) when it was not there before.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from ..plugin_places import NAME, copilot_home
+from ..plugin_places import NAME, copilot_cache, copilot_home
 from .agent_diff import recorded_run, stage_plugin
 from .context import Ctx
 
@@ -33,4 +34,5 @@ def install_copilot(ctx: Ctx, source: Path) -> None:
         argv,
         "copilot plugin install",
         env={**ctx.env, **QUIET},
+        caches=(copilot_cache(ctx.env),),
     )

@@ -219,13 +219,26 @@ def test_check_names_the_fix_when_not_logged_in():
     assert len(runner.calls) == 2  # no replay attempted
 
 
-def test_usable_needs_the_binary_and_a_login():
+def test_usable_needs_the_binary_and_a_login(tmp_path):
     logged_in = FakeRunner(default=RunResult(0, json.dumps({"loggedIn": True})))
     logged_out = FakeRunner(default=RunResult(1, json.dumps({"loggedIn": False})))
-    assert ClaudeCodeBackend.usable({}, lambda n: "/opt/claude", runner=logged_in)
-    assert not ClaudeCodeBackend.usable({}, lambda n: "/opt/claude", runner=logged_out)
-    assert not ClaudeCodeBackend.usable({}, lambda n: None, runner=logged_in)
+    (tmp_path / ".claude").mkdir()
+    env = {"HOME": str(tmp_path)}
+    assert ClaudeCodeBackend.usable(env, lambda n: "/opt/claude", runner=logged_in)
+    assert not ClaudeCodeBackend.usable(env, lambda n: "/opt/claude", runner=logged_out)
+    assert not ClaudeCodeBackend.usable(env, lambda n: None, runner=logged_in)
     assert logged_in.calls[0].argv == ("/opt/claude", "auth", "status")
+
+
+def test_a_claude_that_never_ran_here_is_not_asked(tmp_path):
+    """`claude auth status` in a home where Claude Code never ran writes ~/.claude.json: with
+    no home of its own and no credentials in the environment it is not logged in."""
+    logged_in = FakeRunner(default=RunResult(0, json.dumps({"loggedIn": True})))
+    env = {"HOME": str(tmp_path)}
+    assert not ClaudeCodeBackend.usable(env, lambda n: "/opt/claude", runner=logged_in)
+    assert logged_in.calls == []
+    keyed = {**env, "ANTHROPIC_API_KEY": "k"}
+    assert ClaudeCodeBackend.usable(keyed, lambda n: "/opt/claude", runner=logged_in)
 
 
 def _fake_bin(name: str) -> Path:

@@ -251,6 +251,14 @@ def test_usable_when_logged_in_or_a_keyed_provider_is_configured(user_home):
     assert CodexBackend.usable({**env, "CORP_KEY": "k"}, lambda n: "/opt/codex", runner=no)
 
 
+def test_a_codex_without_its_home_is_not_asked(tmp_path):
+    """`codex login status` creates ~/.codex (its tmp and system skills) where there is none;
+    with no home Codex has neither a login nor a config."""
+    yes = FakeRunner(default=RunResult(0, "Logged in using ChatGPT"))
+    assert not CodexBackend.usable({"HOME": str(tmp_path)}, lambda n: "/opt/codex", runner=yes)
+    assert yes.calls == []
+
+
 def test_check_reports_version_and_probe(user_home):
     runner = FakeRunner()
     runner.enqueue(

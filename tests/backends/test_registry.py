@@ -35,20 +35,28 @@ def fake_cli(bin_dir: Path, name: str, *, logged_in: bool) -> None:
     exe.chmod(exe.stat().st_mode | stat.S_IEXEC)
 
 
+def ran_here(home: Path, *dirs: str) -> str:
+    """A HOME where each agent has run before: its own directory (``.claude``, ``.codex``)
+    exists, as it does wherever it is logged in; an agent without one is not asked."""
+    for d in dirs:
+        (home / d).mkdir(parents=True, exist_ok=True)
+    return str(home)
+
+
 def test_the_documented_order():
     assert AUTO_ORDER == ("anthropic", "openai", "claude-code", "codex")
 
 
 def test_keys_come_first_anthropic_before_openai(tmp_path):
     fake_cli(tmp_path / "bin", "claude", logged_in=True)
-    path = str(tmp_path / "bin")
+    path, home = str(tmp_path / "bin"), ran_here(tmp_path / "h", ".claude")
     assert (
         detect_backend({"PATH": path, "ANTHROPIC_API_KEY": "a", "OPENAI_API_KEY": "o"})
         == "anthropic"
     )
     assert detect_backend({"PATH": path, "OPENAI_API_KEY": "o"}) == "openai"
     assert (
-        detect_backend({"PATH": path, "ANTHROPIC_API_KEY": "  "}) == "claude-code"
+        detect_backend({"PATH": path, "HOME": home, "ANTHROPIC_API_KEY": "  "}) == "claude-code"
     )  # blank is unset
 
 
@@ -63,7 +71,7 @@ def test_looking_for_a_backend_imports_no_sdk_it_does_not_choose(tmp_path):
     )
 
     def chosen(**env: str) -> str:
-        env = {"PATH": str(tmp_path / "bin"), **env}
+        env = {"PATH": str(tmp_path / "bin"), "HOME": ran_here(tmp_path / "h", ".claude"), **env}
         run = subprocess.run(
             [sys.executable, "-c", probe, json.dumps(env)], capture_output=True, text=True
         )
@@ -78,8 +86,8 @@ def test_a_logged_in_cli_is_found_and_a_logged_out_one_skipped(tmp_path):
     bin_dir = tmp_path / "bin"
     fake_cli(bin_dir, "claude", logged_in=False)
     fake_cli(bin_dir, "codex", logged_in=True)
-    home = tmp_path / "h"
-    assert detect_backend({"PATH": str(bin_dir), "HOME": str(home)}) == "codex"
+    home = ran_here(tmp_path / "h", ".claude", ".codex")
+    assert detect_backend({"PATH": str(bin_dir), "HOME": home}) == "codex"
 
 
 def test_nothing_usable_stops_with_the_ways_to_configure_one(tmp_path):

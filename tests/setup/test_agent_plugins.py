@@ -34,6 +34,10 @@ def _fake_copilot(machine):
     home = machine.home / ".copilot"
 
     def install(argv):
+        # Any first run unpacks the CLI into ~/.cache/copilot (235 MB in 1.0.102).
+        unpacked = machine.home / ".cache" / "copilot" / "pkg" / "linux-x64" / "1.0.102"
+        unpacked.mkdir(parents=True, exist_ok=True)
+        (unpacked / "index.js").write_text("// copilot\n")
         cache = home / "installed-plugins" / "_direct" / Path(argv[3]).name
         cache.parent.mkdir(parents=True, exist_ok=True)
         shutil.copytree(argv[3], cache)
@@ -92,6 +96,18 @@ def test_copilot_is_installed_through_its_cli_and_its_changed_config_is_put_back
     machine.install(uninstall=True)
     assert _bytes(machine.home) == before
     assert not machine.calls("uninstall")  # reverted offline, the CLI not needed
+
+
+def test_a_copilot_cache_that_was_there_before_the_install_is_left_alone(machine):
+    _fake_copilot(machine)
+    mine = machine.home / ".cache" / "copilot" / "pkg" / "linux-x64" / "1.0.90" / "index.js"
+    mine.parent.mkdir(parents=True)
+    mine.write_text("// the user's own copilot\n")
+    machine.install(**NONE_ELSE, agents=("copilot",))
+    machine.install(uninstall=True)
+    unpacked = machine.home / ".cache" / "copilot" / "pkg" / "linux-x64"
+    assert sorted(p.name for p in unpacked.iterdir()) == ["1.0.102", "1.0.90"]
+    assert mine.read_text() == "// the user's own copilot\n"
 
 
 def test_a_config_the_user_changed_since_is_left_to_copilots_own_uninstall(machine):

@@ -101,15 +101,19 @@ def _tree(root: Path) -> dict[str, bytes | str | None]:
     return out
 
 
-def _round_trip(machine: Machine, agent: str) -> None:
-    """Install, uninstall: the home is what it was. Then the home as that install left it, put
-    back (the same bytes, modes and links): the agent's own plugin command, already run for real
-    by the install, is not run a second time for the same files."""
+def _round_trip(machine: Machine, agent: str, cli) -> None:
+    """Install, `doctor`, uninstall: the whole home (its .cache too) is what it was. Then the
+    home as that install left it, put back (the same bytes, modes and links): the agent's own
+    plugin command, already run for real by the install, is not run a second time for the same
+    files."""
     before = _tree(machine.home)
     out = machine.install(**NONE_ELSE, agents=(agent,))
     assert "done: skillopt-sleep" in out
     installed = machine.home.with_name(machine.home.name + "-installed")
     shutil.copytree(machine.home, installed, symlinks=True)
+    # The whole doctor, as a user runs it after the install: every agent CLI is on its PATH.
+    doctor = cli("doctor", "--json", env=machine.env, cwd=machine.home)
+    assert {c["name"]: c["status"] for c in doctor.json()["checks"]}[f"plugin: {agent}"] == "ok"
     machine.install(uninstall=True)
     after = _tree(machine.home)
     assert sorted(set(after) ^ set(before)) == []
@@ -155,21 +159,22 @@ def _need(which: Callable[[], str | None], name: str) -> None:
         pytest.skip(f"{name} is not installed")
 
 
-def test_copilot_session_end_reaches_log_after_setup(tmp_path):
+def test_copilot_session_end_reaches_log_after_setup(tmp_path, cli):
     _need(copilot_agent.which_copilot, "copilot")
     home, sleep = tmp_path / "home", Path(os.environ["SKILLOPT_SLEEP_HOME"])
     project = copilot_agent.make_project(tmp_path / "project")
     with ModelServer(copilot_agent.first_session(project)) as srv:
-        env = copilot_agent.copilot_env(home, srv.url)
+        # Copilot unpacks itself into ~/.cache/copilot on its first run: here, the install's.
+        env = copilot_agent.copilot_env(home, srv.url, cache=home / ".cache")
         machine = _machine(home, {**env, "SKILLOPT_SLEEP_HOME": str(sleep)})
-        _round_trip(machine, "copilot")
+        _round_trip(machine, "copilot", cli)
         run = copilot_agent.run_copilot(copilot_agent.PROMPT, home=home, url=srv.url, cwd=project)
         assert run.code == 0, run.err
     [task] = _logged(sleep, lambda ts: len(ts) == 1)
     assert (task.source, task.intent) == ("copilot", copilot_agent.PROMPT)
 
 
-def test_gemini_session_end_reaches_log_after_setup(tmp_path):
+def test_gemini_session_end_reaches_log_after_setup(tmp_path, cli):
     _need(gemini_agent.which_gemini, "gemini")
     home, sleep = tmp_path / "home", Path(os.environ["SKILLOPT_SLEEP_HOME"])
     project = gemini_agent.make_project(tmp_path / "project")
@@ -177,7 +182,7 @@ def test_gemini_session_end_reaches_log_after_setup(tmp_path):
     # ... installing from a shell of their own (the session below trusts its project)
     env = gemini_agent.gemini_env(home, "http://127.0.0.1:9", users_shell=True)
     machine = _machine(home, {**env, "SKILLOPT_SLEEP_HOME": str(sleep)})
-    _round_trip(machine, "gemini")
+    _round_trip(machine, "gemini", cli)
     request = "run the tests please"
     [run] = gemini_agent.converse(
         [(request, gemini_agent.scripted_session())], home=home, cwd=project
@@ -187,7 +192,7 @@ def test_gemini_session_end_reaches_log_after_setup(tmp_path):
     assert (task.source, task.intent) == ("gemini", request)
 
 
-def test_pi_session_end_reaches_log_after_setup(tmp_path):
+def test_pi_session_end_reaches_log_after_setup(tmp_path, cli):
     _need(lambda: shutil.which("pi", path=str(TOOLS)), "pi")
     home, work = tmp_path / "home", tmp_path / "work"
     sleep = Path(os.environ["SKILLOPT_SLEEP_HOME"])
@@ -195,7 +200,7 @@ def test_pi_session_end_reaches_log_after_setup(tmp_path):
     with ModelServer(pi_agent.first_session()) as srv:
         env = pi_agent.pi_home(home, srv.url)  # models.json: a user who has set pi up
         machine = _machine(home, {**env, "SKILLOPT_SLEEP_HOME": str(sleep)})
-        _round_trip(machine, "pi")
+        _round_trip(machine, "pi", cli)
         pi = str(TOOLS / "pi")
         argv = [pi, "-p", "--offline", "--provider", pi_agent.PROVIDER, "--model", pi_agent.MODEL]
         done = run_agent([*argv, pi_agent.REQUEST], {**env, "PATH": machine.env["PATH"]}, work)
@@ -204,7 +209,7 @@ def test_pi_session_end_reaches_log_after_setup(tmp_path):
     assert (task.source, task.intent) == ("pi", pi_agent.REQUEST)
 
 
-def test_qwen_stop_hook_reaches_log_after_setup(tmp_path):
+def test_qwen_stop_hook_reaches_log_after_setup(tmp_path, cli):
     _need(qwen_agent.which_qwen, "qwen")
     home, sleep = tmp_path / "home", Path(os.environ["SKILLOPT_SLEEP_HOME"])
     work = qwen_agent.calc_project(tmp_path / "work")
@@ -213,7 +218,7 @@ def test_qwen_stop_hook_reaches_log_after_setup(tmp_path):
     with ModelServer([Text("The tests pass.")]) as srv:
         env = qwen_agent.qwen_env(home, srv.url)  # settings.json: a user who has run qwen
         machine = _machine(home, {**env, "SKILLOPT_SLEEP_HOME": str(sleep)})
-        _round_trip(machine, "qwen")
+        _round_trip(machine, "qwen", cli)
         request = "run the tests please"
         done = run_agent(
             [qwen_agent.which_qwen(), "-p", request, "--yolo", "--auth-type", "openai"],
@@ -226,7 +231,7 @@ def test_qwen_stop_hook_reaches_log_after_setup(tmp_path):
     assert (task.source, task.intent) == ("qwen", request)
 
 
-def test_opencode_session_idle_reaches_log_after_setup(tmp_path):
+def test_opencode_session_idle_reaches_log_after_setup(tmp_path, cli):
     _need(lambda: shutil.which("opencode", path=str(TOOLS)), "opencode")
     home, sleep = tmp_path / "home", Path(os.environ["SKILLOPT_SLEEP_HOME"])
     project = opencode_agent.make_project(tmp_path / "project")
@@ -237,7 +242,7 @@ def test_opencode_session_idle_reaches_log_after_setup(tmp_path):
         # OpenCode started without the shell's PATH: no `skillopt-sleep` on it. The plugin
         # runs the engine setup recorded, through the launcher, as the other plugins do.
         assert shutil.which("skillopt-sleep", path=machine.env["PATH"]) is None
-        _round_trip(machine, "opencode")
+        _round_trip(machine, "opencode", cli)
         argv = [str(TOOLS / "opencode"), "run", "run the tests please"]
         run_env = {**env, "PATH": machine.env["PATH"], "PWD": str(project)}
         done = run_agent(argv, run_env, project, 180)
