@@ -52,11 +52,15 @@ def register(
     log.add_argument("--drain", action="store_true", help=argparse.SUPPRESS)
     log.set_defaults(func=log_cmd)
 
+    # The agents named are the registry's (`log` loads it anyway): a new one is never left out.
+    from ..harvest import agents
+
+    registered = agents.agents()
     h = sub.add_parser(
         "harvest",
         parents=[common],
-        help="read new agent sessions (Claude Code, Codex, Copilot, Gemini, Qwen, Pi) into "
-        "the task log",
+        help=f"read new agent sessions ({', '.join(a.label for a in registered)}) into the "
+        "task log",
     )
     add_project_flag(h)
     h.add_argument("--all-projects", action="store_true", help="every project, not just this one")
@@ -76,8 +80,7 @@ def register(
         "--source",
         metavar="AGENT",
         action="append",
-        help="only this agent (repeatable): claude-code, codex, copilot, gemini, qwen, pi, or "
-        "another registered one",
+        help=f"only this agent (repeatable): {', '.join(a.name for a in registered)}",
     )
     h.set_defaults(func=harvest_cmd)
 

@@ -190,3 +190,20 @@ def test_the_opencode_plugins_payload_is_logged_from_its_store(cli, sandbox_home
     listed = cli("tasks", "list", "--all-projects", "--json").json()
     tasks = listed["tasks"] if isinstance(listed, dict) else listed
     assert tasks and {t["source"] for t in tasks} == {"opencode"}
+
+
+def test_harvest_help_names_every_registered_agent(cli, capsys, toy):
+    """The list comes from the registry: OpenCode, and an agent registered later, are named."""
+
+    def shown(*argv: str) -> str:
+        with pytest.raises(SystemExit):
+            cli(*argv, "--help")
+        return " ".join(capsys.readouterr().out.split())
+
+    assert (
+        "read new agent sessions (Claude Code, Codex, Copilot CLI, Gemini CLI, OpenCode, Pi, "
+        "Qwen Code, Toy) into the task log"
+    ) in shown()
+    assert (
+        "only this agent (repeatable): claude-code, codex, copilot, gemini, opencode, pi, qwen, toy"
+    ) in shown("harvest")
