@@ -88,6 +88,9 @@ class ProposalFile(_Strict):
     reaches: list[str] = Field(default_factory=list)
     imports: list[str] = Field(default_factory=list)
     placed: str | None = None
+    # "SKILL.md" for a copy of the skill in another agent's skill folder: it holds the skill's
+    # text (an adoption of some of the edits writes the skill's recomposed text into it too)
+    copy_of: str | None = None
 
 
 class Example(_Strict):

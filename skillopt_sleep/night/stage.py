@@ -44,6 +44,37 @@ def candidate_diffs(workspace: Workspace, candidate: dict[str, str]) -> dict[str
     return diffs
 
 
+def _copy_diffs(workspace: Workspace, text: str) -> dict[str, str]:
+    """The diff of each copy of the skill in another agent's skill folder that ``text`` changes."""
+    out = {}
+    for name, old in workspace.skill_copies.items():
+        if text != old:
+            where = label(workspace.project, workspace.project / name)
+            out[name] = redact(unified_diff(old or "", text, where))
+    return out
+
+
+def _stage_copy(directory: Path, workspace: Workspace, name: str, text: str, diff: str) -> None:
+    atomic_write_text(directory / "candidate" / name, text)
+    atomic_write_text(directory / "diffs" / f"{name}.diff", diff)
+    base = workspace.skill_copies[name]
+    if base is not None:
+        atomic_write_text(directory / "base" / name, base)
+
+
+def _copy_file(workspace: Workspace, name: str, reached: list[str]) -> ProposalFile:
+    base = workspace.skill_copies[name]
+    return ProposalFile(
+        name=name,
+        live_path=str(workspace.project / name),
+        base_sha256=sha256_text(base) if base is not None else None,
+        candidate=f"candidate/{name}",
+        diff=f"diffs/{name}.diff",
+        reaches=reached,
+        copy_of="SKILL.md",
+    )
+
+
 def write_report(
     directory: Path, summary: NightSummary, diffs: dict[str, str], rules: Sequence[RuleView] = ()
 ) -> None:
@@ -64,11 +95,21 @@ def write_proposal(
     diffs = candidate_diffs(workspace, candidate)
     memory = {n: candidate.get(n, t) for n, t in workspace.texts.items() if n != "SKILL.md"}
     reached = reaches(workspace.placement, memory)
-    if workspace.skill is not None:  # the agents that load the skill from where it lives
-        reached["SKILL.md"] = [title(a) for a in workspace.skill.reached]
+    skill = workspace.skill
+    if skill is not None:  # the agents that load the skill from where it lives, each copy too
+        names = ["SKILL.md", *workspace.skill_copies]
+        for name, folder in zip(names, skill.folders, strict=False):  # none: laid out otherwise
+            reached[name] = [title(a) for a in skill.loaders(folder)]
     imported = import_targets(memory)
     files = []
+    if "SKILL.md" in diffs:
+        diffs.update(_copy_diffs(workspace, candidate["SKILL.md"]))
     for name in diffs:
+        copy_of = "SKILL.md" if name in workspace.skill_copies else None
+        if copy_of is not None:
+            _stage_copy(directory, workspace, name, candidate[copy_of], diffs[name])
+            files.append(_copy_file(workspace, name, reached.get(name, [])))
+            continue
         atomic_write_text(directory / "candidate" / name, candidate[name])
         atomic_write_text(directory / "diffs" / f"{name}.diff", diffs[name])
         base = workspace.live_text(name) if workspace.existed.get(name) else None

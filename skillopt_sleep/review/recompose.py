@@ -87,7 +87,8 @@ def recompose(
     :class:`InputError` when the user's wording is refused by the guards, :class:`ProposalError`
     when a night's edit cannot stand without the others."""
     live = base_texts(staged)
-    texts = dict(live, **placed_texts(staged))
+    copies = {f.name: f.copy_of for f in staged.proposal.files if f.copy_of is not None}
+    texts = {n: t for n, t in dict(live, **placed_texts(staged)).items() if n not in copies}
     night = staged.row.summary.edits
     edits = [reword(night[n - 1], reworded[n]) if n in reworded else night[n - 1] for n in numbers]
     words = [*texts.values(), *(e.content for e in edits)]
@@ -107,9 +108,9 @@ def recompose(
             if apply_edits(texts, edits[: k + 1], budget=k + 1, limits=limits).rejected
         )
         _refuse(staged, numbers[at], outcome.rejected[0], reworded)
-    candidates = {
-        name: text.encode("utf-8") for name, text in outcome.files.items() if text != live[name]
-    }
+    made = dict(outcome.files)  # a copy of the skill holds the skill's text
+    made.update({name: made[of] for name, of in copies.items() if of in made})
+    candidates = {name: text.encode("utf-8") for name, text in made.items() if text != live[name]}
     done = outcome.applied
     night_edits = {done[i].key(): night[n - 1] for i, n in enumerate(numbers) if n in reworded}
     return Subset(list(numbers), done, candidates, dict(reworded), night_edits)

@@ -43,6 +43,10 @@ class SkillPlace:
         """The skill's file in each folder, relative to the project, the home first."""
         return [posixpath.join(folder, name, "SKILL.md") for folder in self.folders]
 
+    def loaders(self, folder: str) -> list[str]:
+        """The agents in use that load the skill from ``folder``."""
+        return [a for a in self.reached if folder in skill_folders(a)]
+
 
 def skill_folders(agent: str) -> tuple[str, ...]:
     """The project folders ``agent`` loads skills from (none for an agent that loads none)."""
@@ -62,10 +66,13 @@ def loaded_by(agents: Iterable[str], folders: Iterable[str]) -> dict[str, int]:
     return {agent: len(held & set(skill_folders(agent))) for agent in agents}
 
 
-def place_skill(agents: Iterable[str], home: str | None = None, most: int = 0) -> SkillPlace:
+def place_skill(
+    agents: Iterable[str], home: str | None = None, most: int = 0, avoid: Iterable[str] = ()
+) -> SkillPlace:
     """The place of the skill for ``agents`` (registered names; others are ignored): ``home`` is
     the folder it already lives in (None for a new skill), ``most`` caps how many folders it
-    may be written into (0: no cap)."""
+    may be written into (0: no cap), ``avoid`` names folders it may not be written into (another
+    skill of its name lives there)."""
     wanted = set(agents)
     in_use = [a for a in READERS if a in wanted]
     if not in_use:
@@ -75,7 +82,7 @@ def place_skill(agents: Iterable[str], home: str | None = None, most: int = 0) -
         candidates.remove(SHARED)
         candidates.insert(0, SHARED)
     fixed = (home,) if home else ()
-    free = [f for f in candidates if f not in fixed]
+    free = [f for f in candidates if f not in fixed and f not in set(avoid)]
     cap = most or len(fixed) + len(free)
     best: tuple[tuple[int, ...], tuple[str, ...]] | None = None
     for size in range(max(cap - len(fixed), 0) + 1):

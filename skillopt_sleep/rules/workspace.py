@@ -41,8 +41,11 @@ class Workspace:
     # where the night's memory edits go, the live texts when a placement changed them, and it
     placement: Placement = field(default_factory=Placement)
     live: dict[str, str] = field(default_factory=dict)
-    # where the skill lives and which agents in use load it (None: only Claude Code in use)
+    # where the skill lives and which agents in use load it (None: only Claude Code in use),
+    # and its copies in other agents' skill folders: their text when the night started (None:
+    # missing), each written with the skill's text
     skill: SkillPlace | None = None
+    skill_copies: dict[str, str | None] = field(default_factory=dict)
 
     def live_text(self, name: str) -> str:
         """The file's text on disk (``texts`` holds it laid out by the placement)."""
@@ -64,6 +67,8 @@ def find_skill(project: Path, configured: str | None, agents: Iterable[str] = ()
         return found[0]
     if not set(in_use) - {"claude-code"}:
         return project / DEFAULT_SKILL
+    if found and len({(p.parent.name, _text(p)) for p in found}) == 1:
+        return found[0]  # one skill, copied into several agents' folders by an earlier night
     folders = place_skill(in_use, most=1).folders
     return (
         project
@@ -73,8 +78,18 @@ def find_skill(project: Path, configured: str | None, agents: Iterable[str] = ()
     )
 
 
+def _text(path: Path) -> str | None:
+    """A skill file's text; None when it is missing or cannot be read."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
 def _skill_place(project: Path, path: Path, agents: list[str]) -> SkillPlace | None:
-    """Which agents in use load the skill at ``path`` (None when only Claude Code is in use)."""
+    """Where the skill at ``path`` is written and which agents in use load it (None when only
+    Claude Code is in use): its own folder, and the other agents' folders it needs (not those
+    where another skill of its name lives: that file is the user's)."""
     if not set(agents) - {"claude-code"}:
         return None
     try:
@@ -83,15 +98,21 @@ def _skill_place(project: Path, path: Path, agents: list[str]) -> SkillPlace | N
         home = None
     if home is None:  # a skill file laid out as no agent loads one
         return SkillPlace((), (), tuple(a for a in READERS if a in agents))
-    return place_skill(agents, home, most=1)
+    mine = _text(path)
+    avoid = []
+    for folder in {f for a in agents if a in READERS for f in skill_folders(a)} - {home}:
+        other = project / folder / path.parent.name / path.name
+        if other.is_symlink() or (other.exists() and _text(other) != mine):
+            avoid.append(folder)
+    return place_skill(agents, home, avoid=avoid)
 
 
-def _unloaded(place: SkillPlace, path: str) -> str:
+def _unloaded(place: SkillPlace, paths: list[str]) -> str:
     names = ", ".join(READERS[a].title for a in place.unreached)
     one = len(place.unreached) == 1
     return (
-        f"{names} {'loads' if one else 'load'} no skill from {path}: tonight's skill edits do "
-        f"not reach {'it' if one else 'them'}"
+        f"{names} {'loads' if one else 'load'} no skill from {' or '.join(paths)}: tonight's "
+        f"skill edits do not reach {'it' if one else 'them'}"
     )
 
 
@@ -179,6 +200,8 @@ def load_workspace(project: Path, files: FilesSettings, agents: Iterable[str] = 
     in_use = agents_in_use(files, agents)
     paths = {"SKILL.md": find_skill(project, files.skill, in_use)}
     skill = _skill_place(project, paths["SKILL.md"], in_use)
+    name = paths["SKILL.md"].parent.name
+    copies = {rel: _text(project / rel) for rel in (skill.paths(name)[1:] if skill else [])}
     memory = [name for name in files.memory if (project / name).exists()] or files.memory[:1]
     placement = _placement(project, memory, in_use)
     if placement.rules_in is not None:
@@ -189,7 +212,7 @@ def load_workspace(project: Path, files: FilesSettings, agents: Iterable[str] = 
     existed: dict[str, bool] = {}
     skipped = [_unreached(a) for a in placement.unreached]
     if skill is not None and skill.unreached:
-        skipped.append(_unloaded(skill, _relative(project, paths["SKILL.md"])))
+        skipped.append(_unloaded(skill, [_relative(project, paths["SKILL.md"]), *copies]))
     for name, path in list(paths.items()):
         try:
             texts[name] = path.read_bytes().decode("utf-8")
@@ -212,7 +235,7 @@ def load_workspace(project: Path, files: FilesSettings, agents: Iterable[str] = 
     if placement.rules_in is None:
         return Workspace(project, paths, texts, existed, skipped, placement, skill=skill)
     placed = placed_texts(texts, placement)
-    return Workspace(project, paths, placed, existed, skipped, placement, texts, skill)
+    return Workspace(project, paths, placed, existed, skipped, placement, texts, skill, copies)
 
 
 def _relative(project: Path, path: Path) -> str:

@@ -116,10 +116,10 @@ def test_a_registered_agent_no_file_can_reach_is_named_in_one_line(
             "Toy reads only TOY.md and follows no @path import there: tonight's rules do not "
             "reach it; register it with the files whose imports it follows"
         ),
-        # it loads no skill folder either (nor Codex the skill's): one line for the skill
+        # it loads no skill folder either (Codex gets a copy of the skill in .agents/skills)
         (
-            "Codex, Toy load no skill from .claude/skills/beta-app/SKILL.md: tonight's skill "
-            "edits do not reach them"
+            "Toy loads no skill from .claude/skills/beta-app/SKILL.md or "
+            ".agents/skills/beta-app/SKILL.md: tonight's skill edits do not reach it"
         ),
     ]
     assert (project / "TOY.md").read_text() == TOY_TEXT

@@ -15,7 +15,7 @@ import os
 from pathlib import Path
 
 from skillopt_sleep.clock import SystemClock
-from skillopt_sleep.night.demo import sample_tasks, write_sample_project
+from skillopt_sleep.night.demo import SKILL_PATH, sample_tasks, write_sample_project
 from skillopt_sleep.paths import resolve_paths
 from skillopt_sleep.rules.guards import managed_rules
 from skillopt_sleep.rules.placement import Placement, reads_per_agent
@@ -157,8 +157,11 @@ def test_gemini_reading_agents_md_itself_gets_no_import(cli, tmp_path):
     )
     summary = night(cli, project)
     proposal = json.loads((Path(summary["proposal_dir"]) / "proposal.json").read_text())
-    assert {f["name"] for f in proposal["files"]} == {"SKILL.md", "AGENTS.md"}
+    # no GEMINI.md; the skill (in .claude/skills, which neither loads) gets a copy both load
+    shared = ".agents/skills/beta-app/SKILL.md"
+    assert {f["name"] for f in proposal["files"]} == {"SKILL.md", "AGENTS.md", shared}
     assert cli("adopt", cwd=project).code == 0
+    assert (project / shared).read_bytes() == (project / SKILL_PATH).read_bytes()
     for rule in memory_rules(summary):
         placement = Placement(("codex", "gemini"), gemini_files=("AGENTS.md", "GEMINI.md"))
         assert reads_per_agent(placement, live_texts(project), rule) == {"codex": 1, "gemini": 1}
