@@ -1,6 +1,7 @@
 """Select tonight's tasks and split them into train and holdout.
 
-The split is a hash of the task id, so a task's side never changes between nights.
+The split is a hash of the task id, so a task's side never changes between nights; only a night
+with no task on the train side learns from its holdout tasks instead of from nothing.
 """
 
 from __future__ import annotations
@@ -71,6 +72,11 @@ def select_tasks(
             ready.append(scored)
     train = [t for t in ready if side(t.id, settings.holdout_fraction) == "train"]
     holdout = [t for t in ready if side(t.id, settings.holdout_fraction) == "holdout"]
+    if holdout and not train:
+        # a night whose every task falls on the holdout side (a log of one or two) would learn
+        # nothing, by the luck of its ids: it learns from them, and its edits are checked only
+        # where they came from (unconfirmed) until unseen tasks of their kind arrive
+        train, holdout = holdout, []
     taken = {t.id for t in chosen}
     rest = sorted((t for t in tasks if t.id not in taken), key=lambda t: (t.created_at, t.id))
     # the newest first, and no further than needed: a long log is not copied whole each night
