@@ -24,7 +24,7 @@ from ..review.diff import label, unified_diff
 from ..review.report import render_markdown
 from ..review.report_html import render_html
 from ..review.rule_views import RuleView
-from ..rules.placement import import_targets, reaches
+from ..rules.placement import as_proposed, import_targets, reaches
 from ..rules.readers import title
 from ..rules.workspace import Workspace
 from ..store import atomic_write_text, sha256_text
@@ -42,6 +42,21 @@ def candidate_diffs(workspace: Workspace, candidate: dict[str, str]) -> dict[str
                 unified_diff(old if workspace.existed.get(name) else "", new, where)
             )
     return diffs
+
+
+def proposed(workspace: Workspace, candidate: dict[str, str]) -> dict[str, str]:
+    """``candidate`` with its memory files as a proposal holds them (:func:`as_proposed`): the
+    placement's layout only with a memory edit, no import of a file that will not exist."""
+    if workspace.placement.rules_in is None:
+        return candidate
+    names = [n for n in workspace.texts if n != "SKILL.md"]
+    made = as_proposed(
+        {n: workspace.live_text(n) for n in names},
+        {n: workspace.texts[n] for n in names},
+        {n: candidate.get(n, workspace.texts[n]) for n in names},
+        lambda name: (workspace.project / name).exists(),
+    )
+    return {**candidate, **{n: made[n] for n in names if n in candidate}}
 
 
 def _copy_diffs(workspace: Workspace, text: str) -> dict[str, str]:
@@ -75,6 +90,18 @@ def _copy_file(workspace: Workspace, name: str, reached: list[str]) -> ProposalF
     )
 
 
+def _reached(workspace: Workspace, memory: dict[str, str]) -> dict[str, list[str]]:
+    """The agents each file reaches: the memory files through the placement, the skill from
+    where it lives and each copy from its own folder."""
+    reached = reaches(workspace.placement, memory)
+    skill = workspace.skill
+    if skill is not None:
+        names = ["SKILL.md", *workspace.skill_copies]
+        for name, folder in zip(names, skill.folders, strict=False):  # none: laid out otherwise
+            reached[name] = [title(a) for a in skill.loaders(folder)]
+    return reached
+
+
 def write_report(
     directory: Path, summary: NightSummary, diffs: dict[str, str], rules: Sequence[RuleView] = ()
 ) -> None:
@@ -92,14 +119,10 @@ def write_proposal(
     """Write the proposal of ``candidate`` into ``directory``: the candidate files, their diffs and
     bases, the reports (``rules``: the project's adopted rules, shown in the HTML report) and
     ``proposal.json``."""
+    candidate = proposed(workspace, candidate)
     diffs = candidate_diffs(workspace, candidate)
     memory = {n: candidate.get(n, t) for n, t in workspace.texts.items() if n != "SKILL.md"}
-    reached = reaches(workspace.placement, memory)
-    skill = workspace.skill
-    if skill is not None:  # the agents that load the skill from where it lives, each copy too
-        names = ["SKILL.md", *workspace.skill_copies]
-        for name, folder in zip(names, skill.folders, strict=False):  # none: laid out otherwise
-            reached[name] = [title(a) for a in skill.loaders(folder)]
+    reached = _reached(workspace, memory)
     imported = import_targets(memory)
     files = []
     if "SKILL.md" in diffs:

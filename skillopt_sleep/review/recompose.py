@@ -19,6 +19,7 @@ from ..redact import redact
 from ..rules.guards import SKILL_FILE, GuardLimits, apply_edits
 from ..rules.language import users_languages
 from ..rules.lint import urls_in
+from ..rules.placement import as_proposed
 from ..rules.workspace import NEW_SKILL
 from ..settings import FilesSettings
 from .diff import label, unified_diff
@@ -109,6 +110,17 @@ def recompose(
         )
         _refuse(staged, numbers[at], outcome.rejected[0], reworded)
     made = dict(outcome.files)  # a copy of the skill holds the skill's text
+    if staged.proposal.memory:  # the layout only with a memory edit, no import of a missing file
+        project = Path(staged.proposal.project)
+        names = [n for n in texts if n != SKILL_FILE]
+        made.update(
+            as_proposed(
+                {n: live[n] for n in names},
+                {n: texts[n] for n in names},
+                {n: made.get(n, texts[n]) for n in names},
+                lambda name: (project / name).exists(),
+            )
+        )
     made.update({name: made[of] for name, of in copies.items() if of in made})
     candidates = {name: text.encode("utf-8") for name, text in made.items() if text != live[name]}
     done = outcome.applied

@@ -16,7 +16,7 @@ rules in its memory files, no new file.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from .managed_block import (
@@ -182,3 +182,38 @@ def import_targets(texts: Mapping[str, str]) -> dict[str, list[str]]:
     """The files each of ``texts`` imports through managed ``@path`` lines (only those with any)."""
     found = {name: imports_of(name, text) for name, text in texts.items()}
     return {name: targets for name, targets in found.items() if targets}
+
+
+def as_proposed(
+    live: Mapping[str, str],
+    placed: Mapping[str, str],
+    made: Mapping[str, str],
+    exists: Callable[[str], bool],
+) -> dict[str, str]:
+    """The memory files ``made`` (the ``placed`` layout with the night's edits) as a proposal may
+    hold them, ``live`` being their text on disk; ``exists`` says whether a project's file exists.
+
+    The layout comes with a memory edit, or to move learned rules an agent would read twice:
+    when no file's ``made`` text differs from its ``placed`` one (a night that edited the skill
+    alone) and no learned rule leaves a file, every file is its ``live`` text, so no ``GEMINI.md``
+    appears. And a file whose managed ``@path`` lines import a file that neither exists nor is
+    written with some text keeps its ``live`` text: no import of a missing file is proposed."""
+    out = dict(made)
+    edited = any(out.get(name, text) != text for name, text in placed.items())
+    if not edited and not any(_rules(live.get(n, "")) - _rules(t) for n, t in placed.items()):
+        return {name: live.get(name, text) for name, text in out.items()}
+    for name, text in made.items():
+        missing = [
+            t for t in imports_of(name, text) if not out.get(t, "").strip() and not exists(t)
+        ]
+        if missing and text != live.get(name, text):
+            out[name] = live.get(name, "")
+    return out
+
+
+def _rules(text: str) -> set[str]:
+    """The learned rules of ``text``'s managed block (none when it has none or it is damaged)."""
+    try:
+        return set(block_lines(text)) if find_block(text) else set()
+    except BlockError:
+        return set()

@@ -4,7 +4,9 @@ request was folded into a task another agent logged first.
 Recorded sessions of the real CLIs: Copilot CLI and Gemini CLI were each asked "run the tests
 please" and corrected with "No, that's wrong: always use pytest -q" in the same project, so the
 harvest keeps one task, first logged by Copilot, seen twice. Gemini CLI reads none of the files
-Copilot reads, so the night gives it ``GEMINI.md`` importing ``AGENTS.md``, and review names it.
+Copilot reads, so a night with a memory edit gives it ``GEMINI.md`` importing ``AGENTS.md``, and
+review names it. A night (or an adoption) with no memory edit creates neither: ``GEMINI.md`` never
+imports an ``AGENTS.md`` that does not exist.
 """
 
 from __future__ import annotations
@@ -22,6 +24,9 @@ from .recorded_sessions import (
 )
 
 BEGIN, END = "<!-- skillopt-sleep:begin -->", "<!-- skillopt-sleep:end -->"
+SKILL = ".agents/skills/project-conventions/SKILL.md"
+TYPE_HINTS = "Give every new Python function full type hints, return type included."
+HELD_OUT = {"SKILLOPT_SLEEP_NIGHT__HOLDOUT_FRACTION": "0.000001"}  # the few tasks all learned from
 
 
 def harvested(cli, tmp_path: Path, home: Path) -> Path:
@@ -32,6 +37,29 @@ def harvested(cli, tmp_path: Path, home: Path) -> Path:
     r = cli("harvest", cwd=project)
     assert r.code == 0, r.err
     return project
+
+
+def files_of(project: Path) -> list[str]:
+    return sorted(p.relative_to(project).as_posix() for p in project.rglob("*") if p.is_file())
+
+
+def with_a_memory_edit(cli, tmp_path: Path, home: Path) -> tuple[Path, dict[str, int]]:
+    """The recorded project, a request whose fix is a memory rule added by hand, and a night
+    that accepted the skill edit and the memory edit: their numbers by target."""
+    project = harvested(cli, tmp_path, home)
+    added = cli(
+        "tasks", "add", "--intent", "Write a helper function that loads the config",
+        "--feedback", "Add type hints, return type included", "--outcome", "failure",
+        "--check", "contains=-> dict", cwd=project,
+    )  # fmt: skip
+    assert added.code == 0, added.err
+    night = cli("run", "--backend", "simulated", "--json", cwd=project, env=HELD_OUT)
+    assert night.code == 0, night.err
+    edits = night.json()["edits"]
+    numbers = {e["target"]: n for n, e in enumerate(edits, 1) if e["status"] == "applied"}
+    assert sorted(numbers) == ["memory", "skill"], edits
+    assert edits[numbers["memory"] - 1]["content"] == TYPE_HINTS
+    return project, numbers
 
 
 def test_a_request_gemini_was_also_corrected_on_puts_gemini_in_use(cli, tmp_path, sandbox_home):
@@ -48,9 +76,51 @@ def test_a_request_gemini_was_also_corrected_on_puts_gemini_in_use(cli, tmp_path
     assert night.json()["decision"] == "accept", night.json()["reason"]
     shown = cli("review", cwd=project, env={"NO_COLOR": "1"})
     assert shown.code == 0, shown.err
+    assert "  SKILL.md: Copilot CLI, Gemini CLI\n" in shown.out  # the skill reaches Gemini too
+
+
+def test_a_skill_edit_alone_creates_no_gemini_md_importing_a_missing_agents_md(
+    cli, tmp_path, sandbox_home
+):
+    project = harvested(cli, tmp_path, sandbox_home)
+    night = cli("run", "--backend", "simulated", "--json", cwd=project)
+    assert night.code == 0, night.err
+    assert [e["target"] for e in night.json()["edits"] if e["status"] == "applied"] == ["skill"]
+    shown = cli("review", cwd=project, env={"NO_COLOR": "1"})
+    assert shown.code == 0, shown.err
+    assert "GEMINI.md" not in shown.out and "AGENTS.md" not in shown.out
+
+    adopted = cli("adopt", cwd=project)
+    assert adopted.code == 0, adopted.err
+    assert files_of(project) == [SKILL, "calc.py"]
+
+
+def test_a_memory_edit_gives_gemini_md_importing_the_agents_md_it_creates(
+    cli, tmp_path, sandbox_home
+):
+    project, _ = with_a_memory_edit(cli, tmp_path, sandbox_home)
+    shown = cli("review", cwd=project, env={"NO_COLOR": "1"})
+    assert shown.code == 0, shown.err
+    assert "  AGENTS.md: Copilot CLI, Gemini CLI\n" in shown.out
     assert "  GEMINI.md: Copilot CLI, Gemini CLI (imports AGENTS.md)\n" in shown.out
-    assert "+++ b/GEMINI.md" in shown.out
+    assert "+++ b/GEMINI.md" in shown.out and "+++ b/AGENTS.md" in shown.out
     assert "Gemini CLI reads only" not in shown.out  # not left unreached
 
     assert cli("adopt", cwd=project).code == 0
+    assert files_of(project) == [SKILL, "AGENTS.md", "GEMINI.md", "calc.py"]
     assert (project / "GEMINI.md").read_text() == f"{BEGIN}\n@AGENTS.md\n{END}\n"
+    assert f"- {TYPE_HINTS}\n" in (project / "AGENTS.md").read_text()
+
+
+def test_adopting_the_skill_edit_alone_creates_no_gemini_md(cli, tmp_path, sandbox_home):
+    project, numbers = with_a_memory_edit(cli, tmp_path, sandbox_home)
+    memory = str(numbers["memory"])
+    assert cli("reject", memory, cwd=project).code == 0
+    shown = cli("review", cwd=project, env={"NO_COLOR": "1"})  # the diff adopt now writes
+    assert shown.code == 0, shown.err
+    assert "+++ b/GEMINI.md" not in shown.out and "+++ b/AGENTS.md" not in shown.out
+    assert f"+++ b/{SKILL}" in shown.out
+
+    adopted = cli("adopt", cwd=project)
+    assert adopted.code == 0, adopted.err
+    assert files_of(project) == [SKILL, "calc.py"]

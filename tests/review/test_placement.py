@@ -16,7 +16,13 @@ import itertools
 import pytest
 
 from skillopt_sleep.rules.managed_block import add_rule
-from skillopt_sleep.rules.placement import place, placed_texts, reads_per_agent
+from skillopt_sleep.rules.placement import (
+    as_proposed,
+    import_targets,
+    place,
+    placed_texts,
+    reads_per_agent,
+)
 from skillopt_sleep.rules.readers import READERS
 
 OLD, NEW = "Use uv, never pip.", "Run pytest -q before you commit."
@@ -53,3 +59,21 @@ def test_every_agent_in_use_reads_each_rule_once(existing, gemini):
 def test_claude_code_alone_keeps_the_plain_layout():
     assert place(["claude-code", "manual"], ["CLAUDE.md", "AGENTS.md"]).rules_in is None
     assert place([], ["AGENTS.md"]).rules_in is None
+
+
+@pytest.mark.parametrize("agents", MIXES, ids=lambda a: "+".join(sorted(a)))
+def test_a_proposal_creates_no_file_without_a_memory_edit_nor_imports_a_missing_one(agents):
+    placement = place(agents, [])
+    live = dict.fromkeys(placement.names(), "")
+    placed = placed_texts(live, placement)
+    nothing = lambda name: False  # noqa: E731 - a project with none of these files
+    assert as_proposed(live, placed, placed, nothing) == live  # the skill alone was edited
+
+    home = placement.rules_in[0] if placement.rules_in else "AGENTS.md"
+    made = as_proposed(live, placed, dict(placed, **{home: add_rule("", NEW)}), nothing)
+    for name, targets in import_targets(made).items():
+        assert all(made.get(t, "").strip() for t in targets), (name, targets)
+    reads = reads_per_agent(placement, made, NEW)
+    assert {a: n for a, n in reads.items() if a not in placement.unreached} == {
+        a: 1 for a in placement.agents if a not in placement.unreached
+    }
