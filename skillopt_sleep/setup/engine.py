@@ -6,9 +6,8 @@ The wheel is written from the checkout's sources by wheel.py with the standard l
 (pip builds it, from a copy of the sources, where that cannot) and kept, so `pipx upgrade` /
 `uv tool upgrade` work after the clone is gone.
 
-The bookkeeping pipx, uv and `pip --user` need is kept here too: the directories those tools
-create on first use, and the distributions a user-site install adds, so uninstall takes exactly
-those away."""
+The distributions a `pip --user` install adds are recorded here, so uninstall takes exactly those
+away (the directories pipx and uv create on first use: tool_paths.py)."""
 
 from __future__ import annotations
 
@@ -20,14 +19,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .context import Ctx, SetupFailed
+from .engine_files import files_sum, record_sum, recorded_sum
 from .layout import NAME
-from .tree import missing_dirs
+from .tool_paths import absent_tool_paths, record_tool_paths
 from .wheel import CANNOT
 
 TOOLS = ("pipx", "uv", "venv", "pip")
-# "rm": the tool's own directory, removed whole once the tool holds no other package;
-# "rmdir": a shared one, removed only when empty.
-ToolPath = tuple[Path, str]
 
 
 @dataclass(frozen=True)
@@ -45,6 +42,7 @@ def install_engine(ctx: Ctx, req: EngineRequest) -> Path | None:
     """Install or upgrade the engine; returns its command (None under a dry run)."""
     absent = {t: absent_tool_paths(ctx, t) for t in ("pipx", "uv")}
     tool = req.tool or _default_tool(ctx)
+    checksum = files_sum(req.source, _spec(req.package))
     for t in TOOLS:
         found = installed_version(ctx, t, req.python)
         if not found:
@@ -57,11 +55,14 @@ def install_engine(ctx: Ctx, req: EngineRequest) -> Path | None:
             if found != req.version:
                 ctx.say(f"  note: this checkout is {req.version}; upgrade with {t} yourself")
             return engine_command(ctx, t, req.python)
-        if found == req.version:
+        if found == req.version and checksum in (None, recorded_sum(ctx, t)):
             ctx.say(f"engine: {NAME} {found} already installed with {t}")
             return engine_command(ctx, t, req.python)
         tool = t
-        ctx.say(f"engine: upgrading {NAME} {found} to {req.version} ({t})")
+        if found != req.version:
+            ctx.say(f"engine: upgrading {NAME} {found} to {req.version} ({t})")
+        else:  # the same version string, other files: a newer checkout, or one changed since
+            ctx.say(f"engine: upgrading {NAME} {found} ({t}): this checkout's files differ")
     if ctx.dry:
         where = req.package or f"a wheel built from {req.source}"
         if tool == "venv":
@@ -78,6 +79,8 @@ def install_engine(ctx: Ctx, req: EngineRequest) -> Path | None:
         ROUTES[tool](ctx, req.python, spec)
     if not ctx.manifest.has("package", tool):
         ctx.manifest.add("package", tool, req.python)
+    if checksum is not None:
+        record_sum(ctx, tool, checksum)
     return engine_command(ctx, tool, req.python)
 
 
@@ -228,12 +231,10 @@ def _with_pip(ctx: Ctx, python: str, spec: str) -> None:
     ctx.expect_dirs(Path(base.stdout.strip()) / ("Scripts" if ctx.layout.windows else "bin"))
     ctx.expect_dirs(Path(site))
     before = user_dists(ctx, python)
-    ctx.must(
-        ctx.run(
-            [python, "-m", "pip", "install", "-q", "--user", "--no-warn-script-location", spec]
-        ),
-        "pip install --user",
-    )
+    pip = [python, "-m", "pip", "install", "-q", "--user", "--no-warn-script-location"]
+    if ctx.manifest.has("package", "pip"):  # the same version from a newer checkout replaced too
+        ctx.must(ctx.run([*pip, "--force-reinstall", "--no-deps", spec]), "pip install --user")
+    ctx.must(ctx.run([*pip, spec]), "pip install --user")
     # Every distribution it added (the package and its dependencies): uninstall removes them all.
     for dist in sorted(user_dists(ctx, python) - before):
         ctx.manifest.add("pip-dist", dist, python)
@@ -329,57 +330,7 @@ def _builder(ctx: Ctx, python: str, tmp: Path, pip: tuple[int, ...] | None) -> s
     return str(ctx.layout.venv_bin(env) / ctx.layout.exe("python"))
 
 
-def tool_paths(ctx: Ctx, tool: str) -> list[ToolPath]:
-    env, home = ctx.env, ctx.layout.home
-    data = Path(env.get("XDG_DATA_HOME") or home / ".local" / "share")
-    state = Path(env.get("XDG_STATE_HOME") or home / ".local" / "state")
-    cache = Path(env.get("XDG_CACHE_HOME") or home / ".cache")
-    paths: list[ToolPath] = []
-    if tool == "pipx":
-        paths += [
-            (Path(env.get("PIPX_HOME") or data / "pipx"), "rm"),
-            (state / "pipx", "rm"),
-            (cache / "pipx", "rm"),
-            (data / "man" / "man1", "rmdir"),
-            (data / "man", "rmdir"),
-        ]
-    elif tool == "uv":
-        paths += [
-            (Path(env.get("UV_TOOL_DIR") or data / "uv" / "tools"), "rm"),
-            (data / "uv", "rm"),
-            (cache / "uv", "rm"),
-        ]
-    return [*paths, (ctx.layout.user_bin, "rmdir")]
-
-
-def absent_tool_paths(ctx: Ctx, tool: str) -> list[ToolPath]:
-    """The tool's directories (and missing parents) that do not exist yet. Taken before any call
-    of the tool: even `pipx list` creates directories."""
-    out: list[ToolPath] = []
-    for path, how in tool_paths(ctx, tool):
-        out += [(d, how if d == path else "rmdir") for d in missing_dirs(path)]
-    return out
-
-
-def record_tool_paths(ctx: Ctx, tool: str, absent: list[ToolPath]) -> None:
-    for d, how in absent:
-        if not ctx.manifest.has("tool-path", str(d)):
-            ctx.manifest.add("tool-path", d, f"{tool}/{how}")
-
-
 def user_dists(ctx: Ctx, python: str) -> set[str]:
     """The distributions in ``python``'s user site."""
     done = ctx.ask([python, "-m", "pip", "list", "--user", "--format=freeze"])
     return {line.split("==", 1)[0] for line in done.stdout.splitlines() if "==" in line}
-
-
-def tool_holds_others(ctx: Ctx, tool: str) -> bool:
-    """Does pipx or uv still hold a package other than ours (then its directories stay)?"""
-    argv = ["pipx", "list", "--short"] if tool == "pipx" else ["uv", "tool", "list"]
-    if not ctx.which(argv[0]):
-        return False
-    out = ctx.ask(argv).stdout
-    names = [
-        ln.split()[0] for ln in out.splitlines() if ln.strip() and not ln.startswith(("-", "No "))
-    ]
-    return any(n != NAME for n in names)

@@ -14,9 +14,9 @@ from .claude import CLAUDE_ENV, claude_paths, remove_leftovers
 from .codex import remove_codex
 from .command_path import remove_block
 from .context import Ctx, SetupFailed
-from .engine import tool_holds_others
 from .layout import NAME, engine_dirs
 from .manifest import Entry
+from .tool_paths import tool_holds_others
 from .tree import remove_deepest_first
 
 ENGINE_UNINSTALL = {"pipx": ["pipx", "uninstall", NAME], "uv": ["uv", "tool", "uninstall", NAME]}

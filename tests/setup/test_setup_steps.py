@@ -207,6 +207,61 @@ def test_an_older_engine_of_ours_is_upgraded_in_place(machine):
     assert len(machine.calls("--force-reinstall")) == 1
 
 
+def _a_clone(tmp_path: Path) -> Path:
+    """The files an install reads from a checkout, copied: a clone a test may change."""
+    import shutil
+
+    repo = Path(__file__).resolve().parents[2]
+    clone = tmp_path / "clone"
+    clone.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy2(repo / name, clone / name)
+    for name in ("skillopt_sleep", "plugins"):
+        shutil.copytree(repo / name, clone / name, ignore=shutil.ignore_patterns("__pycache__"))
+    return clone
+
+
+def test_a_checkout_with_other_files_at_the_same_version_replaces_the_engine(machine, tmp_path):
+    """The version string has said the same for many changes: what decides is the files an
+    install would put in place, recorded when it installs them."""
+    clone = _a_clone(tmp_path)
+    machine.install(**NO_AGENTS, source=clone)
+    machine.on(
+        lambda a: "import skillopt_sleep as s" in " ".join(a), lambda a: Done(0, __version__)
+    )
+    again = machine.install(**NO_AGENTS, source=clone)
+    assert f"engine: skillopt-sleep {__version__} already installed with venv\n" in again
+    assert machine.calls("--force-reinstall") == []
+    clock = clone / "skillopt_sleep" / "clock.py"
+    clock.write_text(clock.read_text() + "\n# changed\n")
+    out = machine.install(**NO_AGENTS, source=clone)
+    assert (
+        f"engine: upgrading skillopt-sleep {__version__} (venv): this checkout's files differ\n"
+        in out
+    )
+    assert len(machine.calls("--force-reinstall")) == 1
+    # ...and recorded: the same checkout again changes nothing.
+    assert "already installed with venv" in machine.install(**NO_AGENTS, source=clone)
+    assert len(machine.calls("--force-reinstall")) == 1
+
+
+def test_an_engine_an_older_installer_put_in_place_is_replaced(machine):
+    """Installed by an installer that recorded no files (its manifest has no engine-files line):
+    which files it holds is unknown, so this checkout's are installed over them."""
+    machine.install(**NO_AGENTS)
+    manifest = machine.layout.manifest
+    lines = manifest.read_text().splitlines(keepends=True)
+    assert [ln for ln in lines if ln.startswith("engine-files\t")] != []
+    manifest.write_text("".join(ln for ln in lines if not ln.startswith("engine-files\t")))
+    machine.on(
+        lambda a: "import skillopt_sleep as s" in " ".join(a), lambda a: Done(0, __version__)
+    )
+    out = machine.install(**NO_AGENTS)
+    assert "this checkout's files differ" in out
+    assert len(machine.calls("--force-reinstall")) == 1
+    assert "already installed with venv" in machine.install(**NO_AGENTS)
+
+
 def _pip_manifest(machine, dists: list[str]) -> None:
     manifest = machine.layout.manifest
     manifest.parent.mkdir(parents=True, exist_ok=True)
