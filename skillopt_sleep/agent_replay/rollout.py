@@ -130,8 +130,15 @@ class _Rig:
     made: str  # what the copy is: "commit <hash>" or "working tree"
 
 
-def _rig(task: TaskRecord, files: Mapping[str, str], setup: AgentSetup, root: Path) -> _Rig:
-    """The copy of the task's project with ``files`` placed, and the temporary home."""
+def _rig(
+    task: TaskRecord,
+    files: Mapping[str, str],
+    setup: AgentSetup,
+    root: Path,
+    skill_at: tuple[str, ...] = (),
+) -> _Rig:
+    """The copy of the task's project with ``files`` placed (the skill at ``skill_at``), and the
+    temporary home."""
     project = Path(task.project)
     copy = root / "work" / (project.name or "project")
     home, sockets = root / "home", root / "sock"
@@ -140,7 +147,7 @@ def _rig(task: TaskRecord, files: Mapping[str, str], setup: AgentSetup, root: Pa
         path.mkdir(parents=True)
     try:
         made = build_copy(project, copy, task.commit)
-        place_files(copy, files)
+        place_files(copy, files, setup.agent, skill_at)
         env = {**replay_agent(setup.agent).home(home, setup.env), "TMPDIR": str(tmp)}
     except (CopyTooLarge, OSError) as exc:
         raise MalformedOutput(f"cannot prepare the copy of {project} for the agent: {exc}") from exc
@@ -200,11 +207,18 @@ async def _run_agent(setup: AgentSetup, task: TaskRecord, rig: _Rig) -> AgentOut
 
 
 async def agent_rollout(
-    task: TaskRecord, files: Mapping[str, str], sample: int, *, setup: AgentSetup, score: Score
+    task: TaskRecord,
+    files: Mapping[str, str],
+    sample: int,
+    *,
+    setup: AgentSetup,
+    score: Score,
+    skill_at: tuple[str, ...] = (),
 ) -> AgentResult:
     """Run the agent on ``task`` under ``files`` in a sandboxed copy of the task's project (at the
-    commit its session started from, when known), score the rollout with ``score(text,
-    effects)`` while the copy exists, remove everything.
+    commit its session started from, when known; the skill where ``skill_at`` says it lives in
+    the project), score the rollout with ``score(text, effects)`` while the copy exists, remove
+    everything.
 
     An agent that fails, times out or reports an error is a ``TransientError`` / ``MalformedOutput``
     (an errored rollout, no evidence), never a score.
@@ -215,7 +229,7 @@ async def agent_rollout(
         )
     root = Path(tempfile.mkdtemp(prefix="skillopt-agent-"))
     try:
-        rig = _rig(task, files, setup, root)
+        rig = _rig(task, files, setup, root, skill_at)
         output = await _run_agent(setup, task, rig)
         results = await _checks_after(setup, task, rig.copy, rig.home, rig.env)
         effects = Effects(

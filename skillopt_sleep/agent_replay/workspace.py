@@ -5,7 +5,8 @@ The copy holds the project's files as git sees them (tracked and untracked, not 
 directory that is no git repository, every file except well-known build, cache and dependency
 directories and files over :data:`MAX_FILE`. No ``.git`` is copied: the agent cannot reach the
 live repository's refs or stash. The candidate ``SKILL.md``, ``CLAUDE.md`` and ``AGENTS.md``
-are written where the agents read them; hooks in the project's own Claude settings are dropped.
+are written where the agents read them (the skill where the night lays it out in the project, so
+each agent loads it once, as from the live files); hooks in the project's own Claude settings are dropped.
 Everything lives under one temporary directory, removed after scoring.
 """
 
@@ -16,8 +17,10 @@ import os
 import re
 import shutil
 import subprocess
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+
+from ..harvest import agents as registry
 
 MAX_FILE = 5 * 1024 * 1024
 MAX_TOTAL = 200 * 1024 * 1024
@@ -121,21 +124,39 @@ def skill_name(text: str) -> str:
     return match.group(1) if match and match.group(1) not in (".", "..") else "project-skill"
 
 
-def place_files(copy: Path, files: Mapping[str, str]) -> None:
+def skill_places(agent: str, text: str, skill_at: Sequence[str] = ()) -> list[str]:
+    """Where the replay's copy holds the skill ``text``, relative to the copy: where the night
+    lays it out in the project (``skill_at``: its file, then its copies in other agents' skill
+    folders), so each agent loads it once, as it will from the live files. When ``agent`` loads
+    from none of them (no places known, as in a training run, or a night that did not know the
+    agent was in use), also in the first skill folder it loads (the registry's), under the name
+    of the skill's folder, else its frontmatter name."""
+    places = list(dict.fromkeys(skill_at))
+    own = registry.get(agent).skills if agent in registry.names() else ()
+    if not places or not any(p.rsplit("/", 2)[0] in own for p in places if p.count("/") >= 2):
+        name = places[0].rsplit("/", 2)[-2] if places and places[0].count("/") >= 2 else None
+        places.append(f"{(own or ('.claude/skills',))[0]}/{name or skill_name(text)}/SKILL.md")
+    return places
+
+
+def place_files(
+    copy: Path, files: Mapping[str, str], agent: str = "claude-code", skill_at: Sequence[str] = ()
+) -> None:
     """The candidate files where the agents read them: each memory file at its path in the
     project (``CLAUDE.md``, ``AGENTS.md``, a placement's ``.claude/rules/skillopt-sleep.md`` or
-    ``GEMINI.md``), SKILL.md as a project skill (``.claude/skills`` and ``.agents/skills``)."""
+    ``GEMINI.md``), SKILL.md where :func:`skill_places` says (for the replayed ``agent``)."""
+    inside = copy.resolve()
     for name, text in files.items():
         target = (copy / name).resolve()
-        if name != "SKILL.md" and target.is_relative_to(copy.resolve()):
+        if name != "SKILL.md" and target.is_relative_to(inside):
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(text, encoding="utf-8")
     if files.get("SKILL.md", "").strip():
-        name = skill_name(files["SKILL.md"])
-        for root in (".claude/skills", ".agents/skills"):
-            target = copy / root / name / "SKILL.md"
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(files["SKILL.md"], encoding="utf-8")
+        for rel in skill_places(agent, files["SKILL.md"], skill_at):
+            target = (copy / rel).resolve()
+            if target.is_relative_to(inside):
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_text(files["SKILL.md"], encoding="utf-8")
     _drop_project_hooks(copy)
 
 

@@ -4,9 +4,11 @@ attempt is scored on what it did (its commands, the files it touched, the tree i
 as on what it said.
 
 An agent rollout is no model call of ours: it counts as one call of the ``agent`` role in the
-run's budget, with the tokens and cost the agent reported, after a hold of
-:data:`EXPECTED_TOKENS` taken before it starts (so a budget stops a night before an agent run it
-cannot pay for). A run that fails, times out or cannot be parsed is an errored rollout, no
+run's budget, with the tokens and cost the agent reported (priced at the model it ran on,
+:func:`~..agent_replay.own_model.own_model` when the night names none, where it reports no
+cost), after a hold taken before it starts of :data:`EXPECTED_TOKENS` and the most an agent
+rollout has cost tonight (:mod:`.agent_costs`), so a budget stops a night before an agent run it
+cannot pay for. A run that fails, times out or cannot be parsed is an errored rollout, no
 evidence; a missing agent or sandbox is found before (:func:`~..agent_replay.prepare`), and an
 agent that keeps failing is stopped by its breaker (:mod:`~..agent_replay.breaker`).
 """
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 from ..agent_replay import AgentSetup, agent_rollout
 from ..agent_replay.breaker import AgentBreaker
+from ..agent_replay.own_model import own_model
 from ..backends.base import Backend, Completion, Message
 from ..backends.budget import Budget, Hold
 from ..checks.action_judge import Effects
@@ -22,11 +25,12 @@ from ..checks.judge import RubricJudge, Verdict, judge
 from ..errors import BackendError
 from ..models import TaskRecord
 from ..redact import redact
-from .base import EnvResult, files_of
+from .agent_costs import EXPECTED_TOKENS, AgentCosts
+from .base import EnvResult, files_of, skill_at_of
 from .task_record import item_failed, prompt_of
 
 ROLE = "agent"
-EXPECTED_TOKENS = 40_000  # held before an agent rollout, settled with what it reported
+__all__ = ["EXPECTED_TOKENS", "ROLE", "AgentEnv", "agent_cache_tag"]
 
 
 def agent_cache_tag(agent: str, model: str | None, max_turns: int, commit: str) -> str:
@@ -53,6 +57,7 @@ class AgentEnv:
         self.breaker = breaker or AgentBreaker(setup.agent)
         self.notes = notes if notes is not None else []  # the breaker's note, once tripped
         self.rollouts = 0
+        self.costs = AgentCosts(setup.model or own_model(setup.agent, setup.env))
 
     def cache_tag(self, item: TaskRecord) -> str:
         """What sets this environment's rollouts of ``item`` apart in a replay cache."""
@@ -68,23 +73,38 @@ class AgentEnv:
         seed: int,
         max_tokens: int = 1024,
     ) -> EnvResult:
+        budget: Budget | None = getattr(backend, "budget", None)
+        if budget is None:
+            return await self._rollout(item, instructions, seed, None)
+        async with self.costs.turn():  # the agent's first rollout alone: its cost holds the rest
+            return await self._rollout(item, instructions, seed, budget)
+
+    async def _rollout(
+        self, item: TaskRecord, instructions: str, seed: int, budget: Budget | None
+    ) -> EnvResult:
         asked = (Message("user", prompt_of(item)),)
         try:
             self.breaker.check()
         except BackendError as exc:  # tripped: refused before anything is spent
             return EnvResult.errored(exc.one_line(), asked)
-        budget: Budget | None = getattr(backend, "budget", None)
-        hold = budget.reserve(EXPECTED_TOKENS, 0.0) if budget is not None else None
+        hold = None
+        if budget is not None:
+            hold = budget.reserve(EXPECTED_TOKENS, self.costs.hold_usd(budget.limits.prices))
 
         async def score(text: str, effects: Effects) -> Verdict:
             return await judge(item, redact(text), self.rubric, effects)
 
         try:
             done = await agent_rollout(
-                item, files_of(instructions), seed, setup=self.setup, score=score
+                item,
+                files_of(instructions),
+                seed,
+                setup=self.setup,
+                score=score,
+                skill_at=skill_at_of(instructions),
             )
         except BaseException as exc:
-            _settle(budget, hold, None, self.setup)
+            _settle(budget, hold, None, self.costs)
             if isinstance(exc, BackendError) and self.breaker.failed(exc):
                 self.notes.append(self.breaker.tripped)
             if isinstance(exc, BackendError) and item_failed(exc):
@@ -96,7 +116,7 @@ class AgentEnv:
             budget,
             hold,
             Completion(out.text, out.input_tokens, out.output_tokens, out.cost_usd),
-            self.setup,
+            self.costs,
         )
         self.rollouts += 1
         verdict = done.verdict
@@ -111,13 +131,14 @@ class AgentEnv:
 
 
 def _settle(
-    budget: Budget | None, hold: Hold | None, done: Completion | None, setup: AgentSetup
+    budget: Budget | None, hold: Hold | None, done: Completion | None, costs: AgentCosts
 ) -> None:
-    """Release the hold; record the run's cost, or a failed call, under the agent role."""
+    """Release the hold; record the run's cost (the dearest so far kept), or a failed call,
+    under the agent role."""
     if budget is None or hold is None:
         return
     budget.settle(hold)
     if done is None:
         budget.record_failure(ROLE)
     else:
-        budget.record(ROLE, setup.model or f"{setup.agent}-default", done)
+        costs.seen(budget.record(ROLE, costs.model, done))

@@ -25,13 +25,18 @@ class Instructions(str):
     """The instructions a rollout runs under: the text a chat sends as its system prompt, and the
     files it was made of (``SKILL.md``, ``CLAUDE.md``, ``AGENTS.md``), which an acting
     environment writes where its agent reads them. A plain ``str`` is its own only file, the
-    skill (:func:`files_of`)."""
+    skill (:func:`files_of`). ``skill_at`` names where the project's skill lives, relative to it
+    (its folder and its copies in other agents' folders; empty when unknown)."""
 
     files: Mapping[str, str]
+    skill_at: tuple[str, ...]
 
-    def __new__(cls, text: str, files: Mapping[str, str]) -> Instructions:
+    def __new__(
+        cls, text: str, files: Mapping[str, str], skill_at: tuple[str, ...] = ()
+    ) -> Instructions:
         made = super().__new__(cls, text)
         made.files = dict(files)
+        made.skill_at = tuple(skill_at)
         return made
 
 
@@ -40,6 +45,11 @@ def files_of(instructions: str) -> Mapping[str, str]:
     if isinstance(instructions, Instructions):
         return instructions.files
     return {"SKILL.md": instructions}
+
+
+def skill_at_of(instructions: str) -> tuple[str, ...]:
+    """Where the skill behind ``instructions`` lives in its project (empty when unknown)."""
+    return instructions.skill_at if isinstance(instructions, Instructions) else ()
 
 
 @dataclass(frozen=True)

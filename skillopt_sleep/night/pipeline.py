@@ -5,6 +5,7 @@ A night is built in one place, :mod:`.root`, whichever way it starts.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -35,7 +36,7 @@ from ..optimize.seeds import NightSeeds
 from ..optimize.select import Selection, scorable, select_tasks
 from ..paths import Paths
 from ..rollouts.agent_dispatch import AgentReplays
-from ..rollouts.replay import Calls, Replayer, Rollout
+from ..rollouts.replay import Calls, Replayer, Rollout, system_text
 from ..rules.guards import GuardLimits
 from ..rules.language import users_languages
 from ..rules.lint import urls_in
@@ -193,6 +194,7 @@ class Night:
             max_tokens=self.s.roles.target.max_tokens,
             progress=lambda n: self._progress(self._phase[0], n, self._phase[1]),
             agents=agents,
+            system=functools.partial(system_text, skill_at=self.ws.skill_at()),
         )
 
     def _proposer(self) -> OptimizerProposer:

@@ -43,9 +43,12 @@ def _with_imports(names: list[str], files: Mapping[str, str]) -> list[str]:
     return out
 
 
-def system_text(files: dict[str, str], task: TaskRecord) -> Instructions:
+def system_text(
+    files: dict[str, str], task: TaskRecord, skill_at: tuple[str, ...] = ()
+) -> Instructions:
     """The instructions a replay runs under: the skill, and the memory files the task's agent
-    reads (the text a chat sends; the files themselves for an agent replay)."""
+    reads (the text a chat sends; the files themselves for an agent replay, with ``skill_at``,
+    the skill's places in the project)."""
     wanted = _READS.get(task.source, ())
     names = [name for name in files if name != "SKILL.md"]
     if any(w in files for w in wanted):
@@ -53,4 +56,4 @@ def system_text(files: dict[str, str], task: TaskRecord) -> Instructions:
     parts = [REPLAY_SYSTEM, "# Skill (SKILL.md)\n", files.get("SKILL.md", "")]
     for name in names:
         parts += [f"\n\n# Project memory ({name})\n", files[name]]
-    return Instructions("".join(parts), files)
+    return Instructions("".join(parts), files, skill_at)

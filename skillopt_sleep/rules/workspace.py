@@ -51,6 +51,18 @@ class Workspace:
         """The file's text on disk (``texts`` holds it laid out by the placement)."""
         return self.live.get(name, self.texts.get(name, ""))
 
+    def skill_at(self) -> tuple[str, ...]:
+        """Where the skill is written in the project, relative to it: its own file, then its
+        copies in other agents' skill folders (none for a skill file outside the project)."""
+        path = self.paths.get("SKILL.md")
+        if path is None:
+            return ()
+        try:
+            home = path.relative_to(self.project).as_posix()
+        except ValueError:
+            return ()
+        return (home, *self.skill_copies)
+
 
 def find_skill(project: Path, configured: str | None, agents: Iterable[str] = ()) -> Path:
     """The project's skill file: configured, else its single existing skill, else a new one: in

@@ -5,12 +5,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from skillopt_sleep.agent_replay import AgentLimits, AgentSetup
 from skillopt_sleep.agent_replay.sandbox import Sandbox
 from skillopt_sleep.agent_replay.workspace import copy_project, place_files
 from skillopt_sleep.night.root import run_night
 from skillopt_sleep.rollouts.agent_dispatch import AgentReplays
-from skillopt_sleep.settings import NightSettings, Settings
+from skillopt_sleep.rules.skill_places import skill_folders
+from skillopt_sleep.rules.workspace import load_workspace
+from skillopt_sleep.settings import FilesSettings, NightSettings, Settings
 from skillopt_sleep.testing.acting_world import (
     RULES,
     TEST_RUNNER,
@@ -97,15 +101,63 @@ def test_the_copy_leaves_out_git_ignored_and_dependency_files_and_gets_the_candi
     )
     names = {p.relative_to(copy).as_posix() for p in copy.rglob("*") if p.is_file()}
     assert not any(n.startswith((".git/", "node_modules/")) for n in names)
-    assert {
-        "src/app.py",
-        "vendor/lib.py",
-        ".claude/skills/tidy/SKILL.md",
-        ".agents/skills/tidy/SKILL.md",
-    } <= names
+    assert {"src/app.py", "vendor/lib.py", ".claude/skills/tidy/SKILL.md"} <= names
+    assert ".agents/skills/tidy/SKILL.md" not in names  # Claude Code loads it once, from its own
     assert (copy / "CLAUDE.md").read_text() == "rules"
     assert (copy / ".claude" / "settings.json").read_text() == '{"model": "m"}'
     assert (project / "CLAUDE.md").read_text() == "# Notes\n"  # the live files stay
+
+
+OLD_SKILL = "---\nname: project-conventions\ndescription: d\n---\nUse pytest.\n"
+NEW_SKILL = "---\nname: project-conventions\ndescription: d\n---\nUse pytest -q.\n"
+
+
+def _loaded(copy: Path, agent: str) -> list[str]:
+    """The texts of the skill ``agent`` finds in ``copy``'s skill folders, one per file."""
+    return [
+        path.read_text()
+        for folder in skill_folders(agent)
+        for path in sorted((copy / folder).glob("*/SKILL.md"))
+    ]
+
+
+@pytest.mark.parametrize("live", [None, ".claude/skills"], ids=["new skill", "in .claude/skills"])
+def test_each_replayed_agent_loads_the_candidate_skill_once_where_the_night_lays_it_out(
+    tmp_path, live
+):
+    # a Copilot + Qwen Code + Pi project: a new skill goes into .agents/skills; one in
+    # .claude/skills (Copilot's) gets copies in .qwen/skills and .pi/skills
+    project = _project(tmp_path / "p")
+    if live is not None:
+        (project / live / "project-conventions").mkdir(parents=True)
+        (project / live / "project-conventions" / "SKILL.md").write_text(OLD_SKILL)
+    agents = ["copilot", "qwen", "pi"]
+    workspace = load_workspace(project, FilesSettings(agents=agents), agents)
+    expected = (
+        [".agents/skills/project-conventions/SKILL.md"]
+        if live is None
+        else [f"{f}/project-conventions/SKILL.md" for f in (live, ".pi/skills", ".qwen/skills")]
+    )
+    assert sorted(workspace.skill_at()) == sorted(expected)
+    for agent in agents:
+        copy = tmp_path / f"copy-{agent}"
+        copy_project(project, copy)
+        place_files(copy, {"SKILL.md": NEW_SKILL}, agent, workspace.skill_at())
+        assert _loaded(copy, agent) == [NEW_SKILL], agent  # once, and not the old text
+
+
+def test_an_agent_the_places_miss_gets_the_skill_once_in_its_own_folder(tmp_path):
+    # no places known (a training run), and a night that knew only Claude Code replaying Codex
+    project = _project(tmp_path / "p")
+    for agent, places in [
+        ("copilot", ()),
+        ("codex", (".claude/skills/project-conventions/SKILL.md",)),
+    ]:
+        copy = tmp_path / f"copy-{agent}"
+        copy_project(project, copy)
+        place_files(copy, {"SKILL.md": NEW_SKILL}, agent, places)
+        assert _loaded(copy, agent) == [NEW_SKILL], agent
+        assert all((copy / place).read_text() == NEW_SKILL for place in places)
 
 
 def test_agent_rollouts_are_cached_apart_from_text_rollouts(tmp_path):
