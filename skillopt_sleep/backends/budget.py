@@ -218,9 +218,11 @@ class Budget:
                 hint="raise budget.max_tokens",
             )
         if lim.max_cost_usd is not None and cost + expected_cost_usd > lim.max_cost_usd:
+            held = cost - t.cost_usd
             raise BudgetExhausted(
                 f"cost budget reached (${t.cost_usd:.4f}/${lim.max_cost_usd:.2f}, "
-                f"the next call may cost ${expected_cost_usd:.4f})",
+                + (f"${held:.4f} held by the calls in flight, " if held > 0 else "")
+                + f"the next call may cost ${expected_cost_usd:.4f})",
                 hint="raise budget.max_cost_usd",
             )
 

@@ -38,8 +38,9 @@ def _instructions(copy: Path, agent: str) -> str:
 class SimAgentRunner:
     """Plays ``claude -p`` / ``codex exec`` for :func:`~skillopt_sleep.agent_replay.agent_rollout`."""
 
-    def __init__(self, world: ActingWorld) -> None:
+    def __init__(self, world: ActingWorld, cost_usd: float | None = None) -> None:
         self.world = world
+        self.cost_usd = cost_usd  # what Claude Code reports a run cost (None: it reports none)
         self.runs = 0
 
     async def run(
@@ -62,11 +63,14 @@ class SimAgentRunner:
             (copy / act.path).parent.mkdir(parents=True, exist_ok=True)
             (copy / act.path).write_text(act.content, encoding="utf-8")
         return RunResult(
-            0, _claude(act, copy, tokens_in) if agent == "claude" else _codex(act, tokens_in)
+            0,
+            _claude(act, copy, tokens_in, self.cost_usd)
+            if agent == "claude"
+            else _codex(act, tokens_in),
         )
 
 
-def _claude(act: Act | None, copy: Path, tokens_in: int) -> str:
+def _claude(act: Act | None, copy: Path, tokens_in: int, cost_usd: float | None) -> str:
     lines: list[dict[str, Any]] = []
     if act is not None:
         tool = (
@@ -98,16 +102,17 @@ def _claude(act: Act | None, copy: Path, tokens_in: int) -> str:
                 },
             }
         )
-    lines.append(
-        {
-            "type": "result",
-            "subtype": "success",
-            "is_error": False,
-            "result": "Done.",
-            "num_turns": 2,
-            "usage": {"input_tokens": tokens_in, "output_tokens": 60},
-        }
-    )
+    result: dict[str, Any] = {
+        "type": "result",
+        "subtype": "success",
+        "is_error": False,
+        "result": "Done.",
+        "num_turns": 2,
+        "usage": {"input_tokens": tokens_in, "output_tokens": 60},
+    }
+    if cost_usd is not None:
+        result["total_cost_usd"] = cost_usd
+    lines.append(result)
     return "\n".join(json.dumps(x) for x in lines) + "\n"
 
 
