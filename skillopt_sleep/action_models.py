@@ -12,11 +12,31 @@ when it exits 0.
 from __future__ import annotations
 
 import re
+from typing import Protocol
 
 COMMAND_KINDS = frozenset({"ran", "never_ran"})
 PATH_KINDS = frozenset({"changed", "untouched", "never_read"})
 CONTENT_KINDS = frozenset({"file_contains", "file_not_contains"})
 ACTION_KINDS = COMMAND_KINDS | PATH_KINDS | CONTENT_KINDS | {"passes_after"}
+CHANGE_KINDS = frozenset({"write", "edit", "delete"})
+
+
+class _Done(Protocol):
+    @property
+    def kind(self) -> str: ...
+    @property
+    def failed(self) -> bool: ...
+
+
+def is_change(action: _Done) -> bool:
+    """Whether ``action`` changed a file: a write, edit or delete whose tool call did not fail (a
+    Write refused with an error, a patch that did not apply, changed nothing)."""
+    return action.kind in CHANGE_KINDS and not action.failed
+
+
+def wrote(action: _Done) -> bool:
+    """Whether ``action`` put text in a file: a write or edit that did not fail."""
+    return action.kind in ("write", "edit") and not action.failed
 
 
 def _glob(value: object, what: str) -> str:

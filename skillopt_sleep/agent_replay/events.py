@@ -58,9 +58,13 @@ def _claude_tool(turn: Turn, block: dict[str, Any], pending: dict[str, acts.RawA
     elif name == "Read":
         acts.file(turn, "read", path, name)
     elif name == "Write":
-        acts.file(turn, "write", path, name, str(tool_input.get("content") or ""))
+        written = acts.file(turn, "write", path, name, str(tool_input.get("content") or ""))
+        if written is not None:  # its result says whether it wrote (see claude_output)
+            pending[str(block.get("id"))] = written
     elif name in ("Edit", "MultiEdit", "NotebookEdit"):
-        acts.file(turn, "edit", path, name, str(tool_input.get("new_string") or ""))
+        edited = acts.file(turn, "edit", path, name, str(tool_input.get("new_string") or ""))
+        if edited is not None:
+            pending[str(block.get("id"))] = edited
     elif name == "Grep" and tool_input.get("path"):
         acts.file(turn, "read", str(tool_input["path"]), name)
 
@@ -126,6 +130,8 @@ def _unwrap(command: object) -> str:
 
 
 def _codex_item(turn: Turn, item: dict[str, Any], texts: list[str]) -> None:
+    """One completed item; a ``file_change`` whose status is not ``completed`` (a patch that
+    did not apply) is recorded as failed: it changed nothing."""
     kind = item.get("type")
     if kind == "command_execution" and item.get("status") != "in_progress":
         code = item.get("exit_code")
@@ -140,7 +146,9 @@ def _codex_item(turn: Turn, item: dict[str, Any], texts: list[str]) -> None:
             if isinstance(change, dict) and change.get("path"):
                 kinds: dict[str, ActionKind] = {"add": "write", "delete": "delete"}
                 mapped = kinds.get(str(change.get("kind")), "edit")
-                acts.file(turn, mapped, str(change["path"]), "apply_patch")
+                done = acts.file(turn, mapped, str(change["path"]), "apply_patch")
+                if done is not None and item.get("status") not in (None, "completed"):
+                    done.failed = True
     elif kind == "agent_message" and item.get("text"):
         texts.append(str(item["text"]))
 

@@ -14,12 +14,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..action_models import COMMAND_KINDS, CONTENT_KINDS, PATH_KINDS
+from ..action_models import COMMAND_KINDS, CONTENT_KINDS, PATH_KINDS, is_change
 from ..models import Action, Check
 
 # Runs one command line in a tree; returns its exit status (the IO is injected by the caller).
 CommandRunner = Callable[[str, Path], int]
-_CHANGES = frozenset({"write", "edit", "delete"})
 _MAX_READ = 2_000_000  # a file larger than this is not searched (it is no source file)
 
 
@@ -63,15 +62,19 @@ def _command_hit(check: Check, effects: Effects, text: str) -> bool:
     )
 
 
-def _paths(effects: Effects, kinds: frozenset[str] | set[str]) -> list[str]:
-    return [a.path for a in effects.actions if a.kind in kinds and a.path]
+def _paths(effects: Effects, read: bool) -> list[str]:
+    """The paths the attempt read (``read``), else those it changed: a write, edit or delete
+    whose tool call failed changed nothing."""
+    return [
+        a.path for a in effects.actions if a.path and (a.kind == "read" if read else is_change(a))
+    ]
 
 
 def _recorded_content(effects: Effects, glob: str) -> list[str] | None:
     """What the attempt's own writes put in the files under ``glob`` (None: unknown)."""
     texts: dict[str, str] = {}
     for action in effects.actions:
-        if not glob_match(glob, action.path):
+        if not glob_match(glob, action.path) or action.failed:
             continue
         if action.kind == "write":
             texts[action.path] = action.content
@@ -122,8 +125,7 @@ def action_check(check: Check, effects: Effects, text: str = "") -> tuple[bool, 
     if effects.from_text:
         return None  # a text replay touches no file
     if kind in PATH_KINDS:
-        kinds = {"read"} if kind == "never_read" else _CHANGES
-        hit = any(glob_match(str(check.value), p) for p in _paths(effects, kinds))
+        hit = any(glob_match(str(check.value), p) for p in _paths(effects, kind == "never_read"))
         if kind == "changed":
             return hit, "did not change the files the user expects changed"
         if kind == "untouched":

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 from pydantic import ValidationError
 
+from ..action_models import is_change
 from ..checks.action_judge import action_check, glob_match, recorded
 from ..models import Action, Check
 from .action_refs import FAMILIES, reference, vocabulary
@@ -45,7 +46,7 @@ def _path_checks(named: Sequence[str], actions: Sequence[Action]) -> list[Check]
         glob = _as_written(name.strip("/"), touched[0].path)
         if any(a.kind == "read" for a in touched):
             found.append(Check(kind="never_read", value=glob))
-        if any(a.kind in ("write", "edit", "delete") for a in touched):
+        if any(is_change(a) for a in touched):
             found.append(Check(kind="untouched", value=glob))
     return found
 

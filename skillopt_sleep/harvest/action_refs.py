@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from ..action_models import is_change
 from .beside import beside
 from .clauses import sourced
 from .quoted import quoted_run
@@ -255,6 +256,8 @@ class ActionLike(Protocol):
     def command(self) -> str: ...
     @property
     def path(self) -> str: ...
+    @property
+    def failed(self) -> bool: ...
 
 
 @dataclass(frozen=True)
@@ -369,7 +372,7 @@ def refine(verdict: TurnVerdict, text: str, actions: Sequence[ActionLike]) -> Tu
     if command is not None:
         return TurnVerdict("correction", f"names a command the attempt did not run ({command!r})")
     commands = [a.command for a in actions if a.kind == "command"]
-    only_ran = not any(a.kind in ("write", "edit", "delete") for a in actions)
+    only_ran = not any(is_change(a) for a in actions)
     ran = None if verdict.sure else quoted_run(text, commands, only_ran=only_ran)
     if ran is not None:
         return TurnVerdict("correction", f"quotes a command the attempt ran ({ran!r})")

@@ -22,6 +22,7 @@ if TYPE_CHECKING:  # the records' models are imported when a turn becomes one: p
 MAX_ACTIONS = 200
 COMMAND_CHARS = 600
 CONTENT_CHARS = 2000
+TOOL_ERROR = "<tool_use_error>"  # Claude Code's wrapping of a tool call it refused
 _EXIT = re.compile(r"^(?:Exit code|exit code:?|exited with code)\s*(-?\d+)", re.IGNORECASE)
 
 
@@ -48,14 +49,18 @@ def command(turn: Turn, text: str, tool: str, exit_code: int | None = None) -> R
     return action
 
 
-def file(turn: Turn, kind: ActionKind, path: str, tool: str, content: str = "") -> None:
-    """A file the agent read, wrote, edited or deleted through a tool."""
-    if path:
-        _keep(turn, RawAction(kind, path=path, tool=tool, content=content))
+def file(turn: Turn, kind: ActionKind, path: str, tool: str, content: str = "") -> RawAction | None:
+    """A file the agent read, wrote, edited or deleted through a tool (its result, when it
+    comes later, through :func:`finished`)."""
+    if not path:
+        return None
+    return _keep(turn, RawAction(kind, path=path, tool=tool, content=content))
 
 
 def finished(action: RawAction, *, is_error: bool, output: str) -> None:
-    """A tool result for ``action``: the exit status, when the result says it."""
+    """A tool result for ``action``: the exit status, when the result says it; a file tool's
+    error (Claude Code's ``<tool_use_error>``) marks the call failed, so it changed nothing."""
+    is_error = is_error or output.lstrip().startswith(TOOL_ERROR)
     match = _EXIT.match(output.strip())
     if match:
         action.exit_code = int(match.group(1))

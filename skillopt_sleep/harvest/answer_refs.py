@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from ..action_models import wrote
 from ..checks.judge import rule_check
 from .action_refs import ActionLike
 from .check_miner import candidate_checks
@@ -81,7 +82,7 @@ def broken_rule(
         kept = held_text_checks(text, answer, actions) if held else []
         if kept:
             return kept[0].describe()
-    changed = [a.path.replace("\\", "/") for a in actions if a.kind in ("write", "edit")]
+    changed = [a.path.replace("\\", "/") for a in actions if wrote(a)]
     if changed:  # "document it in X too", or any file named for something, only speaks of an
         # attempt that changed files (and did not change that one)
         for path in [p for p, _ in files_to_change(text)] + named_files(text):
@@ -92,7 +93,7 @@ def broken_rule(
 
 def _written(actions: Sequence[ActionLike]) -> str:
     """What the attempt put in files, where the transcript shows it: it speaks as its answer."""
-    return "\n".join(getattr(a, "content", "") for a in actions if a.kind in ("write", "edit"))
+    return "\n".join(getattr(a, "content", "") for a in actions if wrote(a))
 
 
 def refine_by_answer(

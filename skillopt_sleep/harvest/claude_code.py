@@ -157,6 +157,7 @@ class ClaudeCodeParser(LineParser):
         self._tools: dict[str, str] = {}  # tool_use_id -> tool name
         self._seen_blocks: set[tuple[str, str]] = set()  # (message.id, block identity)
         self._commands: dict[str, actions.RawAction] = {}  # tool_use_id -> its command action
+        self._files: dict[str, actions.RawAction | None] = {}  # tool_use_id -> its write or edit
 
     def record(self, kind: str, obj: dict[str, Any], offset: int) -> None:
         if obj.get("isSidechain") is True:
@@ -278,7 +279,7 @@ class ClaudeCodeParser(LineParser):
         elif name == "Read":
             actions.file(turn, "read", as_str(tool_input.get("file_path")), name)
         elif name == "Write":
-            actions.file(
+            self._files[use_id] = actions.file(
                 turn,
                 "write",
                 as_str(tool_input.get("file_path")),
@@ -291,7 +292,7 @@ class ClaudeCodeParser(LineParser):
                 as_str(as_dict(e).get("new_string") or as_dict(e).get("new_source")) for e in edits
             )
             path = as_str(tool_input.get("file_path")) or as_str(tool_input.get("notebook_path"))
-            actions.file(turn, "edit", path, name, new)
+            self._files[use_id] = actions.file(turn, "edit", path, name, new)
         elif name == "Grep" and as_str(tool_input.get("path")):
             actions.file(turn, "read", as_str(tool_input.get("path")), name)
 
@@ -314,7 +315,8 @@ class ClaudeCodeParser(LineParser):
             return
         name = self._tools.get(as_str(block.get("tool_use_id")), "tool")
         text = _result_text(block.get("content")).strip()
-        pending = self._commands.pop(as_str(block.get("tool_use_id")), None)
+        use_id = as_str(block.get("tool_use_id"))
+        pending = self._commands.pop(use_id, None) or self._files.pop(use_id, None)
         if pending is not None:
             actions.finished(pending, is_error=block.get("is_error") is True, output=text)
         if block.get("is_error") is True:

@@ -111,9 +111,11 @@ class CodexParser(LineParser):
         elif etype == "exec_command_end" and not self.state.item_events:
             self._command(payload)
         elif etype == "patch_apply_end" and not self.state.item_events and self.turn is not None:
+            failed = payload.get("success") is False  # a patch that did not apply
             for path, change in as_dict(payload.get("changes")).items():
-                self.turn.note(self.turn.files, path)
-                _change_action(self.turn, path, as_dict(change))
+                if not failed:
+                    self.turn.note(self.turn.files, path)
+                _change_action(self.turn, path, as_dict(change), failed)
         elif etype == "task_complete" and self.turn is not None:
             last = as_str(payload.get("last_agent_message"))
             if last and not any(s.kind == "text" for s in self.turn.steps):
@@ -174,13 +176,15 @@ class CodexParser(LineParser):
             turn.add_step("output", output, tail_cut=True)
 
     def _file_change(self, turn: Turn, item: dict[str, Any]) -> None:
-        for path, change in as_dict(item.get("changes")).items():
-            turn.note(turn.files, path)
-            _change_action(turn, path, as_dict(change))
-            content = as_str(as_dict(change).get("content"))
-            if content:
-                turn.add_step("file", f"{path}:\n{content}")
         status = as_str(item.get("status"))
+        failed = bool(status) and status != "completed"  # a patch that did not apply
+        for path, change in as_dict(item.get("changes")).items():
+            if not failed:
+                turn.note(turn.files, path)
+            _change_action(turn, path, as_dict(change), failed)
+            content = as_str(as_dict(change).get("content"))
+            if content and not failed:
+                turn.add_step("file", f"{path}:\n{content}")
         if status and status != "completed":
             turn.add_error(f"patch {status}: {as_str(item.get('stderr'))}")
 
@@ -240,11 +244,14 @@ _CHANGE_KINDS: dict[str, ActionKind] = {
 }
 
 
-def _change_action(turn: Turn, path: str, change: dict[str, Any]) -> None:
-    """A file change of a patch as an action (``add`` writes, ``update`` edits, ``delete``)."""
+def _change_action(turn: Turn, path: str, change: dict[str, Any], failed: bool = False) -> None:
+    """A file change of a patch as an action (``add`` writes, ``update`` edits, ``delete``);
+    ``failed``: the patch did not apply, so it changed nothing."""
     kind = as_str(change.get("type")).lower() or ("delete" if "delete" in change else "edit")
     body = as_str(change.get("content")) or as_str(change.get("unified_diff"))
-    actions.file(turn, _CHANGE_KINDS.get(kind, "edit"), path, "apply_patch", body)
+    action = actions.file(turn, _CHANGE_KINDS.get(kind, "edit"), path, "apply_patch", body)
+    if action is not None:
+        action.failed = failed
 
 
 def _patch_arg(payload: dict[str, Any]) -> str:

@@ -13,6 +13,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from ..action_models import is_change
 from ..checks.action_judge import Effects, action_check, glob_match
 from ..checks.judge import rule_check
 from ..models import Action, Check
@@ -93,7 +94,7 @@ def _path_kind(clause: str, corrected: Sequence[Action]) -> str:
         return "delete"
     if _READ.search(clause):
         return "read"
-    kinds = [a.kind for a in corrected if a.kind in ("delete", "edit", "write")]
+    kinds = [a.kind for a in corrected if is_change(a)]
     return kinds[0] if kinds else "read"
 
 
@@ -289,8 +290,7 @@ def _passes(check: Check, example: UserExample) -> bool | None:
         if kind == "ran" and not example.commands:
             return None
         if kind == "changed" and not any(  # a path it only reads is one it leaves unchanged
-            a.kind in ("write", "edit", "delete")
-            or (a.path and glob_match(str(check.value), a.path))
+            is_change(a) or (a.path and glob_match(str(check.value), a.path))
             for a in example.actions
         ):
             return None

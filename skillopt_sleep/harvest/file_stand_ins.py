@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from ..action_models import wrote
 from ..models import Action
 from .clauses import _QUOTED, _clauses
 
@@ -26,7 +27,7 @@ def _head(value: str) -> str:
 def new_values(text: str, actions: Sequence[Action]) -> list[tuple[str, str]]:
     """(path, value): each value ``text`` quotes, not against, that no file the attempt wrote
     holds, beside a quoted value of the same first word that one of them does."""
-    written = [(a.path, a.content) for a in actions if a.kind in ("write", "edit") and a.content]
+    written = [(a.path, a.content) for a in actions if wrote(a) and a.content]
     if not written:
         return []
     quoted = [

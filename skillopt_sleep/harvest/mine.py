@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from ..action_models import CHANGE_KINDS, is_change
 from ..models import Action, Check, TaskRecord, TurnNote
 from ..redact import redact
 from .action_checks import mined_action_checks, validated_actions
@@ -215,8 +216,13 @@ def render_attempt(turn: Turn, project: str) -> str:
 
 
 def _files(turn: Turn, project: str) -> list[str]:
+    """The files the turn changed: one whose every write or edit failed is left out."""
+    done = {a.path for a in turn.actions if is_change(a)}
+    failed = {a.path for a in turn.actions if a.kind in CHANGE_KINDS and a.failed} - done
     out: list[str] = []
     for path in turn.files:
+        if path in failed:
+            continue
         rel = relative(path, project)
         if rel not in out:
             out.append(rel)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from ..action_models import wrote
 from ..checks.action_judge import glob_match
 from ..models import Action, Check
 from .clauses import _QUOTED, _clauses
@@ -34,7 +35,7 @@ def named_files(said: str) -> list[str]:
 
 def named_file_checks(said: str, acted: Sequence[Action]) -> list[Check]:
     """``changed`` for each file ``said`` names that the attempt (which changed files) did not."""
-    changed = [a.path for a in acted if a.kind in ("write", "edit") and a.path]
+    changed = [a.path for a in acted if wrote(a) and a.path]
     if not changed:
         return []
     found = (

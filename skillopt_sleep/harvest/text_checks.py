@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from pydantic import ValidationError
 
+from ..action_models import wrote
 from ..models import Action, Check
 from .file_stand_ins import new_values
 
@@ -130,9 +131,7 @@ def file_checks(text: str, actions: Sequence[Action]) -> list[Check]:
         pairs.append(("changed", None, path))
     for path in scope_paths(text):
         pairs += [("untouched", None, path), ("never_read", None, path)]
-    written = sorted(
-        {a.path for a in actions if a.kind in ("write", "edit") and a.path.endswith(".md")}
-    )
+    written = sorted({a.path for a in actions if wrote(a) and a.path.endswith(".md")})
     said = heading_checks(text)
     if any(k == "regex" and v == LINKS_RELATIVE for k, v in said):
         pairs += [("file_not_contains", p, r"\]\(\s*https?://") for p in written]

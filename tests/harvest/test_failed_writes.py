@@ -1,0 +1,70 @@
+"""A file tool call that failed changed nothing: Claude Code's Write refused with
+``<tool_use_error>File has not been read yet`` is recorded as a failed write, in the harvest
+(``tasks show`` lists no file changed, no ``untouched`` check is mined from it) and in an agent
+replay's scoring (``untouched`` passes when the only write failed). Recorded with the real
+claude 2.1.197 against the loopback server: a session (``.claude/projects``) and a replay's
+``--output-format stream-json``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from skillopt_sleep.agent_replay.events import claude_output, codex_output
+from skillopt_sleep.checks.action_judge import Effects, action_check
+from skillopt_sleep.models import Check
+
+from .recorded_harvest import harvested
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "failed_writes"
+UNTOUCHED = Check(kind="untouched", value="vendor/**")
+UNTOUCHED_REASON = "changed files the user wants left alone"
+
+
+def test_a_refused_write_is_no_file_changed_in_tasks_show(cli, sandbox_home: Path) -> None:
+    tasks = harvested(cli, sandbox_home, FIXTURES)
+    task = tasks["Fix the date parsing bug in parse()"]
+    write = next(a for a in task.actions if a.kind == "write")
+    assert (write.path, write.failed) == ("vendor/lib.py", True)
+    shown = cli("tasks", "show", task.id, env={"HOME": str(sandbox_home / "agents")})
+    assert shown.code == 0, shown.err
+    assert "Write failed" in shown.out  # what it tried is still shown, as failed
+    assert "Files changed" not in shown.out
+    assert "Files changed" not in task.attempt
+    # the attempt changed nothing under vendor/: it fails no untouched check for that write
+    for check in (c for c in task.checks if c.kind == "untouched"):
+        assert action_check(check, Effects(tuple(task.actions))) == (True, UNTOUCHED_REASON)
+
+
+def test_a_replayed_write_that_failed_passes_untouched() -> None:
+    stdout = (FIXTURES / "claude-replay-stream.jsonl").read_text()
+    out = claude_output(stdout, "/home/dev/work/dates")
+    assert [(a.kind, a.path, a.failed) for a in out.actions] == [("write", "vendor/lib.py", True)]
+    assert action_check(UNTOUCHED, Effects(out.actions)) == (True, UNTOUCHED_REASON)
+
+
+def test_a_replayed_write_that_succeeded_fails_untouched() -> None:
+    stdout = (FIXTURES / "claude-replay-stream.jsonl").read_text()
+    done = stdout.replace('"is_error":true', '"is_error":false').replace(
+        "<tool_use_error>File has not been read yet. Read it first before writing to it."
+        "</tool_use_error>",
+        "File created successfully at: /home/dev/work/dates/vendor/lib.py",
+    )
+    out = claude_output(done, "/home/dev/work/dates")
+    assert [(a.kind, a.path, a.failed) for a in out.actions] == [("write", "vendor/lib.py", False)]
+    assert action_check(UNTOUCHED, Effects(out.actions)) == (False, UNTOUCHED_REASON)
+
+
+def test_a_codex_patch_that_did_not_apply_passes_untouched() -> None:
+    def events(status: str) -> str:
+        change = '{"path":"vendor/lib.py","kind":"update"}'
+        return (
+            f'{{"type":"item.completed","item":{{"id":"i1","type":"file_change",'
+            f'"changes":[{change}],"status":"{status}"}}}}\n'
+            '{"type":"turn.completed","usage":{"input_tokens":5,"output_tokens":1}}\n'
+        )
+
+    failed = codex_output(events("failed"), "/p").actions
+    applied = codex_output(events("completed"), "/p").actions
+    assert [(a.path, a.failed) for a in failed] == [("vendor/lib.py", True)]
+    assert action_check(UNTOUCHED, Effects(failed))[0] is True  # type: ignore[index]
+    assert action_check(UNTOUCHED, Effects(applied))[0] is False  # type: ignore[index]
