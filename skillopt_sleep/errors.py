@@ -90,7 +90,8 @@ class StoreError(SleepError):
     exit_code = 5
     meaning = (
         "store or file could not be read or written "
-        "(disk full, permissions, an agent's sandbox, a corrupt store)"
+        "(disk full, permissions, an agent's sandbox, a corrupt store, a store a newer "
+        "skillopt-sleep wrote)"
     )
 
 

@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import shlex
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 
 from ..errors import StoreError
 from ..paths import not_writable
+from . import record_format
 from .schema import SCHEMA, VERSION, migrate
 
 __all__ = [
@@ -36,6 +38,7 @@ def connect_writable(path: Path) -> sqlite3.Connection:
         conn.execute("PRAGMA synchronous = NORMAL")
         conn.executescript(SCHEMA)
         migrate(conn)
+        _held(conn, path, record_format.hold)
     except sqlite3.DatabaseError as exc:
         if is_corrupt(exc):
             raise corrupt(path, exc) from exc
@@ -70,6 +73,7 @@ def connect_readonly(path: Path) -> sqlite3.Connection:
             )
             conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
             _stand_in_tables(conn)
+            _held(conn, path, record_format.check)
         except sqlite3.DatabaseError as exc:
             if is_corrupt(exc):
                 raise corrupt(path, exc) from exc
@@ -79,6 +83,16 @@ def connect_readonly(path: Path) -> sqlite3.Connection:
     raise StoreError(
         f"cannot read the store {path}: {last}", hint=f"check that your user can read {path.parent}"
     )
+
+
+def _held(conn: sqlite3.Connection, path: Path, how: Callable[..., object]) -> None:
+    """``how`` (record_format's check or hold) on the store; a refused store's connection is
+    closed before its error goes up."""
+    try:
+        how(conn, path)
+    except StoreError:
+        conn.close()
+        raise
 
 
 def _stand_in_tables(conn: sqlite3.Connection) -> None:
