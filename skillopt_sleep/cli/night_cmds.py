@@ -108,8 +108,15 @@ def run_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
         return 0
     backends = build_backends(settings, ctx.env)
     if getattr(args, "estimate", False):
+        from ..rollouts.agent_dispatch import agent_replays
+
         est = estimate_project_night(
-            project=project, settings=settings, store=ctx.store, backends=backends, tasks=tasks
+            project=project,
+            settings=settings,
+            store=ctx.store,
+            backends=backends,
+            tasks=tasks,
+            agents=agent_replays(settings.night.replay, ctx.env),
         )
         calls = ways_text(est.calls, est.calls_if_proven, est.calls_if_not, est.p_proven)
         text = (

@@ -4,7 +4,8 @@ Three prices: the full one (every prompt token at the input price, synchronous),
 caching (the system prefix of each phase written once and read by its other calls, where it is
 long enough to be cached), and with caching through the batch API (half of that). The budget is
 compared with the full price of the way the night will run (batch or not): cache hits are likely,
-not promised.
+not promised. Agent rollouts are priced as the night holds them (:mod:`.estimate_agents`), in all
+three; a money cap the user set that no price lets a night hold is said so, never "within".
 """
 
 from __future__ import annotations
@@ -14,19 +15,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..backends.base import Backend
-from ..backends.budget import CHARS_PER_TOKEN, cost_for
+from ..backends.budget import CHARS_PER_TOKEN, cost_for, unpriced_cap
 from ..envs.agent import agent_cache_tag
 from ..evidence import EvidencePolicy
 from ..evidence.kinds import kind_of
 from ..evidence.rehearse import bound
 from ..models import NightSummary, TaskRecord
 from ..optimize.select import Selection
-from ..rollouts.agent_dispatch import ReplayMode, agent_share, wants_agent
+from ..rollouts.agent_dispatch import AgentReplays, ReplayMode, agent_share, wants_agent
 from ..rollouts.replay import cache_key, system_text
 from ..rules.guards import edit_budget
 from ..rules.workspace import Workspace
 from ..settings import Settings
 from ..store import Store
+from .estimate_agents import agent_models, rollout_usd, with_rollouts
 from .estimate_ways import ways
 from .rehearsal import Proposals, RoundsForecast, forecast_rounds
 
@@ -82,6 +84,7 @@ def estimate_night(
     target: Backend,
     store: Store | None,
     night_index: int = 0,
+    agents: AgentReplays | None = None,
 ) -> Estimate:
     """The train replay (less what the cache holds), then the reflections and the fresh rollouts of
     the edits' tests as the night's own rounds spend them on rehearsals (:mod:`.rehearsal`); the
@@ -89,7 +92,8 @@ def estimate_night(
     (:func:`.estimate_ways.nearest`), its tokens and cost that rehearsal's; ``calls_mean`` the
     mean, ``calls_if_proven`` / ``calls_if_not`` the two ways a night goes;
     ``calls_bound`` the most, with at most one edit per case shown a round
-    (:func:`.evidence.rehearse.bound`)."""
+    (:func:`.evidence.rehearse.bound`). ``agents`` names the models the agents run on (None:
+    each agent's default)."""
     k = settings.night.k
     out_tokens = int(settings.roles.target.max_tokens * OUTPUT_SHARE)
     plan, most = _plan(sel, ws, settings, target, store, night_index)
@@ -106,12 +110,20 @@ def estimate_night(
     calls_bound = mean.calls - rounds + math.ceil((most - drawn) * (1 + rubric_rate)) + 2 * steps
     if settings.budget.max_calls is not None:  # the budget stops a night there, whatever it planned
         calls_bound = min(calls_bound, max(mean.calls, settings.budget.max_calls))
-    agent_in, agent_note = _agent_tokens(sel, settings, ws, store, fresh)
+    model, tasks, b_batch = target.model, [*sel.train, *sel.holdout], settings.night.batch
+    models = agent_models(agents, settings.night.replay, tasks)
+    b = settings.budget
+    mean_cost = cost_for(model, mean.tokens_in, mean.tokens_out, b.prices, batched=b_batch)
+    agent_n, agent_in, agent_note = _agent_tokens(sel, settings, ws, store, fresh)
+    per, why = rollout_usd(_nights(ws, store, tested=False), models, b.prices)
+    priced, words = with_rollouts([*_costs(settings, model, tally), mean_cost], agent_n, per, why)
+    cost, cost_cached, cost_batch, mean_cost = priced
+    agent_note += words
     tally.tokens_in += agent_in
-    model = target.model
-    cost, cost_cached, cost_batch = _costs(settings, model, tally)
     unpriced = f"no price known for {model}: add [budget.prices] to the config"
-    notes = ([] if cost is not None else [unpriced]) + ([agent_note] if agent_note else [])
+    notes = ([] if _priced(settings, model) else [unpriced]) + ([agent_note] if agent_note else [])
+    refused = unpriced_cap(settings.budget, [model, *_role_models(settings), *models.values()])
+    notes += [f"{refused.message}: {refused.hint}"] if refused is not None else []
     notes += _over_budget(settings, way.if_proven)
     return Estimate(
         way.calls,
@@ -119,7 +131,7 @@ def estimate_night(
         tally.tokens_in,
         tally.tokens_out,
         cost,
-        _within(settings, model, mean),
+        refused is None and _within(settings, mean, mean_cost),
         tuple(notes),
         cost_cached,
         cost_batch,
@@ -250,8 +262,8 @@ def _count_train_replay(
 
 def _agent_tokens(
     sel: Selection, settings: Settings, ws: Workspace, store: Store | None, fresh: int
-) -> tuple[int, str]:
-    """The input tokens of the night's agent rollouts, and the estimate's note on them. An agent
+) -> tuple[int, int, str]:
+    """The night's agent rollouts, their input tokens, and the estimate's note on them. An agent
     rollout reads the project and runs tools: far more than a text reply. What one spends comes
     from this project's last nights' agent rollouts, or a flat prior before any."""
     everyone = [*sel.train, *sel.holdout]
@@ -259,15 +271,22 @@ def _agent_tokens(
     agent_tasks, note, per_rollout = agent_share(everyone, settings.night.replay, nights)
     k = settings.night.k
     rollouts = (k * len(sel.train) + (fresh if sel.train else 0)) * agent_tasks
-    return rollouts // max(1, len(everyone)) * per_rollout, note
+    n = rollouts // max(1, len(everyone))
+    return n, n * per_rollout, note
 
 
-def _within(settings: Settings, model: str, tally: _Tally) -> bool:
-    """Whether the night's full price (batch or not), calls and tokens fit the budget."""
+def _priced(settings: Settings, model: str) -> bool:
+    return cost_for(model, 1, 1, settings.budget.prices) is not None
+
+
+def _role_models(settings: Settings) -> list[str]:
+    """The optimizer's and the judge's models, where the settings name them."""
+    return [r.model for r in (settings.roles.optimizer, settings.roles.judge) if r.model]
+
+
+def _within(settings: Settings, tally: _Tally, spend: float | None) -> bool:
+    """Whether the night's calls, tokens and ``spend`` (its full price, batch or not) fit."""
     b = settings.budget
-    spend = cost_for(
-        model, tally.tokens_in, tally.tokens_out, b.prices, batched=settings.night.batch
-    )
     return (
         (b.max_calls is None or tally.calls <= b.max_calls)
         and (b.max_tokens is None or tally.tokens_in + tally.tokens_out <= b.max_tokens)
@@ -347,10 +366,11 @@ def _known_rates(
     return rates
 
 
-def _nights(ws: Workspace, store: Store | None) -> list[NightSummary]:
-    """This project's last nights that proposed and tested edits (a dry run does as a night does)."""
+def _nights(ws: Workspace, store: Store | None, tested: bool = True) -> list[NightSummary]:
+    """This project's last nights (with ``tested``, those that proposed and tested edits; a dry
+    run does as a night does)."""
     nights = store.nights(project=str(ws.project), limit=5) if store else []
-    return [n.summary for n in nights if n.summary.evidence]
+    return [n.summary for n in nights if n.summary.evidence or not tested]
 
 
 def _proposals(nights: Sequence[NightSummary]) -> Proposals:

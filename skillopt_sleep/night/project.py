@@ -141,7 +141,7 @@ def _run(
     )  # adopted rules: which are ignored, contradicted, to re-test
     plan = replace(plan, ignored=tuple(ignored_notes(views)))
     with project_lock(locks_dir(paths), project):  # never half of an adoption under way
-        night = build_night(plan)
+        night = build_night(plan, tasks)
     pending = [v.rule for v in views if v.rule.retest_model and v.standing != "removed by hand"]
     result = asyncio.run(_retests_then_night(night, store, pending, tasks, last_night))
     record = night.record
@@ -196,6 +196,7 @@ def estimate_project_night(
     store: Store,
     backends: Backends,
     tasks: list[TaskRecord] | None = None,
+    agents: AgentReplays | None = None,
 ) -> Estimate:
     tasks = project_tasks(store, project) if tasks is None else tasks
     last_night, index = _history(store, str(project))
@@ -209,6 +210,7 @@ def estimate_project_night(
         backends.target,
         store,
         night_index=index,
+        agents=agents,
     )
 
 

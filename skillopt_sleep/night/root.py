@@ -60,13 +60,17 @@ def batched_backends(backends: Backends, store: Store | None, poll_s: float) -> 
     return Backends(wrap(backends.target), wrap(backends.optimizer), wrap(backends.judge))
 
 
-def build_night(plan: NightPlan) -> Night:
+def build_night(plan: NightPlan, tasks: Sequence[TaskRecord] = ()) -> Night:
     """The night ``plan`` describes, ready to :meth:`~.pipeline.Night.run`: its backends batched
     where the settings ask, and the project's files read. A ``max_cost_usd`` the user set while a
-    role's model has no price is refused here (``ConfigError``), before anything is spent."""
+    role's model, or the model an agent would replay some of ``tasks`` on, has no price is refused
+    here (``ConfigError``), before anything is spent."""
     s = plan.settings
     b = plan.backends
-    refused = unpriced_cap(s.budget, (b.target.model, b.optimizer.model, b.judge.model))
+    models = [b.target.model, b.optimizer.model, b.judge.model]
+    if plan.agents is not None:
+        models += plan.agents.models(tasks).values()
+    refused = unpriced_cap(s.budget, models)
     if refused is not None:  # before any call: a money cap the night could not hold
         raise refused
     if s.night.batch:
@@ -129,7 +133,7 @@ def run_night(
         gate=gate,
         agents=agents,
     )
-    return asyncio.run(build_night(plan).run(tasks, last_night))
+    return asyncio.run(build_night(plan, tasks).run(tasks, last_night))
 
 
 __all__ = [

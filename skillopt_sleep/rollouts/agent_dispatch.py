@@ -7,6 +7,8 @@ cannot be replayed here falls back to a text replay, and the night says why once
 never an unconfined run. An agent rollout counts as one call of the ``agent`` role in the
 budget, with the tokens and cost the agent reported, reserved before it starts
 (:mod:`~..envs.agent`): the replay runs it through the environment seam like any other.
+:meth:`AgentReplays.models` names the models the agents would run tonight's tasks on, so a
+money cap no price lets the budget hold is refused before the night, as for the roles' models.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import Literal
 from ..action_models import ACTION_KINDS
 from ..agent_replay import AGENTS, Agent, AgentLimits, AgentSetup, prepare
 from ..agent_replay.breaker import AgentBreaker
+from ..agent_replay.own_model import own_model
 from ..checks.judge import RubricJudge
 from ..envs.agent import EXPECTED_TOKENS, ROLE, AgentEnv
 from ..models import NightSummary, TaskRecord
@@ -56,9 +59,11 @@ class AgentReplays:
         prepare_agent: Prepare,
         default: Agent | None = None,
         breaker_threshold: int = 3,
+        model_of: Callable[[Agent], str] | None = None,
     ) -> None:
         self.mode, self.default = mode, default
         self._prepare = prepare_agent
+        self._model_of = model_of or (lambda agent: own_model(agent, {}))
         self._setups: dict[str, AgentSetup | str] = {}
         self._envs: dict[str, AgentEnv] = {}
         self._threshold = breaker_threshold
@@ -68,6 +73,17 @@ class AgentReplays:
     def rollouts(self) -> int:
         """Agent rollouts finished so far."""
         return sum(env.rollouts for env in self._envs.values())
+
+    def agent_for(self, task: TaskRecord) -> Agent | None:
+        """The agent that would replay ``task`` (if it can be replayed here), or None."""
+        agent = task.source if task.source in AGENTS else self.default
+        return agent if agent is not None and wants_agent(task, self.mode, self.default) else None
+
+    def models(self, tasks: Sequence[TaskRecord]) -> dict[Agent, str]:
+        """The model each agent that would replay some of ``tasks`` runs on: the night's choice
+        for it, else the agent's own (:func:`~..agent_replay.own_model.own_model`)."""
+        agents = {a for t in tasks if (a := self.agent_for(t)) is not None}
+        return {a: self._model_of(a) for a in sorted(agents)}
 
     def setup_for(self, task: TaskRecord) -> AgentSetup | None:
         """The agent setup that replays ``task``, or None for a text replay."""
@@ -110,7 +126,10 @@ def agent_replays(
     def prep(agent: Agent) -> AgentSetup | str:
         return prepare(agent, env, limits=limits, model=(models or {}).get(agent))
 
-    return AgentReplays(mode, prep, default)
+    def model_of(agent: Agent) -> str:
+        return (models or {}).get(agent) or own_model(agent, env)
+
+    return AgentReplays(mode, prep, default, model_of=model_of)
 
 
 def rollout_tokens(nights: Sequence[NightSummary]) -> tuple[int, str]:
