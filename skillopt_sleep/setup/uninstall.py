@@ -16,6 +16,7 @@ from .command_path import remove_block
 from .context import Ctx, SetupFailed
 from .layout import NAME, engine_dirs
 from .manifest import Entry
+from .schedule_entry import unschedule_own_job
 from .tool_paths import tool_holds_others
 from .tree import remove_deepest_first
 
@@ -27,6 +28,7 @@ def uninstall(ctx: Ctx) -> None:
         ctx.say(f"nothing to uninstall: no manifest at {ctx.manifest.path}")
         return
     entries = ctx.manifest.entries()[::-1]
+    unschedule_own_job(ctx, entries)
     before_claude = claude_paths(ctx) if _touches_claude(entries) else set()
     failed = _undo_all(ctx, entries)
     if failed:
