@@ -4,7 +4,7 @@ instruction files where it reads them; its actions come from its own output or s
 agent is one module here holding its :class:`~.spec.ReplayAgent`, named by the agent's registry
 entry (see :mod:`.agents`). See :func:`agent_rollout`."""
 
-from .agents import AGENTS, Agent
+from .agents import AGENTS, Agent, replay_models
 from .rollout import AgentLimits, AgentResult, AgentSetup, agent_rollout, prepare
 
 __all__ = [
@@ -15,4 +15,5 @@ __all__ = [
     "AgentSetup",
     "agent_rollout",
     "prepare",
+    "replay_models",
 ]

@@ -76,10 +76,28 @@ def replay_agent(name: str) -> ReplayAgent:
     return _LOADED[key]
 
 
+def replay_models(backend: str, model: str | None) -> dict[Agent, str | None]:
+    """The model each replayable agent runs on when the night's target role is ``model`` of
+    ``backend`` (the user's ``[roles.target] model`` or ``--model``): that model for an agent
+    that runs that backend's models, None for the others, which then run on the model their own
+    configuration names (a Codex task of a night on a Claude model)."""
+    return {
+        a: model if model and backend in replay_agent(a).model_backends else None for a in AGENTS
+    }
+
+
 def login_problem(agent: Agent, env: Mapping[str, str]) -> str:
     """ "" when the agent has a login or key a replay can use, else a one-line reason (offline:
     the key in the environment, or the login file the temporary home is given)."""
     return replay_agent(agent).login(env)
 
 
-__all__ = ["AGENTS", "TRUST_FILES", "Agent", "base_env", "login_problem", "replay_agent"]
+__all__ = [
+    "AGENTS",
+    "TRUST_FILES",
+    "Agent",
+    "base_env",
+    "login_problem",
+    "replay_agent",
+    "replay_models",
+]

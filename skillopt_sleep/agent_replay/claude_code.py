@@ -143,4 +143,5 @@ REPLAY = ReplayAgent(
     login=_claude_login,
     parse=lambda stdout, copy, home: claude_output(stdout, copy),
     note=_claude_note,
+    model_backends=frozenset({"anthropic", "claude-code"}),
 )

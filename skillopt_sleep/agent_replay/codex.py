@@ -118,4 +118,5 @@ REPLAY = ReplayAgent(
     login=_codex_login,
     parse=lambda stdout, copy, home: codex_output(stdout, copy),
     count_tools=True,  # codex exec has no turn limit: the inner proxy counts its calls
+    model_backends=frozenset({"openai", "codex"}),
 )

@@ -46,7 +46,10 @@ class ReplayAgent:
     ``count_tools``: the agent has no turn limit of its own, so the inner proxy counts the tool
     calls in its JSON events and stops it. ``readable(env)``: paths it must read that the
     sandbox would hide (an install under the user's home). ``note(env)``: a one-line remark
-    for the night's summary ("" when none).
+    for the night's summary ("" when none). ``model_backends``: the night's backends whose
+    models the agent runs (Claude Code a Claude model, Codex an OpenAI one): a target model of
+    one of them is the replay's ``--model``; under any other the agent runs on its own
+    configured model.
     """
 
     name: str
@@ -59,3 +62,4 @@ class ReplayAgent:
     count_tools: bool = False
     readable: Callable[[Mapping[str, str]], tuple[Path, ...]] = _no_paths
     note: Callable[[Mapping[str, str]], str] = _nothing
+    model_backends: frozenset[str] = frozenset()

@@ -108,15 +108,17 @@ def run_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
         return 0
     backends = build_backends(settings, ctx.env)
     if getattr(args, "estimate", False):
+        from ..agent_replay import replay_models
         from ..rollouts.agent_dispatch import agent_replays
 
+        models = replay_models(backends.target.name, settings.roles.target.model)
         est = estimate_project_night(
             project=project,
             settings=settings,
             store=ctx.store,
             backends=backends,
             tasks=tasks,
-            agents=agent_replays(settings.night.replay, ctx.env),
+            agents=agent_replays(settings.night.replay, ctx.env, models=models),
         )
         calls = ways_text(est.calls, est.calls_if_proven, est.calls_if_not, est.p_proven)
         text = (
@@ -148,6 +150,7 @@ def _night(
     tasks: list[TaskRecord],
 ) -> NightResult:
     """The night itself, under the lock, its progress shown and published for `status`."""
+    from ..agent_replay import replay_models
     from ..night.project import run_project_night
     from ..rollouts.agent_dispatch import agent_replays
 
@@ -171,6 +174,7 @@ def _night(
                 ctx.env,
                 timeout_s=settings.night.agent_timeout_s,
                 max_turns=settings.night.agent_max_turns,
+                models=replay_models(backends.target.name, settings.roles.target.model),
             ),
         )
 

@@ -253,7 +253,9 @@ def train_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
         retry=RetryPolicy(max_retries=settings.roles.target.max_retries),
         clock=ctx.clock,
         progress=ctx.say,
-        agents=_agents(config, data, settings, ctx) if config.env == "agent" else None,
+        agents=_agents(config, data, settings, ctx, backends.target.name)
+        if config.env == "agent"
+        else None,
         skill_text=args.skill_text,
     )
     s = result.summary
@@ -270,10 +272,12 @@ _STOPPED = {"outage": BackendError.exit_code, "budget": BudgetExhausted.exit_cod
 _RESUME = "run the same command again to resume"
 
 
-def _agents(config: TrainConfig, data: TaskSet, settings: Settings, ctx: Ctx) -> AgentReplays:
+def _agents(
+    config: TrainConfig, data: TaskSet, settings: Settings, ctx: Ctx, backend: str
+) -> AgentReplays:
     """The agents that replay a run's items under ``--env agent`` (an item of no agent's by the
-    first agent that can be replayed here); an error naming the fix when none can."""
-    from ..agent_replay import AGENTS
+    first one here), on ``backend``'s model where they run it; an error naming the fix if none."""
+    from ..agent_replay import AGENTS, replay_models
     from ..rollouts.agent_dispatch import agent_replays
 
     replays = agent_replays(
@@ -281,6 +285,7 @@ def _agents(config: TrainConfig, data: TaskSet, settings: Settings, ctx: Ctx) ->
         ctx.env,
         timeout_s=settings.night.agent_timeout_s,
         max_turns=settings.night.agent_max_turns,
+        models=replay_models(backend, settings.roles.target.model),
     )
     first = [*data.train, *data.val, *data.test][0]
     for agent in AGENTS:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from skillopt_sleep.agent_replay.agents import replay_models
 from skillopt_sleep.clock import FixedClock
 from skillopt_sleep.night.project import Backends, run_project_night
 from skillopt_sleep.paths import resolve_paths
@@ -17,6 +18,8 @@ from skillopt_sleep.settings import NightSettings, Settings
 from skillopt_sleep.store import Store
 from skillopt_sleep.testing import ModelServer
 from skillopt_sleep.testing.acting_world import TEST_RUNNER, VENDOR_DIR, ActingWorld
+from skillopt_sleep.testing.agents import CODEX_MODEL
+from skillopt_sleep.testing.replies import ModelCall, Reply
 
 from .conftest import agent_env, need, snapshot
 
@@ -55,7 +58,17 @@ def test_a_night_learns_an_action_rule_through_agent_replays(
     paths = resolve_paths(str(sandbox_home / "sleep-home")).ensure()
     store = Store.open(paths.db)
     store.upsert_tasks(tasks, NOW)
-    with ModelServer(responder=world.respond) as server:
+    # the user's target model is a Claude model: Claude Code's replays run on it, Codex's on the
+    # model its own config names (a Claude model is none Codex runs)
+    models = replay_models("anthropic", "claude-sonnet-4-6")
+    asked: list[str] = []
+
+    def respond(call: ModelCall) -> Reply:
+        if call.tools:  # the agent's own requests
+            asked.append(call.model)
+        return world.respond(call)
+
+    with ModelServer(responder=respond) as server:
         env = agent_env(sandbox_home, server.url)
         before_project = snapshot(project)
         before_home = snapshot(sandbox_home, skip=("sleep-home",))
@@ -67,9 +80,11 @@ def test_a_night_learns_an_action_rule_through_agent_replays(
             paths=paths,
             backends=Backends(world, world, world),
             clock=FixedClock(NOW),
-            agents=agent_replays("auto", env, timeout_s=120, max_turns=6),
+            agents=agent_replays("auto", env, timeout_s=120, max_turns=6, models=models),
         )
     summary = result.summary
+    ran_on = "claude-sonnet-4-6" if agent == "claude-code" else CODEX_MODEL
+    assert asked and set(asked) == {ran_on}
     assert summary.decision == "accept", summary.to_json()
     staged = paths.night_dir(summary.night_id) / "candidate"
     memory = "CLAUDE.md" if agent == "claude-code" else "AGENTS.md"

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from skillopt_sleep.agent_replay import AGENTS, agent_rollout, prepare
-from skillopt_sleep.agent_replay.agents import replay_agent
+from skillopt_sleep.agent_replay.agents import replay_agent, replay_models
 from skillopt_sleep.agent_replay.environment import base_env
 from skillopt_sleep.agent_replay.events import AgentOutput
 from skillopt_sleep.agent_replay.spec import Launch, ReplayAgent
@@ -166,3 +166,17 @@ def test_a_toy_sixth_agent_is_replayed_in_the_sandbox_and_nothing_outside_the_co
     assert result.verdict.passed, result.verdict  # type: ignore[attr-defined]
     assert (snapshot(tmp_path), snapshot(sandbox_home)) == before
     assert prepare("toy", {**env, "TOY_BASE_URL": ""}) == "toy has no endpoint: set TOY_BASE_URL"
+
+
+def test_a_replay_runs_on_the_users_model_where_the_agent_runs_that_backends_models():
+    claude = replay_models("anthropic", "claude-sonnet-4-6")
+    assert claude["claude-code"] == "claude-sonnet-4-6"
+    assert claude["codex"] is None  # a Claude model is none Codex runs: its own config's model
+    assert replay_models("claude-code", "claude-haiku-4-5")["claude-code"] == "claude-haiku-4-5"
+    openai = replay_models("openai", "gpt-5.5")
+    assert (openai["codex"], openai["claude-code"]) == ("gpt-5.5", None)
+    assert replay_models("codex", "gpt-5.5")["codex"] == "gpt-5.5"
+    assert set(replay_models("anthropic", None).values()) == {None}  # no model chosen
+    # agents that run the model of an endpoint of their own take none of the night's
+    assert replay_models("openai", "gpt-5.5")["copilot"] is None
+    assert replay_models("openai", "gpt-5.5")["opencode"] is None
