@@ -262,10 +262,15 @@ class NightSummary(_Strict):
         return sum(self.usage_by_role.values(), Usage())
 
     def spent_usd(self) -> str:
-        """What the night spent in money, as every view prints it: ``$0.0123``, or
-        ``$? (no price for stub-model)`` when it is unknown."""
+        """What the night spent in money, as every view prints it: ``$0.0123``; where some calls
+        had no price, what the priced ones cost as a floor, ``at least $5.2129; no price for
+        stub-model``, or ``$? (no price for stub-model)`` when none was priced."""
         if self.cost_usd is None:
-            return f"$? (no price for {', '.join(self.unpriced_models) or 'a model'})"
+            unpriced = ", ".join(self.unpriced_models) or "a model"
+            known = self.usage.cost_usd
+            if known > 0:
+                return f"at least ${known:.4f}; no price for {unpriced}"
+            return f"$? (no price for {unpriced})"
         return f"${self.cost_usd:.4f}"
 
     def saving_note(self) -> str:

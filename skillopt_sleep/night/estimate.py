@@ -20,7 +20,7 @@ from ..envs.agent import agent_cache_tag
 from ..evidence import EvidencePolicy
 from ..evidence.kinds import kind_of
 from ..evidence.rehearse import bound
-from ..models import NightSummary, TaskRecord
+from ..models import TaskRecord
 from ..optimize.select import Selection
 from ..rollouts.agent_dispatch import AgentReplays, ReplayMode, agent_share, wants_agent
 from ..rollouts.replay import cache_key, system_text
@@ -29,8 +29,9 @@ from ..rules.workspace import Workspace
 from ..settings import Settings
 from ..store import Store
 from .estimate_agents import agent_models, rollout_usd, with_rollouts
+from .estimate_history import last_nights, most_edits, proposals
 from .estimate_ways import ways
-from .rehearsal import Proposals, RoundsForecast, forecast_rounds
+from .rehearsal import RoundsForecast, forecast_rounds
 
 # What an answer costs on average, as a share of max_tokens (replays are short answers).
 OUTPUT_SHARE = 0.35
@@ -92,8 +93,7 @@ def estimate_night(
     (:func:`.estimate_ways.nearest`), its tokens and cost that rehearsal's; ``calls_mean`` the
     mean, ``calls_if_proven`` / ``calls_if_not`` the two ways a night goes;
     ``calls_bound`` the most, with at most one edit per case shown a round
-    (:func:`.evidence.rehearse.bound`). ``agents`` names the models the agents run on (None:
-    each agent's default)."""
+    (:func:`.evidence.rehearse.bound`); ``agents``: the agents' models (None: their own)."""
     k = settings.night.k
     out_tokens = int(settings.roles.target.max_tokens * OUTPUT_SHARE)
     plan, most = _plan(sel, ws, settings, target, store, night_index)
@@ -105,25 +105,13 @@ def estimate_night(
     way = ways([(t.calls, r.proven) for t, r in runs], mean.calls)
     tally, fresh = next(((t, r.rollouts) for t, r in runs if t.calls == way.calls), (mean, 0))
     fresh, steps = fresh if runs else round(plan.rollouts), _steps(sel, settings, night_index)
-    # at most: every test to its full course, and each reflection asked twice (a malformed reply)
-    rounds, drawn = min(steps, round(plan.reflections)), round(plan.rollouts)
-    calls_bound = mean.calls - rounds + math.ceil((most - drawn) * (1 + rubric_rate)) + 2 * steps
-    if settings.budget.max_calls is not None:  # the budget stops a night there, whatever it planned
-        calls_bound = min(calls_bound, max(mean.calls, settings.budget.max_calls))
-    model, tasks, b_batch = target.model, [*sel.train, *sel.holdout], settings.night.batch
-    models = agent_models(agents, settings.night.replay, tasks)
-    b = settings.budget
-    mean_cost = cost_for(model, mean.tokens_in, mean.tokens_out, b.prices, batched=b_batch)
+    calls_bound = _calls_bound(mean.calls, (steps, plan, most, rubric_rate), settings)
     agent_n, agent_in, agent_note = _agent_tokens(sel, settings, ws, store, fresh)
-    per, why = rollout_usd(_nights(ws, store, tested=False), models, b.prices)
-    priced, words = with_rollouts([*_costs(settings, model, tally), mean_cost], agent_n, per, why)
-    cost, cost_cached, cost_batch, mean_cost = priced
-    agent_note += words
+    night = (settings, target.model, [*sel.train, *sel.holdout], agents)
+    prices, refused = _money(night, (tally, mean), ws, store)
+    (cost, cost_cached, cost_batch, mean_cost), words = with_rollouts(prices, agent_n, *refused[1])
     tally.tokens_in += agent_in
-    unpriced = f"no price known for {model}: add [budget.prices] to the config"
-    notes = ([] if _priced(settings, model) else [unpriced]) + ([agent_note] if agent_note else [])
-    refused = unpriced_cap(settings.budget, [model, *_role_models(settings), *models.values()])
-    notes += [f"{refused.message}: {refused.hint}"] if refused is not None else []
+    notes = refused[0] + ([agent_note + words] if agent_note else [])
     notes += _over_budget(settings, way.if_proven)
     return Estimate(
         way.calls,
@@ -131,7 +119,7 @@ def estimate_night(
         tally.tokens_in,
         tally.tokens_out,
         cost,
-        refused is None and _within(settings, mean, mean_cost),
+        not refused[2] and _within(settings, mean, mean_cost),
         tuple(notes),
         cost_cached,
         cost_batch,
@@ -147,6 +135,19 @@ def estimate_night(
         way.if_not,
         way.miss,
     )
+
+
+def _calls_bound(
+    calls: int, night: tuple[int, RoundsForecast, int, float], settings: Settings
+) -> int:
+    """The most calls: every test to its full course, and each reflection asked twice (a
+    malformed reply); never past max_calls, where the budget stops a night, whatever it planned."""
+    steps, plan, most, rubric_rate = night
+    rounds, drawn = min(steps, round(plan.reflections)), round(plan.rollouts)
+    bound_ = calls - rounds + math.ceil((most - drawn) * (1 + rubric_rate)) + 2 * steps
+    if settings.budget.max_calls is not None:
+        bound_ = min(bound_, max(calls, settings.budget.max_calls))
+    return bound_
 
 
 def _over_budget(settings: Settings, if_proven: int | None) -> list[str]:
@@ -206,14 +207,16 @@ def _plan(
     night_index: int,
 ) -> tuple[RoundsForecast, int]:
     """Tonight's rounds rehearsed at the tasks' known rates, and the gate's most fresh rollouts."""
-    nights = _nights(ws, store)
+    nights = last_nights(ws, store)
     rates = _known_rates(sel, ws, target, store, settings.night.k)
     plan = forecast_rounds(
-        sel, rates, settings.night, night_index, _proposals(nights), seed=settings.night.seed
+        sel, rates, settings.night, night_index, proposals(nights), seed=settings.night.seed
     )
     budget = edit_budget(settings.night, night_index)
     policy = EvidencePolicy.from_settings(settings.night)
-    return plan, bound(len(sel.train) + len(sel.holdout), policy, budget, _most(settings, nights))
+    return plan, bound(
+        len(sel.train) + len(sel.holdout), policy, budget, most_edits(settings, nights)
+    )
 
 
 def _key(
@@ -273,6 +276,28 @@ def _agent_tokens(
     rollouts = (k * len(sel.train) + (fresh if sel.train else 0)) * agent_tasks
     n = rollouts // max(1, len(everyone))
     return n, n * per_rollout, note
+
+
+def _money(
+    night: tuple[Settings, str, list[TaskRecord], AgentReplays | None],
+    tallies: tuple[_Tally, _Tally],
+    ws: Workspace,
+    store: Store | None,
+) -> tuple[list[float | None], tuple[list[str], tuple[float | None, str], bool]]:
+    """The night's prices before its agent rollouts (full, cached, batch; the mean's full), and
+    its notes on prices, an agent rollout's (USD, why) and whether the cap cannot be held."""
+    settings, model, tasks, agents = night
+    tally, mean = tallies
+    b = settings.budget
+    models = agent_models(agents, settings.night.replay, tasks)
+    batched = settings.night.batch
+    mean_cost = cost_for(model, mean.tokens_in, mean.tokens_out, b.prices, batched=batched)
+    per = rollout_usd(last_nights(ws, store, tested=False), models, b.prices)
+    unpriced = f"no price known for {model}: add [budget.prices] to the config"
+    notes = [] if _priced(settings, model) else [unpriced]
+    refused = unpriced_cap(b, [model, *_role_models(settings), *models.values()])
+    notes += [f"{refused.message}: {refused.hint}"] if refused is not None else []
+    return [*_costs(settings, model, tally), mean_cost], (notes, per, refused is not None)
 
 
 def _priced(settings: Settings, model: str) -> bool:
@@ -364,32 +389,3 @@ def _known_rates(
         prior = OUTCOME_RATE.get(t.outcome, PRIOR_RATE)
         rates[t.id] = (ok + PRIOR_WEIGHT * prior) / (n + PRIOR_WEIGHT)
     return rates
-
-
-def _nights(ws: Workspace, store: Store | None, tested: bool = True) -> list[NightSummary]:
-    """This project's last nights (with ``tested``, those that proposed and tested edits; a dry
-    run does as a night does)."""
-    nights = store.nights(project=str(ws.project), limit=5) if store else []
-    return [n.summary for n in nights if n.summary.evidence or not tested]
-
-
-def _proposals(nights: Sequence[NightSummary]) -> Proposals:
-    """What the optimizer is expected to propose, from this project's last nights (the defaults of
-    :class:`Proposals` before any): the share of its rules that passed efficacy, and how often a
-    round brought a rule that did not."""
-    tested = [e for s in nights for e in s.evidence]
-    if not tested:
-        return Proposals()
-    helped = sum(e.verdict not in ("no_effect", "worse", "inconclusive") for e in tested)
-    rounds = sum(max(e.round for e in s.evidence) for s in nights)
-    return Proposals(
-        helpful=max(0.2, min(0.9, 2 * helped / len(tested))),
-        off_target=min(1.0, (len(tested) - helped) / rounds / 2),
-    )
-
-
-def _most(settings: Settings, nights: Sequence[NightSummary]) -> int:
-    """Edits a round at most: a rule for each case shown, and two more, or the most a last night
-    tested."""
-    cases = settings.night.reflect_tasks
-    return max(cases + 2, *(len(s.evidence) for s in nights)) if nights else cases + 2

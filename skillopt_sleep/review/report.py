@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
+from ..counting import Usage
 from ..models import Counts, Edit, EditEvidence, NightSummary, unconfirmed_words
 from ..redact import redact
 from ..shorten import at_word
@@ -211,6 +212,13 @@ def tasks_line(s: NightSummary) -> str:
 SPEND_HEADER = ("role", "calls", "tokens (in / out)", "cost")
 
 
+def _role_usd(u: Usage) -> str:
+    """A role's spend: ``$0.0123``; with calls of no price, ``at least $0.0123`` or ``$?``."""
+    if not u.unpriced_calls:
+        return f"${u.cost_usd:.4f}"
+    return f"at least ${u.cost_usd:.4f}" if u.cost_usd > 0 else "$?"
+
+
 def spend_rows(s: NightSummary) -> list[tuple[str, str, str, str]]:
     """(role, calls, tokens, cost) rows, then the night's total."""
     rows = [
@@ -218,7 +226,7 @@ def spend_rows(s: NightSummary) -> list[tuple[str, str, str, str]]:
             role,
             str(u.calls),
             f"{u.tokens:,} ({u.input_tokens:,} / {u.output_tokens:,})",
-            "$?" if u.unpriced_calls else f"${u.cost_usd:.4f}",
+            _role_usd(u),
         )
         for role, u in sorted(s.usage_by_role.items())
     ]

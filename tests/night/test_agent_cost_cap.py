@@ -5,6 +5,7 @@ as SimAgentRunner plays it, reporting the total_cost_usd a real `claude -p` run 
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 from skillopt_sleep.agent_replay import AgentLimits, AgentSetup
@@ -92,3 +93,36 @@ def test_the_first_rollout_runs_alone_held_at_its_model_prior(tmp_path):
     assert runner.runs == 0 and "agent" not in summary.usage_by_role
     assert summary.decision == "budget_exhausted"
     assert "cost budget reached ($0.0000/$0.70, the next call may cost $0.7500)" in summary.reason
+
+
+def test_a_known_agent_spend_beside_an_unpriced_model_reads_as_a_floor(tmp_path):
+    """The agent reported its cost, the target model has no price: every view says the known part
+    as a floor, as the stop line quotes it, never a bare $?."""
+    from skillopt_sleep.cli.render import night_text
+    from skillopt_sleep.review.report import spend_rows
+
+    class Unpriced(ActingWorld):  # a model of no price: its calls report no cost
+        async def complete(self, request):
+            return dataclasses.replace(await super().complete(request), cost_usd=None)
+
+    world = Unpriced(RULES, seed=1)
+    runner = SimAgentRunner(world, cost_usd=ROLLOUT_USD)
+
+    def sim(agent):
+        return AgentSetup(agent, "claude", {}, Sandbox("bwrap"), AgentLimits(), None, runner)
+
+    project = write_project(tmp_path / "project")
+    tasks = [t for t in world.tasks(str(project), n=4) if t.source == "claude-code"]
+    settings = Settings(night=NightSettings(concurrency=CONCURRENCY, efficacy_rollouts=24))
+    summary = run_night(
+        tasks, project, target=world, settings=settings, seed=1, agents=AgentReplays("agent", sim)
+    ).summary
+    assert runner.runs > 0 and summary.cost_usd is None
+    known = f"${runner.runs * ROLLOUT_USD:.4f}"
+    assert summary.spent_usd() == f"at least {known}; no price for acting-world"
+    assert f"spent: {summary.calls} calls, {summary.tokens} tokens, at least {known}; " in (
+        night_text(summary)
+    )
+    rows = {row[0]: row[3] for row in spend_rows(summary)}
+    assert rows["agent"] == known and rows["optimizer"] == "$?"  # its model has no price
+    assert rows["total"] == f"at least {known}; no price for acting-world"
