@@ -208,6 +208,8 @@ class NightSummary(_Strict):
     unpriced_models: list[str] = Field(default_factory=list)
     usage_by_role: dict[str, Usage] = Field(default_factory=dict)
     target: str = ""  # "backend:model" the replays ran on (what an adopted rule was validated on)
+    # the model each agent's replays ran on (Codex's own on a night on a Claude model), by agent
+    agent_models: dict[str, str] = Field(default_factory=dict)
     notes: list[str] = Field(
         default_factory=list
     )  # what else the night did (re-tests of adopted rules)

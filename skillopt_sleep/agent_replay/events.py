@@ -26,6 +26,7 @@ class AgentOutput:
     turns: int = 0
     error: str = ""  # the agent's own report of a failed run ("" when it finished)
     turn_limit: bool = False  # the run was stopped at its turn limit
+    model: str = ""  # the model that answered, as the agent's output names it ("" when it does not)
 
 
 def json_objects(stdout: str) -> list[dict[str, Any]]:
@@ -74,12 +75,14 @@ def claude_output(stdout: str, copy: str) -> AgentOutput:
     turn = Turn(0, 0, "")
     pending: dict[str, acts.RawAction] = {}
     result: dict[str, Any] = {}
+    model = ""
     for obj in json_objects(stdout):
-        content = (
-            (obj.get("message") or {}).get("content")
-            if isinstance(obj.get("message"), dict)
-            else None
-        )
+        record = obj.get("message")
+        message: dict[str, Any] = record if isinstance(record, dict) else {}
+        content = message.get("content")
+        named = str(message.get("model") or "")
+        if obj.get("type") == "assistant" and named and not named.startswith("<"):
+            model = named  # "<synthetic>": Claude Code's own notices
         if obj.get("type") == "assistant" and isinstance(content, list):
             for block in content:
                 if isinstance(block, dict) and block.get("type") == "tool_use":
@@ -114,6 +117,7 @@ def claude_output(stdout: str, copy: str) -> AgentOutput:
         int(result.get("num_turns") or 0),
         error,
         result.get("subtype") == "error_max_turns",
+        model,
     )
 
 

@@ -57,6 +57,7 @@ class AgentEnv:
         self.breaker = breaker or AgentBreaker(setup.agent)
         self.notes = notes if notes is not None else []  # the breaker's note, once tripped
         self.rollouts = 0
+        self.models: set[str] = set()  # what its rollouts ran on (as the agent named it, if it did)
         self.costs = AgentCosts(setup.model or own_model(setup.agent, setup.env))
 
     def cache_tag(self, item: TaskRecord) -> str:
@@ -119,6 +120,7 @@ class AgentEnv:
             self.costs,
         )
         self.rollouts += 1
+        self.models.add(out.model or self.costs.model)
         verdict = done.verdict
         assert isinstance(verdict, Verdict)
         return EnvResult(

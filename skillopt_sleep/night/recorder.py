@@ -136,6 +136,7 @@ class Recorder:
         s.errored_rollouts = max(s.errored_rollouts, replayer.stats.errored)
         if replayer.agents is not None:  # why some tasks were replayed as text
             s.skipped += [n for n in replayer.agents.notes if n not in s.skipped]
+            s.agent_models = replayer.agents.ran_on()
         if budget.unpriced_models:
             s.skipped.append(
                 "cost unknown for models "

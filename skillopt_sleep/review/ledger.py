@@ -25,7 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from ..errors import ProposalError
 from ..evidence.kinds import request_words
 from ..harvest.preferences import corrections
-from ..models import Edit, EditEvidence, TaskRecord
+from ..models import Edit, EditEvidence, NightSummary, TaskRecord
 from ..rules.managed_block import block_lines, same_rule
 from ..store import NightRow, Store
 from .proposals import load_staged
@@ -147,13 +147,20 @@ def entries_for_night(
                 tags=sorted({tag for t in made_for for tag in t.tags}),
                 preference_keys=sorted({s.key for s in sightings}),
                 checks=sorted({c for s in sightings for c in s.checks}),
-                validated_on=row.summary.target,
+                validated_on=validated_on(row.summary),
                 state_at=now,
                 session_model=usual_model(made_for),
                 night_text=night_edit.content if night_edit else "",
             )
         )
     return out
+
+
+def validated_on(summary: NightSummary) -> str:
+    """What a night's replays ran on: its target, and each agent's model where the real agent
+    replayed tasks (``anthropic:m; agents: codex:gpt-5.5``)."""
+    agents = ", ".join(f"{a}:{m}" for a, m in summary.agent_models.items())
+    return f"{summary.target}; agents: {agents}" if agents else summary.target
 
 
 def usual_model(tasks: Sequence[TaskRecord]) -> str:

@@ -74,6 +74,11 @@ class AgentReplays:
         """Agent rollouts finished so far."""
         return sum(env.rollouts for env in self._envs.values())
 
+    def ran_on(self) -> dict[Agent, str]:
+        """The model each agent's rollouts tonight ran on (a run of models joined by ", "), as
+        the agent named it, else as the night chose it or the agent's own configuration."""
+        return {a: ", ".join(sorted(e.models)) for a, e in sorted(self._envs.items()) if e.models}
+
     def agent_for(self, task: TaskRecord) -> Agent | None:
         """The agent that would replay ``task`` (if it can be replayed here), or None."""
         agent = task.source if task.source in AGENTS else self.default

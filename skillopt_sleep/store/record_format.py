@@ -8,7 +8,8 @@ its own, and an engine that finds a newer number than its own refuses the store 
 install the newer engine.
 
 Formats: 1, every store before the number was kept; 2, a night's spend with no price
-(NightSummary.unpriced_models, a role's unpriced_calls).
+(NightSummary.unpriced_models, a role's unpriced_calls); 3, the models agent replays ran on
+(NightSummary.agent_models).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from pathlib import Path
 
 from ..errors import StoreError
 
-RECORD_FORMAT = 2
+RECORD_FORMAT = 3
 KEY = "record_format"
 
 

@@ -13,6 +13,7 @@ from skillopt_sleep.agent_replay.agents import replay_models
 from skillopt_sleep.clock import FixedClock
 from skillopt_sleep.night.project import Backends, run_project_night
 from skillopt_sleep.paths import resolve_paths
+from skillopt_sleep.review.ledger import entries_for_night
 from skillopt_sleep.rollouts.agent_dispatch import agent_replays
 from skillopt_sleep.settings import NightSettings, Settings
 from skillopt_sleep.store import Store
@@ -85,10 +86,15 @@ def test_a_night_learns_an_action_rule_through_agent_replays(
     summary = result.summary
     ran_on = "claude-sonnet-4-6" if agent == "claude-code" else CODEX_MODEL
     assert asked and set(asked) == {ran_on}
+    assert summary.agent_models == {agent: ran_on}
     assert summary.decision == "accept", summary.to_json()
     staged = paths.night_dir(summary.night_id) / "candidate"
     memory = "CLAUDE.md" if agent == "claude-code" else "AGENTS.md"
     assert rule.rule in (staged / memory).read_text()
+    row = store.night(summary.night_id)
+    assert row is not None
+    (entry,) = entries_for_night(row, tasks, NOW)  # the ledger names what the replays ran on
+    assert entry.validated_on == f"acting-world:acting-world; agents: {agent}:{ran_on}"
     assert summary.usage_by_role["agent"].calls >= 16  # agent rollouts are counted, not free
     assert any(loaded for _, loaded, _ in world.acts) and any(
         not loaded for _, loaded, _ in world.acts

@@ -40,6 +40,7 @@ def test_a_replayed_write_that_failed_passes_untouched() -> None:
     out = claude_output(stdout, "/home/dev/work/dates")
     assert [(a.kind, a.path, a.failed) for a in out.actions] == [("write", "vendor/lib.py", True)]
     assert action_check(UNTOUCHED, Effects(out.actions)) == (True, UNTOUCHED_REASON)
+    assert out.model == "claude-sonnet-4-6"  # what it ran on (claude --model), as claude names it
 
 
 def test_a_replayed_write_that_succeeded_fails_untouched() -> None:
