@@ -18,6 +18,7 @@ import json
 import re
 from typing import TYPE_CHECKING, Any
 
+from ..action_models import is_change
 from . import actions
 from .jsonl import (
     BadRecord,
@@ -48,6 +49,10 @@ _INJECTED = (
 _SKILL_MENTION = re.compile(r"(?<![\w$])\$([a-z0-9][a-z0-9_.\-]*[a-z0-9])")
 _SKILL_NAME = re.compile(r"<name>\s*([^<\s]+)\s*</name>")
 _PATCH_FILE = re.compile(r"^\*\*\* (?:Add|Update|Delete) File: (.+)$", re.MULTILINE)
+# the output of a patch codex did not apply (its context not found, a file missing, ...)
+_PATCH_FAILED = re.compile(
+    r'^apply_patch verification failed|^Exit code: [1-9]|"exit_code":\s*[1-9]'
+)
 
 
 def _content_text(content: Any) -> str:
@@ -75,6 +80,7 @@ class CodexParser(LineParser):
     def __init__(self, state: ParseState | None = None) -> None:
         super().__init__(state)
         self._shell_calls: dict[str, str] = {}  # call id -> command, until its output is read
+        self._patches: dict[str, list[str]] = {}  # call id -> a patch's files, until its output
 
     def record(self, kind: str, obj: dict[str, Any], offset: int) -> None:
         payload = require_dict(obj.get("payload"), "payload")
@@ -203,18 +209,38 @@ class CodexParser(LineParser):
             if name in ("exec_command", "shell"):
                 self._shell_calls[as_str(payload.get("call_id"))] = _shell_arg(payload)
             if name == "apply_patch":
-                for path in _PATCH_FILE.findall(
-                    as_str(payload.get("input")) or _patch_arg(payload)
-                ):
-                    turn.note(turn.files, path.strip())
-        elif itype == "function_call_output":
-            self._refused(turn, payload)
+                patch = as_str(payload.get("input")) or _patch_arg(payload)
+                paths = [path.strip() for path in _PATCH_FILE.findall(patch)]
+                for path in paths:
+                    turn.note(turn.files, path)
+                self._patches[as_str(payload.get("call_id"))] = paths
+        elif itype in ("function_call_output", "custom_tool_call_output"):
+            if itype == "function_call_output":
+                self._refused(turn, payload)
+            self._unapplied(turn, payload)
         elif itype == "message" and payload.get("role") == "user":
             text = _content_text(payload.get("content"))
             if text.startswith("<skill>"):
                 skill = _SKILL_NAME.search(text)
                 if skill:
                     turn.note(turn.skills, skill.group(1))
+
+    def _unapplied(self, turn: Turn, payload: dict[str, Any]) -> None:
+        """A patch codex did not apply ('apply_patch verification failed'): its files are no
+        change of the turn, each recorded as a failed edit."""
+        paths = self._patches.pop(as_str(payload.get("call_id")), [])
+        output = as_str(payload.get("output"))
+        if not paths or not _PATCH_FAILED.search(output):
+            return
+        done = {a.path for a in turn.actions if is_change(a)}
+        for path in paths:
+            if path not in done and path in turn.files:
+                turn.files.remove(path)
+            failed = actions.file(turn, "edit", path, "apply_patch")
+            if failed is not None:
+                failed.failed = True
+        turn.add_error(f"apply_patch failed: {output.strip()[-300:]}")
+        turn.add_step("error", f"apply_patch failed: {output}", tail_cut=True)
 
     def _refused(self, turn: Turn, payload: dict[str, Any]) -> None:
         """A command codex refused to start: what the attempt tried, recorded as a failed

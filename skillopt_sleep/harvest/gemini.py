@@ -251,9 +251,13 @@ def _tool(turn: Turn, call: dict[str, Any]) -> None:
     if name in _FILE_TOOLS:
         path = as_str(display.get("filePath")) or as_str(args.get("file_path"))
         body = as_str(args.get("content")) or as_str(args.get("new_string"))
-        turn.note(turn.files, path)
-        turn.add_step("file", f"{path}:\n{body}")
-        actions.file(turn, "write" if name == "write_file" else "edit", path, name, body)
+        failed = status in _FAILED  # it wrote nothing
+        if not failed:
+            turn.note(turn.files, path)
+            turn.add_step("file", f"{path}:\n{body}")
+        action = actions.file(turn, "write" if name == "write_file" else "edit", path, name, body)
+        if action is not None:
+            action.failed = failed
     elif name in _READ_TOOLS:
         path = as_str(args.get("absolute_path")) or as_str(args.get("file_path"))
         turn.add_step("tool", f"{name} {path}")

@@ -132,7 +132,9 @@ class PiParser(LineParser):
 
     def __init__(self, state: ParseState | None = None) -> None:
         super().__init__(state)
-        self._commands: dict[str, actions.RawAction] = {}  # toolCallId -> its command action
+        self._commands: dict[
+            str, actions.RawAction
+        ] = {}  # toolCallId -> its command or file action
         self._parents: dict[str, str | None] = {}  # entry id -> parent id, for this read
         self._prompts: dict[int, str] = {}  # a turn's offset -> the entry id of its prompt
         self._tip: str | None = None  # the last entry read: where the current branch ends
@@ -257,7 +259,9 @@ class PiParser(LineParser):
         if name in _FILE_TOOLS:
             turn.note(turn.files, path)
             written = as_str(args.get("content")) or _edit_text(args)
-            actions.file(turn, "write" if name == "write" else "edit", path, name, written)
+            action = actions.file(turn, "write" if name == "write" else "edit", path, name, written)
+            if action is not None:  # its result says whether it wrote
+                self._commands[call_id] = action
             if written:
                 turn.add_step("file", f"{path}:\n{written}")
         elif name in _READ_TOOLS and path:
