@@ -319,6 +319,8 @@ class ClaudeCodeParser(LineParser):
         pending = self._commands.pop(use_id, None) or self._files.pop(use_id, None)
         if pending is not None:
             actions.finished(pending, is_error=block.get("is_error") is True, output=text)
+            if pending.failed and pending.kind != "command":
+                turn.unwrite(pending.path)
         if block.get("is_error") is True:
             turn.add_error(f"{name}: {text}")
             turn.add_step("error", f"{name} failed: {text}", tail_cut=True)

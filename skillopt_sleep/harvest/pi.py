@@ -280,6 +280,8 @@ class PiParser(LineParser):
             actions.finished(
                 pending, is_error=failed, output=f"Exit code {code.group(1)}" if code else ""
             )
+            if pending.failed and pending.kind != "command":
+                turn.unwrite(pending.path)
         name = as_str(message.get("toolName")) or "tool"
         if failed:
             turn.add_error(f"{name}: {text}")

@@ -132,6 +132,14 @@ class Turn:
         """The agent did or said something (a turn without any work teaches nothing)."""
         return bool(self.head)
 
+    def unwrite(self, path: str) -> None:
+        """Drop the last ``file`` step of ``path``: the write it shows failed (nothing written)."""
+        for steps in (self.tail, self.head):
+            for step in reversed(steps):
+                if step.kind == "file" and step.text.startswith(path + ":"):
+                    steps.remove(step)
+                    return
+
     def add_error(self, text: str) -> None:
         """Remember an error (at most 20 a turn, each cut short)."""
         if len(self.errors) < 20:

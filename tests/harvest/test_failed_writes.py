@@ -35,7 +35,9 @@ def test_a_refused_write_is_no_file_changed_in_tasks_show(cli, sandbox_home: Pat
     assert (write.path, write.failed) == ("vendor/lib.py", True)
     shown = cli("tasks", "show", task.id, env={"HOME": str(sandbox_home / "agents")})
     assert shown.code == 0, shown.err
-    assert "Write failed" in shown.out  # what it tried is still shown, as failed
+    assert "> Write: vendor/lib.py" in shown.out  # what it tried is still shown, as failed
+    assert "Write failed: <tool_use_error>File has not been read yet" in shown.out
+    assert "[wrote]" not in shown.out
     assert "Files changed" not in shown.out
     assert "Files changed" not in task.attempt
     # the attempt changed nothing under vendor/: it fails no untouched check for that write
@@ -117,6 +119,7 @@ def test_a_pi_write_whose_result_is_an_error_changed_nothing(tmp_path: Path, fai
     write = next(a for a in task.actions if a.kind == "write")
     assert (write.path, write.failed) == ("NOTES.md", failed)
     assert ("Files changed: NOTES.md" in task.attempt) is not failed
+    assert ("[wrote] NOTES.md" in task.attempt) is not failed
     assert action_check(
         Check(kind="untouched", value="NOTES.md"), Effects(tuple(task.actions))
     ) == (
@@ -134,6 +137,7 @@ def test_a_gemini_write_file_whose_status_is_error_changed_nothing(
     write = next(a for a in task.actions if a.kind == "write")
     assert (write.path, write.failed) == ("calc.py", failed)
     assert ("Files changed: calc.py" in task.attempt) is not failed
+    assert ("[wrote] calc.py" in task.attempt) is not failed
     assert action_check(Check(kind="untouched", value="calc.py"), Effects(tuple(task.actions))) == (
         failed,
         UNTOUCHED_REASON,
