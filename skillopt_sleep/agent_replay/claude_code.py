@@ -144,4 +144,6 @@ REPLAY = ReplayAgent(
     parse=lambda stdout, copy, home: claude_output(stdout, copy),
     note=_claude_note,
     model_backends=frozenset({"anthropic", "claude-code"}),
+    # ANTHROPIC_MODEL: the replay passes it through, and not the user's settings.json
+    own_model=lambda env: env.get("ANTHROPIC_MODEL") or None,
 )

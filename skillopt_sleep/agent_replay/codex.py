@@ -92,6 +92,22 @@ def _codex_url(env: Mapping[str, str], home: Path) -> str:
     return env.get("OPENAI_BASE_URL") or "https://api.openai.com"
 
 
+_TOP_MODEL = re.compile(r'^\s*model\s*=\s*"([^"]+)"', re.MULTILINE)
+
+
+def _codex_model(env: Mapping[str, str]) -> str | None:
+    """The top-level ``model`` of the user's ``config.toml`` (copied into the replay's home)."""
+    user_home = Path(env.get("HOME") or "/nonexistent")
+    codex = Path(env["CODEX_HOME"]) if env.get("CODEX_HOME") else user_home / ".codex"
+    try:
+        text = (codex / "config.toml").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    top = re.split(r"^\s*\[", text, maxsplit=1, flags=re.MULTILINE)[0]  # before any [section]
+    found = _TOP_MODEL.search(top)
+    return found.group(1) if found else None
+
+
 def _codex_login(env: Mapping[str, str]) -> str:
     """ "" when codex has a key or a login file a replay can use, else a one-line reason."""
     user_home = Path(env.get("HOME") or "/nonexistent")
@@ -119,4 +135,5 @@ REPLAY = ReplayAgent(
     parse=lambda stdout, copy, home: codex_output(stdout, copy),
     count_tools=True,  # codex exec has no turn limit: the inner proxy counts its calls
     model_backends=frozenset({"openai", "codex"}),
+    own_model=_codex_model,
 )

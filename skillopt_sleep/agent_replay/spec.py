@@ -34,6 +34,10 @@ def _no_paths(env: Mapping[str, str]) -> tuple[Path, ...]:
     return ()
 
 
+def _no_model(env: Mapping[str, str]) -> str | None:
+    return None
+
+
 @dataclass(frozen=True)
 class ReplayAgent:
     """The replay part of an agent.
@@ -49,7 +53,8 @@ class ReplayAgent:
     for the night's summary ("" when none). ``model_backends``: the night's backends whose
     models the agent runs (Claude Code a Claude model, Codex an OpenAI one): a target model of
     one of them is the replay's ``--model``; under any other the agent runs on its own
-    configured model.
+    configured model. ``own_model(env)``: the model the agent picks itself in the user's
+    ``env`` when the night names none (None: its default, unknown here).
     """
 
     name: str
@@ -63,3 +68,4 @@ class ReplayAgent:
     readable: Callable[[Mapping[str, str]], tuple[Path, ...]] = _no_paths
     note: Callable[[Mapping[str, str]], str] = _nothing
     model_backends: frozenset[str] = frozenset()
+    own_model: Callable[[Mapping[str, str]], str | None] = _no_model
