@@ -166,6 +166,12 @@ def frontmatter(text: str) -> str | None:
     return None
 
 
+def skill_name(text: str) -> str | None:
+    """The ``name:`` of a ``SKILL.md``'s frontmatter, or None when it has no valid frontmatter."""
+    head = frontmatter(text)
+    return None if head is None else _keys(head.splitlines()[1:-1]).get("name")
+
+
 def _keys(lines: list[str]) -> dict[str, str]:
     keys: dict[str, str] = {}
     for line in lines:

@@ -4,6 +4,8 @@ The proposal is a night's in every way that matters to ``review``, ``adopt`` and
 the candidate ``SKILL.md``, its diff against the project's live skill, ``report.md``, and the
 live file's hash, so adopting refuses a file changed since. Its summary carries the test report.
 It is staged through a night's :class:`~..night.recorder.Recorder`, as a night stages its own.
+The skill lands by its own ``name`` (:mod:`..rules.skill_home`): the project's skill of that name
+is updated, or a new folder of that name is made; a skill of another name is left as it is.
 """
 
 from __future__ import annotations
@@ -16,7 +18,9 @@ from ..models import NightSummary, Proposal
 from ..night.pipeline import new_night_id
 from ..night.recorder import NightResult, Recorder
 from ..paths import Paths
-from ..rules.workspace import load_workspace
+from ..rules.managed_block import skill_name
+from ..rules.skill_home import skill_home
+from ..rules.workspace import Workspace, agents_in_use, load_workspace, project_sources
 from ..settings import Settings
 from ..store import Store
 from .rundir import RunDir
@@ -43,7 +47,7 @@ def stage_run(
         encoding="utf-8"
     ):
         return None
-    workspace = load_workspace(project, settings.files)
+    workspace = _workspace(project, state.best, settings, store)
     night_id = new_night_id(store, paths, project, clock, prefix="train-")
     gain = summary.gain_hard
     reason = (
@@ -71,6 +75,22 @@ def stage_run(
     )
     record = Recorder(NightResult(night, workspace, {"SKILL.md": state.best}), None, clock)
     return record.stage(store, paths.night_dir(night_id))
+
+
+def _workspace(project: Path, skill: str, settings: Settings, store: Store) -> Workspace:
+    """The project's files, its ``SKILL.md`` the skill of the trained skill's name (a skill of
+    another name is never written over; a new name gets a folder of its own)."""
+    name = skill_name(skill)
+    if name is None:
+        raise UsageError(
+            "the run's skill has no frontmatter name: it cannot say which of the project's "
+            "skills it is",
+            hint="train a SKILL.md that starts with ---, name: and description: lines",
+        )
+    agents = agents_in_use(settings.files, project_sources(store, project))
+    home = skill_home(project, name, agents)
+    files = settings.files.model_copy(update={"skill": str(home.relative_to(project))})
+    return load_workspace(project, files, agents)
 
 
 def _num(value: float | None) -> str:
