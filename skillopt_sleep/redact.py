@@ -37,9 +37,37 @@ _PRIVATE_KEY = (
 # characters ("secretsecret...") rescans the rest of the run, which is quadratic.
 # JSON-escaped text (a model's reply, a stored record) quotes with ``\"`` and breaks lines with ``\n``:
 # a value ends there too, and its quote may carry the backslash.
-_ASSIGN = (
-    r"[\w.\-]{0,64}\\?[\"']?\s*(?::|=|:=|=>)\s*(?P<q>\\?[\"'`]?)"
+_ASSIGN_HERE = (
+    r"\\?[\"']?\s*(?::|=|:=|=>)\s*(?P<q>\\?[\"'`]?)"
     r"(?P<v>(?!\[REDACTED)(?:[^\s\"'`,;)}\\]|\\(?![\"'\\nrt]))"
+)
+_ASSIGN = r"[\w.\-]{0,64}" + _ASSIGN_HERE
+
+# A name ending in PASS after a separator (``DB_PASS``, ``smtp.pass``, ``ADMIN-PASS``), then the
+# assignment: ``BYPASS``, ``COMPASS``, ``PASS_COUNT`` and ``TESTS_PASSED`` are not passwords.
+_NAMED_PASS = r"(?<=[A-Za-z0-9][_.\-])" + _keywords("pass") + r"(?![\w\-])" + _ASSIGN_HERE
+# A secret given to a command as a flag's value: ``--password X``, ``--password=X``, ``--token X``,
+# ``--api-key X`` (not ``--password-file``, ``--password-stdin``, ``--token-file``).
+_FLAG_VALUE = r"(?:=|[ \t]+)[\"']?(?P<v>(?![\-\[])[^\s\"'`;|&<>)]{3,})"
+_SECRET_FLAG = (
+    r"(?<![\w\-])--(?:[a-z]+-){0,3}"
+    + _keywords("password", "passwd", "token", "api-key", "apikey", "secret")
+    + r"(?![\w\-])"
+    + _FLAG_VALUE
+)
+# MySQL's clients take the password glued to ``-p`` (``mysql -u root -ps3cr3t``); a bare ``-p``
+# asks for it. Only these programs: ``mkdir -p``, ``git log -p`` and ``ssh -p 22`` are no password.
+_MYSQL_P = (
+    r"(?<![\w\-])(?:mysql|mariadb|mysqldump|mysqladmin|mysqlimport|mysqlshow|mysqlcheck)"
+    r"(?![\w\-])[^\n;|&]{0,200}?(?<=\s)-p[\"']?(?P<v>[^\s\"'`;|&<>]{1,})"
+)
+# ``sshpass -p X`` and ``curl -u user:password`` (``docker run -u 1000:1000`` is a user id).
+_SSHPASS_P = (
+    r"(?<![\w\-])sshpass(?![\w\-])[^\n;|&]{0,200}?(?<=\s)-p\s*[\"']?(?P<v>[^\s\"'`;|&<>]{1,})"
+)
+_CURL_USER = (
+    r"(?<![\w\-])curl(?![\w\-])[^\n;|&]{0,400}?(?<=\s)(?:-u|--user)(?:=|\s*)[\"']?"
+    r"[^\s:\"']+:(?P<v>[^\s\"'`;|&<>]{1,})"
 )
 
 # ``Authorization: `` and ``Proxy-Authorization=`` (a header, a JSON or YAML key, a curl flag)
@@ -85,6 +113,11 @@ _RULES: tuple[tuple[str, str, int | str], ...] = (
     ("docker-auth", r"\"auth\"\s*:\s*\"(?P<v>[A-Za-z0-9+/]{6,}={0,2})\"", "v"),
     ("bearer-token", _keywords("bearer", "token") + r"\s+(?P<v>[A-Za-z0-9._~+/\-]{20,}=*)", "v"),
     ("password", _keywords("password", "passwd", "passphrase", "pwd") + _ASSIGN + "{3,})", "v"),
+    ("password", _NAMED_PASS + "{3,})", "v"),
+    ("password", _SECRET_FLAG, "v"),
+    ("password", _MYSQL_P, "v"),
+    ("password", _SSHPASS_P, "v"),
+    ("password", _CURL_USER, "v"),
     (
         "secret",
         _keywords(
@@ -127,6 +160,14 @@ _NEEDLES: dict[str, tuple[str, ...]] = {
     "azure-storage-key": ("AccountKey=", "SharedAccessKey="),
     "docker-auth": ('"auth"',),
 }
+# Rules that share a kind with another but not its needles, by pattern (lower case).
+_PATTERN_NEEDLES: dict[str, tuple[str, ...]] = {
+    _NAMED_PASS + "{3,})": ("pass",),
+    _SECRET_FLAG: ("--",),
+    _MYSQL_P: ("mysql", "mariadb"),
+    _SSHPASS_P: ("sshpass",),
+    _CURL_USER: ("curl",),
+}
 _NEEDLES_LOWER: dict[str, tuple[str, ...]] = {
     "bearer-token": ("bearer", "token"),
     "basic-auth": ("authorization",),
@@ -140,6 +181,11 @@ _NOT_A_VALUE = re.compile(
     r"^(?:\$|<|\{|%|os\.|process\.env|env\.|getenv|none$|null$|true$|false$|undefined$|"
     r"required$|optional$|string$|str$|\*+$|x+$|\.\.\.)",
     re.IGNORECASE,
+)
+# A key name that says its value is a path or a count, not the secret: ``PASSWORD_FILE=/run/...``,
+# ``--password-file=~/.pw``, ``MAX_TOKENS=128000``.
+_NOT_A_SECRET_NAME = re.compile(
+    r"(?i)(?:files?|paths?|dirs?|tokens|length|count|size|ttl)[\\\"'\s]*(?::|=|:=|=>)\s*$"
 )
 _WORDY = re.compile(r"^[A-Za-z]+$")  # a plain word after "token:" is prose, not a secret
 # A header's placeholder in docs and rules ("Bearer TOKEN", "Basic credentials"), not credentials.
@@ -176,7 +222,10 @@ def _looks_random(token: str) -> bool:
     return all(classes) and shannon_entropy(body) >= _ENTROPY_BITS
 
 
-def _applies(kind: str, text: str, lower: str) -> bool:
+def _applies(kind: str, pattern: str, text: str, lower: str) -> bool:
+    by_pattern = _PATTERN_NEEDLES.get(pattern)
+    if by_pattern is not None:
+        return any(n in lower for n in by_pattern)
     needles = _NEEDLES.get(kind)
     if needles is not None:
         return any(n in text for n in needles)
@@ -187,13 +236,17 @@ def _rule_findings(text: str) -> list[tuple[int, SecretFinding]]:
     found: list[tuple[int, SecretFinding]] = []
     lower = text.lower()
     for rank, (kind, pattern, group) in enumerate(_COMPILED):
-        if not _applies(kind, text, lower):
+        if not _applies(kind, pattern.pattern, text, lower):
             continue
         for match in pattern.finditer(text):
             start, end = match.span(group)
             if group != 0:
                 value = match.group(group)
                 if _NOT_A_VALUE.match(value):
+                    continue
+                if "q" in pattern.groupindex and _NOT_A_SECRET_NAME.search(
+                    text, match.start(), match.start("q")
+                ):
                     continue
                 if kind == "secret" and _WORDY.match(value) and len(value) < 20:
                     continue
