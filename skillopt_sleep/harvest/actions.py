@@ -33,7 +33,9 @@ def _keep(turn: Turn, action: RawAction) -> RawAction:
 
 
 def command(turn: Turn, text: str, tool: str, exit_code: int | None = None) -> RawAction:
-    """A command the agent ran, followed by the file effects its text shows."""
+    """A command the agent ran, followed by the file effects its text shows. The text is redacted
+    first: a secret in it (a key in a heredoc, a ``--password`` value) never becomes a path."""
+    text = redact(text)
     action = _keep(
         turn,
         RawAction(

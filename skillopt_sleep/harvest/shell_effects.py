@@ -5,6 +5,7 @@ write). A best effort for the task log: an unknown program leaves no file action
 
 from __future__ import annotations
 
+import re
 import shlex
 from typing import Literal
 
@@ -13,6 +14,29 @@ Effect = tuple[Literal["read", "write", "edit", "delete"], str]
 _READERS = frozenset({"cat", "head", "tail", "less", "more", "bat", "nl", "wc", "strings", "xxd"})
 _SEPARATORS = frozenset({"&&", "||", ";", "|", "&", "(", ")", "\n"})
 _REDIRECTS = {">": "write", ">>": "write", ">|": "write", "&>": "write", "<": "read"}
+
+
+# ``<<EOF`` or ``<<-'EOF'`` (not a here-string, ``<<<``): the lines up to the delimiter are the
+# command's input, not words of it: a key written with ``cat > k.pem <<EOF`` names no file but k.pem.
+_HEREDOC = re.compile(r"(?<!<)<<-?[ \t]*([\"']?)([A-Za-z_][\w.\-]*)\1")
+
+
+def _without_heredocs(command: str) -> str:
+    out: list[str] = []
+    pos = 0
+    while (start := _HEREDOC.search(command, pos)) is not None:
+        line_end = command.find("\n", start.end())
+        if line_end < 0:
+            break
+        tag = re.escape(start.group(2))
+        end = re.compile(rf"^[ \t]*{tag}[ \t]*$", re.MULTILINE).search(command, line_end + 1)
+        if end is None:  # no closing line: a shift in a quoted script ("x << 2"), not a heredoc
+            out.append(command[pos : start.end()])
+            pos = start.end()
+            continue
+        out += [command[pos : start.start()], command[start.end() : line_end + 1]]
+        pos = end.end()
+    return "".join(out) + command[pos:]
 
 
 def _words(command: str) -> list[str]:
@@ -117,13 +141,15 @@ def _program_effects(name: str, args: list[str]) -> list[Effect]:
 
 
 def shell_effects(command: str) -> list[Effect]:
-    """The file effects a command's text shows, in order, each path as written in the command."""
+    """The file effects a command's text shows, in order, each path as written in the command.
+    A redacted secret (``[REDACTED:...]``) is never a path."""
     found: list[Effect] = []
-    for segment in _segments(_words(command)):
+    for segment in _segments(_words(_without_heredocs(command))):
         rest, redirected = _redirections(segment)
         name, args = _program(rest)
         if name:
             found.extend(_program_effects(name, args))
         found.extend(redirected)
     seen: set[Effect] = set()
+    found = [e for e in found if "[REDACTED" not in e[1]]
     return [e for e in found if not (e in seen or seen.add(e))]  # type: ignore[func-returns-value]
