@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import shlex
 from typing import TYPE_CHECKING, Any
 
 from ..errors import BackendError, BudgetExhausted, ConfigError, UsageError
@@ -219,6 +218,8 @@ def train_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
     from ..train.api import initial_skill, task_set
 
     if args.data == "stage":
+        from .train_stage import stage_cmd
+
         return stage_cmd(args, ctx)
     own = _own_env(args)
     flags = backend_flags(args)
@@ -262,7 +263,7 @@ def train_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
     ctx.emit(s, summary_text(s, args.out))
     code = _STOPPED.get(s.stopped_by, 0)
     if code:
-        ctx.err.write(f"skillopt-sleep: error: {printable(s.stopped)}; {_RESUME}\n")
+        ctx.err.write(f"skillopt-sleep: error: {printable(_stop_line(s))}\n")
     return code
 
 
@@ -270,6 +271,12 @@ def train_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
 # wrapper can tell), with the reason on stderr; its run directory resumes where it stopped.
 _STOPPED = {"outage": BackendError.exit_code, "budget": BudgetExhausted.exit_code}
 _RESUME = "run the same command again to resume"
+
+
+def _stop_line(s: TrainSummary) -> str:
+    """Why the run stopped and how it resumes: a budget stop says itself which limit to raise
+    (the same budget again would stop at once), an outage resumes as it is."""
+    return s.stopped if s.stopped_by == "budget" else f"{s.stopped}; {_RESUME}"
 
 
 def _agents(
@@ -344,7 +351,7 @@ def summary_text(s: TrainSummary, run_dir: str) -> str:
     )
     lines = [head]
     if s.stopped:
-        lines.append(f"stopped early: {s.stopped}; {_RESUME}")
+        lines.append(f"stopped early: {_stop_line(s)}")
     else:
         g = s.gain_hard
         ci = (
@@ -361,40 +368,3 @@ def summary_text(s: TrainSummary, run_dir: str) -> str:
         f"`skillopt-sleep train stage {run_dir} --project DIR`)"
     )
     return "\n".join(lines)
-
-
-def stage_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
-    if args.dir is None:
-        raise UsageError(
-            "train stage needs the run directory", hint="skillopt-sleep train stage DIR --project P"
-        )
-    if not args.project:
-        # A run records no project: staging into the current directory would put the skill
-        # wherever the command happened to be typed.
-        raise UsageError(
-            "train stage needs --project DIR: the project whose skill the run's best replaces",
-            hint=f"skillopt-sleep train stage {shlex.quote(args.dir)} --project DIR",
-        )
-    project = ctx.project(args.project)
-    if not project.is_dir():
-        raise UsageError(f"no project directory {project}", hint="check the --project path")
-    from ..train.stage import stage_run
-
-    settings = ctx.settings(project).settings
-    proposal = stage_run(
-        ctx.cwd / args.dir,
-        project,
-        settings=settings,
-        store=ctx.store,
-        paths=ctx.paths,
-        clock=ctx.clock,
-    )
-    if proposal is None:
-        ctx.emit({"staged": None}, f"the run in {args.dir} accepted no edit: nothing to stage")
-        return 0
-    ctx.emit(
-        proposal,
-        f"staged {proposal.night_id} for {project}: review it with `skillopt-sleep review`, "
-        "then `skillopt-sleep adopt`",
-    )
-    return 0

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -34,6 +35,7 @@ from ..rollouts.agent_dispatch import AgentReplays
 from ..rollouts.replay import Calls, Replayer
 from ..settings import BudgetSettings
 from ..store import sha256_text
+from .budget_stop import resume_hint
 from .config import TrainConfig, TrainResult, TrainSummary
 from .data import TaskSet, load_task_set
 from .framing import system_for
@@ -221,6 +223,10 @@ def train(
     trainer = Trainer(config, tasks, text, replayer=replayer, optimizer=opt, budget=budget_,
                       prompts=prompts, run=run, progress=progress, gate=gate)  # fmt: skip
     st, summary = _train(trainer, run, made)
+    if summary.stopped_by == "budget":  # the same budget again would stop at once: say how much
+        models = (target.model, (optimizer or target).model)
+        hint = resume_hint(config, tasks, text, run.state(), budget_, models)
+        summary.stopped = f"{_RAISE.sub('', summary.stopped)}; {hint}"
     return TrainResult(
         summary=summary,
         initial_skill=text,
@@ -230,6 +236,9 @@ def train(
         history=st.history,
         evidence=st.evidence,
     )
+
+
+_RAISE = re.compile(r"\s*\(raise budget\.\w+\)$")
 
 
 def _optimizer(backend: Backend, calls: Calls, config: TrainConfig) -> Optimizer:

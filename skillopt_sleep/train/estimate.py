@@ -179,3 +179,40 @@ def _priced(
         and (budget.max_cost_usd is None or cost is None or cost <= budget.max_cost_usd)
     )
     return TrainEstimate(calls, target, optimizer, tokens_in, tokens_out, cost, within, note)
+
+
+def unfinished(
+    c: TrainConfig, data: TaskSet, done: int, val_scored: bool, gate: StepGate | None = None
+) -> tuple[str, int, int]:
+    """What a run that finished ``done`` units (and scored the initial skill on validation, or
+    not) does next, and its expected (target calls, optimizer calls): the next unit redone
+    whole, or the test report."""
+    target, optimizer = float(0 if val_scored else len(data.val) * c.val_k), 0
+    plan = units(c)
+    if done >= len(plan):
+        label = "the test report"
+        target += 2 * len(data.test) * c.test_k
+    else:
+        unit = plan[done]
+        label = f"{'step' if unit.kind == 'step' else 'slow update'} {unit.name(done)}"
+        number = sum(u.kind == "step" or c.slow_update for u in plan[: done + 1])
+        t, optimizer = _unit(c, data, done, unit, number, gate)
+        target += t
+    if not val_scored:
+        label = f"the initial skill's validation and {label}"
+    items = [*data.train, *data.val, *data.test]
+    rubric = sum(sum(ch.kind == "rubric" for ch in t.checks) for t in items) / max(1, len(items))
+    return label, round(target * (1 + rubric)), optimizer
+
+
+def priced(
+    c: TrainConfig,
+    data: TaskSet,
+    skill: str,
+    budget: BudgetSettings,
+    calls: tuple[int, int],
+    models: tuple[str, str],
+) -> TrainEstimate:
+    """The tokens and cost of ``calls`` (target, optimizer) on ``models`` (target, optimizer)."""
+    items = [*data.train, *data.val, *data.test]
+    return _priced(c, items, skill, budget, *calls, *models)

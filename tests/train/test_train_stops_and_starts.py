@@ -36,8 +36,9 @@ def test_a_run_stopped_by_its_budget_exits_7_in_one_line_and_resumes(
     stopped = cli(*args, cwd=tmp_path)
     assert stopped.code == 7
     assert stopped.err.splitlines()[-1] == (
-        "skillopt-sleep: error: call budget reached (30/30 calls) (raise budget.max_calls); "
-        "run the same command again to resume"
+        "skillopt-sleep: error: call budget reached (30/30 calls); the initial skill's validation "
+        "and step 0001-e1-s1 needs about 261 more calls: raise budget.max_calls to at least 357 "
+        "(SKILLOPT_SLEEP_BUDGET__MAX_CALLS=357), then run the same command again to resume"
     )
     assert "stopped early: call budget reached" in stopped.out
     config.write_text("[budget]\nmax_calls = 2000\n")
