@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import hashlib
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -45,6 +46,29 @@ class Paths:
     @property
     def backups_dir(self) -> Path:
         return self.data_dir / "backups"
+
+    @property
+    def journals_dir(self) -> Path:
+        """The adopt and rollback journals under way, one a project (review/journal.py)."""
+        return self.backups_dir / "journals"
+
+    @property
+    def legacy_journal(self) -> Path:
+        """The one journal of every project, as written before journals were per project."""
+        return self.backups_dir / "journal.json"
+
+    def journal_file(self, project: str) -> Path:
+        """Where ``project``'s journal lives while its adopt or rollback runs."""
+        key = hashlib.sha256(project.encode("utf-8")).hexdigest()[:16]
+        return self.journals_dir / f"{key}.json"
+
+    def has_journals(self) -> bool:
+        """Whether an adopt or rollback, of any project, is under way or was cut short: a look
+        at one folder, with the standard library only (every command asks, `nudge` too)."""
+        try:
+            return self.legacy_journal.exists() or any(self.journals_dir.glob("*.json"))
+        except OSError:
+            return False
 
     @property
     def lock_file(self) -> Path:

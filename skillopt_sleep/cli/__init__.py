@@ -275,6 +275,10 @@ def main(
             quiet=getattr(args, "quiet", False),
             clock=clock or SystemClock(),
         )
+        if getattr(args, "repair", True):  # not the hooks: `log` spools, `nudge` only reads
+            if getattr(args, "shows_repairs", False):
+                ctx.repairs_said = True  # status lists the repair with its notices
+            ctx.finish_interrupted()
         return int(args.func(args, ctx) or 0)
     except SleepError as exc:
         if isinstance(exc, StoreNotWritable):

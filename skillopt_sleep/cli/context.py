@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ..clock import Clock, SystemClock
-from ..errors import StoreError, UsageError
+from ..errors import SleepError, UsageError
 from ..paths import HOME_ENV, Paths, resolve_paths
 from .terminal import printable
 
@@ -34,6 +34,7 @@ class Ctx:
     json: bool = False
     quiet: bool = False
     clock: Clock = field(default_factory=SystemClock)
+    repairs_said: bool = field(default=False, init=False, repr=False)
 
     @cached_property
     def paths(self) -> Paths:
@@ -90,6 +91,27 @@ class Ctx:
         )
         return load_settings(layers, agents=names())
 
+    @cached_property
+    def repaired(self) -> tuple[str | None, list[str]]:
+        """An adoption or rollback a kill, a power cut or a full disk cut short, finished or
+        undone before the command looks at anything (:func:`repair_each`): what was done, and
+        what cannot finish yet. Without a journal on disk this is one look at a folder."""
+        if not resolve_paths(self.env.get(HOME_ENV)).has_journals():
+            return None, []
+        return repair_each(self)
+
+    def finish_interrupted(self) -> None:
+        """:attr:`repaired`, said in one line on stderr (once, whoever asks first): every
+        command but the two hooks runs it before its own work (cli.main)."""
+        if self.repairs_said:
+            return
+        self.repairs_said = True
+        done, failed = self.repaired
+        if done:
+            self.say(f"note: {done}")
+        for line in failed:
+            self.say(f"warning: {line}")
+
     @property
     def interactive(self) -> bool:
         return (
@@ -128,28 +150,24 @@ def to_json(payload: Any) -> str:
     return json.dumps(payload, indent=2, sort_keys=True, default=default)
 
 
-def repair_interrupted(ctx: Ctx) -> str | None:
-    """Finish or undo an adoption a crash interrupted, before a command looks at the nights: what
-    was repaired, or None. Only a journal left by an interrupted adoption needs a write: without
-    one nothing is opened for writing, and where the store may not be written (a read-only
-    sandbox) the repair waits for the next command that can write. One that cannot finish yet is
-    named by :func:`repair_each`."""
-    return repair_each(ctx)[0]
-
-
 def repair_each(ctx: Ctx) -> tuple[str | None, list[str]]:
-    """:func:`repair_interrupted`, and one line for each adoption or rollback, of any project,
-    that cannot finish yet (its night, its project, why, what to do)."""
+    """Finish or undo each adoption or rollback a crash interrupted, of any project: what was
+    repaired (or None), and one line for each that cannot finish yet (its night, its project,
+    why, what to do). Only a journal left on disk needs a write: where the store may not be
+    written (a read-only sandbox) the repair waits for the next command that can write."""
     from ..review.backup import recover
     from ..review.journal import journals
 
-    pending = journals(ctx.read_paths)
     done: list[str] = []
     failed: list[str] = []
+    try:
+        pending = journals(ctx.read_paths)
+    except SleepError as exc:  # a journal torn or unreadable: said, and the command still runs
+        return None, [exc.one_line()]
     for project in dict.fromkeys(j.project for j in pending):
         try:
             if (message := recover(ctx.store, ctx.paths, ctx.clock, project=project)) is not None:
                 done.append(message)
-        except StoreError as exc:
+        except SleepError as exc:  # a full disk, a backup gone: the command still runs
             failed.append(exc.one_line())
     return "; ".join(done) or None, failed

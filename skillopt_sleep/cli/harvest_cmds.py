@@ -50,7 +50,7 @@ def register(
     )
     log.add_argument("--wait", action="store_true", help="store the tasks before returning")
     log.add_argument("--drain", action="store_true", help=argparse.SUPPRESS)
-    log.set_defaults(func=log_cmd)
+    log.set_defaults(func=log_cmd, repair=False)  # the drainer's `harvest` repairs
 
     # The agents named are the registry's (`log` loads it anyway): a new one is never left out.
     from ..harvest import agents

@@ -22,12 +22,12 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from ..paths import HOME_ENV, resolve_paths
+from ..paths import HOME_ENV, Paths, resolve_paths
 
 if TYPE_CHECKING:
     from .context import Ctx
@@ -68,7 +68,7 @@ def register(
         default=BUDGET_MS,
         help=f"print nothing past this many milliseconds (default {BUDGET_MS})",
     )
-    p.set_defaults(func=_handler)
+    p.set_defaults(func=_handler, repair=False)  # it only reads, within its budget
 
 
 def _handler(args: argparse.Namespace, ctx: Ctx) -> int:
@@ -116,13 +116,20 @@ class Findings:
 
     pending_edits: int | None  # the edits of the proposal waiting for review; None: none waits
     failure: str | None  # what failed last night; None: nothing did
+    cut_short: str | None = None  # "adopt" or "rollback" a crash left unfinished; None: none
 
 
 def nudge_text(found: Findings, agent: str) -> str | None:
     """The one line for ``found``, naming the command to run where the user is; None: silence."""
     cli = AGENTS[agent]
     parts = []
-    if found.pending_edits is not None:
+    if found.cut_short is not None:  # the proposal is not waiting: its files are half written
+        what = "an adoption" if found.cut_short == "adopt" else "a rollback"
+        parts.append(
+            f"skillopt-sleep: {what} was cut short and left the files half changed; "
+            f"{cli} status puts them back"
+        )
+    elif found.pending_edits is not None:
         n = found.pending_edits
         what = f"{n} learned rule{'s' if n != 1 else ''} wait{'s' if n == 1 else ''}"
         parts.append(f"skillopt-sleep: {what} for review: {cli} review")
@@ -166,6 +173,22 @@ def read_findings(db: Path, project: str, now: datetime, timeout_s: float) -> Fi
     if failure is None and newest and newest[1] == "outage" and _recent(newest[0], now):
         failure = "the model could not be reached: " + str(json.loads(newest[2]).get("reason", ""))
     return Findings(pending, _short(failure) if failure else None)
+
+
+def cut_short(paths: Paths, project: str) -> str | None:
+    """The operation ("adopt" or "rollback") whose journal ``project`` still has, or None: an
+    adoption or rollback a kill or a full disk cut short, which the next command repairs (the
+    hook only reads). The journal is read as plain JSON (review/journal.py writes it)."""
+    for path in (paths.journal_file(project), paths.legacy_journal):
+        try:
+            journal = json.loads(path.read_bytes())
+        except FileNotFoundError:
+            continue
+        except (OSError, ValueError):
+            return "adopt"  # torn: whatever it was, the files may be half written
+        if isinstance(journal, dict) and journal.get("project") == project:
+            return "rollback" if journal.get("op") == "rollback" else "adopt"
+    return None
 
 
 def _connect_readonly(db: Path, timeout_s: float) -> sqlite3.Connection:
@@ -280,6 +303,7 @@ def run_hook(
         paths = resolve_paths(env.get(HOME_ENV))
         moment = now()
         found = read_findings(paths.db, project, moment, deadline - monotonic())
+        found = replace(found, cut_short=cut_short(paths, project))
         line = nudge_text(found, agent)
         if line is None:
             return 0

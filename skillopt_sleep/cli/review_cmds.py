@@ -38,7 +38,7 @@ from ..review.report import describe_edit
 from ..review.rule_views import flagged_lines, project_views
 from ..store import NightRow
 from .common import add_project_flag
-from .context import Ctx, repair_interrupted
+from .context import Ctx
 from .render import evidence_lines
 from .terminal import printable
 
@@ -144,9 +144,7 @@ def _project(args: argparse.Namespace, ctx: Ctx) -> str:
 
 def _row(args: argparse.Namespace, ctx: Ctx, states: tuple[str, ...], verb: str) -> NightRow:
     """The night the command is about, once an interrupted adoption was undone or finished."""
-    repaired = repair_interrupted(ctx)
-    if repaired:
-        ctx.say(f"note: {repaired}")
+    ctx.finish_interrupted()  # said once: cli.main has done it before any command
     store = ctx.read_store if verb == "review" else ctx.store
     return find_night(store, args.night, project=_project(args, ctx), states=states, verb=verb)
 

@@ -18,7 +18,7 @@ from ..schedule.state import load_installation, load_runs
 from ..shorten import at_word
 from ..store import NightRow, Notice, Store
 from .common import add_project_flag
-from .context import Ctx, repair_each
+from .context import Ctx
 from .heartbeat import heartbeat_file
 from .running_night import Watch, current, night_lines, night_payload, summary_line
 
@@ -46,7 +46,7 @@ def register(
         metavar="S",
         help="seconds between refreshes under --watch (default 1)",
     )
-    p.set_defaults(func=status)
+    p.set_defaults(func=status, shows_repairs=True)
 
 
 def _seconds(text: str) -> float:
@@ -135,7 +135,7 @@ def status(args: argparse.Namespace, ctx: Ctx) -> int:
         return Watch(ctx, heartbeat_file(ctx.read_paths.state_dir), args.interval).run()
     project_dir = None if args.all_projects else ctx.existing_project(args.project)
     project = None if project_dir is None else str(project_dir)
-    _, unfinished = repair_each(ctx)  # an interrupted adoption: its notice is shown below
+    _, unfinished = ctx.repaired  # an interrupted adoption: its notice is shown below
     store = ctx.read_store
     # only what is shown is read: a count, the nights listed, the one pending proposal
     nights = store.nights(project=project, limit=args.limit)

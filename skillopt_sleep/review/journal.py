@@ -9,7 +9,6 @@ while that operation runs; one found on disk is an operation that did not finish
 
 from __future__ import annotations
 
-import hashlib
 from datetime import datetime
 from pathlib import Path
 from typing import Literal
@@ -34,12 +33,11 @@ class Journal(BaseModel):
 
 def journal_path(paths: Paths, project: str) -> Path:
     """Where the journal of ``project``'s adopt or rollback lives."""
-    key = hashlib.sha256(project.encode("utf-8")).hexdigest()[:16]
-    return paths.backups_dir / "journals" / f"{key}.json"
+    return paths.journal_file(project)
 
 
 def _legacy(paths: Paths) -> Path:
-    return paths.backups_dir / "journal.json"
+    return paths.legacy_journal
 
 
 def write_journal(ops: FileOps, paths: Paths, journal: Journal) -> None:
@@ -75,7 +73,7 @@ def _read(path: Path) -> Journal | None:
 
 def journals(paths: Paths, project: str | None = None) -> list[Journal]:
     """Every journal on disk (only ``project``'s when given): the operations not finished."""
-    folder = paths.backups_dir / "journals"
+    folder = paths.journals_dir
     files = sorted(folder.glob("*.json")) if folder.is_dir() else []
     found = [j for j in map(_read, [*files, _legacy(paths)]) if j is not None]
     return [j for j in found if project is None or j.project == project]
