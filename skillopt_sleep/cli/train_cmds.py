@@ -93,7 +93,8 @@ def register(
     p.add_argument(
         "--resume",
         action="store_true",
-        help="resume the run in --out (the default when it holds one)",
+        help="resume the run in --out from what it recorded: its DATA, skill, backend and "
+        "settings (a run there is also resumed by the command that started it)",
     )
     add_backend_flags(p)
     p.set_defaults(func=train_cmd)
@@ -158,7 +159,7 @@ def _config(args: argparse.Namespace, settings: Settings, ctx: Ctx) -> TrainConf
     if args.old_steps is not None:
         ctx.err.write("skillopt-sleep: warning: --steps is named --steps-per-epoch now\n")
         args.steps_per_epoch = args.steps_per_epoch or args.old_steps
-    given: dict[str, Any] = settings.train.model_dump()
+    given: dict[str, Any] = {**settings.train.model_dump(), **getattr(args, "recorded", {})}
     given.update({name: getattr(args, name) for name in FLAGS if getattr(args, name) is not None})
     if args.extras is not None:
         given["extras"] = _extras(args.extras)
@@ -221,6 +222,10 @@ def train_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
         from .train_stage import stage_cmd
 
         return stage_cmd(args, ctx)
+    if args.resume:
+        from .train_resume import resume_args
+
+        args.recorded = resume_args(args, ctx, FLAGS)
     own = _own_env(args)
     flags = backend_flags(args)
     flags["roles.optimizer.model"] = args.optimizer_model or args.model

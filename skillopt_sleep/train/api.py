@@ -150,6 +150,14 @@ def _identity(tasks: TaskSet, skill: str) -> dict[str, object]:
     }
 
 
+def _source(data: str | Path | TaskSet | None, prompts: str | Path | None) -> dict[str, str | None]:
+    """Where a run's task set and prompts were read from (a task set given as items: None)."""
+    where = {"data": data.source if isinstance(data, TaskSet) else data, "prompts": prompts}
+    return {
+        k: str(Path(v).resolve()) if isinstance(v, str | Path) else None for k, v in where.items()
+    }
+
+
 def _replayer(
     config: TrainConfig,
     target: Backend,
@@ -218,7 +226,7 @@ def train(
     budget_ = _budget(budget, run)
     calls = Calls(budget_, retry or RetryPolicy(), random.Random(config.seed))
     replayer = _replayer(config, target, judge, calls, env, clock, agents)  # a bad env: no run dir
-    run.start(config, prompts.record(), _identity(tasks, text))
+    run.start(config, prompts.record(), _identity(tasks, text), _source(data, prompts_dir))
     opt = _optimizer(optimizer or target, calls, config)
     trainer = Trainer(config, tasks, text, replayer=replayer, optimizer=opt, budget=budget_,
                       prompts=prompts, run=run, progress=progress, gate=gate)  # fmt: skip

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -34,6 +34,7 @@ class TaskSet:
     train: list[TaskRecord]
     val: list[TaskRecord]
     test: list[TaskRecord]
+    source: str | None = None  # the file or directory read (None: items given in code)
 
 
 def load_task_set(
@@ -42,7 +43,11 @@ def load_task_set(
     """Read ``path`` (a ``.jsonl`` file or a directory of ``train.jsonl``, ``val.jsonl``,
     ``test.jsonl``); a file without ``split`` fields is split by ``split_ratio`` with ``seed``.
     Without ``need_checks`` (an environment that scores items itself) an item may have none."""
-    path = Path(path)
+    tasks = _load(Path(path), split_ratio, seed, need_checks)
+    return replace(tasks, source=str(Path(path).resolve()))
+
+
+def _load(path: Path, split_ratio: str, seed: int, need_checks: bool) -> TaskSet:
     if path.is_dir():
         missing = [f"{s}.jsonl" for s in SPLITS if not (path / f"{s}.jsonl").is_file()]
         if missing:
@@ -52,7 +57,8 @@ def load_task_set(
             )
         parts = {s: _read(path / f"{s}.jsonl", s, need_checks) for s in SPLITS}
         _unique([r for _, r in (*parts["train"], *parts["val"], *parts["test"])], path)
-        return TaskSet(*([r for _, r in parts[s]] for s in SPLITS))
+        train, val, test = ([r for _, r in parts[s]] for s in SPLITS)
+        return TaskSet(train, val, test)
     items = _read(path, None, need_checks)
     _unique([r for _, r in items], path)
     given = [s for s, _ in items if s is not None]
@@ -62,7 +68,8 @@ def load_task_set(
             hint="give every item a split, or none and use --split-ratio",
         )
     if given:
-        return TaskSet(*([r for s, r in items if s == name] for name in SPLITS))
+        train, val, test = ([r for s, r in items if s == name] for name in SPLITS)
+        return TaskSet(train, val, test)
     return split_by_ratio([r for _, r in items], split_ratio, seed)
 
 

@@ -3,6 +3,7 @@
 Layout::
 
     config.json          the run's configuration (a resumed run must be given the same)
+    source.json          where its task set and prompts were read from (``train --resume``)
     prompts.json         which optimizer prompts were used, and where each came from
     state.json           runtime state after the last finished unit: unit, gates spent, the
                          seed the draws derive from, the schedule, the evidence ledger, the
@@ -101,9 +102,14 @@ class RunDir:
         return (self.path / "config.json").is_file()
 
     def start(
-        self, config: TrainConfig, prompts: dict[str, dict[str, str]], data: dict[str, object]
+        self,
+        config: TrainConfig,
+        prompts: dict[str, dict[str, str]],
+        data: dict[str, object],
+        source: dict[str, str | None] | None = None,
     ) -> None:
-        """Record a new run, or check that ``config`` is the one the run in here was started with."""
+        """Record a new run, or check that ``config`` is the one the run in here was started with.
+        ``source``: where its task set and prompts were read from, for ``train --resume``."""
         want = config.model_dump(mode="json")
         # A run that finished no unit and recorded no spend holds nothing to resume (a start that
         # failed, or was killed, before its first step): it is started again as given.
@@ -128,11 +134,19 @@ class RunDir:
             raise StoreError(
                 f"cannot create {self.path}: {exc.strerror or exc}", hint="choose another --out"
             ) from exc
+        self._write("source.json", json.dumps(source or {}, indent=2, sort_keys=True))
         self._write("prompts.json", json.dumps(prompts, indent=2, sort_keys=True))
         self._write("data.json", json.dumps(data, indent=2, sort_keys=True))
         self._write(
             "config.json", json.dumps(want, indent=2, sort_keys=True)
         )  # last: marks the run
+
+    def recorded(self) -> tuple[dict[str, object], dict[str, str | None] | None]:
+        """The run's configuration as it was started (under today's names), and where its task
+        set and prompts came from (None for a run recorded before that was kept)."""
+        config = _as_named_now(json.loads(self._read("config.json")))
+        path = self.path / "source.json"
+        return config, json.loads(path.read_text(encoding="utf-8")) if path.is_file() else None
 
     def discard(self) -> None:
         """Remove a run directory this process made and that holds no finished work."""
