@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import sys
 import warnings
 from typing import Any, Literal
 
@@ -136,7 +138,9 @@ class TrainConfig(TrainSettings):
             new, why = RENAMED["alpha"]
             raise ValueError(f"alpha is named {new} now ({why})")
         new, why = RENAMED["steps"]
-        warnings.warn(f"steps is named {new} now ({why})", FutureWarning, stacklevel=2)
+        warnings.warn(
+            f"steps is named {new} now ({why})", FutureWarning, stacklevel=_caller_level()
+        )
         data = dict(data)
         data.setdefault(new, data.pop("steps"))
         return data
@@ -166,6 +170,20 @@ class TrainConfig(TrainSettings):
         if self.gate_metric == "soft":
             return soft
         return (1 - self.gate_mixed_weight) * hard + self.gate_mixed_weight * soft
+
+
+def _caller_level() -> int:
+    """The ``stacklevel`` of the code that made the config: the first frame outside this module
+    and pydantic (a warning pointing into pydantic tells its reader nothing)."""
+    frame, level = sys._getframe(1), 1
+    while frame.f_back is not None and (
+        frame.f_code.co_filename == __file__ or _PYDANTIC in frame.f_code.co_filename
+    ):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
+_PYDANTIC = f"{os.sep}pydantic{os.sep}"
 
 
 class Score(BaseModel):
