@@ -189,13 +189,14 @@ def _spawn_drainer(ctx: Ctx) -> None:
 
 def _hook_failure(ctx: Ctx, exc: BaseException) -> None:
     from ..redact import redact
+    from .hook_log import failure_line
 
     text = exc.one_line() if isinstance(exc, SleepError) else f"{type(exc).__name__}: {exc}"
     message = redact(f"log: {text}")
     try:
         ctx.store.add_notice("hook", message, ctx.clock.now())
-    except Exception:
-        _append_log(ctx, message)
+    except Exception:  # a full disk, a store it may not write: status reads it from the log
+        _append_log(ctx, failure_line(ctx.clock.now(), message))
     try:
         ctx.err.write(f"skillopt-sleep: error: {message}\n")
     except (OSError, ValueError):

@@ -20,6 +20,7 @@ from ..store import NightRow, Notice, Store
 from .common import add_project_flag
 from .context import Ctx
 from .heartbeat import heartbeat_file
+from .hook_log import mark_shown, unshown_failures
 from .running_night import Watch, current, night_lines, night_payload, summary_line
 
 LAUNCHER_NOTICES = "launcher-notices.txt"  # written by plugins/*/skillopt-sleep (the launcher)
@@ -141,6 +142,7 @@ def status(args: argparse.Namespace, ctx: Ctx) -> int:
     nights = store.nights(project=project, limit=args.limit)
     pending = next(iter(store.nights(project=project, limit=1, state="staged")), None)
     notices = store.notices(unseen_only=True) + launcher_notices(ctx.read_paths.state_dir)
+    notices += unshown_failures(ctx.read_paths.log_dir, store)
     tasks = store.count_tasks(project)
     payload: dict[str, object] = {
         "project": project,
@@ -186,7 +188,7 @@ def status(args: argparse.Namespace, ctx: Ctx) -> int:
     lines += _waiting(store, project, payload)
     ctx.emit(payload, "\n".join(lines))
     if notices:
-        _mark_seen(ctx, [n.id for n in notices if n.id >= 0])
+        _mark_seen(ctx, notices)
         _clear_launcher_notices(ctx.read_paths.state_dir)
     return 0
 
@@ -213,10 +215,11 @@ def _clear_launcher_notices(state_dir: Path) -> None:
         pass  # a read-only sandbox: shown again next time
 
 
-def _mark_seen(ctx: Ctx, ids: list[int]) -> None:
+def _mark_seen(ctx: Ctx, shown: list[Notice]) -> None:
     """Shown notices are marked seen when the store may be written; a read-only sandbox keeps
     them for the next `status`, which is better than failing a command that only reads."""
     try:
-        ctx.store.mark_notices_seen(ids)
+        ctx.store.mark_notices_seen(n.id for n in shown if n.id >= 0)
+        mark_shown(ctx.store, shown)
     except StoreError:
         pass
