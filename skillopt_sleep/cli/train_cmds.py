@@ -11,6 +11,12 @@ from .common import add_backend_flags, backend_flags
 from .context import Ctx
 from .terminal import printable
 
+
+def plural(n: int, word: str) -> str:
+    """``1 step``, ``2 steps``."""
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
 if TYPE_CHECKING:
     from ..night.root import Backends
     from ..rollouts.agent_dispatch import AgentReplays
@@ -351,7 +357,8 @@ def summary_text(s: TrainSummary, run_dir: str) -> str:
         return "n/a" if v is None else f"{v:.2f}"
 
     head = (
-        f"trained {s.steps} steps and {s.slow_updates} slow updates: {len(s.accepted_edits)} edits accepted, "
+        f"trained {plural(s.steps, 'step')} and {plural(s.slow_updates, 'slow update')}: "
+        f"{plural(len(s.accepted_edits), 'edit')} accepted, "
         f"{s.refused} refused (error rate {s.alpha:g}, {s.alpha_spent:.3g} spent)"
     )
     lines = [head]
@@ -366,7 +373,7 @@ def summary_text(s: TrainSummary, run_dir: str) -> str:
         )
         lines.append(
             f"test pass rate: initial {num(s.baseline.test_hard)}, best {num(s.best.test_hard)}{ci}; "
-            f"best at step {s.best_step}"
+            f"best: {s.best_at()}"
         )
     lines.append(
         f"run directory: {run_dir} (best skill: best.md; stage it with "

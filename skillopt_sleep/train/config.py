@@ -232,7 +232,8 @@ class TrainSummary(BaseModel):
 
     baseline: Score
     best: Score
-    best_step: int
+    best_step: int  # units finished when the best skill was made (steps and slow updates)
+    best_unit: str = ""  # that unit as units/ names it ("0003-e1-slow"); "": the initial skill
     gain_hard: Gain | None = None
     gain_soft: Gain | None = None
     val_initial: float | None = None
@@ -251,6 +252,17 @@ class TrainSummary(BaseModel):
     usage: Usage = Field(default_factory=Usage)
     stopped: str = ""  # why the run ended early ("" when it ran every step)
     stopped_by: Literal["", "budget", "outage"] = ""
+
+    def best_at(self) -> str:
+        """Where the best skill was made, in the run's own units: ``after 0002-e1-s2 (step 2)``,
+        ``after 0003-e1-slow (the slow update of epoch 1)``, or ``the initial skill``."""
+        if not self.best_step:
+            return "the initial skill"
+        if not self.best_unit:  # a summary written before the unit's name was kept
+            return f"after unit {self.best_step}"
+        _, epoch, what = self.best_unit.split("-")
+        kind = f"the slow update of epoch {epoch[1:]}" if what == "slow" else f"step {what[1:]}"
+        return f"after {self.best_unit} ({kind})"
 
 
 class TrainResult(BaseModel):

@@ -368,6 +368,9 @@ class Trainer:
             baseline=report.mean_score(base or {}),
             best=report.mean_score(best or {}),
             best_step=st.best_step,
+            best_unit=units(self.c)[st.best_step - 1].name(st.best_step - 1)
+            if st.best_step
+            else "",
             val_initial=st.initial_val,
             val_best=st.best_val,
             steps=sum(h.kind == "step" for h in st.history),

@@ -23,6 +23,8 @@ from ..rules.skill_home import skill_home
 from ..rules.workspace import Workspace, agents_in_use, load_workspace, project_sources
 from ..settings import Settings
 from ..store import Store
+from .config import TrainConfig
+from .loop import units
 from .rundir import RunDir
 
 
@@ -47,12 +49,16 @@ def stage_run(
         encoding="utf-8"
     ):
         return None
+    if summary.best_step and not summary.best_unit:  # a summary written before it was kept
+        index = summary.best_step - 1
+        summary.best_unit = units(TrainConfig.model_validate(run.recorded()[0]))[index].name(index)
     workspace = _workspace(project, state.best, settings, store)
     night_id = new_night_id(store, paths, project, clock, prefix="train-")
     gain = summary.gain_hard
     reason = (
-        f"trained over {summary.steps} steps and {summary.slow_updates} slow updates; "
-        f"best at step {summary.best_step}; test pass rate "
+        f"trained over {summary.steps} step{'' if summary.steps == 1 else 's'} and "
+        f"{summary.slow_updates} slow update{'' if summary.slow_updates == 1 else 's'}; "
+        f"best: {summary.best_at()}; test pass rate "
         f"{_num(summary.baseline.test_hard)} -> {_num(summary.best.test_hard)}"
     )
     if gain is not None:
