@@ -45,6 +45,9 @@ class CircuitBreaker:
     failures: int = 0  # in a row
     answered: int = 0
     tripped: BackendOutage | None = None
+    # what the outage says of the calls' span and of what happens next: a night's, by default
+    span: str = "tonight"
+    then: str = "the waiting tasks are kept for the next night"
     _probe: asyncio.Lock | None = field(default=None, repr=False)
 
     def check(self) -> None:
@@ -80,13 +83,14 @@ class CircuitBreaker:
         self.failures += 1
         limit = self.threshold_after_success if self.answered else self.threshold
         if self.failures >= limit and self.tripped is None:
-            tonight = (
-                "none answered tonight" if not self.answered else f"after {self.answered} answers"
-            )
+            none = " ".join(("none answered", self.span)).strip()
+            tonight = none if not self.answered else f"after {self.answered} answers"
             self.tripped = BackendOutage(
                 f"the model backend is down: {self.failures} attempts in a row failed, {tonight} "
                 f"(last: {exc.one_line()})",
-                hint="check the server, the network or base_url; the waiting tasks are kept for the next night",
+                hint="; ".join(
+                    x for x in ("check the server, the network or base_url", self.then) if x
+                ),
             )
 
 

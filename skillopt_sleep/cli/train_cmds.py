@@ -202,6 +202,12 @@ def _own_env(args: argparse.Namespace) -> bool:
     if args.dir is not None:
         raise UsageError(f"unexpected argument {args.dir!r}", hint="train takes one DATA path")
     own = ":" in (args.env or "")
+    if args.env and not own:
+        from ..envs.registry import SHIPPED, unknown_env
+
+        if args.env not in SHIPPED:  # a bad flag value, as a bad --mode is (exit 2)
+            bad = unknown_env(args.env)
+            raise UsageError(bad.message, hint=bad.hint)
     if not args.out or not (args.skill or args.skill_text is not None or own):
         raise UsageError(
             "train needs --skill FILE and --out DIR",
@@ -375,8 +381,18 @@ def summary_text(s: TrainSummary, run_dir: str) -> str:
             f"test pass rate: initial {num(s.baseline.test_hard)}, best {num(s.best.test_hard)}{ci}; "
             f"best: {s.best_at()}"
         )
-    lines.append(
-        f"run directory: {run_dir} (best skill: best.md; stage it with "
-        f"`skillopt-sleep train stage {run_dir} --project DIR`)"
-    )
+    if s.stopped:  # unfinished: nothing to stage until it is resumed to its end
+        where = (
+            "its finished steps are kept there"
+            if s.steps or s.slow_updates
+            else "no step finished yet"
+        )
+        lines.append(f"run directory: {run_dir} ({where})")
+    elif not s.accepted_edits:
+        lines.append(f"run directory: {run_dir} (no edit accepted: nothing to stage)")
+    else:
+        lines.append(
+            f"run directory: {run_dir} (best skill: best.md; stage it with "
+            f"`skillopt-sleep train stage {run_dir} --project DIR`)"
+        )
     return "\n".join(lines)

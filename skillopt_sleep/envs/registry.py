@@ -18,6 +18,16 @@ from .task_record import TaskRecordEnv
 SHIPPED = ("task-record", "qa", "agent")
 
 
+def unknown_env(spec: str) -> ConfigError:
+    """The error of an environment name that is neither shipped nor ``module:Class``."""
+    close = difflib.get_close_matches(spec, SHIPPED, n=1)
+    hint = f"did you mean {close[0]}? " if close else ""
+    return ConfigError(
+        f"unknown environment {spec!r}",
+        hint=f"{hint}choose {', '.join(SHIPPED)} or name your own as module:Class",
+    )
+
+
 def load_env(
     spec: str, rubric: RubricJudge | None = None, extras: Mapping[str, Any] | None = None
 ) -> Environment:
@@ -38,12 +48,7 @@ def load_env(
     if spec == "qa":
         return QAEnv()
     if ":" not in spec:
-        close = difflib.get_close_matches(spec, SHIPPED, n=1)
-        hint = f"did you mean {close[0]}? " if close else ""
-        raise ConfigError(
-            f"unknown environment {spec!r}",
-            hint=f"{hint}choose {', '.join(SHIPPED)} or name your own as module:Class",
-        )
+        raise unknown_env(spec)
     module_name, _, attr = spec.partition(":")
     try:
         module = importlib.import_module(module_name)

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from ..backends.base import Backend
 from ..backends.budget import Budget
-from ..backends.retry import RetryPolicy
+from ..backends.retry import CircuitBreaker, RetryPolicy
 from ..checks.judge import RubricJudge
 from ..clock import Clock, SystemClock
 from ..envs.base import Environment
@@ -225,6 +225,7 @@ def train(
     made = not run.path.exists()
     budget_ = _budget(budget, run)
     calls = Calls(budget_, retry or RetryPolicy(), random.Random(config.seed))
+    calls.breaker = CircuitBreaker(span="", then="")  # a run resumes when started again: no night
     replayer = _replayer(config, target, judge, calls, env, clock, agents)  # a bad env: no run dir
     run.start(config, prompts.record(), _identity(tasks, text), _source(data, prompts_dir))
     opt = _optimizer(optimizer or target, calls, config)

@@ -146,7 +146,7 @@ def test_train_stage_makes_a_proposal_that_review_and_adopt_take(
         ),
         (
             ["--skill", "S.md", "--out", "o", "--env", "qaa"],
-            3,
+            2,
             "unknown environment 'qaa' (did you mean qa?",
         ),
         (["--skill", "missing.md", "--out", "o"], 4, "no such skill file: "),
@@ -237,6 +237,13 @@ def test_a_dead_server_stops_the_run_with_exit_6_and_a_rerun_resumes(
         dead.err.startswith("skillopt-sleep: error: the model backend is down")
         and dead.err.count("\n") == 1
     )
+    # a run, not a night: it resumes when run again, and holds nothing to stage yet
+    assert ", none answered (last: " in dead.err and "night" not in dead.out + dead.err
+    assert dead.err.endswith(
+        "(check the server, the network or base_url); run the same command again to resume\n"
+    )
+    assert "train stage" not in dead.out
+    assert dead.out.splitlines()[-1].endswith("(no step finished yet)")
     assert not (tmp_path / "run" / "summary.json").exists()
     with ModelServer(responder=simulated_training()) as srv:
         alive = cli(*args, "--base-url", srv.v1, "--json", env={"OPENAI_API_KEY": "sk-test"})

@@ -52,7 +52,7 @@ def test_a_start_refused_for_a_bad_env_leaves_nothing_and_the_fixed_command_runs
 ) -> None:
     run = tmp_path / "run"
     bad = cli(*_train(planted, skill, run, "--backend", "simulated", "--env", "qaa"))
-    assert bad.code == 3 and "unknown environment 'qaa'" in bad.err
+    assert bad.code == 2 and "unknown environment 'qaa'" in bad.err
     assert not run.exists()
     fixed = cli(*_train(planted, skill, run, "--backend", "simulated", "--env", "task-record"))
     assert fixed.code == 0, fixed.err
