@@ -22,7 +22,7 @@ from ..errors import BudgetExhausted
 from ..evidence.reserve import reuse_notes
 from ..models import EditEvidence, NightSummary, Proposal
 from ..optimize.rounds import CONCLUSIVE, RoundsResult
-from ..optimize.waiting import aged, save_waiting, waiting_line
+from ..optimize.waiting import aged, proposed_again_line, save_waiting, waiting_line
 from ..review.rule_views import project_views
 from ..rollouts.replay import Replayer, Rollout
 from ..rules.workspace import Workspace
@@ -101,6 +101,10 @@ class Recorder:
         s.retested, s.harm_sampled = [*rounds.retested, *stopped], rounds.harm_sampled
         s.before_reused = rounds.before_reused
         s.notes += [*s.retested, *map(waiting_line, s.waiting), *reuse_notes(rounds)]
+        waits = {w.edit.key() for w in s.waiting}
+        again = [w for w in rounds.proposed_again if w.edit.key() in waits]
+        if again and rounds.evidence:
+            s.notes.append(proposed_again_line(again))
         refused = [
             e.edit.model_copy(update={"status": "rejected", "reason": e.reason})
             for e in rounds.evidence
@@ -118,7 +122,9 @@ class Recorder:
             )
         if not rounds.evidence:
             why = (
-                "no edit passed the guards"
+                proposed_again_line(again)
+                if again
+                else "no edit passed the guards"
                 if s.rejected_edits
                 else "the optimizer proposed no edit"
             )

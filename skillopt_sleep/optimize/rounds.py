@@ -84,6 +84,9 @@ class RoundsResult:
     saved_parts: dict[str, int] = field(default_factory=dict)
     waiting: list[WaitingEdit] = field(default_factory=list)  # unconfirmed edits after tonight
     retested: list[str] = field(default_factory=list)  # what the retests of waiting edits decided
+    # waiting edits tonight's optimizer proposed again (in their words or others) and tonight
+    # could test no better than their wait: merged into it, not tested
+    proposed_again: list[WaitingEdit] = field(default_factory=list)
     harm_sampled: int = 0  # harm checks run on a sample of the other tasks
     before_reused: int = 0  # tasks whose before side was tonight's replay (.evidence.reserve)
     reused_rollouts: int = 0  # ... the replay's rollouts read that way, not drawn again
@@ -235,6 +238,8 @@ class Rounds:
         if not rewords or rephrasing_tested(cand, rewords, trials):
             return True
         del self.candidates[cand.key], self.rephrases[cand.key]
+        again = {w.edit.key() for w in self.out.proposed_again}
+        self.out.proposed_again += [w for w in rewords if w.edit.key() not in again]
         return False
 
     async def _judge(self, trials: Trials, cands: list[Candidate], room: int) -> list[Candidate]:

@@ -315,6 +315,25 @@ def waiting_line(w: WaitingEdit) -> str:
     )
 
 
+def proposed_again_line(again: Sequence[WaitingEdit]) -> str:
+    """One line: tonight's optimizer proposed ``again`` once more, edits already waiting for
+    evidence tonight could not give them; merged into their wait, they were not tested again."""
+    n = len(again)
+    what = f"the {n} edits" if n > 1 else "the edit"
+    they, wait = ("they", "wait") if n > 1 else ("it", "waits")
+    needs = sorted({w.needs for w in again})
+    if needs == [""]:
+        until = f"{they} {wait} for a night that can retest {'them' if n > 1 else 'it'}"
+    elif len(needs) == 1:
+        until = (
+            f"{they} {wait} for {needs[0]}; the next night that has it retests "
+            f"{'them' if n > 1 else 'it'} first"
+        )
+    else:
+        until = f"{they} {wait} for the evidence each lacks (`skillopt-sleep status` lists it)"
+    return f"the optimizer proposed again {what} already waiting for evidence; {until}"
+
+
 def still_staged_notes(
     store: Store, before: Sequence[WaitingEdit], summary: NightSummary
 ) -> list[str]:

@@ -6,8 +6,8 @@ nights in the history and the current time. A scheduled time with a run that sta
 the lock, a backend's login expired, ...); one with no run at all was missed while the machine
 was asleep or off (or the scheduler did not start the job). A night that stopped at its budget
 ran, but is named too. Warnings follow several nights in a row that learned nothing (a night
-stopped by an outage or its budget is named for that instead), and proposals that were staged and
-never reviewed.
+stopped by an outage or its budget is named for that instead, and one whose edits wait for
+evidence for what they wait for), and proposals that were staged and never reviewed.
 """
 
 from __future__ import annotations
@@ -144,17 +144,36 @@ def _streaks(nights: Sequence[NightRow], *, budget_said: bool) -> list[str]:
             "into a night"
         )
     tried = [n for n in since if n.summary.decision not in ("outage", "budget_exhausted")]
-    if len(tried) >= STREAK:
+    held = [n for n in tried if n.summary.waiting]  # their edits wait: they are what is pending
+    idle = [n for n in tried if not n.summary.waiting]
+    if len(idle) >= STREAK:
         which = (
-            f"the last {len(tried)}"
-            if len(tried) == len(since)
-            else f"{len(tried)} of the last {len(since)}"
+            f"the last {len(idle)}"
+            if len(idle) == len(since)
+            else f"{len(idle)} of the last {len(since)}"
         )
         out.append(
             f"! {which} nights learned nothing: log more tasks of the kinds you correct "
             "(`skillopt-sleep tasks list`), or look at their reports"
         )
+    if len(held) >= STREAK:
+        out.append(_held_line(held, len(since)))
     return out
+
+
+def _held_line(held: Sequence[NightRow], streak: int) -> str:
+    """Nights that staged nothing new while edits waited for evidence (the optimizer proposing
+    them again, merged into their wait): what the newest of them waits for."""
+    which = f"the last {len(held)}" if len(held) == streak else f"{len(held)} of the last {streak}"
+    waiting = held[0].summary.waiting
+    edits = f"{len(waiting)} edit{'s' if len(waiting) > 1 else ''}"
+    needs = sorted({w.needs for w in waiting if w.needs})
+    what = f" ({'; '.join(needs)})" if needs else ""
+    return (
+        f"! {which} nights staged nothing new: {edits} "
+        f"{'wait' if len(waiting) > 1 else 'waits'} for evidence{what}; the next night that "
+        "has it retests them first (`skillopt-sleep status` lists them)"
+    )
 
 
 def warnings(nights: Sequence[NightRow], schedule: Sequence[Slot]) -> list[str]:
