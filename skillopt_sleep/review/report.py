@@ -321,11 +321,19 @@ def render_markdown(
     ]
     out += _md_edits(s, marks)
     rejected = rejected_shown(s)
-    out += ["", f"## Rejected edits ({len(rejected)})", ""]
+    by_you = [(n, e) for n, e in enumerate(s.edits, start=1) if marks[n - 1 : n] == ["rejected"]]
+    out += ["", f"## Rejected edits ({len(rejected) + len(by_you)})", ""]
+    out += [f"- {n}. {_md(describe_edit(e))} — **rejected at review**" for n, e in by_you]
     out += [f"- {_md(describe_edit(e))} — **{_md(_one_line(e.reason))}**" for e in rejected]
-    out += ["- none"] if not rejected else []
+    out += ["- none"] if not (rejected or by_you) else []
     out += ["", "## Skipped", ""]
-    out += [f"- {_md(_one_line(note))}" for note in s.skipped] or ["- nothing"]
+    skipped = [
+        f"- {_md(describe_edit(ev.edit))} — {edit_status(ev, s)}: {_md(_one_line(ev.reason))}"
+        for ev in s.evidence
+        if ev.verdict in _SKIPPED
+    ]
+    skipped += [f"- {_md(_one_line(note))}" for note in s.skipped]
+    out += skipped or ["- nothing"]
     if s.notes:
         # whole: a note says what evidence a rule waits for, and which rule
         out += ["", "## Also tonight", "", *(f"- {_md(_flat(note))}" for note in s.notes)]
