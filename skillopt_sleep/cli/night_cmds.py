@@ -125,8 +125,7 @@ def run_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
             f"estimate for {project}: {calls}; never more than {est.calls_bound} "
             f"(the gate's tests {est.gate_expected:.0f} on average, at most {est.gate_bound}; "
             f"{est.cached} rollouts cached), "
-            f"~{est.input_tokens + est.output_tokens} tokens; {'within' if est.within_budget else 'OVER'} "
-            f"the budget\n{estimate_prices(est)}"
+            f"~{est.input_tokens + est.output_tokens} tokens; {_fits(est)}\n{estimate_prices(est)}"
         )
         parts = ", ".join(f"{part} {n:.0f}" for part, n in est.gate_parts)
         gate = (
@@ -139,6 +138,16 @@ def run_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
     result = _night(args, ctx, project, settings, backends, tasks)
     ctx.emit(result.summary, _night_text(result.summary, ctx))
     return night_exit(result.summary, ctx)
+
+
+def _fits(est: Estimate) -> str:
+    """Whether the estimate fits the budget; with no price for its model, the money is unknown
+    and only its calls and tokens are said to fit."""
+    if not est.within_budget:
+        return "OVER the budget"
+    if est.cost_usd is None:
+        return "calls and tokens within the budget; its cost is unknown"
+    return "within the budget"
 
 
 def _night(

@@ -143,8 +143,8 @@ class Recorder:
         if replayer.agents is not None:  # why some tasks were replayed as text
             s.skipped += [n for n in replayer.agents.notes if n not in s.skipped]
             s.agent_models = replayer.agents.ran_on()
-        if budget.unpriced_models:
-            s.skipped.append(
+        if budget.unpriced_models:  # a notice: the calls ran, only their money is unknown
+            s.notes.append(
                 "cost unknown for models "
                 + ", ".join(s.unpriced_models)
                 + f': add [budget.prices."{s.unpriced_models[0]}"] input = ..., output = ... '
