@@ -4,6 +4,7 @@ to look at; ``status --watch`` follows a running night to its end."""
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 
@@ -12,7 +13,7 @@ from ..harvest import problems as harvest_problems
 from ..models import unconfirmed_words
 from ..optimize.waiting import load_waiting, still_needs
 from ..review.edit_choice import load_decisions, night_words
-from ..review.rule_views import flagged_lines, project_views
+from ..review.rule_views import RuleView, flagged_lines, project_views
 from ..schedule.attendance import last_night_line, slots, warnings
 from ..schedule.state import load_installation, load_runs
 from ..shorten import at_word
@@ -114,21 +115,45 @@ def notice_line(n: Notice) -> str:
     return f"! {n.created_at[:16].replace('T', ' ')} {n.kind}: {n.message}"
 
 
-def _waiting(store: Store, project: str | None, payload: dict[str, object]) -> list[str]:
+def _waiting(
+    store: Store, project: str | None, payload: dict[str, object], live: Sequence[RuleView] = ()
+) -> list[str]:
     """The unconfirmed edits waiting for evidence, each with the tasks it still needs, counted on
-    the log as it is now; added to ``payload`` as ``waiting``."""
+    the log as it is now; added to ``payload`` as ``waiting`` (each with ``live``: adopted on the
+    user's word, it is in the files). Those ``live`` (the project's adopted rules) holds are
+    listed apart: a night does not retest a rule the files already have."""
     found = load_waiting(store, project) if project is not None else []
     if found:  # an edit rejected since is not retested: the next night leaves it out too
         refused = {e.key() for e in store.rejected_edits(str(project))}
         found = [w for w in found if w.edit.key() not in refused]
     tasks = store.list_tasks(project=project) if found else []
     rows = [(w, still_needs(w, tasks)) for w in found]
-    payload["waiting"] = [w.model_dump(mode="json") | {"needs": needs} for w, needs in rows]
-    lines = ["waiting for evidence (unconfirmed edits; a night that has it retests them first):"]
-    for w, needs in rows:
+    adopted = {
+        v.rule.edit.key()
+        for v in live
+        if v.rule.state == "adopted" and v.standing != "removed by hand"
+    }
+    payload["waiting"] = [
+        w.model_dump(mode="json") | {"needs": needs, "live": w.edit.key() in adopted}
+        for w, needs in rows
+    ]
+    lines = []
+    waits = [(w, needs) for w, needs in rows if w.edit.key() not in adopted]
+    if waits:
+        lines.append(
+            "waiting for evidence (unconfirmed edits; a night that has it retests them first):"
+        )
+    for w, needs in waits:
         more = f"a confirmed rule needs {needs}" if needs else "its evidence is logged now"
         lines.append(f"  {at_word(w.edit.content, 80)!r}: {unconfirmed_words(w.missing)}; {more}")
-    return lines if rows else []
+    early = [w for w, _ in rows if w.edit.key() in adopted]
+    if early:
+        lines.append(
+            "adopted on your word before all checks ran (live; a night does not retest a rule "
+            "the files have: `skillopt-sleep rules` shows how each does):"
+        )
+    lines += [f"  {at_word(w.edit.content, 80)!r}: {unconfirmed_words(w.missing)}" for w in early]
+    return lines
 
 
 def status(args: argparse.Namespace, ctx: Ctx) -> int:
@@ -185,7 +210,7 @@ def status(args: argparse.Namespace, ctx: Ctx) -> int:
     if pending is not None:
         lines.append(f"pending proposal: {summary_line(pending.summary)}")
         lines.append("  review it with `skillopt-sleep review`, then `adopt` or `reject`")
-    lines += _waiting(store, project, payload)
+    lines += _waiting(store, project, payload, found)
     ctx.emit(payload, "\n".join(lines))
     if notices:
         _mark_seen(ctx, notices)
