@@ -78,7 +78,9 @@ def prepare(
     binary = shutil.which(name, path=env.get("PATH"))
     if binary is None:
         return f"{name} is not installed, so tasks with action checks are replayed as text"
-    sandbox = probe(env, [binary, str(Path(binary).resolve()), sys.executable, str(INNER_PROXY)])
+    sandbox = probe(
+        env, [binary, sys.executable, str(INNER_PROXY)], prefixes=[sys.prefix, sys.base_prefix]
+    )
     if isinstance(sandbox, str):
         return f"agent replay refused: {sandbox}"
     login = spec.login(env)

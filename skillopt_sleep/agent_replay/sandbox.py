@@ -21,6 +21,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .installs import shown_again
+
 INSTALL_HINT = "install bubblewrap (apt-get install bubblewrap / dnf install bubblewrap)"
 
 
@@ -31,6 +33,7 @@ class Sandbox:
     bwrap: str
     hide: tuple[str, ...] = ()  # directories replaced by an empty tmpfs (the user's home)
     show: tuple[str, ...] = field(default_factory=tuple)  # read-only again inside a hidden one
+    links: tuple[tuple[str, str], ...] = ()  # (target, where): symlinks made again inside them
 
     def wrap(
         self,
@@ -64,6 +67,8 @@ class Sandbox:
             out += ["--tmpfs", path]
         for path in self.show:
             out += ["--ro-bind", path, path]
+        for target, where in self.links:
+            out += ["--symlink", target, where]
         for ro in readable:
             out += ["--ro-bind", str(ro), str(ro)]
         for rw in writable:
@@ -89,23 +94,18 @@ class Sandbox:
         return [*out, "--", *argv]
 
 
-def _home_binds(home: str, needed: Sequence[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """Hide ``home``; show again, read-only, the installs under it or under ``/tmp`` (private in
-    the sandbox) that the replay must run: an engine's virtual environment, the agent's binary.
+def _home_binds(
+    home: str, needed: Sequence[str], prefixes: Sequence[str] = (), search_path: str | None = None
+) -> tuple[tuple[str, ...], tuple[str, ...], tuple[tuple[str, str], ...]]:
+    """Hide ``home``; show again, read-only, what of it or of ``/tmp`` (private in the sandbox)
+    the replay must run: the installs of the files in ``needed`` (the agent's binary, the
+    engine's Python, the inner proxy) and the Python ``prefixes``, each no wider than the
+    install (:mod:`.installs`), and the symlinks by whose names they are run.
 
-    A path counts by its own name as well as by what it resolves to: a virtual environment's
-    ``python`` is a link out of it, but is run by the name inside it."""
+    Returns the hidden directories, the ones shown again, and the symlinks made again."""
     hidden = [Path(home).resolve()] if home and home != "/" and Path(home).is_dir() else []
-    roots = [*hidden, Path("/tmp").resolve()]
-    show: list[str] = []
-    for item in needed:
-        for path in {Path(os.path.abspath(item)), Path(item).resolve()}:
-            for root in roots:
-                if root in path.parents:
-                    top = str(root / path.relative_to(root).parts[0])
-                    if top not in show:
-                        show.append(top)
-    return tuple(str(h) for h in hidden), tuple(show)
+    shown = shown_again([*hidden, Path("/tmp").resolve()], needed, prefixes, search_path)
+    return tuple(str(h) for h in hidden), shown.binds, shown.links
 
 
 @functools.lru_cache(maxsize=8)
@@ -139,8 +139,12 @@ def _works(bwrap: str) -> str:
     return ""
 
 
-def probe(env: Mapping[str, str], needed: Sequence[str] = ()) -> Sandbox | str:
-    """A usable :class:`Sandbox`, or a one-line reason why agent replay cannot be confined."""
+def probe(
+    env: Mapping[str, str], needed: Sequence[str] = (), prefixes: Sequence[str] = ()
+) -> Sandbox | str:
+    """A usable :class:`Sandbox`, or a one-line reason why agent replay cannot be confined.
+
+    ``needed``: the files the replay runs; ``prefixes``: the Python installs it runs them with."""
     if os.name != "posix" or not Path("/proc/self/ns/net").exists():
         return "agent replay needs Linux namespaces (bubblewrap); this system has none"
     bwrap = shutil.which("bwrap", path=env.get("PATH"))
@@ -149,5 +153,5 @@ def probe(env: Mapping[str, str], needed: Sequence[str] = ()) -> Sandbox | str:
     why = _works(bwrap)
     if why:
         return why
-    hide, show = _home_binds(env.get("HOME", ""), needed)
-    return Sandbox(bwrap, hide, show)
+    hide, show, links = _home_binds(env.get("HOME", ""), needed, prefixes, env.get("PATH"))
+    return Sandbox(bwrap, hide, show, links)

@@ -38,6 +38,7 @@ def _escapes(live: Path, home: Path, outside: Path, port: int) -> dict[str, str]
         "planted-symlink": "echo pwned > outside-link/pwned.txt; ln -sf /etc/hostname h && echo x > h",
         "delete-parent": "rm -rf .. ; rm -rf ../.. ; true",
         "network": net,
+        "beside-installs": " ; ".join(f"cat {home}/{rel}" for rel in BESIDE),
     }
 
 
@@ -52,9 +53,17 @@ def _task(project: Path, agent: str) -> TaskRecord:
     )
 
 
+# Secrets beside the installs the sandbox shows again (the agent at ~/.local/bin): other tools'
+# logins under ~/.local/share, another project's .env under ~/code.
+BESIDE = {
+    ".local/share/other-tool/auth.json": '{"key": "SECRET_BESIDE_THE_AGENT"}',
+    "code/other/.env": "SECRET_BESIDE_THE_ENGINE=1",
+}
+
 # In the order they are tried: the one that would remove the copy itself comes last.
 ESCAPES = (
     "home",
+    "beside-installs",
     "sibling",
     "live-dotdot",
     "live-absolute",
@@ -111,14 +120,23 @@ def test_every_escape_is_blocked_no_hook_fires_and_nothing_outside_the_copy_chan
     outside.mkdir()
     (outside / "keep.txt").write_text("keep")
     os.symlink(outside, project / "outside-link")
+    for rel, text in BESIDE.items():
+        (sandbox_home / rel).parent.mkdir(parents=True, exist_ok=True)
+        (sandbox_home / rel).write_text(text)
+    binary = "claude" if agent == "claude-code" else "codex"
+    installed = sandbox_home / ".local" / "bin" / binary  # the agent installed in the home
+    installed.parent.mkdir(parents=True)
+    installed.symlink_to(TOOLS / binary)
     said: dict[str, str] = {}
     with ModelServer() as other:  # a second server the agent must not reach
         turn = InTurn(_escapes(project, sandbox_home, outside, other.port))
         with ModelServer(responder=turn) as server:
             env = agent_env(sandbox_home, server.url)
+            env["PATH"] = f"{installed.parent}{os.pathsep}{env['PATH']}"
             _plant_hooks(server.url, sandbox_home, project)
             setup = prepare(agent, env)
             assert not isinstance(setup, str), setup
+            assert setup.binary == str(installed)
             task = _task(project, agent)
             disk = snapshot(tmp_path), snapshot(sandbox_home)
             while len(turn.asked) < len(ESCAPES):
@@ -137,10 +155,13 @@ def test_every_escape_is_blocked_no_hook_fires_and_nothing_outside_the_copy_chan
                     said.update({e: str(exc) for e in turn.asked if e not in turn.results})
                 assert len(turn.asked) > tried, "the agent asked the model nothing"
             assert not [r.path for r in server.requests if "hook-fired" in r.path]
+            sent = [str(r.body) for r in server.requests]
+            assert not [b for b in sent if "SECRET_BESIDE" in b], "a secret reached the model"
         assert other.requests == [], "the network escape reached another server"  # nothing else
     said.update(turn.results)
     assert set(said) == set(ESCAPES), f"never ran: {set(ESCAPES) - set(said)}"
     assert [e for e in ESCAPES if "REACHED" in said[e]] == []
+    assert "SECRET_BESIDE" not in said["beside-installs"], said["beside-installs"]
     after = snapshot(tmp_path), snapshot(sandbox_home)
     changed = [
         path
