@@ -95,14 +95,28 @@ class RuleOutcome:
             return f"re-test pending under the model you now use; {counts}"
 
         if not b.corrected:
-            return (
-                f"no data yet: none of the {b.requests} other requests of its kind before adoption was "
-                f"corrected this way, so there is no rate to compare; {a.requests} since"
-            )
+            return f"no data yet: {self._uncorrected()}"
         if not self.needed:
             return f"no data yet: {counts}"
         more = f"{self.needed} more request{'' if self.needed == 1 else 's'} {self.kind}"
         return f"no data yet: {more} needed; {counts}"
+
+    def _uncorrected(self) -> str:
+        """Why there is no rate to compare when no request before adoption was corrected this
+        way: there was none, one, or several."""
+        b, a = self.before, self.after
+        if not b.requests and not a.requests:
+            return "no other request of its kind yet"
+        if not b.requests:
+            before = "no other request of its kind came before adoption"
+        elif b.requests == 1:
+            before = "the 1 other request of its kind before adoption was not corrected this way"
+        else:
+            before = (
+                f"none of the {b.requests} other requests of its kind before adoption was "
+                "corrected this way"
+            )
+        return f"{before}, so there is no rate to compare; {a.requests} since"
 
 
 def acts_on(rule: AdoptedRule, task: TaskRecord) -> bool:
