@@ -35,7 +35,6 @@ from .backup import (
     back_up,
     backup_dir,
     file_sha256,
-    keep,
     load_manifest,
     read_live,
     real_path,
@@ -46,7 +45,7 @@ from .backup import (
     unfinished,
 )
 from .edit_choice import load_decisions, numbered, save_decisions
-from .fileops import FileOps
+from .fileops import FileOps, keep
 from .journal import Journal, clear_journal, write_journal
 from .pages import refresh_page
 from .proposals import Staged, load_staged

@@ -29,7 +29,7 @@ from ..errors import LockedError, ProposalError, StoreError
 from ..lock import try_lock
 from ..paths import Paths
 from ..store import Store
-from .fileops import FileOps, temp_path
+from .fileops import FileOps, keep, temp_path
 from .journal import Journal, clear_journal, journals
 from .swap import put_back, swap
 
@@ -109,17 +109,6 @@ def back_up(
         adopted_sha256=hashlib.sha256(candidate).hexdigest(),
         created_dirs=list(reversed(created)),
     )
-
-
-def keep(ops: FileOps, path: Path, data: bytes) -> None:
-    """Write a file of the backup (or the journal), creating its directory if needed."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise StoreError(
-            f"cannot create {path.parent}: {exc.strerror}", hint="check the permissions"
-        ) from exc
-    ops.write(path, data)
 
 
 def load_manifest(paths: Paths, night_id: str) -> BackupManifest:

@@ -182,3 +182,14 @@ class FileOps:
             tmp.unlink()
         except OSError:
             pass
+
+
+def keep(ops: FileOps, path: Path, data: bytes) -> None:
+    """Write a file of the backup (or the journal), creating its directory if needed."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StoreError(
+            f"cannot create {path.parent}: {exc.strerror}", hint="check the permissions"
+        ) from exc
+    ops.write(path, data)

@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from ..errors import StoreError
 from ..paths import Paths
-from .fileops import FileOps
+from .fileops import FileOps, keep
 
 
 class Journal(BaseModel):
@@ -41,14 +41,7 @@ def _legacy(paths: Paths) -> Path:
 
 
 def write_journal(ops: FileOps, paths: Paths, journal: Journal) -> None:
-    path = journal_path(paths, journal.project)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise StoreError(
-            f"cannot create {path.parent}: {exc.strerror}", hint="check the permissions"
-        ) from exc
-    ops.write(path, journal.model_dump_json(indent=2).encode("utf-8"))
+    keep(ops, journal_path(paths, journal.project), journal.model_dump_json(indent=2).encode())
 
 
 def clear_journal(ops: FileOps, paths: Paths, project: str) -> None:

@@ -31,8 +31,8 @@ from ..rules.managed_block import (
     replace_rule,
 )
 from ..store import Store
-from .backup import BackupManifest, adoption_lock, backup_dir, keep, load_manifest, real_path
-from .fileops import FileOps
+from .backup import BackupManifest, adoption_lock, backup_dir, load_manifest, real_path
+from .fileops import FileOps, keep
 from .ledger import AdoptedRule, save
 
 REMOVED_REASON = "removed by the user (`rules remove`)"
