@@ -2,22 +2,14 @@
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
+
+from .one_task import log_one_corrected_request
 
 
 def test_report_md_keeps_notes_whole_and_has_no_html_entities(cli, project):
-    subprocess.run(["git", "init", "-q", str(project)], check=True)
-    r = cli(
-        "tasks", "add", "--intent", "Add debug output to module 1",
-        "--check", "not_contains=print(", "--check", "contains=logging",
-        "--feedback", "use the logging module, not print", "--outcome", "failure",
-        cwd=project,
-    )  # fmt: skip
-    assert r.code == 0, r.err
-    # the one task is learnt from, never held out (a task's share is fixed by its id)
-    held_out = {"SKILLOPT_SLEEP_NIGHT__HOLDOUT_FRACTION": "0.000001"}
-    r = cli("run", "--backend", "simulated", "--json", cwd=project, env=held_out)
+    log_one_corrected_request(cli, project)
+    r = cli("run", "--backend", "simulated", "--json", cwd=project)
     assert r.code == 0, r.err
     night = r.json()
     (rule,) = [e["content"] for e in night["edits"]]

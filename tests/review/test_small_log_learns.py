@@ -3,20 +3,13 @@ before, a task held out (a share fixed by its id, 35% by default) left the night
 
 from __future__ import annotations
 
-import subprocess
+from .one_task import log_one_corrected_request
 
 ALL_HELD_OUT = {"SKILLOPT_SLEEP_NIGHT__HOLDOUT_FRACTION": "0.999999"}
 
 
 def test_a_one_task_log_whose_task_is_held_out_still_gives_an_unconfirmed_edit(cli, project):
-    subprocess.run(["git", "init", "-q", str(project)], check=True)
-    r = cli(
-        "tasks", "add", "--intent", "Add debug output to module 1",
-        "--check", "not_contains=print(", "--check", "contains=logging",
-        "--feedback", "use the logging module, not print", "--outcome", "failure",
-        cwd=project,
-    )  # fmt: skip
-    assert r.code == 0, r.err
+    log_one_corrected_request(cli, project)
     r = cli("run", "--backend", "simulated", "--json", cwd=project, env=ALL_HELD_OUT)
     assert r.code == 0, r.err
     night = r.json()
