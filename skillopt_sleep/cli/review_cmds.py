@@ -326,7 +326,7 @@ def reject_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
     decisions = load_decisions(ctx.store, row.id)
     numbers = choose(row, decisions, wanted, ()) if wanted else None
     edits = reject(ctx.store, row, numbers)
-    note = refresh_page(ctx.store, row.id)
+    note = refresh_page(ctx.store, row.id, ctx.settings(Path(row.project)).settings.files)
     fresh = ctx.store.night(row.id) or row
     still = pending(fresh, load_decisions(ctx.store, row.id))
     payload = {
@@ -364,7 +364,8 @@ def rollback_cmd(args: argparse.Namespace, ctx: Ctx) -> int:
             )
         return remove_cmd(args, ctx)
     row = _row(args, ctx, ("adopted",), "rollback")
-    outcome = rollback(ctx.store, ctx.paths, row, ctx.clock, force=args.force)
+    files = ctx.settings(Path(row.project)).settings.files
+    outcome = rollback(ctx.store, ctx.paths, row, ctx.clock, force=args.force, files=files)
     lines = [f"rolled back night {row.id}:"]
     lines += [
         f"  {'restored' if c.action == 'updated' else 'removed'} {c.live_path}"

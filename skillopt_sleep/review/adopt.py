@@ -25,6 +25,7 @@ from ..errors import LockedError, ProposalError, StoreError
 from ..lock import project_lock
 from ..models import ProposalFile
 from ..paths import Paths
+from ..settings import FilesSettings
 from ..store import NightRow, Store
 from . import ledger
 from .backup import (
@@ -122,7 +123,7 @@ def adopt(
     with project_lock(locks_dir(paths), row.project), adoption_lock(paths):
         outcome = _adopt(store, paths, row, clock, ops or FileOps(), subset)
         ledger.record_adoption(store, row, clock.now(), subset)
-        if (note := refresh_page(store, row.id)) is not None:
+        if (note := refresh_page(store, row.id, subset=subset)) is not None:
             outcome.notes.append(note)
         return outcome
 
@@ -282,17 +283,19 @@ def rollback(
     *,
     force: bool = False,
     ops: FileOps | None = None,
+    files: FilesSettings | None = None,
 ) -> Outcome:
     """Put the live files back exactly as they were before ``row``'s adoption.
 
     Refuses when a later adoption of the same project is still in place (roll that back first),
     or when a file changed after the adoption (the user's later edits would be lost) unless
-    ``force``, which first keeps the current bytes next to the backup.
+    ``force``, which first keeps the current bytes next to the backup. ``files`` (the project's
+    settings) recompose the edits a partial adoption wrote, for the night's page.
     """
     with project_lock(locks_dir(paths), row.project), adoption_lock(paths):
         outcome = _rollback(store, paths, row, clock, force, ops or FileOps())
         ledger.record_rollback(store, row, clock.now())
-        if (note := refresh_page(store, row.id)) is not None:
+        if (note := refresh_page(store, row.id, files)) is not None:
             outcome.notes.append(note)
         return outcome
 

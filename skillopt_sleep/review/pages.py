@@ -16,11 +16,13 @@ import html
 from collections.abc import Sequence
 from pathlib import Path
 
-from ..errors import ProposalError, StoreError
+from ..errors import InputError, ProposalError, StoreError
+from ..settings import FilesSettings
 from ..store import NightRow, Store, atomic_write_text
 from .charts import NightPoint, money, nights_over_time
 from .edit_choice import EditDecisions, edit_words, edits_phrase, load_decisions, pending
-from .proposals import load_staged
+from .proposals import Staged, load_staged
+from .recompose import Subset, diffs_of, subset_diffs
 from .report import _one_line, render_markdown
 from .report_html import page, prose, render_html, rule_card
 from .rule_views import RuleView, project_views
@@ -55,9 +57,51 @@ def outcome_sentence(row: NightRow, decisions: EditDecisions) -> str:
     return ""
 
 
-def refresh_page(store: Store, night_id: str) -> str | None:
+def shown_edits(row: NightRow, decisions: EditDecisions) -> list[int] | None:
+    """The edits the page's changes are of when they are not the night's all: those live after
+    a partial (or reworded) adoption, or those still staged once some were rejected; None for
+    the night's own diffs."""
+    count = len(row.summary.edits)
+    if row.state in ("adopted", "rolled_back") and decisions.adopted:
+        whole = len(decisions.adopted) == count and not decisions.reworded
+        return None if whole else decisions.adopted
+    kept = pending(row, decisions)
+    return kept if decisions.rejected and kept else None
+
+
+def page_diffs(
+    staged: Staged,
+    decisions: EditDecisions,
+    numbers: list[int] | None,
+    files: FilesSettings,
+    subset: Subset | None = None,
+) -> dict[str, str]:
+    """The diffs the page shows: of ``numbers`` alone (:func:`~.recompose.subset_diffs`, or
+    ``subset`` as adopt just wrote it), else the night's; the night's too when the edits cannot
+    be recomposed (a night staged without its base text)."""
+    if numbers is None:
+        return staged.diffs()
+    if subset is not None and subset.numbers == numbers:
+        return diffs_of(staged, subset)
+    reworded = {n: t for n, t in decisions.reworded.items() if n in numbers}
+    try:
+        return subset_diffs(staged, numbers, files, reworded)
+    except (InputError, ProposalError):
+        return staged.diffs()
+
+
+def refresh_page(
+    store: Store,
+    night_id: str,
+    files: FilesSettings | None = None,
+    subset: Subset | None = None,
+) -> str | None:
     """Write the night's page again as the store now has it; a note when that failed (the
-    review itself is done and stays done), else None."""
+    review itself is done and stays done), else None.
+
+    Its changes are what is live after a partial adoption (``subset``: the edits adopt just
+    wrote), or what adopt would write now once edits were rejected, recomposed under ``files``
+    (the project's settings; the defaults when not given)."""
     row = store.night(night_id)
     if row is None or row.proposal_dir is None:
         return None
@@ -66,7 +110,8 @@ def refresh_page(store: Store, night_id: str) -> str | None:
     outcome = outcome_sentence(row, decisions)
     try:
         staged = load_staged(row)
-        diffs = staged.diffs()
+        numbers = shown_edits(row, decisions)
+        diffs = page_diffs(staged, decisions, numbers, files or FilesSettings(), subset)
         earlier = [v for v in project_views(store, row.project) if v.rule.night_id != row.id]
         summary = row.summary
         atomic_write_text(

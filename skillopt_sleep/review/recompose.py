@@ -142,11 +142,20 @@ def _refuse(staged: Staged, n: int, refused: Edit, reworded: Mapping[int, str]) 
     )
 
 
-def subset_diffs(staged: Staged, numbers: Sequence[int], files: FilesSettings) -> dict[str, str]:
-    """What ``adopt`` writes of ``staged``'s edits ``numbers`` alone, as the night's diffs are:
-    from the text the night read to the recomposed candidate, file by file (a file the edits
-    leave as it was has none)."""
-    subset = recompose(staged, numbers, {}, files)
+def subset_diffs(
+    staged: Staged,
+    numbers: Sequence[int],
+    files: FilesSettings,
+    reworded: Mapping[int, str] | None = None,
+) -> dict[str, str]:
+    """What ``adopt`` writes of ``staged``'s edits ``numbers`` alone (``reworded`` in the user's
+    words), as the night's diffs are: from the text the night read to the recomposed candidate,
+    file by file (a file the edits leave as it was has none)."""
+    return diffs_of(staged, recompose(staged, numbers, reworded or {}, files))
+
+
+def diffs_of(staged: Staged, subset: Subset) -> dict[str, str]:
+    """The diffs of ``subset``'s candidates (see :func:`subset_diffs`)."""
     base = base_texts(staged)
     project = Path(staged.proposal.project)
     out = {}
