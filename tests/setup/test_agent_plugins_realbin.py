@@ -238,9 +238,12 @@ def test_opencode_session_idle_reaches_log_after_setup(tmp_path, cli):
     replies = [opencode_agent.bash("ls"), Text("Done.")]
     with ModelServer(responder=opencode_agent.scripted(replies)) as srv:
         env = opencode_agent.opencode_env(home, srv.url)  # opencode.json: a user who set it up
+        # OpenCode started without the shell's PATH: no `skillopt-sleep` on it (not the test
+        # run's own, from an active virtual environment either). The plugin runs the engine
+        # setup recorded, through the launcher, as the other plugins do.
+        dirs = env.get("PATH", os.environ.get("PATH", "")).split(os.pathsep)
+        env["PATH"] = os.pathsep.join(d for d in dirs if not shutil.which("skillopt-sleep", path=d))
         machine = _machine(home, env)
-        # OpenCode started without the shell's PATH: no `skillopt-sleep` on it. The plugin
-        # runs the engine setup recorded, through the launcher, as the other plugins do.
         assert shutil.which("skillopt-sleep", path=machine.env["PATH"]) is None
         _round_trip(machine, "opencode", cli)
         argv = [str(TOOLS / "opencode"), "run", "run the tests please"]
