@@ -31,7 +31,7 @@ HELD_OUT = {"SKILLOPT_SLEEP_NIGHT__HOLDOUT_FRACTION": "0.000001"}  # the few tas
 
 def harvested(cli, tmp_path: Path, home: Path) -> Path:
     project = tmp_path / "calc"
-    project.mkdir()
+    project.mkdir(parents=True)
     (project / "calc.py").write_text("def add(a, b):\n    return a + b\n")
     lay_out(home, project, COPILOT_CORRECTED, COPILOT_PRAISED, GEMINI_PROJECTS, GEMINI_CORRECTED)
     r = cli("harvest", cwd=project)
@@ -45,21 +45,25 @@ def files_of(project: Path) -> list[str]:
 
 def with_a_memory_edit(cli, tmp_path: Path, home: Path) -> tuple[Path, dict[str, int]]:
     """The recorded project, a request whose fix is a memory rule added by hand, and a night
-    that accepted the skill edit and the memory edit: their numbers by target."""
-    project = harvested(cli, tmp_path, home)
-    added = cli(
-        "tasks", "add", "--intent", "Write a helper function that loads the config",
-        "--feedback", "Add type hints, return type included", "--outcome", "failure",
-        "--check", "contains=-> dict", cwd=project,
-    )  # fmt: skip
-    assert added.code == 0, added.err
-    night = cli("run", "--backend", "simulated", "--json", cwd=project, env=HELD_OUT)
-    assert night.code == 0, night.err
-    edits = night.json()["edits"]
-    numbers = {e["target"]: n for n, e in enumerate(edits, 1) if e["status"] == "applied"}
-    assert sorted(numbers) == ["memory", "skill"], edits
-    assert edits[numbers["memory"] - 1]["content"] == TYPE_HINTS
-    return project, numbers
+    that accepted the skill edit and the memory edit: their numbers by target. A night's draws
+    follow its id, and on some draws the one task of the memory rule leaves it inconclusive
+    ("not enough evidence yet", 1 night in 12 here): a fresh project is tried then, up to six."""
+    for attempt in range(6):
+        project = harvested(cli, tmp_path / f"try-{attempt}", home)
+        added = cli(
+            "tasks", "add", "--intent", "Write a helper function that loads the config",
+            "--feedback", "Add type hints, return type included", "--outcome", "failure",
+            "--check", "contains=-> dict", cwd=project,
+        )  # fmt: skip
+        assert added.code == 0, added.err
+        night = cli("run", "--backend", "simulated", "--json", cwd=project, env=HELD_OUT)
+        assert night.code == 0, night.err
+        edits = night.json()["edits"]
+        numbers = {e["target"]: n for n, e in enumerate(edits, 1) if e["status"] == "applied"}
+        if sorted(numbers) == ["memory", "skill"]:
+            assert edits[numbers["memory"] - 1]["content"] == TYPE_HINTS
+            return project, numbers
+    raise AssertionError(f"no night of six accepted both the skill and the memory edit: {edits}")
 
 
 def test_a_request_gemini_was_also_corrected_on_puts_gemini_in_use(cli, tmp_path, sandbox_home):
