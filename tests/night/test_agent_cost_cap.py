@@ -22,23 +22,31 @@ CONCURRENCY = 4
 FREE = {"acting-world": Price(input=0.0, output=0.0)}  # the text replays cost nothing here
 
 
-def _night(tmp_path: Path, max_cost_usd: float, cost_usd: float = ROLLOUT_USD):
-    world = ActingWorld(RULES, seed=1)
-    runner = SimAgentRunner(world, cost_usd=cost_usd)
+def _run(tmp_path: Path, world: ActingWorld, runner: SimAgentRunner, settings: Settings):
+    """A night of ``world``'s Claude Code tasks, every agent rollout played by ``runner``."""
 
     def sim(agent):
         return AgentSetup(agent, "claude", {}, Sandbox("bwrap"), AgentLimits(), None, runner)
 
     project = write_project(tmp_path / "project")
     tasks = [t for t in world.tasks(str(project), n=4) if t.source == "claude-code"]
-    settings = Settings(
-        night=NightSettings(concurrency=CONCURRENCY, efficacy_rollouts=24, efficacy_looks=1),
-        budget=BudgetSettings(max_cost_usd=max_cost_usd, prices=FREE),
-    )
     result = run_night(
         tasks, project, target=world, settings=settings, seed=1, agents=AgentReplays("agent", sim)
     )
-    return result.summary, runner
+    return result.summary
+
+
+def _capped(max_cost_usd: float) -> Settings:
+    return Settings(
+        night=NightSettings(concurrency=CONCURRENCY, efficacy_rollouts=24, efficacy_looks=1),
+        budget=BudgetSettings(max_cost_usd=max_cost_usd, prices=FREE),
+    )
+
+
+def _night(tmp_path: Path, max_cost_usd: float, cost_usd: float = ROLLOUT_USD):
+    world = ActingWorld(RULES, seed=1)
+    runner = SimAgentRunner(world, cost_usd=cost_usd)
+    return _run(tmp_path, world, runner, _capped(max_cost_usd)), runner
 
 
 def test_a_night_of_agent_rollouts_stops_at_the_money_cap_not_past_it(tmp_path):
@@ -68,19 +76,7 @@ def test_the_overshoot_is_bounded_by_the_rollouts_in_flight_beyond_their_holds(t
 
     world = ActingWorld(RULES, seed=1)
     runner = Dearer(world)
-
-    def sim(agent):
-        return AgentSetup(agent, "claude", {}, Sandbox("bwrap"), AgentLimits(), None, runner)
-
-    project = write_project(tmp_path / "project")
-    tasks = [t for t in world.tasks(str(project), n=4) if t.source == "claude-code"]
-    settings = Settings(
-        night=NightSettings(concurrency=CONCURRENCY, efficacy_rollouts=24, efficacy_looks=1),
-        budget=BudgetSettings(max_cost_usd=2.0, prices=FREE),
-    )
-    summary = run_night(
-        tasks, project, target=world, settings=settings, seed=1, agents=AgentReplays("agent", sim)
-    ).summary
+    summary = _run(tmp_path, world, runner, _capped(2.0))
     spent = [0.10 + 0.05 * i for i in range(runner.runs)]
     assert summary.cost_usd == round(sum(spent), 6)
     assert 2.0 < summary.cost_usd <= 2.0 + CONCURRENCY * (CONCURRENCY * 0.05)
@@ -107,16 +103,8 @@ def test_a_known_agent_spend_beside_an_unpriced_model_reads_as_a_floor(tmp_path)
 
     world = Unpriced(RULES, seed=1)
     runner = SimAgentRunner(world, cost_usd=ROLLOUT_USD)
-
-    def sim(agent):
-        return AgentSetup(agent, "claude", {}, Sandbox("bwrap"), AgentLimits(), None, runner)
-
-    project = write_project(tmp_path / "project")
-    tasks = [t for t in world.tasks(str(project), n=4) if t.source == "claude-code"]
     settings = Settings(night=NightSettings(concurrency=CONCURRENCY, efficacy_rollouts=24))
-    summary = run_night(
-        tasks, project, target=world, settings=settings, seed=1, agents=AgentReplays("agent", sim)
-    ).summary
+    summary = _run(tmp_path, world, runner, settings)
     assert runner.runs > 0 and summary.cost_usd is None
     known = f"${runner.runs * ROLLOUT_USD:.4f}"
     assert summary.spent_usd() == f"at least {known}; no price for acting-world"
