@@ -58,12 +58,18 @@ def _codex_config(text: str) -> str:
     return "\n".join(out) + "\n"
 
 
+def _users_codex(env: Mapping[str, str]) -> Path:
+    """The user's Codex home: ``CODEX_HOME``, else ``~/.codex``."""
+    if env.get("CODEX_HOME"):
+        return Path(env["CODEX_HOME"])
+    return Path(env.get("HOME") or "/nonexistent") / ".codex"
+
+
 def _codex_home(home: Path, env: Mapping[str, str]) -> dict[str, str]:
-    user_home = Path(env.get("HOME") or "/nonexistent")
     out = base_env(home, env)
     codex = home / ".codex"
     codex.mkdir(parents=True, exist_ok=True)
-    source = Path(env["CODEX_HOME"]) if env.get("CODEX_HOME") else user_home / ".codex"
+    source = _users_codex(env)
     if (source / "auth.json").is_file():
         shutil.copy2(source / "auth.json", codex / "auth.json")
     if (source / "config.toml").is_file():
@@ -97,8 +103,7 @@ _TOP_MODEL = re.compile(r'^\s*model\s*=\s*"([^"]+)"', re.MULTILINE)
 
 def _codex_model(env: Mapping[str, str]) -> str | None:
     """The top-level ``model`` of the user's ``config.toml`` (copied into the replay's home)."""
-    user_home = Path(env.get("HOME") or "/nonexistent")
-    codex = Path(env["CODEX_HOME"]) if env.get("CODEX_HOME") else user_home / ".codex"
+    codex = _users_codex(env)
     try:
         text = (codex / "config.toml").read_text(encoding="utf-8", errors="replace")
     except OSError:
@@ -110,8 +115,7 @@ def _codex_model(env: Mapping[str, str]) -> str | None:
 
 def _codex_login(env: Mapping[str, str]) -> str:
     """ "" when codex has a key or a login file a replay can use, else a one-line reason."""
-    user_home = Path(env.get("HOME") or "/nonexistent")
-    codex = Path(env["CODEX_HOME"]) if env.get("CODEX_HOME") else user_home / ".codex"
+    codex = _users_codex(env)
     if env.get("OPENAI_API_KEY") or (codex / "auth.json").is_file():
         return ""
     config = codex / "config.toml"
